@@ -1,0 +1,301 @@
+//! The command line (clap derive) and the verbs' plumbing. `main.rs` only
+//! calls `run`.
+
+use crate::event::Ts;
+use crate::formats::open_all;
+use crate::input::discover;
+use crate::output::inventory;
+use crate::output::timeline::{TimelineFormat, TimelineWriter};
+use crate::source::{FileInfo, ReadOptions, Source};
+use crate::timefmt::parse_offset;
+use crate::timeline::{Merged, drain_all};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use regex::Regex;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+
+/// Exit codes (contract).
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FINDINGS: i32 = 1;
+pub const EXIT_ERROR: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mqdiag",
+    version,
+    about = "Offline analyzer for IBM MQ diagnostics: traces, error logs, FDCs, SMF",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// `mqdiag PATH...` is `mqdiag analyze PATH...`.
+    #[command(flatten)]
+    pub analyze: crate::analyze::AnalyzeArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Findings report (the default verb).
+    Analyze(crate::analyze::AnalyzeArgs),
+    /// The merged, time-ordered event stream.
+    Timeline(TimelineArgs),
+    /// What was found: files, formats, time ranges, problems.
+    Inventory(InventoryArgs),
+    /// Every rule: id, default severity, trigger, thresholds, advice.
+    Rules(crate::analyze::RulesArgs),
+}
+
+/// Options shared by every verb that reads input.
+#[derive(Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// Files, directories (searched recursively) or archives. Default: `.`
+    pub paths: Vec<PathBuf>,
+    /// UTC offset (±HH:MM) for files that state none.
+    #[arg(long, value_parser = parse_tz)]
+    pub tz: Option<FixedOffset>,
+    /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
+    #[arg(long)]
+    pub date: Option<NaiveDate>,
+    /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
+    /// first day of the input).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only events at or before this time (RFC 3339 or HH:MM:SS).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// No progress or notes on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+fn parse_tz(s: &str) -> Result<FixedOffset, String> {
+    parse_offset(s).ok_or_else(|| format!("`{s}` is not a UTC offset like +01:00 or -05:00"))
+}
+
+impl InputArgs {
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            tz: self.tz,
+            date: self.date,
+        }
+    }
+
+    pub fn paths(&self) -> Vec<PathBuf> {
+        if self.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            self.paths.clone()
+        }
+    }
+
+    /// Discover and open every input. Errors when there is nothing to read.
+    pub fn open(&self) -> Result<Opened, String> {
+        let found = discover(&self.paths());
+        if found.inputs.is_empty() {
+            let why: Vec<String> = found
+                .problems
+                .iter()
+                .flat_map(|f| {
+                    f.problems
+                        .iter()
+                        .map(move |p| format!("{}: {}", f.path, p.message))
+                })
+                .collect();
+            return Err(if why.is_empty() {
+                "no input files found".to_string()
+            } else {
+                format!("no readable input: {}", why.join("; "))
+            });
+        }
+        Ok((open_all(found.inputs, &self.read_options()), found.problems))
+    }
+
+    /// Open the output: the `-o` file or standard output.
+    pub fn writer(&self) -> Result<Box<dyn Write>, String> {
+        match &self.output {
+            Some(p) => File::create(p)
+                .map(|f| Box::new(BufWriter::new(f)) as Box<dyn Write>)
+                .map_err(|e| format!("cannot write {}: {e}", p.display())),
+            None => Ok(Box::new(BufWriter::with_capacity(
+                256 * 1024,
+                io::stdout().lock(),
+            ))),
+        }
+    }
+
+    /// The `--since`/`--until` window, resolved against the first event.
+    pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
+        let since = self
+            .since
+            .as_deref()
+            .map(|s| resolve_time(s, first))
+            .transpose()?;
+        let mut until = self
+            .until
+            .as_deref()
+            .map(|s| resolve_time(s, first))
+            .transpose()?;
+        // `--since 23:00 --until 01:00`: the end is on the next day.
+        if let (Some(s), Some(u)) = (since, until)
+            && u < s
+            && self.until.as_deref().is_some_and(|t| !t.contains('T'))
+        {
+            until = Some(u + chrono::Duration::days(1));
+        }
+        Ok(TimeWindow { since, until })
+    }
+}
+
+/// Sources to read, and rows for paths that could not be walked.
+pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
+
+/// Inclusive time bounds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TimeWindow {
+    pub since: Option<Ts>,
+    pub until: Option<Ts>,
+}
+
+impl TimeWindow {
+    pub fn contains(&self, t: &Ts) -> bool {
+        self.since.is_none_or(|s| *t >= s) && self.until.is_none_or(|u| *t <= u)
+    }
+}
+
+fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Ok(t);
+    }
+    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
+        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
+        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
+    let Some(first) = first else {
+        // No events: any instant will do, nothing is filtered.
+        return Ok(FixedOffset::east_opt(0)
+            .expect("zero")
+            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
+    };
+    let off = *first.offset();
+    off.from_local_datetime(&first.date_naive().and_time(tod))
+        .single()
+        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
+}
+
+#[derive(Args, Debug)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TimelineFormat,
+    /// Only events of this process id.
+    #[arg(long)]
+    pub pid: Option<u32>,
+    /// Only events with this trace ident (`RSESS:00011e`).
+    #[arg(long)]
+    pub ident: Option<String>,
+    /// Only events whose text or function matches this regular expression.
+    #[arg(long)]
+    pub grep: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InventoryFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct InventoryArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InventoryFormat,
+}
+
+/// Run the command line; returns the exit code.
+pub fn run(cli: Cli) -> i32 {
+    let r = match cli.command {
+        Some(Command::Timeline(a)) => timeline(a),
+        Some(Command::Inventory(a)) => inventory_cmd(a),
+        Some(Command::Analyze(a)) => crate::analyze::run(a),
+        Some(Command::Rules(a)) => crate::analyze::rules(a),
+        None => crate::analyze::run(cli.analyze),
+    };
+    match r {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("mqdiag: {msg}");
+            EXIT_ERROR
+        }
+    }
+}
+
+/// A write error on a closed pipe (`mqdiag timeline | head`) ends the run
+/// quietly; any other is an error.
+pub fn io_result(r: io::Result<()>) -> Result<(), String> {
+    match r {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write output: {e}")),
+    }
+}
+
+fn timeline(a: TimelineArgs) -> Result<i32, String> {
+    let grep = a
+        .grep
+        .as_deref()
+        .map(Regex::new)
+        .transpose()
+        .map_err(|e| format!("--grep: {e}"))?;
+    let (sources, _) = a.input.open()?;
+    let out = a.input.writer()?;
+    let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
+    let mut merged = Merged::new(sources).peekable();
+    let first = merged.peek().map(|e| e.ts);
+    let window = a.input.window(first.as_ref())?;
+    let r = (|| -> io::Result<()> {
+        for e in merged {
+            if !window.contains(&e.ts) {
+                continue;
+            }
+            if a.pid.is_some() && e.pid != a.pid {
+                continue;
+            }
+            if let Some(id) = &a.ident
+                && e.ident.as_deref() != Some(id.as_str())
+            {
+                continue;
+            }
+            if let Some(re) = &grep
+                && !re.is_match(&e.text)
+                && !e.function.as_deref().is_some_and(|f| re.is_match(f))
+            {
+                continue;
+            }
+            w.write(&e)?;
+        }
+        w.finish()
+    })();
+    io_result(r)?;
+    Ok(EXIT_OK)
+}
+
+fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
+    let (sources, mut rows) = a.input.open()?;
+    rows.extend(drain_all(sources));
+    rows.sort_by(|x, y| x.path.cmp(&y.path));
+    let mut out = a.input.writer()?;
+    let r = match a.format {
+        InventoryFormat::Json => inventory::write_json(&mut out, &rows),
+        InventoryFormat::Text => inventory::write_text(&mut out, &rows),
+    }
+    .and_then(|_| out.flush());
+    io_result(r)?;
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,188 @@
+//! The one event model every stage shares: readers produce `Event`s, the
+//! timeline orders them, passes consume them.
+//!
+//! # Attribute names
+//!
+//! `Event::attrs` carries what a format knows beyond the common fields.
+//! Readers and passes share these names; a value is always a string
+//! (numbers in plain decimal, durations in the unit their name says).
+//!
+//! | name | set by | meaning |
+//! |---|---|---|
+//! | `flag` | trace | `*` in the flag column |
+//! | `unmatched` | trace | `true` on an exit with no entry seen |
+//! | `dump_of` | trace | line of the record a dump row belongs to |
+//! | `msgid` | error log, CSQX, JSON log | `AMQ9788W`, `CSQX209E` (with severity letter) |
+//! | `severity` | error log | `I`, `W`, `E`, `S`, `T` |
+//! | `channel`, `host`, `address`, `port`, `qmgr`, `program`, `user` | error log, CSQX, SMF | as the names say; `address` is an IP or CONNAME |
+//! | `seconds` | error log | a duration in seconds the message states (AMQ9788W) |
+//! | `function` | error log | the function a message names (`getaddrinfo`) |
+//! | `reason` | error log, CSQX | return / reason code the message states |
+//! | `scope` | error log | `qmgr`, `system` or `client`, from the path |
+//! | `probe`, `component`, `major_rc`, `minor_rc` | FDC | the boxed header fields |
+//! | `record` | SMF | record type: `WQ`, `WTAS`, `WTID`, `QMAC`, `QCST`, `QQST`, `QCTDNS`, `QCTSSL`, `QPST`, `QMST`, ... |
+//! | `task` | SMF | key linking WQ, WTAS and WTID rows of one task |
+//! | `queue`, `conname` | SMF | queue name; channel connection name |
+//! | `qtime_avg_us`, `qtime_max_us` | SMF WQ, QQST | time on queue |
+//! | `dns_max_us`, `dns_avg_us`, `dns_us` | SMF QCTDNS, QCST | DNS request durations |
+//! | `tls_max_us`, `tls_avg_us` | SMF QCTSSL | TLS request durations |
+//! | `clock_offset_s` | SMF | estimated STCK-zone minus LPAR-local offset |
+//!
+//! SMF rows also carry their CSV columns under their header names.
+
+use chrono::{DateTime, FixedOffset};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A full timestamp with the source's own UTC offset.
+pub type Ts = DateTime<FixedOffset>;
+
+/// Input formats, named as in the contract's `format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    FmtTrace,
+    BinaryTrace,
+    ErrlogText,
+    ErrlogJson,
+    Fdc,
+    ZosJoblog,
+    SmfCsv,
+    Unknown,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::FmtTrace => "fmt-trace",
+            Format::BinaryTrace => "binary-trace",
+            Format::ErrlogText => "errlog-text",
+            Format::ErrlogJson => "errlog-json",
+            Format::Fdc => "fdc",
+            Format::ZosJoblog => "zos-joblog",
+            Format::SmfCsv => "smf-csv",
+            Format::Unknown => "unknown",
+        }
+    }
+}
+
+/// What an event is. Serialised as the contract's `kind` strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Function entry (`{`).
+    Entry,
+    /// Function exit (`}`).
+    Exit,
+    /// Function error exit (`}!`).
+    ErrorExit,
+    /// Free trace text.
+    Text,
+    /// Hex-dump row (attached to the record before it).
+    Dump,
+    /// A trace header record.
+    Header,
+    /// One error-log record (text or JSON) or one z/OS console message.
+    LogRecord,
+    /// One FDC report.
+    Fdc,
+    /// One SMF-derived row.
+    SmfRecord,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Entry => "entry",
+            Kind::Exit => "exit",
+            Kind::ErrorExit => "error-exit",
+            Kind::Text => "text",
+            Kind::Dump => "dump",
+            Kind::Header => "header",
+            Kind::LogRecord => "log-record",
+            Kind::Fdc => "fdc",
+            Kind::SmfRecord => "smf-record",
+        }
+    }
+}
+
+/// Where an event came from. Shared by all events of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Origin {
+    /// Display path: as given on the command line joined with the path
+    /// inside a directory or archive.
+    pub path: Arc<str>,
+    pub format: Format,
+}
+
+/// One event on the timeline.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub ts: Ts,
+    /// End of the interval for events that cover one (SMF rows).
+    pub end: Option<Ts>,
+    pub origin: Arc<Origin>,
+    /// 1-based line number of the event's first line in its file.
+    pub line: u64,
+    pub kind: Kind,
+    pub pid: Option<u32>,
+    pub tid: Option<u32>,
+    pub ident: Option<String>,
+    pub function: Option<String>,
+    /// The event's text: for traces the data column (`!! - ` stripped), for
+    /// log records the message line.
+    pub text: String,
+    /// Return code as written (`OK`, `Unknown(B)`, `xecE_E_...`).
+    pub rc: Option<String>,
+    /// Call depth relative to the thread (0 = outermost seen).
+    pub depth: Option<u32>,
+    /// For exits: time since the matching entry, in microseconds.
+    pub elapsed_us: Option<u64>,
+    /// `FunctionTime=` as written by the tracer.
+    pub function_time: Option<u64>,
+    /// Typed values, named; small and ordered. Readers and passes agree on
+    /// these names (see the module docs of `event` for the list).
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Event {
+    pub fn new(ts: Ts, origin: Arc<Origin>, line: u64, kind: Kind, text: String) -> Event {
+        Event {
+            ts,
+            end: None,
+            origin,
+            line,
+            kind,
+            pid: None,
+            tid: None,
+            ident: None,
+            function: None,
+            text,
+            rc: None,
+            depth: None,
+            elapsed_us: None,
+            function_time: None,
+            attrs: Vec::new(),
+        }
+    }
+
+    pub fn path(&self) -> &str {
+        &self.origin.path
+    }
+
+    pub fn format(&self) -> Format {
+        self.origin.format
+    }
+
+    /// The first attribute with this name.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn set_attr(&mut self, name: &str, value: impl Into<String>) {
+        self.attrs.push((name.to_string(), value.into()));
+    }
+}

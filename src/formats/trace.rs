@@ -1,0 +1,1029 @@
+//! MQ formatted traces: UNIX/Linux `.FMT` from `dspmqtrc`, Windows text
+//! `.TRC` (with or without the Counter column), files formatted with
+//! `dspmqtrc -h` (no header), and `.TRS` wrap files read before their
+//! sibling. See `shared/formats/trace-fmt.md` for the layouts.
+//!
+//! Lines are split by hand (no regex on the hot path): counter, flag, time
+//! of day, PID.TID, ident, data. The data column is classified as entry,
+//! exit, error exit, dump row or text. One call stack per (PID, TID) gives
+//! every exit its duration.
+
+use super::Reader;
+use super::binary_trace::is_trace_name;
+use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::text::{decode_lossy, looks_like_text};
+use crate::timefmt::parse_time_of_day;
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use std::collections::{HashMap, VecDeque};
+use std::io::Read;
+use std::sync::Arc;
+
+/// A backwards jump in time of day larger than this is midnight.
+const ROLLOVER_SECS: i64 = 3600;
+/// Deepest call stack kept per thread; deeper entries drop the oldest.
+const MAX_STACK: usize = 1024;
+/// Header records held back until the header gives the date.
+const MAX_HEADER_HOLD: usize = 256;
+
+pub struct TraceReader;
+
+impl Reader for TraceReader {
+    fn format(&self) -> Format {
+        Format::FmtTrace
+    }
+
+    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() || !looks_like_text(head) {
+            return 0;
+        }
+        let text = decode_lossy(head);
+        let mut records = 0;
+        for (i, line) in text.lines().take(60).enumerate() {
+            if is_title(line) {
+                return 95;
+            }
+            if parse_record(line.as_bytes(), None).is_some() {
+                records += 1;
+                if records >= 3 {
+                    return 70;
+                }
+            } else if i > 30 && records == 0 {
+                break;
+            }
+        }
+        0
+    }
+
+    fn group(&self, input: &Input) -> Option<(String, u32)> {
+        if !is_trace_name(&input.name) {
+            return None;
+        }
+        let up = input.name.to_ascii_uppercase();
+        let (stem, ext) = up.rsplit_once('.')?;
+        let dir = input
+            .display
+            .rsplit_once(['/', '\\'])
+            .map(|(d, _)| d)
+            .unwrap_or("");
+        let order = if ext == "TRS" { 0 } else { 1 };
+        Some((format!("{dir}/{stem}"), order))
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(TraceSource::new(inputs, opts.clone()))
+    }
+}
+
+fn is_title(line: &str) -> bool {
+    (line.contains("TimeStamp") || line.contains("Timestamp"))
+        && (line.contains("Process.Thread") || line.contains("PID.TID"))
+}
+
+/// Column layout, from the title line or the first record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Layout {
+    counter: Option<bool>,
+    ident: Option<bool>,
+}
+
+/// The prefix fields of one record line, borrowing the line.
+#[derive(Debug, PartialEq)]
+struct Record<'a> {
+    counter: Option<u32>,
+    flag: bool,
+    tod: NaiveTime,
+    pid: u32,
+    tid: u32,
+    ident: Option<&'a str>,
+    data: &'a str,
+}
+
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
+
+fn token_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b' ' && b[i] != b'\t' {
+        i += 1;
+    }
+    i
+}
+
+/// Does this token look like an ident column (`:`, `RSESS:00011e`)?
+fn is_ident_token(t: &[u8]) -> bool {
+    let Some(c) = memchr::memchr(b':', t) else {
+        return false;
+    };
+    t[..c].iter().all(|b| b.is_ascii_alphabetic())
+        && t[c + 1..].iter().all(|b| b.is_ascii_alphanumeric())
+        && memchr::memchr(b':', &t[c + 1..]).is_none()
+}
+
+/// Split a record line; `None` when it is not one. `layout` says whether
+/// an ident column exists (unknown: decided from the token's shape).
+fn parse_record<'a>(line: &'a [u8], layout: Option<Layout>) -> Option<Record<'a>> {
+    let b = line;
+    let mut i = 0;
+    let mut counter = None;
+    // Counter: 8 hex digits and a blank (Windows up to 9.2).
+    if b.len() > 9 && b[8] == b' ' && b[..8].iter().all(|c| c.is_ascii_hexdigit()) {
+        let s = std::str::from_utf8(&b[..8]).ok()?;
+        counter = u32::from_str_radix(s, 16).ok();
+        i = 9;
+    }
+    i = skip_spaces(b, i);
+    let mut flag = false;
+    if b.get(i) == Some(&b'*') {
+        flag = true;
+        i += 1;
+    }
+    let t_end = token_end(b, i);
+    let tod = parse_time_of_day(&b[i..t_end])?;
+    i = skip_spaces(b, t_end);
+    // PID.TID
+    let p_end = token_end(b, i);
+    let pt = &b[i..p_end];
+    let dot = memchr::memchr(b'.', pt)?;
+    let pid = parse_u32(&pt[..dot])?;
+    let tid = parse_u32(&pt[dot + 1..])?;
+    i = skip_spaces(b, p_end);
+    let mut ident = None;
+    let want_ident = layout.and_then(|l| l.ident);
+    let i_end = token_end(b, i);
+    let tok = &b[i..i_end];
+    let has_ident = match want_ident {
+        Some(true) => is_ident_token(tok) || tok.is_empty(),
+        Some(false) => false,
+        None => is_ident_token(tok),
+    };
+    if has_ident {
+        if tok.len() > 1 {
+            ident = Some(std::str::from_utf8(tok).ok()?);
+        }
+        i = i_end;
+    }
+    let data_start = skip_spaces(b, i);
+    let data = std::str::from_utf8(&b[data_start..]).ok()?;
+    Some(Record {
+        counter,
+        flag,
+        tod,
+        pid,
+        tid,
+        ident,
+        data,
+    })
+}
+
+fn parse_u32(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || b.len() > 10 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        v = v * 10 + d as u64;
+    }
+    u32::try_from(v).ok()
+}
+
+/// What the data column says.
+#[derive(Debug, PartialEq)]
+enum Data<'a> {
+    Entry {
+        dashes: usize,
+        function: &'a str,
+    },
+    Exit {
+        dashes: usize,
+        error: bool,
+        function: &'a str,
+        rc: Option<&'a str>,
+        function_time: Option<u64>,
+    },
+    Dump,
+    Text(&'a str),
+}
+
+fn classify(data: &str) -> Data<'_> {
+    let d = data.strip_prefix("!! - ").unwrap_or(data);
+    let b = d.as_bytes();
+    let dashes = b.iter().take_while(|&&c| c == b'-').count();
+    match b.get(dashes) {
+        Some(b'{') => {
+            let rest = d[dashes + 1..].trim_start();
+            let function = rest.split_whitespace().next().unwrap_or("");
+            if !function.is_empty() {
+                return Data::Entry { dashes, function };
+            }
+        }
+        Some(b'}') => {
+            let mut rest = &d[dashes + 1..];
+            let error = rest.starts_with('!');
+            if error {
+                rest = &rest[1..];
+            }
+            let mut words = rest.split_whitespace();
+            if let Some(function) = words.next() {
+                let mut rc = None;
+                let mut function_time = None;
+                for w in words {
+                    if let Some(v) = w.strip_prefix("(rc=") {
+                        rc = Some(v.strip_suffix(')').unwrap_or(v));
+                    } else if let Some(v) = w.strip_prefix("rc=") {
+                        rc = Some(v);
+                    } else if let Some(v) = w.strip_prefix("FunctionTime=") {
+                        function_time = v.parse().ok();
+                    }
+                }
+                return Data::Exit {
+                    dashes,
+                    error,
+                    function,
+                    rc,
+                    function_time,
+                };
+            }
+        }
+        _ => {}
+    }
+    if is_dump_row(d) {
+        return Data::Dump;
+    }
+    Data::Text(d)
+}
+
+/// `0x0110:  06000000 616d7173 ...  |....amqsput     |` or
+/// `N lines suppressed, same as above`.
+fn is_dump_row(d: &str) -> bool {
+    if let Some(rest) = d.strip_prefix("0x") {
+        let hex = rest.bytes().take_while(|c| c.is_ascii_hexdigit()).count();
+        return (4..=16).contains(&hex) && rest.as_bytes().get(hex) == Some(&b':');
+    }
+    let digits = d.bytes().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && d[digits..].starts_with(" lines suppressed")
+}
+
+/// Date order in a header date.
+fn parse_header_date(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDate> {
+    let parts: Vec<&str> = s.trim().split(['/', '.', '-']).collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let a: u32 = parts[0].parse().ok()?;
+    let b: u32 = parts[1].parse().ok()?;
+    let mut y: i32 = parts[2].parse().ok()?;
+    if parts[2].len() <= 2 {
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    let dmy = if a > 12 {
+        true
+    } else if b > 12 {
+        false
+    } else {
+        // Both fit a month: the native writers use MM/DD/YY, the .NET client
+        // writes dd/MM/yyyy (four-digit year).
+        four_digit_is_dmy && parts[2].len() == 4
+    };
+    let (m, d) = if dmy { (b, a) } else { (a, b) };
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+/// Header facts gathered from either header style.
+#[derive(Debug, Default, Clone)]
+struct Header {
+    local: Option<NaiveDateTime>,
+    utc: Option<NaiveDateTime>,
+    /// `Date : .. Time : ..` of the Windows free-text header.
+    plain: Option<NaiveDateTime>,
+}
+
+/// Value after `Key :` in `... Key : value  Other : x`.
+fn field<'a>(s: &'a str, key: &str) -> Option<&'a str> {
+    let i = s.find(key)?;
+    let rest = s[i + key.len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    Some(rest)
+}
+
+fn first_word(s: &str) -> &str {
+    s.split_whitespace().next().unwrap_or("")
+}
+
+/// `Date : 05/15/16  Time : 11:06:32.904302`
+fn date_time(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDateTime> {
+    let d = parse_header_date(first_word(field(s, "Date")?), four_digit_is_dmy)?;
+    let t = parse_time_of_day(first_word(field(s, "Time")?).as_bytes())?;
+    Some(d.and_time(t))
+}
+
+struct Thread {
+    stack: Vec<(String, Ts)>,
+    /// Line of the last non-dump record, which dump rows belong to.
+    last_record_line: u64,
+}
+
+/// Per-file reading state.
+struct Segment {
+    input: Input,
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+}
+
+pub struct TraceSource {
+    opts: ReadOptions,
+    pending: VecDeque<Input>,
+    seg: Option<Segment>,
+    done: Vec<FileInfo>,
+    // Carried across the segments of a group.
+    layout: Layout,
+    date: Option<NaiveDate>,
+    offset: Option<FixedOffset>,
+    last_tod: Option<NaiveTime>,
+    threads: HashMap<(u32, u32), Thread>,
+    // Per segment.
+    header: Header,
+    in_header: bool,
+    seen_title: bool,
+    held: Vec<(NaiveTime, Event)>,
+    last_counter: Option<u32>,
+    out: VecDeque<Event>,
+}
+
+impl TraceSource {
+    pub fn new(inputs: Vec<Input>, opts: ReadOptions) -> Self {
+        TraceSource {
+            opts,
+            pending: inputs.into(),
+            seg: None,
+            done: Vec::new(),
+            layout: Layout::default(),
+            date: None,
+            offset: None,
+            last_tod: None,
+            threads: HashMap::new(),
+            header: Header::default(),
+            in_header: false,
+            seen_title: false,
+            held: Vec::new(),
+            last_counter: None,
+            out: VecDeque::new(),
+        }
+    }
+
+    fn start_segment(&mut self, input: Input) {
+        let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
+        let origin = Arc::new(Origin {
+            path: input.display.clone(),
+            format: Format::FmtTrace,
+        });
+        let lines = match input.open() {
+            Ok(r) => Some(LineReader::new(r)),
+            Err(e) => {
+                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                None
+            }
+        };
+        if input.bytes == 0 {
+            info.problem(None, Severity::Warning, 0, "empty file");
+        }
+        self.header = Header::default();
+        self.in_header = false;
+        self.seen_title = false;
+        self.last_counter = None;
+        self.seg = Some(Segment {
+            input,
+            info,
+            origin,
+            lines,
+        });
+    }
+
+    fn end_segment(&mut self) {
+        self.flush_held();
+        if let Some(mut seg) = self.seg.take() {
+            if seg.info.variant.is_none() {
+                seg.info.variant = Some(self.variant_name().to_string());
+            }
+            if self.in_header {
+                seg.info.problem(
+                    Some(seg.info.lines),
+                    Severity::Warning,
+                    0,
+                    "file ends inside its header (no closing `----` rule)",
+                );
+            }
+            if let Some(l) = &seg.lines {
+                seg.info.bytes = seg.info.bytes.max(l.bytes_read());
+            }
+            self.done.push(seg.info);
+        }
+    }
+
+    fn variant_name(&self) -> &'static str {
+        match (
+            self.seen_title,
+            self.layout.counter,
+            self.header.plain.is_some(),
+        ) {
+            (false, _, _) => "headerless",
+            (true, Some(true), _) => "windows-counter",
+            (true, _, true) => "windows",
+            _ => {
+                if self.header.local.is_some() || self.header.utc.is_some() {
+                    "unix"
+                } else {
+                    "windows"
+                }
+            }
+        }
+    }
+
+    /// Decide date and offset when the header is complete (or absent).
+    fn settle_clock(&mut self, first_tod: Option<NaiveTime>) {
+        let seg = self.seg.as_mut().expect("segment");
+        if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
+            let secs = (l - u).num_seconds();
+            // Round to the minute: the two header lines are written a few
+            // microseconds apart.
+            let mins = ((secs as f64) / 60.0).round() as i32;
+            if let Some(off) = FixedOffset::east_opt(mins * 60) {
+                self.offset = Some(off);
+                seg.info.set_offset(off, "header");
+            }
+        }
+        let start = self.header.local.or(self.header.plain);
+        if let Some(s) = start {
+            self.date = Some(s.date());
+            self.last_tod = Some(s.time());
+        }
+        match self.offset {
+            None => self.offset = Some(self.opts.fallback_offset(&mut seg.info)),
+            Some(off) if seg.info.utc_offset.is_none() => {
+                seg.info.set_offset(off, "previous segment")
+            }
+            Some(_) => {}
+        }
+        if self.date.is_none() {
+            let off = self.offset.expect("offset");
+            let (date, how) = match self.opts.date {
+                Some(d) => (d, "--date"),
+                None => {
+                    let m = seg
+                        .input
+                        .mtime
+                        .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
+                    match m {
+                        Some(m) => {
+                            // The trace was written before it was formatted: a
+                            // first line later in the day than the file's
+                            // modification belongs to an earlier day.
+                            let mut d = m.date_naive();
+                            if first_tod.is_some_and(|t| t > m.time()) {
+                                d = d.pred_opt().unwrap_or(d);
+                            }
+                            (d, "file modification time")
+                        }
+                        None => (
+                            NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
+                            "nothing",
+                        ),
+                    }
+                }
+            };
+            seg.info.problem(
+                None,
+                Severity::Info,
+                0,
+                format!(
+                    "no date in the file (formatted without header?): date {date} taken from {how}"
+                ),
+            );
+            self.date = Some(date);
+        }
+    }
+
+    fn timestamp(&mut self, tod: NaiveTime) -> Ts {
+        let mut date = self.date.expect("date settled");
+        if let Some(last) = self.last_tod {
+            let back = (last - tod).num_seconds();
+            if back > ROLLOVER_SECS {
+                // Forward across midnight.
+                date = date.succ_opt().unwrap_or(date);
+                self.date = Some(date);
+                self.last_tod = Some(tod);
+            } else if back < -(86_400 - ROLLOVER_SECS) {
+                // A line from just before midnight after the day rolled
+                // (threads interleave): it belongs to the previous day.
+                date = date.pred_opt().unwrap_or(date);
+            } else {
+                self.last_tod = Some(tod);
+            }
+        } else {
+            self.last_tod = Some(tod);
+        }
+        let off = self.offset.expect("offset settled");
+        match off.from_local_datetime(&date.and_time(tod)) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&date.and_time(tod)),
+        }
+    }
+
+    fn flush_held(&mut self) {
+        if self.held.is_empty() {
+            return;
+        }
+        if self.date.is_none() {
+            let first = self.held.first().map(|(t, _)| *t);
+            self.settle_clock(first);
+        }
+        let held = std::mem::take(&mut self.held);
+        for (tod, mut e) in held {
+            e.ts = self.timestamp(tod);
+            self.emit(e);
+        }
+    }
+
+    fn emit(&mut self, e: Event) {
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.saw_event(&e.ts);
+        }
+        self.out.push_back(e);
+    }
+
+    /// Read one physical line; false at end of segment.
+    fn step(&mut self) -> bool {
+        let Some(seg) = self.seg.as_mut() else {
+            return false;
+        };
+        // The reader is taken out while its line is handled, so the line can
+        // be borrowed without a copy.
+        let Some(mut reader) = seg.lines.take() else {
+            return false;
+        };
+        let more = self.read_one(&mut reader);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.lines = Some(reader);
+        }
+        more
+    }
+
+    fn read_one(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
+        let seg = self.seg.as_mut().expect("segment");
+        let (meta, bytes) = match reader.next_line() {
+            Ok(Some(x)) => x,
+            Ok(None) => return false,
+            Err(e) => {
+                let n = reader.line_no() + 1;
+                seg.info
+                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+                return false;
+            }
+        };
+        seg.info.lines = meta.no;
+        let no = meta.no;
+        if meta.truncated {
+            seg.info.problem(
+                Some(no),
+                Severity::Warning,
+                0,
+                format!(
+                    "line of {} bytes cut to the first {} bytes",
+                    meta.full_len,
+                    bytes.len()
+                ),
+            );
+        }
+        let clean: Option<Vec<u8>> = if memchr::memchr(0, bytes).is_some() {
+            seg.info
+                .problem(Some(no), Severity::Warning, 0, "NUL bytes in line: removed");
+            Some(bytes.iter().copied().filter(|&b| b != 0).collect())
+        } else {
+            None
+        };
+        let bytes = clean.as_deref().unwrap_or(bytes);
+        // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
+        let decoded: Option<String> = match std::str::from_utf8(bytes) {
+            Ok(_) => None,
+            Err(_) => Some(decode_lossy(bytes).into_owned()),
+        };
+        let line = decoded.as_deref().map(str::as_bytes).unwrap_or(bytes);
+        self.handle_line(no, line, meta.unterminated);
+        true
+    }
+
+    fn handle_line(&mut self, no: u64, line: &[u8], unterminated: bool) {
+        let layout = if self.seen_title || self.layout.ident.is_some() {
+            Some(self.layout)
+        } else {
+            None
+        };
+        if let Some(rec) = parse_record(line, layout) {
+            if !self.seen_title && self.layout.ident.is_none() {
+                // Headerless file: fix the layout from the first record.
+                self.layout.ident = Some(rec.ident.is_some() || is_blank_ident(line));
+                self.layout.counter = Some(rec.counter.is_some());
+            }
+            self.record(no, rec, unterminated);
+            return;
+        }
+        let s = std::str::from_utf8(line).unwrap_or("");
+        let t = s.trim();
+        if t.is_empty() {
+            return;
+        }
+        if is_title(s) {
+            self.seen_title = true;
+            self.layout.counter = Some(s.contains("Counter"));
+            self.layout.ident = Some(s.contains("Ident"));
+            // UNIX: the header follows as timestamped records.
+            self.in_header = !s.contains("Counter") && s.contains("Trace Ident");
+            return;
+        }
+        if t.bytes().all(|c| c == b'=') {
+            return;
+        }
+        if !self.seen_title {
+            // Windows free-text header: `Key : value`.
+            self.header_text(t);
+            return;
+        }
+        let seg = self.seg.as_mut().expect("segment");
+        let what = if unterminated {
+            "last line cut short (file truncated?)"
+        } else {
+            "not a trace record"
+        };
+        let shown: String = t.chars().take(60).collect();
+        seg.info
+            .problem(Some(no), Severity::Warning, 1, format!("{what}: `{shown}`"));
+    }
+
+    fn header_text(&mut self, t: &str) {
+        let seg = self.seg.as_mut().expect("segment");
+        let info = &mut seg.info;
+        if t.starts_with("Process") {
+            if let Some(v) = field(t, "Process") {
+                let v = v.trim();
+                // `C:\...\amqxssvn.exe` or `name (64-bit)`
+                let v = v.split(" (").next().unwrap_or(v);
+                let name = v.rsplit(['\\', '/']).next().unwrap_or(v);
+                info.process = Some(name.to_string());
+            }
+        } else if t.starts_with("Version") {
+            if let Some(v) = field(t, "Version") {
+                info.mq_version = Some(first_word(v).to_string());
+            }
+        } else if t.starts_with("Date") {
+            if let Some(dt) = date_time(t, true) {
+                self.header.plain = Some(dt);
+            }
+        } else if t.starts_with("Host") {
+            if let Some(v) = field(t, "Host") {
+                info.host = Some(v.trim().to_string());
+            }
+        } else if t.starts_with("Operating System")
+            && let Some(v) = field(t, "Operating System")
+        {
+            info.platform = Some(v.trim().to_string());
+        }
+    }
+
+    /// Header records of the UNIX layout (data column of timestamped lines).
+    fn header_record(&mut self, data: &str) {
+        let info = &mut self.seg.as_mut().expect("segment").info;
+        if let Some(rest) = data.strip_prefix("Header.v02:") {
+            let f: Vec<&str> = rest.split(':').collect();
+            if let Some(v) = f.first() {
+                info.mq_version.get_or_insert_with(|| v.to_string());
+            }
+            if let Some(p) = f.get(1) {
+                info.platform = Some(p.to_string());
+            }
+        } else if data.starts_with("Version") {
+            if let Some(v) = field(data, "Version") {
+                info.mq_version = Some(first_word(v).to_string());
+            }
+        } else if data.starts_with("UTC") {
+            self.header.utc = date_time(data, false);
+        } else if data.starts_with("Local") {
+            self.header.local = date_time(data, false);
+        } else if data.starts_with("PID") {
+            if let Some(v) = field(data, "PID") {
+                info.pid = first_word(v).parse().ok();
+            }
+            if let Some(v) = field(data, "Process") {
+                info.process = Some(first_word(v).to_string());
+            }
+        } else if data.starts_with("Host") {
+            if let Some(v) = field(data, "Host") {
+                info.host = Some(v.trim().to_string());
+            }
+        } else if data.starts_with("Operating System")
+            && info.platform.is_none()
+            && let Some(v) = field(data, "Operating System")
+        {
+            info.platform = Some(v.trim().to_string());
+        }
+    }
+
+    fn record(&mut self, no: u64, rec: Record<'_>, unterminated: bool) {
+        if let Some(c) = rec.counter {
+            if let Some(prev) = self.last_counter {
+                let expect = prev.wrapping_add(1);
+                if c != expect {
+                    let seg = self.seg.as_mut().expect("segment");
+                    let lost = c.wrapping_sub(expect);
+                    let msg = if lost < 0x8000_0000 {
+                        format!(
+                            "counter jumped from {prev:08X} to {c:08X}: {lost} record(s) missing"
+                        )
+                    } else {
+                        format!("counter went back from {prev:08X} to {c:08X}")
+                    };
+                    seg.info.problem(Some(no), Severity::Warning, 0, msg);
+                }
+            }
+            self.last_counter = Some(c);
+        }
+        if unterminated {
+            let seg = self.seg.as_mut().expect("segment");
+            seg.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                "last line has no line end (file truncated?): read as it is",
+            );
+        }
+        let data = rec.data;
+        let origin = self.seg.as_ref().expect("segment").origin.clone();
+        // Placeholder time; set below once the clock is known.
+        let placeholder = FixedOffset::east_opt(0)
+            .expect("zero")
+            .from_utc_datetime(&NaiveDateTime::default());
+        let mut e = Event::new(placeholder, origin, no, Kind::Text, String::new());
+        e.pid = Some(rec.pid);
+        e.tid = Some(rec.tid);
+        e.ident = rec.ident.map(str::to_string);
+        if rec.flag {
+            e.set_attr("flag", "*");
+        }
+
+        if self.in_header {
+            e.kind = Kind::Header;
+            e.text = data.to_string();
+            if data.starts_with("--------------------------------") {
+                self.in_header = false;
+            } else {
+                self.header_record(data);
+            }
+            if self.held.len() < MAX_HEADER_HOLD {
+                self.held.push((rec.tod, e));
+            }
+            if !self.in_header {
+                self.flush_held();
+            }
+            return;
+        }
+        if self.date.is_none() {
+            self.settle_clock(Some(rec.tod));
+        }
+        e.ts = self.timestamp(rec.tod);
+        let key = (rec.pid, rec.tid);
+        let thread = self.threads.entry(key).or_insert_with(|| Thread {
+            stack: Vec::new(),
+            last_record_line: 0,
+        });
+        match classify(data) {
+            Data::Entry { function, .. } => {
+                e.kind = Kind::Entry;
+                e.depth = Some(thread.stack.len() as u32);
+                e.function = Some(function.to_string());
+                if thread.stack.len() >= MAX_STACK {
+                    thread.stack.remove(0);
+                }
+                thread.stack.push((function.to_string(), e.ts));
+                thread.last_record_line = no;
+            }
+            Data::Exit {
+                error,
+                function,
+                rc,
+                function_time,
+                ..
+            } => {
+                e.kind = if error { Kind::ErrorExit } else { Kind::Exit };
+                e.function = Some(function.to_string());
+                e.rc = rc.map(str::to_string);
+                e.function_time = function_time;
+                // Pop to the matching entry; calls above it never closed.
+                if let Some(pos) = thread.stack.iter().rposition(|(f, _)| f == function) {
+                    let (_, start) = thread.stack[pos].clone();
+                    thread.stack.truncate(pos);
+                    e.depth = Some(pos as u32);
+                    let us = (e.ts - start).num_microseconds().unwrap_or(i64::MAX);
+                    e.elapsed_us = Some(us.max(0) as u64);
+                } else {
+                    // No entry seen: the trace started inside this call.
+                    e.depth = Some(thread.stack.len() as u32);
+                    e.set_attr("unmatched", "true");
+                }
+                thread.last_record_line = no;
+            }
+            Data::Dump => {
+                e.kind = Kind::Dump;
+                e.depth = Some(thread.stack.len() as u32);
+                if thread.last_record_line > 0 {
+                    e.set_attr("dump_of", thread.last_record_line.to_string());
+                }
+                e.function = thread.stack.last().map(|(f, _)| f.clone());
+            }
+            Data::Text(_) => {
+                e.kind = Kind::Text;
+                e.depth = Some(thread.stack.len() as u32);
+                e.function = thread.stack.last().map(|(f, _)| f.clone());
+                thread.last_record_line = no;
+            }
+        }
+        e.text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
+        self.emit(e);
+    }
+}
+
+fn is_blank_ident(line: &[u8]) -> bool {
+    // `  8.1           :  data` — a lone colon after PID.TID.
+    let s = std::str::from_utf8(line).unwrap_or("");
+    s.split_whitespace().any(|w| w == ":")
+}
+
+impl Source for TraceSource {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            if self.seg.is_none() {
+                let next = self.pending.pop_front()?;
+                self.start_segment(next);
+                continue;
+            }
+            if !self.step() {
+                self.end_segment();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.seg.is_some() {
+            self.end_segment();
+        }
+        // Calls still open when the trace ended are normal (trace stopped
+        // mid-call); they are not problems.
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unix_record_with_ident() {
+        let r = parse_record(
+            b" 11:21:43.913212        8.1      RSESS:000001 -{  MQCRTMH",
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.pid, 8);
+        assert_eq!(r.tid, 1);
+        assert_eq!(r.ident, Some("RSESS:000001"));
+        assert_eq!(r.data, "-{  MQCRTMH");
+        assert!(!r.flag);
+    }
+
+    #[test]
+    fn flag_and_blank_ident() {
+        let r = parse_record(
+            b"*12:06:32.904982   622742.1           :           -> InitProcessInitialisation",
+            None,
+        )
+        .unwrap();
+        assert!(r.flag);
+        assert_eq!(r.ident, None);
+        assert_eq!(r.data, "-> InitProcessInitialisation");
+    }
+
+    #[test]
+    fn windows_counter() {
+        let r = parse_record(
+            b"00000EFE 16:18:56.381587   2512.1           :       ---}! xcsGetEnvironmentString (rc=xecE_E_ENV_VAR_NOT_FOUND)",
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.counter, Some(0xEFE));
+        assert_eq!(
+            classify(r.data),
+            Data::Exit {
+                dashes: 3,
+                error: true,
+                function: "xcsGetEnvironmentString",
+                rc: Some("xecE_E_ENV_VAR_NOT_FOUND"),
+                function_time: None
+            }
+        );
+    }
+
+    #[test]
+    fn no_ident_column() {
+        let l = Layout {
+            counter: Some(true),
+            ident: Some(false),
+        };
+        let r = parse_record(
+            b"0000062F 16:35:47.348386 6278.1 --{ InitProcessInitialisation",
+            Some(l),
+        )
+        .unwrap();
+        assert_eq!(r.ident, None);
+        assert_eq!(r.data, "--{ InitProcessInitialisation");
+    }
+
+    #[test]
+    fn exits_unix_forms() {
+        assert_eq!(
+            classify("----}  zutLookupLock rc=OK FunctionTime=3"),
+            Data::Exit {
+                dashes: 4,
+                error: false,
+                function: "zutLookupLock",
+                rc: Some("OK"),
+                function_time: Some(3)
+            }
+        );
+        assert_eq!(
+            classify("----}! send rc=Unknown(B)"),
+            Data::Exit {
+                dashes: 4,
+                error: true,
+                function: "send",
+                rc: Some("Unknown(B)"),
+                function_time: None
+            }
+        );
+        assert_eq!(
+            classify("!! - --{  InitProcessInitialisation"),
+            Data::Entry {
+                dashes: 2,
+                function: "InitProcessInitialisation"
+            }
+        );
+        assert_eq!(classify("-> MQCRTMH"), Data::Text("-> MQCRTMH"));
+    }
+
+    #[test]
+    fn dump_rows() {
+        assert_eq!(
+            classify("0x0110:  06000000 616d7173 70757420 20202020  |....amqsput     |"),
+            Data::Dump
+        );
+        assert_eq!(classify("3 lines suppressed, same as above"), Data::Dump);
+        assert_eq!(
+            classify("Data: 0x000001dd 0x32ab1b30"),
+            Data::Text("Data: 0x000001dd 0x32ab1b30")
+        );
+    }
+
+    #[test]
+    fn header_dates() {
+        let d = |s, f| parse_header_date(s, f).map(|d| d.to_string());
+        assert_eq!(d("05/15/16", false).as_deref(), Some("2016-05-15"));
+        assert_eq!(d("25/02/2002", true).as_deref(), Some("2002-02-25"));
+        assert_eq!(d("02/25/02", true).as_deref(), Some("2002-02-25"));
+        assert_eq!(d("03/04/2019", true).as_deref(), Some("2019-04-03"));
+        assert_eq!(d("03/04/19", true).as_deref(), Some("2019-03-04"));
+        assert_eq!(d("13/13/19", true), None);
+    }
+
+    #[test]
+    fn not_records() {
+        assert!(
+            parse_record(
+                b"Timestamp        Process.Thread  Trace Ident  Trace Data",
+                None
+            )
+            .is_none()
+        );
+        assert!(parse_record(b"====", None).is_none());
+        assert!(parse_record(b"Process : C:\\x.exe", None).is_none());
+    }
+}

@@ -1,0 +1,18 @@
+//! mqdiag: an offline analyzer for IBM MQ diagnostics.
+//!
+//! Data flows one way:
+//! `input` (discover) → `formats` (sniff, one reader per format) →
+//! `event` (the one model) → `timeline` (dates, offsets, k-way merge) →
+//! `passes` (one module per rule) → `findings` → `report` (one per format).
+
+pub mod analyze;
+pub mod cli;
+pub mod event;
+pub mod formats;
+pub mod input;
+pub mod lines;
+pub mod output;
+pub mod source;
+pub mod text;
+pub mod timefmt;
+pub mod timeline;

@@ -1,0 +1,153 @@
+//! Streaming line reader: one reused buffer, `memchr` to find line ends,
+//! CR stripped, over-long lines cut (and said so) so memory stays bounded.
+
+use std::io::{self, BufRead, BufReader, Read};
+
+/// Lines longer than this are cut to it; the rest of the line is skipped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+pub struct LineReader<R: Read> {
+    inner: BufReader<R>,
+    buf: Vec<u8>,
+    line_no: u64,
+    bytes: u64,
+    max_len: usize,
+}
+
+/// Facts about the line just read, beside its bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LineMeta {
+    /// 1-based line number.
+    pub no: u64,
+    /// Length of the line as it was in the file, without its line end.
+    pub full_len: usize,
+    /// The line was longer than the limit and was cut.
+    pub truncated: bool,
+    /// The line had no line end (last line of a truncated file).
+    pub unterminated: bool,
+}
+
+impl<R: Read> LineReader<R> {
+    pub fn new(r: R) -> Self {
+        Self::with_capacity(256 * 1024, r)
+    }
+
+    pub fn with_capacity(cap: usize, r: R) -> Self {
+        LineReader {
+            inner: BufReader::with_capacity(cap, r),
+            buf: Vec::with_capacity(256),
+            line_no: 0,
+            bytes: 0,
+            max_len: MAX_LINE,
+        }
+    }
+
+    pub fn set_max_len(&mut self, n: usize) {
+        self.max_len = n;
+    }
+
+    /// Bytes consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn line_no(&self) -> u64 {
+        self.line_no
+    }
+
+    /// Next line without its `\n` / `\r\n`; `None` at end of input.
+    pub fn next_line(&mut self) -> io::Result<Option<(LineMeta, &[u8])>> {
+        self.buf.clear();
+        let mut full_len = 0usize;
+        let mut found_nl = false;
+        let mut any = false;
+        loop {
+            let chunk = match self.inner.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, used) = match memchr::memchr(b'\n', chunk) {
+                Some(i) => {
+                    found_nl = true;
+                    (i, i + 1)
+                }
+                None => (chunk.len(), chunk.len()),
+            };
+            let room = self.max_len.saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&chunk[..take.min(room)]);
+            full_len += take;
+            self.inner.consume(used);
+            self.bytes += used as u64;
+            if found_nl {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        // A CR that ended the line (CRLF): drop it, whether or not it was cut.
+        if found_nl && full_len > 0 && self.buf.len() == full_len && self.buf.last() == Some(&b'\r')
+        {
+            self.buf.pop();
+            full_len -= 1;
+        }
+        let meta = LineMeta {
+            no: self.line_no,
+            full_len,
+            truncated: full_len > self.buf.len(),
+            unterminated: !found_nl,
+        };
+        Ok(Some((meta, &self.buf)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8], max: usize) -> Vec<(LineMeta, Vec<u8>)> {
+        let mut r = LineReader::with_capacity(4, input);
+        r.set_max_len(max);
+        let mut out = Vec::new();
+        while let Some((m, l)) = r.next_line().unwrap() {
+            out.push((m, l.to_vec()));
+        }
+        out
+    }
+
+    #[test]
+    fn lf_crlf_and_unterminated() {
+        let v = all(b"a\r\nbb\nccc", 100);
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0].1, b"a");
+        assert_eq!(v[1].1, b"bb");
+        assert_eq!(v[2].1, b"ccc");
+        assert!(v[2].0.unterminated);
+        assert!(!v[1].0.unterminated);
+        assert_eq!(v[2].0.no, 3);
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_flagged() {
+        let mut input = vec![b'x'; 50];
+        input.extend_from_slice(b"\nshort\n");
+        let v = all(&input, 10);
+        assert_eq!(v[0].1.len(), 10);
+        assert!(v[0].0.truncated);
+        assert_eq!(v[0].0.full_len, 50);
+        assert_eq!(v[1].1, b"short");
+        assert!(!v[1].0.truncated);
+    }
+
+    #[test]
+    fn empty_input_has_no_lines() {
+        assert!(all(b"", 10).is_empty());
+        assert_eq!(all(b"\n", 10).len(), 1);
+    }
+}

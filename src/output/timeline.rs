@@ -1,0 +1,162 @@
+//! Timeline rows as text, CSV or JSON lines. Field names follow the
+//! contract's "Timeline rows".
+
+use crate::event::Event;
+use crate::timefmt::rfc3339;
+use serde::Serialize;
+use std::io::{self, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TimelineFormat {
+    Text,
+    Csv,
+    Jsonl,
+}
+
+/// One row, borrowing the event.
+#[derive(Serialize)]
+struct Row<'a> {
+    ts: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end: Option<String>,
+    path: &'a str,
+    line: u64,
+    format: &'static str,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    ident: Option<&'a str>,
+    kind: &'static str,
+    function: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rc: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed_us: Option<u64>,
+    text: &'a str,
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    attrs: serde_json::Map<String, serde_json::Value>,
+}
+
+fn row(e: &Event) -> Row<'_> {
+    let mut attrs = serde_json::Map::new();
+    for (k, v) in &e.attrs {
+        attrs
+            .entry(k.clone())
+            .or_insert_with(|| serde_json::Value::String(v.clone()));
+    }
+    Row {
+        ts: rfc3339(&e.ts),
+        end: e.end.as_ref().map(rfc3339),
+        path: e.path(),
+        line: e.line,
+        format: e.format().as_str(),
+        pid: e.pid,
+        tid: e.tid,
+        ident: e.ident.as_deref(),
+        kind: e.kind.as_str(),
+        function: e.function.as_deref(),
+        rc: e.rc.as_deref(),
+        elapsed_us: e.elapsed_us,
+        text: &e.text,
+        attrs,
+    }
+}
+
+pub const CSV_COLUMNS: [&str; 14] = [
+    "ts",
+    "end",
+    "path",
+    "line",
+    "format",
+    "pid",
+    "tid",
+    "ident",
+    "kind",
+    "function",
+    "rc",
+    "elapsed_us",
+    "text",
+    "attrs",
+];
+
+/// Writes rows of one format.
+pub enum TimelineWriter<'a> {
+    Text(Box<dyn Write + 'a>),
+    Jsonl(Box<dyn Write + 'a>),
+    Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
+}
+
+impl<'a> TimelineWriter<'a> {
+    pub fn start(out: Box<dyn Write + 'a>, format: TimelineFormat) -> io::Result<Self> {
+        Ok(match format {
+            TimelineFormat::Text => TimelineWriter::Text(out),
+            TimelineFormat::Jsonl => TimelineWriter::Jsonl(out),
+            TimelineFormat::Csv => {
+                let mut w = csv::WriterBuilder::new().from_writer(out);
+                w.write_record(CSV_COLUMNS).map_err(io::Error::other)?;
+                TimelineWriter::Csv(Box::new(w))
+            }
+        })
+    }
+
+    pub fn write(&mut self, e: &Event) -> io::Result<()> {
+        match self {
+            TimelineWriter::Text(out) => write_text(out, e),
+            TimelineWriter::Jsonl(out) => {
+                serde_json::to_writer(&mut *out, &row(e))?;
+                out.write_all(b"\n")
+            }
+            TimelineWriter::Csv(w) => {
+                let r = row(e);
+                let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+                let attrs = if r.attrs.is_empty() {
+                    String::new()
+                } else {
+                    serde_json::Value::Object(r.attrs.clone()).to_string()
+                };
+                w.write_record([
+                    r.ts.as_str(),
+                    r.end.as_deref().unwrap_or(""),
+                    r.path,
+                    &r.line.to_string(),
+                    r.format,
+                    &num(r.pid.map(u64::from)),
+                    &num(r.tid.map(u64::from)),
+                    r.ident.unwrap_or(""),
+                    r.kind,
+                    r.function.unwrap_or(""),
+                    r.rc.unwrap_or(""),
+                    &num(r.elapsed_us),
+                    r.text,
+                    &attrs,
+                ])
+                .map_err(io::Error::other)
+            }
+        }
+    }
+
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            TimelineWriter::Text(mut o) | TimelineWriter::Jsonl(mut o) => o.flush(),
+            TimelineWriter::Csv(mut w) => w.flush(),
+        }
+    }
+}
+
+/// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
+/// duration of exits appended.
+fn write_text(out: &mut dyn Write, e: &Event) -> io::Result<()> {
+    write!(out, "{}  {}:{}", rfc3339(&e.ts), e.path(), e.line)?;
+    match (e.pid, e.tid) {
+        (Some(p), Some(t)) => write!(out, "  {p}.{t}")?,
+        (Some(p), None) => write!(out, "  {p}")?,
+        _ => {}
+    }
+    if let Some(i) = &e.ident {
+        write!(out, "  {i}")?;
+    }
+    write!(out, "  {}", e.text)?;
+    if let Some(us) = e.elapsed_us {
+        write!(out, "  [{}]", crate::timefmt::human_us(us))?;
+    }
+    out.write_all(b"\n")
+}

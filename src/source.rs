@@ -1,0 +1,200 @@
+//! The interface between the readers and the rest: a `Source` yields events
+//! in time order and, when done, the per-file facts `inventory` shows.
+
+use crate::event::{Event, Format, Ts};
+use chrono::{FixedOffset, NaiveDate};
+use serde::Serialize;
+
+/// How bad an input problem is (the `unreadable-input` finding's severity).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A located problem with one input.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    /// 1-based line, absent when the problem concerns the whole file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    pub message: String,
+    pub severity: Severity,
+    /// Lines that could not be used because of this problem.
+    #[serde(skip)]
+    pub lines_skipped: u64,
+}
+
+/// How many problems a file keeps in detail; the rest are only counted.
+pub const MAX_PROBLEMS_KEPT: usize = 50;
+
+/// What is known about one input file: one `inventory` row.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileInfo {
+    pub path: String,
+    pub format: Format,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mq_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qmgr: Option<String>,
+    /// The UTC offset used for this file's timestamps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utc_offset: Option<String>,
+    /// Where the offset came from: `header`, `data`, `--tz`, `assumed-utc`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utc_offset_source: Option<String>,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub first: Option<Ts>,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub last: Option<Ts>,
+    pub bytes: u64,
+    pub lines: u64,
+    pub events: u64,
+    pub problems: Vec<Problem>,
+    pub problem_count: u64,
+    /// Lines that could not be used, over all problems.
+    #[serde(skip)]
+    pub lines_skipped: u64,
+    /// The most severe problem seen.
+    #[serde(skip)]
+    pub worst: Option<Severity>,
+}
+
+fn ser_opt_ts<S: serde::Serializer>(v: &Option<Ts>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(t) => s.serialize_str(&crate::timefmt::rfc3339(t)),
+        None => s.serialize_none(),
+    }
+}
+
+impl FileInfo {
+    pub fn new(path: &str, format: Format, bytes: u64) -> FileInfo {
+        FileInfo {
+            path: path.to_string(),
+            format,
+            variant: None,
+            mq_version: None,
+            platform: None,
+            host: None,
+            pid: None,
+            process: None,
+            qmgr: None,
+            utc_offset: None,
+            utc_offset_source: None,
+            first: None,
+            last: None,
+            bytes,
+            lines: 0,
+            events: 0,
+            problems: Vec::new(),
+            problem_count: 0,
+            lines_skipped: 0,
+            worst: None,
+        }
+    }
+
+    /// Record a problem; details are kept for the first few only.
+    pub fn problem(
+        &mut self,
+        line: Option<u64>,
+        severity: Severity,
+        lines_skipped: u64,
+        message: impl Into<String>,
+    ) {
+        self.problem_count += 1;
+        self.lines_skipped += lines_skipped;
+        self.worst = self.worst.max(Some(severity));
+        if self.problems.len() < MAX_PROBLEMS_KEPT {
+            self.problems.push(Problem {
+                line,
+                message: message.into(),
+                severity,
+                lines_skipped,
+            });
+        }
+    }
+
+    /// Account for one emitted event.
+    pub fn saw_event(&mut self, ts: &Ts) {
+        self.events += 1;
+        if self.first.is_none_or(|f| *ts < f) {
+            self.first = Some(*ts);
+        }
+        if self.last.is_none_or(|l| *ts > l) {
+            self.last = Some(*ts);
+        }
+    }
+
+    pub fn set_offset(&mut self, off: FixedOffset, source: &str) {
+        self.utc_offset = Some(crate::timefmt::offset_str(off));
+        self.utc_offset_source = Some(source.to_string());
+    }
+}
+
+/// Options every reader may need.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// `--tz`: the offset for files that state none.
+    pub tz: Option<FixedOffset>,
+    /// `--date`: the date for trace files that state none (formatted with
+    /// `dspmqtrc -h`). Without it, the file's modification date is used.
+    pub date: Option<NaiveDate>,
+}
+
+impl ReadOptions {
+    /// The offset for a file that states none, and where it came from;
+    /// records an info problem when UTC had to be assumed.
+    pub fn fallback_offset(&self, info: &mut FileInfo) -> FixedOffset {
+        match self.tz {
+            Some(tz) => {
+                info.set_offset(tz, "--tz");
+                tz
+            }
+            None => {
+                let utc = FixedOffset::east_opt(0).expect("zero offset");
+                info.set_offset(utc, "assumed-utc");
+                info.problem(
+                    None,
+                    Severity::Info,
+                    0,
+                    "no UTC offset in the file and no --tz given: UTC assumed",
+                );
+                utc
+            }
+        }
+    }
+}
+
+/// A stream of events from one input (or one group of inputs read as one,
+/// such as a `.TRS` wrap file and its `.FMT`, or rotated error logs).
+///
+/// Events come in non-decreasing time order; the reorder buffer in
+/// `timeline` takes care of small local disorder.
+pub trait Source: Send {
+    fn next_event(&mut self) -> Option<Event>;
+    /// The facts about each file read, available once `next_event` returned
+    /// `None` (or earlier, partially).
+    fn finish(self: Box<Self>) -> Vec<FileInfo>;
+}

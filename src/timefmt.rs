@@ -1,0 +1,116 @@
+//! Formatting and parsing of timestamps and UTC offsets.
+
+use crate::event::Ts;
+use chrono::{FixedOffset, NaiveTime};
+
+/// RFC 3339 with microseconds and the source's own offset:
+/// `2016-05-15T12:06:32.904335+01:00`.
+pub fn rfc3339(t: &Ts) -> String {
+    t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string()
+}
+
+/// `+01:00`, `-04:00`, `+00:00`.
+pub fn offset_str(off: FixedOffset) -> String {
+    let secs = off.local_minus_utc();
+    let sign = if secs < 0 { '-' } else { '+' };
+    let a = secs.unsigned_abs();
+    format!("{}{:02}:{:02}", sign, a / 3600, (a % 3600) / 60)
+}
+
+/// A duration in microseconds for people: `35 µs`, `3.2 ms`, `17.906 s`.
+pub fn human_us(us: u64) -> String {
+    if us < 1_000 {
+        format!("{us} µs")
+    } else if us < 1_000_000 {
+        format!("{:.1} ms", us as f64 / 1_000.0)
+    } else {
+        format!("{:.3} s", us as f64 / 1_000_000.0)
+    }
+}
+
+/// Parse `±HH:MM`, `±HHMM`, `±HH` or `Z`.
+pub fn parse_offset(s: &str) -> Option<FixedOffset> {
+    let s = s.trim();
+    if s == "Z" || s == "z" {
+        return FixedOffset::east_opt(0);
+    }
+    let (sign, rest) = match s.as_bytes().first()? {
+        b'+' => (1, &s[1..]),
+        b'-' => (-1, &s[1..]),
+        _ => return None,
+    };
+    let digits: String = rest.chars().filter(|c| *c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (h, m) = match digits.len() {
+        2 => (digits.parse::<i32>().ok()?, 0),
+        4 => (
+            digits[..2].parse::<i32>().ok()?,
+            digits[2..].parse::<i32>().ok()?,
+        ),
+        _ => return None,
+    };
+    if h > 14 || m > 59 {
+        return None;
+    }
+    FixedOffset::east_opt(sign * (h * 3600 + m * 60))
+}
+
+/// Parse `HH:MM:SS[.ffffff]` (1 to 9 fraction digits) quickly, without a
+/// regex: this runs on every trace line.
+pub fn parse_time_of_day(s: &[u8]) -> Option<NaiveTime> {
+    if s.len() < 8 || s[2] != b':' || s[5] != b':' {
+        return None;
+    }
+    let d2 = |i: usize| -> Option<u32> {
+        let a = s[i].wrapping_sub(b'0');
+        let b = s[i + 1].wrapping_sub(b'0');
+        (a < 10 && b < 10).then_some((a * 10 + b) as u32)
+    };
+    let (h, m, sec) = (d2(0)?, d2(3)?, d2(6)?);
+    let mut nanos = 0u32;
+    if s.len() > 8 {
+        if s[8] != b'.' || s.len() == 9 || s.len() > 18 {
+            return None;
+        }
+        let frac = &s[9..];
+        let mut v = 0u32;
+        for &c in frac {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                return None;
+            }
+            v = v * 10 + d as u32;
+        }
+        nanos = v * 10u32.pow(9 - frac.len() as u32);
+    }
+    NaiveTime::from_hms_nano_opt(h, m, sec, nanos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_round_trip() {
+        for s in ["+01:00", "-04:00", "+00:00", "+05:30"] {
+            assert_eq!(offset_str(parse_offset(s).unwrap()), s);
+        }
+        assert_eq!(offset_str(parse_offset("-0330").unwrap()), "-03:30");
+        assert_eq!(offset_str(parse_offset("Z").unwrap()), "+00:00");
+        assert!(parse_offset("01:00").is_none());
+        assert!(parse_offset("+25:00").is_none());
+    }
+
+    #[test]
+    fn time_of_day() {
+        let t = parse_time_of_day(b"12:06:32.904335").unwrap();
+        assert_eq!(t.format("%H:%M:%S%.6f").to_string(), "12:06:32.904335");
+        let t = parse_time_of_day(b"16:35:47").unwrap();
+        assert_eq!(t.format("%H:%M:%S%.6f").to_string(), "16:35:47.000000");
+        assert!(parse_time_of_day(b"25:00:00.0").is_none());
+        assert!(parse_time_of_day(b"12:06:32.").is_none());
+        assert!(parse_time_of_day(b"12:06:3x.1").is_none());
+    }
+}
