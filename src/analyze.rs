@@ -1,8 +1,19 @@
-//! The `analyze` and `rules` verbs: arguments and plumbing.
+//! The `analyze` and `rules` verbs: arguments and plumbing. Inputs are
+//! read once through the timeline; every pass sees each event; findings
+//! are sealed (fingerprints), compared with a baseline, ordered, redacted
+//! if asked, and rendered.
 
-use crate::cli::InputArgs;
+use crate::cli::{EXIT_FINDINGS, EXIT_OK, InputArgs, io_result};
+use crate::findings::Finding;
+use crate::passes::{Plan, RULES, RuleInfo};
+use crate::report::redact::Redactor;
+use crate::report::{self, Report};
+use crate::source::{FileInfo, Severity};
+use crate::timeline::Merged;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
@@ -13,12 +24,35 @@ pub enum ReportFormat {
     Sarif,
 }
 
+impl From<ReportFormat> for report::Kind {
+    fn from(f: ReportFormat) -> Self {
+        match f {
+            ReportFormat::Text => report::Kind::Text,
+            ReportFormat::Json => report::Kind::Json,
+            ReportFormat::Markdown => report::Kind::Markdown,
+            ReportFormat::Html => report::Kind::Html,
+            ReportFormat::Sarif => report::Kind::Sarif,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     Error,
     Warning,
     Info,
     Never,
+}
+
+impl FailOn {
+    fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -56,10 +90,206 @@ pub struct RulesArgs {
     pub format: String,
 }
 
-pub fn run(_a: AnalyzeArgs) -> Result<i32, String> {
-    Err("analyze is not implemented yet".to_string())
+/// The fingerprints of an earlier JSON report.
+fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
+    let text = std::fs::read_to_string(p)
+        .map_err(|e| format!("cannot read baseline {}: {e}", p.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("baseline {} is not a JSON report: {e}", p.display()))?;
+    let findings = v
+        .get("findings")
+        .and_then(|f| f.as_array())
+        .ok_or_else(|| {
+            format!(
+                "baseline {} is not an mqdiag JSON report (no `findings` list)",
+                p.display()
+            )
+        })?;
+    Ok(findings
+        .iter()
+        .filter_map(|f| f.get("fingerprint")?.as_str().map(str::to_string))
+        .collect())
 }
 
-pub fn rules(_a: RulesArgs) -> Result<i32, String> {
-    Err("rules is not implemented yet".to_string())
+/// Report order: most severe first, then rule order, then time.
+fn order(findings: &mut [Finding]) {
+    let rank: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| rank.get(a.rule.as_str()).cmp(&rank.get(b.rule.as_str())))
+            .then_with(|| a.first.cmp(&b.first))
+            .then_with(|| a.fingerprint.cmp(&b.fingerprint))
+    });
+}
+
+/// Seal every finding; fingerprints that still collide get a suffix in
+/// their (stable) order so each one is unique in the report.
+fn seal_all(findings: &mut [Finding]) {
+    for f in findings.iter_mut() {
+        f.seal();
+    }
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for f in findings.iter_mut() {
+        let n = seen.entry(f.fingerprint.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            f.fingerprint = format!("{}-{n}", f.fingerprint);
+        }
+    }
+}
+
+pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
+    let plan = Plan::new(&a.only, &a.skip, &a.set)?;
+    let kind = match a.format {
+        Some(f) => f.into(),
+        None => a
+            .input
+            .output
+            .as_deref()
+            .and_then(report::Kind::from_path)
+            .unwrap_or(report::Kind::Text),
+    };
+    let baseline = a.baseline.as_deref().map(read_baseline).transpose()?;
+    let mut skip_files: Vec<PathBuf> = a.input.output.iter().cloned().collect();
+    skip_files.extend(a.baseline.iter().cloned());
+    let (sources, discovery_rows) = a.input.open_except(&skip_files)?;
+    let mut out = a.input.writer()?;
+
+    let mut passes = plan.passes();
+    let mut redactor = a.redact.then(Redactor::new);
+    let mut merged = Merged::new(sources);
+    let first = merged.next();
+    let window = a.input.window(first.as_ref().map(|e| &e.ts))?;
+    let mut feed = |e: &crate::event::Event| {
+        if !window.contains(&e.ts) {
+            return;
+        }
+        for p in passes.iter_mut() {
+            p.observe(e);
+        }
+        if let Some(r) = redactor.as_mut() {
+            r.observe(e);
+        }
+    };
+    if let Some(e) = first {
+        feed(&e);
+    }
+    for e in merged.by_ref() {
+        feed(&e);
+    }
+    let mut inputs: Vec<FileInfo> = merged.finish();
+    inputs.extend(discovery_rows);
+    inputs.sort_by(|x, y| x.path.cmp(&y.path));
+
+    let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    seal_all(&mut findings);
+    if let Some(b) = &baseline {
+        for f in &mut findings {
+            f.baseline = b.contains(&f.fingerprint);
+        }
+    }
+    order(&mut findings);
+    let fail = a
+        .fail_on
+        .unwrap_or(FailOn::Never)
+        .threshold()
+        .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
+    let nothing_read = inputs.iter().all(|i| i.events == 0);
+
+    if let Some(r) = redactor.as_mut() {
+        for i in &inputs {
+            r.observe_input(i);
+        }
+        for f in &mut findings {
+            r.finding(f);
+        }
+        for i in &mut inputs {
+            r.input(i);
+        }
+    }
+    let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
+    let rep = Report {
+        version: env!("CARGO_PKG_VERSION"),
+        inputs: &inputs,
+        findings: &findings,
+        rules: &rules,
+        baseline_used: baseline.is_some(),
+    };
+    io_result(report::write(kind, &mut out, &rep).and_then(|_| out.flush()))?;
+    if nothing_read {
+        return Err(format!(
+            "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",
+            inputs.len(),
+            if inputs.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+pub fn rules(a: RulesArgs) -> Result<i32, String> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let r = match a.format.as_str() {
+        "text" => rules_text(&mut out),
+        "json" => rules_json(&mut out),
+        other => {
+            return Err(format!(
+                "rules --format: `{other}` is not one of text, json"
+            ));
+        }
+    };
+    io_result(r.and_then(|_| out.flush()))?;
+    Ok(EXIT_OK)
+}
+
+fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
+    for (i, r) in RULES.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "{}  (default severity: {})", r.id, r.severity.as_str())?;
+        for l in report::wrap(r.summary, 80, "  ") {
+            writeln!(out, "{l}")?;
+        }
+        writeln!(out, "  Trigger:")?;
+        for l in report::wrap(r.trigger, 80, "    ") {
+            writeln!(out, "{l}")?;
+        }
+        if r.thresholds.is_empty() {
+            writeln!(out, "  Thresholds: none")?;
+        } else {
+            writeln!(out, "  Thresholds (--set {}.KEY=VALUE):", r.id)?;
+            for t in r.thresholds {
+                writeln!(out, "    {} = {} {}", t.key, t.default, t.unit)?;
+                for l in report::wrap(t.doc, 80, "        ") {
+                    writeln!(out, "{l}")?;
+                }
+            }
+        }
+        writeln!(out, "  Advice:")?;
+        for l in report::wrap(r.advice, 80, "    ") {
+            writeln!(out, "{l}")?;
+        }
+    }
+    Ok(())
+}
+
+fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
+    let v: Vec<serde_json::Value> = RULES
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r.id,
+                "severity": r.severity.as_str(),
+                "summary": r.summary,
+                "trigger": r.trigger,
+                "thresholds": r.thresholds.iter().map(|t| serde_json::json!({
+                    "key": t.key, "default": t.default, "unit": t.unit, "description": t.doc
+                })).collect::<Vec<_>>(),
+                "advice": r.advice,
+            })
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut *out, &v)?;
+    out.write_all(b"\n")
 }

@@ -96,7 +96,25 @@ impl InputArgs {
 
     /// Discover and open every input. Errors when there is nothing to read.
     pub fn open(&self) -> Result<Opened, String> {
-        let found = discover(&self.paths());
+        self.open_except(&[])
+    }
+
+    /// Like `open`, leaving out these files (the report being written, a
+    /// baseline report) when discovery finds them.
+    pub fn open_except(&self, skip: &[PathBuf]) -> Result<Opened, String> {
+        let mut found = discover(&self.paths());
+        let skip: Vec<PathBuf> = skip
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        if !skip.is_empty() {
+            found.inputs.retain(|i| match &i.location {
+                crate::input::Location::File(p) => std::fs::canonicalize(p)
+                    .map(|c| !skip.contains(&c))
+                    .unwrap_or(true),
+                crate::input::Location::Memory(_) => true,
+            });
+        }
         if found.inputs.is_empty() {
             let why: Vec<String> = found
                 .problems

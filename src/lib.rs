@@ -8,10 +8,13 @@
 pub mod analyze;
 pub mod cli;
 pub mod event;
+pub mod findings;
 pub mod formats;
 pub mod input;
 pub mod lines;
 pub mod output;
+pub mod passes;
+pub mod report;
 pub mod source;
 pub mod text;
 pub mod timefmt;

@@ -1,0 +1,140 @@
+//! `channel-error`: network and channel errors from error logs and z/OS
+//! channel-initiator messages, grouped by message, channel and host. The
+//! messages and their advice are in `catalog`.
+
+use super::catalog::{Family, MessagePass};
+use super::{RuleInfo, Threshold};
+use crate::source::Severity;
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "channel-error",
+    severity: Severity::Error,
+    summary: "Network and channel errors in error logs and z/OS job logs, grouped by message, channel and host",
+    trigger: "Every error-log or job-log record whose message is a channel or network error of \
+        the catalogue: AMQ9202, 9203, 9206, 9207, 9208, 9209, 9213, 9259, 9271, 9503, 9507, \
+        9513, 9526, 9544, 9558, 9999 and CSQX207, 209, 489, 504, 599, 777 (with any severity \
+        letter). Records are grouped by message number, queue manager, channel and remote host \
+        (`????` counts as unknown); a group with at least `min_occurrences` records is a \
+        finding with its count, first and last time. Severity is the catalogue's: error, or \
+        warning for messages that are usually harmless noise (AMQ9207, AMQ9209, CSQX207, \
+        CSQX777).",
+    thresholds: &[Threshold::new(
+        "min_occurrences",
+        1.0,
+        "records",
+        "fewest records of one message, channel and host to report",
+    )
+    .range(1.0, f64::MAX)],
+    advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
+        error log at the same time, and at firewalls and load balancers between the two.",
+    make: |s| {
+        Box::new(MessagePass::new(
+            &RULE,
+            Family::Channel,
+            s.get("min_occurrences"),
+        ))
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::Metric;
+    use crate::passes::testutil::*;
+
+    fn rec(line: u64, at: &str, id: &str, channel: &str, host: &str) -> crate::event::Event {
+        log(
+            "qmgrs/QM1/errors/AMQERR01.LOG",
+            line,
+            at,
+            &format!("{id}: message text"),
+            &[
+                ("msgid", id),
+                ("channel", channel),
+                ("host", host),
+                ("qmgr", "QM1"),
+            ],
+        )
+    }
+
+    #[test]
+    fn grouped_by_message_channel_and_host() {
+        let ev = vec![
+            rec(
+                10,
+                "2024-03-01T10:00:00+00:00",
+                "AMQ9208E",
+                "TO.QM2",
+                "qm2host (10.0.0.2)",
+            ),
+            rec(
+                20,
+                "2024-03-01T10:05:00+00:00",
+                "AMQ9208E",
+                "TO.QM2",
+                "qm2host (10.0.0.2)",
+            ),
+            rec(
+                30,
+                "2024-03-01T10:09:00+00:00",
+                "AMQ9208E",
+                "TO.QM2",
+                "qm2host (10.0.0.2)",
+            ),
+            rec(
+                40,
+                "2024-03-01T10:10:00+00:00",
+                "AMQ9208E",
+                "TO.QM3",
+                "qm3host (10.0.0.3)",
+            ),
+            rec(
+                50,
+                "2024-03-01T10:11:00+00:00",
+                "AMQ9209E",
+                "????",
+                "scanner (10.9.9.9)",
+            ),
+            // Not a channel error: informational and TLS messages.
+            rec(
+                60,
+                "2024-03-01T10:12:00+00:00",
+                "AMQ9002I",
+                "TO.QM2",
+                "qm2host",
+            ),
+            rec(
+                70,
+                "2024-03-01T10:13:00+00:00",
+                "AMQ9633E",
+                "TO.QM2",
+                "qm2host",
+            ),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 3, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(metric(f, "message_id"), Metric::Str("AMQ9208E".into()));
+        assert_eq!(metric(f, "occurrences"), Metric::Int(3));
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!(f.subject.channel.as_deref(), Some("TO.QM2"));
+        assert_eq!(f.first.unwrap().to_rfc3339(), "2024-03-01T10:00:00+00:00");
+        assert_eq!(f.last.unwrap().to_rfc3339(), "2024-03-01T10:09:00+00:00");
+        assert_eq!(
+            f.title,
+            "AMQ9208E Error on receive from the host, channel 'TO.QM2', host 'qm2host (10.0.0.2)': 3 times"
+        );
+        let scan = out.iter().find(|f| f.key == "AMQ9209").unwrap();
+        assert_eq!(scan.severity, Severity::Warning);
+        assert_eq!(scan.subject.channel, None);
+        // Different fingerprints for different hosts of one message.
+        assert_ne!(out[0].fingerprint, out[1].fingerprint);
+    }
+
+    #[test]
+    fn min_occurrences() {
+        let ev = vec![rec(10, "2024-03-01T10:00:00+00:00", "AMQ9999E", "X", "h")];
+        assert_eq!(run(&RULE, &[], &ev).len(), 1);
+        assert!(run(&RULE, &[("min_occurrences", 2.0)], &ev).is_empty());
+    }
+}

@@ -1,0 +1,439 @@
+//! Analysis passes: one module per rule. Each pass sees the time-ordered
+//! event stream once, keeps bounded state (per thread, connection, queue;
+//! never the whole stream) and returns its findings at the end. Adding a
+//! rule is one new module and one line in `RULES`.
+
+pub mod catalog;
+pub mod channel_error;
+pub mod connection_churn;
+pub mod patterns;
+pub mod qtime_growth;
+pub mod slow_dns;
+pub mod socket_buffer_size;
+pub mod stats;
+pub mod tcp_send_stall;
+pub mod tls_error;
+pub mod tls_handshake_slow;
+pub mod unreadable_input;
+
+use crate::event::Event;
+use crate::findings::Finding;
+use crate::source::{FileInfo, Severity};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One analysis pass.
+pub trait Pass {
+    /// Called for every event, in time order.
+    fn observe(&mut self, e: &Event);
+    /// Called once at the end with every input's facts.
+    fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding>;
+}
+
+/// One tunable threshold of a rule.
+#[derive(Debug, Clone, Copy)]
+pub struct Threshold {
+    pub key: &'static str,
+    pub default: f64,
+    pub unit: &'static str,
+    pub doc: &'static str,
+    /// Smallest accepted value (inclusive).
+    pub min: f64,
+    /// Largest accepted value (inclusive).
+    pub max: f64,
+}
+
+impl Threshold {
+    pub const fn new(
+        key: &'static str,
+        default: f64,
+        unit: &'static str,
+        doc: &'static str,
+    ) -> Self {
+        Threshold {
+            key,
+            default,
+            unit,
+            doc,
+            min: 0.0,
+            max: f64::MAX,
+        }
+    }
+
+    pub const fn range(mut self, min: f64, max: f64) -> Self {
+        self.min = min;
+        self.max = max;
+        self
+    }
+}
+
+/// A rule's documentation and constructor: what `mqdiag rules` prints.
+pub struct RuleInfo {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// One line: what it flags.
+    pub summary: &'static str,
+    /// Exactly what triggers it.
+    pub trigger: &'static str,
+    pub thresholds: &'static [Threshold],
+    /// The remedy in general terms (findings add the specifics).
+    pub advice: &'static str,
+    pub make: fn(&Settings) -> Box<dyn Pass>,
+}
+
+/// Every rule, in report order.
+pub static RULES: &[&RuleInfo] = &[
+    &slow_dns::RULE,
+    &tcp_send_stall::RULE,
+    &socket_buffer_size::RULE,
+    &qtime_growth::RULE,
+    &tls_handshake_slow::RULE,
+    &connection_churn::RULE,
+    &channel_error::RULE,
+    &tls_error::RULE,
+    &unreadable_input::RULE,
+];
+
+pub fn rule(id: &str) -> Option<&'static RuleInfo> {
+    RULES.iter().copied().find(|r| r.id == id)
+}
+
+/// The thresholds in force for one rule: defaults with `--set` overrides.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    rule: &'static str,
+    values: BTreeMap<&'static str, f64>,
+}
+
+impl Settings {
+    pub fn defaults(info: &RuleInfo) -> Settings {
+        Settings {
+            rule: info.id,
+            values: info.thresholds.iter().map(|t| (t.key, t.default)).collect(),
+        }
+    }
+
+    /// A threshold's value. Asking for an undeclared key is a bug in the
+    /// pass (the unit tests construct every pass, so it cannot ship).
+    pub fn get(&self, key: &str) -> f64 {
+        match self.values.get(key) {
+            Some(v) => *v,
+            None => panic!("rule {} has no threshold {key}", self.rule),
+        }
+    }
+
+    pub fn set(&mut self, key: &'static str, v: f64) {
+        self.values.insert(key, v);
+    }
+}
+
+/// Which rules run and with what thresholds.
+#[derive(Clone)]
+pub struct Plan {
+    pub rules: Vec<(&'static RuleInfo, Settings)>,
+}
+
+impl Plan {
+    /// Validate `--only`, `--skip` and `--set`; errors name the bad part
+    /// and what would have been accepted.
+    pub fn new(only: &[String], skip: &[String], sets: &[String]) -> Result<Plan, String> {
+        let known = || RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ");
+        for id in only.iter().chain(skip) {
+            if rule(id.trim()).is_none() {
+                return Err(format!("unknown rule `{id}`; the rules are: {}", known()));
+            }
+        }
+        let mut settings: BTreeMap<&'static str, Settings> = RULES
+            .iter()
+            .map(|r| (r.id, Settings::defaults(r)))
+            .collect();
+        for s in sets {
+            let (lhs, value) = s
+                .split_once('=')
+                .ok_or_else(|| format!("--set `{s}`: expected RULE.KEY=VALUE"))?;
+            let (rid, key) = lhs
+                .trim()
+                .split_once('.')
+                .ok_or_else(|| format!("--set `{s}`: expected RULE.KEY=VALUE"))?;
+            let info = rule(rid).ok_or_else(|| {
+                format!(
+                    "--set `{s}`: unknown rule `{rid}`; the rules are: {}",
+                    known()
+                )
+            })?;
+            let t = info.thresholds.iter().find(|t| t.key == key).ok_or_else(|| {
+                let keys: Vec<&str> = info.thresholds.iter().map(|t| t.key).collect();
+                if keys.is_empty() {
+                    format!("--set `{s}`: rule `{rid}` has no thresholds")
+                } else {
+                    format!(
+                        "--set `{s}`: rule `{rid}` has no threshold `{key}`; its thresholds are: {}",
+                        keys.join(", ")
+                    )
+                }
+            })?;
+            let v: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("--set `{s}`: `{value}` is not a number"))?;
+            if v < t.min || v > t.max {
+                let range = if t.max == f64::MAX {
+                    format!("at least {}", t.min)
+                } else {
+                    format!("between {} and {}", t.min, t.max)
+                };
+                return Err(format!("--set `{s}`: {rid}.{key} must be {range}"));
+            }
+            settings
+                .get_mut(info.id)
+                .expect("every rule has settings")
+                .set(t.key, v);
+        }
+        let rules = RULES
+            .iter()
+            .filter(|r| only.is_empty() || only.iter().any(|o| o.trim() == r.id))
+            .filter(|r| !skip.iter().any(|s| s.trim() == r.id))
+            .map(|r| (*r, settings.remove(r.id).expect("settings")))
+            .collect();
+        Ok(Plan { rules })
+    }
+
+    pub fn ids(&self) -> Vec<&'static str> {
+        self.rules.iter().map(|(r, _)| r.id).collect()
+    }
+
+    pub fn passes(&self) -> Vec<Box<dyn Pass>> {
+        self.rules.iter().map(|(r, s)| (r.make)(s)).collect()
+    }
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.ids()).finish()
+    }
+}
+
+/// Per-thread state key: the file (so two traces of one PID stay apart),
+/// PID and TID.
+pub type ThreadKey = (Arc<str>, u32, u32);
+
+pub fn thread_key(e: &Event) -> Option<ThreadKey> {
+    Some((e.origin.path.clone(), e.pid?, e.tid?))
+}
+
+/// Milliseconds between two instants (never negative).
+pub fn ms_between(a: &crate::event::Ts, b: &crate::event::Ts) -> f64 {
+    let us = (*b - *a).num_microseconds().unwrap_or(i64::MAX).max(0);
+    us as f64 / 1000.0
+}
+
+/// Build synthetic events for tests.
+#[cfg(test)]
+pub mod testutil {
+    use crate::event::{Event, Format, Kind, Origin, Ts};
+    use crate::findings::Finding;
+    use crate::source::FileInfo;
+    use chrono::DateTime;
+    use std::sync::Arc;
+
+    pub fn ts(s: &str) -> Ts {
+        DateTime::parse_from_rfc3339(s).expect("test timestamp")
+    }
+
+    pub fn origin(path: &str, format: Format) -> Arc<Origin> {
+        Arc::new(Origin {
+            path: Arc::from(path),
+            format,
+        })
+    }
+
+    /// A trace event on `path` at `2012-05-04T<tod>-04:00`.
+    pub fn trace(
+        path: &str,
+        line: u64,
+        tod: &str,
+        pid: u32,
+        tid: u32,
+        kind: Kind,
+        text: &str,
+    ) -> Event {
+        let mut e = Event::new(
+            ts(&format!("2012-05-04T{tod}-04:00")),
+            origin(path, Format::FmtTrace),
+            line,
+            kind,
+            text.to_string(),
+        );
+        e.pid = Some(pid);
+        e.tid = Some(tid);
+        e
+    }
+
+    pub fn entry(path: &str, line: u64, tod: &str, pid: u32, tid: u32, f: &str) -> Event {
+        let mut e = trace(path, line, tod, pid, tid, Kind::Entry, &format!("-{{  {f}"));
+        e.function = Some(f.to_string());
+        e
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn exit(
+        path: &str,
+        line: u64,
+        tod: &str,
+        pid: u32,
+        tid: u32,
+        f: &str,
+        rc: &str,
+        elapsed_us: u64,
+    ) -> Event {
+        let error = rc != "OK";
+        let text = if error {
+            format!("-}}! {f} rc={rc}")
+        } else {
+            format!("-}}  {f} rc={rc}")
+        };
+        let mut e = trace(
+            path,
+            line,
+            tod,
+            pid,
+            tid,
+            if error { Kind::ErrorExit } else { Kind::Exit },
+            &text,
+        );
+        e.function = Some(f.to_string());
+        e.rc = Some(rc.to_string());
+        e.elapsed_us = Some(elapsed_us);
+        e
+    }
+
+    /// An error-log record with attributes.
+    pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&str, &str)]) -> Event {
+        let mut e = Event::new(
+            ts(at),
+            origin(path, Format::ErrlogText),
+            line,
+            Kind::LogRecord,
+            text.to_string(),
+        );
+        for (k, v) in attrs {
+            e.set_attr(k, *v);
+        }
+        e
+    }
+
+    /// An SMF row with attributes.
+    pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&str, &str)]) -> Event {
+        let mut e = Event::new(
+            ts(at),
+            origin(path, Format::SmfCsv),
+            line,
+            Kind::SmfRecord,
+            format!("row {line}"),
+        );
+        for (k, v) in attrs {
+            e.set_attr(k, *v);
+        }
+        e
+    }
+
+    /// Run one pass over events with default thresholds (plus overrides).
+    pub fn run(
+        info: &super::RuleInfo,
+        sets: &[(&'static str, f64)],
+        events: &[Event],
+    ) -> Vec<Finding> {
+        run_with(info, sets, events, &[])
+    }
+
+    pub fn run_with(
+        info: &super::RuleInfo,
+        sets: &[(&'static str, f64)],
+        events: &[Event],
+        inputs: &[FileInfo],
+    ) -> Vec<Finding> {
+        let mut s = super::Settings::defaults(info);
+        for (k, v) in sets {
+            s.set(k, *v);
+        }
+        let mut p = (info.make)(&s);
+        for e in events {
+            p.observe(e);
+        }
+        let mut out = p.finish(inputs);
+        for f in &mut out {
+            f.seal();
+        }
+        out
+    }
+
+    pub fn metric(f: &Finding, name: &str) -> crate::findings::Metric {
+        f.metrics
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| panic!("metric {name} missing in {f:?}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_constructs_and_is_documented() {
+        let mut ids = std::collections::HashSet::new();
+        for r in RULES {
+            assert!(ids.insert(r.id), "duplicate rule {}", r.id);
+            assert!(!r.summary.is_empty() && !r.trigger.is_empty() && !r.advice.is_empty());
+            for t in r.thresholds {
+                assert!(
+                    t.default >= t.min && t.default <= t.max,
+                    "{}.{}",
+                    r.id,
+                    t.key
+                );
+                assert!(!t.doc.is_empty());
+            }
+            // Constructing and finishing with no events must not panic
+            // (this also checks every key a pass reads is declared).
+            let mut p = (r.make)(&Settings::defaults(r));
+            let out = p.finish(&[]);
+            assert!(out.is_empty(), "{} fired on nothing", r.id);
+        }
+    }
+
+    #[test]
+    fn set_parsing() {
+        let p = Plan::new(&[], &[], &["tcp-send-stall.min_wait_ms=100".into()]).unwrap();
+        let (_, s) = p
+            .rules
+            .iter()
+            .find(|(r, _)| r.id == "tcp-send-stall")
+            .unwrap();
+        assert_eq!(s.get("min_wait_ms"), 100.0);
+        let err = |v: &str| Plan::new(&[], &[], &[v.to_string()]).unwrap_err();
+        assert!(err("nosuch.x=1").contains("unknown rule `nosuch`"));
+        assert!(err("tcp-send-stall.nokey=1").contains("has no threshold `nokey`"));
+        assert!(err("tcp-send-stall.nokey=1").contains("min_wait_ms"));
+        assert!(err("tcp-send-stall.min_wait_ms=abc").contains("not a number"));
+        assert!(err("tcp-send-stall.min_wait_ms=-5").contains("must be at least 0"));
+        assert!(err("tcp-send-stall.min_wait_ms").contains("RULE.KEY=VALUE"));
+        assert!(err("nodot=1").contains("RULE.KEY=VALUE"));
+    }
+
+    #[test]
+    fn only_and_skip() {
+        let p = Plan::new(&["slow-dns".into(), "tls-error".into()], &[], &[]).unwrap();
+        let ids: Vec<&str> = p.rules.iter().map(|(r, _)| r.id).collect();
+        assert_eq!(ids, vec!["slow-dns", "tls-error"]);
+        let p = Plan::new(&[], &["unreadable-input".into()], &[]).unwrap();
+        assert_eq!(p.rules.len(), RULES.len() - 1);
+        assert!(
+            Plan::new(&["bogus".into()], &[], &[])
+                .unwrap_err()
+                .contains("unknown rule")
+        );
+    }
+}

@@ -1,0 +1,513 @@
+//! Trace line patterns the passes recognise, kept as data. Each entry says
+//! whether its wording was seen in real material (`verified`) or is
+//! expected but not yet confirmed by a customer trace; see
+//! `shared/formats/trace-fmt.md` §3. Add a name here, not in a pass.
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// What a traced function does, as far as the passes care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// The operating-system call that writes to a socket.
+    Send,
+    /// MQ's wrapper around it (gives the channel context).
+    SendWrapper,
+    /// The operating-system call that reads from a socket.
+    Receive,
+    /// Waiting for a socket to become ready.
+    Wait,
+    /// Host-name resolution (forward or reverse).
+    Dns,
+    /// GSKit (TLS) set-up and handshake calls.
+    Gskit,
+    /// MQI connect.
+    Connect,
+    /// MQI disconnect.
+    Disconnect,
+}
+
+/// How a function name is matched.
+#[derive(Debug, Clone, Copy)]
+pub enum Name {
+    /// The whole name, case-sensitive.
+    Exact(&'static str),
+    /// MQ wrapper naming: any component prefix (`xcs`, `cci`, ...) followed
+    /// by this CamelCase stem.
+    Stem(&'static str),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct FnPattern {
+    pub family: Family,
+    pub name: Name,
+    /// Seen in a real trace (seed or public sample).
+    pub verified: bool,
+    pub note: &'static str,
+}
+
+const fn exact(
+    family: Family,
+    name: &'static str,
+    verified: bool,
+    note: &'static str,
+) -> FnPattern {
+    FnPattern {
+        family,
+        name: Name::Exact(name),
+        verified,
+        note,
+    }
+}
+
+const fn stem(family: Family, name: &'static str, note: &'static str) -> FnPattern {
+    FnPattern {
+        family,
+        name: Name::Stem(name),
+        verified: false,
+        note,
+    }
+}
+
+/// Every function family entry.
+pub static FUNCTIONS: &[FnPattern] = &[
+    exact(
+        Family::Send,
+        "send",
+        true,
+        "seed 004: `----}! send rc=Unknown(B)`",
+    ),
+    exact(Family::Send, "sendmsg", false, "POSIX"),
+    exact(Family::Send, "WSASend", false, "Windows sockets"),
+    exact(
+        Family::SendWrapper,
+        "cciTcpSend",
+        true,
+        "seed 004: `---{ cciTcpSend`",
+    ),
+    exact(
+        Family::SendWrapper,
+        "ccxSend",
+        true,
+        "seed 004 (IBM L3 analysis table)",
+    ),
+    exact(Family::Receive, "recv", false, "POSIX"),
+    exact(Family::Receive, "cciTcpReceive", false, "trace-fmt.md §3.2"),
+    exact(
+        Family::Receive,
+        "ccxReceive",
+        true,
+        "seed 004 (IBM L3 analysis table)",
+    ),
+    exact(
+        Family::Wait,
+        "select",
+        false,
+        "seed 002: MQ 'would then enter a select call'",
+    ),
+    exact(
+        Family::Wait,
+        "poll",
+        false,
+        "seed 004: 'poll() and select() wait for a buffer'",
+    ),
+    exact(Family::Wait, "pollset_poll", false, "AIX pollset interface"),
+    exact(Family::Wait, "epoll_wait", false, "Linux"),
+    exact(Family::Wait, "WSAPoll", false, "Windows sockets"),
+    exact(
+        Family::Dns,
+        "getaddrinfo",
+        false,
+        "AMQ9788W names it (seed 000)",
+    ),
+    exact(
+        Family::Dns,
+        "getnameinfo",
+        false,
+        "AMQ9788W reverse look-ups",
+    ),
+    exact(Family::Dns, "gethostbyname", false, "POSIX"),
+    exact(Family::Dns, "gethostbyname_r", false, "POSIX"),
+    exact(Family::Dns, "gethostbyaddr", false, "POSIX"),
+    exact(Family::Dns, "gethostbyaddr_r", false, "POSIX"),
+    stem(
+        Family::Dns,
+        "GetAddrInfo",
+        "MQ wrapper naming, e.g. `xcsGetAddrInfo`",
+    ),
+    stem(Family::Dns, "GetNameInfo", "MQ wrapper naming"),
+    stem(Family::Dns, "GetHostByName", "MQ wrapper naming"),
+    stem(Family::Dns, "GetHostByAddr", "MQ wrapper naming"),
+    exact(Family::Gskit, "gsk_environment_open", false, "GSKit API"),
+    exact(
+        Family::Gskit,
+        "gsk_environment_init",
+        true,
+        "seed 004: 18 s in this call",
+    ),
+    exact(Family::Gskit, "gsk_secure_soc_open", false, "GSKit API"),
+    exact(
+        Family::Gskit,
+        "gsk_secure_soc_init",
+        false,
+        "GSKit API: the handshake",
+    ),
+    exact(
+        Family::Gskit,
+        "gsk_secure_soc_reset",
+        false,
+        "GSKit API: renegotiation",
+    ),
+    exact(Family::Connect, "MQCONN", false, "MQI"),
+    exact(Family::Connect, "MQCONNX", false, "MQI"),
+    exact(
+        Family::Connect,
+        "zstMQCONN",
+        false,
+        "API layer naming (`zstMQ<verb>`, pymqi#147)",
+    ),
+    exact(Family::Connect, "zstMQCONNX", false, "API layer naming"),
+    exact(Family::Disconnect, "MQDISC", false, "MQI"),
+    exact(Family::Disconnect, "zstMQDISC", false, "API layer naming"),
+];
+
+/// Exact names, for a hash lookup on every entry and exit.
+static EXACT: LazyLock<HashMap<&'static str, Family>> = LazyLock::new(|| {
+    FUNCTIONS
+        .iter()
+        .filter_map(|p| match p.name {
+            Name::Exact(n) => Some((n, p.family)),
+            Name::Stem(_) => None,
+        })
+        .collect()
+});
+
+/// The family of a traced function name, if any.
+pub fn family(function: &str) -> Option<Family> {
+    if let Some(f) = EXACT.get(function) {
+        return Some(*f);
+    }
+    if !function.contains("Get") {
+        return None;
+    }
+    FUNCTIONS.iter().find_map(|p| match p.name {
+        Name::Stem(s) if is_stem_match(function, s) => Some(p.family),
+        _ => None,
+    })
+}
+
+/// `xcsGetAddrInfo` matches stem `GetAddrInfo`: a lower-case component
+/// prefix, then the stem, nothing after.
+fn is_stem_match(function: &str, stem: &str) -> bool {
+    function.len() > stem.len()
+        && function.ends_with(stem)
+        && function[..function.len() - stem.len()]
+            .bytes()
+            .all(|b| b.is_ascii_lowercase())
+}
+
+/// Names of GSKit handshake functions, for docs.
+pub fn names_of(family: Family) -> Vec<&'static str> {
+    FUNCTIONS
+        .iter()
+        .filter(|p| p.family == family)
+        .map(|p| match p.name {
+            Name::Exact(n) => n,
+            Name::Stem(s) => s,
+        })
+        .collect()
+}
+
+/// A text-line pattern.
+pub struct TextPattern {
+    pub name: &'static str,
+    /// Bytes that must occur in the line before the regex is tried.
+    pub needle: &'static str,
+    pub regex: &'static LazyLock<Regex>,
+    pub verified: bool,
+    pub note: &'static str,
+}
+
+/// `Current socket receive buffer size: 262088`, `Socket send buffer size:
+/// 32766`, `Final socket send buffer size: 32766`.
+pub static SOCKET_BUFFER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:-\s+)?(current\s+|final\s+)?socket\s+(send|receive|recv)\s+buffer\s+size\D*(\d+)")
+        .expect("regex")
+});
+
+/// `Empty(FALSE) Inherited(FALSE) QTime(153205)`.
+pub static QTIME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bQTime\((\d+)\)").expect("regex"));
+
+/// `gsk_environment_init: input: gsk_env_handle=0x1100938b0`.
+pub static GSK_TEXT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(gsk_[A-Za-z0-9_]+):\s*(input|output)\b").expect("regex"));
+
+pub static TEXT_PATTERNS: &[TextPattern] = &[
+    TextPattern {
+        name: "socket-buffer",
+        needle: "buffer size",
+        regex: &SOCKET_BUFFER,
+        verified: true,
+        note: "seed 004 (whitespace collapsed by the slide conversion)",
+    },
+    TextPattern {
+        name: "qtime",
+        needle: "QTime(",
+        regex: &QTIME,
+        verified: true,
+        note: "seed 004: xmitq `Empty(..) Inherited(..) QTime(n)`, n in microseconds (inferred)",
+    },
+    TextPattern {
+        name: "gskit-io",
+        needle: "gsk_",
+        regex: &GSK_TEXT,
+        verified: true,
+        note: "seed 004: `gsk_environment_init: input: ...` / `output: ...` on one thread",
+    },
+];
+
+/// A socket-buffer line: which (`current`, `requested`, `final`), which
+/// direction (`send`, `receive`) and the size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferLine {
+    pub stage: Stage,
+    pub send: bool,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    Current,
+    Requested,
+    Final,
+}
+
+pub fn socket_buffer(text: &str) -> Option<BufferLine> {
+    if !text.contains("buffer size")
+        && !text.contains("Buffer Size")
+        && !text.contains("BUFFER SIZE")
+    {
+        return None;
+    }
+    let c = SOCKET_BUFFER.captures(text)?;
+    let stage = match c.get(1).map(|m| m.as_str().trim().to_ascii_lowercase()) {
+        Some(s) if s == "current" => Stage::Current,
+        Some(s) if s == "final" => Stage::Final,
+        _ => Stage::Requested,
+    };
+    let send = c[2].eq_ignore_ascii_case("send");
+    let bytes = c[3].parse().ok()?;
+    Some(BufferLine { stage, send, bytes })
+}
+
+pub fn qtime_us(text: &str) -> Option<u64> {
+    if !text.contains("QTime(") {
+        return None;
+    }
+    QTIME.captures(text)?[1].parse().ok()
+}
+
+/// `(function, is_output)` of a GSKit input/output text line.
+pub fn gsk_text(text: &str) -> Option<(&str, bool)> {
+    if !text.starts_with("gsk_") {
+        return None;
+    }
+    let c = GSK_TEXT.captures(text)?;
+    let f = c.get(1)?.as_str();
+    Some((f, &c[2] == "output"))
+}
+
+/// Operating-system families, for errno meanings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    Linux,
+    Aix,
+    Solaris,
+    HpUx,
+    MacOs,
+    Windows,
+}
+
+impl Os {
+    /// From a header's platform text (`AIX 7.1`, `Linux`, `Windows 10`).
+    pub fn from_platform(p: &str) -> Option<Os> {
+        let l = p.to_ascii_lowercase();
+        if l.contains("aix") {
+            Some(Os::Aix)
+        } else if l.contains("linux") {
+            Some(Os::Linux)
+        } else if l.contains("windows") {
+            Some(Os::Windows)
+        } else if l.contains("solaris") || l.contains("sunos") {
+            Some(Os::Solaris)
+        } else if l.contains("hp-ux") || l.contains("hpux") {
+            Some(Os::HpUx)
+        } else if l.contains("darwin")
+            || l.contains("macos")
+            || l.contains("mac os")
+            || l.contains("bsd")
+        {
+            Some(Os::MacOs)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Os::Linux => "Linux",
+            Os::Aix => "AIX",
+            Os::Solaris => "Solaris",
+            Os::HpUx => "HP-UX",
+            Os::MacOs => "macOS/BSD",
+            Os::Windows => "Windows",
+        }
+    }
+}
+
+/// The errno values that mean "would block" (EAGAIN / EWOULDBLOCK /
+/// WSAEWOULDBLOCK) on each platform.
+pub fn would_block_codes(os: Option<Os>) -> &'static [u32] {
+    match os {
+        Some(Os::Linux) | Some(Os::Aix) | Some(Os::Solaris) => &[11],
+        Some(Os::HpUx) => &[11, 246],
+        Some(Os::MacOs) => &[35],
+        Some(Os::Windows) => &[10035],
+        // Unknown platform: 11 (EAGAIN on every UNIX but the BSDs) and the
+        // unambiguous Windows code.
+        None => &[11, 10035],
+    }
+}
+
+/// The errno a trace rc stands for: `Unknown(B)` is hexadecimal, a bare
+/// number decimal, symbolic names map to a marker value.
+pub fn rc_errno(rc: &str) -> Option<RcCode> {
+    let rc = rc.trim();
+    if let Some(inner) = rc
+        .strip_prefix("Unknown(")
+        .and_then(|r| r.strip_suffix(')'))
+    {
+        return u32::from_str_radix(inner, 16).ok().map(RcCode::Errno);
+    }
+    if !rc.is_empty() && rc.bytes().all(|b| b.is_ascii_digit()) {
+        return rc.parse().ok().map(RcCode::Errno);
+    }
+    match rc {
+        "EAGAIN" | "EWOULDBLOCK" | "WSAEWOULDBLOCK" => Some(RcCode::Named),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RcCode {
+    Errno(u32),
+    /// Already a would-block name.
+    Named,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families() {
+        assert_eq!(family("send"), Some(Family::Send));
+        assert_eq!(family("cciTcpSend"), Some(Family::SendWrapper));
+        assert_eq!(family("getaddrinfo"), Some(Family::Dns));
+        assert_eq!(family("xcsGetAddrInfo"), Some(Family::Dns));
+        assert_eq!(family("GetAddrInfo"), None);
+        assert_eq!(family("xcsGetAddrInfoX"), None);
+        assert_eq!(family("gsk_environment_init"), Some(Family::Gskit));
+        assert_eq!(family("MQCONNX"), Some(Family::Connect));
+        assert_eq!(family("MQDISC"), Some(Family::Disconnect));
+        assert_eq!(family("sendto_x"), None);
+        assert_eq!(family("xcsIsEnvironment"), None);
+        assert_eq!(family(""), None);
+    }
+
+    #[test]
+    fn every_entry_is_reachable() {
+        for p in FUNCTIONS {
+            let n = match p.name {
+                Name::Exact(n) => n.to_string(),
+                Name::Stem(s) => format!("xcs{s}"),
+            };
+            assert_eq!(family(&n), Some(p.family), "{n}");
+        }
+    }
+
+    #[test]
+    fn buffer_lines() {
+        let b = |s| socket_buffer(s);
+        assert_eq!(
+            b("Current socket receive buffer size: 262088"),
+            Some(BufferLine {
+                stage: Stage::Current,
+                send: false,
+                bytes: 262088
+            })
+        );
+        assert_eq!(
+            b("Socket send buffer size: 32766"),
+            Some(BufferLine {
+                stage: Stage::Requested,
+                send: true,
+                bytes: 32766
+            })
+        );
+        assert_eq!(
+            b("Final socket send buffer size: 32766"),
+            Some(BufferLine {
+                stage: Stage::Final,
+                send: true,
+                bytes: 32766
+            })
+        );
+        assert_eq!(
+            b(" - Final socket receive buffer size: 2048"),
+            Some(BufferLine {
+                stage: Stage::Final,
+                send: false,
+                bytes: 2048
+            })
+        );
+        assert_eq!(b("buffer size unknown"), None);
+        assert_eq!(b("Current socket receive buffer size: n/a"), None);
+    }
+
+    #[test]
+    fn qtime_and_gsk() {
+        assert_eq!(
+            qtime_us("Empty(TRUE) Inherited(FALSE) QTime(5829)"),
+            Some(5829)
+        );
+        assert_eq!(qtime_us("XQTime(5)"), None);
+        assert_eq!(qtime_us("QTime()"), None);
+        assert_eq!(
+            gsk_text("gsk_environment_init: input: gsk_env_handle=0x1100938b0"),
+            Some(("gsk_environment_init", false))
+        );
+        assert_eq!(
+            gsk_text("gsk_environment_init: output: gsk_env_handle=0x1100938b0"),
+            Some(("gsk_environment_init", true))
+        );
+        assert_eq!(gsk_text("gsk_environment_init returned 0"), None);
+    }
+
+    #[test]
+    fn errno_codes() {
+        assert_eq!(rc_errno("Unknown(B)"), Some(RcCode::Errno(11)));
+        assert_eq!(rc_errno("Unknown(2733)"), Some(RcCode::Errno(10035)));
+        assert_eq!(rc_errno("11"), Some(RcCode::Errno(11)));
+        assert_eq!(rc_errno("EWOULDBLOCK"), Some(RcCode::Named));
+        assert_eq!(rc_errno("OK"), None);
+        assert_eq!(rc_errno("Unknown(ZZ)"), None);
+        assert_eq!(Os::from_platform("AIX 7.1"), Some(Os::Aix));
+        assert_eq!(Os::from_platform("Linux"), Some(Os::Linux));
+        assert_eq!(would_block_codes(Some(Os::HpUx)), &[11, 246]);
+        assert_eq!(would_block_codes(Some(Os::MacOs)), &[35]);
+        assert_eq!(would_block_codes(Some(Os::Windows)), &[10035]);
+    }
+}

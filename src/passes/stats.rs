@@ -1,0 +1,330 @@
+//! Bounded-memory statistics the passes share: a distribution with exact
+//! quantiles for small counts and a log histogram beyond; a decimated
+//! sample of a series; Theil–Sen slope and Spearman rank correlation.
+
+use std::collections::BTreeMap;
+
+/// Values kept exactly before switching to the histogram.
+const EXACT_CAP: usize = 10_000;
+/// Histogram bucket growth: 1 % relative resolution.
+const BUCKET_RATIO: f64 = 1.01;
+
+/// A distribution of non-negative integer values (microseconds, bytes).
+/// Quantiles are exact while there are at most `EXACT_CAP` values, then
+/// within 1 % (log-spaced buckets); memory stays bounded either way.
+#[derive(Debug, Clone, Default)]
+pub struct Distribution {
+    exact: Vec<u64>,
+    hist: Option<BTreeMap<u32, u64>>,
+    n: u64,
+    sum: u128,
+    max: u64,
+}
+
+fn bucket(v: u64) -> u32 {
+    ((v as f64 + 1.0).ln() / BUCKET_RATIO.ln()) as u32
+}
+
+fn bucket_value(b: u32) -> u64 {
+    // Geometric middle of the bucket, back in value units.
+    let lo = BUCKET_RATIO.powf(b as f64);
+    let hi = BUCKET_RATIO.powf(b as f64 + 1.0);
+    ((lo * hi).sqrt() - 1.0).max(0.0).round() as u64
+}
+
+impl Distribution {
+    pub fn push(&mut self, v: u64) {
+        self.n += 1;
+        self.sum += v as u128;
+        self.max = self.max.max(v);
+        match &mut self.hist {
+            Some(h) => *h.entry(bucket(v)).or_default() += 1,
+            None => {
+                self.exact.push(v);
+                if self.exact.len() > EXACT_CAP {
+                    let mut h = BTreeMap::new();
+                    for x in self.exact.drain(..) {
+                        *h.entry(bucket(x)).or_default() += 1;
+                    }
+                    self.hist = Some(h);
+                }
+            }
+        }
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum as f64 / self.n as f64)
+    }
+
+    /// Nearest-rank quantile (`q` in 0..=1): the smallest value with at
+    /// least `q` of all values at or below it.
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        if self.n == 0 {
+            return None;
+        }
+        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        match &self.hist {
+            None => {
+                let mut v = self.exact.clone();
+                v.sort_unstable();
+                Some(v[rank as usize - 1])
+            }
+            Some(h) => {
+                let mut seen = 0;
+                for (b, c) in h {
+                    seen += c;
+                    if seen >= rank {
+                        return Some(bucket_value(*b).min(self.max));
+                    }
+                }
+                Some(self.max)
+            }
+        }
+    }
+
+    /// How many values lie in `lo..=hi` (exact, or by bucket when large).
+    pub fn count_between(&self, lo: u64, hi: u64) -> u64 {
+        match &self.hist {
+            None => self.exact.iter().filter(|&&v| v >= lo && v <= hi).count() as u64,
+            Some(h) => h.range(bucket(lo)..=bucket(hi)).map(|(_, c)| *c).sum(),
+        }
+    }
+}
+
+/// A uniform sample of a series of any length in bounded memory: every
+/// point is kept until `cap` is reached, then every other kept point is
+/// dropped and only every 2nd (4th, 8th, ...) new point is taken.
+#[derive(Debug, Clone)]
+pub struct Decimated {
+    points: Vec<(f64, f64)>,
+    stride: u64,
+    seen: u64,
+    cap: usize,
+}
+
+impl Decimated {
+    pub fn new(cap: usize) -> Decimated {
+        Decimated {
+            points: Vec::new(),
+            stride: 1,
+            seen: 0,
+            cap: cap.max(4),
+        }
+    }
+
+    pub fn push(&mut self, x: f64, y: f64) {
+        if self.seen.is_multiple_of(self.stride) {
+            self.points.push((x, y));
+            if self.points.len() > self.cap {
+                let mut i = 0;
+                self.points.retain(|_| {
+                    let keep = i % 2 == 0;
+                    i += 1;
+                    keep
+                });
+                self.stride *= 2;
+            }
+        }
+        self.seen += 1;
+    }
+
+    pub fn points(&self) -> &[(f64, f64)] {
+        &self.points
+    }
+
+    /// Points offered in all (not only those kept).
+    pub fn seen(&self) -> u64 {
+        self.seen
+    }
+}
+
+/// Theil–Sen estimator: the median of the slopes between all pairs of
+/// points with different x, and the median intercept for that slope.
+/// Robust to up to ~29 % outliers. `None` with fewer than two distinct x.
+pub fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let mut slopes = Vec::with_capacity(points.len() * points.len().saturating_sub(1) / 2);
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            let dx = b.0 - a.0;
+            if dx.abs() > f64::EPSILON {
+                slopes.push((b.1 - a.1) / dx);
+            }
+        }
+    }
+    let slope = median(&mut slopes)?;
+    let mut intercepts: Vec<f64> = points.iter().map(|(x, y)| y - slope * x).collect();
+    let intercept = median(&mut intercepts)?;
+    Some((intercept, slope))
+}
+
+fn median(v: &mut [f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Ranks 1..=n with ties given their average rank.
+fn ranks(v: &[f64]) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    idx.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
+    let mut r = vec![0.0; v.len()];
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j + 1 < idx.len() && v[idx[j + 1]] == v[idx[i]] {
+            j += 1;
+        }
+        let avg = (i + j) as f64 / 2.0 + 1.0;
+        for k in i..=j {
+            r[idx[k]] = avg;
+        }
+        i = j + 1;
+    }
+    r
+}
+
+/// Spearman's rank correlation of y against x: 1 for a series that only
+/// ever rises, near 0 for one without a monotone trend.
+pub fn spearman(points: &[(f64, f64)]) -> Option<f64> {
+    if points.len() < 3 {
+        return None;
+    }
+    let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    pearson(&ranks(&xs), &ranks(&ys))
+}
+
+fn pearson(a: &[f64], b: &[f64]) -> Option<f64> {
+    let n = a.len() as f64;
+    let ma = a.iter().sum::<f64>() / n;
+    let mb = b.iter().sum::<f64>() / n;
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        sab += (x - ma) * (y - mb);
+        saa += (x - ma) * (x - ma);
+        sbb += (y - mb) * (y - mb);
+    }
+    if saa == 0.0 || sbb == 0.0 {
+        return None;
+    }
+    Some(sab / (saa * sbb).sqrt())
+}
+
+/// Share of the variance of y explained by the line `y = a + b x`.
+pub fn r_squared(points: &[(f64, f64)], a: f64, b: f64) -> Option<f64> {
+    if points.len() < 2 {
+        return None;
+    }
+    let my = points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64;
+    let (mut ss_res, mut ss_tot) = (0.0, 0.0);
+    for (x, y) in points {
+        let f = a + b * x;
+        ss_res += (y - f) * (y - f);
+        ss_tot += (y - my) * (y - my);
+    }
+    if ss_tot == 0.0 {
+        return None;
+    }
+    Some(1.0 - ss_res / ss_tot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_quantiles_nearest_rank() {
+        let mut d = Distribution::default();
+        for v in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] {
+            d.push(v);
+        }
+        assert_eq!(d.quantile(0.95), Some(10));
+        assert_eq!(d.quantile(0.5), Some(5));
+        assert_eq!(d.quantile(0.0), Some(1));
+        assert_eq!(d.sum(), 55);
+        assert_eq!(d.max(), 10);
+        assert_eq!(d.count_between(3, 5), 3);
+        assert_eq!(Distribution::default().quantile(0.5), None);
+    }
+
+    #[test]
+    fn histogram_quantiles_within_one_percent() {
+        let mut d = Distribution::default();
+        for v in 1..=100_000u64 {
+            d.push(v);
+        }
+        assert_eq!(d.count(), 100_000);
+        let p95 = d.quantile(0.95).unwrap() as f64;
+        assert!((p95 - 95_000.0).abs() / 95_000.0 < 0.01, "p95 {p95}");
+        assert_eq!(d.max(), 100_000);
+        let mid = d.count_between(40_000, 60_000) as f64;
+        assert!((mid - 20_001.0).abs() / 20_001.0 < 0.03, "{mid}");
+    }
+
+    #[test]
+    fn decimation_is_bounded_and_uniform() {
+        let mut s = Decimated::new(64);
+        for i in 0..1_000_000u64 {
+            s.push(i as f64, i as f64);
+        }
+        assert!(s.points().len() <= 64);
+        assert!(s.points().len() >= 32);
+        assert_eq!(s.seen(), 1_000_000);
+        // Evenly spread: first at 0, gaps all equal.
+        let p = s.points();
+        assert_eq!(p[0].0, 0.0);
+        let gap = p[1].0 - p[0].0;
+        assert!(p.windows(2).all(|w| w[1].0 - w[0].0 == gap));
+        assert!(p.last().unwrap().0 > 900_000.0);
+    }
+
+    #[test]
+    fn theil_sen_ignores_outliers() {
+        let mut pts: Vec<(f64, f64)> = (0..20).map(|i| (i as f64, 3.0 * i as f64 + 5.0)).collect();
+        pts[7].1 = 10_000.0;
+        pts[13].1 = -500.0;
+        let (a, b) = theil_sen(&pts).unwrap();
+        assert!((b - 3.0).abs() < 1e-9, "slope {b}");
+        assert!((a - 5.0).abs() < 1e-9, "intercept {a}");
+        assert!(theil_sen(&[(1.0, 1.0), (1.0, 2.0)]).is_none());
+    }
+
+    #[test]
+    fn spearman_trend_and_noise() {
+        let rising: Vec<(f64, f64)> = (0..30).map(|i| (i as f64, (i * i) as f64)).collect();
+        assert!((spearman(&rising).unwrap() - 1.0).abs() < 1e-12);
+        // A fixed zig-zag without trend.
+        let noisy: Vec<(f64, f64)> = (0..30)
+            .map(|i| (i as f64, [5.0, 9.0, 3.0, 8.0, 4.0, 7.0][i % 6]))
+            .collect();
+        assert!(spearman(&noisy).unwrap().abs() < 0.3);
+        let flat: Vec<(f64, f64)> = (0..10).map(|i| (i as f64, 4.0)).collect();
+        assert_eq!(spearman(&flat), None);
+        let (a, b) = theil_sen(&rising).unwrap();
+        assert!(r_squared(&rising, a, b).unwrap() > 0.8);
+    }
+
+    #[test]
+    fn ranks_average_ties() {
+        assert_eq!(ranks(&[10.0, 20.0, 10.0, 30.0]), vec![1.5, 3.0, 1.5, 4.0]);
+    }
+}

@@ -1,0 +1,86 @@
+//! `tls-error`: TLS errors from error logs and z/OS channel-initiator
+//! messages, grouped by message, channel and host. The messages and their
+//! advice are in `catalog`.
+
+use super::catalog::{Family, MessagePass};
+use super::{RuleInfo, Threshold};
+use crate::source::Severity;
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "tls-error",
+    severity: Severity::Error,
+    summary: "TLS errors in error logs and z/OS job logs, grouped by message, channel and host",
+    trigger: "Every error-log or job-log record whose message is a TLS error of the catalogue: \
+        AMQ9631, 9633, 9635, 9636, 9637, 9638, 9639, 9641, 9642, 9660, 9665 and CSQX620, 631, \
+        633, 634, 636, 637, 638 (with any severity letter). Records are grouped by message \
+        number, queue manager, channel and remote host (`????` counts as unknown); a group with \
+        at least `min_occurrences` records is a finding with its count, first and last time.",
+    thresholds: &[Threshold::new(
+        "min_occurrences",
+        1.0,
+        "records",
+        "fewest records of one message, channel and host to report",
+    )
+    .range(1.0, f64::MAX)],
+    advice: "TLS errors are often reported on both ends with different words: read the partner's \
+        error log at the same time. Each message's advice is in the finding.",
+    make: |s| {
+        Box::new(MessagePass::new(
+            &RULE,
+            Family::Tls,
+            s.get("min_occurrences"),
+        ))
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::Metric;
+    use crate::passes::testutil::*;
+
+    #[test]
+    fn tls_messages_only() {
+        let ev = vec![
+            log(
+                "e.LOG",
+                1,
+                "2024-03-01T10:00:00+00:00",
+                "AMQ9633E: Bad SSL certificate",
+                &[
+                    ("msgid", "AMQ9633E"),
+                    ("channel", "QDTSQ00.CL"),
+                    ("reason", "414"),
+                ],
+            ),
+            log(
+                "e.LOG",
+                9,
+                "2024-03-01T10:00:05+00:00",
+                "AMQ9633E: Bad SSL certificate",
+                &[
+                    ("msgid", "AMQ9633E"),
+                    ("channel", "QDTSQ00.CL"),
+                    ("reason", "414"),
+                ],
+            ),
+            log(
+                "e.LOG",
+                20,
+                "2024-03-01T10:01:00+00:00",
+                "AMQ9208E: Error on receive",
+                &[("msgid", "AMQ9208E")],
+            ),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            metric(&out[0], "message_id"),
+            Metric::Str("AMQ9633E".into())
+        );
+        assert_eq!(metric(&out[0], "occurrences"), Metric::Int(2));
+        assert_eq!(metric(&out[0], "reasons"), Metric::Str("414 x2".into()));
+        assert_eq!(out[0].evidence.len(), 2);
+        assert!(out[0].advice.contains("certificate"));
+    }
+}

@@ -1,0 +1,202 @@
+//! `unreadable-input`: every input problem the readers recorded (the
+//! `FileInfo` problems), one finding per file, graded by its worst
+//! problem; files of no known format are info.
+
+use super::{Pass, RuleInfo, Settings};
+use crate::event::{Event, Format};
+use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
+use crate::source::{FileInfo, Severity};
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "unreadable-input",
+    severity: Severity::Warning,
+    summary: "Files, or parts of files, that could not be used",
+    trigger: "Every input file with problems recorded by its reader or by file discovery: \
+        binary traces not yet formatted with dspmqtrc (warning), GSKit binary traces (info), \
+        lines that are not records of the file's format, truncated or cut lines, counter gaps, \
+        files that cannot be read (error), empty files, an assumed UTC offset (info), events \
+        too far out of time order. One finding per file; its severity is the worst problem's, \
+        its `lines_skipped` the lines that could not be used. A file of no recognised format is \
+        an info finding.",
+    thresholds: &[],
+    advice: "Format binary traces with `dspmqtrc` on the machine that wrote them; give `--tz` \
+        for files without a UTC offset; collect the files again if they were cut or damaged.",
+    make: |_s: &Settings| Box::new(UnreadableInput),
+};
+
+pub struct UnreadableInput;
+
+impl Pass for UnreadableInput {
+    fn observe(&mut self, _e: &Event) {}
+
+    fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for fi in inputs {
+            let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
+            if fi.problem_count == 0 && !unknown {
+                continue;
+            }
+            let severity = if unknown {
+                Severity::Info
+            } else {
+                fi.worst.unwrap_or(Severity::Warning)
+            };
+            let first_msg = fi
+                .problems
+                .first()
+                .map(|p| p.message.as_str())
+                .unwrap_or("format not recognised: not analysed");
+            let title = if fi.problem_count > 1 {
+                format!(
+                    "{}: {} problems, first: {}",
+                    short(&fi.path),
+                    thousands(fi.problem_count),
+                    first_msg
+                )
+            } else {
+                format!("{}: {first_msg}", short(&fi.path))
+            };
+            let mut f = Finding::new(RULE.id, severity, title);
+            f.first = fi.first;
+            f.last = fi.last;
+            f.count = fi.problem_count.max(1);
+            f.metrics
+                .set("lines_skipped", Metric::int(fi.lines_skipped));
+            f.metrics.set("problems", Metric::int(fi.problem_count));
+            f.metrics
+                .set("format", Metric::Str(fi.format.as_str().to_string()));
+            if let Some(v) = &fi.variant {
+                f.metrics.set("variant", Metric::Str(v.clone()));
+            }
+            // Worst problems first, then in file order.
+            let mut probs: Vec<_> = fi.problems.iter().collect();
+            probs.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.line.cmp(&b.line)));
+            f.evidence = probs
+                .iter()
+                .take(MAX_EVIDENCE)
+                .map(|p| Evidence {
+                    path: fi.path.clone(),
+                    line: p.line.unwrap_or(1).max(1),
+                    text: format!("{}: {}", p.severity.as_str(), p.message),
+                })
+                .collect();
+            f.evidence.sort_by_key(|e| e.line);
+            if f.evidence.is_empty() {
+                f.evidence.push(Evidence {
+                    path: fi.path.clone(),
+                    line: 1,
+                    text: "format not recognised: not analysed".to_string(),
+                });
+            }
+            f.key = fi.path.clone();
+            f.advice = advice(fi, unknown);
+            out.push(f);
+        }
+        out
+    }
+}
+
+/// The file name, for titles (the full path is in the evidence).
+fn short(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+fn advice(fi: &FileInfo, unknown: bool) -> String {
+    if unknown {
+        return "mqdiag does not know this file's format, so it was not analysed. If it is MQ \
+            data (a trace, error log, FDC or SMF CSV), check that it is complete and not \
+            compressed in an unsupported way."
+            .to_string();
+    }
+    let msgs: Vec<&str> = fi.problems.iter().map(|p| p.message.as_str()).collect();
+    let mut parts = Vec::new();
+    if fi.format == Format::BinaryTrace || msgs.iter().any(|m| m.contains("dspmqtrc")) {
+        parts.push(
+            "Binary trace files cannot be read offline: run `dspmqtrc` on the machine (same \
+             MQ level) that wrote them and collect the .FMT files.",
+        );
+    }
+    if msgs.iter().any(|m| m.contains("UTC assumed")) {
+        parts.push(
+            "The file states no UTC offset: give `--tz ±HH:MM` so its events line up with the \
+             other files.",
+        );
+    }
+    if msgs
+        .iter()
+        .any(|m| m.contains("truncated") || m.contains("cut short") || m.contains("ends inside"))
+    {
+        parts.push("The file looks cut off: collect it again once the writer has finished.");
+    }
+    if msgs.iter().any(|m| m.contains("cannot")) {
+        parts.push("Check the file's permissions and that it still exists.");
+    }
+    if parts.is_empty() {
+        parts.push(
+            "The lines listed could not be read as records of this format and were skipped; \
+             the rest of the file was analysed.",
+        );
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::Metric;
+    use crate::passes::testutil::*;
+
+    #[test]
+    fn graded_per_file() {
+        let mut bin = FileInfo::new("case/AMQ1.0.TRC", Format::BinaryTrace, 10);
+        bin.problem(
+            None,
+            Severity::Warning,
+            0,
+            "binary trace not formatted: run `dspmqtrc` ...",
+        );
+        let mut tz = FileInfo::new("case/AMQ2.0.FMT", Format::FmtTrace, 10);
+        tz.problem(
+            None,
+            Severity::Info,
+            0,
+            "no UTC offset in the file and no --tz given: UTC assumed",
+        );
+        let mut bad = FileInfo::new("case/AMQ3.0.FMT", Format::FmtTrace, 10);
+        bad.problem(
+            Some(7),
+            Severity::Warning,
+            1,
+            "not a trace record: `garbage`",
+        );
+        bad.problem(Some(9), Severity::Warning, 1, "not a trace record: `more`");
+        bad.problem(
+            None,
+            Severity::Info,
+            0,
+            "no UTC offset in the file and no --tz given: UTC assumed",
+        );
+        let clean = FileInfo::new("case/AMQ4.0.FMT", Format::FmtTrace, 10);
+        let unknown = FileInfo::new("case/notes.txt", Format::Unknown, 10);
+        let out = run_with(&RULE, &[], &[], &[bin, tz, bad, clean, unknown]);
+        assert_eq!(out.len(), 4);
+        assert_eq!(out[0].severity, Severity::Warning);
+        assert!(out[0].advice.contains("dspmqtrc"));
+        assert_eq!(out[1].severity, Severity::Info);
+        assert!(out[1].advice.contains("--tz"));
+        assert_eq!(out[2].severity, Severity::Warning);
+        assert_eq!(metric(&out[2], "lines_skipped"), Metric::Int(2));
+        assert_eq!(out[2].count, 3);
+        assert_eq!(
+            out[2].evidence.iter().map(|e| e.line).collect::<Vec<_>>(),
+            vec![1, 7, 9]
+        );
+        assert!(
+            out[2]
+                .title
+                .starts_with("AMQ3.0.FMT: 3 problems, first: not a trace record")
+        );
+        assert_eq!(out[3].severity, Severity::Info);
+        assert_eq!(out[3].evidence[0].line, 1);
+    }
+}

@@ -1,0 +1,169 @@
+//! `--format markdown`: for pasting into a support case. The environment
+//! (what was analysed), a findings table, then each finding with its
+//! evidence in code blocks and its remedy.
+
+use super::Report;
+use crate::findings::{Finding, thousands};
+use crate::timefmt::rfc3339;
+use std::io::{self, Write};
+
+/// Escape text for a table cell or inline text.
+fn cell(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('\n', " ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A fence longer than any backtick run inside the block.
+fn fence(body: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    writeln!(out, "# mqdiag report")?;
+    writeln!(out)?;
+    writeln!(out, "mqdiag {} · {}", r.version, r.headline())?;
+    writeln!(out)?;
+    writeln!(out, "## Environment")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{} file{}, {} events.",
+        r.inputs.len(),
+        if r.inputs.len() == 1 { "" } else { "s" },
+        thousands(r.total_events())
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| File | Format | MQ | Platform | Host | Process | From | To | Events | Problems |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---:|---:|")?;
+    for i in r.inputs {
+        let opt = |v: &Option<String>| v.as_deref().map(cell).unwrap_or_default();
+        let process = match (i.pid, &i.process) {
+            (Some(p), Some(n)) => format!("{} ({p})", cell(n)),
+            (Some(p), None) => p.to_string(),
+            (None, Some(n)) => cell(n),
+            (None, None) => String::new(),
+        };
+        let format = match &i.variant {
+            Some(v) => format!("{} ({})", i.format.as_str(), cell(v)),
+            None => i.format.as_str().to_string(),
+        };
+        writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            i.path.replace('`', "'"),
+            format,
+            opt(&i.mq_version),
+            opt(&i.platform),
+            opt(&i.host),
+            process,
+            i.first.as_ref().map(rfc3339).unwrap_or_default(),
+            i.last.as_ref().map(rfc3339).unwrap_or_default(),
+            thousands(i.events),
+            i.problem_count
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "## Findings")?;
+    writeln!(out)?;
+    if r.findings.is_empty() {
+        writeln!(out, "No findings.")?;
+        return out.flush();
+    }
+    writeln!(out, "| # | Severity | Rule | Finding | Count |")?;
+    writeln!(out, "|---:|---|---|---|---:|")?;
+    for (n, f) in r.findings.iter().enumerate() {
+        writeln!(
+            out,
+            "| {} | {}{} | `{}` | [{}](#finding-{}) | {} |",
+            n + 1,
+            f.severity.as_str(),
+            if f.baseline { " (baseline)" } else { "" },
+            f.rule,
+            cell(&f.title),
+            n + 1,
+            thousands(f.count)
+        )?;
+    }
+    for (n, f) in r.findings.iter().enumerate() {
+        writeln!(out)?;
+        finding(out, n + 1, f)?;
+    }
+    out.flush()
+}
+
+fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
+    writeln!(out, "<a id=\"finding-{n}\"></a>")?;
+    writeln!(out, "### {n}. {}", cell(&f.title))?;
+    writeln!(out)?;
+    let mut facts = vec![
+        format!("**Severity:** {}", f.severity.as_str()),
+        format!("**Rule:** `{}`", f.rule),
+        format!("**Count:** {}", thousands(f.count)),
+    ];
+    let subject = f.subject.describe();
+    if !subject.is_empty() {
+        facts.push(format!("**Subject:** {}", cell(&subject)));
+    }
+    match (&f.first, &f.last) {
+        (Some(a), Some(b)) if a != b => {
+            facts.push(format!("**Time:** {} – {}", rfc3339(a), rfc3339(b)))
+        }
+        (Some(a), _) | (None, Some(a)) => facts.push(format!("**Time:** {}", rfc3339(a))),
+        _ => {}
+    }
+    if f.baseline {
+        facts.push("**Baseline:** yes".to_string());
+    }
+    writeln!(out, "{}", facts.join(" · "))?;
+    writeln!(out)?;
+    if !f.metrics.0.is_empty() {
+        writeln!(out, "| Metric | Value |")?;
+        writeln!(out, "|---|---|")?;
+        for (k, v) in &f.metrics.0 {
+            writeln!(out, "| {} | {} |", cell(k), cell(&v.display()))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "**Evidence**")?;
+    writeln!(out)?;
+    let mut body = String::new();
+    for e in &f.evidence {
+        body.push_str(&format!("{}:{}\n    {}\n", e.path, e.line, e.text));
+    }
+    let fnc = fence(&body);
+    writeln!(out, "{fnc}text")?;
+    write!(out, "{body}")?;
+    writeln!(out, "{fnc}")?;
+    writeln!(out)?;
+    writeln!(out, "**Remedy:** {}", f.advice)?;
+    writeln!(out)?;
+    writeln!(out, "<sub>fingerprint `{}`</sub>", f.fingerprint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        assert_eq!(cell("a|b<c>"), "a\\|b&lt;c&gt;");
+        assert_eq!(fence("no ticks"), "```");
+        assert_eq!(fence("has ```` four"), "`````");
+    }
+}

@@ -1,0 +1,160 @@
+//! Findings reports: one module per output format, all fed the same
+//! `Report`. `redact` replaces names and addresses before any renders.
+
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod redact;
+pub mod sarif;
+pub mod text;
+
+use crate::findings::Finding;
+use crate::passes::RuleInfo;
+use crate::source::{FileInfo, Severity};
+
+/// Everything a report shows.
+pub struct Report<'a> {
+    pub version: &'static str,
+    pub inputs: &'a [FileInfo],
+    pub findings: &'a [Finding],
+    /// The rules that ran.
+    pub rules: &'a [&'static RuleInfo],
+    /// Whether `--baseline` was given (SARIF `baselineState`).
+    pub baseline_used: bool,
+}
+
+impl Report<'_> {
+    /// (error, warning, info) counts over all findings.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let n = |s| self.findings.iter().filter(|f| f.severity == s).count();
+        (n(Severity::Error), n(Severity::Warning), n(Severity::Info))
+    }
+
+    pub fn total_events(&self) -> u64 {
+        self.inputs.iter().map(|i| i.events).sum()
+    }
+
+    /// `3 findings: 1 error, 2 warnings, 0 info`.
+    pub fn headline(&self) -> String {
+        let (e, w, i) = self.counts();
+        let n = self.findings.len();
+        format!(
+            "{n} finding{}: {e} error{}, {w} warning{}, {i} info",
+            if n == 1 { "" } else { "s" },
+            if e == 1 { "" } else { "s" },
+            if w == 1 { "" } else { "s" },
+        )
+    }
+
+    pub fn rule(&self, id: &str) -> Option<&'static RuleInfo> {
+        self.rules
+            .iter()
+            .copied()
+            .find(|r| r.id == id)
+            .or_else(|| crate::passes::rule(id))
+    }
+}
+
+/// Output formats of `analyze`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Json,
+    Markdown,
+    Html,
+    Sarif,
+}
+
+impl Kind {
+    /// From an output file's extension (`report.sarif.json` is SARIF).
+    pub fn from_path(p: &std::path::Path) -> Option<Kind> {
+        let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".sarif") || name.ends_with(".sarif.json") {
+            return Some(Kind::Sarif);
+        }
+        let ext = name.rsplit_once('.')?.1;
+        Some(match ext {
+            "json" => Kind::Json,
+            "md" | "markdown" => Kind::Markdown,
+            "html" | "htm" => Kind::Html,
+            "txt" | "text" => Kind::Text,
+            _ => return None,
+        })
+    }
+}
+
+pub fn write(kind: Kind, out: &mut dyn std::io::Write, r: &Report) -> std::io::Result<()> {
+    match kind {
+        Kind::Text => text::write(out, r),
+        Kind::Json => json::write(out, r),
+        Kind::Markdown => markdown::write(out, r),
+        Kind::Html => html::write(out, r),
+        Kind::Sarif => sarif::write(out, r),
+    }
+}
+
+/// Word-wrap `s` to `width` columns, every line prefixed with `indent`.
+pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let avail = width.saturating_sub(indent.chars().count()).max(20);
+    let mut cur = String::new();
+    for word in s.split_whitespace() {
+        let wl = word.chars().count();
+        let cl = cur.chars().count();
+        if cl > 0 && cl + 1 + wl > avail {
+            lines.push(format!("{indent}{cur}"));
+            cur.clear();
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    if !cur.is_empty() {
+        lines.push(format!("{indent}{cur}"));
+    }
+    lines
+}
+
+/// Cut `s` to `n` characters, ending with `…` when cut.
+pub fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn kind_from_extension() {
+        assert_eq!(Kind::from_path(Path::new("r.json")), Some(Kind::Json));
+        assert_eq!(Kind::from_path(Path::new("r.sarif")), Some(Kind::Sarif));
+        assert_eq!(
+            Kind::from_path(Path::new("out/r.sarif.json")),
+            Some(Kind::Sarif)
+        );
+        assert_eq!(Kind::from_path(Path::new("R.MD")), Some(Kind::Markdown));
+        assert_eq!(Kind::from_path(Path::new("r.html")), Some(Kind::Html));
+        assert_eq!(Kind::from_path(Path::new("r.txt")), Some(Kind::Text));
+        assert_eq!(Kind::from_path(Path::new("report")), None);
+        assert_eq!(Kind::from_path(Path::new("r.xyz")), None);
+    }
+
+    #[test]
+    fn wrapping() {
+        let w = wrap("aaa bbb ccc ddd", 29, "      ");
+        assert_eq!(w, vec!["      aaa bbb ccc ddd"]);
+        let w = wrap(&"word ".repeat(30), 40, "  ");
+        assert!(w.iter().all(|l| l.chars().count() <= 40));
+        assert_eq!(w.concat().split_whitespace().count(), 30);
+        assert_eq!(clip("abcdef", 4), "abc…");
+        assert_eq!(clip("abc", 4), "abc");
+    }
+}

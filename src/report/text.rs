@@ -1,0 +1,149 @@
+//! `--format text` (default): a summary table, then each finding with its
+//! metrics, evidence lines and advice; fits an 80-column terminal.
+
+use super::{Report, clip, wrap};
+use crate::findings::Finding;
+use crate::timefmt::rfc3339;
+use std::io::{self, Write};
+
+const WIDTH: usize = 80;
+
+pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let files = r.inputs.len();
+    writeln!(
+        out,
+        "mqdiag {}: {} in {} file{} ({} events)",
+        r.version,
+        r.headline(),
+        files,
+        if files == 1 { "" } else { "s" },
+        crate::findings::thousands(r.total_events())
+    )?;
+    if r.findings.is_empty() {
+        writeln!(out, "\nNo findings.")?;
+        return out.flush();
+    }
+    writeln!(out)?;
+    // Summary table: severity, rule, count, title.
+    let rule_w = r
+        .findings
+        .iter()
+        .map(|f| f.rule.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let count_w = r
+        .findings
+        .iter()
+        .map(|f| f.count.to_string().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    writeln!(
+        out,
+        "{:<7}  {:<rule_w$}  {:>count_w$}  TITLE",
+        "SEV", "RULE", "COUNT"
+    )?;
+    let title_w = WIDTH
+        .saturating_sub(7 + 2 + rule_w + 2 + count_w + 2 + 4)
+        .max(20);
+    for (i, f) in r.findings.iter().enumerate() {
+        writeln!(
+            out,
+            "{:<7}  {:<rule_w$}  {:>count_w$}  {:>2} {}",
+            f.severity.as_str(),
+            f.rule,
+            f.count,
+            i + 1,
+            clip(&f.title, title_w)
+        )?;
+    }
+    for (i, f) in r.findings.iter().enumerate() {
+        writeln!(out)?;
+        writeln!(out, "{}", "-".repeat(WIDTH))?;
+        finding(out, i + 1, f)?;
+    }
+    out.flush()
+}
+
+fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
+    let head = format!(
+        "[{n}] {} {}{}",
+        f.severity.as_str().to_uppercase(),
+        f.rule,
+        if f.baseline { " (baseline)" } else { "" }
+    );
+    writeln!(out, "{head}")?;
+    for l in wrap(&f.title, WIDTH, "    ") {
+        writeln!(out, "{l}")?;
+    }
+    let subject = f.subject.describe();
+    if !subject.is_empty() {
+        for (i, l) in wrap(&subject, WIDTH, "             ")
+            .into_iter()
+            .enumerate()
+        {
+            if i == 0 {
+                writeln!(out, "    subject  {}", l.trim_start())?;
+            } else {
+                writeln!(out, "{l}")?;
+            }
+        }
+    }
+    match (&f.first, &f.last) {
+        (Some(a), Some(b)) if a == b => writeln!(out, "    time     {}", rfc3339(a))?,
+        (Some(a), Some(b)) => {
+            let end = if a.date_naive() == b.date_naive() && a.offset() == b.offset() {
+                b.format("%H:%M:%S%.6f").to_string()
+            } else {
+                rfc3339(b)
+            };
+            writeln!(out, "    time     {} .. {end}", rfc3339(a))?
+        }
+        (Some(a), None) | (None, Some(a)) => writeln!(out, "    time     {}", rfc3339(a))?,
+        (None, None) => {}
+    }
+    writeln!(out, "    count    {}", f.count)?;
+    // Metrics, packed `name=value` into lines.
+    let items: Vec<String> = f
+        .metrics
+        .0
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.display()))
+        .collect();
+    let mut line = String::new();
+    let mut first = true;
+    for it in items {
+        if !line.is_empty() && 13 + line.chars().count() + 2 + it.chars().count() > WIDTH {
+            writeln!(out, "    {:<9}{line}", if first { "metrics" } else { "" })?;
+            first = false;
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(&it);
+    }
+    if !line.is_empty() {
+        writeln!(out, "    {:<9}{line}", if first { "metrics" } else { "" })?;
+    }
+    writeln!(out, "    evidence")?;
+    for e in &f.evidence {
+        writeln!(out, "      {}:{}", e.path, e.line)?;
+        let text = e.text.trim_end();
+        if text.chars().count() <= WIDTH - 8 {
+            writeln!(out, "        {text}")?;
+        } else {
+            // Long lines are folded, not cut: the evidence is quoted whole.
+            let chars: Vec<char> = text.chars().collect();
+            for chunk in chars.chunks(WIDTH - 8) {
+                writeln!(out, "        {}", chunk.iter().collect::<String>())?;
+            }
+        }
+    }
+    writeln!(out, "    advice")?;
+    for l in wrap(&f.advice, WIDTH, "      ") {
+        writeln!(out, "{l}")?;
+    }
+    writeln!(out, "    id       {}", f.fingerprint)
+}
