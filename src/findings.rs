@@ -6,6 +6,7 @@ use crate::source::Severity;
 use crate::timefmt::rfc3339;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use std::sync::Arc;
 
 /// Evidence lines kept per finding; `count` says how many occurrences
 /// there were in all.
@@ -110,37 +111,84 @@ impl Evidence {
 const MAX_EVIDENCE_TEXT: usize = 240;
 
 fn event_line(e: &Event) -> String {
-    let is_trace = matches!(
-        e.kind,
-        Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
-    ) && e.pid.is_some();
-    let s = if is_trace {
-        let mut s = String::new();
-        if e.attr("flag") == Some("*") {
-            s.push('*');
+    EventRef::of(e).line_text()
+}
+
+/// What is needed to quote an event later, captured cheaply (two string
+/// copies, no formatting) for passes that replace a kept sample often.
+#[derive(Debug, Clone)]
+pub struct EventRef {
+    path: Arc<str>,
+    line: u64,
+    ts: Ts,
+    trace: bool,
+    flag: bool,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    ident: Option<String>,
+    text: String,
+}
+
+impl EventRef {
+    pub fn of(e: &Event) -> EventRef {
+        let trace = matches!(
+            e.kind,
+            Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
+        ) && e.pid.is_some();
+        EventRef {
+            path: e.origin.path.clone(),
+            line: e.line,
+            ts: e.ts,
+            trace,
+            flag: trace && e.attr("flag") == Some("*"),
+            pid: e.pid,
+            tid: e.tid,
+            ident: if trace { e.ident.clone() } else { None },
+            text: e.text.clone(),
         }
-        s.push_str(&e.ts.format("%H:%M:%S%.6f").to_string());
-        match (e.pid, e.tid) {
-            (Some(p), Some(t)) => s.push_str(&format!(" {p}.{t}")),
-            (Some(p), None) => s.push_str(&format!(" {p}")),
-            _ => {}
+    }
+
+    pub fn ts(&self) -> Ts {
+        self.ts
+    }
+
+    pub fn evidence(&self) -> Evidence {
+        Evidence {
+            path: self.path.to_string(),
+            line: self.line,
+            text: self.line_text(),
         }
-        if let Some(i) = &e.ident {
+    }
+
+    fn line_text(&self) -> String {
+        let s = if self.trace {
+            let mut s = String::with_capacity(self.text.len() + 40);
+            if self.flag {
+                s.push('*');
+            }
+            s.push_str(&self.ts.format("%H:%M:%S%.6f").to_string());
+            match (self.pid, self.tid) {
+                (Some(p), Some(t)) => s.push_str(&format!(" {p}.{t}")),
+                (Some(p), None) => s.push_str(&format!(" {p}")),
+                _ => {}
+            }
+            if let Some(i) = &self.ident {
+                s.push(' ');
+                s.push_str(i);
+            }
             s.push(' ');
-            s.push_str(i);
+            s.push_str(&self.text);
+            s
+        } else {
+            self.text.clone()
+        };
+        if s.chars().count() > MAX_EVIDENCE_TEXT {
+            let mut t: String = s.chars().take(MAX_EVIDENCE_TEXT - 1).collect();
+            t.push('…');
+            t
+        } else {
+            s
         }
-        s.push(' ');
-        s.push_str(&e.text);
-        s
-    } else {
-        e.text.clone()
-    };
-    if s.chars().count() > MAX_EVIDENCE_TEXT {
-        let mut t: String = s.chars().take(MAX_EVIDENCE_TEXT - 1).collect();
-        t.push('…');
-        t
-    } else {
-        s
     }
 }
 

@@ -469,7 +469,7 @@ impl Pass for ConnectionChurn {
                 GroupKey::Channel(..) => "channel starts",
             };
             let title = format!(
-                "{who}: {} {noun} at {:.1}/s, each connected {} on average",
+                "{who}: {} {noun} at {:.1}/s, {} each on average",
                 thousands(g.connects),
                 rate,
                 human_ms(mean_ms)

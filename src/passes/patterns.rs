@@ -302,11 +302,20 @@ pub fn socket_buffer(text: &str) -> Option<BufferLine> {
     Some(BufferLine { stage, send, bytes })
 }
 
+/// The `QTime(n)` value; the same as the `QTIME` regex, by hand because
+/// it runs on every text line.
 pub fn qtime_us(text: &str) -> Option<u64> {
-    if !text.contains("QTime(") {
-        return None;
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memmem::find(&b[from..], b"QTime(").map(|i| i + from) {
+        let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        let digits = b[i + 6..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if !word_before && digits > 0 && b.get(i + 6 + digits) == Some(&b')') {
+            return text[i + 6..i + 6 + digits].parse().ok();
+        }
+        from = i + 1;
     }
-    QTIME.captures(text)?[1].parse().ok()
+    None
 }
 
 /// `(function, is_output)` of a GSKit input/output text line.
@@ -485,6 +494,17 @@ mod tests {
         );
         assert_eq!(qtime_us("XQTime(5)"), None);
         assert_eq!(qtime_us("QTime()"), None);
+        assert_eq!(qtime_us("a QTime(12 QTime(34)"), Some(34));
+        for t in [
+            "QTime(5)",
+            "x QTime(77) y",
+            "_QTime(1)",
+            "QTime(1",
+            "QTime(99999999999999999999)",
+        ] {
+            let by_regex = QTIME.captures(t).and_then(|c| c[1].parse::<u64>().ok());
+            assert_eq!(qtime_us(t), by_regex, "{t}");
+        }
         assert_eq!(
             gsk_text("gsk_environment_init: input: gsk_env_handle=0x1100938b0"),
             Some(("gsk_environment_init", false))

@@ -8,7 +8,7 @@ use super::patterns;
 use super::stats::{Decimated, r_squared, spearman, theil_sen};
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Chart, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
+use crate::findings::{Chart, EventRef, EvidenceSet, Finding, Metric, human_ms, thousands};
 use crate::source::{FileInfo, Severity};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -72,7 +72,7 @@ enum SeriesKey {
 struct Point {
     ts: Ts,
     us: u64,
-    ev: Evidence,
+    ev: EventRef,
 }
 
 struct Series {
@@ -113,7 +113,7 @@ impl QtimeGrowth {
         let point = || Point {
             ts: e.ts,
             us,
-            ev: Evidence::from_event(e),
+            ev: EventRef::of(e),
         };
         let s = self.series.entry(key).or_insert_with(|| Series {
             t0: e.ts,
@@ -245,29 +245,27 @@ impl Pass for QtimeGrowth {
                 .set("r_squared", r2.map(Metric::num).unwrap_or(Metric::Null));
             f.metrics.set("span_s", Metric::num(span_s));
             let mut ev = EvidenceSet::default();
-            ev.push(s.first.ev);
-            ev.push(s.max.ev);
-            ev.push(s.last.ev);
+            ev.push(s.first.ev.evidence());
+            ev.push(s.max.ev.evidence());
+            ev.push(s.last.ev.evidence());
             f.evidence = ev.into_sorted();
-            let per_min = b * 60.0 / 1000.0;
             f.advice = match &key {
                 SeriesKey::Trace(..) => format!(
-                    "Each message waited longer on the transmission queue than the one before: \
-                     {:.0} ms more per second of trace ({:.0} ms per minute), fitted rank correlation \
-                     {rho:.2}. The channel moves messages slower than they are put. Look at what \
-                     limits this channel: tcp-send-stall and socket-buffer-size findings for the same \
-                     process, the network round-trip time, TLS cost, BATCHSZ/BATCHLIM and the \
-                     receiving side's MQPUT speed.",
-                    b / 1000.0,
-                    per_min
+                    "Each message waited longer on the transmission queue than the ones before: \
+                     the queue time rose by {} per second of elapsed time (Theil-Sen slope, rank \
+                     correlation {rho:.2}). The channel moves messages slower than they are put. \
+                     Look at what limits this channel: tcp-send-stall and socket-buffer-size \
+                     findings for the same process, the network round-trip time, TLS cost, \
+                     BATCHSZ/BATCHLIM and the receiving side's MQPUT speed.",
+                    human_ms(b / 1000.0)
                 ),
                 SeriesKey::Smf(..) => format!(
-                    "The time messages spend on this queue rose interval after interval \
-                     ({:.0} ms per minute on the fitted line, rank correlation {rho:.2}): consumers \
-                     fall behind the producers. Check the getting applications (number of \
-                     instances, MQGET elapsed times in WQ, waits for locks or log) or, for a \
-                     transmission queue, the channel's throughput.",
-                    per_min
+                    "The time messages spend on this queue rose interval after interval, by {} \
+                     per hour (Theil-Sen slope, rank correlation {rho:.2}): consumers fall behind \
+                     the producers. Check the getting applications (number of instances, MQGET \
+                     elapsed times in WQ, waits for locks or log) or, for a transmission queue, \
+                     the channel's throughput.",
+                    human_ms(b * 3600.0 / 1000.0)
                 ),
             };
             f.chart = Some(Chart {
@@ -435,17 +433,20 @@ mod tests {
     #[test]
     fn huge_series_stays_bounded_and_exact_at_the_ends() {
         let mut p = QtimeGrowth::new(&Settings::defaults(&RULE));
-        for i in 0..200_000u64 {
-            let mut e = qt(i + 1, 0, 1000 + i * 10);
-            e.ts = ts("2012-05-04T11:00:00-04:00") + chrono::Duration::milliseconds(i as i64);
+        let t0 = ts("2012-05-04T11:00:00-04:00");
+        let mut e = qt(1, 0, 0);
+        for i in 0..100_000u64 {
+            e.line = i + 1;
+            e.ts = t0 + chrono::Duration::milliseconds(i as i64);
+            e.text = format!("Empty(FALSE) Inherited(FALSE) QTime({})", 1000 + i * 10);
             p.observe(&e);
         }
         let s = p.series.values().next().unwrap();
         assert!(s.sample.points().len() <= SAMPLE_CAP);
         let out = p.finish(&[]);
         assert_eq!(out.len(), 1);
-        assert_eq!(metric(&out[0], "samples"), Metric::Int(200_000));
-        assert_eq!(metric(&out[0], "last_us"), Metric::Int(1000 + 199_999 * 10));
+        assert_eq!(metric(&out[0], "samples"), Metric::Int(100_000));
+        assert_eq!(metric(&out[0], "last_us"), Metric::Int(1000 + 99_999 * 10));
         assert_eq!(metric(&out[0], "slope_us_per_s"), Metric::num(10_000.0));
     }
 }

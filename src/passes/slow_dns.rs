@@ -387,24 +387,33 @@ impl Pass for SlowDns {
                 .as_deref()
                 .map(|f| format!(" ({f})"))
                 .unwrap_or_default();
+            let took = g
+                .max_seconds
+                .map(|s| {
+                    format!(
+                        "took {}{}",
+                        if n == 1 { "" } else { "up to " },
+                        human_ms(s * 1000.0)
+                    )
+                })
+                .unwrap_or_else(|| "was slow".to_string());
             let title = match &key {
                 GroupKey::Address(_) => format!(
-                    "Slow DNS lookup of '{}'{func}: {secs}, {times}",
+                    "DNS lookup of '{}'{func} {took}, {times}",
                     g.address.as_deref().unwrap_or("")
                 ),
-                GroupKey::Process(_, pid, _) => {
-                    format!("Slow host-name lookup{func} in process {pid}: {secs}, {times}")
-                }
+                GroupKey::Process(_, pid, _) => format!(
+                    "{} {took} in process {pid}, {times}",
+                    g.function.as_deref().unwrap_or("Host-name lookup")
+                ),
                 GroupKey::SmfQmgr(..) => {
-                    format!("Slow DNS requests in the channel initiator (QCTDNS): {secs}, {times}")
+                    format!("Channel initiator DNS requests (QCTDNS) {took}, {times}")
                 }
                 GroupKey::SmfChannel(..) => format!(
-                    "Slow DNS resolution for channel {} (QCST): {secs}, {times}",
+                    "DNS resolution for channel {} (QCST) {took}, {times}",
                     g.channel.as_deref().unwrap_or("?")
                 ),
-                GroupKey::Overflow => {
-                    format!("Slow DNS lookups of further addresses: {secs}, {times}")
-                }
+                GroupKey::Overflow => format!("DNS lookups of further addresses {took}, {times}"),
             };
             let mut f = Finding::new(RULE.id, RULE.severity, title);
             f.first = g.first;
@@ -618,7 +627,7 @@ mod tests {
         assert_eq!(metric(&out[0], "occurrences"), Metric::Int(5));
         assert_eq!(
             out[0].title,
-            "Slow DNS lookup of 'LOCALHOST' (getaddrinfo): up to 5.0 s, 5 times"
+            "DNS lookup of 'LOCALHOST' (getaddrinfo) took up to 5.0 s, 5 times"
         );
     }
 

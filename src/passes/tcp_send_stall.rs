@@ -294,16 +294,17 @@ impl Pass for TcpSendStall {
                 (Some(c), _) => format!("EAGAIN ({c})"),
             };
             let stalls = n + g.unresolved;
-            let mut title = format!(
-                "TCP send blocked {stalls} time{} ({}): waits up to {}, {} in total",
+            let title = format!(
+                "{stalls} TCP send stall{} ({}), waits up to {}, {}",
                 if stalls == 1 { "" } else { "s" },
                 name.split(' ').next().unwrap_or(""),
                 human_ms(max as f64 / 1000.0),
-                human_ms(total as f64 / 1000.0),
+                if delack {
+                    "at the delayed-ACK timer".to_string()
+                } else {
+                    format!("{} in total", human_ms(total as f64 / 1000.0))
+                }
             );
-            if delack {
-                title.push_str(", at the delayed-ACK timer");
-            }
             let mut f = Finding::new(RULE.id, RULE.severity, title);
             f.first = g.first;
             f.last = g.last.or(g.first);

@@ -1,7 +1,7 @@
 //! `--format text` (default): a summary table, then each finding with its
 //! metrics, evidence lines and advice; fits an 80-column terminal.
 
-use super::{Report, clip, wrap};
+use super::{Report, wrap};
 use crate::findings::Finding;
 use crate::timefmt::rfc3339;
 use std::io::{self, Write};
@@ -24,7 +24,8 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         return out.flush();
     }
     writeln!(out)?;
-    // Summary table: severity, rule, count, title.
+    // Summary table: one row per finding (number, severity, rule, count),
+    // its title on the line below, wrapped, never cut.
     let rule_w = r
         .findings
         .iter()
@@ -32,31 +33,25 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         .max()
         .unwrap_or(4)
         .max(4);
-    let count_w = r
-        .findings
-        .iter()
-        .map(|f| f.count.to_string().len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let num_w = r.findings.len().to_string().len().max(2);
     writeln!(
         out,
-        "{:<7}  {:<rule_w$}  {:>count_w$}  TITLE",
-        "SEV", "RULE", "COUNT"
+        "{:>num_w$}  {:<8}  {:<rule_w$}  {:>7}",
+        "#", "SEVERITY", "RULE", "COUNT"
     )?;
-    let title_w = WIDTH
-        .saturating_sub(7 + 2 + rule_w + 2 + count_w + 2 + 4)
-        .max(20);
+    let indent = " ".repeat(num_w + 2);
     for (i, f) in r.findings.iter().enumerate() {
         writeln!(
             out,
-            "{:<7}  {:<rule_w$}  {:>count_w$}  {:>2} {}",
+            "{:>num_w$}  {:<8}  {:<rule_w$}  {:>7}",
+            i + 1,
             f.severity.as_str(),
             f.rule,
-            f.count,
-            i + 1,
-            clip(&f.title, title_w)
+            f.count
         )?;
+        for l in wrap(&f.title, WIDTH, &indent) {
+            writeln!(out, "{l}")?;
+        }
     }
     for (i, f) in r.findings.iter().enumerate() {
         writeln!(out)?;
@@ -130,15 +125,9 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     writeln!(out, "    evidence")?;
     for e in &f.evidence {
         writeln!(out, "      {}:{}", e.path, e.line)?;
-        let text = e.text.trim_end();
-        if text.chars().count() <= WIDTH - 8 {
-            writeln!(out, "        {text}")?;
-        } else {
-            // Long lines are folded, not cut: the evidence is quoted whole.
-            let chars: Vec<char> = text.chars().collect();
-            for chunk in chars.chunks(WIDTH - 8) {
-                writeln!(out, "        {}", chunk.iter().collect::<String>())?;
-            }
+        // Long lines fold at spaces; the evidence is quoted whole.
+        for l in wrap(&e.text, WIDTH, "        ") {
+            writeln!(out, "{l}")?;
         }
     }
     writeln!(out, "    advice")?;
