@@ -22,8 +22,11 @@ pub static RULE: RuleInfo = RuleInfo {
         or an MQ wrapper named `<prefix>GetAddrInfo`, `...GetNameInfo`, `...GetHostByName`, \
         `...GetHostByAddr`) that took at least `min_ms`. An exit of MQCONN/MQCONNX that took at \
         least `min_ms` is cited only when it overlaps one of the above in the same process. \
-        Observations of the same process (PID) whose time spans overlap within `correlate_s` \
-        are one incident citing every source. Incidents are grouped by looked-up address \
+        Trace calls of one process that overlap in time (a resolver call inside the MQCONN \
+        that made it) are one incident; an AMQ9788W joins the closest such incident of its \
+        process (PID) whose span overlaps the record's [time - seconds, time] within \
+        `correlate_s`, so one incident cites both sources. Incidents are grouped by looked-up \
+        address \
         (else by process and function). SMF: a QCTDNS row whose `dns_max_us` (longest DNS \
         request of the interval) is at least `min_ms`, per queue manager; a QCST row whose \
         `dns_us` (DNS resolution time of a channel) is at least `min_ms`, per channel and \
@@ -60,6 +63,9 @@ struct Incident {
     pid: Option<u32>,
     start: Ts,
     end: Ts,
+    /// The span covered by error-log records / by trace calls.
+    log_span: Option<(Ts, Ts)>,
+    trace_span: Option<(Ts, Ts)>,
     address: Option<String>,
     function: Option<String>,
     /// The function came from a wrapper, not the resolver itself.
@@ -107,8 +113,39 @@ pub struct SlowDns {
     groups: BTreeMap<GroupKey, Group>,
 }
 
-fn overlaps(a: &Incident, b: &Incident, slack: chrono::Duration) -> bool {
-    a.start <= b.end + slack && b.start <= a.end + slack
+fn overlaps(a: (Ts, Ts), b: (Ts, Ts), slack: chrono::Duration) -> bool {
+    a.0 <= b.1 + slack && b.0 <= a.1 + slack
+}
+
+fn union(a: Option<(Ts, Ts)>, b: Option<(Ts, Ts)>) -> Option<(Ts, Ts)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some((x.0.min(y.0), x.1.max(y.1))),
+        (x, y) => x.or(y),
+    }
+}
+
+/// Whether observation `o` belongs to pending incident `p`. Trace calls
+/// belong together only when they really overlap (a resolver call inside
+/// the MQCONN that made it); an error-log record, whose time is coarse,
+/// joins trace calls of its process within the slack; two log records are
+/// two incidents. Returns how far apart they are, for the closest match.
+fn distance(p: &Incident, o: &Incident, slack: chrono::Duration) -> Option<chrono::Duration> {
+    if p.pid.is_none() || p.pid != o.pid {
+        return None;
+    }
+    let tol = chrono::Duration::milliseconds(1);
+    let ok = match (o.trace_span, o.log_span) {
+        (Some(ot), _) => match (p.trace_span, p.log_span) {
+            (Some(pt), _) => overlaps(pt, ot, tol),
+            (None, Some(pl)) => overlaps(pl, ot, slack),
+            (None, None) => false,
+        },
+        (None, Some(ol)) => {
+            p.log_span.is_none() && p.trace_span.is_some_and(|pt| overlaps(pt, ol, slack))
+        }
+        (None, None) => false,
+    };
+    ok.then(|| (p.end - o.end).abs())
 }
 
 fn is_ip(s: &str) -> bool {
@@ -137,12 +174,14 @@ impl SlowDns {
                 break;
             }
         }
-        if let Some(p) = self
+        let best = self
             .pending
-            .iter_mut()
-            .find(|p| p.pid.is_some() && p.pid == inc.pid && overlaps(p, &inc, self.correlate))
-        {
-            merge(p, inc);
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| distance(p, &inc, self.correlate).map(|d| (d, i)))
+            .min();
+        if let Some((_, i)) = best {
+            merge(&mut self.pending[i], inc);
         } else {
             self.pending.push_back(inc);
         }
@@ -236,6 +275,8 @@ impl Group {
 fn merge(into: &mut Incident, o: Incident) {
     into.start = into.start.min(o.start);
     into.end = into.end.max(o.end);
+    into.log_span = union(into.log_span, o.log_span);
+    into.trace_span = union(into.trace_span, o.trace_span);
     if into.address.is_none() {
         into.address = o.address;
     }
@@ -279,6 +320,8 @@ impl Pass for SlowDns {
                     pid: e.pid,
                     start: e.ts - dur,
                     end: e.ts,
+                    log_span: Some((e.ts - dur, e.ts)),
+                    trace_span: None,
                     address: e
                         .attr("address")
                         .map(str::to_string)
@@ -312,6 +355,8 @@ impl Pass for SlowDns {
                     pid: e.pid,
                     start: e.ts - chrono::Duration::microseconds(us as i64),
                     end: e.ts,
+                    log_span: None,
+                    trace_span: Some((e.ts - chrono::Duration::microseconds(us as i64), e.ts)),
                     address: None,
                     function: Some(func.to_string()),
                     wrapper_function: is_wrapper,
@@ -377,11 +422,11 @@ impl Pass for SlowDns {
         let mut out = Vec::new();
         for (key, g) in std::mem::take(&mut self.groups) {
             let n = g.occurrences;
-            let times = format!("{n} time{}", if n == 1 { "" } else { "s" });
-            let secs = g
-                .max_seconds
-                .map(|s| format!("up to {}", human_ms(s * 1000.0)))
-                .unwrap_or_else(|| "slow".to_string());
+            let times = if n > 1 {
+                format!(", {n} times")
+            } else {
+                String::new()
+            };
             let func = g
                 .function
                 .as_deref()
@@ -399,21 +444,21 @@ impl Pass for SlowDns {
                 .unwrap_or_else(|| "was slow".to_string());
             let title = match &key {
                 GroupKey::Address(_) => format!(
-                    "DNS lookup of '{}'{func} {took}, {times}",
+                    "DNS lookup of '{}'{func} {took}{times}",
                     g.address.as_deref().unwrap_or("")
                 ),
                 GroupKey::Process(_, pid, _) => format!(
-                    "{} {took} in process {pid}, {times}",
+                    "{} {took} in process {pid}{times}",
                     g.function.as_deref().unwrap_or("Host-name lookup")
                 ),
                 GroupKey::SmfQmgr(..) => {
-                    format!("Channel initiator DNS requests (QCTDNS) {took}, {times}")
+                    format!("Channel initiator DNS requests (QCTDNS) {took}{times}")
                 }
                 GroupKey::SmfChannel(..) => format!(
-                    "DNS resolution for channel {} (QCST) {took}, {times}",
+                    "DNS resolution for channel {} (QCST) {took}{times}",
                     g.channel.as_deref().unwrap_or("?")
                 ),
-                GroupKey::Overflow => format!("DNS lookups of further addresses {took}, {times}"),
+                GroupKey::Overflow => format!("DNS lookups of further addresses {took}{times}"),
             };
             let mut f = Finding::new(RULE.id, RULE.severity, title);
             f.first = g.first;
@@ -471,9 +516,9 @@ impl Pass for SlowDns {
                 stops them, but CHLAUTH rules that match host names stop matching: rewrite them \
                 with IP addresses first.";
             f.advice = if reverse {
-                format!("{what} took {secs}.{both} {revdns} {resolver}")
+                format!("{what} {took}.{both} {revdns} {resolver}")
             } else {
-                format!("{what} took {secs}.{both} {forward} {resolver} {revdns}")
+                format!("{what} {took}.{both} {forward} {resolver} {revdns}")
             };
             out.push(f);
         }
@@ -551,6 +596,44 @@ mod tests {
         assert_eq!(f.subject.host.as_deref(), Some("colinpaice"));
         assert!(f.advice.contains("dotted IP address") && f.advice.contains("REVDNS(DISABLED)"));
         assert!(f.advice.contains("CHLAUTH"));
+    }
+
+    #[test]
+    fn successive_lookups_are_separate_incidents() {
+        // Two 2 s look-ups 3 s apart in one process, and one log record
+        // that matches the second (closest) only.
+        let ev = vec![
+            exit(
+                "c.FMT",
+                10,
+                "16:39:02.000000",
+                7703,
+                1,
+                "getaddrinfo",
+                "OK",
+                2_000_000,
+            ),
+            exit(
+                "c.FMT",
+                20,
+                "16:39:07.000000",
+                7703,
+                1,
+                "getaddrinfo",
+                "OK",
+                2_000_000,
+            ),
+            amq9788(40, "2012-05-04T16:39:07-04:00", 7703),
+        ];
+        let out = run(&RULE, &[], &ev);
+        let total: u64 = out.iter().map(|f| f.count).sum();
+        assert_eq!(total, 2, "{out:#?}");
+        let by_addr = out.iter().find(|f| f.subject.address.is_some()).unwrap();
+        assert_eq!(metric(by_addr, "corroborated"), Metric::Int(1));
+        assert_eq!(
+            by_addr.evidence.iter().map(|e| e.line).collect::<Vec<_>>(),
+            vec![20, 40]
+        );
     }
 
     #[test]
@@ -660,7 +743,7 @@ mod tests {
         assert!(
             out[0]
                 .advice
-                .starts_with("Host-name resolution took up to 9.0 s.")
+                .starts_with("Host-name resolution took 9.0 s.")
         );
         assert!(out[0].advice.find("REVDNS").unwrap() < out[0].advice.find("resolver").unwrap());
     }

@@ -161,19 +161,20 @@ fn chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
         return Ok(());
     }
     let (w, h, l, r, t, b) = (640.0, 260.0, 60.0, 15.0, 15.0, 40.0);
-    let xmax = c
+    let xmax_data = c
         .points
         .iter()
         .map(|p| p.0)
         .fold(0.0f64, f64::max)
         .max(1e-9);
-    let ymax = c
+    let ymax_data = c
         .points
         .iter()
         .map(|p| p.1)
         .fold(0.0f64, f64::max)
-        .max(1e-9)
-        * 1.05;
+        .max(1e-9);
+    let (xstep, xmax) = nice_axis(xmax_data);
+    let (ystep, ymax) = nice_axis(ymax_data);
     let sx = |x: f64| l + x / xmax * (w - l - r);
     let sy = |y: f64| t + (1.0 - (y / ymax).clamp(0.0, 1.0)) * (h - t - b);
     writeln!(
@@ -191,19 +192,30 @@ fn chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
         h - b,
         h - b
     )?;
-    for i in 0..=4 {
-        let fy = ymax * i as f64 / 4.0;
-        let fx = xmax * i as f64 / 4.0;
+    let mut v = 0.0;
+    while v <= ymax + ystep / 2.0 {
         writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{}</text><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{}</text><line x1=\"{l}\" y1=\"{:.1}\" x2=\"{}\" y2=\"{:.1}\" stroke=\"#eee\"/>",
             l - 4.0,
-            sy(fy) + 3.0,
-            tick(fy),
-            sx(fx),
-            h - b + 14.0,
-            tick(fx)
+            sy(v) + 3.0,
+            tick(v),
+            sy(v),
+            w - r,
+            sy(v)
         )?;
+        v += ystep;
+    }
+    let mut v = 0.0;
+    while v <= xmax + xstep / 2.0 {
+        writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+            sx(v),
+            h - b + 14.0,
+            tick(v)
+        )?;
+        v += xstep;
     }
     writeln!(
         out,
@@ -225,8 +237,8 @@ fn chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
             "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#c62828\" stroke-dasharray=\"5 3\"/>",
             sx(0.0),
             sy(a),
-            sx(xmax),
-            sy(a + s * xmax)
+            sx(xmax_data),
+            sy(a + s * xmax_data)
         )?;
     }
     let mut pts = String::new();
@@ -241,14 +253,22 @@ fn chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
     writeln!(out, "</svg>")
 }
 
+/// A round step (1, 2 or 5 times a power of ten) giving about four
+/// intervals, and the axis end it implies.
+fn nice_axis(max: f64) -> (f64, f64) {
+    let raw = max / 4.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * mag);
+    (step, (max / step - 1e-9).ceil() * step)
+}
+
 fn tick(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
-    }
+    let t = format!("{:.3}", v);
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]

@@ -116,6 +116,31 @@ pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
     lines
 }
 
+/// Fold one line to `width` columns at spaces, keeping its own spacing
+/// (evidence is quoted exactly); a word longer than the room is cut.
+pub fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
+    let avail = width.saturating_sub(indent.chars().count()).max(20);
+    let mut out = Vec::new();
+    let mut rest: Vec<char> = s.trim_end().chars().collect();
+    while rest.len() > avail {
+        let cut = rest[..=avail]
+            .iter()
+            .rposition(|c| *c == ' ')
+            .filter(|&p| p > 0)
+            .unwrap_or(avail);
+        let piece: String = rest[..cut].iter().collect();
+        out.push(format!("{indent}{piece}"));
+        let skip = if rest.get(cut) == Some(&' ') {
+            cut + 1
+        } else {
+            cut
+        };
+        rest.drain(..skip);
+    }
+    out.push(format!("{indent}{}", rest.iter().collect::<String>()));
+    out
+}
+
 /// Cut `s` to `n` characters, ending with `…` when cut.
 pub fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
@@ -155,6 +180,10 @@ mod tests {
         assert!(w.iter().all(|l| l.chars().count() <= 40));
         assert_eq!(w.concat().split_whitespace().count(), 30);
         assert_eq!(clip("abcdef", 4), "abc…");
+        let f = fold("-}  send rc=OK and some more words here", 30, "  ");
+        assert_eq!(f, vec!["  -}  send rc=OK and some more", "  words here"]);
+        let f = fold(&"x".repeat(50), 22, "");
+        assert_eq!(f, vec!["x".repeat(22), "x".repeat(22), "x".repeat(6)]);
         assert_eq!(clip("abc", 4), "abc");
     }
 }

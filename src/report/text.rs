@@ -1,7 +1,7 @@
 //! `--format text` (default): a summary table, then each finding with its
 //! metrics, evidence lines and advice; fits an 80-column terminal.
 
-use super::{Report, wrap};
+use super::{Report, fold, wrap};
 use crate::findings::Finding;
 use crate::timefmt::rfc3339;
 use std::io::{self, Write};
@@ -126,7 +126,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     for e in &f.evidence {
         writeln!(out, "      {}:{}", e.path, e.line)?;
         // Long lines fold at spaces; the evidence is quoted whole.
-        for l in wrap(&e.text, WIDTH, "        ") {
+        for l in fold(&e.text, WIDTH, "        ") {
             writeln!(out, "{l}")?;
         }
     }

@@ -1,0 +1,358 @@
+//! The report formats: snapshots of each on the trace fixtures, the JSON
+//! report checked field by field against the contract, SARIF structure,
+//! format inference from `-o`, redaction.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const DEMO: &str = "fixtures/trace";
+
+fn report(format: &str) -> String {
+    let r = mqdiag(&["analyze", "--format", format, DEMO]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn snapshot_text() {
+    insta::assert_snapshot!("report_text", report("text"));
+}
+
+#[test]
+fn snapshot_json() {
+    insta::assert_snapshot!("report_json", report("json"));
+}
+
+#[test]
+fn snapshot_markdown() {
+    insta::assert_snapshot!("report_markdown", report("markdown"));
+}
+
+#[test]
+fn snapshot_sarif() {
+    insta::assert_snapshot!("report_sarif", report("sarif"));
+}
+
+#[test]
+fn snapshot_html() {
+    insta::assert_snapshot!("report_html", report("html"));
+}
+
+#[test]
+fn snapshot_rules() {
+    let r = mqdiag(&["rules"]);
+    assert_eq!(r.code, 0);
+    insta::assert_snapshot!("rules_text", r.stdout);
+}
+
+fn keys(v: &Value) -> BTreeSet<&str> {
+    v.as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"))
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn set<'a>(k: &[&'a str]) -> BTreeSet<&'a str> {
+    k.iter().copied().collect()
+}
+
+fn is_rfc3339_or_null(v: &Value) -> bool {
+    v.is_null()
+        || v.as_str()
+            .is_some_and(|s| chrono::DateTime::parse_from_rfc3339(s).is_ok() && s.contains('.'))
+}
+
+/// Required metrics per rule, as the contract lists them.
+const REQUIRED: &[(&str, &[&str])] = &[
+    (
+        "slow-dns",
+        &["address", "function", "max_seconds", "occurrences"],
+    ),
+    (
+        "tcp-send-stall",
+        &["stalls", "max_wait_ms", "total_wait_ms", "p95_wait_ms"],
+    ),
+    (
+        "socket-buffer-size",
+        &[
+            "send_current",
+            "send_requested",
+            "send_final",
+            "recv_current",
+            "recv_requested",
+            "recv_final",
+        ],
+    ),
+    (
+        "qtime-growth",
+        &["samples", "first_us", "max_us", "last_us", "slope_us_per_s"],
+    ),
+    ("tls-handshake-slow", &["function", "max_ms", "calls"]),
+    (
+        "connection-churn",
+        &["connects", "per_second", "mean_connection_ms"],
+    ),
+    ("channel-error", &["message_id", "occurrences"]),
+    ("tls-error", &["message_id", "occurrences"]),
+    ("unreadable-input", &["lines_skipped"]),
+];
+
+/// The JSON report has exactly the contract's fields, with their types.
+#[test]
+fn json_report_follows_the_contract() {
+    let r = mqdiag(&["analyze", "--format", "json", "fixtures/"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        keys(&v),
+        set(&["schema_version", "tool", "inputs", "findings", "summary"])
+    );
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(keys(&v["tool"]), set(&["name", "version"]));
+    assert_eq!(v["tool"]["name"], "mqdiag");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    let inputs = v["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 13);
+    for i in inputs {
+        assert_eq!(
+            keys(i),
+            set(&[
+                "path", "format", "bytes", "lines", "events", "first", "last"
+            ])
+        );
+        assert!(i["path"].as_str().unwrap().starts_with("fixtures/"));
+        assert!(["fmt-trace", "binary-trace", "unknown"].contains(&i["format"].as_str().unwrap()));
+        for k in ["bytes", "lines", "events"] {
+            assert!(i[k].is_u64(), "{k} in {i}");
+        }
+        assert!(is_rfc3339_or_null(&i["first"]) && is_rfc3339_or_null(&i["last"]));
+    }
+    let findings = v["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    let allowed_subject = set(&[
+        "pid", "tid", "ident", "channel", "host", "address", "queue", "qmgr", "program",
+    ]);
+    let mut fps = BTreeSet::new();
+    let (mut e, mut w, mut n) = (0, 0, 0);
+    for f in findings {
+        assert_eq!(
+            keys(f),
+            set(&[
+                "rule",
+                "severity",
+                "title",
+                "first",
+                "last",
+                "count",
+                "subject",
+                "metrics",
+                "evidence",
+                "advice",
+                "fingerprint",
+                "baseline"
+            ])
+        );
+        let rule = f["rule"].as_str().unwrap();
+        let required = REQUIRED
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .expect("a contract rule")
+            .1;
+        for m in required {
+            assert!(f["metrics"].get(*m).is_some(), "{rule} lacks metric {m}");
+        }
+        match f["severity"].as_str().unwrap() {
+            "error" => e += 1,
+            "warning" => w += 1,
+            "info" => n += 1,
+            other => panic!("severity {other}"),
+        }
+        assert!(!f["title"].as_str().unwrap().is_empty());
+        assert!(!f["advice"].as_str().unwrap().is_empty());
+        assert!(is_rfc3339_or_null(&f["first"]) && is_rfc3339_or_null(&f["last"]));
+        assert!(f["count"].as_u64().unwrap() >= 1);
+        assert!(keys(&f["subject"]).is_subset(&allowed_subject));
+        let ev = f["evidence"].as_array().unwrap();
+        assert!(
+            !ev.is_empty() && ev.len() <= 6,
+            "{rule}: {} evidence lines",
+            ev.len()
+        );
+        for x in ev {
+            assert_eq!(keys(x), set(&["path", "line", "text"]));
+            assert!(x["line"].as_u64().unwrap() >= 1);
+        }
+        let fp = f["fingerprint"].as_str().unwrap();
+        assert!(fp.starts_with(&format!("{rule}:")), "{fp}");
+        assert!(fps.insert(fp.to_string()), "duplicate fingerprint {fp}");
+        assert_eq!(f["baseline"], false);
+    }
+    assert_eq!(keys(&v["summary"]), set(&["error", "warning", "info"]));
+    assert_eq!(v["summary"]["error"], e);
+    assert_eq!(v["summary"]["warning"], w);
+    assert_eq!(v["summary"]["info"], n);
+}
+
+/// Same input, same fingerprints; a different directory spelling of the
+/// same files changes only the paths given, as the contract says.
+#[test]
+fn fingerprints_are_stable_across_runs() {
+    let fps = |p: &str| -> Vec<String> {
+        analyze_json(&[p])["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["fingerprint"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let a = fps(DEMO);
+    assert_eq!(a, fps(DEMO));
+    assert_eq!(a.len(), 7);
+}
+
+#[test]
+fn sarif_structure() {
+    let v: Value = serde_json::from_str(&report("sarif")).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    assert!(v["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    let run = &v["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        vec![
+            "slow-dns",
+            "tcp-send-stall",
+            "socket-buffer-size",
+            "qtime-growth",
+            "tls-handshake-slow",
+            "connection-churn",
+            "channel-error",
+            "tls-error",
+            "unreadable-input"
+        ]
+    );
+    for r in rules {
+        let help = r["help"]["text"].as_str().unwrap();
+        assert!(
+            help.contains("Trigger:") && help.contains("Advice:"),
+            "{help}"
+        );
+    }
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 7);
+    for res in results {
+        let idx = res["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[idx]["id"], res["ruleId"]);
+        assert!(["error", "warning", "note"].contains(&res["level"].as_str().unwrap()));
+        let loc = &res["locations"][0]["physicalLocation"];
+        assert!(
+            loc["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .starts_with("fixtures/trace/")
+        );
+        assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(res["partialFingerprints"]["mqdiag/v1"].is_string());
+        assert!(res.get("baselineState").is_none());
+    }
+}
+
+#[test]
+fn format_follows_the_output_extension() {
+    let dir = std::env::temp_dir().join(format!("mqdiag-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, check) in [
+        ("r.sarif", "\"version\": \"2.1.0\""),
+        ("r.json", "\"schema_version\": 1"),
+        ("r.md", "# mqdiag report"),
+        ("r.html", "<!DOCTYPE html>"),
+        ("r.txt", "SEVERITY"),
+    ] {
+        let out = dir.join(name);
+        let r = mqdiag(&["analyze", DEMO, "-o", out.to_str().unwrap()]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.is_empty());
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains(check),
+            "{name}: {}",
+            &text[..200.min(text.len())]
+        );
+    }
+    // --format wins over the extension.
+    let out = dir.join("r2.json");
+    let r = mqdiag(&[
+        "analyze",
+        DEMO,
+        "--format",
+        "markdown",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("# mqdiag report")
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn html_is_self_contained_with_a_chart() {
+    let h = report("html");
+    assert!(h.contains("<style>") && h.contains("<svg"));
+    assert!(!h.contains("<script"));
+    assert!(!h.contains("src=\"http") && !h.contains("href=\"http"));
+    // The qtime-growth series: 34 points drawn.
+    assert_eq!(h.matches("<circle").count(), 34);
+}
+
+#[test]
+fn redaction_replaces_hosts_consistently() {
+    let plain = mqdiag(&["analyze", "--format", "markdown", DEMO]).stdout;
+    for host in ["mqaixny1", "mqaixtx1", "mqclient1", "appsrv02"] {
+        assert!(plain.contains(host), "{host} in the unredacted report");
+    }
+    let r = mqdiag(&["analyze", "--format", "markdown", "--redact", DEMO]);
+    assert_eq!(r.code, 0);
+    for host in ["mqaixny1", "mqaixtx1", "mqclient1", "appsrv02"] {
+        assert!(
+            !r.stdout.contains(host),
+            "{host} left in the redacted report"
+        );
+    }
+    // appsrv02 is the churn finding's host and the inventory's: one token.
+    let churn_line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("**Severity:** warning · **Rule:** `connection-churn`"))
+        .unwrap();
+    let token = churn_line
+        .split("host ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(token.starts_with("host-"), "{churn_line}");
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("AMQ24611.0.FMT` |"))
+        .unwrap();
+    assert!(row.contains(&format!("| {token} |")), "{row}");
+    // Fingerprints do not depend on redaction (baselines keep working).
+    let fp = |s: &str| -> BTreeSet<String> {
+        s.lines()
+            .filter_map(|l| l.strip_prefix("<sub>fingerprint `"))
+            .map(|l| l.trim_end_matches("`</sub>").to_string())
+            .collect()
+    };
+    assert_eq!(fp(&plain), fp(&r.stdout));
+    assert_eq!(fp(&plain).len(), 7);
+}
