@@ -45,7 +45,7 @@ impl Reader for TraceReader {
             if is_title(line) {
                 return 95;
             }
-            if parse_record(line.as_bytes(), None).is_some() {
+            if parse_record(line, None).is_some() {
                 records += 1;
                 if records >= 3 {
                     return 70;
@@ -127,14 +127,14 @@ fn is_ident_token(t: &[u8]) -> bool {
 
 /// Split a record line; `None` when it is not one. `layout` says whether
 /// an ident column exists (unknown: decided from the token's shape).
-fn parse_record<'a>(line: &'a [u8], layout: Option<Layout>) -> Option<Record<'a>> {
-    let b = line;
+fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<'_>> {
+    // Every split below is at an ASCII byte, so slicing `line` is safe.
+    let b = line.as_bytes();
     let mut i = 0;
     let mut counter = None;
     // Counter: 8 hex digits and a blank (Windows up to 9.2).
     if b.len() > 9 && b[8] == b' ' && b[..8].iter().all(|c| c.is_ascii_hexdigit()) {
-        let s = std::str::from_utf8(&b[..8]).ok()?;
-        counter = u32::from_str_radix(s, 16).ok();
+        counter = u32::from_str_radix(&line[..8], 16).ok();
         i = 9;
     }
     i = skip_spaces(b, i);
@@ -164,12 +164,11 @@ fn parse_record<'a>(line: &'a [u8], layout: Option<Layout>) -> Option<Record<'a>
     };
     if has_ident {
         if tok.len() > 1 {
-            ident = Some(std::str::from_utf8(tok).ok()?);
+            ident = Some(&line[i..i_end]);
         }
         i = i_end;
     }
-    let data_start = skip_spaces(b, i);
-    let data = std::str::from_utf8(&b[data_start..]).ok()?;
+    let data = &line[skip_spaces(b, i)..];
     Some(Record {
         counter,
         flag,
@@ -326,8 +325,29 @@ fn date_time(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDateTime> {
     Some(d.and_time(t))
 }
 
+/// Shares one `Arc<str>` per distinct function name or ident, so events
+/// and call stacks clone a pointer instead of allocating a string.
+#[derive(Default)]
+struct Interner(HashMap<Box<str>, Arc<str>>);
+
+impl Interner {
+    /// Beyond this many names, new ones are allocated, not kept.
+    const CAP: usize = 100_000;
+
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s);
+        if self.0.len() < Self::CAP {
+            self.0.insert(Box::from(s), a.clone());
+        }
+        a
+    }
+}
+
 struct Thread {
-    stack: Vec<(String, Ts)>,
+    stack: Vec<(Arc<str>, Ts)>,
     /// Line of the last non-dump record, which dump rows belong to.
     last_record_line: u64,
 }
@@ -351,6 +371,7 @@ pub struct TraceSource {
     offset: Option<FixedOffset>,
     last_tod: Option<NaiveTime>,
     threads: HashMap<(u32, u32), Thread>,
+    names: Interner,
     // Per segment.
     header: Header,
     in_header: bool,
@@ -376,6 +397,7 @@ impl TraceSource {
             offset: None,
             last_tod: None,
             threads: HashMap::new(),
+            names: Interner::default(),
             header: Header::default(),
             in_header: false,
             seen_title: false,
@@ -626,16 +648,12 @@ impl TraceSource {
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
-        let decoded: Option<String> = match std::str::from_utf8(bytes) {
-            Ok(_) => None,
-            Err(_) => Some(decode_lossy(bytes).into_owned()),
-        };
-        let line = decoded.as_deref().map(str::as_bytes).unwrap_or(bytes);
-        self.handle_line(no, line, meta.unterminated);
+        let line = decode_lossy(bytes);
+        self.handle_line(no, &line, meta.unterminated);
         true
     }
 
-    fn handle_line(&mut self, no: u64, line: &[u8], unterminated: bool) {
+    fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
         let layout = if self.seen_title || self.layout.ident.is_some() {
             Some(self.layout)
         } else {
@@ -650,7 +668,7 @@ impl TraceSource {
             self.record(no, rec, unterminated);
             return;
         }
-        let s = std::str::from_utf8(line).unwrap_or("");
+        let s = line;
         let t = s.trim();
         if t.is_empty() {
             return;
@@ -792,7 +810,7 @@ impl TraceSource {
         let mut e = Event::new(placeholder, origin, no, Kind::Text, String::new());
         e.pid = Some(rec.pid);
         e.tid = Some(rec.tid);
-        e.ident = rec.ident.map(str::to_string);
+        e.ident = rec.ident.map(|i| self.names.get(i));
         if rec.flag {
             e.set_attr("flag", "*");
         }
@@ -824,6 +842,7 @@ impl TraceSource {
         }
         e.ts = self.timestamp(rec.tod);
         let key = (rec.pid, rec.tid);
+        let names = &mut self.names;
         let thread = self.threads.entry(key).or_insert_with(|| Thread {
             stack: Vec::new(),
             last_record_line: 0,
@@ -832,11 +851,12 @@ impl TraceSource {
             Data::Entry { function, .. } => {
                 e.kind = Kind::Entry;
                 e.depth = Some(thread.stack.len() as u32);
-                e.function = Some(function.to_string());
+                let f = names.get(function);
                 if thread.stack.len() >= MAX_STACK {
                     thread.stack.remove(0);
                 }
-                thread.stack.push((function.to_string(), e.ts));
+                thread.stack.push((f.clone(), e.ts));
+                e.function = Some(f);
                 thread.last_record_line = no;
             }
             Data::Exit {
@@ -847,11 +867,11 @@ impl TraceSource {
                 ..
             } => {
                 e.kind = if error { Kind::ErrorExit } else { Kind::Exit };
-                e.function = Some(function.to_string());
+                e.function = Some(names.get(function));
                 e.rc = rc.map(str::to_string);
                 e.function_time = function_time;
                 // Pop to the matching entry; calls above it never closed.
-                if let Some(pos) = thread.stack.iter().rposition(|(f, _)| f == function) {
+                if let Some(pos) = thread.stack.iter().rposition(|(f, _)| &**f == function) {
                     let (_, start) = thread.stack[pos].clone();
                     thread.stack.truncate(pos);
                     e.depth = Some(pos as u32);
@@ -901,10 +921,9 @@ fn is_header_data(d: &str) -> bool {
     KEYS.iter().any(|k| d.starts_with(k)) || d.contains(" : ")
 }
 
-fn is_blank_ident(line: &[u8]) -> bool {
+fn is_blank_ident(line: &str) -> bool {
     // `  8.1           :  data` — a lone colon after PID.TID.
-    let s = std::str::from_utf8(line).unwrap_or("");
-    s.split_whitespace().any(|w| w == ":")
+    line.split_whitespace().any(|w| w == ":")
 }
 
 impl Source for TraceSource {
@@ -941,7 +960,7 @@ mod tests {
     #[test]
     fn unix_record_with_ident() {
         let r = parse_record(
-            b" 11:21:43.913212        8.1      RSESS:000001 -{  MQCRTMH",
+            " 11:21:43.913212        8.1      RSESS:000001 -{  MQCRTMH",
             None,
         )
         .unwrap();
@@ -955,7 +974,7 @@ mod tests {
     #[test]
     fn flag_and_blank_ident() {
         let r = parse_record(
-            b"*12:06:32.904982   622742.1           :           -> InitProcessInitialisation",
+            "*12:06:32.904982   622742.1           :           -> InitProcessInitialisation",
             None,
         )
         .unwrap();
@@ -966,8 +985,7 @@ mod tests {
 
     #[test]
     fn windows_counter() {
-        let r = parse_record(
-            b"00000EFE 16:18:56.381587   2512.1           :       ---}! xcsGetEnvironmentString (rc=xecE_E_ENV_VAR_NOT_FOUND)",
+        let r = parse_record("00000EFE 16:18:56.381587   2512.1           :       ---}! xcsGetEnvironmentString (rc=xecE_E_ENV_VAR_NOT_FOUND)",
             None,
         )
         .unwrap();
@@ -991,7 +1009,7 @@ mod tests {
             ident: Some(false),
         };
         let r = parse_record(
-            b"0000062F 16:35:47.348386 6278.1 --{ InitProcessInitialisation",
+            "0000062F 16:35:47.348386 6278.1 --{ InitProcessInitialisation",
             Some(l),
         )
         .unwrap();
@@ -1059,12 +1077,12 @@ mod tests {
     fn not_records() {
         assert!(
             parse_record(
-                b"Timestamp        Process.Thread  Trace Ident  Trace Data",
+                "Timestamp        Process.Thread  Trace Ident  Trace Data",
                 None
             )
             .is_none()
         );
-        assert!(parse_record(b"====", None).is_none());
-        assert!(parse_record(b"Process : C:\\x.exe", None).is_none());
+        assert!(parse_record("====", None).is_none());
+        assert!(parse_record("Process : C:\\x.exe", None).is_none());
     }
 }

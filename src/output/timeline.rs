@@ -148,20 +148,55 @@ impl<'a> TimelineWriter<'a> {
 }
 
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
-/// duration of exits appended.
+/// duration of exits appended. Built in one buffer and written at once:
+/// this runs for every event of multi-GB inputs.
 fn write_text(out: &mut dyn Write, e: &Event) -> io::Result<()> {
-    write!(out, "{}  {}:{}", rfc3339(&e.ts), e.path(), e.line)?;
+    let mut b: Vec<u8> = Vec::with_capacity(160 + e.text.len());
+    let mut ts = [0u8; 32];
+    let n = crate::timefmt::rfc3339_into(&e.ts, &mut ts);
+    b.extend_from_slice(&ts[..n]);
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(e.path().as_bytes());
+    b.push(b':');
+    push_num(&mut b, e.line);
     match (e.pid, e.tid) {
-        (Some(p), Some(t)) => write!(out, "  {p}.{t}")?,
-        (Some(p), None) => write!(out, "  {p}")?,
+        (Some(p), Some(t)) => {
+            b.extend_from_slice(b"  ");
+            push_num(&mut b, p as u64);
+            b.push(b'.');
+            push_num(&mut b, t as u64);
+        }
+        (Some(p), None) => {
+            b.extend_from_slice(b"  ");
+            push_num(&mut b, p as u64);
+        }
         _ => {}
     }
     if let Some(i) = &e.ident {
-        write!(out, "  {i}")?;
+        b.extend_from_slice(b"  ");
+        b.extend_from_slice(i.as_bytes());
     }
-    write!(out, "  {}", e.text)?;
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(e.text.as_bytes());
     if let Some(us) = e.elapsed_us {
-        write!(out, "  [{}]", crate::timefmt::human_us(us))?;
+        b.extend_from_slice(b"  [");
+        b.extend_from_slice(crate::timefmt::human_us(us).as_bytes());
+        b.push(b']');
     }
-    out.write_all(b"\n")
+    b.push(b'\n');
+    out.write_all(&b)
+}
+
+fn push_num(b: &mut Vec<u8>, mut v: u64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    b.extend_from_slice(&tmp[i..]);
 }
