@@ -88,6 +88,7 @@ impl InputArgs {
         ReadOptions {
             tz: self.tz,
             date: self.date,
+            interest: None,
         }
     }
 

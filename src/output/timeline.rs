@@ -84,7 +84,8 @@ pub const CSV_COLUMNS: [&str; 15] = [
 
 /// Writes rows of one format.
 pub enum TimelineWriter<'a> {
-    Text(Box<dyn Write + 'a>),
+    /// The output and a row buffer reused for every row.
+    Text(Box<dyn Write + 'a>, Vec<u8>),
     Jsonl(Box<dyn Write + 'a>),
     Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
 }
@@ -92,7 +93,7 @@ pub enum TimelineWriter<'a> {
 impl<'a> TimelineWriter<'a> {
     pub fn start(out: Box<dyn Write + 'a>, format: TimelineFormat) -> io::Result<Self> {
         Ok(match format {
-            TimelineFormat::Text => TimelineWriter::Text(out),
+            TimelineFormat::Text => TimelineWriter::Text(out, Vec::with_capacity(512)),
             TimelineFormat::Jsonl => TimelineWriter::Jsonl(out),
             TimelineFormat::Csv => {
                 let mut w = csv::WriterBuilder::new().from_writer(out);
@@ -104,7 +105,11 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn write(&mut self, e: &Event) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(out) => write_text(out, e),
+            TimelineWriter::Text(out, buf) => {
+                buf.clear();
+                text_row(buf, e);
+                out.write_all(buf)
+            }
             TimelineWriter::Jsonl(out) => {
                 serde_json::to_writer(&mut *out, &row(e))?;
                 out.write_all(b"\n")
@@ -141,7 +146,7 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn finish(self) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(mut o) | TimelineWriter::Jsonl(mut o) => o.flush(),
+            TimelineWriter::Text(mut o, _) | TimelineWriter::Jsonl(mut o) => o.flush(),
             TimelineWriter::Csv(mut w) => w.flush(),
         }
     }
@@ -150,25 +155,24 @@ impl<'a> TimelineWriter<'a> {
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
 /// duration of exits appended. Built in one buffer and written at once:
 /// this runs for every event of multi-GB inputs.
-fn write_text(out: &mut dyn Write, e: &Event) -> io::Result<()> {
-    let mut b: Vec<u8> = Vec::with_capacity(160 + e.text.len());
+pub fn text_row(b: &mut Vec<u8>, e: &Event) {
     let mut ts = [0u8; 32];
     let n = crate::timefmt::rfc3339_into(&e.ts, &mut ts);
     b.extend_from_slice(&ts[..n]);
     b.extend_from_slice(b"  ");
     b.extend_from_slice(e.path().as_bytes());
     b.push(b':');
-    push_num(&mut b, e.line);
+    push_num(b, e.line);
     match (e.pid, e.tid) {
         (Some(p), Some(t)) => {
             b.extend_from_slice(b"  ");
-            push_num(&mut b, p as u64);
+            push_num(b, p as u64);
             b.push(b'.');
-            push_num(&mut b, t as u64);
+            push_num(b, t as u64);
         }
         (Some(p), None) => {
             b.extend_from_slice(b"  ");
-            push_num(&mut b, p as u64);
+            push_num(b, p as u64);
         }
         _ => {}
     }
@@ -184,7 +188,6 @@ fn write_text(out: &mut dyn Write, e: &Event) -> io::Result<()> {
         b.push(b']');
     }
     b.push(b'\n');
-    out.write_all(&b)
 }
 
 fn push_num(b: &mut Vec<u8>, mut v: u64) {
