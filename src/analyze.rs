@@ -9,7 +9,6 @@ use crate::passes::{Plan, RULES, RuleInfo};
 use crate::report::redact::Redactor;
 use crate::report::{self, Report};
 use crate::source::{FileInfo, Severity};
-use crate::timeline::Merged;
 use clap::{Args, ValueEnum};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -139,6 +138,46 @@ fn seal_all(findings: &mut [Finding]) {
     }
 }
 
+/// Read the opened inputs once through the timeline, feed every event in
+/// the time window to every pass (and the redactor), and return the
+/// inputs' facts and the sealed, ordered findings.
+fn collect(
+    input: &InputArgs,
+    plan: &Plan,
+    sources: Vec<Box<dyn crate::source::Source>>,
+    discovery_rows: Vec<FileInfo>,
+    mut redactor: Option<&mut Redactor>,
+) -> Result<(Vec<FileInfo>, Vec<Finding>), String> {
+    let mut passes = plan.passes();
+    let mut merged = input.merged(sources);
+    let first = merged.next();
+    let window = input.window(first.as_ref().map(|e| &e.ts))?;
+    let mut feed = |e: &crate::event::Event| {
+        if !window.contains(&e.ts) {
+            return;
+        }
+        for p in passes.iter_mut() {
+            p.observe(e);
+        }
+        if let Some(r) = redactor.as_deref_mut() {
+            r.observe(e);
+        }
+    };
+    if let Some(e) = first {
+        feed(&e);
+    }
+    for e in merged.by_ref() {
+        feed(&e);
+    }
+    let mut inputs: Vec<FileInfo> = merged.finish();
+    inputs.extend(discovery_rows);
+    inputs.sort_by(|x, y| x.path.cmp(&y.path));
+    let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    seal_all(&mut findings);
+    order(&mut findings);
+    Ok((inputs, findings))
+}
+
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let plan = Plan::new(&a.only, &a.skip, &a.set)?;
     let kind = match a.format {
@@ -153,43 +192,19 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let baseline = a.baseline.as_deref().map(read_baseline).transpose()?;
     let mut skip_files: Vec<PathBuf> = a.input.output.iter().cloned().collect();
     skip_files.extend(a.baseline.iter().cloned());
-    let (sources, discovery_rows) = a.input.open_except(&skip_files)?;
+    let mut opts = a.input.read_options();
+    opts.interest = Some(std::sync::Arc::new(plan.interest()));
+    let (sources, discovery_rows) = a.input.open_except(&skip_files, &opts)?;
     let mut out = a.input.writer()?;
 
-    let mut passes = plan.passes();
     let mut redactor = a.redact.then(Redactor::new);
-    let mut merged = Merged::new(sources);
-    let first = merged.next();
-    let window = a.input.window(first.as_ref().map(|e| &e.ts))?;
-    let mut feed = |e: &crate::event::Event| {
-        if !window.contains(&e.ts) {
-            return;
-        }
-        for p in passes.iter_mut() {
-            p.observe(e);
-        }
-        if let Some(r) = redactor.as_mut() {
-            r.observe(e);
-        }
-    };
-    if let Some(e) = first {
-        feed(&e);
-    }
-    for e in merged.by_ref() {
-        feed(&e);
-    }
-    let mut inputs: Vec<FileInfo> = merged.finish();
-    inputs.extend(discovery_rows);
-    inputs.sort_by(|x, y| x.path.cmp(&y.path));
-
-    let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
-    seal_all(&mut findings);
+    let (mut inputs, mut findings) =
+        collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
             f.baseline = b.contains(&f.fingerprint);
         }
     }
-    order(&mut findings);
     let fail = a
         .fail_on
         .unwrap_or(FailOn::Never)
@@ -292,4 +307,41 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
         .collect();
     serde_json::to_writer_pretty(&mut *out, &v)?;
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The readers skip what no pass reads; the findings must be exactly
+    /// those of reading everything, and the same with one worker or many.
+    #[test]
+    fn interest_and_workers_do_not_change_findings() {
+        let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let plan = Plan::new(&[], &[], &[]).unwrap();
+        let run = |interest: bool, jobs: usize| {
+            let input = InputArgs {
+                paths: vec![fixtures.clone()],
+                jobs: Some(jobs),
+                quiet: true,
+                ..Default::default()
+            };
+            let mut opts = input.read_options();
+            if interest {
+                opts.interest = Some(std::sync::Arc::new(plan.interest()));
+            }
+            let (sources, rows) = input.open_except(&[], &opts).unwrap();
+            let (_, findings) = collect(&input, &plan, sources, rows, None).unwrap();
+            serde_json::to_string_pretty(&findings).unwrap()
+        };
+        let full = run(false, 1);
+        assert!(full.contains("qtime-growth") && full.contains("tcp-send-stall"));
+        // Compared line by line so a failure shows the first difference.
+        for other in [run(true, 1), run(true, 3)] {
+            for (i, (a, b)) in full.lines().zip(other.lines()).enumerate() {
+                assert_eq!(a, b, "line {i}");
+            }
+            assert_eq!(full.lines().count(), other.lines().count());
+        }
+    }
 }

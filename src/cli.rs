@@ -113,12 +113,13 @@ impl InputArgs {
 
     /// Discover and open every input. Errors when there is nothing to read.
     pub fn open(&self) -> Result<Opened, String> {
-        self.open_except(&[])
+        self.open_except(&[], &self.read_options())
     }
 
-    /// Like `open`, leaving out these files (the report being written, a
-    /// baseline report) when discovery finds them.
-    pub fn open_except(&self, skip: &[PathBuf]) -> Result<Opened, String> {
+    /// Like `open`, with these reading options, leaving out these files
+    /// (the report being written, a baseline report) when discovery finds
+    /// them.
+    pub fn open_except(&self, skip: &[PathBuf], opts: &ReadOptions) -> Result<Opened, String> {
         let mut found = discover(&self.paths());
         let skip: Vec<PathBuf> = skip
             .iter()
@@ -148,7 +149,7 @@ impl InputArgs {
                 format!("no readable input: {}", why.join("; "))
             });
         }
-        Ok((open_all(found.inputs, &self.read_options()), found.problems))
+        Ok((open_all(found.inputs, opts), found.problems))
     }
 
     /// Open the output: the `-o` file or standard output.

@@ -125,7 +125,7 @@ pub struct EventRef {
     flag: bool,
     pid: Option<u32>,
     tid: Option<u32>,
-    ident: Option<String>,
+    ident: Option<Arc<str>>,
     text: String,
 }
 

@@ -655,7 +655,8 @@ impl TraceSource {
             None
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
-        if self.skip_cheaply(bytes) {
+        // A cut last line is a problem to report even when no pass reads it.
+        if !meta.unterminated && self.skip_cheaply(bytes) {
             return true;
         }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.

@@ -27,6 +27,8 @@ pub static RULE: RuleInfo = RuleInfo {
     .range(1.0, f64::MAX)],
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",
+    functions: &[],
+    keywords: &[],
     make: |s| {
         Box::new(MessagePass::new(
             &RULE,

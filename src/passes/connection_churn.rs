@@ -55,6 +55,8 @@ pub static RULE: RuleInfo = RuleInfo {
         handshake where TLS is used, a DNS look-up for host-name CONNAMEs, CHLAUTH and \
         authentication checks, and on z/OS CSQX511I/CSQX512I messages \
         (`SET SYSTEM EXCLMSG(X511,X512)` removes those).",
+    functions: &[Family::Connect, Family::Disconnect],
+    keywords: &[],
     make: |s| Box::new(ConnectionChurn::new(s)),
 };
 

@@ -78,6 +78,11 @@ pub struct RuleInfo {
     pub thresholds: &'static [Threshold],
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
+    /// Trace function families whose entries and exits the pass reads.
+    pub functions: &'static [patterns::Family],
+    /// Literal text a trace text line must contain for the pass to read it.
+    /// (Headers, log records and SMF rows always reach every pass.)
+    pub keywords: &'static [&'static str],
     pub make: fn(&Settings) -> Box<dyn Pass>,
 }
 
@@ -204,6 +209,29 @@ impl Plan {
         self.rules.iter().map(|(r, _)| r.id).collect()
     }
 
+    /// What the readers must deliver for these rules: the union of their
+    /// trace functions and text keywords. Trace lines no rule reads are
+    /// never turned into events.
+    pub fn interest(&self) -> crate::source::Interest {
+        let mut functions: Vec<&str> = Vec::new();
+        let mut keywords: Vec<&str> = Vec::new();
+        for (r, _) in &self.rules {
+            for fam in r.functions {
+                for n in patterns::names_of(*fam) {
+                    if !functions.contains(&n) {
+                        functions.push(n);
+                    }
+                }
+            }
+            for k in r.keywords {
+                if !keywords.contains(k) {
+                    keywords.push(k);
+                }
+            }
+        }
+        crate::source::Interest::new(&functions, &[], &keywords)
+    }
+
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {
         self.rules.iter().map(|(r, s)| (r.make)(s)).collect()
     }
@@ -273,7 +301,7 @@ pub mod testutil {
 
     pub fn entry(path: &str, line: u64, tod: &str, pid: u32, tid: u32, f: &str) -> Event {
         let mut e = trace(path, line, tod, pid, tid, Kind::Entry, &format!("-{{  {f}"));
-        e.function = Some(f.to_string());
+        e.function = Some(f.into());
         e
     }
 
@@ -303,7 +331,7 @@ pub mod testutil {
             if error { Kind::ErrorExit } else { Kind::Exit },
             &text,
         );
-        e.function = Some(f.to_string());
+        e.function = Some(f.into());
         e.rc = Some(rc.to_string());
         e.elapsed_us = Some(elapsed_us);
         e

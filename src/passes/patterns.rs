@@ -28,194 +28,78 @@ pub enum Family {
     Disconnect,
 }
 
-/// How a function name is matched.
-#[derive(Debug, Clone, Copy)]
-pub enum Name {
-    /// The whole name, case-sensitive.
-    Exact(&'static str),
-    /// MQ wrapper naming: any component prefix (`xcs`, `cci`, ...) followed
-    /// by this CamelCase stem.
-    Stem(&'static str),
-}
-
+/// A traced function name (exact, case-sensitive) and what it does.
 #[derive(Debug, Clone, Copy)]
 pub struct FnPattern {
     pub family: Family,
-    pub name: Name,
+    pub name: &'static str,
     /// Seen in a real trace (seed or public sample).
     pub verified: bool,
     pub note: &'static str,
 }
 
-const fn exact(
-    family: Family,
-    name: &'static str,
-    verified: bool,
-    note: &'static str,
-) -> FnPattern {
+const fn f(family: Family, name: &'static str, verified: bool, note: &'static str) -> FnPattern {
     FnPattern {
         family,
-        name: Name::Exact(name),
+        name,
         verified,
         note,
     }
 }
 
-const fn stem(family: Family, name: &'static str, note: &'static str) -> FnPattern {
-    FnPattern {
-        family,
-        name: Name::Stem(name),
-        verified: false,
-        note,
-    }
-}
+use Family::*;
 
-/// Every function family entry.
+/// Every function the passes know. MQ's own wrappers around the resolver
+/// are not listed: no trace seen so far names them; add them here.
+#[rustfmt::skip]
 pub static FUNCTIONS: &[FnPattern] = &[
-    exact(
-        Family::Send,
-        "send",
-        true,
-        "seed 004: `----}! send rc=Unknown(B)`",
-    ),
-    exact(Family::Send, "sendmsg", false, "POSIX"),
-    exact(Family::Send, "WSASend", false, "Windows sockets"),
-    exact(
-        Family::SendWrapper,
-        "cciTcpSend",
-        true,
-        "seed 004: `---{ cciTcpSend`",
-    ),
-    exact(
-        Family::SendWrapper,
-        "ccxSend",
-        true,
-        "seed 004 (IBM L3 analysis table)",
-    ),
-    exact(Family::Receive, "recv", false, "POSIX"),
-    exact(Family::Receive, "cciTcpReceive", false, "trace-fmt.md §3.2"),
-    exact(
-        Family::Receive,
-        "ccxReceive",
-        true,
-        "seed 004 (IBM L3 analysis table)",
-    ),
-    exact(
-        Family::Wait,
-        "select",
-        false,
-        "seed 002: MQ 'would then enter a select call'",
-    ),
-    exact(
-        Family::Wait,
-        "poll",
-        false,
-        "seed 004: 'poll() and select() wait for a buffer'",
-    ),
-    exact(Family::Wait, "pollset_poll", false, "AIX pollset interface"),
-    exact(Family::Wait, "epoll_wait", false, "Linux"),
-    exact(Family::Wait, "WSAPoll", false, "Windows sockets"),
-    exact(
-        Family::Dns,
-        "getaddrinfo",
-        false,
-        "AMQ9788W names it (seed 000)",
-    ),
-    exact(
-        Family::Dns,
-        "getnameinfo",
-        false,
-        "AMQ9788W reverse look-ups",
-    ),
-    exact(Family::Dns, "gethostbyname", false, "POSIX"),
-    exact(Family::Dns, "gethostbyname_r", false, "POSIX"),
-    exact(Family::Dns, "gethostbyaddr", false, "POSIX"),
-    exact(Family::Dns, "gethostbyaddr_r", false, "POSIX"),
-    stem(
-        Family::Dns,
-        "GetAddrInfo",
-        "MQ wrapper naming, e.g. `xcsGetAddrInfo`",
-    ),
-    stem(Family::Dns, "GetNameInfo", "MQ wrapper naming"),
-    stem(Family::Dns, "GetHostByName", "MQ wrapper naming"),
-    stem(Family::Dns, "GetHostByAddr", "MQ wrapper naming"),
-    exact(Family::Gskit, "gsk_environment_open", false, "GSKit API"),
-    exact(
-        Family::Gskit,
-        "gsk_environment_init",
-        true,
-        "seed 004: 18 s in this call",
-    ),
-    exact(Family::Gskit, "gsk_secure_soc_open", false, "GSKit API"),
-    exact(
-        Family::Gskit,
-        "gsk_secure_soc_init",
-        false,
-        "GSKit API: the handshake",
-    ),
-    exact(
-        Family::Gskit,
-        "gsk_secure_soc_reset",
-        false,
-        "GSKit API: renegotiation",
-    ),
-    exact(Family::Connect, "MQCONN", false, "MQI"),
-    exact(Family::Connect, "MQCONNX", false, "MQI"),
-    exact(
-        Family::Connect,
-        "zstMQCONN",
-        false,
-        "API layer naming (`zstMQ<verb>`, pymqi#147)",
-    ),
-    exact(Family::Connect, "zstMQCONNX", false, "API layer naming"),
-    exact(Family::Disconnect, "MQDISC", false, "MQI"),
-    exact(Family::Disconnect, "zstMQDISC", false, "API layer naming"),
+    f(Send,        "send",                 true,  "seed 004: `----}! send rc=Unknown(B)`"),
+    f(Send,        "sendmsg",              false, "POSIX"),
+    f(Send,        "WSASend",              false, "Windows sockets"),
+    f(SendWrapper, "cciTcpSend",           true,  "seed 004: `---{ cciTcpSend`"),
+    f(SendWrapper, "ccxSend",              true,  "seed 004 (IBM L3 analysis table)"),
+    f(Receive,     "recv",                 false, "POSIX"),
+    f(Receive,     "cciTcpReceive",        false, "trace-fmt.md §3.2"),
+    f(Receive,     "ccxReceive",           true,  "seed 004 (IBM L3 analysis table)"),
+    f(Wait,        "select",               false, "seed 002: MQ 'would then enter a select call'"),
+    f(Wait,        "poll",                 false, "seed 004: 'poll() and select() wait for a buffer'"),
+    f(Wait,        "pollset_poll",         false, "AIX pollset interface"),
+    f(Wait,        "epoll_wait",           false, "Linux"),
+    f(Wait,        "WSAPoll",              false, "Windows sockets"),
+    f(Dns,         "getaddrinfo",          false, "AMQ9788W names it (seed 000)"),
+    f(Dns,         "getnameinfo",          false, "AMQ9788W on reverse look-ups (error-log notes)"),
+    f(Dns,         "gethostbyname",        false, "POSIX"),
+    f(Dns,         "gethostbyname_r",      false, "POSIX"),
+    f(Dns,         "gethostbyaddr",        false, "POSIX"),
+    f(Dns,         "gethostbyaddr_r",      false, "POSIX"),
+    f(Gskit,       "gsk_environment_open", false, "GSKit API"),
+    f(Gskit,       "gsk_environment_init", true,  "seed 004: 18 s in this call"),
+    f(Gskit,       "gsk_secure_soc_open",  false, "GSKit API"),
+    f(Gskit,       "gsk_secure_soc_init",  false, "GSKit API: the handshake"),
+    f(Gskit,       "gsk_secure_soc_reset", false, "GSKit API: renegotiation"),
+    f(Connect,     "MQCONN",               false, "MQI"),
+    f(Connect,     "MQCONNX",              false, "MQI"),
+    f(Connect,     "zstMQCONN",            false, "API layer naming (`zstMQ<verb>`, pymqi#147)"),
+    f(Connect,     "zstMQCONNX",           false, "API layer naming"),
+    f(Disconnect,  "MQDISC",               false, "MQI"),
+    f(Disconnect,  "zstMQDISC",            false, "API layer naming"),
 ];
 
-/// Exact names, for a hash lookup on every entry and exit.
-static EXACT: LazyLock<HashMap<&'static str, Family>> = LazyLock::new(|| {
-    FUNCTIONS
-        .iter()
-        .filter_map(|p| match p.name {
-            Name::Exact(n) => Some((n, p.family)),
-            Name::Stem(_) => None,
-        })
-        .collect()
-});
+/// Names, for a hash lookup on every entry and exit.
+static BY_NAME: LazyLock<HashMap<&'static str, Family>> =
+    LazyLock::new(|| FUNCTIONS.iter().map(|p| (p.name, p.family)).collect());
 
 /// The family of a traced function name, if any.
 pub fn family(function: &str) -> Option<Family> {
-    if let Some(f) = EXACT.get(function) {
-        return Some(*f);
-    }
-    if !function.contains("Get") {
-        return None;
-    }
-    FUNCTIONS.iter().find_map(|p| match p.name {
-        Name::Stem(s) if is_stem_match(function, s) => Some(p.family),
-        _ => None,
-    })
+    BY_NAME.get(function).copied()
 }
 
-/// `xcsGetAddrInfo` matches stem `GetAddrInfo`: a lower-case component
-/// prefix, then the stem, nothing after.
-fn is_stem_match(function: &str, stem: &str) -> bool {
-    function.len() > stem.len()
-        && function.ends_with(stem)
-        && function[..function.len() - stem.len()]
-            .bytes()
-            .all(|b| b.is_ascii_lowercase())
-}
-
-/// Names of GSKit handshake functions, for docs.
+/// The function names of a family.
 pub fn names_of(family: Family) -> Vec<&'static str> {
     FUNCTIONS
         .iter()
         .filter(|p| p.family == family)
-        .map(|p| match p.name {
-            Name::Exact(n) => n,
-            Name::Stem(s) => s,
-        })
+        .map(|p| p.name)
         .collect()
 }
 
@@ -425,9 +309,7 @@ mod tests {
         assert_eq!(family("send"), Some(Family::Send));
         assert_eq!(family("cciTcpSend"), Some(Family::SendWrapper));
         assert_eq!(family("getaddrinfo"), Some(Family::Dns));
-        assert_eq!(family("xcsGetAddrInfo"), Some(Family::Dns));
-        assert_eq!(family("GetAddrInfo"), None);
-        assert_eq!(family("xcsGetAddrInfoX"), None);
+        assert_eq!(family("Getaddrinfo"), None);
         assert_eq!(family("gsk_environment_init"), Some(Family::Gskit));
         assert_eq!(family("MQCONNX"), Some(Family::Connect));
         assert_eq!(family("MQDISC"), Some(Family::Disconnect));
@@ -439,12 +321,9 @@ mod tests {
     #[test]
     fn every_entry_is_reachable() {
         for p in FUNCTIONS {
-            let n = match p.name {
-                Name::Exact(n) => n.to_string(),
-                Name::Stem(s) => format!("xcs{s}"),
-            };
-            assert_eq!(family(&n), Some(p.family), "{n}");
+            assert_eq!(family(p.name), Some(p.family), "{}", p.name);
         }
+        assert_eq!(names_of(Family::Disconnect), vec!["MQDISC", "zstMQDISC"]);
     }
 
     #[test]

@@ -53,6 +53,8 @@ pub static RULE: RuleInfo = RuleInfo {
         transmission queue the channel is the bottleneck (see tcp-send-stall and \
         socket-buffer-size for the same channel, the network round trip, TLS cost, BATCHSZ); for \
         an application queue add or speed up consumers.",
+    functions: &[],
+    keywords: &["QTime("],
     make: |s| Box::new(QtimeGrowth::new(s)),
 };
 
@@ -123,7 +125,7 @@ impl QtimeGrowth {
             n: 0,
             sample: Decimated::new(SAMPLE_CAP),
             tid: e.tid,
-            ident: e.ident.clone(),
+            ident: e.ident.as_deref().map(String::from),
             record: record.map(str::to_string),
         });
         s.n += 1;
@@ -147,7 +149,7 @@ impl Pass for QtimeGrowth {
                     return;
                 };
                 let who = match (&e.ident, e.tid) {
-                    (Some(i), _) => i.clone(),
+                    (Some(i), _) => i.to_string(),
                     (None, Some(t)) => format!("tid {t}"),
                     (None, None) => String::new(),
                 };

@@ -50,6 +50,8 @@ pub static RULE: RuleInfo = RuleInfo {
         /etc/hosts order); for reverse look-ups `ALTER QMGR REVDNS(DISABLED)` stops them, but \
         CHLAUTH rules that match host names then stop matching: rewrite them with IP addresses \
         first.",
+    functions: &[Family::Dns, Family::Connect],
+    keywords: &[],
     make: |s| Box::new(SlowDns::new(s)),
 };
 

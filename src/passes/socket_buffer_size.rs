@@ -46,6 +46,8 @@ pub static RULE: RuleInfo = RuleInfo {
         `SndBuffSize` and `RcvBuffSize` for the sending end of channels, `RcvSndBuffSize` and \
         `RcvRcvBuffSize` for the receiving end; `ClntSndBuffSize` and `ClntRcvBuffSize` in \
         mqclient.ini for clients; 0 lets the operating system choose (and auto-tune).",
+    functions: &[],
+    keywords: &["buffer size"],
     make: |s| Box::new(SocketBufferSize::new(s)),
 };
 
@@ -150,7 +152,12 @@ impl Pass for SocketBufferSize {
         let (Some(pid), Some(tid)) = (e.pid, e.tid) else {
             return;
         };
-        let key: ConnKey = (e.origin.path.clone(), pid, tid, e.ident.clone());
+        let key: ConnKey = (
+            e.origin.path.clone(),
+            pid,
+            tid,
+            e.ident.as_deref().map(String::from),
+        );
         if b.stage == Stage::Current
             && self.open.get(&key).is_some_and(|o| o.sizes.has_final())
             && let Some(o) = self.open.remove(&key)

@@ -74,6 +74,8 @@ pub static RULE: RuleInfo = RuleInfo {
         too small for the bandwidth-delay product or the receiver is slow: check the final socket \
         send buffer size (`SndBuffSize`, `RcvSndBuffSize`, `ClntSndBuffSize`; 0 = the operating \
         system's default) and the network.",
+    functions: &[Family::Send, Family::SendWrapper, Family::Wait],
+    keywords: &[],
     make: |s| Box::new(TcpSendStall::new(s)),
 };
 
@@ -229,7 +231,7 @@ impl Pass for TcpSendStall {
                         start: e.ts,
                         code,
                         eagain: Evidence::from_event(e),
-                        ident: e.ident.clone(),
+                        ident: e.ident.as_deref().map(String::from),
                         longest_wait_call: None,
                     });
                 }

@@ -24,6 +24,8 @@ pub static RULE: RuleInfo = RuleInfo {
     .range(1.0, f64::MAX)],
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
+    functions: &[],
+    keywords: &[],
     make: |s| {
         Box::new(MessagePass::new(
             &RULE,

@@ -48,6 +48,8 @@ pub static RULE: RuleInfo = RuleInfo {
         repositories, entropy source); a slow gsk_secure_soc_init is the handshake itself \
         (revocation checks against an OCSP responder or CRL server that does not answer, the \
         network round trip, an overloaded peer).",
+    functions: &[Family::Gskit],
+    keywords: &["gsk_"],
     make: |s| Box::new(TlsHandshakeSlow::new(s)),
 };
 
@@ -101,7 +103,7 @@ impl TlsHandshakeSlow {
         g.calls += 1;
         if g.tid.is_none() {
             g.tid = e.tid;
-            g.ident = e.ident.clone();
+            g.ident = e.ident.as_deref().map(String::from);
         }
         if us < self.min_us {
             return;

@@ -21,6 +21,8 @@ pub static RULE: RuleInfo = RuleInfo {
     thresholds: &[],
     advice: "Format binary traces with `dspmqtrc` on the machine that wrote them; give `--tz` \
         for files without a UTC offset; collect the files again if they were cut or damaged.",
+    functions: &[],
+    keywords: &[],
     make: |_s: &Settings| Box::new(UnreadableInput),
 };
 
@@ -57,8 +59,8 @@ impl Pass for UnreadableInput {
                 format!("{}: {first_msg}", short(&fi.path))
             };
             let mut f = Finding::new(RULE.id, severity, title);
-            f.first = fi.first;
-            f.last = fi.last;
+            // No time range: problems are located by line, and a file's
+            // first/last event depend on what the readers were asked for.
             f.count = fi.problem_count.max(1);
             f.metrics
                 .set("lines_skipped", Metric::int(fi.lines_skipped));
@@ -110,7 +112,7 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
     }
     let msgs: Vec<&str> = fi.problems.iter().map(|p| p.message.as_str()).collect();
     let mut parts = Vec::new();
-    if fi.format == Format::BinaryTrace || msgs.iter().any(|m| m.contains("dspmqtrc")) {
+    if fi.format == Format::BinaryTrace || msgs.iter().any(|m| m.contains("binary trace")) {
         parts.push(
             "Binary trace files cannot be read offline: run `dspmqtrc` on the machine (same \
              MQ level) that wrote them and collect the .FMT files.",
@@ -120,6 +122,21 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
         parts.push(
             "The file states no UTC offset: give `--tz ±HH:MM` so its events line up with the \
              other files.",
+        );
+    }
+    if msgs.iter().any(|m| m.contains("no date in the file")) {
+        parts.push(
+            "The file has no date (formatted with `dspmqtrc -h`): give `--date YYYY-MM-DD` if the \
+             file's modification date is not the day it was written.",
+        );
+    }
+    if msgs
+        .iter()
+        .any(|m| m.contains("counter jumped") || m.contains("counter went back"))
+    {
+        parts.push(
+            "The trace counter has gaps: records were lost (the trace buffer wrapped or the file \
+             was cut); timings across a gap are not reliable.",
         );
     }
     if msgs
@@ -177,9 +194,16 @@ mod tests {
             "no UTC offset in the file and no --tz given: UTC assumed",
         );
         let clean = FileInfo::new("case/AMQ4.0.FMT", Format::FmtTrace, 10);
+        let mut nodate = FileInfo::new("case/AMQ5.0.FMT", Format::FmtTrace, 10);
+        nodate.problem(
+            None,
+            Severity::Info,
+            0,
+            "no date in the file (formatted with `dspmqtrc -h`?)",
+        );
         let unknown = FileInfo::new("case/notes.txt", Format::Unknown, 10);
-        let out = run_with(&RULE, &[], &[], &[bin, tz, bad, clean, unknown]);
-        assert_eq!(out.len(), 4);
+        let out = run_with(&RULE, &[], &[], &[bin, tz, bad, clean, nodate, unknown]);
+        assert_eq!(out.len(), 5);
         assert_eq!(out[0].severity, Severity::Warning);
         assert!(out[0].advice.contains("dspmqtrc"));
         assert_eq!(out[1].severity, Severity::Info);
@@ -196,7 +220,8 @@ mod tests {
                 .title
                 .starts_with("AMQ3.0.FMT: 3 problems, first: not a trace record")
         );
-        assert_eq!(out[3].severity, Severity::Info);
-        assert_eq!(out[3].evidence[0].line, 1);
+        assert!(out[3].advice.contains("--date") && !out[3].advice.contains("Binary"));
+        assert_eq!(out[4].severity, Severity::Info);
+        assert_eq!(out[4].evidence[0].line, 1);
     }
 }
