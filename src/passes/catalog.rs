@@ -499,24 +499,15 @@ impl Pass for MessagePass {
             if !k.host.is_empty() {
                 at.push(format!("host '{}'", k.host));
             }
-            let title = format!(
-                "{} {}{}: {} time{}",
-                g.msgid,
-                m.meaning
-                    .split(" (")
-                    .next()
-                    .unwrap_or(m.meaning)
-                    .split(':')
-                    .next()
-                    .unwrap_or(""),
-                if at.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {}", at.join(", "))
-                },
-                thousands(g.count),
-                if g.count == 1 { "" } else { "s" }
-            );
+            let meaning = m.meaning.split(" (").next().unwrap_or(m.meaning);
+            let meaning = meaning.split(':').next().unwrap_or(meaning);
+            let mut title = format!("{} {meaning}", g.msgid);
+            if !at.is_empty() {
+                title.push_str(&format!(", {}", at.join(", ")));
+            }
+            if g.count > 1 {
+                title.push_str(&format!(": {} times", thousands(g.count)));
+            }
             let mut f = Finding::new(self.rule.id, m.severity, title);
             f.first = Some(g.first);
             f.last = Some(g.last);

@@ -6,6 +6,7 @@ use super::{Pass, RuleInfo, Settings};
 use crate::event::{Event, Format};
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
 use crate::source::{FileInfo, Severity};
+use std::collections::BTreeMap;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "unreadable-input",
@@ -33,6 +34,9 @@ impl Pass for UnreadableInput {
 
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
         let mut out = Vec::new();
+        // Files with only notes (info) of the same first kind are reported
+        // together: twenty SMF files without a UTC offset are one finding.
+        let mut notes: BTreeMap<String, Vec<&FileInfo>> = BTreeMap::new();
         for fi in inputs {
             let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
             if fi.problem_count == 0 && !unknown {
@@ -43,59 +47,120 @@ impl Pass for UnreadableInput {
             } else {
                 fi.worst.unwrap_or(Severity::Warning)
             };
-            let first_msg = fi
-                .problems
-                .first()
-                .map(|p| p.message.as_str())
-                .unwrap_or("format not recognised: not analysed");
-            let title = if fi.problem_count > 1 {
-                format!(
-                    "{}: {} problems, first: {}",
-                    short(&fi.path),
-                    thousands(fi.problem_count),
-                    first_msg
-                )
+            if severity == Severity::Info {
+                notes
+                    .entry(first_message(fi).to_string())
+                    .or_default()
+                    .push(fi);
             } else {
-                format!("{}: {first_msg}", short(&fi.path))
-            };
-            let mut f = Finding::new(RULE.id, severity, title);
-            // No time range: problems are located by line, and a file's
-            // first/last event depend on what the readers were asked for.
-            f.count = fi.problem_count.max(1);
-            f.metrics
-                .set("lines_skipped", Metric::int(fi.lines_skipped));
-            f.metrics.set("problems", Metric::int(fi.problem_count));
-            f.metrics
-                .set("format", Metric::Str(fi.format.as_str().to_string()));
-            if let Some(v) = &fi.variant {
-                f.metrics.set("variant", Metric::Str(v.clone()));
+                out.push(file_finding(fi, severity));
             }
-            // Worst problems first, then in file order.
-            let mut probs: Vec<_> = fi.problems.iter().collect();
-            probs.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.line.cmp(&b.line)));
-            f.evidence = probs
-                .iter()
-                .take(MAX_EVIDENCE)
-                .map(|p| Evidence {
-                    path: fi.path.clone(),
-                    line: p.line.unwrap_or(1).max(1),
-                    text: format!("{}: {}", p.severity.as_str(), p.message),
-                })
-                .collect();
-            f.evidence.sort_by_key(|e| e.line);
-            if f.evidence.is_empty() {
-                f.evidence.push(Evidence {
-                    path: fi.path.clone(),
-                    line: 1,
-                    text: "format not recognised: not analysed".to_string(),
-                });
+        }
+        for (msg, files) in notes {
+            if files.len() == 1 {
+                out.push(file_finding(files[0], Severity::Info));
+            } else {
+                out.push(group_finding(&msg, &files));
             }
-            f.key = fi.path.clone();
-            f.advice = advice(fi, unknown);
-            out.push(f);
         }
         out
     }
+}
+
+fn first_message(fi: &FileInfo) -> &str {
+    fi.problems
+        .first()
+        .map(|p| p.message.as_str())
+        .unwrap_or(NOT_RECOGNISED)
+}
+
+const NOT_RECOGNISED: &str = "format not recognised: not analysed";
+
+fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
+    let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
+    let first_msg = first_message(fi);
+    let title = if fi.problem_count > 1 {
+        format!(
+            "{}: {} problems, first: {}",
+            short(&fi.path),
+            thousands(fi.problem_count),
+            first_msg
+        )
+    } else {
+        format!("{}: {first_msg}", short(&fi.path))
+    };
+    let mut f = Finding::new(RULE.id, severity, title);
+    // No time range: problems are located by line, and a file's first/last
+    // event depend on what the readers were asked for.
+    f.count = fi.problem_count.max(1);
+    f.metrics
+        .set("lines_skipped", Metric::int(fi.lines_skipped));
+    f.metrics.set("problems", Metric::int(fi.problem_count));
+    f.metrics
+        .set("format", Metric::Str(fi.format.as_str().to_string()));
+    if let Some(v) = &fi.variant {
+        f.metrics.set("variant", Metric::Str(v.clone()));
+    }
+    // Worst problems first, then in file order.
+    let mut probs: Vec<_> = fi.problems.iter().collect();
+    probs.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.line.cmp(&b.line)));
+    f.evidence = probs
+        .iter()
+        .take(MAX_EVIDENCE)
+        .map(|p| Evidence {
+            path: fi.path.clone(),
+            line: p.line.unwrap_or(1).max(1),
+            text: format!("{}: {}", p.severity.as_str(), p.message),
+        })
+        .collect();
+    f.evidence.sort_by_key(|e| e.line);
+    if f.evidence.is_empty() {
+        f.evidence.push(Evidence {
+            path: fi.path.clone(),
+            line: 1,
+            text: NOT_RECOGNISED.to_string(),
+        });
+    }
+    f.key = fi.path.clone();
+    f.advice = advice(fi, unknown);
+    f
+}
+
+fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
+    let n = files.len() as u64;
+    let mut f = Finding::new(
+        RULE.id,
+        Severity::Info,
+        format!("{} files: {msg}", thousands(n)),
+    );
+    f.count = n;
+    let sum = |g: fn(&FileInfo) -> u64| files.iter().map(|fi| g(fi)).sum::<u64>();
+    f.metrics
+        .set("lines_skipped", Metric::int(sum(|fi| fi.lines_skipped)));
+    f.metrics
+        .set("problems", Metric::int(sum(|fi| fi.problem_count)));
+    f.metrics.set("files", Metric::int(n));
+    f.evidence = files
+        .iter()
+        .take(MAX_EVIDENCE)
+        .map(|fi| Evidence {
+            path: fi.path.clone(),
+            line: fi.problems.first().and_then(|p| p.line).unwrap_or(1).max(1),
+            text: format!("info: {msg}"),
+        })
+        .collect();
+    f.key = format!("{n} files: {msg}");
+    let unknown = files[0].format == Format::Unknown && files[0].problem_count == 0;
+    let more = if n as usize > MAX_EVIDENCE {
+        format!(" The first {MAX_EVIDENCE} files are listed;")
+    } else {
+        String::new()
+    };
+    f.advice = format!(
+        "{}{more} `mqdiag inventory` lists every file with all its notes.",
+        advice(files[0], unknown)
+    );
+    f
 }
 
 /// The file name, for titles (the full path is in the evidence).
@@ -204,24 +269,63 @@ mod tests {
         let unknown = FileInfo::new("case/notes.txt", Format::Unknown, 10);
         let out = run_with(&RULE, &[], &[], &[bin, tz, bad, clean, nodate, unknown]);
         assert_eq!(out.len(), 5);
+        // Warnings per file first (in input order), then the notes.
         assert_eq!(out[0].severity, Severity::Warning);
         assert!(out[0].advice.contains("dspmqtrc"));
-        assert_eq!(out[1].severity, Severity::Info);
-        assert!(out[1].advice.contains("--tz"));
-        assert_eq!(out[2].severity, Severity::Warning);
-        assert_eq!(metric(&out[2], "lines_skipped"), Metric::Int(2));
-        assert_eq!(out[2].count, 3);
+        assert_eq!(out[1].severity, Severity::Warning);
+        assert_eq!(metric(&out[1], "lines_skipped"), Metric::Int(2));
+        assert_eq!(out[1].count, 3);
         assert_eq!(
-            out[2].evidence.iter().map(|e| e.line).collect::<Vec<_>>(),
+            out[1].evidence.iter().map(|e| e.line).collect::<Vec<_>>(),
             vec![1, 7, 9]
         );
         assert!(
-            out[2]
+            out[1]
                 .title
                 .starts_with("AMQ3.0.FMT: 3 problems, first: not a trace record")
         );
-        assert!(out[3].advice.contains("--date") && !out[3].advice.contains("Binary"));
-        assert_eq!(out[4].severity, Severity::Info);
-        assert_eq!(out[4].evidence[0].line, 1);
+        let tz = out
+            .iter()
+            .find(|f| f.title.starts_with("AMQ2.0.FMT"))
+            .unwrap();
+        assert_eq!(tz.severity, Severity::Info);
+        assert!(tz.advice.contains("--tz"));
+        // Notes come after warnings, grouped by their first message.
+        let nodate = out
+            .iter()
+            .find(|f| f.title.starts_with("AMQ5.0.FMT"))
+            .unwrap();
+        assert!(nodate.advice.contains("--date") && !nodate.advice.contains("Binary"));
+        let unknown = out
+            .iter()
+            .find(|f| f.title.starts_with("notes.txt"))
+            .unwrap();
+        assert_eq!(unknown.severity, Severity::Info);
+        assert_eq!(unknown.evidence[0].line, 1);
+    }
+
+    #[test]
+    fn notes_of_many_files_are_one_finding() {
+        let files: Vec<FileInfo> = (0..8)
+            .map(|i| {
+                let mut f = FileInfo::new(&format!("smf/SMF-{i}.csv"), Format::SmfCsv, 10);
+                f.problem(
+                    None,
+                    Severity::Info,
+                    0,
+                    "no UTC offset in the file and no --tz given: UTC assumed",
+                );
+                f
+            })
+            .collect();
+        let out = run_with(&RULE, &[], &[], &files);
+        assert_eq!(out.len(), 1);
+        let f = &out[0];
+        assert_eq!(f.severity, Severity::Info);
+        assert_eq!(f.count, 8);
+        assert_eq!(metric(f, "files"), Metric::Int(8));
+        assert_eq!(f.evidence.len(), MAX_EVIDENCE);
+        assert!(f.title.starts_with("8 files: no UTC offset"));
+        assert!(f.advice.contains("--tz") && f.advice.contains("inventory"));
     }
 }
