@@ -153,6 +153,17 @@ pub struct ConnectionChurn {
     task_order: VecDeque<String>,
 }
 
+/// A connect rate for people: `20.4/s`, `3.1/min`, `2.0/h`.
+fn human_rate_of(per_s: f64) -> String {
+    if per_s >= 1.0 {
+        format!("{per_s:.1}/s")
+    } else if per_s * 60.0 >= 1.0 {
+        format!("{:.1}/min", per_s * 60.0)
+    } else {
+        format!("{:.1}/h", per_s * 3600.0)
+    }
+}
+
 /// `2016/02/27` + `22:03:17,888000` (mq-smf-csv) as a naive local time.
 fn smf_time(date: Option<&str>, time: Option<&str>) -> Option<NaiveDateTime> {
     let d = date?.trim();
@@ -471,10 +482,15 @@ impl Pass for ConnectionChurn {
                 GroupKey::Channel("SMF QCST", ..) => "channel instances",
                 GroupKey::Channel(..) => "channel starts",
             };
+            let noun = if g.connects == 1 {
+                noun.trim_end_matches('s').to_string()
+            } else {
+                noun.to_string()
+            };
             let title = format!(
-                "{who}: {} {noun} at {:.1}/s, {} each on average",
+                "{who}: {} {noun} at {}, {} each on average",
                 thousands(g.connects),
-                rate,
+                human_rate_of(rate),
                 human_ms(mean_ms)
             );
             let mut f = Finding::new(RULE.id, RULE.severity, title);
@@ -578,6 +594,13 @@ mod tests {
             ),
             0,
         );
+    }
+
+    #[test]
+    fn rates_for_people() {
+        assert_eq!(human_rate_of(20.446), "20.4/s");
+        assert_eq!(human_rate_of(22.0 / 428.9), "3.1/min");
+        assert_eq!(human_rate_of(0.0005), "1.8/h");
     }
 
     #[test]

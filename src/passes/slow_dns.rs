@@ -499,14 +499,14 @@ impl Pass for SlowDns {
                 Some(a) => format!("Resolving '{a}'"),
                 None => "Host-name resolution".to_string(),
             };
-            let both = if g.corroborated > 0 {
-                format!(
-                    " {} of these {} seen both in the error log and in a trace of the same process.",
-                    g.corroborated,
-                    if g.corroborated == 1 { "was" } else { "were" }
-                )
-            } else {
-                String::new()
+            let both = match (g.corroborated, n) {
+                (0, _) => String::new(),
+                (1, 1) => " It was seen both in the error log and in a trace of the same process."
+                    .to_string(),
+                (c, n) => format!(
+                    " {c} of these {n} were seen both in the error log and in a trace of the same \
+                     process."
+                ),
             };
             let forward = "Use a dotted IP address in CONNAME (or MQSERVER / the CCDT) so that \
                 no name has to be resolved at every connect, and keep clients connected instead \
@@ -598,6 +598,10 @@ mod tests {
         assert_eq!(f.subject.host.as_deref(), Some("colinpaice"));
         assert!(f.advice.contains("dotted IP address") && f.advice.contains("REVDNS(DISABLED)"));
         assert!(f.advice.contains("CHLAUTH"));
+        assert!(
+            f.advice
+                .contains("It was seen both in the error log and in a trace of the same process.")
+        );
     }
 
     #[test]
