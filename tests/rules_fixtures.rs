@@ -373,3 +373,40 @@ fn only_skip_and_set() {
         819_150.0
     );
 }
+
+/// Seed 000: the client's AMQ9788W and the 5 s look-up in its trace are
+/// one incident, one finding citing both files. Needs the error-log
+/// reader: on a build without it the log is of unknown format and the
+/// test says so and stops.
+#[test]
+fn error_log_and_trace_of_one_lookup_are_one_finding() {
+    let inv = mqdiag(&["inventory", "--format", "json", "fixtures/client-errors"]);
+    let inv: serde_json::Value = serde_json::from_str(&inv.stdout).unwrap();
+    if inv["files"][0]["format"] != "errlog-text" {
+        eprintln!("note: no error-log reader in this build; correlation test skipped");
+        return;
+    }
+    let v = analyze_json(&["fixtures/trace/client-dns", "fixtures/client-errors"]);
+    let f = one(&v, "slow-dns");
+    assert_eq!(f["metrics"]["address"], "LOCALHOST");
+    assert_eq!(f["metrics"]["function"], "getaddrinfo");
+    assert_eq!(num(f, "max_seconds"), 5.004);
+    assert_eq!(num(f, "occurrences"), 1.0);
+    assert_eq!(num(f, "corroborated"), 1.0);
+    assert_eq!(f["metrics"]["sources"], "error log, trace");
+    let paths: Vec<&str> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        vec![
+            "fixtures/client-errors/AMQERR01.LOG",
+            "fixtures/trace/client-dns/AMQ7703.0.FMT",
+            "fixtures/trace/client-dns/AMQ7703.0.FMT"
+        ]
+    );
+    assert_eq!(evidence_lines(f), vec![1, 47, 51]);
+}
