@@ -6,6 +6,7 @@ use crate::formats::open_all;
 use crate::input::discover;
 use crate::output::inventory;
 use crate::output::timeline::{TimelineFormat, TimelineWriter};
+use crate::progress::Progress;
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
 use crate::timeline::{Merged, drain_all};
@@ -13,7 +14,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Exit codes (contract).
@@ -94,9 +95,23 @@ impl InputArgs {
         }
     }
 
-    /// Discover and open every input. Errors when there is nothing to read.
+    /// Whether a progress line may be drawn: standard error is a terminal
+    /// and `--quiet` is absent.
+    pub fn progress_wanted(&self) -> bool {
+        !self.quiet && io::stderr().is_terminal()
+    }
+
+    /// Discover and open every input (archives included), with a progress
+    /// line on standard error when `progress_wanted()`. The line clears
+    /// itself once every source has finished, or when the sources are
+    /// dropped. Errors when there is nothing to read.
     pub fn open(&self) -> Result<Opened, String> {
-        let found = discover(&self.paths());
+        self.open_with_progress(self.progress_wanted())
+    }
+
+    /// As `open`, with the progress line only when `progress` is true.
+    pub fn open_with_progress(&self, progress: bool) -> Result<Opened, String> {
+        let mut found = discover(&self.paths());
         if found.inputs.is_empty() {
             let why: Vec<String> = found
                 .problems
@@ -113,7 +128,13 @@ impl InputArgs {
                 format!("no readable input: {}", why.join("; "))
             });
         }
-        Ok((open_all(found.inputs, &self.read_options()), found.problems))
+        let progress = progress.then(|| Progress::start(&mut found.inputs));
+        let sources = open_all(found.inputs, &self.read_options());
+        let sources = match progress {
+            Some(p) => p.track(sources),
+            None => sources,
+        };
+        Ok((sources, found.problems))
     }
 
     /// Open the output: the `-o` file or standard output.
@@ -253,7 +274,12 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         .map(Regex::new)
         .transpose()
         .map_err(|e| format!("--grep: {e}"))?;
-    let (sources, _) = a.input.open()?;
+    // Events stream to the output as they are read: no progress line when
+    // that output is the terminal too.
+    let to_terminal = a.input.output.is_none() && io::stdout().is_terminal();
+    let (sources, _) = a
+        .input
+        .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
     let out = a.input.writer()?;
     let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
     let mut merged = Merged::new(sources).peekable();

@@ -12,6 +12,7 @@ pub mod formats;
 pub mod input;
 pub mod lines;
 pub mod output;
+pub mod progress;
 pub mod source;
 pub mod text;
 pub mod timefmt;

@@ -1,7 +1,12 @@
-//! Finding the evidence: files and directories named on the command line,
-//! walked recursively, each becoming an `Input` that a reader can open.
+//! Finding the evidence: files, directories and archives named on the
+//! command line, walked recursively, each file or archive member becoming an
+//! `Input` that a reader can open. Archives are read in place (`archive`).
+
+pub mod archive;
+pub mod blob;
 
 use crate::event::Format;
+use crate::progress::Meter;
 use crate::source::{FileInfo, Severity};
 use std::collections::HashSet;
 use std::fs;
@@ -20,14 +25,44 @@ pub struct Input {
     pub location: Location,
     pub bytes: u64,
     pub mtime: Option<SystemTime>,
+    /// Counts the bytes readers read through `open()`, for the progress line.
+    pub progress: Option<Arc<Meter>>,
 }
 
 /// Where an input's bytes are.
 #[derive(Debug, Clone)]
 pub enum Location {
     File(PathBuf),
-    /// Bytes already in memory (tests, small archive members).
+    /// Bytes already in memory (tests).
     Memory(Arc<[u8]>),
+    /// A byte range of a file: a tar member, a member unpacked into the
+    /// temporary file, a file inside a stored zip member.
+    Range(blob::Range),
+    /// A zip member, inflated (and checked) as it is read.
+    Zip(Arc<blob::ZipMember>),
+    /// The gzip-decompressed content of another location, at most `limit`
+    /// bytes (decompression bombs; `why` says how the limit was set).
+    Gzip {
+        inner: Box<Location>,
+        limit: u64,
+        why: Arc<str>,
+    },
+}
+
+impl Location {
+    fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Location::File(p) => Box::new(fs::File::open(p)?),
+            Location::Memory(b) => Box::new(io::Cursor::new(b.clone())),
+            Location::Range(r) => Box::new(r.open()?),
+            Location::Zip(m) => m.open()?,
+            Location::Gzip { inner, limit, why } => Box::new(blob::Limit::new(
+                flate2::read::MultiGzDecoder::new(inner.open()?),
+                *limit,
+                why.clone(),
+            )),
+        })
+    }
 }
 
 impl Input {
@@ -39,7 +74,26 @@ impl Input {
             location: Location::File(path.to_path_buf()),
             bytes: md.len(),
             mtime: md.modified().ok(),
+            progress: None,
         })
+    }
+
+    /// An archive member.
+    pub fn member(
+        display: &str,
+        name: &str,
+        location: Location,
+        bytes: u64,
+        mtime: Option<SystemTime>,
+    ) -> Input {
+        Input {
+            display: Arc::from(display),
+            name: name.to_string(),
+            location,
+            bytes,
+            mtime,
+            progress: None,
+        }
     }
 
     pub fn from_bytes(display: &str, bytes: impl Into<Arc<[u8]>>) -> Input {
@@ -54,31 +108,25 @@ impl Input {
             bytes: bytes.len() as u64,
             location: Location::Memory(bytes),
             mtime: None,
+            progress: None,
         }
     }
 
+    /// A reader over the whole input, independent of any other (each call
+    /// opens anew; safe from several threads). Reads through it count
+    /// towards the progress line when one is shown.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        match &self.location {
-            Location::File(p) => Ok(Box::new(fs::File::open(p)?)),
-            Location::Memory(b) => Ok(Box::new(io::Cursor::new(b.clone()))),
-        }
+        let r = self.location.open()?;
+        Ok(match &self.progress {
+            Some(m) => Box::new(m.counting(r, self.display.clone())),
+            None => r,
+        })
     }
 
-    /// The first `n` bytes (fewer for a short file).
+    /// The first `n` bytes (fewer for a short file). Not counted as
+    /// progress: sniffing is not reading.
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
-        let mut r = self.open()?;
-        let mut buf = vec![0u8; n];
-        let mut got = 0;
-        while got < n {
-            match r.read(&mut buf[got..]) {
-                Ok(0) => break,
-                Ok(k) => got += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        buf.truncate(got);
-        Ok(buf)
+        blob::read_head(self.location.open()?, n)
     }
 }
 
@@ -96,14 +144,21 @@ pub struct Discovered {
     pub problems: Vec<FileInfo>,
 }
 
-/// Walk the paths given on the command line. Never fails: every path that
-/// cannot be read becomes a problem row.
+/// Walk the paths given on the command line, opening archives. Never
+/// fails: every path or member that cannot be read becomes a problem row.
 pub fn discover(paths: &[PathBuf]) -> Discovered {
     let mut out = Discovered::default();
     let mut seen_dirs = HashSet::new();
+    let mut archives = Vec::new();
     for p in paths {
         let display = p.to_string_lossy().into_owned();
-        walk(p, &display, &mut seen_dirs, &mut out);
+        walk(p, &display, &mut seen_dirs, &mut out, &mut archives);
+    }
+    // Archives after the walk, so that one spill file and one size budget
+    // serve them all.
+    let mut x = archive::Expander::new(&mut out);
+    for (path, display, len, mtime) in archives {
+        x.file(&path, &display, len, mtime);
     }
     out.inputs.sort_by(|a, b| a.display.cmp(&b.display));
     out.inputs.dedup_by(|a, b| a.display == b.display);
@@ -117,7 +172,16 @@ fn problem_row(display: &str, message: String) -> FileInfo {
     fi
 }
 
-fn walk(path: &Path, display: &str, seen: &mut HashSet<PathBuf>, out: &mut Discovered) {
+/// An archive found by the walk: path, display, length, modification time.
+type FoundArchive = (PathBuf, String, u64, Option<SystemTime>);
+
+fn walk(
+    path: &Path,
+    display: &str,
+    seen: &mut HashSet<PathBuf>,
+    out: &mut Discovered,
+    archives: &mut Vec<FoundArchive>,
+) {
     let md = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -133,6 +197,13 @@ fn walk(path: &Path, display: &str, seen: &mut HashSet<PathBuf>, out: &mut Disco
     };
     if md.is_file() {
         match Input::from_path(display, path) {
+            // Archives are known by their first bytes, whatever their name.
+            Ok(i)
+                if i.head(archive::MAGIC_BYTES)
+                    .is_ok_and(|h| archive::magic(&h).is_some()) =>
+            {
+                archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
+            }
             Ok(i) => out.inputs.push(i),
             Err(e) => out
                 .problems
@@ -174,7 +245,7 @@ fn walk(path: &Path, display: &str, seen: &mut HashSet<PathBuf>, out: &mut Disco
         } else {
             format!("{display}/{name}")
         };
-        walk(&e.path(), &child_display, seen, out);
+        walk(&e.path(), &child_display, seen, out, archives);
     }
 }
 
