@@ -79,9 +79,9 @@ pub fn magic(head: &[u8]) -> Option<Magic> {
 fn human(n: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
-    if n >= GIB && n % GIB == 0 {
+    if n >= GIB && n.is_multiple_of(GIB) {
         format!("{} GiB", n / GIB)
-    } else if n >= MIB && n % MIB == 0 {
+    } else if n >= MIB && n.is_multiple_of(MIB) {
         format!("{} MiB", n / MIB)
     } else {
         format!("{n} bytes")
@@ -143,8 +143,7 @@ fn strip_gz(name: &str) -> String {
 fn gz_limit(compressed: u64) -> u64 {
     compressed
         .saturating_mul(MAX_RATIO)
-        .max(RATIO_FLOOR)
-        .min(MAX_TOTAL_BYTES)
+        .clamp(RATIO_FLOOR, MAX_TOTAL_BYTES)
 }
 
 fn gz_why(compressed: u64) -> String {

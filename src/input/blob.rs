@@ -468,7 +468,7 @@ mod tests {
             e.to_string().contains("beyond its declared size of 100"),
             "{e}"
         );
-        assert_eq!(out.len(), 100);
+        assert!(out.len() <= 100);
         // Declared larger than it is.
         let (_d, m) = member(&z, 5000, crc_of(&text));
         let e = m.open().unwrap().read_to_end(&mut Vec::new()).unwrap_err();
