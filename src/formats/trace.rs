@@ -357,6 +357,10 @@ pub struct TraceSource {
     seen_title: bool,
     held: Vec<(NaiveTime, Event)>,
     last_counter: Option<u32>,
+    /// Whether this segment's date and offset are decided.
+    clock_settled: bool,
+    /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
+    unix_title: bool,
     out: VecDeque<Event>,
 }
 
@@ -377,6 +381,8 @@ impl TraceSource {
             seen_title: false,
             held: Vec::new(),
             last_counter: None,
+            clock_settled: false,
+            unix_title: false,
             out: VecDeque::new(),
         }
     }
@@ -400,7 +406,9 @@ impl TraceSource {
         self.header = Header::default();
         self.in_header = false;
         self.seen_title = false;
+        self.unix_title = false;
         self.last_counter = None;
+        self.clock_settled = false;
         self.seg = Some(Segment {
             input,
             info,
@@ -431,26 +439,22 @@ impl TraceSource {
     }
 
     fn variant_name(&self) -> &'static str {
-        match (
-            self.seen_title,
-            self.layout.counter,
-            self.header.plain.is_some(),
-        ) {
-            (false, _, _) => "headerless",
-            (true, Some(true), _) => "windows-counter",
-            (true, _, true) => "windows",
-            _ => {
-                if self.header.local.is_some() || self.header.utc.is_some() {
-                    "unix"
-                } else {
-                    "windows"
-                }
-            }
+        if !self.seen_title {
+            "headerless"
+        } else if self.layout.counter == Some(true) {
+            "windows-counter"
+        } else if self.unix_title {
+            "unix"
+        } else {
+            "windows"
         }
     }
 
-    /// Decide date and offset when the header is complete (or absent).
+    /// Decide date and offset when the header is complete (or absent):
+    /// from this file's header, else from the previous file of the group
+    /// (a `.TRS` before its `.FMT`), else from the options.
     fn settle_clock(&mut self, first_tod: Option<NaiveTime>) {
+        self.clock_settled = true;
         let seg = self.seg.as_mut().expect("segment");
         if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
             let secs = (l - u).num_seconds();
@@ -462,55 +466,64 @@ impl TraceSource {
                 seg.info.set_offset(off, "header");
             }
         }
-        let start = self.header.local.or(self.header.plain);
-        if let Some(s) = start {
-            self.date = Some(s.date());
-            self.last_tod = Some(s.time());
-        }
         match self.offset {
             None => self.offset = Some(self.opts.fallback_offset(&mut seg.info)),
             Some(off) if seg.info.utc_offset.is_none() => {
-                seg.info.set_offset(off, "previous segment")
+                seg.info.set_offset(off, "previous file of the wrap group")
             }
             Some(_) => {}
         }
-        if self.date.is_none() {
-            let off = self.offset.expect("offset");
-            let (date, how) = match self.opts.date {
-                Some(d) => (d, "--date"),
-                None => {
-                    let m = seg
-                        .input
-                        .mtime
-                        .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
-                    match m {
-                        Some(m) => {
-                            // The trace was written before it was formatted: a
-                            // first line later in the day than the file's
-                            // modification belongs to an earlier day.
-                            let mut d = m.date_naive();
-                            if first_tod.is_some_and(|t| t > m.time()) {
-                                d = d.pred_opt().unwrap_or(d);
-                            }
-                            (d, "file modification time")
-                        }
-                        None => (
-                            NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
-                            "nothing",
-                        ),
-                    }
-                }
-            };
-            seg.info.problem(
-                None,
-                Severity::Info,
-                0,
-                format!(
-                    "no date in the file (formatted without header?): date {date} taken from {how}"
-                ),
-            );
-            self.date = Some(date);
+        let off = self.offset.expect("offset");
+        // A header cut after its UTC line still dates the file.
+        let from_utc = self
+            .header
+            .utc
+            .map(|u| u + chrono::Duration::seconds(off.local_minus_utc() as i64));
+        if let Some(s) = self.header.local.or(self.header.plain).or(from_utc) {
+            self.date = Some(s.date());
+            self.last_tod = Some(s.time());
         }
+        if self.date.is_some() {
+            return;
+        }
+        let (date, how) = match self.opts.date {
+            Some(d) => (d, "--date"),
+            None => {
+                let m = seg
+                    .input
+                    .mtime
+                    .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
+                match m {
+                    Some(m) => {
+                        // The trace was written before it was formatted: a
+                        // first line later in the day than the file's
+                        // modification belongs to an earlier day.
+                        let mut d = m.date_naive();
+                        if first_tod.is_some_and(|t| t > m.time()) {
+                            d = d.pred_opt().unwrap_or(d);
+                        }
+                        (d, "the file's modification time")
+                    }
+                    None => (
+                        NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
+                        "nowhere (1970-01-01 used)",
+                    ),
+                }
+            }
+        };
+        seg.info.problem(
+            None,
+            Severity::Info,
+            0,
+            if self.opts.date.is_some() {
+                format!("no date in the file: date {date} taken from {how}")
+            } else {
+                format!(
+                    "no date in the file (formatted with `dspmqtrc -h`?): date {date} taken from {how}; give --date to set it"
+                )
+            },
+        );
+        self.date = Some(date);
     }
 
     fn timestamp(&mut self, tod: NaiveTime) -> Ts {
@@ -543,7 +556,7 @@ impl TraceSource {
         if self.held.is_empty() {
             return;
         }
-        if self.date.is_none() {
+        if !self.clock_settled {
             let first = self.held.first().map(|(t, _)| *t);
             self.settle_clock(first);
         }
@@ -647,7 +660,8 @@ impl TraceSource {
             self.layout.counter = Some(s.contains("Counter"));
             self.layout.ident = Some(s.contains("Ident"));
             // UNIX: the header follows as timestamped records.
-            self.in_header = !s.contains("Counter") && s.contains("Trace Ident");
+            self.unix_title = s.contains("Process.Thread");
+            self.in_header = self.unix_title && !s.contains("Counter");
             return;
         }
         if t.bytes().all(|c| c == b'=') {
@@ -766,7 +780,11 @@ impl TraceSource {
             );
         }
         let data = rec.data;
-        let origin = self.seg.as_ref().expect("segment").origin.clone();
+        let seg = self.seg.as_mut().expect("segment");
+        // Files without a header (or the newer part of a wrap) still name
+        // their process on every line.
+        seg.info.pid.get_or_insert(rec.pid);
+        let origin = seg.origin.clone();
         // Placeholder time; set below once the clock is known.
         let placeholder = FixedOffset::east_opt(0)
             .expect("zero")
@@ -779,6 +797,12 @@ impl TraceSource {
             e.set_attr("flag", "*");
         }
 
+        if self.in_header && !is_header_data(data) {
+            // A UNIX title with no header records after it: the newer part
+            // of a wrapped trace, or a header cut away.
+            self.in_header = false;
+            self.flush_held();
+        }
         if self.in_header {
             e.kind = Kind::Header;
             e.text = data.to_string();
@@ -795,7 +819,7 @@ impl TraceSource {
             }
             return;
         }
-        if self.date.is_none() {
+        if !self.clock_settled {
             self.settle_clock(Some(rec.tod));
         }
         e.ts = self.timestamp(rec.tod);
@@ -858,6 +882,23 @@ impl TraceSource {
         e.text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
         self.emit(e);
     }
+}
+
+/// Data of the UNIX header records (everything up to the dash rule).
+fn is_header_data(d: &str) -> bool {
+    const KEYS: [&str; 9] = [
+        "Header.v",
+        "Version",
+        "UTC",
+        "Local Date",
+        "PID",
+        "Host",
+        "Operating System",
+        "Product Long Name",
+        "--------------------------------",
+    ];
+    // Unknown header keys still have the `Key : value` shape.
+    KEYS.iter().any(|k| d.starts_with(k)) || d.contains(" : ")
 }
 
 fn is_blank_ident(line: &[u8]) -> bool {

@@ -31,6 +31,8 @@ struct Row<'a> {
     rc: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     elapsed_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
     text: &'a str,
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     attrs: serde_json::Map<String, serde_json::Value>,
@@ -56,12 +58,13 @@ fn row(e: &Event) -> Row<'_> {
         function: e.function.as_deref(),
         rc: e.rc.as_deref(),
         elapsed_us: e.elapsed_us,
+        depth: e.depth,
         text: &e.text,
         attrs,
     }
 }
 
-pub const CSV_COLUMNS: [&str; 14] = [
+pub const CSV_COLUMNS: [&str; 15] = [
     "ts",
     "end",
     "path",
@@ -74,6 +77,7 @@ pub const CSV_COLUMNS: [&str; 14] = [
     "function",
     "rc",
     "elapsed_us",
+    "depth",
     "text",
     "attrs",
 ];
@@ -126,6 +130,7 @@ impl<'a> TimelineWriter<'a> {
                     r.function.unwrap_or(""),
                     r.rc.unwrap_or(""),
                     &num(r.elapsed_us),
+                    &num(r.depth.map(u64::from)),
                     r.text,
                     &attrs,
                 ])
