@@ -639,3 +639,74 @@ fn plain_trace_fixture_gives_the_expected_event_count() {
         TRACE_EVENTS
     );
 }
+
+/// Every file under `dir`, as (path relative to `dir`, absolute path).
+fn tree(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                out.push((rel, p));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_whole_trace_fixture_tree_reads_the_same_from_tar_and_zip() {
+    // Wrap files grouped with their .FMT by member name, Windows traces,
+    // midnight roll-over: all as from the directory.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = root.join("fixtures/trace");
+    let files = tree(&fixtures);
+    assert!(files.len() >= 10, "{files:?}");
+    let t = tempdir();
+    // tar keeps modification times to the second, which the header-less
+    // trace takes its date from.
+    let mut b = tar::Builder::new(Vec::new());
+    for (rel, p) in &files {
+        b.append_path_with_name(p, rel).unwrap();
+    }
+    fs::write(t.path().join("t.tar"), b.into_inner().unwrap()).unwrap();
+    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    for (rel, p) in &files {
+        w.start_file(rel.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(&fs::read(p).unwrap()).unwrap();
+    }
+    fs::write(t.path().join("t.zip"), w.finish().unwrap().into_inner()).unwrap();
+
+    let dir = fixtures.to_string_lossy().into_owned();
+    let timeline_of = |path: &str, prefix: &str, pin: bool| {
+        let mut args = vec!["timeline", "--format", "jsonl", path];
+        if pin {
+            args.extend(["--date", "2024-02-29"]);
+        }
+        let o = run(t.path(), &args);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        o.stdout
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                let p = v["path"].as_str().unwrap();
+                v["path"] = Value::String(p.strip_prefix(prefix).unwrap().to_string());
+                v
+            })
+            .collect::<Vec<_>>()
+    };
+    let plain = timeline_of(&dir, &format!("{dir}/"), false);
+    assert!(plain.len() > 100, "{}", plain.len());
+    assert_eq!(timeline_of("t.tar", "t.tar!", false), plain);
+    // Zip times have no zone (DOS local time): pin the header-less date.
+    assert_eq!(
+        timeline_of("t.zip", "t.zip!", true),
+        timeline_of(&dir, &format!("{dir}/"), true)
+    );
+}
