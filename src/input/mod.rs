@@ -268,4 +268,60 @@ mod tests {
         assert_eq!(d.problems.len(), 1);
         assert!(d.problems[0].problems[0].message.contains("cannot read"));
     }
+
+    #[test]
+    fn archive_members_open_independently_from_several_threads() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        let a: Vec<u8> = (0..200_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let b = b"second member\n".repeat(1000);
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        let o = zip::write::SimpleFileOptions::default();
+        w.start_file("dir/a.bin", o).unwrap();
+        w.write_all(&a).unwrap();
+        w.start_file("b.txt", o).unwrap();
+        w.write_all(&b).unwrap();
+        let zip = w.finish().unwrap().into_inner();
+        // Also gzip the whole zip: members then come from the spill file.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&zip).unwrap();
+        fs::write(d.path().join("case.zip"), &zip).unwrap();
+        fs::write(d.path().join("case.zip.gz"), gz.finish().unwrap()).unwrap();
+        let found = discover(&[d.path().join("case.zip"), d.path().join("case.zip.gz")]);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
+        let names: Vec<(&str, u64)> = found
+            .inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.bytes))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("b.txt", 14_000),
+                ("a.bin", 800_000),
+                ("b.txt", 14_000),
+                ("a.bin", 800_000)
+            ]
+        );
+        assert!(found.inputs[1].display.ends_with("case.zip!dir/a.bin"));
+        assert!(found.inputs[2].display.ends_with("case.zip.gz!b.txt"));
+        // Interleaved readers of one member, each on its own thread.
+        let handles: Vec<_> = found
+            .inputs
+            .iter()
+            .flat_map(|i| [i.clone(), i.clone()])
+            .map(|i| {
+                std::thread::spawn(move || {
+                    let mut v = Vec::new();
+                    i.open().unwrap().read_to_end(&mut v).unwrap();
+                    v
+                })
+            })
+            .collect();
+        let got: Vec<Vec<u8>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        for (k, v) in got.iter().enumerate() {
+            let want: &[u8] = if k % 4 < 2 { &b } else { &a };
+            assert!(v == want, "reader {k}");
+        }
+    }
 }
