@@ -438,8 +438,25 @@ fn truncated_archives_are_refused_and_the_run_goes_on() {
     let t = tempdir();
     let files = case_files();
     write_dir(&t.path().join("case"), &files);
-    let z = zip_bytes(&files);
-    fs::write(t.path().join("case/cut.zip"), &z[..z.len() / 2]).unwrap();
+    // Zips cut inside their second member: the central directory is lost,
+    // the first member is found from its local header. One written with
+    // sizes up front, one streamed with data descriptors (as Java writes).
+    let two = [
+        ("one/AMQ622742.0.FMT", TRACE.as_bytes().to_vec()),
+        ("two/AMQ1.0.FMT", TRACE.repeat(200).into_bytes()),
+    ];
+    let z = zip_bytes(&two);
+    fs::write(t.path().join("case/cut.zip"), &z[..z.len() * 3 / 4]).unwrap();
+    let mut w = zip::ZipWriter::new_stream(Vec::new());
+    for (p, b) in &two {
+        w.start_file(*p, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(b).unwrap();
+    }
+    let z = w.finish().unwrap().into_inner();
+    fs::write(t.path().join("case/stream.zip"), &z).unwrap();
+    fs::write(t.path().join("case/cutstream.zip"), &z[..z.len() * 3 / 4]).unwrap();
+    fs::write(t.path().join("case/junk.zip"), b"PK\x03\x04 not really").unwrap();
     // A tgz cut inside its second member: the first is still read.
     let tar = tar_bytes(&[
         ("one/AMQ622742.0.FMT", TRACE.as_bytes().to_vec()),
@@ -450,7 +467,37 @@ fn truncated_archives_are_refused_and_the_run_goes_on() {
     fs::write(t.path().join("case/cut.tar"), &tar[..tar.len() - 20_000]).unwrap();
 
     let rows = inventory(t.path(), &["case"]);
-    let m = refusal(&rows, "case/cut.zip");
+    for z in ["cut.zip", "cutstream.zip"] {
+        let r = row(&rows, &format!("case/{z}!one/AMQ622742.0.FMT"));
+        assert_eq!(r["events"], TRACE_EVENTS, "{r:#}");
+        assert_eq!(r["problem_count"], 0, "{r:#}");
+        let w = row(&rows, &format!("case/{z}"));
+        assert_eq!(w["problems"][0]["severity"], "warning");
+        let m = w["problems"][0]["message"].as_str().unwrap();
+        assert!(m.starts_with("no central directory ("), "{m}");
+        assert!(
+            m.ends_with(
+                "): the archive is truncated or damaged; 2 members found from their local headers"
+            ),
+            "{m}"
+        );
+    }
+    assert_eq!(
+        refusal(&rows, "case/cut.zip!two/AMQ1.0.FMT"),
+        "refused: member data lies beyond the end of the archive (truncated archive?)"
+    );
+    let m = refusal(&rows, "case/cutstream.zip!two/AMQ1.0.FMT");
+    assert!(
+        m.starts_with("refused: the archive ends inside this member (after ")
+            && m.ends_with(" bytes; truncated archive)"),
+        "{m}"
+    );
+    // Complete, the streamed zip reads whole through its central directory.
+    assert_eq!(
+        row(&rows, "case/stream.zip!two/AMQ1.0.FMT")["events"],
+        200 * TRACE_EVENTS
+    );
+    let m = refusal(&rows, "case/junk.zip");
     assert!(
         m.starts_with(
             "cannot read zip archive (truncated or corrupt; no member could be located): "
@@ -650,7 +697,11 @@ fn tree(dir: &Path) -> Vec<(String, PathBuf)> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 out.push((rel, p));
             }
         }

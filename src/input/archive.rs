@@ -387,12 +387,7 @@ impl<'a> Expander<'a> {
         };
         let mut za = match zip::ZipArchive::new(reader) {
             Ok(z) => z,
-            Err(e) => {
-                return self.refuse(
-                    display,
-                    format!("cannot read zip archive (truncated or corrupt; no member could be located): {e}"),
-                );
-            }
+            Err(e) => return self.zip_salvage(blob, display, depth, &e.to_string()),
         };
         if za.has_duplicate_names() {
             self.warn(
@@ -410,130 +405,252 @@ impl<'a> Expander<'a> {
         for i in 0..n.min(MAX_MEMBERS) {
             // The central directory's facts first, so that a member whose
             // local header is damaged can still be named.
-            let (raw, facts) = match za.by_index_data(i) {
+            let mut entry = match za.by_index_data(i) {
                 Ok(e) => {
-                    let raw = e
-                        .name()
-                        .map(|c| c.into_owned())
-                        .unwrap_or_else(|_| String::from_utf8_lossy(e.name_raw()).into_owned());
                     #[allow(deprecated)] // the number works with or without zip's codecs
                     let method = e.compression().to_u16();
-                    let facts = (
-                        e.is_dir(),
-                        e.is_symlink(),
-                        e.encrypted(),
+                    ZipEntry {
+                        raw: e
+                            .name()
+                            .map(|c| c.into_owned())
+                            .unwrap_or_else(|_| String::from_utf8_lossy(e.name_raw()).into_owned()),
+                        is_dir: e.is_dir(),
+                        symlink: e.is_symlink(),
+                        encrypted: e.encrypted(),
                         method,
-                        e.compressed_size(),
-                        e.size(),
-                        e.crc32(),
-                    );
-                    (raw, facts)
+                        csize: e.compressed_size(),
+                        size: e.size(),
+                        crc: e.crc32(),
+                        start: Err(String::new()),
+                        mtime: None,
+                    }
                 }
                 Err(e) => {
                     self.refuse(display, format!("cannot read member {}: {e}", i + 1));
                     continue;
                 }
             };
-            let (is_dir, symlink, encrypted, method, csize, size, crc) = facts;
-            let shown = format!("{display}!{raw}");
-            if is_dir && !symlink {
-                continue;
-            }
-            let path = match member_path(&raw) {
-                Ok(p) => p,
-                Err(msg) => {
-                    self.refuse(&shown, msg);
-                    continue;
+            match za.by_index_raw(i) {
+                Ok(f) => {
+                    entry.start = f.data_start().ok_or_else(String::new);
+                    entry.mtime = zip_mtime(&f);
                 }
-            };
-            let shown = format!("{display}!{path}");
-            if symlink {
-                self.refuse(
-                    &shown,
-                    "refused: symbolic link (archives are read without following links)",
-                );
-                continue;
+                Err(e) => entry.start = Err(format!("refused: damaged local header: {e}")),
             }
-            if encrypted {
-                self.refuse(&shown, "refused: encrypted member (mqdiag does not decrypt; unpack it with the password)");
-                continue;
-            }
-            let method = match method {
-                0 => Method::Stored,
-                8 => Method::Deflated,
-                m => {
-                    self.refuse(
-                        &shown,
-                        format!(
-                            "refused: compressed with {} (zip method {m}); only stored and deflated members are read",
-                            zip::CompressionMethod::name_from_u16(m)
-                        ),
-                    );
-                    continue;
-                }
-            };
-            if size > RATIO_FLOOR && size / csize.max(1) > MAX_RATIO {
-                self.refuse(
+            self.zip_entry(blob, display, depth, entry);
+        }
+    }
+
+    /// One zip member: refuse it, open it as a nested archive, or list it.
+    fn zip_entry(&mut self, blob: &Range, display: &str, depth: u32, e: ZipEntry) {
+        let shown = format!("{display}!{}", e.raw);
+        if e.is_dir && !e.symlink {
+            return;
+        }
+        let path = match member_path(&e.raw) {
+            Ok(p) => p,
+            Err(msg) => return self.refuse(&shown, msg),
+        };
+        let shown = format!("{display}!{path}");
+        if e.symlink {
+            return self.refuse(
+                &shown,
+                "refused: symbolic link (archives are read without following links)",
+            );
+        }
+        if e.encrypted {
+            return self.refuse(
+                &shown,
+                "refused: encrypted member (mqdiag does not decrypt; unpack it with the password)",
+            );
+        }
+        let method = match e.method {
+            0 => Method::Stored,
+            8 => Method::Deflated,
+            m => {
+                return self.refuse(
                     &shown,
                     format!(
-                        "refused: declares {size} bytes from {csize} compressed, a ratio above {MAX_RATIO}:1 (decompression bomb?)"
+                        "refused: compressed with {} (zip method {m}); only stored and deflated members are read",
+                        zip::CompressionMethod::name_from_u16(m)
                     ),
                 );
-                continue;
             }
-            let (start, mtime) = match za.by_index_raw(i) {
-                Ok(f) => (f.data_start(), zip_mtime(&f)),
-                Err(e) => {
-                    self.refuse(&shown, format!("refused: damaged local header: {e}"));
-                    continue;
-                }
-            };
-            let Some(start) = start.filter(|s| s.checked_add(csize).is_some_and(|e| e <= blob.len))
-            else {
-                self.refuse(
+        };
+        let (size, csize) = (e.size, e.csize);
+        if size > RATIO_FLOOR && size / csize.max(1) > MAX_RATIO {
+            return self.refuse(
+                &shown,
+                format!(
+                    "refused: declares {size} bytes from {csize} compressed, a ratio above {MAX_RATIO}:1 (decompression bomb?)"
+                ),
+            );
+        }
+        let start = match e.start {
+            Ok(s) if s.checked_add(csize).is_some_and(|end| end <= blob.len) => s,
+            Err(msg) if !msg.is_empty() => return self.refuse(&shown, msg),
+            _ => {
+                return self.refuse(
                     &shown,
                     "refused: member data lies beyond the end of the archive (truncated archive?)",
                 );
-                continue;
-            };
-            if !self.budget(&shown, size) {
-                continue;
             }
-            let member = ZipMember {
-                data: blob.sub(start, csize),
-                method,
-                size,
-                crc,
-            };
-            let head = member
-                .open()
-                .and_then(|r| read_head(r, MAGIC_BYTES))
-                .unwrap_or_default();
-            if magic(&head).is_some() {
-                // An archive inside: in place when stored, else unpacked.
-                let inner = match method {
-                    Method::Stored => Some(member.data.clone()),
-                    Method::Deflated => match member.open() {
-                        Ok(r) => self.spill(r, &shown),
-                        Err(e) => {
-                            self.refuse(&shown, format!("cannot read: {e}"));
-                            None
-                        }
-                    },
-                };
-                if let Some(inner) = inner {
-                    self.blob(inner, &shown, leaf(&path), mtime, depth);
-                }
-                continue;
-            }
-            self.out.inputs.push(Input::member(
-                &shown,
-                leaf(&path),
-                Location::Zip(Arc::new(member)),
-                size,
-                mtime,
-            ));
+        };
+        if !self.budget(&shown, size) {
+            return;
         }
+        let member = ZipMember {
+            data: blob.sub(start, csize),
+            method,
+            size,
+            crc: e.crc,
+        };
+        let head = member
+            .open()
+            .and_then(|r| read_head(r, MAGIC_BYTES))
+            .unwrap_or_default();
+        if magic(&head).is_some() {
+            // An archive inside: in place when stored, else unpacked.
+            let inner = match method {
+                Method::Stored => Some(member.data.clone()),
+                Method::Deflated => match member.open() {
+                    Ok(r) => self.spill(r, &shown),
+                    Err(err) => {
+                        self.refuse(&shown, format!("cannot read: {err}"));
+                        None
+                    }
+                },
+            };
+            if let Some(inner) = inner {
+                self.blob(inner, &shown, leaf(&path), e.mtime, depth);
+            }
+            return;
+        }
+        self.out.inputs.push(Input::member(
+            &shown,
+            leaf(&path),
+            Location::Zip(Arc::new(member)),
+            size,
+            e.mtime,
+        ));
+    }
+
+    /// A zip without its central directory (a download cut short, say):
+    /// members are found by walking their local headers from the start.
+    /// Members written with a data descriptor (as Java's zip writer does)
+    /// state no sizes up front, so they are inflated once here to find
+    /// their end.
+    fn zip_salvage(&mut self, blob: &Range, display: &str, depth: u32, why: &str) {
+        let mut pos = 0u64;
+        let mut found = 0usize;
+        let mut stop: Option<String> = None;
+        while found < MAX_MEMBERS {
+            let Ok(h) = blob.sub(pos, 30).head(30) else {
+                break;
+            };
+            if h.len() < 30 || !h.starts_with(b"PK\x03\x04") {
+                break;
+            }
+            let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
+            let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+            let flags = u16_at(6);
+            let (nlen, elen) = (u64::from(u16_at(26)), u64::from(u16_at(28)));
+            let name = blob
+                .sub(pos + 30, nlen)
+                .head(nlen as usize)
+                .unwrap_or_default();
+            let extra = blob
+                .sub(pos + 30 + nlen, elen)
+                .head(elen as usize)
+                .unwrap_or_default();
+            let start = pos + 30 + nlen + elen;
+            if name.len() as u64 != nlen || start > blob.len {
+                break;
+            }
+            let raw = String::from_utf8_lossy(&name).into_owned();
+            let mut e = ZipEntry {
+                raw: raw.clone(),
+                is_dir: raw.ends_with('/'),
+                symlink: false,
+                encrypted: flags & 1 != 0,
+                method: u16_at(8),
+                csize: u64::from(u32_at(18)),
+                size: u64::from(u32_at(22)),
+                crc: u32_at(14),
+                start: Ok(start),
+                mtime: zip::DateTime::try_from_msdos(u16_at(12), u16_at(10))
+                    .ok()
+                    .and_then(dos_time),
+            };
+            if let Some((size, csize)) = zip64_sizes(&extra, e.size, e.csize) {
+                (e.size, e.csize) = (size, csize);
+            }
+            let mut next = start.saturating_add(e.csize);
+            if flags & 8 != 0 {
+                // Sizes and CRC follow the data: find its end by inflating.
+                if e.method != 8 || e.encrypted {
+                    stop = Some(format!(
+                        "cannot find where member `{raw}` ends (no sizes before its data)"
+                    ));
+                    break;
+                }
+                match inflate_extent(&blob.sub(start, blob.len - start)) {
+                    Ok((csize, size, crc)) => {
+                        (e.csize, e.size, e.crc) = (csize, size, crc);
+                        next = start + csize;
+                        // The descriptor: optional signature, CRC, sizes.
+                        let d = blob.sub(next, 24).head(24).unwrap_or_default();
+                        let sig = d.starts_with(b"PK\x07\x08");
+                        let at = if sig { 4 } else { 0 };
+                        let stated = d
+                            .get(at..at + 4)
+                            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                        if stated.is_some_and(|c| c != crc) {
+                            let shown = format!("{display}!{raw}");
+                            self.refuse(
+                                &shown,
+                                format!(
+                                    "zip member fails its CRC check (stored {:08x}, computed {crc:08x}): the member is corrupt",
+                                    stated.unwrap_or(0)
+                                ),
+                            );
+                            found += 1;
+                            pos = next + if sig { 16 } else { 12 };
+                            continue;
+                        }
+                        // 32- or 64-bit sizes: whichever is followed by a header.
+                        let base = next + at as u64 + 4;
+                        let after = |k: u64| {
+                            blob.sub(base + k, 4)
+                                .head(4)
+                                .is_ok_and(|b| b.starts_with(b"PK"))
+                        };
+                        next = base + if !after(8) && after(16) { 16 } else { 8 };
+                    }
+                    Err(err) => {
+                        self.refuse(&format!("{display}!{raw}"), format!("refused: {err}"));
+                        found += 1;
+                        break;
+                    }
+                }
+            }
+            found += 1;
+            self.zip_entry(blob, display, depth, e);
+            pos = next;
+        }
+        if found == 0 {
+            return self.refuse(
+                display,
+                format!("cannot read zip archive (truncated or corrupt; no member could be located): {why}"),
+            );
+        }
+        let mut msg = format!(
+            "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
+        );
+        if let Some(s) = stop {
+            msg.push_str(&format!("; stopped: {s}"));
+        }
+        self.warn(display, msg);
     }
 
     fn tar<R: Read>(
@@ -640,6 +757,92 @@ impl<'a> Expander<'a> {
     }
 }
 
+/// What is known of a zip member before it is read.
+struct ZipEntry {
+    raw: String,
+    is_dir: bool,
+    symlink: bool,
+    encrypted: bool,
+    method: u16,
+    csize: u64,
+    size: u64,
+    crc: u32,
+    /// Where its data starts, or why that is unknown (empty: beyond the
+    /// archive's end).
+    start: Result<u64, String>,
+    mtime: Option<SystemTime>,
+}
+
+/// Sizes from a local header's zip64 extra field, when the header says so.
+fn zip64_sizes(extra: &[u8], size: u64, csize: u64) -> Option<(u64, u64)> {
+    if size != 0xFFFF_FFFF && csize != 0xFFFF_FFFF {
+        return None;
+    }
+    let mut i = 0;
+    while i + 4 <= extra.len() {
+        let id = u16::from_le_bytes([extra[i], extra[i + 1]]);
+        let len = usize::from(u16::from_le_bytes([extra[i + 2], extra[i + 3]]));
+        let body = extra.get(i + 4..i + 4 + len)?;
+        if id == 1 && body.len() >= 16 {
+            let u = u64::from_le_bytes(body[..8].try_into().ok()?);
+            let c = u64::from_le_bytes(body[8..16].try_into().ok()?);
+            return Some((u, c));
+        }
+        i += 4 + len;
+    }
+    None
+}
+
+/// Inflate a raw deflate stream at the start of `r` to find its compressed
+/// length, its size and its CRC.
+fn inflate_extent(r: &Range) -> Result<(u64, u64, u32), String> {
+    use flate2::{Decompress, FlushDecompress, Status};
+    let mut w = r.open().map_err(|e| e.to_string())?;
+    let mut d = Decompress::new(false);
+    let mut crc = flate2::Crc::new();
+    let mut inbuf = vec![0u8; 64 * 1024];
+    let mut outbuf = vec![0u8; 256 * 1024];
+    loop {
+        let n = w.read(&mut inbuf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err(format!(
+                "the archive ends inside this member (after {} bytes; truncated archive)",
+                d.total_out()
+            ));
+        }
+        let mut off = 0;
+        while off < n {
+            let (i0, o0) = (d.total_in(), d.total_out());
+            let st = d
+                .decompress(&inbuf[off..n], &mut outbuf, FlushDecompress::None)
+                .map_err(|e| format!("corrupt deflate data: {e}"))?;
+            let used = (d.total_in() - i0) as usize;
+            let made = (d.total_out() - o0) as usize;
+            crc.update(&outbuf[..made]);
+            off += used;
+            if st == Status::StreamEnd {
+                return Ok((d.total_in(), d.total_out(), crc.sum()));
+            }
+            if d.total_out() > RATIO_FLOOR && d.total_out() / d.total_in().max(1) > MAX_RATIO {
+                return Err(format!(
+                    "expands more than {MAX_RATIO} times its compressed size (decompression bomb?)"
+                ));
+            }
+            if used == 0 && made == 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// A DOS date and time, which have no zone, taken as UTC.
+fn dos_time(d: zip::DateTime) -> Option<SystemTime> {
+    let nd = chrono::NaiveDate::from_ymd_opt(d.year().into(), d.month().into(), d.day().into())?;
+    let dt = nd.and_hms_opt(d.hour().into(), d.minute().into(), d.second().into())?;
+    let secs = u64::try_from(dt.and_utc().timestamp()).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+}
+
 /// A zip member's modification time: the extended timestamp (UTC) when
 /// present, else the DOS time, which has no zone and is taken as UTC (the
 /// trace reader only needs its date, and only for undated traces).
@@ -651,11 +854,7 @@ fn zip_mtime<R: Read>(e: &zip::read::ZipFile<'_, R>) -> Option<SystemTime> {
             return SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(u64::from(s)));
         }
     }
-    let d = e.last_modified()?;
-    let nd = chrono::NaiveDate::from_ymd_opt(d.year().into(), d.month().into(), d.day().into())?;
-    let dt = nd.and_hms_opt(d.hour().into(), d.minute().into(), d.second().into())?;
-    let secs = u64::try_from(dt.and_utc().timestamp()).ok()?;
-    SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+    dos_time(e.last_modified()?)
 }
 
 #[cfg(test)]
