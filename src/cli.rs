@@ -3,7 +3,7 @@
 
 use crate::event::Ts;
 use crate::formats::open_all;
-use crate::input::discover;
+use crate::input::discover_with;
 use crate::output::inventory;
 use crate::output::timeline::{TimelineFormat, TimelineWriter};
 use crate::progress::Progress;
@@ -111,7 +111,8 @@ impl InputArgs {
 
     /// As `open`, with the progress line only when `progress` is true.
     pub fn open_with_progress(&self, progress: bool) -> Result<Opened, String> {
-        let mut found = discover(&self.paths());
+        let progress = progress.then(Progress::begin);
+        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
         if found.inputs.is_empty() {
             let why: Vec<String> = found
                 .problems
@@ -128,7 +129,9 @@ impl InputArgs {
                 format!("no readable input: {}", why.join("; "))
             });
         }
-        let progress = progress.then(|| Progress::start(&mut found.inputs));
+        if let Some(p) = &progress {
+            p.reading(&mut found.inputs);
+        }
         let sources = open_all(found.inputs, &self.read_options());
         let sources = match progress {
             Some(p) => p.track(sources),

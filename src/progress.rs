@@ -1,6 +1,8 @@
 //! The progress line on standard error while inputs are read: files done,
 //! bytes done, MB/s and the time left, redrawn in place every 200 ms and
-//! cleared when reading ends. Shown only when standard error is a terminal
+//! cleared when reading ends. Before that, while inputs are looked for, it
+//! shows how much archive content has been unpacked (a large `.tar.gz`
+//! takes a while). Shown only when standard error is a terminal
 //! and `--quiet` is absent (`InputArgs::open` decides).
 //!
 //! Counting: every reader that `Input::open()` returns is wrapped in a
@@ -14,7 +16,7 @@ use crate::input::Input;
 use crate::source::{FileInfo, Source};
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -24,8 +26,13 @@ use std::time::{Duration, Instant};
 pub const INTERVAL: Duration = Duration::from_millis(200);
 
 /// The shared counters.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Meter {
+    /// False while inputs are looked for, true once they are read.
+    reading: AtomicBool,
+    /// When the current phase started, in nanoseconds after `base`.
+    phase_ns: AtomicU64,
+    base: Instant,
     bytes: AtomicU64,
     files: AtomicU64,
     total_bytes: AtomicU64,
@@ -37,18 +44,55 @@ pub struct Meter {
 /// The counters at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Snapshot {
+    /// False while inputs are looked for (archives unpacked).
+    pub reading: bool,
     pub files: u64,
     pub total_files: u64,
     pub bytes: u64,
     pub total_bytes: u64,
 }
 
+impl Default for Meter {
+    fn default() -> Self {
+        Meter::new()
+    }
+}
+
 impl Meter {
-    pub fn new(total_files: u64, total_bytes: u64) -> Meter {
-        let m = Meter::default();
-        m.total_files.store(total_files, Ordering::Relaxed);
-        m.total_bytes.store(total_bytes, Ordering::Relaxed);
-        m
+    /// A meter in the looking-for-inputs phase.
+    pub fn new() -> Meter {
+        Meter {
+            reading: AtomicBool::new(false),
+            phase_ns: AtomicU64::new(0),
+            base: Instant::now(),
+            bytes: AtomicU64::new(0),
+            files: AtomicU64::new(0),
+            total_bytes: AtomicU64::new(0),
+            total_files: AtomicU64::new(0),
+            read: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Bytes unpacked while looking for inputs.
+    pub fn unpacked(&self, n: u64) {
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Enter the reading phase: these totals, counters and clock from zero.
+    pub fn start_reading(&self, total_files: u64, total_bytes: u64) {
+        self.total_files.store(total_files, Ordering::Relaxed);
+        self.total_bytes.store(total_bytes, Ordering::Relaxed);
+        self.files.store(0, Ordering::Relaxed);
+        self.bytes.store(0, Ordering::Relaxed);
+        let ns = u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.phase_ns.store(ns, Ordering::Relaxed);
+        self.reading.store(true, Ordering::SeqCst);
+    }
+
+    /// Time since the current phase started.
+    fn phase_elapsed(&self) -> Duration {
+        let start = Duration::from_nanos(self.phase_ns.load(Ordering::Relaxed));
+        self.base.elapsed().saturating_sub(start)
     }
 
     /// Wrap a reader of the input `path` so that its reads are counted.
@@ -74,6 +118,7 @@ impl Meter {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
+            reading: self.reading.load(Ordering::SeqCst),
             files: self.files.load(Ordering::Relaxed),
             total_files: self.total_files.load(Ordering::Relaxed),
             bytes: self.bytes.load(Ordering::Relaxed),
@@ -128,6 +173,18 @@ fn clock(secs: u64) -> String {
 
 /// The progress line for a snapshot taken `elapsed` after the start.
 pub fn render(s: &Snapshot, elapsed: Duration) -> String {
+    if !s.reading {
+        return if s.bytes == 0 {
+            "mqdiag: looking for inputs".to_string()
+        } else {
+            let secs = elapsed.as_secs_f64().max(1e-3);
+            format!(
+                "mqdiag: looking for inputs, {} unpacked from archives, {:.1} MB/s",
+                mb(s.bytes),
+                s.bytes as f64 / secs / 1e6
+            )
+        };
+    }
     let bytes = s.bytes.min(s.total_bytes);
     let pct = (bytes * 100).checked_div(s.total_bytes).unwrap_or(100);
     let secs = elapsed.as_secs_f64();
@@ -165,30 +222,28 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Count the inputs' reads and draw the line on standard error.
-    pub fn start(inputs: &mut [Input]) -> Arc<Progress> {
-        Progress::start_with(inputs, Box::new(io::stderr()), INTERVAL)
+    /// Draw the line on standard error, from the looking-for-inputs phase.
+    pub fn begin() -> Arc<Progress> {
+        Progress::begin_with(Box::new(io::stderr()), INTERVAL)
     }
 
-    /// As `start`, drawing on `out` every `every`.
-    pub fn start_with(
-        inputs: &mut [Input],
-        mut out: Box<dyn Write + Send>,
-        every: Duration,
-    ) -> Arc<Progress> {
-        let total: u64 = inputs.iter().map(|i| i.bytes).sum();
-        let meter = Arc::new(Meter::new(inputs.len() as u64, total));
-        for i in inputs.iter_mut() {
-            i.progress = Some(meter.clone());
-        }
+    /// Count the inputs' reads and draw the line on standard error.
+    pub fn start(inputs: &mut [Input]) -> Arc<Progress> {
+        let p = Progress::begin();
+        p.reading(inputs);
+        p
+    }
+
+    /// As `begin`, drawing on `out` every `every`.
+    pub fn begin_with(mut out: Box<dyn Write + Send>, every: Duration) -> Arc<Progress> {
+        let meter = Arc::new(Meter::new());
         let (tx, rx) = mpsc::channel::<()>();
         let m = meter.clone();
-        let started = Instant::now();
         let thread = std::thread::spawn(move || {
             let mut drawn = 0usize;
             // Writes are best effort: a closed terminal must not stop the run.
             while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
-                let line = render(&m.snapshot(), started.elapsed());
+                let line = render(&m.snapshot(), m.phase_elapsed());
                 let pad = drawn.saturating_sub(line.len());
                 let _ = write!(out, "\r{line}{:pad$}", "");
                 let _ = out.flush();
@@ -204,6 +259,15 @@ impl Progress {
             pending: AtomicUsize::new(usize::MAX),
             display: Mutex::new(Some(Display { stop: tx, thread })),
         })
+    }
+
+    /// Enter the reading phase: the inputs' reads are counted from now on.
+    pub fn reading(&self, inputs: &mut [Input]) {
+        let total: u64 = inputs.iter().map(|i| i.bytes).sum();
+        for i in inputs.iter_mut() {
+            i.progress = Some(self.meter.clone());
+        }
+        self.meter.start_reading(inputs.len() as u64, total);
     }
 
     pub fn meter(&self) -> &Arc<Meter> {
@@ -279,6 +343,7 @@ mod tests {
     #[test]
     fn renders_counts_rate_and_eta() {
         let s = Snapshot {
+            reading: true,
             files: 3,
             total_files: 10,
             bytes: 250_000_000,
@@ -289,6 +354,7 @@ mod tests {
             "mqdiag: 3/10 files, 250 MB of 1.0 GB (25%), 50.0 MB/s, ETA 0:15"
         );
         let s = Snapshot {
+            reading: true,
             files: 0,
             total_files: 1,
             bytes: 0,
@@ -299,6 +365,25 @@ mod tests {
             "mqdiag: 0/1 files, 0.0 MB of 5.0 MB (0%), 0.0 MB/s, ETA --:--"
         );
         assert_eq!(clock(3725), "1:02:05");
+        let s = Snapshot {
+            reading: false,
+            files: 0,
+            total_files: 0,
+            bytes: 0,
+            total_bytes: 0,
+        };
+        assert_eq!(
+            render(&s, Duration::from_secs(1)),
+            "mqdiag: looking for inputs"
+        );
+        let s = Snapshot {
+            bytes: 300_000_000,
+            ..s
+        };
+        assert_eq!(
+            render(&s, Duration::from_secs(2)),
+            "mqdiag: looking for inputs, 300 MB unpacked from archives, 150.0 MB/s"
+        );
     }
 
     #[derive(Clone, Default)]
@@ -320,7 +405,9 @@ mod tests {
             Input::from_bytes("b", b"abcdef".to_vec()),
         ];
         let out = Shared::default();
-        let p = Progress::start_with(&mut inputs, Box::new(out.clone()), Duration::from_millis(5));
+        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
+        p.meter().unpacked(1000);
+        p.reading(&mut inputs);
         assert_eq!(inputs[0].head(4).unwrap(), b"0123");
         assert_eq!(p.meter().snapshot().bytes, 0, "sniffing is not counted");
         let mut r = inputs[0].open().unwrap();
@@ -357,7 +444,7 @@ mod tests {
     #[test]
     fn dropping_everything_stops_the_line() {
         let out = Shared::default();
-        let p = Progress::start_with(&mut [], Box::new(out.clone()), Duration::from_millis(5));
+        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
         std::thread::sleep(Duration::from_millis(30));
         drop(p);
         let len = out.0.lock().unwrap().len();

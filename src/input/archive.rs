@@ -29,6 +29,7 @@
 
 use super::blob::{Limit, Method, Range, Spill, SpillError, ZipMember, read_head};
 use super::{Discovered, Input, Location, problem_row};
+use crate::progress::Meter;
 use crate::source::Severity;
 use std::io::Read;
 use std::path::Path;
@@ -160,6 +161,8 @@ pub(super) struct Expander<'a> {
     spill: Option<Spill>,
     /// Bytes unpacked or declared by archives so far (`MAX_TOTAL_BYTES`).
     expanded: u64,
+    /// Counts unpacked bytes for the progress line.
+    meter: Option<Arc<Meter>>,
 }
 
 /// Where a tar's member bytes are.
@@ -171,11 +174,12 @@ enum Place<'a> {
 }
 
 impl<'a> Expander<'a> {
-    pub fn new(out: &'a mut Discovered) -> Self {
+    pub fn new(out: &'a mut Discovered, meter: Option<Arc<Meter>>) -> Self {
         Expander {
             out,
             spill: None,
             expanded: 0,
+            meter,
         }
     }
 
@@ -229,7 +233,7 @@ impl<'a> Expander<'a> {
             }
         }
         let spill = self.spill.as_mut().expect("created above");
-        match spill.append(r) {
+        match spill.append(r, self.meter.as_deref()) {
             Ok(r) => Some(r),
             Err(SpillError::Read { error, copied }) => {
                 self.refuse(

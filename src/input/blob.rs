@@ -351,7 +351,12 @@ impl Spill {
     /// Copy a stream to the end of the spill file; the range it occupies.
     /// On error the bytes written so far are returned in the error's
     /// message context by the caller; the range is not.
-    pub fn append(&mut self, mut r: impl Read) -> Result<Range, SpillError> {
+    /// Unpacked bytes are counted on `meter` as they are written.
+    pub fn append(
+        &mut self,
+        mut r: impl Read,
+        meter: Option<&crate::progress::Meter>,
+    ) -> Result<Range, SpillError> {
         let start = self.end;
         let mut buf = vec![0u8; 256 * 1024];
         loop {
@@ -368,6 +373,9 @@ impl Spill {
             };
             write_all_at(&self.file, &buf[..n], self.end).map_err(SpillError::Write)?;
             self.end += n as u64;
+            if let Some(m) = meter {
+                m.unpacked(n as u64);
+            }
         }
         Ok(Range {
             backing: Backing::Spill(self.file.clone()),
@@ -499,8 +507,8 @@ mod tests {
     #[test]
     fn spill_ranges_are_independent() {
         let mut s = Spill::new().unwrap();
-        let a = s.append(&b"first"[..]).unwrap();
-        let b = s.append(&b"second"[..]).unwrap();
+        let a = s.append(&b"first"[..], None).unwrap();
+        let b = s.append(&b"second"[..], None).unwrap();
         assert_eq!(b.offset, 5);
         let mut ra = a.open().unwrap();
         let mut rb = b.open().unwrap();

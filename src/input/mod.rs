@@ -147,6 +147,11 @@ pub struct Discovered {
 /// Walk the paths given on the command line, opening archives. Never
 /// fails: every path or member that cannot be read becomes a problem row.
 pub fn discover(paths: &[PathBuf]) -> Discovered {
+    discover_with(paths, None)
+}
+
+/// As `discover`, counting bytes unpacked from archives on `meter`.
+pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
     let mut out = Discovered::default();
     let mut seen_dirs = HashSet::new();
     let mut archives = Vec::new();
@@ -156,7 +161,7 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
     }
     // Archives after the walk, so that one spill file and one size budget
     // serve them all.
-    let mut x = archive::Expander::new(&mut out);
+    let mut x = archive::Expander::new(&mut out, meter.cloned());
     for (path, display, len, mtime) in archives {
         x.file(&path, &display, len, mtime);
     }
