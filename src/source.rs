@@ -153,9 +153,54 @@ impl FileInfo {
     }
 }
 
+/// What the consumer will look at. Readers may skip building events for
+/// anything else: `analyze` needs only a small share of trace lines, and
+/// the cheapest event is the one never made. Headers and log records are
+/// always kept.
+#[derive(Debug, Clone)]
+pub struct Interest {
+    functions: std::collections::HashSet<String>,
+    function_prefixes: Vec<String>,
+    text: Option<regex::Regex>,
+}
+
+impl Interest {
+    /// `functions`: exact function names whose entries and exits matter;
+    /// `function_prefixes`: name prefixes (`gsk_`); `text_keywords`: literal
+    /// substrings that make a text line matter (`QTime(`).
+    pub fn new(functions: &[&str], function_prefixes: &[&str], text_keywords: &[&str]) -> Self {
+        let text = if text_keywords.is_empty() {
+            None
+        } else {
+            let alts: Vec<String> = text_keywords.iter().map(|k| regex::escape(k)).collect();
+            // Literal alternations compile to a fast multi-substring search.
+            regex::Regex::new(&alts.join("|")).ok()
+        };
+        Interest {
+            functions: functions.iter().map(|s| s.to_string()).collect(),
+            function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
+            text,
+        }
+    }
+
+    pub fn function(&self, f: &str) -> bool {
+        self.functions.contains(f)
+            || self
+                .function_prefixes
+                .iter()
+                .any(|p| f.starts_with(p.as_str()))
+    }
+
+    pub fn text(&self, t: &str) -> bool {
+        self.text.as_ref().is_some_and(|r| r.is_match(t))
+    }
+}
+
 /// Options every reader may need.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
+    /// What the consumer needs; `None`: every event.
+    pub interest: Option<std::sync::Arc<Interest>>,
     /// `--tz`: the offset for files that state none.
     pub tz: Option<FixedOffset>,
     /// `--date`: the date for trace files that state none (formatted with
