@@ -762,3 +762,54 @@ fn the_whole_trace_fixture_tree_reads_the_same_from_tar_and_zip() {
         timeline_of(&dir, &format!("{dir}/"), true)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_zip_of_many_members_read_at_once_holds_one_file_descriptor() {
+    // With one reading thread the merge holds every member open at once;
+    // with a descriptor per member this fails under a low limit (as the
+    // same files in a plain directory do).
+    let t = tempdir();
+    // Each trace spans 20 s, far beyond the reorder window, so that every
+    // member is open while the merge walks through the seconds.
+    let head: Vec<&str> = TRACE.lines().take(13).collect();
+    let files: Vec<(String, Vec<u8>)> = (0..300)
+        .map(|i| {
+            let pid = 100_000 + i;
+            let mut body = head.join("\n").replace("622742", &pid.to_string());
+            for k in 0..20 {
+                body.push_str(&format!(
+                    "\n 12:06:{:02}.{:06}   {pid}.1           :           step {k}",
+                    33 + k,
+                    i
+                ));
+            }
+            body.push('\n');
+            (format!("trace/AMQ{pid}.0.FMT"), body.into_bytes())
+        })
+        .collect();
+    write_dir(
+        &t.path().join("plain"),
+        &files
+            .iter()
+            .map(|(p, b)| (p.as_str(), b.clone()))
+            .collect::<Vec<_>>(),
+    );
+    let plain = run(t.path(), &["timeline", "--format", "jsonl", "plain"]);
+    let want = plain.stdout.lines().count();
+    assert_eq!(want, 300 * (11 + 20), "{}", plain.stderr);
+    let refs: Vec<(&str, Vec<u8>)> = files.iter().map(|(p, b)| (p.as_str(), b.clone())).collect();
+    fs::write(t.path().join("many.zip"), zip_bytes(&refs)).unwrap();
+    let cmd = format!(
+        "ulimit -n 64 && exec '{}' timeline -j 1 --format jsonl many.zip",
+        env!("CARGO_BIN_EXE_mqdiag")
+    );
+    let o = Command::new("sh")
+        .args(["-c", &cmd])
+        .current_dir(t.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(out.lines().count(), want);
+}

@@ -258,7 +258,10 @@ impl<'a> Expander<'a> {
     /// A file found on disk whose first bytes announce an archive.
     pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
         let name = super::file_name(path);
-        self.blob(Range::whole_file(path, len), display, &name, mtime, 0);
+        match std::fs::File::open(path) {
+            Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
+            Err(e) => self.refuse(display, format!("cannot read: {e}")),
+        }
     }
 
     /// Bytes that may be an archive, `depth` layers down.

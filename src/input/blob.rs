@@ -49,9 +49,12 @@ pub enum Backing {
     /// A file on disk, opened anew by every reader (no descriptor is held
     /// between reads, so thousands of members cost nothing).
     Path(Arc<Path>),
-    /// The anonymous spill file: it has no name, so it is held open, and
-    /// read with positional reads so readers do not share a cursor.
-    Spill(Arc<File>),
+    /// A handle held open for the whole run and shared by every reader,
+    /// each with its own position (positional reads): an archive file,
+    /// so that a zip of thousands of members read at once costs one file
+    /// descriptor; and the anonymous spill file, which has no name to
+    /// open again.
+    Shared(Arc<File>),
 }
 
 /// `len` bytes at `offset` of a backing file.
@@ -71,6 +74,14 @@ impl Range {
         }
     }
 
+    pub fn shared(file: Arc<File>, len: u64) -> Range {
+        Range {
+            backing: Backing::Shared(file),
+            offset: 0,
+            len,
+        }
+    }
+
     /// A sub-range, relative to this one (clamped to it).
     pub fn sub(&self, offset: u64, len: u64) -> Range {
         let offset = offset.min(self.len);
@@ -84,7 +95,7 @@ impl Range {
     pub fn open(&self) -> io::Result<Window> {
         let file = match &self.backing {
             Backing::Path(p) => Handle::Own(File::open(p)?),
-            Backing::Spill(f) => Handle::Shared(f.clone()),
+            Backing::Shared(f) => Handle::Shared(f.clone()),
         };
         Ok(Window {
             file,
@@ -378,7 +389,7 @@ impl Spill {
             }
         }
         Ok(Range {
-            backing: Backing::Spill(self.file.clone()),
+            backing: Backing::Shared(self.file.clone()),
             offset: start,
             len: self.end - start,
         })

@@ -161,6 +161,9 @@ pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovere
     }
     // Archives after the walk, so that one spill file and one size budget
     // serve them all.
+    // The same archive named twice is read once.
+    archives.sort_by(|a, b| a.1.cmp(&b.1));
+    archives.dedup_by(|a, b| a.1 == b.1);
     let mut x = archive::Expander::new(&mut out, meter.cloned());
     for (path, display, len, mtime) in archives {
         x.file(&path, &display, len, mtime);
