@@ -1,0 +1,812 @@
+//! SMF 115/116 data as IBM's `mqsmfcsv` writes it: one CSV file per MQ
+//! structure (`SMF-QCST.csv`, `SMF-WQ.csv`, ...), a header row naming the
+//! columns. See `shared/formats/smf.md` for the layouts.
+//!
+//! Columns are found by name, never by position; old spellings go through
+//! the alias table in `columns`. Each data row becomes one `smf-record`
+//! event whose attributes are its cells under their (current) header names,
+//! placeholders dropped, plus the shared names of the `event` table.
+//!
+//! Time: `Date`/`Time` are the LPAR's local time, STCK columns are in the
+//! formatter's zone. The offset between the two is estimated from the data
+//! (`clock`), STCK-derived times are moved onto the LPAR clock, and the
+//! LPAR clock's UTC offset is `--tz` (or UTC, said so). Rows are placed at
+//! the start of the interval their counts cover (`timing`), which is not
+//! the file order, so a bounded buffer puts them in time order.
+
+mod clock;
+mod columns;
+mod csvline;
+mod derive;
+mod row;
+mod timing;
+mod value;
+
+use super::Reader;
+use crate::event::{Event, Format, Kind, Origin};
+use crate::input::Input;
+use crate::lines::{LineMeta, LineReader, MAX_LINE};
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
+use columns::Layout;
+use csvline::Field;
+use row::Row;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::io::Read;
+use std::sync::Arc;
+use timing::{Placed, Timer, Timing};
+
+/// Rows are held back until they are this much older than the newest
+/// record time read (long-running tasks report intervals that began hours
+/// before the record)...
+const HORIZON: Duration = Duration::hours(24);
+/// ... or until the rows held take this many bytes (then the earliest go).
+const BUDGET: usize = 16 * 1024 * 1024;
+/// Rows read before the clock offset is decided, at most.
+const ESTIMATE_ROWS: usize = 2000;
+/// Anchor votes that are enough to decide it.
+const ESTIMATE_VOTES: u32 = 64;
+/// Offset changes reported in detail.
+const MAX_CHANGE_REPORTS: u32 = 5;
+/// Distinct queue managers, LPARs, versions listed in the inventory.
+const MAX_LISTED: usize = 8;
+
+pub struct SmfCsvReader;
+
+impl Reader for SmfCsvReader {
+    fn format(&self) -> Format {
+        Format::SmfCsv
+    }
+
+    /// A header that starts with `mqsmfcsv`'s common block decides; a known
+    /// structure signature or a matching `SMF-<STRUCT>.csv` name only adds
+    /// certainty. Data rows without a header, and empty files, are claimed
+    /// weakly when the name is the formatter's, so the inventory can say
+    /// what is wrong with them.
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        let by_name = columns::structure_from_name(name).is_some();
+        if head.is_empty() {
+            return if by_name { 5 } else { 0 };
+        }
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let first = head.split(|&b| b == b'\n').next().unwrap_or(head);
+        let first = first.strip_suffix(b"\r").unwrap_or(first);
+        let Ok(text) = std::str::from_utf8(first) else {
+            return 0;
+        };
+        if columns::common_block(text.split(',')).is_some() {
+            let known = columns::identify(text.split(',')).is_some();
+            return 90 + if known { 5 } else { 0 } + u8::from(by_name);
+        }
+        if by_name && looks_like_data_row(first) {
+            return 40;
+        }
+        0
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(SmfSource {
+            opts: opts.clone(),
+            pending: inputs.into(),
+            file: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        })
+    }
+}
+
+/// `"2016/02/27","18:03:47,...`: a row of a file written without header.
+fn looks_like_data_row(line: &[u8]) -> bool {
+    let mut f = Vec::new();
+    if csvline::split(line, &mut f).is_err() || f.len() < 6 {
+        return false;
+    }
+    let s = |i: usize| std::str::from_utf8(f[i].bytes(line)).unwrap_or("");
+    value::date(s(0)).is_some() && value::time(s(1)).is_some()
+}
+
+/// A row waiting for the clock estimate.
+struct Pending {
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+    record: NaiveDateTime,
+}
+
+/// A placed row waiting for its turn.
+struct Held {
+    key: (NaiveDateTime, u64),
+    end: Option<NaiveDateTime>,
+    offset: Option<i32>,
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+}
+
+impl PartialEq for Held {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Held {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&o.key)
+    }
+}
+
+/// Reading state of one file.
+struct FileState {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    name_struct: Option<String>,
+    layout: Option<Arc<Layout>>,
+    /// The file has rows but no header: nothing can be named.
+    headless: bool,
+    offset: Option<FixedOffset>,
+    votes: clock::Votes,
+    settled: bool,
+    current: Option<i32>,
+    changes: u32,
+    pending: Vec<Pending>,
+    pending_bytes: usize,
+    heap: BinaryHeap<Reverse<Held>>,
+    held_bytes: usize,
+    seq: u64,
+    newest: Option<NaiveDateTime>,
+    timer: Timer,
+    fields: Vec<Field>,
+    rows: u64,
+    qmgrs: BTreeSet<String>,
+    lpars: BTreeSet<String>,
+    versions: BTreeSet<String>,
+}
+
+pub struct SmfSource {
+    opts: ReadOptions,
+    pending: VecDeque<Input>,
+    file: Option<FileState>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+/// Split a data row and fit it to the header. `Ok(true)`: a 115 row
+/// without the three interval columns (a record without interval header),
+/// fitted by leaving them empty.
+fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<bool, String> {
+    if let Err(u) = csvline::split(line, fields) {
+        let name = layout.names.get(u.field).map_or("?", String::as_str);
+        return Err(format!(
+            "unbalanced quote in column {} `{name}`: row skipped",
+            u.field + 1
+        ));
+    }
+    let width = layout.width();
+    // The formatter ends every line with a comma.
+    if fields.len() == width + 1 && fields.last().is_some_and(|f| f.start == f.end) {
+        fields.pop();
+    }
+    let n = fields.len();
+    if n == width {
+        return Ok(false);
+    }
+    if n > width {
+        return Err(format!(
+            "row has {n} columns, the header {width}: row skipped"
+        ));
+    }
+    if let Some(at) = layout.interval_at
+        && n + 3 == width
+    {
+        fields.splice(at..at, [Field::EMPTY; 3]);
+        return Ok(true);
+    }
+    let last = layout
+        .names
+        .get(n.saturating_sub(1))
+        .map_or("?", String::as_str);
+    Err(format!(
+        "short row: {n} of {width} columns (ends at `{last}`): row skipped"
+    ))
+}
+
+impl FileState {
+    fn new(input: &Input) -> FileState {
+        let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
+        info.platform = Some("z/OS".to_string());
+        let lines = match input.open() {
+            Ok(r) => Some(LineReader::new(r)),
+            Err(e) => {
+                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                None
+            }
+        };
+        if input.bytes == 0 {
+            info.problem(None, Severity::Warning, 0, "empty file");
+        }
+        FileState {
+            origin: Arc::new(Origin {
+                path: input.display.clone(),
+                format: Format::SmfCsv,
+            }),
+            info,
+            lines,
+            name_struct: columns::structure_from_name(&input.name),
+            layout: None,
+            headless: false,
+            offset: None,
+            votes: clock::Votes::default(),
+            settled: false,
+            current: None,
+            changes: 0,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            heap: BinaryHeap::new(),
+            held_bytes: 0,
+            seq: 0,
+            newest: None,
+            timer: Timer::default(),
+            fields: Vec::new(),
+            rows: 0,
+            qmgrs: BTreeSet::new(),
+            lpars: BTreeSet::new(),
+            versions: BTreeSet::new(),
+        }
+    }
+
+    fn timing(&self) -> Timing {
+        self.layout.as_deref().map_or(Timing::Point, Timing::of)
+    }
+
+    fn handle(
+        &mut self,
+        meta: LineMeta,
+        line: &[u8],
+        opts: &ReadOptions,
+        out: &mut VecDeque<Event>,
+    ) {
+        let no = meta.no;
+        let line = if no == 1 {
+            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+        } else {
+            line
+        };
+        if self.headless {
+            self.info.lines_skipped += 1;
+            return;
+        }
+        if meta.truncated {
+            self.info.problem(
+                Some(no),
+                Severity::Warning,
+                1,
+                format!(
+                    "line of {} bytes is longer than the {} KiB limit: row skipped",
+                    meta.full_len,
+                    MAX_LINE / 1024
+                ),
+            );
+            return;
+        }
+        if line.iter().all(|b| b.is_ascii_whitespace()) {
+            return;
+        }
+        let Some(layout) = self.layout.clone() else {
+            self.header(no, line, true);
+            return;
+        };
+        if line.starts_with(b"Date,Time,") && self.header(no, line, false) {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                "header row repeated (files joined?): columns named again from here",
+            );
+            return;
+        }
+        let mut fields = std::mem::take(&mut self.fields);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts, out);
+        self.fields = fields;
+    }
+
+    /// A header row; on the first line, the news that there is none.
+    /// Whether the line was a header.
+    fn header(&mut self, no: u64, line: &[u8], first: bool) -> bool {
+        let text = crate::text::decode_lossy(line);
+        let mut cells: Vec<&str> = text.split(',').collect();
+        if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
+            cells.pop();
+        }
+        if columns::common_block(cells.iter().copied()).is_none() {
+            if !first {
+                return false;
+            }
+            let what = if looks_like_data_row(line) {
+                "no header row (formatted with `-h no`, or appended to with `-a`): columns cannot be named"
+            } else {
+                "first line is not an mqsmfcsv header (`Date,Time,LPAR,QMgr,...`)"
+            };
+            self.info.problem(
+                Some(no),
+                Severity::Error,
+                1,
+                format!("{what}: file not read"),
+            );
+            self.headless = true;
+            return false;
+        }
+        let layout = Layout::new(&cells, self.name_struct.as_deref());
+        if !layout.by_header {
+            let msg = match &self.name_struct {
+                Some(s) => format!(
+                    "header not recognised as a known structure: rows read as {s} (from the file name) with their columns only"
+                ),
+                None => {
+                    "header not recognised as a known structure: rows read with their columns only"
+                        .to_string()
+                }
+            };
+            self.info.problem(Some(no), Severity::Info, 0, msg);
+        } else if let Some(s) = &self.name_struct
+            && *s != layout.structure
+        {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "file name says {s} but the header is {}'s: read as {}",
+                    layout.structure, layout.structure
+                ),
+            );
+        }
+        let mut variant = layout.structure.clone();
+        if layout.renamed > 0 {
+            variant.push_str(", old column names");
+        }
+        if !layout.has_qsg {
+            variant.push_str(", no QSG column (mqsmfcsv before 5.6)");
+        }
+        self.info.variant = Some(variant);
+        let timing = Timing::of(&layout);
+        if self.layout.is_none() && !timing.needs_offset() {
+            // Nothing to estimate: rows go straight to the buffer.
+            self.settled = true;
+        }
+        self.layout = Some(Arc::new(layout));
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn data_row(
+        &mut self,
+        no: u64,
+        unterminated: bool,
+        line: &[u8],
+        layout: &Arc<Layout>,
+        fields: &mut Vec<Field>,
+        opts: &ReadOptions,
+        out: &mut VecDeque<Event>,
+    ) {
+        let no_interval = match fit(layout, line, fields) {
+            Ok(v) => v,
+            Err(mut msg) => {
+                if unterminated && msg.starts_with("short row") {
+                    msg = msg.replacen("short row", "file ends mid-row", 1);
+                }
+                self.info.problem(Some(no), Severity::Warning, 1, msg);
+                return;
+            }
+        };
+        let row = Row {
+            layout,
+            line,
+            fields,
+        };
+        let record = match row.datetime_of("Date", "Time") {
+            Ok(t) => t,
+            Err(what) => {
+                self.info.problem(
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    format!("record time {what} is not a date and time: row skipped"),
+                );
+                return;
+            }
+        };
+        if no_interval {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time",
+            );
+        }
+        if std::str::from_utf8(line).is_err() {
+            let col = fields
+                .iter()
+                .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
+                .unwrap_or(0);
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` is not UTF-8: read as Latin-1",
+                    col + 1,
+                    layout.names[col]
+                ),
+            );
+        }
+        for (set, col) in [
+            (&mut self.qmgrs, "QMgr"),
+            (&mut self.lpars, "LPAR"),
+            (&mut self.versions, "MQ_Version"),
+        ] {
+            if set.len() <= MAX_LISTED
+                && let Some(v) = row.get(col)
+                && !set.contains(v.as_ref())
+            {
+                set.insert(v.into_owned());
+            }
+        }
+        if self.offset.is_none() {
+            self.offset = Some(opts.fallback_offset(&mut self.info));
+        }
+        self.rows += 1;
+        self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
+        let timing = Timing::of(layout);
+        if !self.settled {
+            if let Some((strong, c)) = anchor(timing, &row, record) {
+                self.votes.add(strong, c);
+            }
+            self.votes.rows += 1;
+            self.pending_bytes += line.len();
+            self.pending.push(Pending {
+                line_no: no,
+                bytes: line.to_vec(),
+                layout: layout.clone(),
+                record,
+            });
+            if self.pending.len() >= ESTIMATE_ROWS
+                || self.votes.count() >= ESTIMATE_VOTES
+                || self.pending_bytes >= BUDGET / 2
+            {
+                self.settle(opts);
+            }
+        } else {
+            let placed = self.place(timing, &row, no, record);
+            self.hold(placed, no, line.to_vec(), layout.clone());
+        }
+        self.release(false, out);
+    }
+
+    /// Decide the clock offset from the rows read so far and place them.
+    fn settle(&mut self, opts: &ReadOptions) {
+        self.settled = true;
+        let timing = self.timing();
+        let anchor_name = timing
+            .anchors()
+            .iter()
+            .map(|a| format!("`{}`", a.0))
+            .collect::<Vec<_>>()
+            .join("/");
+        match self.votes.decide() {
+            Some(off) => {
+                // Strong anchors: begin with the first row's own offset, so
+                // a change later in the file is reported where it happens.
+                let first_strong = self.pending.iter().find_map(|p| {
+                    let mut f = Vec::new();
+                    fit(&p.layout, &p.bytes, &mut f).ok()?;
+                    let r = Row {
+                        layout: &p.layout,
+                        line: &p.bytes,
+                        fields: &f,
+                    };
+                    anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
+                });
+                let start = first_strong.unwrap_or(off);
+                self.current = Some(start);
+                let (agree, total) = self.votes.support(start);
+                let hint = match opts.tz {
+                    Some(_) => String::new(),
+                    None => format!(
+                        ". If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC{0}: use --tz {0}",
+                        clock::offset_text(-start)
+                    ),
+                };
+                let how = if start == 0 {
+                    "rows placed on the LPAR clock as they are"
+                } else {
+                    "their times moved onto the LPAR clock"
+                };
+                self.info.problem(
+                    None,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
+                        clock::offset_text(start)
+                    ),
+                );
+            }
+            None if timing.needs_offset() && !self.pending.is_empty() => {
+                self.info.problem(
+                    None,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated (no {anchor_name} close to its record time): rows placed at their record time, STCK columns kept as written"
+                    ),
+                );
+            }
+            None => {}
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let mut f = Vec::new();
+        for p in pending {
+            if fit(&p.layout, &p.bytes, &mut f).is_err() {
+                continue;
+            }
+            let r = Row {
+                layout: &p.layout,
+                line: &p.bytes,
+                fields: &f,
+            };
+            let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
+            self.hold(placed, p.line_no, p.bytes, p.layout);
+        }
+    }
+
+    /// Place one row, following the offset where a strong anchor shows it
+    /// changed (daylight saving on the LPAR, files appended from runs in
+    /// different zones).
+    fn place(&mut self, timing: Timing, row: &Row, no: u64, record: NaiveDateTime) -> Placed {
+        if let Some((true, c)) = anchor(timing, row, record)
+            && let Some(cur) = self.current
+            && c != cur
+        {
+            self.changes += 1;
+            if self.changes <= MAX_CHANGE_REPORTS {
+                self.info.problem(
+                    Some(no),
+                    Severity::Info,
+                    0,
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time from here (before: {}): daylight saving change, or output of runs in different zones joined",
+                        clock::offset_text(c),
+                        clock::offset_text(cur)
+                    ),
+                );
+            }
+            self.current = Some(c);
+        }
+        let mut bad = Vec::new();
+        let placed = self
+            .timer
+            .place(timing, row, record, self.current, &mut bad);
+        for what in bad {
+            self.info.problem(
+                Some(no),
+                Severity::Warning,
+                0,
+                format!("{what} is not a date and time: ignored"),
+            );
+        }
+        placed
+    }
+
+    fn hold(&mut self, p: Placed, no: u64, bytes: Vec<u8>, layout: Arc<Layout>) {
+        self.seq += 1;
+        self.held_bytes += bytes.len() + 64;
+        self.heap.push(Reverse(Held {
+            key: (p.ts, self.seq),
+            end: p.end,
+            offset: p.offset,
+            line_no: no,
+            bytes,
+            layout,
+        }));
+    }
+
+    /// Pass on the rows that are old enough (all at the end).
+    fn release(&mut self, all: bool, out: &mut VecDeque<Event>) {
+        while let Some(Reverse(top)) = self.heap.peek() {
+            let ready = all
+                || self.held_bytes > BUDGET
+                || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            if !ready {
+                break;
+            }
+            let Reverse(h) = self.heap.pop().expect("peeked");
+            self.held_bytes -= h.bytes.len() + 64;
+            if let Some(e) = self.event(h) {
+                out.push_back(e);
+            }
+        }
+    }
+
+    fn event(&mut self, h: Held) -> Option<Event> {
+        let off = self.offset?;
+        let mut f = std::mem::take(&mut self.fields);
+        let fitted = fit(&h.layout, &h.bytes, &mut f).is_ok();
+        let mut attrs = Vec::with_capacity(h.layout.width() + 8);
+        let text = if fitted {
+            let row = Row {
+                layout: &h.layout,
+                line: &h.bytes,
+                fields: &f,
+            };
+            cells(&row, &mut attrs);
+            derive::derive(&row, &mut attrs)
+        } else {
+            String::new()
+        };
+        self.fields = f;
+        if !fitted {
+            return None;
+        }
+        if let Some(o) = h.offset {
+            attrs.push(("clock_offset_s".to_string(), o.to_string()));
+        }
+        let at = |t: NaiveDateTime| {
+            off.from_local_datetime(&t)
+                .single()
+                .unwrap_or_else(|| off.from_utc_datetime(&t))
+        };
+        let ts = at(h.key.0);
+        let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
+        e.end = h.end.map(at);
+        e.attrs = attrs;
+        self.info.saw_event(&ts);
+        Some(e)
+    }
+
+    fn finish(&mut self, opts: &ReadOptions, out: &mut VecDeque<Event>) {
+        if !self.settled {
+            self.settle(opts);
+        }
+        self.release(true, out);
+        if let Some(l) = &self.lines {
+            self.info.bytes = self.info.bytes.max(l.bytes_read());
+        }
+        if self.layout.is_some() && self.rows == 0 && self.info.problem_count == 0 {
+            self.info
+                .problem(None, Severity::Info, 0, "header only: no data rows");
+        }
+        let list = |s: &BTreeSet<String>, f: &dyn Fn(&str) -> String| -> Option<String> {
+            if s.is_empty() {
+                return None;
+            }
+            let mut v: Vec<String> = s.iter().take(MAX_LISTED).map(|x| f(x)).collect();
+            if s.len() > MAX_LISTED {
+                v.push("...".to_string());
+            }
+            Some(v.join(", "))
+        };
+        self.info.qmgr = list(&self.qmgrs, &|s| s.to_string());
+        self.info.host = list(&self.lpars, &|s| s.to_string());
+        self.info.mq_version = list(&self.versions, &|s| {
+            value::mq_version(s).unwrap_or_else(|| s.to_string())
+        });
+    }
+}
+
+/// The offset one row's anchor suggests, and whether the anchor is strong.
+fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32)> {
+    timing.anchors().iter().find_map(|(col, strong)| {
+        let t = row.datetime(col).ok()??;
+        clock::candidate(t, record).map(|c| (*strong, c))
+    })
+}
+
+/// Every cell with a value, under its current column name. A `(DATE)` and
+/// `(TIME)` pair holding the formatter's 1970 placeholder is dropped whole.
+fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
+    let l = row.layout;
+    let mut skip_time = None;
+    for (i, name) in l.names.iter().enumerate() {
+        if skip_time == Some(i) {
+            continue;
+        }
+        let Some(v) = row.value(i) else { continue };
+        if let Some(t) = l.time_of[i]
+            && let Some(tv) = row.value(t)
+            && value::is_epoch(&v, &tv)
+        {
+            skip_time = Some(t);
+            continue;
+        }
+        attrs.push((name.clone(), v.into_owned()));
+    }
+}
+
+impl Row<'_> {
+    /// The record time from its two columns.
+    fn datetime_of(&self, d: &str, t: &str) -> Result<NaiveDateTime, String> {
+        let dv = self.get(d);
+        let tv = self.get(t);
+        match value::date_time(dv.as_deref(), tv.as_deref()) {
+            Ok(Some(x)) => Ok(x),
+            _ => Err(format!(
+                "`{}`,`{}`",
+                dv.as_deref().unwrap_or(""),
+                tv.as_deref().unwrap_or("")
+            )),
+        }
+    }
+}
+
+impl SmfSource {
+    /// Read one line of the current file; false at its end.
+    fn step(&mut self) -> bool {
+        let Some(fs) = self.file.as_mut() else {
+            return false;
+        };
+        let Some(mut reader) = fs.lines.take() else {
+            return false;
+        };
+        let more = match reader.next_line() {
+            Ok(Some((meta, bytes))) => {
+                fs.info.lines = meta.no;
+                fs.handle(meta, bytes, &self.opts, &mut self.out);
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                let n = reader.line_no() + 1;
+                fs.info
+                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+                false
+            }
+        };
+        fs.lines = Some(reader);
+        more
+    }
+
+    fn end_file(&mut self) {
+        if let Some(mut fs) = self.file.take() {
+            fs.finish(&self.opts, &mut self.out);
+            self.done.push(fs.info);
+        }
+    }
+}
+
+impl Source for SmfSource {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            if self.file.is_none() {
+                let next = self.pending.pop_front()?;
+                self.file = Some(FileState::new(&next));
+                continue;
+            }
+            if !self.step() {
+                self.end_file();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.file.is_some() {
+            self.end_file();
+        }
+        // Files never started (the caller stopped early) still get a row.
+        while let Some(i) = self.pending.pop_front() {
+            self.file = Some(FileState::new(&i));
+            self.end_file();
+        }
+        std::mem::take(&mut self.done)
+    }
+}
