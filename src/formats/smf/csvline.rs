@@ -14,10 +14,19 @@ use memchr::memchr;
 pub struct Field {
     pub start: usize,
     pub end: usize,
+    pub quoted: bool,
 }
 
 impl Field {
-    pub const EMPTY: Field = Field { start: 0, end: 0 };
+    pub const EMPTY: Field = Field {
+        start: 0,
+        end: 0,
+        quoted: false,
+    };
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
 
     pub fn bytes<'a>(&self, line: &'a [u8]) -> &'a [u8] {
         &line[self.start..self.end]
@@ -57,11 +66,19 @@ pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
                     }
                 }
             };
-            out.push(Field { start, end: close });
+            out.push(Field {
+                start,
+                end: close,
+                quoted: true,
+            });
             i = close + 1;
         } else {
             let end = memchr(b',', &line[i..]).map_or(n, |p| i + p);
-            out.push(Field { start: i, end });
+            out.push(Field {
+                start: i,
+                end,
+                quoted: false,
+            });
             i = end;
         }
         if i >= n {
@@ -70,10 +87,39 @@ pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
         // line[i] is the separator.
         i += 1;
         if i == n {
-            out.push(Field { start: n, end: n });
+            out.push(Field {
+                start: n,
+                end: n,
+                quoted: false,
+            });
             return Ok(());
         }
     }
+}
+
+/// Undo splits made by a `",` inside a string: a quoted field followed by
+/// an unquoted one that ends in `"` is one cell whose data held a quote and
+/// a comma. Joins such pairs, left to right, until `fields` has `want`
+/// fields; the index of the first joined cell, or `None` when it cannot
+/// be made to fit.
+pub fn rejoin(line: &[u8], fields: &mut Vec<Field>, want: usize) -> Option<usize> {
+    let mut first = None;
+    let mut i = 0;
+    while fields.len() > want && i + 1 < fields.len() {
+        let (a, b) = (fields[i], fields[i + 1]);
+        if a.quoted && !b.quoted && b.end > b.start && line[b.end - 1] == b'"' {
+            fields[i] = Field {
+                start: a.start,
+                end: b.end - 1,
+                quoted: true,
+            };
+            fields.remove(i + 1);
+            first.get_or_insert(i);
+        } else {
+            i += 1;
+        }
+    }
+    (fields.len() == want).then_some(first).flatten()
 }
 
 #[cfg(test)]
@@ -112,6 +158,20 @@ mod tests {
     #[test]
     fn quote_never_closed_is_reported_with_its_field() {
         assert_eq!(fields(r#""a","b,c,1,2"#), Err(Unbalanced { field: 1 }));
+    }
+
+    #[test]
+    fn quote_and_comma_inside_a_string_are_rejoined() {
+        let line = br#""a",".X",Y.",3,"#;
+        let mut f = Vec::new();
+        split(line, &mut f).unwrap();
+        assert_eq!(f.len(), 5);
+        assert_eq!(rejoin(line, &mut f, 4), Some(1));
+        assert_eq!(f[1].bytes(line), br#".X",Y."#);
+        assert_eq!(f[2].bytes(line), b"3");
+        let mut g = Vec::new();
+        split(b"1,2,3", &mut g).unwrap();
+        assert_eq!(rejoin(b"1,2,3", &mut g, 2), None);
     }
 
     #[test]

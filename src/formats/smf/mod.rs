@@ -153,6 +153,8 @@ struct FileState {
     offset: Option<FixedOffset>,
     votes: clock::Votes,
     settled: bool,
+    /// The offset the file begins with, once decided.
+    start: Option<i32>,
     current: Option<i32>,
     changes: u32,
     pending: Vec<Pending>,
@@ -177,43 +179,66 @@ pub struct SmfSource {
     out: VecDeque<Event>,
 }
 
-/// Split a data row and fit it to the header. `Ok(true)`: a 115 row
-/// without the three interval columns (a record without interval header),
-/// fitted by leaving them empty.
-fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<bool, String> {
+/// How a data row fits its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    /// A 115 row without the three interval columns (a record without
+    /// interval header): fitted by leaving them empty.
+    NoInterval,
+    /// A `",` inside this column's string split it; rejoined.
+    Rejoined(usize),
+}
+
+/// Split a data row and fit it to the header; the problem when it cannot.
+fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+    let name = |i: usize| layout.names.get(i).map_or("?", String::as_str);
     if let Err(u) = csvline::split(line, fields) {
-        let name = layout.names.get(u.field).map_or("?", String::as_str);
         return Err(format!(
-            "unbalanced quote in column {} `{name}`: row skipped",
-            u.field + 1
+            "unbalanced quote in column {} `{}`: row skipped",
+            u.field + 1,
+            name(u.field)
         ));
     }
-    let width = layout.width();
-    // The formatter ends every line with a comma.
-    if fields.len() == width + 1 && fields.last().is_some_and(|f| f.start == f.end) {
+    // The formatter ends every line with a comma: a last empty unquoted
+    // field is that comma, never a value (strings are quoted, numbers are
+    // never empty).
+    if fields.last().is_some_and(|f| f.is_empty() && !f.quoted) && fields.len() > 1 {
         fields.pop();
     }
+    let width = layout.width();
     let n = fields.len();
     if n == width {
-        return Ok(false);
+        return Ok(Fit::Exact);
     }
     if n > width {
+        if let Some(i) = csvline::rejoin(line, fields, width) {
+            return Ok(Fit::Rejoined(i));
+        }
         return Err(format!(
             "row has {n} columns, the header {width}: row skipped"
+        ));
+    }
+    // A quote inside a quoted cell that swallowed the separators after it.
+    if let Some(i) = fields
+        .iter()
+        .position(|f| f.quoted && memchr::memchr(b'"', f.bytes(line)).is_some())
+    {
+        return Err(format!(
+            "unbalanced quote in column {} `{}`: row skipped",
+            i + 1,
+            name(i)
         ));
     }
     if let Some(at) = layout.interval_at
         && n + 3 == width
     {
         fields.splice(at..at, [Field::EMPTY; 3]);
-        return Ok(true);
+        return Ok(Fit::NoInterval);
     }
-    let last = layout
-        .names
-        .get(n.saturating_sub(1))
-        .map_or("?", String::as_str);
     Err(format!(
-        "short row: {n} of {width} columns (ends at `{last}`): row skipped"
+        "short row: {n} of {width} columns (ends at `{}`): row skipped",
+        name(n.saturating_sub(1))
     ))
 }
 
@@ -244,6 +269,7 @@ impl FileState {
             offset: None,
             votes: clock::Votes::default(),
             settled: false,
+            start: None,
             current: None,
             changes: 0,
             pending: Vec::new(),
@@ -395,7 +421,7 @@ impl FileState {
         opts: &ReadOptions,
         out: &mut VecDeque<Event>,
     ) {
-        let no_interval = match fit(layout, line, fields) {
+        let fitted = match fit(layout, line, fields) {
             Ok(v) => v,
             Err(mut msg) => {
                 if unterminated && msg.starts_with("short row") {
@@ -422,7 +448,19 @@ impl FileState {
                 return;
             }
         };
-        if no_interval {
+        if let Fit::Rejoined(i) = fitted {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` holds a quote and a comma (not escaped by the formatter): cell rejoined",
+                    i + 1,
+                    layout.names[i]
+                ),
+            );
+        }
+        if fitted == Fit::NoInterval {
             self.info.problem(
                 Some(no),
                 Severity::Info,
@@ -464,11 +502,10 @@ impl FileState {
         self.rows += 1;
         self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
         let timing = Timing::of(layout);
+        if let Some((strong, c)) = anchor(timing, &row, record) {
+            self.votes.add(strong, c);
+        }
         if !self.settled {
-            if let Some((strong, c)) = anchor(timing, &row, record) {
-                self.votes.add(strong, c);
-            }
-            self.votes.rows += 1;
             self.pending_bytes += line.len();
             self.pending.push(Pending {
                 line_no: no,
@@ -480,7 +517,7 @@ impl FileState {
                 || self.votes.count() >= ESTIMATE_VOTES
                 || self.pending_bytes >= BUDGET / 2
             {
-                self.settle(opts);
+                self.settle();
             }
         } else {
             let placed = self.place(timing, &row, no, record);
@@ -490,65 +527,24 @@ impl FileState {
     }
 
     /// Decide the clock offset from the rows read so far and place them.
-    fn settle(&mut self, opts: &ReadOptions) {
+    fn settle(&mut self) {
         self.settled = true;
         let timing = self.timing();
-        let anchor_name = timing
-            .anchors()
-            .iter()
-            .map(|a| format!("`{}`", a.0))
-            .collect::<Vec<_>>()
-            .join("/");
-        match self.votes.decide() {
-            Some(off) => {
-                // Strong anchors: begin with the first row's own offset, so
-                // a change later in the file is reported where it happens.
-                let first_strong = self.pending.iter().find_map(|p| {
-                    let mut f = Vec::new();
-                    fit(&p.layout, &p.bytes, &mut f).ok()?;
-                    let r = Row {
-                        layout: &p.layout,
-                        line: &p.bytes,
-                        fields: &f,
-                    };
-                    anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
-                });
-                let start = first_strong.unwrap_or(off);
-                self.current = Some(start);
-                let (agree, total) = self.votes.support(start);
-                let hint = match opts.tz {
-                    Some(_) => String::new(),
-                    None => format!(
-                        ". If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC{0}: use --tz {0}",
-                        clock::offset_text(-start)
-                    ),
+        if let Some(off) = self.votes.decide() {
+            // Strong anchors: begin with the first row's own offset, so a
+            // change later in the file is reported where it happens.
+            let first_strong = self.pending.iter().find_map(|p| {
+                let mut f = Vec::new();
+                fit(&p.layout, &p.bytes, &mut f).ok()?;
+                let r = Row {
+                    layout: &p.layout,
+                    line: &p.bytes,
+                    fields: &f,
                 };
-                let how = if start == 0 {
-                    "rows placed on the LPAR clock as they are"
-                } else {
-                    "their times moved onto the LPAR clock"
-                };
-                self.info.problem(
-                    None,
-                    Severity::Info,
-                    0,
-                    format!(
-                        "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
-                        clock::offset_text(start)
-                    ),
-                );
-            }
-            None if timing.needs_offset() && !self.pending.is_empty() => {
-                self.info.problem(
-                    None,
-                    Severity::Info,
-                    0,
-                    format!(
-                        "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated (no {anchor_name} close to its record time): rows placed at their record time, STCK columns kept as written"
-                    ),
-                );
-            }
-            None => {}
+                anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
+            });
+            self.start = Some(first_strong.unwrap_or(off));
+            self.current = self.start;
         }
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
@@ -671,11 +667,59 @@ impl FileState {
         Some(e)
     }
 
+    /// Say what was estimated about the two clocks, over the whole file.
+    fn clock_summary(&mut self, opts: &ReadOptions) {
+        let timing = self.timing();
+        if !timing.needs_offset() || self.rows == 0 {
+            return;
+        }
+        let anchor_name = timing
+            .anchors()
+            .iter()
+            .map(|a| format!("`{}`", a.0))
+            .collect::<Vec<_>>()
+            .join("/");
+        let Some(start) = self.start else {
+            self.info.problem(
+                None,
+                Severity::Info,
+                0,
+                format!(
+                    "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated from {anchor_name}: rows placed at their record time, STCK columns kept as written"
+                ),
+            );
+            return;
+        };
+        let (agree, total) = self.votes.support(start);
+        let hint = match opts.tz {
+            Some(_) => String::new(),
+            None => format!(
+                ". If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC{0}: use --tz {0}",
+                clock::offset_text(-start)
+            ),
+        };
+        let how = if start == 0 {
+            "rows placed on the LPAR clock as they are"
+        } else {
+            "their times moved onto the LPAR clock"
+        };
+        self.info.problem(
+            None,
+            Severity::Info,
+            0,
+            format!(
+                "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
+                clock::offset_text(start)
+            ),
+        );
+    }
+
     fn finish(&mut self, opts: &ReadOptions, out: &mut VecDeque<Event>) {
         if !self.settled {
-            self.settle(opts);
+            self.settle();
         }
         self.release(true, out);
+        self.clock_summary(opts);
         if let Some(l) = &self.lines {
             self.info.bytes = self.info.bytes.max(l.bytes_read());
         }
@@ -705,7 +749,7 @@ impl FileState {
 fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32)> {
     timing.anchors().iter().find_map(|(col, strong)| {
         let t = row.datetime(col).ok()??;
-        clock::candidate(t, record).map(|c| (*strong, c))
+        clock::candidate(t, record, *strong).map(|c| (*strong, c))
     })
 }
 
@@ -808,5 +852,313 @@ impl Source for SmfSource {
             self.end_file();
         }
         std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timefmt::rfc3339;
+
+    fn read(name: &str, text: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
+        let input = Input::from_bytes(name, text.as_bytes().to_vec());
+        let opts = ReadOptions {
+            tz: tz.and_then(crate::timefmt::parse_offset),
+            date: None,
+        };
+        let mut src = SmfCsvReader.open(vec![input], &opts);
+        let mut evs = Vec::new();
+        while let Some(e) = src.next_event() {
+            evs.push(e);
+        }
+        let mut infos = src.finish();
+        (evs, infos.remove(0))
+    }
+
+    fn messages(fi: &FileInfo) -> Vec<(Option<u64>, String)> {
+        fi.problems
+            .iter()
+            .map(|p| (p.line, p.message.clone()))
+            .collect()
+    }
+
+    fn ts(e: &Event) -> String {
+        rfc3339(&e.ts)
+    }
+
+    fn end(e: &Event) -> String {
+        e.end.as_ref().map(rfc3339).unwrap_or_default()
+    }
+
+    const QCST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Collection_Time (DATE),Collection_Time (TIME),Chl_Name,Status,Connection_Name,Start (DATE),Start (TIME),Stop (DATE),Stop (TIME),Msg_All_Count,DNS_Resolution_Time,\n";
+
+    #[test]
+    fn qcst_counts_start_at_the_previous_collection() {
+        // The LPAR runs 4 h behind the formatter's zone (TESTCHL's shape).
+        let text = format!(
+            "{QCST}\
+\"2016/02/27\",\"18:08:01,800000\",\"MPX1\",\"QML1\",\"....\",=\"800\",\"2016/02/27\",\"22:08:01,809383\",\"SVR.A\",\"Running\",\"10.1.1.1  \",\"2016/02/27\",\"22:07:35,837696\",\"\",\"\",102,0,\n\
+\"2016/02/27\",\"18:08:47,560000\",\"MPX1\",\"QML1\",\"....\",=\"800\",\"2016/02/27\",\"22:08:47,562586\",\"SVR.A\",\"Inactive\",\"10.1.1.1  \",\"2016/02/27\",\"22:07:35,837696\",\"2016/02/27\",\"22:08:04,149248\",3,2500,\n"
+        );
+        let (evs, fi) = read("SMF-QCST.csv", &text, Some("-04:00"));
+        assert_eq!(evs.len(), 2);
+        // First report of a running instance: from its start to the collection.
+        assert_eq!(ts(&evs[0]), "2016-02-27T18:07:35.837696-04:00");
+        assert_eq!(end(&evs[0]), "2016-02-27T18:08:01.809383-04:00");
+        // Second: its counts restarted at the previous collection; it ended
+        // at Stop.
+        assert_eq!(ts(&evs[1]), "2016-02-27T18:08:01.809383-04:00");
+        assert_eq!(end(&evs[1]), "2016-02-27T18:08:04.149248-04:00");
+        assert_eq!(evs[1].attr("clock_offset_s"), Some("14400"));
+        assert_eq!(evs[1].attr("dns_us"), Some("2500"));
+        assert_eq!(evs[1].attr("conname"), Some("10.1.1.1"));
+        assert_eq!(evs[1].attr("channel"), Some("SVR.A"));
+        // Raw STCK columns stay as written.
+        assert_eq!(evs[1].attr("Stop (TIME)"), Some("22:08:04,149248"));
+        assert_eq!(fi.utc_offset.as_deref(), Some("-04:00"));
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                None,
+                "STCK timestamps read +04:00 against the LPAR-local Date/Time (estimated from `Collection_Time`: 2 of 2 rows agree): their times moved onto the LPAR clock".to_string()
+            )]
+        );
+    }
+
+    const WTAS: &str = "Date,Time,LPAR,QMgr,MQ_Version,Correl,WTAS_Interval_Start (DATE),WTAS_Interval_Start (TIME),WTAS_Interval_End (DATE),WTAS_Interval_End (TIME),Commit_Count,\n";
+
+    fn wtas_row(date: &str, rec: &str, start: &str, end: &str) -> String {
+        format!(
+            "\"{date}\",\"{rec}\",\"SYSB\",\"MQTB\",=\"920\",=\"D9A1\",\"{date}\",\"{start}\",\"{date}\",\"{end}\",1,\n"
+        )
+    }
+
+    #[test]
+    fn offset_change_mid_file_is_followed_and_reported() {
+        // US daylight saving starts: the LPAR clock jumps from UTC-5 to
+        // UTC-4; the formatter ran in UTC.
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2024/03/10",
+                "01:59:00,010000",
+                "06:58:00,000000",
+                "06:59:00,005000"
+            ),
+            wtas_row(
+                "2024/03/10",
+                "01:59:30,010000",
+                "06:59:10,000000",
+                "06:59:30,005000"
+            ),
+            wtas_row(
+                "2024/03/10",
+                "03:00:30,010000",
+                "07:00:10,000000",
+                "07:00:30,005000"
+            ),
+        );
+        let (evs, fi) = read("SMF-WTAS.csv", &text, None);
+        assert_eq!(
+            messages(&fi),
+            vec![
+                (None, "no UTC offset in the file and no --tz given: UTC assumed".to_string()),
+                (
+                    Some(4),
+                    "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
+                ),
+                (
+                    None,
+                    "STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()
+                ),
+            ]
+        );
+        assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+00:00");
+        assert_eq!(evs[1].attr("clock_offset_s"), Some("18000"));
+        assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+00:00");
+        assert_eq!(evs[2].attr("clock_offset_s"), Some("14400"));
+    }
+
+    const WQ: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Correlation,Open_Name,Base_Name,Open (DATE),Open (TIME),Close (DATE),Close (TIME),Get_Count,Total_Valid_Gets,Max_Time_On_Queue(S),Max_Time_On_Queue(US),Total_Time_On_Queue(S),Total_Time_On_Queue(US),Put_Min_Msg_Size,\n";
+
+    #[test]
+    fn wq_without_a_usable_anchor_stays_at_its_record_time() {
+        // The queue was closed 40 minutes before the record: says nothing
+        // about the zones.
+        let text = format!(
+            "{WQ}\"2016/02/27\",\"18:03:46,890000\",\"MPX1\",\"QML1\",\"....\",=\"800\",=\"D05D\",\"Q1   \",\"Q1   \",\"2016/02/27\",\"21:20:00,000000\",\"2016/02/27\",\"21:23:00,000000\",4,4,2, 500000 ,4, 0 ,-1,\n"
+        );
+        let (evs, fi) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2016-02-27T18:03:46.890000+00:00");
+        assert_eq!(evs[0].end, None);
+        assert_eq!(evs[0].attr("clock_offset_s"), None);
+        assert_eq!(evs[0].attr("qtime_avg_us"), Some("1000000"));
+        assert_eq!(evs[0].attr("qtime_max_us"), Some("2500000"));
+        assert_eq!(evs[0].attr("task"), Some("MPX1/QML1/D05D"));
+        // `-1` is the "no puts" dummy: dropped. `....` QSG: dropped.
+        assert_eq!(evs[0].attr("Put_Min_Msg_Size"), None);
+        assert_eq!(evs[0].attr("QSG"), None);
+        assert_eq!(
+            messages(&fi),
+            vec![(None, "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated from `Close`: rows placed at their record time, STCK columns kept as written".to_string())]
+        );
+    }
+
+    #[test]
+    fn wq_rows_of_a_long_running_task_start_at_its_previous_record() {
+        let row = |rec: &str, gets: u32| {
+            format!(
+                "\"2025/03/14\",\"{rec}\",\"SYSA\",\"MQPR\",\"PRDG\",=\"100000\",=\"DC39\",\"Q1\",\"Q1\",\"2025/03/14\",\"05:02:12,100411\",\"2025/03/14\",\"{rec}\",{gets},{gets},0, 10 ,0, 100 ,-1,\n"
+            )
+        };
+        // Close equals the record time in the formatter's zone: offset 0.
+        let text = format!(
+            "{WQ}{}{}",
+            row("10:15:00,050000", 10),
+            row("10:30:00,050000", 20)
+        );
+        let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2025-03-14T05:02:12.100411+00:00");
+        assert_eq!(ts(&evs[1]), "2025-03-14T10:15:00.050000+00:00");
+        assert_eq!(end(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
+    }
+
+    const QMST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Get,Put,Inql,\n";
+
+    #[test]
+    fn statistics_intervals_end_at_the_record_time() {
+        let text = format!(
+            "{QMST}\
+\"2026/05/21\",\"16:30:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",\"2026/05/21\",\"16:29:10,006824\",59,5,6,0,\n\
+\"2026/05/21\",\"16:31:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",7,8,0,\n"
+        );
+        let (evs, fi) = read("SMF-QMST.csv", &text, Some("+01:00"));
+        // 59 s is truncated: the record at 16:30:10 ends the interval.
+        assert_eq!(ts(&evs[0]), "2026-05-21T16:29:10.006824+01:00");
+        assert_eq!(end(&evs[0]), "2026-05-21T16:30:10.000000+01:00");
+        assert_eq!(evs[0].attr("clock_offset_s"), None);
+        assert_eq!(evs[1].attr("Get"), Some("7"));
+        assert_eq!(ts(&evs[1]), "2026-05-21T16:31:10.000000+01:00");
+        assert_eq!(
+            messages(&fi),
+            vec![(Some(3), "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time".to_string())]
+        );
+    }
+
+    #[test]
+    fn rows_come_out_in_time_order_of_their_intervals() {
+        // A task that began hours before the records around it.
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2016/02/27",
+                "18:03:00,000000",
+                "18:02:50,000000",
+                "18:03:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:04:00,000000",
+                "14:06:41,000000",
+                "18:04:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:05:00,000000",
+                "18:04:58,000000",
+                "18:05:00,004000"
+            ),
+        );
+        let (evs, _) = read("SMF-WTAS.csv", &text, Some("+00:00"));
+        let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![3, 2, 4]);
+    }
+
+    #[test]
+    fn repeated_header_renames_the_columns_from_there() {
+        let text = format!(
+            "{QMST}\"2026/05/21\",\"16:30:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",\"2026/05/21\",\"16:29:10,006824\",59,5,6,0,\n\
+Date,Time,LPAR,QMgr,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Put,Get,Inql,\n\
+\"2026/05/21\",\"16:31:10,000000\",\"MV4A\",\"MQ1O\",=\"100000\",\"2026/05/21\",\"16:30:10,006775\",59,9,4,0,\n"
+        );
+        let (evs, fi) = read("SMF-QMST.csv", &text, Some("+00:00"));
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[1].attr("Get"), Some("4"));
+        assert_eq!(evs[1].attr("Put"), Some("9"));
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                Some(3),
+                "header row repeated (files joined?): columns named again from here".to_string()
+            )]
+        );
+        assert_eq!(
+            fi.variant.as_deref(),
+            Some("QMST, no QSG column (mqsmfcsv before 5.6)")
+        );
+    }
+
+    #[test]
+    fn raw_field_names_of_2016_builds_are_renamed() {
+        let text = "Date,Time,LPAR,QMgr,MQ_Version,CORREL ,OBJNAME,BASENAME,GETN   ,VALIDGET,MAXLATNT(S),MAXLATNT(US),TOTLATNT(S),TOTLATNT(US),\n\
+\"2016/02/27\",\"18:03:46,890000\",\"MPX1\",\"QML1\",=\"800\",=\"D05D\",\"ALIAS.Q \",\"BASE.Q  \",102,100,13, 751955 ,1352, 231110 ,\n";
+        let (evs, fi) = read("whatever.csv", text, Some("+00:00"));
+        assert_eq!(
+            fi.variant.as_deref(),
+            Some("WQ, old column names, no QSG column (mqsmfcsv before 5.6)")
+        );
+        let e = &evs[0];
+        assert_eq!(e.attr("record"), Some("WQ"));
+        assert_eq!(e.attr("Open_Name"), Some("ALIAS.Q"));
+        assert_eq!(e.attr("queue"), Some("BASE.Q"));
+        assert_eq!(e.attr("Get_Count"), Some("102"));
+        assert_eq!(e.attr("Max_Time_On_Queue(US)"), Some("751955"));
+        assert_eq!(e.attr("qtime_max_us"), Some("13751955"));
+        assert_eq!(e.attr("qtime_avg_us"), Some("13522311"));
+        assert_eq!(e.attr("task"), Some("MPX1/QML1/D05D"));
+    }
+
+    #[test]
+    fn placeholders_and_signed_columns() {
+        let text = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Queue,Queue_Disp,Record,Pageset,BufferPool,Current_Depth,Max_Age,QTime_Short,QTime_Long,Last_Get (DATE),Last_Get (TIME),Last_Put (DATE),Last_Put (TIME),\n\
+\"2026/05/21\",\"16:30:00,000000\",\"MV4A\",\"MQ1A\",\"SQ29\",=\"100000\",\"2026/05/21\",\"16:00:00,000931\",1799,\"SHARED.Q        \",\"SHARED\",\"PARTIAL\",-1,-1,0,0,41022,39811,\"1970/01/01\",\"00:00:00,000000\",\"\",\"\",\n";
+        let (evs, fi) = read("SMF-QQST.csv", text, Some("+00:00"));
+        assert!(fi.problems.is_empty(), "{:?}", fi.problems);
+        let e = &evs[0];
+        // -1 is data here: a shared queue has no page set.
+        assert_eq!(e.attr("Pageset"), Some("-1"));
+        assert_eq!(e.attr("BufferPool"), Some("-1"));
+        assert_eq!(e.attr("Last_Get (DATE)"), None);
+        assert_eq!(e.attr("Last_Get (TIME)"), None);
+        assert_eq!(e.attr("Last_Put (DATE)"), None);
+        assert_eq!(e.attr("qtime_avg_us"), Some("41022"));
+        assert_eq!(e.attr("qtime_long_us"), Some("39811"));
+        // A partial record's age is zero-filled, not data.
+        assert_eq!(e.attr("oldest_msg_age_us"), None);
+        assert!(e.text.contains("(partial record)"), "{}", e.text);
+    }
+
+    #[test]
+    fn sniff_by_content_with_the_name_as_tie_break() {
+        let r = SmfCsvReader;
+        let qcst = QCST.as_bytes();
+        assert_eq!(r.sniff("x.csv", qcst), 95);
+        assert_eq!(r.sniff("SMF-QCST.csv", qcst), 96);
+        assert_eq!(
+            r.sniff("x.csv", b"Date,Time,LPAR,QMgr,MQ_Version,Foo,\n"),
+            90
+        );
+        assert_eq!(
+            r.sniff(
+                "x.csv",
+                b"\xEF\xBB\xBFDate,Time,LPAR,QMgr,QSG,MQ_Version,\n"
+            ),
+            90
+        );
+        let row = b"\"2016/02/27\",\"18:03:47,230000\",\"MPX1\",\"QML1\",\"....\",=\"800\",1,\n";
+        assert_eq!(r.sniff("SMF-QCST.csv", row), 40);
+        assert_eq!(r.sniff("data.csv", row), 0);
+        assert_eq!(r.sniff("SMF-QCST.csv", b""), 5);
+        assert_eq!(r.sniff("AMQERR01.LOG", b"Date,Time,Other\n"), 0);
     }
 }

@@ -62,7 +62,7 @@ impl Timing {
         match self {
             Timing::Qcst => &[("Collection_Time", true)],
             Timing::Wtas => &[("WTAS_Interval_End", true)],
-            Timing::Wq => &[("Close", false), ("Open", false)],
+            Timing::Wq => &[("Close", false)],
             _ => &[],
         }
     }
