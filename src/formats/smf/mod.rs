@@ -153,6 +153,8 @@ struct FileState {
     offset: Option<FixedOffset>,
     votes: clock::Votes,
     settled: bool,
+    /// All lines read.
+    eof: bool,
     /// The offset the file begins with, once decided.
     start: Option<i32>,
     current: Option<i32>,
@@ -269,6 +271,7 @@ impl FileState {
             offset: None,
             votes: clock::Votes::default(),
             settled: false,
+            eof: false,
             start: None,
             current: None,
             changes: 0,
@@ -523,7 +526,7 @@ impl FileState {
             let placed = self.place(timing, &row, no, record);
             self.hold(placed, no, line.to_vec(), layout.clone());
         }
-        self.release(false, out);
+        self.release(out);
     }
 
     /// Decide the clock offset from the rows read so far and place them.
@@ -614,20 +617,37 @@ impl FileState {
         }));
     }
 
-    /// Pass on the rows that are old enough (all at the end).
-    fn release(&mut self, all: bool, out: &mut VecDeque<Event>) {
+    /// Pass on the rows that are old enough.
+    fn release(&mut self, out: &mut VecDeque<Event>) {
         while let Some(Reverse(top)) = self.heap.peek() {
-            let ready = all
-                || self.held_bytes > BUDGET
-                || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            let ready =
+                self.held_bytes > BUDGET || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
             if !ready {
                 break;
             }
-            let Reverse(h) = self.heap.pop().expect("peeked");
-            self.held_bytes -= h.bytes.len() + 64;
-            if let Some(e) = self.event(h) {
+            if let Some(e) = self.next_held() {
                 out.push_back(e);
             }
+        }
+    }
+
+    /// The earliest row held, as an event. At the end of the input rows are
+    /// built one at a time, so memory holds raw rows, not events.
+    fn next_held(&mut self) -> Option<Event> {
+        while let Some(Reverse(h)) = self.heap.pop() {
+            self.held_bytes -= h.bytes.len() + 64;
+            if let Some(e) = self.event(h) {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// No more lines: decide the clock if still open.
+    fn end_of_input(&mut self) {
+        self.eof = true;
+        if !self.settled {
+            self.settle();
         }
     }
 
@@ -714,11 +734,12 @@ impl FileState {
         );
     }
 
-    fn finish(&mut self, opts: &ReadOptions, out: &mut VecDeque<Event>) {
+    /// The inventory row's last facts. Rows still held (the reader of the
+    /// stream stopped early) are dropped.
+    fn finish(&mut self, opts: &ReadOptions) {
         if !self.settled {
             self.settle();
         }
-        self.release(true, out);
         self.clock_summary(opts);
         if let Some(l) = &self.lines {
             self.info.bytes = self.info.bytes.max(l.bytes_read());
@@ -819,7 +840,7 @@ impl SmfSource {
 
     fn end_file(&mut self) {
         if let Some(mut fs) = self.file.take() {
-            fs.finish(&self.opts, &mut self.out);
+            fs.finish(&self.opts);
             self.done.push(fs.info);
         }
     }
@@ -831,14 +852,23 @@ impl Source for SmfSource {
             if let Some(e) = self.out.pop_front() {
                 return Some(e);
             }
-            if self.file.is_none() {
+            let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
                 self.file = Some(FileState::new(&next));
                 continue;
+            };
+            if !fs.eof {
+                if !self.step()
+                    && let Some(fs) = self.file.as_mut()
+                {
+                    fs.end_of_input();
+                }
+                continue;
             }
-            if !self.step() {
-                self.end_file();
+            if let Some(e) = fs.next_held() {
+                return Some(e);
             }
+            self.end_file();
         }
     }
 
