@@ -30,6 +30,7 @@
 //! | `dns_max_us`, `dns_avg_us` | SMF QCTDNS | longest DNS request; task elapsed time / requests |
 //! | `dns_us` | SMF QCST | `DNS_Resolution_Time` of the channel instance |
 //! | `tls_max_us`, `tls_avg_us` | SMF QCTSSL | longest TLS request; task elapsed time / requests |
+//! | `ts_from` | SMF | what the row's `ts` is: `Interval_Start`, `WTAS_Interval_Start`, `Open`, `Start`, `previous record` (a task's counts restart at each record), `previous collection` (QCST), `Collection_Time`, `Stop`, or `Date/Time` (the record time) |
 //! | `clock_offset_s` | SMF WQ, WTAS, QCST | STCK columns minus LPAR-local time (estimated from the data); the row's `ts`/`end` are already on the LPAR clock, its STCK columns are as written |
 //!
 //! SMF rows also carry their CSV columns under their current `mqsmfcsv`

@@ -286,6 +286,21 @@ fn mq1000_chinit_dns_and_tls_tasks() {
 }
 
 #[test]
+fn mq1000_queue_opened_within_the_record_hundredth() {
+    let Some(root) = real_dir() else { return };
+    let wq = timeline(&root.join("SMF_MQ1000/SMF-WQ.csv"));
+    assert_eq!(wq.len(), 15);
+    // Record time 16:34:39.25 (SMF keeps hundredths); the queue was opened
+    // at 15:34:39.256076 in the formatter's zone, one hour behind.
+    let r = find(&wq, 2);
+    assert_eq!(r["ts"], "2026-05-21T16:34:39.256076+00:00");
+    assert_eq!(r["end"], "2026-05-21T16:34:39.256076+00:00");
+    assert_eq!(r["attrs"]["ts_from"], "Open");
+    assert_eq!(r["attrs"]["clock_offset_s"], "-3600");
+    assert_eq!(r["attrs"]["Open (TIME)"], "15:34:39,256076");
+}
+
+#[test]
 fn statistics_and_class1_values() {
     let Some(root) = real_dir() else { return };
     let qmst = timeline(&root.join("SMF_MQ1000/SMF-QMST.csv"));
@@ -321,6 +336,13 @@ fn timelines_are_in_time_order() {
             last = t;
             if let Some(end) = r["end"].as_str() {
                 assert!(instant(end) >= t, "{sample}: ends before it starts: {r}");
+            }
+            // Rows with STCK intervals are placed by them, never by the
+            // record time alone.
+            let a = &r["attrs"];
+            if ["WQ", "WTAS", "QCST"].contains(&a["record"].as_str().unwrap()) {
+                assert_ne!(a["ts_from"], "Date/Time", "{sample}: {r}");
+                assert!(a["clock_offset_s"].is_string(), "{sample}: {r}");
             }
         }
         assert!(rows.len() > 5, "{sample}");

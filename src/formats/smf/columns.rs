@@ -170,6 +170,18 @@ const ALIASES: &[(&str, &str, &str)] = &[
 /// shared and for unallocated queues.
 const MINUS_ONE_IS_DATA: &[(&str, &str)] = &[("QQST", "Pageset"), ("QQST", "BufferPool")];
 
+/// Structures the formatter can write twice for one record, and the
+/// columns that identify a row within it: QPST comes with SMF 115 subtype 2
+/// and with 215 (no duplicate seen in the samples; checked defensively).
+const DEDUP_KEYS: &[(&str, &[&str])] = &[("QPST", &["LPAR", "QMgr", "BufferPool"])];
+
+pub fn dedup_key(structure: &str) -> Option<&'static [&'static str]> {
+    DEDUP_KEYS
+        .iter()
+        .find(|(s, _)| *s == structure)
+        .map(|(_, k)| *k)
+}
+
 /// The suffixes that split one value over two columns.
 pub const SUFFIXES: [&str; 4] = [" (DATE)", " (TIME)", "(S)", "(US)"];
 

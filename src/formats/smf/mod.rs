@@ -32,7 +32,7 @@ use columns::Layout;
 use csvline::Field;
 use row::Row;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 use std::io::Read;
 use std::sync::Arc;
 use timing::{Placed, Timer, Timing};
@@ -119,6 +119,7 @@ struct Held {
     key: (NaiveDateTime, u64),
     end: Option<NaiveDateTime>,
     offset: Option<i32>,
+    from: &'static str,
     line_no: u64,
     bytes: Vec<u8>,
     layout: Arc<Layout>,
@@ -166,6 +167,8 @@ struct FileState {
     seq: u64,
     newest: Option<NaiveDateTime>,
     timer: Timer,
+    /// Keys of the current record's rows, for `duplicate`.
+    seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
     fields: Vec<Field>,
     rows: u64,
     qmgrs: BTreeSet<String>,
@@ -282,6 +285,7 @@ impl FileState {
             seq: 0,
             newest: None,
             timer: Timer::default(),
+            seen: (None, HashMap::new()),
             fields: Vec::new(),
             rows: 0,
             qmgrs: BTreeSet::new(),
@@ -451,6 +455,18 @@ impl FileState {
                 return;
             }
         };
+        if let Some(first) = self.duplicate(&row, record, line, no) {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "same {} row as line {first} (statistics written for two SMF 115 subtypes): skipped",
+                    layout.structure
+                ),
+            );
+            return;
+        }
         if let Fit::Rejoined(i) = fitted {
             self.info.problem(
                 Some(no),
@@ -527,6 +543,33 @@ impl FileState {
             self.hold(placed, no, line.to_vec(), layout.clone());
         }
         self.release(out);
+    }
+
+    /// The line of an identical earlier row of the same record and key, for
+    /// structures that can be written twice (QPST comes with both 115
+    /// subtype 2 and 215). Rows of one record are adjacent, so only the
+    /// current record's keys are kept.
+    fn duplicate(&mut self, row: &Row, record: NaiveDateTime, line: &[u8], no: u64) -> Option<u64> {
+        let cols = columns::dedup_key(&row.layout.structure)?;
+        let mut key = String::new();
+        for c in cols {
+            key.push_str(row.get(c).as_deref().unwrap_or(""));
+            key.push('/');
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(line, &mut h);
+        let hash = std::hash::Hasher::finish(&h);
+        if self.seen.0 != Some(record) {
+            self.seen = (Some(record), HashMap::new());
+        }
+        match self.seen.1.get(&key) {
+            Some((hh, first)) if *hh == hash => Some(*first),
+            Some(_) => None,
+            None => {
+                self.seen.1.insert(key, (hash, no));
+                None
+            }
+        }
     }
 
     /// Decide the clock offset from the rows read so far and place them.
@@ -611,6 +654,7 @@ impl FileState {
             key: (p.ts, self.seq),
             end: p.end,
             offset: p.offset,
+            from: p.from,
             line_no: no,
             bytes,
             layout,
@@ -671,6 +715,7 @@ impl FileState {
         if !fitted {
             return None;
         }
+        attrs.push(("ts_from".to_string(), h.from.to_string()));
         if let Some(o) = h.offset {
             attrs.push(("clock_offset_s".to_string(), o.to_string()));
         }
@@ -940,6 +985,8 @@ mod tests {
         assert_eq!(ts(&evs[1]), "2016-02-27T18:08:01.809383-04:00");
         assert_eq!(end(&evs[1]), "2016-02-27T18:08:04.149248-04:00");
         assert_eq!(evs[1].attr("clock_offset_s"), Some("14400"));
+        assert_eq!(evs[0].attr("ts_from"), Some("Start"));
+        assert_eq!(evs[1].attr("ts_from"), Some("previous collection"));
         assert_eq!(evs[1].attr("dns_us"), Some("2500"));
         assert_eq!(evs[1].attr("conname"), Some("10.1.1.1"));
         assert_eq!(evs[1].attr("channel"), Some("SVR.A"));
@@ -1022,6 +1069,7 @@ mod tests {
         assert_eq!(ts(&evs[0]), "2016-02-27T18:03:46.890000+00:00");
         assert_eq!(evs[0].end, None);
         assert_eq!(evs[0].attr("clock_offset_s"), None);
+        assert_eq!(evs[0].attr("ts_from"), Some("Date/Time"));
         assert_eq!(evs[0].attr("qtime_avg_us"), Some("1000000"));
         assert_eq!(evs[0].attr("qtime_max_us"), Some("2500000"));
         assert_eq!(evs[0].attr("task"), Some("MPX1/QML1/D05D"));
@@ -1051,6 +1099,24 @@ mod tests {
         assert_eq!(ts(&evs[0]), "2025-03-14T05:02:12.100411+00:00");
         assert_eq!(ts(&evs[1]), "2025-03-14T10:15:00.050000+00:00");
         assert_eq!(end(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
+        assert_eq!(evs[0].attr("ts_from"), Some("Open"));
+        assert_eq!(evs[1].attr("ts_from"), Some("previous record"));
+    }
+
+    #[test]
+    fn record_time_is_only_to_the_hundredth() {
+        // SMF_MQ1000's shape: opened and closed 6 ms "after" the record
+        // time, which the SMF header truncates to 1/100 s.
+        let row = |t: &str| {
+            format!(
+                "\"2026/05/21\",\"16:34:39,250000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",=\"E2B6\",\"Q\",\"Q\",\"2026/05/21\",\"{t}\",\"2026/05/21\",\"15:34:39,256703\",0,0,0, 0 ,0, 0 ,-1,\n"
+            )
+        };
+        let text = format!("{WQ}{}{}", row("15:34:39,256076"), row("15:34:39,256076"));
+        let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
+        assert_eq!(end(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
+        assert_eq!(evs[0].attr("ts_from"), Some("Open"));
     }
 
     const QMST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Get,Put,Inql,\n";
@@ -1166,6 +1232,38 @@ Date,Time,LPAR,QMgr,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Inter
         // A partial record's age is zero-filled, not data.
         assert_eq!(e.attr("oldest_msg_age_us"), None);
         assert!(e.text.contains("(partial record)"), "{}", e.text);
+    }
+
+    #[test]
+    fn buffer_pool_rows_written_twice_are_read_once() {
+        let head = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,BufferPool,Buffer_Count,Lowest_Stealable,\n";
+        let row = |rec: &str, bp: u32, low: u32| {
+            format!(
+                "\"2026/05/21\",\"{rec}\",\"MV4A\",\"MQ51\",=\"    \",=\"100000\",\"2026/05/21\",\"16:00:00,000931\",1799,{bp},2001,{low},\n"
+            )
+        };
+        let text = format!(
+            "{head}{}{}{}{}{}",
+            row("16:30:00,000000", 0, 1994),
+            row("16:30:00,000000", 1, 1990),
+            row("16:30:00,000000", 0, 1994),
+            // Same key, other values: not a copy, kept.
+            row("16:30:00,000000", 1, 1500),
+            // Next record: the same pool again is new data.
+            row("17:00:00,000000", 0, 1994),
+        );
+        let (evs, fi) = read("SMF-QPST.csv", &text, Some("+00:00"));
+        let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![2, 3, 5, 6]);
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                Some(4),
+                "same QPST row as line 2 (statistics written for two SMF 115 subtypes): skipped"
+                    .to_string()
+            )]
+        );
+        assert_eq!(evs[0].attr("ts_from"), Some("Interval_Start"));
     }
 
     #[test]

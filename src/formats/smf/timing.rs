@@ -72,13 +72,18 @@ impl Timing {
     }
 }
 
-/// A row's place: start, end, and the STCK offset used (seconds).
+/// A row's place: start, end, the STCK offset used (seconds), and what
+/// the start was taken from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
     pub ts: NaiveDateTime,
     pub end: Option<NaiveDateTime>,
     pub offset: Option<i32>,
+    pub from: &'static str,
 }
+
+/// `ts_from` of a row placed at its record time.
+pub const RECORD_TIME: &str = "Date/Time";
 
 /// What the placement remembers between rows.
 #[derive(Debug, Default)]
@@ -133,6 +138,7 @@ impl Timer {
             ts: record,
             end: None,
             offset: None,
+            from: RECORD_TIME,
         };
         let mut read = |base: &str| -> Option<NaiveDateTime> {
             match row.datetime(base) {
@@ -167,6 +173,7 @@ impl Timer {
                     ts: start,
                     end: Some(end),
                     offset: None,
+                    from: "Interval_Start",
                 }
             }
             Timing::Wtas => {
@@ -177,11 +184,13 @@ impl Timer {
                         ts: sh(s),
                         end: Some(sh(e)),
                         offset: Some(off),
+                        from: "WTAS_Interval_Start",
                     },
                     (Some(s), None) if sh(s) <= record => Placed {
                         ts: sh(s),
                         end: Some(record),
                         offset: Some(off),
+                        from: "WTAS_Interval_Start",
                     },
                     _ => point,
                 }
@@ -191,16 +200,26 @@ impl Timer {
                 let previous = task.and_then(|k| advance(&mut self.tasks, k, record));
                 let Some(off) = offset else { return point };
                 let open = read("Open").map(|t| t - Duration::seconds(off.into()));
-                let ts = match (open, previous) {
-                    (Some(o), Some(p)) => o.max(p),
-                    (Some(o), None) => o,
-                    (None, Some(p)) => p,
-                    (None, None) => record,
+                let (ts, from) = match (open, previous) {
+                    (Some(o), Some(p)) if p > o => (p, "previous record"),
+                    (Some(o), _) => (o, "Open"),
+                    (None, Some(p)) => (p, "previous record"),
+                    (None, None) => (record, RECORD_TIME),
                 };
+                // The record time has 1/100 s resolution (SMF header): a
+                // queue opened in the same hundredth of a second reads later.
+                if ts >= record + Duration::milliseconds(10) {
+                    return Placed {
+                        end: Some(record),
+                        offset: Some(off),
+                        ..point
+                    };
+                }
                 Placed {
-                    ts: ts.min(record),
-                    end: Some(record),
+                    ts,
+                    end: Some(record.max(ts)),
                     offset: Some(off),
+                    from,
                 }
             }
             Timing::Qcst => {
@@ -212,17 +231,25 @@ impl Timer {
                 let previous = advance(&mut self.collections, key(row, None), coll);
                 let start = read("Start").map(sh);
                 let end = read("Stop").map(sh).filter(|s| *s <= coll).unwrap_or(coll);
-                let ts = match (start, previous) {
+                let (ts, from) = match (start, previous) {
                     // The counts restart at every collection.
-                    (Some(s), Some(p)) if s.max(p) <= end => s.max(p),
-                    (Some(s), _) => s.min(end),
-                    (None, Some(p)) => p.min(end),
-                    (None, None) => end,
+                    (Some(s), Some(p)) if p > s && p <= end => (p, "previous collection"),
+                    (Some(s), _) if s <= end => (s, "Start"),
+                    (None, Some(p)) if p <= end => (p, "previous collection"),
+                    _ => (
+                        end,
+                        if end == coll {
+                            "Collection_Time"
+                        } else {
+                            "Stop"
+                        },
+                    ),
                 };
                 Placed {
                     ts,
                     end: Some(end),
                     offset: Some(off),
+                    from,
                 }
             }
         }
