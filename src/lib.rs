@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod cli;
 pub mod event;
 pub mod formats;
+pub mod fxhash;
 pub mod input;
 pub mod lines;
 pub mod output;
