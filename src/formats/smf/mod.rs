@@ -3,16 +3,22 @@
 //! columns. See `shared/formats/smf.md` for the layouts.
 //!
 //! Columns are found by name, never by position; old spellings go through
-//! the alias table in `columns`. Each data row becomes one `smf-record`
-//! event whose attributes are its cells under their (current) header names,
-//! placeholders dropped, plus the shared names of the `event` table.
+//! the alias table in `columns` and come out under today's names. Each
+//! data row becomes one `smf-record` event whose attributes are its cells
+//! under those names, placeholders dropped, plus the shared names of the
+//! `event` table. Columns the reader does not know are kept as they are
+//! (newer formatters add columns): not a problem. Nor is a missing `QSG`
+//! column (formatters before 5.6): the inventory's variant says so.
 //!
-//! Time: `Date`/`Time` are the LPAR's local time, STCK columns are in the
-//! formatter's zone. The offset between the two is estimated from the data
-//! (`clock`), STCK-derived times are moved onto the LPAR clock, and the
-//! LPAR clock's UTC offset is `--tz` (or UTC, said so). Rows are placed at
-//! the start of the interval their counts cover (`timing`), which is not
-//! the file order, so a bounded buffer puts them in time order.
+//! Time: `Date`/`Time` are the LPAR's local time (to 1/100 s), STCK columns
+//! are in the formatter's zone. The offset between the two is estimated
+//! from the data (`clock`) and reported once per file as an info problem;
+//! STCK-derived row times are moved onto the LPAR clock (`clock_offset_s`
+//! says by how much, raw STCK cells stay as written), and the LPAR clock's
+//! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
+//! the interval their counts cover (`timing`; `ts_from` names the source),
+//! which is not the file order, so the raw rows (not events) wait in a
+//! buffer bounded by time (`HORIZON`) and size (`BUDGET`).
 
 mod clock;
 mod columns;
@@ -939,7 +945,7 @@ mod tests {
         let input = Input::from_bytes(name, text.as_bytes().to_vec());
         let opts = ReadOptions {
             tz: tz.and_then(crate::timefmt::parse_offset),
-            date: None,
+            ..ReadOptions::default()
         };
         let mut src = SmfCsvReader.open(vec![input], &opts);
         let mut evs = Vec::new();
