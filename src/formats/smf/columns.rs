@@ -335,8 +335,12 @@ impl Layout {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    pub(crate) fn signatures() -> &'static [(&'static str, &'static [&'static str])] {
+        SIGNATURES
+    }
 
     #[test]
     fn suffixes_and_aliases() {

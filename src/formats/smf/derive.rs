@@ -171,7 +171,7 @@ fn qmac(row: &Row, t: &mut String) {
         ["0to99", "100to999", "1000to9999", "10000"]
             .iter()
             .map(|b| n(row, &format!("{p}_Len_{b}")))
-            .sum()
+            .fold(0i64, i64::saturating_add)
     };
     let _ = write!(t, " puts {} gets {}", sum("Puts"), sum("Gets"));
 }
@@ -243,7 +243,7 @@ fn qqst(row: &Row, set: &mut Set, t: &mut String) {
         let _ = write!(
             t,
             " puts {} gets {}",
-            n(row, "Put") + n(row, "Put1"),
+            n(row, "Put").saturating_add(n(row, "Put1")),
             n(row, "Get")
         );
     }
@@ -256,7 +256,10 @@ fn qqst(row: &Row, set: &mut Set, t: &mut String) {
         let _ = write!(t, " long {}", us(q));
     }
     if full && let Some(a) = row.int("Max_Age") {
-        set("oldest_msg_age_us", (a.max(0) * 1_000_000).to_string());
+        set(
+            "oldest_msg_age_us",
+            a.max(0).saturating_mul(1_000_000).to_string(),
+        );
         let _ = write!(t, ", oldest message {a} s");
     }
 }
@@ -306,7 +309,7 @@ fn qpst(row: &Row, t: &mut String) {
     if let Some(low) = row.int("Lowest_Stealable") {
         let _ = write!(t, " lowest stealable {low}");
         if count > 0 {
-            let used = (count - low) as f64 * 100.0 / count as f64;
+            let used = (count as f64 - low as f64) * 100.0 / count as f64;
             let _ = write!(t, " ({used:.1}% used at peak)");
         }
     }

@@ -1273,6 +1273,82 @@ Date,Time,LPAR,QMgr,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Inter
     }
 
     #[test]
+    fn extreme_values_in_every_cell_do_not_panic() {
+        // Every structure's signature columns plus the columns the reader
+        // computes with, all holding values at and beyond the integer range.
+        let mut names: Vec<&str> = vec![
+            "Date",
+            "Time",
+            "LPAR",
+            "QMgr",
+            "QSG",
+            "MQ_Version",
+            "Interval_Start (DATE)",
+            "Interval_Start (TIME)",
+            "Interval_Duration",
+        ];
+        let extra = [
+            "Request_Count",
+            "Task_Index",
+            "Task_Elapsed_Time(S)",
+            "Task_Elapsed_Time(US)",
+            "Task_CPU_Time(S)",
+            "Task_CPU_Time(US)",
+            "Buffer_Count",
+            "Lowest_Stealable",
+            "Current_Depth",
+            "Max_Age",
+            "QTime_Short",
+            "QTime_Long",
+            "Put",
+            "Put1",
+            "Get",
+            "Total_Valid_Gets",
+            "Total_Time_On_Queue(S)",
+            "Total_Time_On_Queue(US)",
+            "Max_Time_On_Queue(S)",
+            "Max_Time_On_Queue(US)",
+            "Puts_Len_0to99",
+            "Puts_Len_10000",
+            "Batches",
+            "Net_Time_Avg",
+            "DNS_Resolution_Time",
+            "Max_Latch_Wait_Time(S)",
+            "Max_Latch_Wait_Time(US)",
+            "Max_DNS_Request_Duration(S)",
+            "Max_DNS_Request_Duration(US)",
+        ];
+        names.extend(extra);
+        for (s, cols) in columns::tests::signatures() {
+            for v in [
+                "9223372036854775807",
+                "-9223372036854775808",
+                "99999999999999999999",
+                "-1",
+            ] {
+                let mut head: Vec<&str> = names.clone();
+                head.extend(cols.iter().copied());
+                let mut cells = vec![
+                    "\"2016/02/27\"".to_string(),
+                    "\"18:03:46,890000\"".to_string(),
+                    "\"MPX1\"".into(),
+                    "\"QML1\"".into(),
+                    "\"....\"".into(),
+                    "=\"800\"".into(),
+                    "\"2016/02/27\"".into(),
+                    "\"18:00:00,000000\"".into(),
+                ];
+                while cells.len() < head.len() {
+                    cells.push(v.to_string());
+                }
+                let text = format!("{},\n{},\n", head.join(","), cells.join(","));
+                let (evs, _) = read(&format!("SMF-{s}.csv"), &text, Some("+00:00"));
+                assert_eq!(evs.len(), 1, "{s} {v}");
+            }
+        }
+    }
+
+    #[test]
     fn sniff_by_content_with_the_name_as_tie_break() {
         let r = SmfCsvReader;
         let qcst = QCST.as_bytes();

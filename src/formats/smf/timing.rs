@@ -155,10 +155,14 @@ impl Timer {
                 let Some(start) = read("Interval_Start") else {
                     return point;
                 };
-                let dur = row.int("Interval_Duration").filter(|d| *d >= 0);
+                // Garbage durations must not overflow the clock.
+                let dur = row
+                    .int("Interval_Duration")
+                    .filter(|d| *d >= 0)
+                    .and_then(Duration::try_seconds)
+                    .and_then(|d| start.checked_add_signed(d));
                 let end = match dur {
-                    Some(d) => {
-                        let e = start + Duration::seconds(d);
+                    Some(e) => {
                         // The duration is truncated to whole seconds; the
                         // record is written right at the real end.
                         if record >= e && record < e + Duration::seconds(2) {
