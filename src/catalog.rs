@@ -528,7 +528,7 @@ static REMOTE_HOST: &[Field] = &[ins("address", "RemoteHost")];
 pub static GENERIC_AMQ: &[Field] = &[
     t(
         "channel",
-        r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)\s+'([^']+)'",
+        r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is)?\s+'([^']+)'",
     ),
     t(
         "hostspec",
@@ -536,7 +536,7 @@ pub static GENERIC_AMQ: &[Field] = &[
     ),
     t(
         "function",
-        r"return code from (?:the )?(?:TCP/IP )?(?:\((\w+)\)|(\w+)\(\))",
+        r"return code from (?:the )?(?:TCP/IP ?)?(?:\((\w+)\)|(\w+)\(\))",
     ),
     t("reason", r"return code from [^.]*? (?:is|was) (-?\d+)"),
     t(

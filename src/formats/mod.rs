@@ -3,6 +3,7 @@
 
 pub mod binary_trace;
 pub mod errlog_common;
+pub mod errlog_json;
 pub mod errlog_text;
 pub mod trace;
 
@@ -39,6 +40,7 @@ pub static READERS: &[&dyn Reader] = &[
     &trace::TraceReader,
     &binary_trace::BinaryTraceReader,
     &errlog_text::ErrlogTextReader,
+    &errlog_json::ErrlogJsonReader,
 ];
 
 /// The result of sniffing one file.
