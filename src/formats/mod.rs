@@ -5,6 +5,7 @@ pub mod binary_trace;
 pub mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
+pub mod fdc;
 pub mod trace;
 
 use crate::event::{Event, Format};
@@ -41,6 +42,7 @@ pub static READERS: &[&dyn Reader] = &[
     &binary_trace::BinaryTraceReader,
     &errlog_text::ErrlogTextReader,
     &errlog_json::ErrlogJsonReader,
+    &fdc::FdcReader,
 ];
 
 /// The result of sniffing one file.
