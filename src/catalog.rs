@@ -515,7 +515,10 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX777",
         severity: 'E',
         family: "security",
-        fields: &[],
+        fields: &[t(
+            "hostspec",
+            r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
+        )],
     },
 ];
 

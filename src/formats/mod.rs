@@ -6,6 +6,7 @@ pub mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
 pub mod fdc;
+pub mod joblog;
 pub mod trace;
 
 use crate::event::{Event, Format};
@@ -43,6 +44,7 @@ pub static READERS: &[&dyn Reader] = &[
     &errlog_text::ErrlogTextReader,
     &errlog_json::ErrlogJsonReader,
     &fdc::FdcReader,
+    &joblog::JoblogReader,
 ];
 
 /// The result of sniffing one file.
