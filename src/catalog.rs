@@ -355,7 +355,10 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ5051",
         severity: 'I',
         family: "info",
-        fields: &[ins("task", "CommentInsert1"), t("task", r"task '([^']+)'")],
+        fields: &[
+            ins("task", "CommentInsert1"),
+            t("task", r"(?i)\btask '([^']+)'"),
+        ],
     },
     Entry {
         id: "AMQ5806",

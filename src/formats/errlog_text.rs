@@ -104,10 +104,17 @@ impl Reader for ErrlogTextReader {
                 0
             };
         }
-        if !looks_like_text(head) {
-            return 0;
-        }
+        // A log with a NUL hole (a crash while writing) fails the text test
+        // but is still a log: the header pattern alone is strict enough.
+        let text_like = looks_like_text(head);
         let text = String::from_utf8_lossy(head);
+        if !text_like {
+            let found = text
+                .lines()
+                .take(400)
+                .any(|l| parse_header(l.trim_start_matches('\0')).is_some());
+            return if found { 90 } else { 0 };
+        }
         let mut seps = 0;
         let mut msgs = 0;
         let mut prev_legacy = false;
@@ -850,8 +857,13 @@ impl RawRecord {
 
     /// Keep a line of text; false when the record is over its size limit.
     fn keep(&mut self, s: &str) -> bool {
-        self.bytes += s.len();
-        self.bytes <= MAX_RECORD_BYTES
+        // One more byte for the space or line break it is joined with.
+        let n = s.len() + 1;
+        if self.bytes + n > MAX_RECORD_BYTES {
+            return false;
+        }
+        self.bytes += n;
+        true
     }
 
     fn message_line(&mut self, line: &str) {
@@ -907,13 +919,24 @@ pub enum Item {
     Problem(Found),
 }
 
+/// Why lines are outside any record.
+#[derive(Debug, PartialEq)]
+enum Why {
+    /// Before the first header: the tail of a record cut by a copy.
+    FileStart,
+    /// Between a separator and the next header.
+    Outside,
+    /// After a second message id inside the record of this line.
+    SecondMessage(u64),
+}
+
 /// Lines outside any record.
 #[derive(Debug)]
 struct Orphan {
     start: u64,
     end: u64,
     msgid: Option<String>,
-    before_first_header: bool,
+    why: Why,
 }
 
 /// Line-fed record parser: feed decoded lines, take `Item`s from `out`.
@@ -926,6 +949,9 @@ pub struct Parser {
     orphan: Option<Orphan>,
     garbage: Option<(u64, u64)>,
     seen_header: bool,
+    /// The line being fed was cut to the line-length limit (so a value
+    /// without its closing parenthesis is expected, and already reported).
+    pub line_cut: bool,
     pub out: VecDeque<Item>,
 }
 
@@ -937,6 +963,18 @@ impl Parser {
             skipped,
             message,
         }));
+    }
+
+    /// A run of NUL bytes (a hole left by a crash) was removed from the
+    /// start of line `no`.
+    pub fn nul_hole(&mut self, no: u64, count: usize) {
+        self.flush_garbage();
+        self.problem(
+            no,
+            Severity::Warning,
+            0,
+            format!("{count} NUL bytes at the start of the line (a hole in the file): removed"),
+        );
     }
 
     pub fn feed(&mut self, no: u64, text: &str) {
@@ -990,7 +1028,11 @@ impl Parser {
                     start: no,
                     end: no,
                     msgid,
-                    before_first_header: !self.seen_header,
+                    why: if self.seen_header {
+                        Why::Outside
+                    } else {
+                        Why::FileStart
+                    },
                 })
             }
         }
@@ -1006,7 +1048,7 @@ impl Parser {
                         r.attrs.push(a);
                     }
                 }
-                if let Some(name) = scan.unbalanced {
+                if let Some(name) = scan.unbalanced.filter(|_| !self.line_cut) {
                     self.problem(
                         no,
                         Severity::Warning,
@@ -1044,6 +1086,8 @@ impl Parser {
                 None => {
                     if r.keep(text) {
                         r.section_text(0, text.trim_end());
+                    } else {
+                        self.too_long(no);
                     }
                 }
             },
@@ -1104,22 +1148,13 @@ impl Parser {
             .captures(text)
             .map(|c| c[1].to_string())
             .unwrap_or_default();
-        self.problem(
-            no,
-            Severity::Warning,
-            0,
-            format!(
-                "second message id {id} inside the record of line {} (interleaved writes?): that record ends here, the lines up to the next record are skipped",
-                r.line
-            ),
-        );
-        self.out.push_back(Item::Record(r));
         self.orphan = Some(Orphan {
             start: no,
             end: no,
             msgid: Some(id),
-            before_first_header: false,
+            why: Why::SecondMessage(r.line),
         });
+        self.out.push_back(Item::Record(r));
     }
 
     fn on_header(&mut self, no: u64, h: Header) {
@@ -1204,20 +1239,29 @@ impl Parser {
         let Some(o) = self.orphan.take() else {
             return;
         };
-        let what = o
-            .msgid
-            .map(|m| format!(" (message {m})"))
-            .unwrap_or_default();
-        let msg = if o.before_first_header {
-            format!(
-                "file starts inside a record whose header is missing (copied during rotation?): lines {}–{}{what} skipped",
-                o.start, o.end
-            )
+        let lines = if o.start == o.end {
+            format!("line {}", o.start)
         } else {
-            format!(
-                "lines {}–{}{what} are outside any record (no header line before them): skipped",
-                o.start, o.end
-            )
+            format!("lines {}–{}", o.start, o.end)
+        };
+        let id = o.msgid.clone().unwrap_or_default();
+        let msg = match o.why {
+            Why::FileStart => format!(
+                "file starts inside a record whose header is missing (copied during rotation?): {lines}{} skipped",
+                o.msgid
+                    .map(|m| format!(" (message {m})"))
+                    .unwrap_or_default()
+            ),
+            Why::Outside => format!(
+                "text outside any record at {lines} (no header line before it{}): skipped",
+                o.msgid
+                    .map(|m| format!("; message {m}"))
+                    .unwrap_or_default()
+            ),
+            Why::SecondMessage(rec) => format!(
+                "second message id {id} inside the record of line {rec} (interleaved writes?): that record ends at line {}, {lines} skipped",
+                o.start - 1
+            ),
         };
         self.problem(o.start, Severity::Warning, o.end - o.start + 1, msg);
     }
@@ -1476,17 +1520,13 @@ impl ErrlogTextSource {
         let lead = bytes.iter().take_while(|&&b| b == 0).count();
         let bytes = &bytes[lead..];
         if lead > 0 {
-            run.info.problem(
-                Some(meta.no),
-                Severity::Warning,
-                0,
-                format!("{lead} NUL bytes at the start of the line (a hole in the file): removed"),
-            );
+            run.parser.nul_hole(meta.no, lead);
         }
         let (text, enc) = decode_line(bytes);
-        if enc != Encoding::Utf8 {
+        if enc != Encoding::Utf8 && !has_control(&text) {
             *run.encodings.entry(enc).or_default() += 1;
         }
+        run.parser.line_cut = meta.truncated;
         run.parser.feed(meta.no, &text);
         true
     }
