@@ -210,7 +210,7 @@ fn ambiguous_date_order() {
             p(
                 Some(1),
                 "info",
-                "date order of headers like `06/10/18 16:39:06` cannot be told: day and month are 12 or less in all 2 of them and no Time() attribute decides; read as month/day/year"
+                "date order of headers like `06/10/18 16:39:06` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year"
             ),
         ]
     );

@@ -692,8 +692,13 @@ impl Plan {
                         se.all.first_line,
                         Severity::Info,
                         format!(
-                            "date order of headers like `{}` cannot be told: day and month are 12 or less in all {} of them and no Time() attribute decides; read as month/day/year",
-                            se.all.example, se.all.count
+                            "date order of headers like `{}` cannot be told: day and month are both 12 or less in {} and no Time() attribute decides; read as month/day/year",
+                            se.all.example,
+                            if se.all.count == 1 {
+                                "the only such header".to_string()
+                            } else {
+                                format!("all {} such headers", se.all.count)
+                            }
                         ),
                     ));
                     Order::Mdy
@@ -1969,6 +1974,167 @@ w
                 skipped: 0,
                 message: "record of line 1 was written in two parts around the record of line 3 (interleaved writes): joined".into()
             }]
+        );
+    }
+
+    fn source_events(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = ErrlogTextReader.open(
+            vec![Input::from_bytes(
+                "x/errors/AMQERR01.LOG",
+                text.as_bytes().to_vec(),
+            )],
+            &ReadOptions::default(),
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    }
+
+    fn rec(date: &str, user: &str, time: Option<&str>, msg: &str) -> String {
+        let t = time
+            .map(|t| format!("                    Time({t})\n"))
+            .unwrap_or_default();
+        format!(
+            "{date} - Process(1.1) User({user}) Program(amqrmppa)\n                    Host(h) VRMF(9.1.0.0)\n{t}\n{msg}\n\nEXPLANATION:\nx\nACTION:\ny\n-------------------------------------------------------------------------------\n"
+        )
+    }
+
+    #[test]
+    fn date_order_per_writer_within_one_style() {
+        // Two writers with the same header style but different locales:
+        // each writer's own evidence (a field above 12) decides its
+        // ambiguous dates; the style as a whole is reported as mixed.
+        let text = [
+            rec(
+                "15/07/2024 10:00:00",
+                "gb",
+                None,
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "08/07/2024 10:00:00",
+                "gb",
+                None,
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+            rec(
+                "07/16/2024 10:00:00",
+                "us",
+                None,
+                "AMQ9002I: Channel 'C' is starting.",
+            ),
+            rec(
+                "07/08/2024 11:00:00",
+                "us",
+                None,
+                "AMQ9002I: Channel 'D' is starting.",
+            ),
+            rec(
+                "08/09/2024 12:00:00",
+                "other",
+                None,
+                "AMQ9002I: Channel 'E' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        let dates: Vec<String> = evs.iter().map(|e| e.ts.date_naive().to_string()).collect();
+        assert_eq!(
+            dates,
+            vec![
+                "2024-07-15",
+                "2024-07-08",
+                "2024-07-16",
+                "2024-07-08",
+                "2024-08-09"
+            ]
+        );
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "no UTC offset in the file and no --tz given: UTC assumed",
+                "headers like `15/07/2024 10:00:00` are written both day first (1) and month first (1) by different writers; read as month/day/year where a writer's own headers do not decide",
+            ]
+        );
+    }
+
+    #[test]
+    fn time_attribute_decides_order_and_offset() {
+        // 05/07/24 is 5 July (day first) only if local minus Time() is a
+        // real offset: 7 May would be two months away.
+        let text = [
+            rec(
+                "05/07/24 16:39:06",
+                "u",
+                Some("2024-07-05T15:39:06.517Z"),
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "05/07/24 16:40:00",
+                "u",
+                None,
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-07-05T16:39:06.517000+01:00"
+        );
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-07-05T16:40:00.000000+01:00"
+        );
+        assert_eq!(infos[0].problem_count, 0);
+        assert_eq!(infos[0].utc_offset_source.as_deref(), Some("data"));
+        assert_eq!(evs[0].attr("scope"), Some("system"));
+    }
+
+    #[test]
+    fn offset_change_within_a_file_is_reported() {
+        let text = [
+            rec(
+                "03/30/2024 10:00:00 AM",
+                "u",
+                Some("2024-03-30T09:00:00.000Z"),
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "03/31/2024 10:00:00 AM",
+                "u",
+                Some("2024-03-31T08:00:00.000Z"),
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+            rec(
+                "03/31/2024 11:00:00 AM",
+                "u",
+                Some("2024-03-31T09:00:00.000Z"),
+                "AMQ9002I: Channel 'C' is starting.",
+            ),
+            rec(
+                "03/31/2024 12:00:00 PM",
+                "u",
+                None,
+                "AMQ9002I: Channel 'D' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[3].ts),
+            "2024-03-31T12:00:00.000000+02:00"
+        );
+        assert_eq!(
+            infos[0].problems[0].message,
+            "the UTC offset changes within the file (+01:00 in 1, +02:00 in 2; a daylight-saving change?): the 1 record(s) without Time() use +02:00"
         );
     }
 }
