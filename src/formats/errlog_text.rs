@@ -417,6 +417,12 @@ fn is_separator(line: &str) -> Option<Option<String>> {
     })
 }
 
+/// `AMQnnnn[X]: ...`; the byte test first, since this runs on every line
+/// of a record's text.
+fn is_msg_line(s: &str) -> bool {
+    s.starts_with("AMQ") && MSG_RE.is_match(s)
+}
+
 fn is_blank(s: &str) -> bool {
     s.chars().all(char::is_whitespace)
 }
@@ -1012,7 +1018,7 @@ impl Parser {
         if blank {
             return;
         }
-        if self.parked.is_some() && MSG_RE.is_match(text) {
+        if self.parked.is_some() && is_msg_line(text) {
             let mut p = self.parked.take().expect("parked");
             p.reassembled = true;
             p.last_line = no;
@@ -1020,7 +1026,9 @@ impl Parser {
             self.cur = Some(p);
             return;
         }
-        let msgid = MSG_RE.captures(text).map(|c| c[1].to_string());
+        let msgid = is_msg_line(text)
+            .then(|| MSG_RE.captures(text).map(|c| c[1].to_string()))
+            .flatten();
         match &mut self.orphan {
             Some(o) => {
                 o.end = no;
@@ -1073,7 +1081,7 @@ impl Parser {
                 }
             }
             St::Attrs | St::AfterAttrs => r.message_line(text),
-            St::Summary | St::AfterSummary | St::Section(_) if MSG_RE.is_match(text) => {
+            St::Summary | St::AfterSummary | St::Section(_) if is_msg_line(text) => {
                 self.second_message(no, text)
             }
             St::Summary => match heading(text) {
