@@ -15,6 +15,7 @@ use regex::Regex;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
+use std::thread;
 
 /// Exit codes (contract).
 pub const EXIT_OK: i32 = 0;
@@ -72,6 +73,10 @@ pub struct InputArgs {
     /// No progress or notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Worker threads that read and parse input (default: the number of
+    /// cores). `-j 1` reads everything on one thread; the output is the same.
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
 }
 
 fn parse_tz(s: &str) -> Result<FixedOffset, String> {
@@ -83,7 +88,19 @@ impl InputArgs {
         ReadOptions {
             tz: self.tz,
             date: self.date,
+            interest: None,
         }
+    }
+
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    }
+
+    /// All sources merged into one time-ordered stream.
+    pub fn merged(&self, sources: Vec<Box<dyn Source>>) -> Merged {
+        Merged::with_jobs(sources, self.jobs())
     }
 
     pub fn paths(&self) -> Vec<PathBuf> {
@@ -256,7 +273,7 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     let (sources, _) = a.input.open()?;
     let out = a.input.writer()?;
     let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
-    let mut merged = Merged::new(sources).peekable();
+    let mut merged = a.input.merged(sources).peekable();
     let first = merged.peek().map(|e| e.ts);
     let window = a.input.window(first.as_ref())?;
     let r = (|| -> io::Result<()> {

@@ -141,8 +141,9 @@ pub struct Event {
     pub kind: Kind,
     pub pid: Option<u32>,
     pub tid: Option<u32>,
-    pub ident: Option<String>,
-    pub function: Option<String>,
+    /// Shared (`Arc`): one value serves every event of a session or call.
+    pub ident: Option<Arc<str>>,
+    pub function: Option<Arc<str>>,
     /// The event's text: for traces the data column (`!! - ` stripped), for
     /// log records the message line.
     pub text: String,
@@ -198,5 +199,16 @@ impl Event {
 
     pub fn set_attr(&mut self, name: &str, value: impl Into<String>) {
         self.attrs.push((name.to_string(), value.into()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn event_stays_small() {
+        // Events are moved through buffers and merges by the million.
+        let n = std::mem::size_of::<super::Event>();
+        assert!(n <= 256, "Event is {n} bytes");
+        eprintln!("Event: {n} bytes");
     }
 }

@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod cli;
 pub mod event;
 pub mod formats;
+pub mod fxhash;
 pub mod input;
 pub mod lines;
 pub mod output;

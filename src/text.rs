@@ -136,18 +136,16 @@ pub fn decode_line(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     }
 }
 
-/// Whether a block of bytes looks like text: no NUL bytes and few control
-/// characters other than tab, CR, LF and form feed.
+/// Whether a block of bytes looks like text: at most 1% NUL or control
+/// characters other than tab, CR, LF, form feed and escape. (A text file
+/// with a stray NUL is still text; binary traces are full of them.)
 pub fn looks_like_text(head: &[u8]) -> bool {
     if head.is_empty() {
         return true;
     }
-    if memchr::memchr(0, head).is_some() {
-        return false;
-    }
     let ctrl = head
         .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\r' | b'\n' | 0x0c))
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\r' | b'\n' | 0x0c | 0x1b))
         .count();
     ctrl * 100 <= head.len()
 }
@@ -206,6 +204,9 @@ mod tests {
     fn text_sniff() {
         assert!(looks_like_text(b"hello\r\nworld\n"));
         assert!(!looks_like_text(b"AMQ\0\0\x01binary"));
+        let mut mostly = vec![b'a'; 300];
+        mostly[10] = 0;
+        assert!(looks_like_text(&mostly));
         assert!(looks_like_text(b""));
     }
 }

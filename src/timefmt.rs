@@ -6,7 +6,61 @@ use chrono::{FixedOffset, NaiveTime};
 /// RFC 3339 with microseconds and the source's own offset:
 /// `2016-05-15T12:06:32.904335+01:00`.
 pub fn rfc3339(t: &Ts) -> String {
-    t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string()
+    let mut b = [0u8; 32];
+    let n = rfc3339_into(t, &mut b);
+    String::from_utf8_lossy(&b[..n]).into_owned()
+}
+
+/// The same, written into a buffer without allocating (the timeline writes
+/// one per row); returns the length used.
+pub fn rfc3339_into(t: &Ts, out: &mut [u8; 32]) -> usize {
+    use chrono::{Datelike, Timelike};
+    let l = t.naive_local();
+    let y = l.year();
+    if !(0..=9999).contains(&y) {
+        let s = t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string();
+        let n = s.len().min(32);
+        out[..n].copy_from_slice(&s.as_bytes()[..n]);
+        return n;
+    }
+    fn put(out: &mut [u8; 32], at: usize, v: u32, width: usize) {
+        let mut d = v;
+        for k in (0..width).rev() {
+            out[at + k] = b'0' + (d % 10) as u8;
+            d /= 10;
+        }
+    }
+    // A leap second shows as 60.
+    let nanos = l.nanosecond();
+    let (sec, frac) = if nanos >= 1_000_000_000 {
+        (l.second() + 1, nanos - 1_000_000_000)
+    } else {
+        (l.second(), nanos)
+    };
+    let off = t.offset().local_minus_utc();
+    let a = off.unsigned_abs();
+    put(out, 0, y as u32, 4);
+    put(out, 5, l.month(), 2);
+    put(out, 8, l.day(), 2);
+    put(out, 11, l.hour(), 2);
+    put(out, 14, l.minute(), 2);
+    put(out, 17, sec, 2);
+    put(out, 20, frac / 1000, 6);
+    put(out, 27, a / 3600, 2);
+    put(out, 30, a % 3600 / 60, 2);
+    for (at, c) in [
+        (4, b'-'),
+        (7, b'-'),
+        (10, b'T'),
+        (13, b':'),
+        (16, b':'),
+        (19, b'.'),
+        (29, b':'),
+    ] {
+        out[at] = c;
+    }
+    out[26] = if off < 0 { b'-' } else { b'+' };
+    32
 }
 
 /// `+01:00`, `-04:00`, `+00:00`.
@@ -101,6 +155,23 @@ mod tests {
         assert_eq!(offset_str(parse_offset("Z").unwrap()), "+00:00");
         assert!(parse_offset("01:00").is_none());
         assert!(parse_offset("+25:00").is_none());
+    }
+
+    #[test]
+    fn rfc3339_matches_chrono() {
+        for s in [
+            "2016-05-15T12:06:32.904335+01:00",
+            "2022-12-31T23:59:59.000001-05:00",
+            "0999-01-02T03:04:05.000000+00:00",
+            "2023-09-12T09:00:00.990000-03:30",
+        ] {
+            let t = chrono::DateTime::parse_from_rfc3339(s).unwrap();
+            assert_eq!(rfc3339(&t), s);
+            assert_eq!(
+                rfc3339(&t),
+                t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string()
+            );
+        }
     }
 
     #[test]

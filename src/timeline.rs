@@ -5,44 +5,30 @@
 use crate::event::Event;
 use crate::source::{FileInfo, Severity, Source};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
 
 /// How far back in time a source may step and still be put in order.
 pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
 /// How many events one source may hold back at most.
-pub const REORDER_CAP: usize = 4096;
+/// (Kept small enough that the buffer stays in the CPU cache.)
+pub const REORDER_CAP: usize = 1024;
 
 /// Sort key: the instant (UTC nanoseconds), then arrival order.
 fn instant(e: &Event) -> i64 {
     e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
 }
 
-struct Pending {
-    key: (i64, u64),
-    event: Event,
-}
-impl PartialEq for Pending {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
-    }
-}
-impl Eq for Pending {}
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Pending {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&o.key)
-    }
-}
-
 /// A source whose local disorder (within the window) is repaired.
+///
+/// Events mostly arrive in order, so the buffer is a deque kept sorted by
+/// insertion: an in-order event is a push at the back; a late one is placed
+/// by binary search near the back. No heap sifting of large events.
 pub struct Reordered {
     src: Option<Box<dyn Source>>,
-    heap: BinaryHeap<Reverse<Pending>>,
-    seq: u64,
+    buf: VecDeque<(i64, Event)>,
     newest: i64,
     released: i64,
     late: u64,
@@ -54,8 +40,7 @@ impl Reordered {
     pub fn new(src: Box<dyn Source>) -> Self {
         Reordered {
             src: Some(src),
-            heap: BinaryHeap::new(),
-            seq: 0,
+            buf: VecDeque::new(),
             newest: i64::MIN,
             released: i64::MIN,
             late: 0,
@@ -66,14 +51,14 @@ impl Reordered {
 
     pub fn next_event(&mut self) -> Option<Event> {
         loop {
-            if let Some(Reverse(top)) = self.heap.peek() {
+            if let Some((k, _)) = self.buf.front() {
                 let ready = self.src.is_none()
-                    || self.heap.len() >= REORDER_CAP
-                    || top.key.0 <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+                    || self.buf.len() >= REORDER_CAP
+                    || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
                 if ready {
-                    let Reverse(p) = self.heap.pop().expect("peeked");
-                    self.released = self.released.max(p.key.0);
-                    return Some(p.event);
+                    let (k, e) = self.buf.pop_front().expect("front");
+                    self.released = self.released.max(k);
+                    return Some(e);
                 }
             } else if self.src.is_none() {
                 return None;
@@ -90,11 +75,13 @@ impl Reordered {
                         return Some(e);
                     }
                     self.newest = self.newest.max(k);
-                    self.seq += 1;
-                    self.heap.push(Reverse(Pending {
-                        key: (k, self.seq),
-                        event: e,
-                    }));
+                    if self.buf.back().is_none_or(|(b, _)| *b <= k) {
+                        self.buf.push_back((k, e));
+                    } else {
+                        // After any equal keys: arrival order is kept.
+                        let at = self.buf.partition_point(|(b, _)| *b <= k);
+                        self.buf.insert(at, (k, e));
+                    }
                 }
                 None => {
                     if let Some(s) = self.src.take() {
@@ -127,31 +114,218 @@ impl Reordered {
     }
 }
 
+/// What a worker sends back for one source.
+enum Msg {
+    Batch(Vec<Event>),
+    Done(Vec<FileInfo>),
+}
+
+/// Where the merge gets one source's events from: read on this thread, or
+/// parsed by the worker pool and received in batches.
+enum Feed {
+    Local(Box<Reordered>),
+    Remote {
+        rx: Receiver<Msg>,
+        cur: std::vec::IntoIter<Event>,
+        done: bool,
+        infos: Vec<FileInfo>,
+    },
+}
+
+/// Batches each source may have parsed ahead of the merge.
+const AHEAD: usize = 2;
+/// Events the pool may hold ahead of the merge, over all sources.
+const AHEAD_EVENTS: usize = 1 << 17;
+
+/// Worker threads that parse sources in batches, on request. The merge asks
+/// for a source's next batch when it starts on the previous one, so each
+/// source has at most `AHEAD` batches in flight: memory stays bounded and
+/// no worker ever waits on a full channel (no deadlock).
+struct Pool {
+    requests: Option<Sender<usize>>,
+    sources: Arc<Vec<Mutex<Option<Reordered>>>>,
+    workers: Vec<thread::JoinHandle<()>>,
+}
+
+impl Pool {
+    fn start(sources: Vec<Box<dyn Source>>, jobs: usize) -> (Pool, Vec<Feed>) {
+        let n = sources.len();
+        let batch = (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(64, 4096);
+        let slots: Arc<Vec<Mutex<Option<Reordered>>>> = Arc::new(
+            sources
+                .into_iter()
+                .map(|s| Mutex::new(Some(Reordered::new(s))))
+                .collect(),
+        );
+        let (req_tx, req_rx) = mpsc::channel::<usize>();
+        let req_rx = Arc::new(Mutex::new(req_rx));
+        let mut txs = Vec::with_capacity(n);
+        let mut feeds = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (tx, rx) = mpsc::channel();
+            txs.push(tx);
+            feeds.push(Feed::Remote {
+                rx,
+                cur: Vec::new().into_iter(),
+                done: false,
+                infos: Vec::new(),
+            });
+        }
+        let txs = Arc::new(txs);
+        let workers = (0..jobs.max(1))
+            .map(|_| {
+                let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
+                thread::spawn(move || {
+                    loop {
+                        let i = match req_rx.lock().map(|r| r.recv()) {
+                            Ok(Ok(i)) => i,
+                            _ => return,
+                        };
+                        let Ok(mut slot) = slots[i].lock() else {
+                            return;
+                        };
+                        let Some(src) = slot.as_mut() else {
+                            continue;
+                        };
+                        let mut v = Vec::with_capacity(batch);
+                        while v.len() < batch {
+                            match src.next_event() {
+                                Some(e) => v.push(e),
+                                None => break,
+                            }
+                        }
+                        // Sent while the slot is locked: batches of one
+                        // source arrive in the order they were read.
+                        let msg = if v.is_empty() {
+                            let src = slot.take().expect("source");
+                            Msg::Done(src.finish())
+                        } else {
+                            Msg::Batch(v)
+                        };
+                        let _ = txs[i].send(msg);
+                    }
+                })
+            })
+            .collect();
+        for _ in 0..AHEAD {
+            for i in 0..n {
+                let _ = req_tx.send(i);
+            }
+        }
+        let pool = Pool {
+            requests: Some(req_tx),
+            sources: slots,
+            workers,
+        };
+        (pool, feeds)
+    }
+
+    fn request(&self, i: usize) {
+        if let Some(r) = &self.requests {
+            let _ = r.send(i);
+        }
+    }
+
+    /// Stop the workers; what they had not finished is finished here.
+    fn stop(&mut self) -> Vec<(usize, Vec<FileInfo>)> {
+        self.requests = None;
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+        let mut out = Vec::new();
+        for (i, slot) in self.sources.iter().enumerate() {
+            if let Ok(mut s) = slot.lock()
+                && let Some(src) = s.take()
+            {
+                out.push((i, src.finish()));
+            }
+        }
+        out
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 /// The k-way merge of all sources.
 pub struct Merged {
-    sources: Vec<Reordered>,
+    feeds: Vec<Feed>,
+    pool: Option<Pool>,
     heap: BinaryHeap<Reverse<(i64, usize, u64)>>,
     heads: Vec<Option<Event>>,
     seq: u64,
 }
 
 impl Merged {
+    /// Merge on this thread only.
     pub fn new(sources: Vec<Box<dyn Source>>) -> Self {
+        Self::with_jobs(sources, 1)
+    }
+
+    /// Merge with `jobs` worker threads parsing the sources (1: none, all
+    /// on this thread). The output is the same for any `jobs`.
+    pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
+        let (pool, feeds) = if jobs > 1 && !sources.is_empty() {
+            let (p, f) = Pool::start(sources, jobs);
+            (Some(p), f)
+        } else {
+            let f = sources
+                .into_iter()
+                .map(|s| Feed::Local(Box::new(Reordered::new(s))))
+                .collect();
+            (None, f)
+        };
+        let n = feeds.len();
         let mut m = Merged {
-            sources: sources.into_iter().map(Reordered::new).collect(),
+            feeds,
+            pool,
             heap: BinaryHeap::new(),
-            heads: Vec::new(),
+            heads: (0..n).map(|_| None).collect(),
             seq: 0,
         };
-        m.heads = (0..m.sources.len()).map(|_| None).collect();
-        for i in 0..m.sources.len() {
+        for i in 0..n {
             m.refill(i);
         }
         m
     }
 
+    fn pull(&mut self, i: usize) -> Option<Event> {
+        match &mut self.feeds[i] {
+            Feed::Local(r) => r.next_event(),
+            Feed::Remote {
+                rx,
+                cur,
+                done,
+                infos,
+            } => loop {
+                if let Some(e) = cur.next() {
+                    return Some(e);
+                }
+                if *done {
+                    return None;
+                }
+                match rx.recv() {
+                    Ok(Msg::Batch(v)) => {
+                        if let Some(p) = &self.pool {
+                            p.request(i);
+                        }
+                        *cur = v.into_iter();
+                    }
+                    Ok(Msg::Done(fi)) => {
+                        *done = true;
+                        *infos = fi;
+                    }
+                    Err(_) => *done = true,
+                }
+            },
+        }
+    }
+
     fn refill(&mut self, i: usize) {
-        if let Some(e) = self.sources[i].next_event() {
+        if let Some(e) = self.pull(i) {
             self.seq += 1;
             self.heap.push(Reverse((instant(&e), i, self.seq)));
             self.heads[i] = Some(e);
@@ -159,8 +333,23 @@ impl Merged {
     }
 
     /// Per-file facts, once the stream is drained (or given up).
-    pub fn finish(self) -> Vec<FileInfo> {
-        let mut out: Vec<FileInfo> = self.sources.into_iter().flat_map(|s| s.finish()).collect();
+    pub fn finish(mut self) -> Vec<FileInfo> {
+        let mut late = match self.pool.take() {
+            Some(mut p) => p.stop(),
+            None => Vec::new(),
+        };
+        let mut out: Vec<FileInfo> = Vec::new();
+        for (i, f) in std::mem::take(&mut self.feeds).into_iter().enumerate() {
+            match f {
+                Feed::Local(r) => out.extend(r.finish()),
+                Feed::Remote { infos, .. } => {
+                    out.extend(infos);
+                    if let Some(pos) = late.iter().position(|(j, _)| *j == i) {
+                        out.extend(late.swap_remove(pos).1);
+                    }
+                }
+            }
+        }
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
@@ -244,6 +433,52 @@ mod tests {
         );
         let lines: Vec<u64> = Merged::new(vec![a]).map(|e| e.line).collect();
         assert_eq!(lines, vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn worker_pool_gives_the_same_order() {
+        let make = || -> Vec<Box<dyn Source>> {
+            (0..5)
+                .map(|f| {
+                    let p = format!("f{f}");
+                    let evs = (0..3000)
+                        .map(|i| {
+                            // Equal instants across files: ties broken by file.
+                            let ms = (i * 7 + f * 3) % 2000 + i;
+                            let ts = format!(
+                                "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
+                                ms / 60_000,
+                                ms / 1000 % 60,
+                                ms % 1000
+                            );
+                            ev(&p, &ts, i as u64)
+                        })
+                        .collect();
+                    src(&p, evs)
+                })
+                .collect()
+        };
+        let key = |e: Event| (e.path().to_string(), e.line);
+        let one: Vec<_> = Merged::with_jobs(make(), 1).map(key).collect();
+        let mut m = Merged::with_jobs(make(), 3);
+        let three: Vec<_> = m.by_ref().map(key).collect();
+        assert_eq!(one.len(), 15_000);
+        assert_eq!(one, three);
+        assert_eq!(m.finish().len(), 5);
+    }
+
+    #[test]
+    fn pool_stopped_early_still_reports_every_file() {
+        let evs = |p: &str| {
+            (0..10_000)
+                .map(|i| ev(p, "2016-05-15T12:00:00+00:00", i))
+                .collect::<Vec<_>>()
+        };
+        let mut m = Merged::with_jobs(vec![src("a", evs("a")), src("b", evs("b"))], 2);
+        assert!(m.next().is_some());
+        let infos = m.finish();
+        let paths: Vec<_> = infos.iter().map(|i| i.path.as_str()).collect();
+        assert_eq!(paths, vec!["a", "b"]);
     }
 
     #[test]

@@ -249,7 +249,7 @@ fn seed_slow_dns_record() {
         vec![input],
         &ReadOptions {
             tz: mqdiag::timefmt::parse_offset("+01:00"),
-            date: None,
+            ..ReadOptions::default()
         },
     );
     let mut events = Vec::new();

@@ -668,6 +668,7 @@ mod tests {
         ReadOptions {
             tz: crate::timefmt::parse_offset("+01:00"),
             date: NaiveDate::from_ymd_opt(2019, 11, 13),
+            ..ReadOptions::default()
         }
     }
 

@@ -11,6 +11,7 @@
 use super::Reader;
 use super::binary_trace::is_trace_name;
 use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::fxhash::FxBuild;
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ReadOptions, Severity, Source};
@@ -45,7 +46,7 @@ impl Reader for TraceReader {
             if is_title(line) {
                 return 95;
             }
-            if parse_record(line.as_bytes(), None).is_some() {
+            if parse_record(line, None).is_some() {
                 records += 1;
                 if records >= 3 {
                     return 70;
@@ -127,14 +128,14 @@ fn is_ident_token(t: &[u8]) -> bool {
 
 /// Split a record line; `None` when it is not one. `layout` says whether
 /// an ident column exists (unknown: decided from the token's shape).
-fn parse_record<'a>(line: &'a [u8], layout: Option<Layout>) -> Option<Record<'a>> {
-    let b = line;
+fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<'_>> {
+    // Every split below is at an ASCII byte, so slicing `line` is safe.
+    let b = line.as_bytes();
     let mut i = 0;
     let mut counter = None;
     // Counter: 8 hex digits and a blank (Windows up to 9.2).
     if b.len() > 9 && b[8] == b' ' && b[..8].iter().all(|c| c.is_ascii_hexdigit()) {
-        let s = std::str::from_utf8(&b[..8]).ok()?;
-        counter = u32::from_str_radix(s, 16).ok();
+        counter = u32::from_str_radix(&line[..8], 16).ok();
         i = 9;
     }
     i = skip_spaces(b, i);
@@ -164,12 +165,11 @@ fn parse_record<'a>(line: &'a [u8], layout: Option<Layout>) -> Option<Record<'a>
     };
     if has_ident {
         if tok.len() > 1 {
-            ident = Some(std::str::from_utf8(tok).ok()?);
+            ident = Some(&line[i..i_end]);
         }
         i = i_end;
     }
-    let data_start = skip_spaces(b, i);
-    let data = std::str::from_utf8(&b[data_start..]).ok()?;
+    let data = &line[skip_spaces(b, i)..];
     Some(Record {
         counter,
         flag,
@@ -220,8 +220,8 @@ fn classify(data: &str) -> Data<'_> {
     let dashes = b.iter().take_while(|&&c| c == b'-').count();
     match b.get(dashes) {
         Some(b'{') => {
-            let rest = d[dashes + 1..].trim_start();
-            let function = rest.split_whitespace().next().unwrap_or("");
+            let rest = d[dashes + 1..].trim_ascii_start();
+            let function = rest.split_ascii_whitespace().next().unwrap_or("");
             if !function.is_empty() {
                 return Data::Entry { dashes, function };
             }
@@ -232,7 +232,7 @@ fn classify(data: &str) -> Data<'_> {
             if error {
                 rest = &rest[1..];
             }
-            let mut words = rest.split_whitespace();
+            let mut words = rest.split_ascii_whitespace();
             if let Some(function) = words.next() {
                 let mut rc = None;
                 let mut function_time = None;
@@ -326,8 +326,29 @@ fn date_time(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDateTime> {
     Some(d.and_time(t))
 }
 
+/// Shares one `Arc<str>` per distinct function name or ident, so events
+/// and call stacks clone a pointer instead of allocating a string.
+#[derive(Default)]
+struct Interner(HashMap<Box<str>, Arc<str>, FxBuild>);
+
+impl Interner {
+    /// Beyond this many names, new ones are allocated, not kept.
+    const CAP: usize = 100_000;
+
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s);
+        if self.0.len() < Self::CAP {
+            self.0.insert(Box::from(s), a.clone());
+        }
+        a
+    }
+}
+
 struct Thread {
-    stack: Vec<(String, Ts)>,
+    stack: Vec<(Arc<str>, Ts)>,
     /// Line of the last non-dump record, which dump rows belong to.
     last_record_line: u64,
 }
@@ -350,13 +371,18 @@ pub struct TraceSource {
     date: Option<NaiveDate>,
     offset: Option<FixedOffset>,
     last_tod: Option<NaiveTime>,
-    threads: HashMap<(u32, u32), Thread>,
+    threads: HashMap<(u32, u32), Thread, FxBuild>,
+    names: Interner,
     // Per segment.
     header: Header,
     in_header: bool,
     seen_title: bool,
     held: Vec<(NaiveTime, Event)>,
     last_counter: Option<u32>,
+    /// Whether this segment's date and offset are decided.
+    clock_settled: bool,
+    /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
+    unix_title: bool,
     out: VecDeque<Event>,
 }
 
@@ -371,12 +397,15 @@ impl TraceSource {
             date: None,
             offset: None,
             last_tod: None,
-            threads: HashMap::new(),
+            threads: HashMap::default(),
+            names: Interner::default(),
             header: Header::default(),
             in_header: false,
             seen_title: false,
             held: Vec::new(),
             last_counter: None,
+            clock_settled: false,
+            unix_title: false,
             out: VecDeque::new(),
         }
     }
@@ -400,7 +429,9 @@ impl TraceSource {
         self.header = Header::default();
         self.in_header = false;
         self.seen_title = false;
+        self.unix_title = false;
         self.last_counter = None;
+        self.clock_settled = false;
         self.seg = Some(Segment {
             input,
             info,
@@ -431,26 +462,22 @@ impl TraceSource {
     }
 
     fn variant_name(&self) -> &'static str {
-        match (
-            self.seen_title,
-            self.layout.counter,
-            self.header.plain.is_some(),
-        ) {
-            (false, _, _) => "headerless",
-            (true, Some(true), _) => "windows-counter",
-            (true, _, true) => "windows",
-            _ => {
-                if self.header.local.is_some() || self.header.utc.is_some() {
-                    "unix"
-                } else {
-                    "windows"
-                }
-            }
+        if !self.seen_title {
+            "headerless"
+        } else if self.layout.counter == Some(true) {
+            "windows-counter"
+        } else if self.unix_title {
+            "unix"
+        } else {
+            "windows"
         }
     }
 
-    /// Decide date and offset when the header is complete (or absent).
+    /// Decide date and offset when the header is complete (or absent):
+    /// from this file's header, else from the previous file of the group
+    /// (a `.TRS` before its `.FMT`), else from the options.
     fn settle_clock(&mut self, first_tod: Option<NaiveTime>) {
+        self.clock_settled = true;
         let seg = self.seg.as_mut().expect("segment");
         if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
             let secs = (l - u).num_seconds();
@@ -462,58 +489,78 @@ impl TraceSource {
                 seg.info.set_offset(off, "header");
             }
         }
-        let start = self.header.local.or(self.header.plain);
-        if let Some(s) = start {
-            self.date = Some(s.date());
-            self.last_tod = Some(s.time());
-        }
         match self.offset {
             None => self.offset = Some(self.opts.fallback_offset(&mut seg.info)),
             Some(off) if seg.info.utc_offset.is_none() => {
-                seg.info.set_offset(off, "previous segment")
+                seg.info.set_offset(off, "previous file of the wrap group")
             }
             Some(_) => {}
         }
-        if self.date.is_none() {
-            let off = self.offset.expect("offset");
-            let (date, how) = match self.opts.date {
-                Some(d) => (d, "--date"),
-                None => {
-                    let m = seg
-                        .input
-                        .mtime
-                        .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
-                    match m {
-                        Some(m) => {
-                            // The trace was written before it was formatted: a
-                            // first line later in the day than the file's
-                            // modification belongs to an earlier day.
-                            let mut d = m.date_naive();
-                            if first_tod.is_some_and(|t| t > m.time()) {
-                                d = d.pred_opt().unwrap_or(d);
-                            }
-                            (d, "file modification time")
-                        }
-                        None => (
-                            NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
-                            "nothing",
-                        ),
-                    }
-                }
-            };
-            seg.info.problem(
-                None,
-                Severity::Info,
-                0,
-                format!(
-                    "no date in the file (formatted without header?): date {date} taken from {how}"
-                ),
-            );
-            self.date = Some(date);
+        let off = self.offset.expect("offset");
+        // A header cut after its UTC line still dates the file.
+        let from_utc = self
+            .header
+            .utc
+            .map(|u| u + chrono::Duration::seconds(off.local_minus_utc() as i64));
+        if let Some(s) = self.header.local.or(self.header.plain).or(from_utc) {
+            self.date = Some(s.date());
+            self.last_tod = Some(s.time());
         }
+        if self.date.is_some() {
+            return;
+        }
+        let (date, how) = match self.opts.date {
+            Some(d) => (d, "--date"),
+            None => {
+                let m = seg
+                    .input
+                    .mtime
+                    .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
+                match m {
+                    Some(m) => {
+                        // The trace was written before it was formatted: a
+                        // first line later in the day than the file's
+                        // modification belongs to an earlier day.
+                        let mut d = m.date_naive();
+                        if first_tod.is_some_and(|t| t > m.time()) {
+                            d = d.pred_opt().unwrap_or(d);
+                        }
+                        (d, "the file's modification time")
+                    }
+                    None => (
+                        NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
+                        "nowhere (1970-01-01 used)",
+                    ),
+                }
+            }
+        };
+        seg.info.problem(
+            None,
+            Severity::Info,
+            0,
+            if self.opts.date.is_some() {
+                format!("no date in the file: date {date} taken from {how}")
+            } else {
+                format!(
+                    "no date in the file (formatted with `dspmqtrc -h`?): date {date} taken from {how}; give --date to set it"
+                )
+            },
+        );
+        self.date = Some(date);
     }
 
     fn timestamp(&mut self, tod: NaiveTime) -> Ts {
+        let date = self.roll(tod);
+        let off = self.offset.expect("offset settled");
+        match off.from_local_datetime(&date.and_time(tod)) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&date.and_time(tod)),
+        }
+    }
+
+    /// The date of a line with this time of day, rolling the day over at
+    /// midnight. Calling it twice for one line changes nothing.
+    fn roll(&mut self, tod: NaiveTime) -> NaiveDate {
         let mut date = self.date.expect("date settled");
         if let Some(last) = self.last_tod {
             let back = (last - tod).num_seconds();
@@ -532,18 +579,14 @@ impl TraceSource {
         } else {
             self.last_tod = Some(tod);
         }
-        let off = self.offset.expect("offset settled");
-        match off.from_local_datetime(&date.and_time(tod)) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&date.and_time(tod)),
-        }
+        date
     }
 
     fn flush_held(&mut self) {
         if self.held.is_empty() {
             return;
         }
-        if self.date.is_none() {
+        if !self.clock_settled {
             let first = self.held.first().map(|(t, _)| *t);
             self.settle_clock(first);
         }
@@ -612,17 +655,44 @@ impl TraceSource {
             None
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
+        if self.skip_cheaply(bytes) {
+            return true;
+        }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
-        let decoded: Option<String> = match std::str::from_utf8(bytes) {
-            Ok(_) => None,
-            Err(_) => Some(decode_lossy(bytes).into_owned()),
-        };
-        let line = decoded.as_deref().map(str::as_bytes).unwrap_or(bytes);
-        self.handle_line(no, line, meta.unterminated);
+        let line = decode_lossy(bytes);
+        self.handle_line(no, &line, meta.unterminated);
         true
     }
 
-    fn handle_line(&mut self, no: u64, line: &[u8], unterminated: bool) {
+    /// With an interest set, once the header is read: a well-formed record
+    /// line that names nothing of interest is skipped after a byte check,
+    /// keeping only the clock (midnight) up to date. Anything odd goes the
+    /// full way, so problems are still found and located.
+    fn skip_cheaply(&mut self, b: &[u8]) -> bool {
+        let Some(interest) = self.opts.interest.as_deref() else {
+            return false;
+        };
+        if !self.clock_settled || self.in_header || self.layout.counter != Some(false) {
+            // Counter layouts are read in full: every counter is checked.
+            return false;
+        }
+        // ` HH:MM:SS.ffffff` or `*HH:MM:SS.ffffff`, then a blank.
+        let start = usize::from(matches!(b.first(), Some(b' ' | b'*')));
+        let end = start + 15;
+        if b.len() <= end || b[end] != b' ' {
+            return false;
+        }
+        let Some(tod) = parse_time_of_day(&b[start..end]) else {
+            return false;
+        };
+        if interest.candidate(b) {
+            return false;
+        }
+        self.roll(tod);
+        true
+    }
+
+    fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
         let layout = if self.seen_title || self.layout.ident.is_some() {
             Some(self.layout)
         } else {
@@ -637,7 +707,7 @@ impl TraceSource {
             self.record(no, rec, unterminated);
             return;
         }
-        let s = std::str::from_utf8(line).unwrap_or("");
+        let s = line;
         let t = s.trim();
         if t.is_empty() {
             return;
@@ -647,7 +717,8 @@ impl TraceSource {
             self.layout.counter = Some(s.contains("Counter"));
             self.layout.ident = Some(s.contains("Ident"));
             // UNIX: the header follows as timestamped records.
-            self.in_header = !s.contains("Counter") && s.contains("Trace Ident");
+            self.unix_title = s.contains("Process.Thread");
+            self.in_header = self.unix_title && !s.contains("Counter");
             return;
         }
         if t.bytes().all(|c| c == b'=') {
@@ -766,22 +837,32 @@ impl TraceSource {
             );
         }
         let data = rec.data;
-        let origin = self.seg.as_ref().expect("segment").origin.clone();
-        // Placeholder time; set below once the clock is known.
-        let placeholder = FixedOffset::east_opt(0)
-            .expect("zero")
-            .from_utc_datetime(&NaiveDateTime::default());
-        let mut e = Event::new(placeholder, origin, no, Kind::Text, String::new());
-        e.pid = Some(rec.pid);
-        e.tid = Some(rec.tid);
-        e.ident = rec.ident.map(str::to_string);
-        if rec.flag {
-            e.set_attr("flag", "*");
+        if self.in_header && !is_header_data(data) {
+            // A UNIX title with no header records after it: the newer part
+            // of a wrapped trace, or a header cut away.
+            self.in_header = false;
+            self.flush_held();
         }
-
         if self.in_header {
-            e.kind = Kind::Header;
-            e.text = data.to_string();
+            let seg = self.seg.as_mut().expect("segment");
+            seg.info.pid.get_or_insert(rec.pid);
+            // The time is set when the header has given the date.
+            let placeholder = FixedOffset::east_opt(0)
+                .expect("zero")
+                .from_utc_datetime(&NaiveDateTime::default());
+            let mut e = Event::new(
+                placeholder,
+                seg.origin.clone(),
+                no,
+                Kind::Header,
+                data.to_string(),
+            );
+            e.pid = Some(rec.pid);
+            e.tid = Some(rec.tid);
+            e.ident = rec.ident.map(|i| self.names.get(i));
+            if rec.flag {
+                e.set_attr("flag", "*");
+            }
             if data.starts_with("--------------------------------") {
                 self.in_header = false;
             } else {
@@ -795,25 +876,32 @@ impl TraceSource {
             }
             return;
         }
-        if self.date.is_none() {
+        if !self.clock_settled {
             self.settle_clock(Some(rec.tod));
         }
-        e.ts = self.timestamp(rec.tod);
+        let ts = self.timestamp(rec.tod);
         let key = (rec.pid, rec.tid);
+        let names = &mut self.names;
+        let interest = self.opts.interest.as_deref();
         let thread = self.threads.entry(key).or_insert_with(|| Thread {
             stack: Vec::new(),
             last_record_line: 0,
         });
-        match classify(data) {
+        // With an interest set, only calls of interest are stacked, so the
+        // stack still times them exactly; depth then counts those calls.
+        let (kind, depth, function, rc, function_time, elapsed, unmatched) = match classify(data) {
             Data::Entry { function, .. } => {
-                e.kind = Kind::Entry;
-                e.depth = Some(thread.stack.len() as u32);
-                e.function = Some(function.to_string());
+                thread.last_record_line = no;
+                if interest.is_some_and(|i| !i.function(function)) {
+                    return;
+                }
+                let f = names.get(function);
                 if thread.stack.len() >= MAX_STACK {
                     thread.stack.remove(0);
                 }
-                thread.stack.push((function.to_string(), e.ts));
-                thread.last_record_line = no;
+                let depth = thread.stack.len() as u32;
+                thread.stack.push((f.clone(), ts));
+                (Kind::Entry, depth, Some(f), None, None, None, false)
             }
             Data::Exit {
                 error,
@@ -822,48 +910,99 @@ impl TraceSource {
                 function_time,
                 ..
             } => {
-                e.kind = if error { Kind::ErrorExit } else { Kind::Exit };
-                e.function = Some(function.to_string());
-                e.rc = rc.map(str::to_string);
-                e.function_time = function_time;
-                // Pop to the matching entry; calls above it never closed.
-                if let Some(pos) = thread.stack.iter().rposition(|(f, _)| f == function) {
-                    let (_, start) = thread.stack[pos].clone();
-                    thread.stack.truncate(pos);
-                    e.depth = Some(pos as u32);
-                    let us = (e.ts - start).num_microseconds().unwrap_or(i64::MAX);
-                    e.elapsed_us = Some(us.max(0) as u64);
-                } else {
-                    // No entry seen: the trace started inside this call.
-                    e.depth = Some(thread.stack.len() as u32);
-                    e.set_attr("unmatched", "true");
-                }
                 thread.last_record_line = no;
+                if interest.is_some_and(|i| !i.function(function)) {
+                    return;
+                }
+                let f = names.get(function);
+                let kind = if error { Kind::ErrorExit } else { Kind::Exit };
+                // Pop to the matching entry; calls above it never closed.
+                match thread
+                    .stack
+                    .iter()
+                    .rposition(|(g, _)| Arc::ptr_eq(g, &f) || **g == *function)
+                {
+                    Some(pos) => {
+                        let start = thread.stack[pos].1;
+                        thread.stack.truncate(pos);
+                        let us = (ts - start).num_microseconds().unwrap_or(i64::MAX);
+                        let el = Some(us.max(0) as u64);
+                        (kind, pos as u32, Some(f), rc, function_time, el, false)
+                    }
+                    // No entry seen: the trace started inside this call.
+                    None => {
+                        let d = thread.stack.len() as u32;
+                        (kind, d, Some(f), rc, function_time, None, true)
+                    }
+                }
             }
             Data::Dump => {
-                e.kind = Kind::Dump;
-                e.depth = Some(thread.stack.len() as u32);
-                if thread.last_record_line > 0 {
-                    e.set_attr("dump_of", thread.last_record_line.to_string());
+                if interest.is_some() {
+                    return;
                 }
-                e.function = thread.stack.last().map(|(f, _)| f.clone());
+                let f = thread.stack.last().map(|(f, _)| f.clone());
+                let d = thread.stack.len() as u32;
+                (Kind::Dump, d, f, None, None, None, false)
             }
-            Data::Text(_) => {
-                e.kind = Kind::Text;
-                e.depth = Some(thread.stack.len() as u32);
-                e.function = thread.stack.last().map(|(f, _)| f.clone());
+            Data::Text(t) => {
                 thread.last_record_line = no;
+                if interest.is_some_and(|i| !i.text(t)) {
+                    return;
+                }
+                let f = thread.stack.last().map(|(f, _)| f.clone());
+                let d = thread.stack.len() as u32;
+                (Kind::Text, d, f, None, None, None, false)
             }
+        };
+        let dump_of =
+            (kind == Kind::Dump && thread.last_record_line > 0).then_some(thread.last_record_line);
+        let seg = self.seg.as_mut().expect("segment");
+        // Files without a header (or the newer part of a wrap) still name
+        // their process on every line.
+        seg.info.pid.get_or_insert(rec.pid);
+        let text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
+        let mut e = Event::new(ts, seg.origin.clone(), no, kind, text);
+        e.pid = Some(rec.pid);
+        e.tid = Some(rec.tid);
+        e.ident = rec.ident.map(|i| self.names.get(i));
+        e.depth = Some(depth);
+        e.function = function;
+        e.rc = rc.map(str::to_string);
+        e.function_time = function_time;
+        e.elapsed_us = elapsed;
+        if rec.flag {
+            e.set_attr("flag", "*");
         }
-        e.text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
+        if unmatched {
+            e.set_attr("unmatched", "true");
+        }
+        if let Some(l) = dump_of {
+            e.set_attr("dump_of", l.to_string());
+        }
         self.emit(e);
     }
 }
 
-fn is_blank_ident(line: &[u8]) -> bool {
+/// Data of the UNIX header records (everything up to the dash rule).
+fn is_header_data(d: &str) -> bool {
+    const KEYS: [&str; 9] = [
+        "Header.v",
+        "Version",
+        "UTC",
+        "Local Date",
+        "PID",
+        "Host",
+        "Operating System",
+        "Product Long Name",
+        "--------------------------------",
+    ];
+    // Unknown header keys still have the `Key : value` shape.
+    KEYS.iter().any(|k| d.starts_with(k)) || d.contains(" : ")
+}
+
+fn is_blank_ident(line: &str) -> bool {
     // `  8.1           :  data` — a lone colon after PID.TID.
-    let s = std::str::from_utf8(line).unwrap_or("");
-    s.split_whitespace().any(|w| w == ":")
+    line.split_whitespace().any(|w| w == ":")
 }
 
 impl Source for TraceSource {
@@ -900,7 +1039,7 @@ mod tests {
     #[test]
     fn unix_record_with_ident() {
         let r = parse_record(
-            b" 11:21:43.913212        8.1      RSESS:000001 -{  MQCRTMH",
+            " 11:21:43.913212        8.1      RSESS:000001 -{  MQCRTMH",
             None,
         )
         .unwrap();
@@ -914,7 +1053,7 @@ mod tests {
     #[test]
     fn flag_and_blank_ident() {
         let r = parse_record(
-            b"*12:06:32.904982   622742.1           :           -> InitProcessInitialisation",
+            "*12:06:32.904982   622742.1           :           -> InitProcessInitialisation",
             None,
         )
         .unwrap();
@@ -925,8 +1064,7 @@ mod tests {
 
     #[test]
     fn windows_counter() {
-        let r = parse_record(
-            b"00000EFE 16:18:56.381587   2512.1           :       ---}! xcsGetEnvironmentString (rc=xecE_E_ENV_VAR_NOT_FOUND)",
+        let r = parse_record("00000EFE 16:18:56.381587   2512.1           :       ---}! xcsGetEnvironmentString (rc=xecE_E_ENV_VAR_NOT_FOUND)",
             None,
         )
         .unwrap();
@@ -950,7 +1088,7 @@ mod tests {
             ident: Some(false),
         };
         let r = parse_record(
-            b"0000062F 16:35:47.348386 6278.1 --{ InitProcessInitialisation",
+            "0000062F 16:35:47.348386 6278.1 --{ InitProcessInitialisation",
             Some(l),
         )
         .unwrap();
@@ -1014,16 +1152,66 @@ mod tests {
         assert_eq!(d("13/13/19", true), None);
     }
 
+    fn read_all(path: &str, opts: ReadOptions) -> Vec<Event> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let input = Input::from_path(path, &p).unwrap();
+        let mut src = TraceSource::new(vec![input], opts);
+        let mut out = Vec::new();
+        while let Some(e) = src.next_event() {
+            out.push(e);
+        }
+        out
+    }
+
+    #[test]
+    fn interest_keeps_only_what_is_asked_and_times_it_exactly() {
+        let path = "fixtures/trace/linux/AMQ4711.0.FMT";
+        let all = read_all(path, ReadOptions::default());
+        let opts = ReadOptions {
+            interest: Some(Arc::new(crate::source::Interest::new(
+                &["MQCONNX", "MQDISC"],
+                &["rrx"],
+                &["ChlName("],
+            ))),
+            ..ReadOptions::default()
+        };
+        let some = read_all(path, opts);
+        let headers = some.iter().filter(|e| e.kind == Kind::Header).count();
+        assert_eq!(headers, 9);
+        let rest: Vec<(u64, Kind, Option<&str>)> = some
+            .iter()
+            .filter(|e| e.kind != Kind::Header)
+            .map(|e| (e.line, e.kind, e.function.as_deref()))
+            .collect();
+        assert_eq!(
+            rest,
+            vec![
+                (14, Kind::Entry, Some("MQCONNX")),
+                (17, Kind::Text, Some("MQCONNX")),
+                (25, Kind::Exit, Some("MQCONNX")),
+                (33, Kind::Entry, Some("rrxSend")),
+                (34, Kind::Exit, Some("rrxSend")),
+                (36, Kind::Entry, Some("MQDISC")),
+                (37, Kind::ErrorExit, Some("MQDISC")),
+            ]
+        );
+        // Same durations as when every line is read.
+        let el = |v: &[Event], line| v.iter().find(|e| e.line == line).unwrap().elapsed_us;
+        assert_eq!(el(&some, 25), el(&all, 25));
+        assert_eq!(el(&some, 25), Some(911));
+        assert_eq!(el(&some, 37), el(&all, 37));
+    }
+
     #[test]
     fn not_records() {
         assert!(
             parse_record(
-                b"Timestamp        Process.Thread  Trace Ident  Trace Data",
+                "Timestamp        Process.Thread  Trace Ident  Trace Data",
                 None
             )
             .is_none()
         );
-        assert!(parse_record(b"====", None).is_none());
-        assert!(parse_record(b"Process : C:\\x.exe", None).is_none());
+        assert!(parse_record("====", None).is_none());
+        assert!(parse_record("Process : C:\\x.exe", None).is_none());
     }
 }

@@ -31,6 +31,8 @@ struct Row<'a> {
     rc: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     elapsed_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
     text: &'a str,
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     attrs: serde_json::Map<String, serde_json::Value>,
@@ -56,12 +58,13 @@ fn row(e: &Event) -> Row<'_> {
         function: e.function.as_deref(),
         rc: e.rc.as_deref(),
         elapsed_us: e.elapsed_us,
+        depth: e.depth,
         text: &e.text,
         attrs,
     }
 }
 
-pub const CSV_COLUMNS: [&str; 14] = [
+pub const CSV_COLUMNS: [&str; 15] = [
     "ts",
     "end",
     "path",
@@ -74,13 +77,15 @@ pub const CSV_COLUMNS: [&str; 14] = [
     "function",
     "rc",
     "elapsed_us",
+    "depth",
     "text",
     "attrs",
 ];
 
 /// Writes rows of one format.
 pub enum TimelineWriter<'a> {
-    Text(Box<dyn Write + 'a>),
+    /// The output and a row buffer reused for every row.
+    Text(Box<dyn Write + 'a>, Vec<u8>),
     Jsonl(Box<dyn Write + 'a>),
     Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
 }
@@ -88,7 +93,7 @@ pub enum TimelineWriter<'a> {
 impl<'a> TimelineWriter<'a> {
     pub fn start(out: Box<dyn Write + 'a>, format: TimelineFormat) -> io::Result<Self> {
         Ok(match format {
-            TimelineFormat::Text => TimelineWriter::Text(out),
+            TimelineFormat::Text => TimelineWriter::Text(out, Vec::with_capacity(512)),
             TimelineFormat::Jsonl => TimelineWriter::Jsonl(out),
             TimelineFormat::Csv => {
                 let mut w = csv::WriterBuilder::new().from_writer(out);
@@ -100,7 +105,11 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn write(&mut self, e: &Event) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(out) => write_text(out, e),
+            TimelineWriter::Text(out, buf) => {
+                buf.clear();
+                text_row(buf, e);
+                out.write_all(buf)
+            }
             TimelineWriter::Jsonl(out) => {
                 serde_json::to_writer(&mut *out, &row(e))?;
                 out.write_all(b"\n")
@@ -126,6 +135,7 @@ impl<'a> TimelineWriter<'a> {
                     r.function.unwrap_or(""),
                     r.rc.unwrap_or(""),
                     &num(r.elapsed_us),
+                    &num(r.depth.map(u64::from)),
                     r.text,
                     &attrs,
                 ])
@@ -136,27 +146,60 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn finish(self) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(mut o) | TimelineWriter::Jsonl(mut o) => o.flush(),
+            TimelineWriter::Text(mut o, _) | TimelineWriter::Jsonl(mut o) => o.flush(),
             TimelineWriter::Csv(mut w) => w.flush(),
         }
     }
 }
 
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
-/// duration of exits appended.
-fn write_text(out: &mut dyn Write, e: &Event) -> io::Result<()> {
-    write!(out, "{}  {}:{}", rfc3339(&e.ts), e.path(), e.line)?;
+/// duration of exits appended. Built in one buffer and written at once:
+/// this runs for every event of multi-GB inputs.
+pub fn text_row(b: &mut Vec<u8>, e: &Event) {
+    let mut ts = [0u8; 32];
+    let n = crate::timefmt::rfc3339_into(&e.ts, &mut ts);
+    b.extend_from_slice(&ts[..n]);
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(e.path().as_bytes());
+    b.push(b':');
+    push_num(b, e.line);
     match (e.pid, e.tid) {
-        (Some(p), Some(t)) => write!(out, "  {p}.{t}")?,
-        (Some(p), None) => write!(out, "  {p}")?,
+        (Some(p), Some(t)) => {
+            b.extend_from_slice(b"  ");
+            push_num(b, p as u64);
+            b.push(b'.');
+            push_num(b, t as u64);
+        }
+        (Some(p), None) => {
+            b.extend_from_slice(b"  ");
+            push_num(b, p as u64);
+        }
         _ => {}
     }
     if let Some(i) = &e.ident {
-        write!(out, "  {i}")?;
+        b.extend_from_slice(b"  ");
+        b.extend_from_slice(i.as_bytes());
     }
-    write!(out, "  {}", e.text)?;
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(e.text.as_bytes());
     if let Some(us) = e.elapsed_us {
-        write!(out, "  [{}]", crate::timefmt::human_us(us))?;
+        b.extend_from_slice(b"  [");
+        b.extend_from_slice(crate::timefmt::human_us(us).as_bytes());
+        b.push(b']');
     }
-    out.write_all(b"\n")
+    b.push(b'\n');
+}
+
+fn push_num(b: &mut Vec<u8>, mut v: u64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    b.extend_from_slice(&tmp[i..]);
 }
