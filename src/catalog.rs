@@ -534,7 +534,7 @@ static REMOTE_HOST: &[Field] = &[ins("address", "RemoteHost")];
 pub static GENERIC_AMQ: &[Field] = &[
     t(
         "channel",
-        r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is)?\s+'([^']+)'",
+        r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is| program)?\s+'([^']+)'",
     ),
     t(
         "hostspec",

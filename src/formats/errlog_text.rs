@@ -652,11 +652,13 @@ impl Prescan {
         }
         let se = self.styles.entry(h.style).or_default();
         se.all.add(d.line, h, d.utc);
-        if let Some(u) = &h.user
-            && (se.users.contains_key(u) || se.users.len() < MAX_USERS_PER_STYLE)
-        {
-            se.users.entry(u.clone()).or_default().add(d.line, h, d.utc);
+        // Headers without User() (and users beyond the limit) share one
+        // writer key, so their offsets still count.
+        let mut u = writer_key(h);
+        if !se.users.contains_key(&u) && se.users.len() >= MAX_USERS_PER_STYLE {
+            u = String::new();
         }
+        se.users.entry(u).or_default().add(d.line, h, d.utc);
     }
 }
 
@@ -728,25 +730,15 @@ impl Plan {
                 let o = decide_order(*style, ev).unwrap_or(style_order);
                 plan.orders.insert((*style, Some(user.clone())), o);
             }
-            // Offsets as read in the decided order, per user where known.
+            // Offsets as read in each writer's decided order.
             let mut merged: BTreeMap<i32, u64> = BTreeMap::new();
-            if se.users.is_empty() {
-                let src = match style_order {
-                    Order::Dmy => &se.all.off_dmy,
-                    Order::Mdy => &se.all.off_mdy,
+            for (user, ev) in &se.users {
+                let src = match plan.orders[&(*style, Some(user.clone()))] {
+                    Order::Dmy => &ev.off_dmy,
+                    Order::Mdy => &ev.off_mdy,
                 };
                 for (k, v) in src {
                     *merged.entry(*k).or_default() += v;
-                }
-            } else {
-                for (user, ev) in &se.users {
-                    let src = match plan.orders[&(*style, Some(user.clone()))] {
-                        Order::Dmy => &ev.off_dmy,
-                        Order::Mdy => &ev.off_mdy,
-                    };
-                    for (k, v) in src {
-                        *merged.entry(*k).or_default() += v;
-                    }
                 }
             }
             for (k, v) in merged {
@@ -780,11 +772,17 @@ impl Plan {
 
     fn order(&self, h: &Header) -> Order {
         self.orders
-            .get(&(h.style, h.user.clone()))
+            .get(&(h.style, Some(writer_key(h))))
             .or_else(|| self.orders.get(&(h.style, None)))
             .copied()
             .unwrap_or(Order::Mdy)
     }
+}
+
+/// The writer a header's date format belongs to: its user (the locale of
+/// a Windows process comes from its user profile).
+fn writer_key(h: &Header) -> String {
+    h.user.clone().unwrap_or_default()
 }
 
 fn mode(m: &BTreeMap<i32, u64>) -> Option<(i32, u64)> {
@@ -2144,5 +2142,62 @@ w
             infos[0].problems[0].message,
             "the UTC offset changes within the file (+01:00 in 1, +02:00 in 2; a daylight-saving change?): the 1 record(s) without Time() use +02:00"
         );
+    }
+
+    #[test]
+    fn legacy_mqseries_records() {
+        let text = "\
+01/02/03 10:00:00 AMQ9002: Channel program started.
+EXPLANATION: Channel 'A.B' is starting.
+ACTION: None.
+-------------------------------------------------------------------------------
+01/02/03 10:00:05
+AMQ9999: Channel program ended abnormally.
+
+EXPLANATION:
+Channel program 'A.B' ended abnormally.
+ACTION:
+Look at previous error messages.
+-------------------------------------------------------------------------------
+";
+        let (evs, infos) = source_events(text);
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0].text, "AMQ9002: Channel program started.");
+        assert_eq!(
+            evs[0].attr("explanation"),
+            Some("Channel 'A.B' is starting.")
+        );
+        assert_eq!(evs[0].attr("msgid"), Some("AMQ9002I"));
+        assert_eq!(evs[0].pid, None);
+        assert_eq!(evs[1].attr("msgid"), Some("AMQ9999E"));
+        assert_eq!(evs[1].attr("channel"), Some("A.B"));
+        assert_eq!(infos[0].variant.as_deref(), Some("mqseries-5"));
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "no UTC offset in the file and no --tz given: UTC assumed",
+                "date order of headers like `01/02/03 10:00:00` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year",
+            ]
+        );
+    }
+
+    #[test]
+    fn headers_without_user_still_give_the_offset() {
+        let text = [
+            "04/26/24 10:04:34 - Process(800.4) Program(amqrmppa)\n                    Host(h) VRMF(9.2.0.0) QMgr(Q)\n                    Time(2024-04-26T08:04:34.000Z)\n\nAMQ9002I: Channel 'A' is starting.\n----- amqrccca.c : 1 ----------------------------------------------------------\n",
+            "04/26/24 10:05:00 - Process(800.5) Program(amqrmppa)\n                    Host(h) VRMF(9.2.0.0) QMgr(Q)\n\nAMQ9001I: Channel 'A' ended normally.\n----- amqrccca.c : 2 ----------------------------------------------------------\n",
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-04-26T10:05:00.000000+02:00"
+        );
+        assert_eq!(infos[0].problem_count, 0);
     }
 }

@@ -337,7 +337,7 @@ impl JoblogSource {
                 if MSG_RE.is_match(msg) {
                     let local = match date {
                         Some(d) => Some(d.and_time(time)),
-                        None => self.job_log_time(no, time),
+                        None => self.job_log_time(time),
                     };
                     let run = self.run.as_mut().expect("run");
                     run.open = Some(Open {
@@ -350,7 +350,7 @@ impl JoblogSource {
                     });
                 } else if date.is_none() {
                     // Keep the day roll-over check honest on other lines.
-                    let _ = self.job_log_time(no, time);
+                    let _ = self.job_log_time(time);
                 }
             }
             Line::SyslogCont { id: _, text } => {
@@ -402,8 +402,8 @@ impl JoblogSource {
     /// A JESMSGLG time of day on the current date; a time of day more than
     /// an hour earlier than the last one without a date line between is the
     /// next day (JES2 writes a date line at midnight, but a log may be cut).
-    fn job_log_time(&mut self, no: u64, time: NaiveTime) -> Option<NaiveDateTime> {
-        let date = self.current_date(no, time);
+    fn job_log_time(&mut self, time: NaiveTime) -> Option<NaiveDateTime> {
+        let date = self.current_date(time);
         let run = self.run.as_mut().expect("run");
         let mut date = date;
         if let Some(last) = run.last_time
@@ -416,7 +416,7 @@ impl JoblogSource {
         Some(date.and_time(time))
     }
 
-    fn current_date(&mut self, _no: u64, time: NaiveTime) -> NaiveDate {
+    fn current_date(&mut self, time: NaiveTime) -> NaiveDate {
         let run = self.run.as_mut().expect("run");
         if let Some(d) = run.date {
             return d;
@@ -474,7 +474,7 @@ impl JoblogSource {
         let local = match o.local {
             Some(l) => l,
             None => {
-                let d = self.current_date(o.line, NaiveTime::MIN);
+                let d = self.current_date(NaiveTime::MIN);
                 d.and_time(NaiveTime::MIN)
             }
         };
