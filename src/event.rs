@@ -20,8 +20,22 @@
 //! | `reason` | error log, CSQX | return / reason code the message states |
 //! | `scope` | error log | `qmgr`, `system` or `client`, from the path |
 //! | `probe`, `component`, `major_rc`, `minor_rc` | FDC | the boxed header fields |
+//! | `family` | error log, CSQX, JSON log | catalogue family: `dns`, `channel`, `tls`, `security`, `internal`, `info` |
+//! | `reason_hex` | error log, CSQX | the return code in hexadecimal as written (`68`, `00000468`) |
+//! | `reverse` | error log | AMQ9788W: `true` when the slow look-up was a reverse one (getnameinfo, or an IP address) |
+//! | `peer` | error log | TLS messages: the certificate or distinguished name of the peer |
+//! | `task`, `limit` | error log, CSQX | queue-manager task name (AMQ5051I); instance limit (CSQX489E) |
+//! | `local_host`, `installation`, `vrmf` | error log, JSON log, SYSLOG | the writing machine (`Host()`, not a peer), installation, MQ level |
+//! | `local_time` | error log, FDC | the local date and time as the file wrote it |
+//! | `source` | error log, JSON log, FDC | MQ source file and line (`amqccita.c:4214`) |
+//! | `explanation`, `action` | error log | the message's sections, wrapped lines joined, paragraphs on new lines |
+//! | `arith_insert1`, `arith_insert2`, `comment_insert1`..`3`, `remote_host` | error log, JSON log | the message inserts as written |
+//! | `truncated`, `reassembled`, `catalog_missing` | error log | `true`: record cut by the end of the file; rejoined after interleaved writes; written without its message catalogue |
+//! | `loglevel`, `sequence` | JSON log, FDC | `loglevel`; `ibm_sequence` / `FDCSequenceNumber` |
+//! | `cpf`, `csect`, `job`, `trptype` | CSQX | command prefix (or subsystem) token, issuing csect, z/OS job id, transport type |
+//! | `description`, `probe_type`, `probe_severity`, `arith1`, `arith2`, `comment1`..`3` | FDC | further boxed header fields; FDC `host` is the machine that wrote it |
 //! | `record` | SMF | structure: `WQ`, `WTAS`, `WTID`, `QMAC`, `QCST`, `QQST`, `QCTDNS`, `QCTSSL`, `QPST`, `QMST`, ... (`unknown` if neither header nor file name says) |
-//! | `task` | SMF WQ, WTAS, WTID | `LPAR/QMgr/correlator`: the same for every record of one task (a long-running task writes one per interval); rows of one SMF record also share `Date` and `Time` |
+//! | `task` | SMF WQ, WTAS, WTID | (not the error-log `task` above: check `record`) `LPAR/QMgr/correlator`: the same for every record of one task (a long-running task writes one per interval); rows of one SMF record also share `Date` and `Time` |
 //! | `queue` | SMF WQ, QQST | WQ: `Base_Name` (the opened name may be an alias or remote queue), QQST: `Queue` |
 //! | `conname` | SMF QCST, WTID | channel connection name as written (`10.1.1.1`, `host(1414)`) |
 //! | `qtime_avg_us`, `qtime_max_us` | SMF WQ, QQST | time on queue. WQ getter rows only (`Total_Valid_Gets` > 0): `Total_Time_On_Queue` / `Total_Valid_Gets` and `Max_Time_On_Queue`. QQST: avg = `QTime_Short` (IBM's short-term moving average at the interval end); QQST has no max |

@@ -6,6 +6,7 @@
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
 
 pub mod analyze;
+pub mod catalog;
 pub mod cli;
 pub mod event;
 pub mod formats;

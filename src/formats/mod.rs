@@ -2,6 +2,11 @@
 //! format is one new module and one line in `READERS`.
 
 pub mod binary_trace;
+pub mod errlog_common;
+pub mod errlog_json;
+pub mod errlog_text;
+pub mod fdc;
+pub mod joblog;
 pub mod smf;
 pub mod trace;
 
@@ -37,6 +42,10 @@ pub trait Reader: Sync {
 pub static READERS: &[&dyn Reader] = &[
     &trace::TraceReader,
     &binary_trace::BinaryTraceReader,
+    &errlog_text::ErrlogTextReader,
+    &errlog_json::ErrlogJsonReader,
+    &fdc::FdcReader,
+    &joblog::JoblogReader,
     &smf::SmfCsvReader,
 ];
 
