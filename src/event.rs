@@ -189,6 +189,18 @@ impl Event {
         }
     }
 
+    /// Rough heap and inline size, for buffers that must stay bounded in
+    /// bytes (an SMF WQ row carries ~500 attributes; a trace line none).
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Event>()
+            + self.text.len()
+            + self
+                .attrs
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 48)
+                .sum::<usize>()
+    }
+
     pub fn path(&self) -> &str {
         &self.origin.path
     }
