@@ -56,7 +56,7 @@ pub struct InputArgs {
     /// Files, directories (searched recursively) or archives. Default: `.`
     pub paths: Vec<PathBuf>,
     /// UTC offset (±HH:MM) for files that state none.
-    #[arg(long, value_parser = parse_tz)]
+    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
     pub tz: Option<FixedOffset>,
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
     #[arg(long)]

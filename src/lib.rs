@@ -6,9 +6,11 @@
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
 
 pub mod analyze;
+pub mod catalog;
 pub mod cli;
 pub mod event;
 pub mod formats;
+pub mod fxhash;
 pub mod input;
 pub mod lines;
 pub mod output;

@@ -159,9 +159,12 @@ impl FileInfo {
 /// always kept.
 #[derive(Debug, Clone)]
 pub struct Interest {
-    functions: std::collections::HashSet<String>,
+    functions: std::collections::HashSet<String, crate::fxhash::FxBuild>,
     function_prefixes: Vec<String>,
     text: Option<regex::Regex>,
+    /// Any of the names, prefixes or keywords anywhere in a raw line: the
+    /// byte check that lets readers skip a line without parsing it.
+    any: Option<Candidates>,
 }
 
 impl Interest {
@@ -176,7 +179,20 @@ impl Interest {
             // Literal alternations compile to a fast multi-substring search.
             regex::Regex::new(&alts.join("|")).ok()
         };
+        let all: Vec<&str> = functions
+            .iter()
+            .chain(function_prefixes)
+            .chain(text_keywords)
+            .copied()
+            .filter(|k| !k.is_empty())
+            .collect();
+        let any = if all.is_empty() {
+            None
+        } else {
+            Candidates::new(&all)
+        };
         Interest {
+            any,
             functions: functions.iter().map(|s| s.to_string()).collect(),
             function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
             text,
@@ -191,8 +207,42 @@ impl Interest {
                 .any(|p| f.starts_with(p.as_str()))
     }
 
+    /// Could this raw line be of interest? False only when it names none
+    /// of the functions, prefixes or keywords.
+    pub fn candidate(&self, line: &[u8]) -> bool {
+        self.any.as_ref().is_none_or(|c| c.is_match(line))
+    }
+
     pub fn text(&self, t: &str) -> bool {
         self.text.as_ref().is_some_and(|r| r.is_match(t))
+    }
+}
+
+/// A multi-substring search: SIMD (Teddy) when the patterns allow it, an
+/// Aho-Corasick automaton otherwise. Neither keeps a shared match cache (as
+/// `regex` does), so many threads can use one cheaply.
+#[derive(Debug, Clone)]
+enum Candidates {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Candidates {
+    fn new(patterns: &[&str]) -> Option<Candidates> {
+        aho_corasick::packed::Searcher::new(patterns.iter())
+            .map(Candidates::Packed)
+            .or_else(|| {
+                aho_corasick::AhoCorasick::new(patterns)
+                    .ok()
+                    .map(Candidates::Automaton)
+            })
+    }
+
+    fn is_match(&self, hay: &[u8]) -> bool {
+        match self {
+            Candidates::Packed(s) => s.find(hay).is_some(),
+            Candidates::Automaton(a) => a.is_match(hay),
+        }
     }
 }
 

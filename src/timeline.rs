@@ -15,6 +15,8 @@ pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
 /// How many events one source may hold back at most.
 /// (Kept small enough that the buffer stays in the CPU cache.)
 pub const REORDER_CAP: usize = 1024;
+/// ... and at most this many bytes of events (SMF rows are large).
+pub const REORDER_BYTES: usize = 4 << 20;
 
 /// Sort key: the instant (UTC nanoseconds), then arrival order.
 fn instant(e: &Event) -> i64 {
@@ -29,6 +31,7 @@ fn instant(e: &Event) -> i64 {
 pub struct Reordered {
     src: Option<Box<dyn Source>>,
     buf: VecDeque<(i64, Event)>,
+    buf_bytes: usize,
     newest: i64,
     released: i64,
     late: u64,
@@ -41,6 +44,7 @@ impl Reordered {
         Reordered {
             src: Some(src),
             buf: VecDeque::new(),
+            buf_bytes: 0,
             newest: i64::MIN,
             released: i64::MIN,
             late: 0,
@@ -54,9 +58,11 @@ impl Reordered {
             if let Some((k, _)) = self.buf.front() {
                 let ready = self.src.is_none()
                     || self.buf.len() >= REORDER_CAP
+                    || self.buf_bytes >= REORDER_BYTES
                     || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
                 if ready {
                     let (k, e) = self.buf.pop_front().expect("front");
+                    self.buf_bytes -= e.approx_bytes();
                     self.released = self.released.max(k);
                     return Some(e);
                 }
@@ -75,6 +81,7 @@ impl Reordered {
                         return Some(e);
                     }
                     self.newest = self.newest.max(k);
+                    self.buf_bytes += e.approx_bytes();
                     if self.buf.back().is_none_or(|(b, _)| *b <= k) {
                         self.buf.push_back((k, e));
                     } else {
@@ -134,8 +141,10 @@ enum Feed {
 
 /// Batches each source may have parsed ahead of the merge.
 const AHEAD: usize = 2;
-/// Events the pool may hold ahead of the merge, over all sources.
+/// Events the pool may hold ahead of the merge, over all sources...
 const AHEAD_EVENTS: usize = 1 << 17;
+/// ... and bytes (a batch is cut when it reaches its share).
+const AHEAD_BYTES: usize = 64 << 20;
 
 /// Worker threads that parse sources in batches, on request. The merge asks
 /// for a source's next batch when it starts on the previous one, so each
@@ -151,6 +160,7 @@ impl Pool {
     fn start(sources: Vec<Box<dyn Source>>, jobs: usize) -> (Pool, Vec<Feed>) {
         let n = sources.len();
         let batch = (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(64, 4096);
+        let batch_bytes = (AHEAD_BYTES / AHEAD / n.max(1)).max(64 << 10);
         let slots: Arc<Vec<Mutex<Option<Reordered>>>> = Arc::new(
             sources
                 .into_iter()
@@ -188,9 +198,13 @@ impl Pool {
                             continue;
                         };
                         let mut v = Vec::with_capacity(batch);
-                        while v.len() < batch {
+                        let mut bytes = 0;
+                        while v.len() < batch && bytes < batch_bytes {
                             match src.next_event() {
-                                Some(e) => v.push(e),
+                                Some(e) => {
+                                    bytes += e.approx_bytes();
+                                    v.push(e);
+                                }
                                 None => break,
                             }
                         }

@@ -11,6 +11,7 @@
 use super::Reader;
 use super::binary_trace::is_trace_name;
 use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::fxhash::FxBuild;
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ReadOptions, Severity, Source};
@@ -18,7 +19,6 @@ use crate::text::{decode_lossy, looks_like_text};
 use crate::timefmt::parse_time_of_day;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
 use std::sync::Arc;
 
@@ -220,8 +220,8 @@ fn classify(data: &str) -> Data<'_> {
     let dashes = b.iter().take_while(|&&c| c == b'-').count();
     match b.get(dashes) {
         Some(b'{') => {
-            let rest = d[dashes + 1..].trim_start();
-            let function = rest.split_whitespace().next().unwrap_or("");
+            let rest = d[dashes + 1..].trim_ascii_start();
+            let function = rest.split_ascii_whitespace().next().unwrap_or("");
             if !function.is_empty() {
                 return Data::Entry { dashes, function };
             }
@@ -232,7 +232,7 @@ fn classify(data: &str) -> Data<'_> {
             if error {
                 rest = &rest[1..];
             }
-            let mut words = rest.split_whitespace();
+            let mut words = rest.split_ascii_whitespace();
             if let Some(function) = words.next() {
                 let mut rc = None;
                 let mut function_time = None;
@@ -329,29 +329,7 @@ fn date_time(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDateTime> {
 /// Shares one `Arc<str>` per distinct function name or ident, so events
 /// and call stacks clone a pointer instead of allocating a string.
 #[derive(Default)]
-struct Interner(HashMap<Box<str>, Arc<str>, BuildHasherDefault<FxHasher>>);
-
-/// A small, fast, non-cryptographic hasher (the Fx hash used in rustc) for
-/// short keys the input controls only weakly; SipHash is needlessly slow here.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in chunks.by_ref() {
-            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(K);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+struct Interner(HashMap<Box<str>, Arc<str>, FxBuild>);
 
 impl Interner {
     /// Beyond this many names, new ones are allocated, not kept.
@@ -393,7 +371,7 @@ pub struct TraceSource {
     date: Option<NaiveDate>,
     offset: Option<FixedOffset>,
     last_tod: Option<NaiveTime>,
-    threads: HashMap<(u32, u32), Thread>,
+    threads: HashMap<(u32, u32), Thread, FxBuild>,
     names: Interner,
     // Per segment.
     header: Header,
@@ -419,7 +397,7 @@ impl TraceSource {
             date: None,
             offset: None,
             last_tod: None,
-            threads: HashMap::new(),
+            threads: HashMap::default(),
             names: Interner::default(),
             header: Header::default(),
             in_header: false,
@@ -572,6 +550,17 @@ impl TraceSource {
     }
 
     fn timestamp(&mut self, tod: NaiveTime) -> Ts {
+        let date = self.roll(tod);
+        let off = self.offset.expect("offset settled");
+        match off.from_local_datetime(&date.and_time(tod)) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&date.and_time(tod)),
+        }
+    }
+
+    /// The date of a line with this time of day, rolling the day over at
+    /// midnight. Calling it twice for one line changes nothing.
+    fn roll(&mut self, tod: NaiveTime) -> NaiveDate {
         let mut date = self.date.expect("date settled");
         if let Some(last) = self.last_tod {
             let back = (last - tod).num_seconds();
@@ -590,11 +579,7 @@ impl TraceSource {
         } else {
             self.last_tod = Some(tod);
         }
-        let off = self.offset.expect("offset settled");
-        match off.from_local_datetime(&date.and_time(tod)) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&date.and_time(tod)),
-        }
+        date
     }
 
     fn flush_held(&mut self) {
@@ -670,9 +655,40 @@ impl TraceSource {
             None
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
+        if self.skip_cheaply(bytes) {
+            return true;
+        }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
         let line = decode_lossy(bytes);
         self.handle_line(no, &line, meta.unterminated);
+        true
+    }
+
+    /// With an interest set, once the header is read: a well-formed record
+    /// line that names nothing of interest is skipped after a byte check,
+    /// keeping only the clock (midnight) up to date. Anything odd goes the
+    /// full way, so problems are still found and located.
+    fn skip_cheaply(&mut self, b: &[u8]) -> bool {
+        let Some(interest) = self.opts.interest.as_deref() else {
+            return false;
+        };
+        if !self.clock_settled || self.in_header || self.layout.counter != Some(false) {
+            // Counter layouts are read in full: every counter is checked.
+            return false;
+        }
+        // ` HH:MM:SS.ffffff` or `*HH:MM:SS.ffffff`, then a blank.
+        let start = usize::from(matches!(b.first(), Some(b' ' | b'*')));
+        let end = start + 15;
+        if b.len() <= end || b[end] != b' ' {
+            return false;
+        }
+        let Some(tod) = parse_time_of_day(&b[start..end]) else {
+            return false;
+        };
+        if interest.candidate(b) {
+            return false;
+        }
+        self.roll(tod);
         true
     }
 
