@@ -11,6 +11,8 @@ use std::process::Command;
 const TRACE: &str = include_str!("../fixtures/trace/AMQ622742.0.FMT");
 /// Events the fixture trace gives (checked against the plain file below).
 const TRACE_EVENTS: u64 = 18;
+/// Events `ERRLOG` gives: one message.
+const ERRLOG_EVENTS: u64 = 1;
 
 const ERRLOG: &str = "\
 05/15/16 12:07:01 - Process(622742.1) User(mqm) Program(amqrmppa)
@@ -168,7 +170,7 @@ fn zip_members_are_named_and_give_the_same_events_as_the_unpacked_directory() {
 
     let plain = timeline(t.path(), "case", "case/", "");
     let zipped = timeline(t.path(), "case.zip", "case.zip!", "");
-    assert_eq!(plain.len() as u64, 2 * TRACE_EVENTS);
+    assert_eq!(plain.len() as u64, 2 * TRACE_EVENTS + ERRLOG_EVENTS);
     assert_eq!(zipped, plain);
     // Rows of both processes, in time order across the two members.
     assert_eq!(zipped[0]["pid"], 622742);
@@ -184,6 +186,9 @@ fn zip_members_are_named_and_give_the_same_events_as_the_unpacked_directory() {
             "case.zip!var/mqm/trace/AMQ622801.0.FMT",
         ]
     );
+    let e = row(&rows, "case.zip!var/mqm/errors/AMQERR01.LOG");
+    assert_eq!(e["format"], "errlog-text");
+    assert_eq!(e["events"], ERRLOG_EVENTS);
     let r = row(&rows, "case.zip!var/mqm/trace/AMQ622801.0.FMT");
     assert_eq!(r["format"], "fmt-trace");
     assert_eq!(r["events"], TRACE_EVENTS);
@@ -645,7 +650,10 @@ fn temporary_files_live_in_tmpdir_and_are_gone_after_the_run() {
         Some(&tmp),
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(o.stdout.lines().count() as u64, 2 * TRACE_EVENTS);
+    assert_eq!(
+        o.stdout.lines().count() as u64,
+        2 * TRACE_EVENTS + ERRLOG_EVENTS
+    );
     let left: Vec<PathBuf> = fs::read_dir(&tmp)
         .unwrap()
         .map(|e| e.unwrap().path())
