@@ -32,6 +32,8 @@ pub struct Reordered {
     src: Option<Box<dyn Source>>,
     buf: VecDeque<(i64, Event)>,
     buf_bytes: usize,
+    cap: usize,
+    cap_bytes: usize,
     newest: i64,
     released: i64,
     late: u64,
@@ -41,10 +43,17 @@ pub struct Reordered {
 
 impl Reordered {
     pub fn new(src: Box<dyn Source>) -> Self {
+        Self::with_caps(src, REORDER_CAP, REORDER_BYTES)
+    }
+
+    /// With smaller buffers, for merges of many sources.
+    pub fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
         Reordered {
             src: Some(src),
             buf: VecDeque::new(),
             buf_bytes: 0,
+            cap,
+            cap_bytes,
             newest: i64::MIN,
             released: i64::MIN,
             late: 0,
@@ -57,8 +66,8 @@ impl Reordered {
         loop {
             if let Some((k, _)) = self.buf.front() {
                 let ready = self.src.is_none()
-                    || self.buf.len() >= REORDER_CAP
-                    || self.buf_bytes >= REORDER_BYTES
+                    || self.buf.len() >= self.cap
+                    || self.buf_bytes >= self.cap_bytes
                     || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
                 if ready {
                     let (k, e) = self.buf.pop_front().expect("front");
@@ -121,6 +130,17 @@ impl Reordered {
     }
 }
 
+/// Reorder buffers shrink as sources multiply, so that the total stays
+/// bounded (about 256k events and 64 MiB) however many files a case holds.
+fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+    let n = n.max(1);
+    Reordered::with_caps(
+        src,
+        ((1usize << 18) / n).clamp(64, REORDER_CAP),
+        ((64usize << 20) / n).clamp(256 << 10, REORDER_BYTES),
+    )
+}
+
 /// What a worker sends back for one source.
 enum Msg {
     Batch(Vec<Event>),
@@ -164,7 +184,7 @@ impl Pool {
         let slots: Arc<Vec<Mutex<Option<Reordered>>>> = Arc::new(
             sources
                 .into_iter()
-                .map(|s| Mutex::new(Some(Reordered::new(s))))
+                .map(|s| Mutex::new(Some(reordered(s, n))))
                 .collect(),
         );
         let (req_tx, req_rx) = mpsc::channel::<usize>();
@@ -282,13 +302,14 @@ impl Merged {
     /// Merge with `jobs` worker threads parsing the sources (1: none, all
     /// on this thread). The output is the same for any `jobs`.
     pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
+        let n = sources.len();
         let (pool, feeds) = if jobs > 1 && !sources.is_empty() {
             let (p, f) = Pool::start(sources, jobs);
             (Some(p), f)
         } else {
             let f = sources
                 .into_iter()
-                .map(|s| Feed::Local(Box::new(Reordered::new(s))))
+                .map(|s| Feed::Local(Box::new(reordered(s, n))))
                 .collect();
             (None, f)
         };
