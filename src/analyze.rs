@@ -194,7 +194,9 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     skip_files.extend(a.baseline.iter().cloned());
     let mut opts = a.input.read_options();
     opts.interest = Some(std::sync::Arc::new(plan.interest()));
-    let (sources, discovery_rows) = a.input.open_except(&skip_files, &opts)?;
+    let (sources, discovery_rows) =
+        a.input
+            .open_except(&skip_files, &opts, a.input.progress_wanted())?;
     let mut out = a.input.writer()?;
 
     let mut redactor = a.redact.then(Redactor::new);
@@ -330,7 +332,7 @@ mod tests {
             if interest {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
-            let (sources, rows) = input.open_except(&[], &opts).unwrap();
+            let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
             let (_, findings) = collect(&input, &plan, sources, rows, None).unwrap();
             serde_json::to_string_pretty(&findings).unwrap()
         };

@@ -3,9 +3,10 @@
 
 use crate::event::Ts;
 use crate::formats::open_all;
-use crate::input::discover;
+use crate::input::discover_with;
 use crate::output::inventory;
 use crate::output::timeline::{TimelineFormat, TimelineWriter};
+use crate::progress::Progress;
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
 use crate::timeline::{Merged, drain_all};
@@ -13,7 +14,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::thread;
 
@@ -55,7 +56,7 @@ pub struct InputArgs {
     /// Files, directories (searched recursively) or archives. Default: `.`
     pub paths: Vec<PathBuf>,
     /// UTC offset (±HH:MM) for files that state none.
-    #[arg(long, value_parser = parse_tz)]
+    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
     pub tz: Option<FixedOffset>,
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
     #[arg(long)]
@@ -111,16 +112,36 @@ impl InputArgs {
         }
     }
 
-    /// Discover and open every input. Errors when there is nothing to read.
-    pub fn open(&self) -> Result<Opened, String> {
-        self.open_except(&[], &self.read_options())
+    /// Whether a progress line may be drawn: standard error is a terminal
+    /// and `--quiet` is absent.
+    pub fn progress_wanted(&self) -> bool {
+        !self.quiet && io::stderr().is_terminal()
     }
 
-    /// Like `open`, with these reading options, leaving out these files
-    /// (the report being written, a baseline report) when discovery finds
-    /// them.
-    pub fn open_except(&self, skip: &[PathBuf], opts: &ReadOptions) -> Result<Opened, String> {
-        let mut found = discover(&self.paths());
+    /// Discover and open every input (archives included), with a progress
+    /// line on standard error when `progress_wanted()`. The line clears
+    /// itself once every source has finished, or when the sources are
+    /// dropped. Errors when there is nothing to read.
+    pub fn open(&self) -> Result<Opened, String> {
+        self.open_with_progress(self.progress_wanted())
+    }
+
+    /// As `open`, with the progress line only when `progress` is true.
+    pub fn open_with_progress(&self, progress: bool) -> Result<Opened, String> {
+        self.open_except(&[], &self.read_options(), progress)
+    }
+
+    /// As `open_with_progress`, with these reading options, leaving out
+    /// these files (the report being written, a baseline report) when
+    /// discovery finds them.
+    pub fn open_except(
+        &self,
+        skip: &[PathBuf],
+        opts: &ReadOptions,
+        progress: bool,
+    ) -> Result<Opened, String> {
+        let progress = progress.then(Progress::begin);
+        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
         let skip: Vec<PathBuf> = skip
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
@@ -130,7 +151,7 @@ impl InputArgs {
                 crate::input::Location::File(p) => std::fs::canonicalize(p)
                     .map(|c| !skip.contains(&c))
                     .unwrap_or(true),
-                crate::input::Location::Memory(_) => true,
+                _ => true,
             });
         }
         if found.inputs.is_empty() {
@@ -149,7 +170,15 @@ impl InputArgs {
                 format!("no readable input: {}", why.join("; "))
             });
         }
-        Ok((open_all(found.inputs, opts), found.problems))
+        if let Some(p) = &progress {
+            p.reading(&mut found.inputs);
+        }
+        let sources = open_all(found.inputs, opts);
+        let sources = match progress {
+            Some(p) => p.track(sources),
+            None => sources,
+        };
+        Ok((sources, found.problems))
     }
 
     /// Open the output: the `-o` file or standard output.
@@ -289,7 +318,12 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         .map(Regex::new)
         .transpose()
         .map_err(|e| format!("--grep: {e}"))?;
-    let (sources, _) = a.input.open()?;
+    // Events stream to the output as they are read: no progress line when
+    // that output is the terminal too.
+    let to_terminal = a.input.output.is_none() && io::stdout().is_terminal();
+    let (sources, _) = a
+        .input
+        .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
     let out = a.input.writer()?;
     let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
     let mut merged = a.input.merged(sources).peekable();

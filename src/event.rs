@@ -14,21 +14,43 @@
 //! | `dump_of` | trace | line of the record a dump row belongs to |
 //! | `msgid` | error log, CSQX, JSON log | `AMQ9788W`, `CSQX209E` (with severity letter) |
 //! | `severity` | error log | `I`, `W`, `E`, `S`, `T` |
-//! | `channel`, `host`, `address`, `port`, `qmgr`, `program`, `user` | error log, CSQX, SMF | as the names say; `address` is an IP or CONNAME |
+//! | `channel`, `host`, `address`, `port`, `qmgr`, `program`, `user` | error log, CSQX, SMF (`channel`, `qmgr`, `user` = WTID `MVS_UserId`) | as the names say; `address` is an IP or CONNAME |
 //! | `seconds` | error log | a duration in seconds the message states (AMQ9788W) |
 //! | `function` | error log | the function a message names (`getaddrinfo`) |
 //! | `reason` | error log, CSQX | return / reason code the message states |
 //! | `scope` | error log | `qmgr`, `system` or `client`, from the path |
 //! | `probe`, `component`, `major_rc`, `minor_rc` | FDC | the boxed header fields |
-//! | `record` | SMF | record type: `WQ`, `WTAS`, `WTID`, `QMAC`, `QCST`, `QQST`, `QCTDNS`, `QCTSSL`, `QPST`, `QMST`, ... |
-//! | `task` | SMF | key linking WQ, WTAS and WTID rows of one task |
-//! | `queue`, `conname` | SMF | queue name; channel connection name |
-//! | `qtime_avg_us`, `qtime_max_us` | SMF WQ, QQST | time on queue |
-//! | `dns_max_us`, `dns_avg_us`, `dns_us` | SMF QCTDNS, QCST | DNS request durations |
-//! | `tls_max_us`, `tls_avg_us` | SMF QCTSSL | TLS request durations |
-//! | `clock_offset_s` | SMF | estimated STCK-zone minus LPAR-local offset |
+//! | `family` | error log, CSQX, JSON log | catalogue family: `dns`, `channel`, `tls`, `security`, `internal`, `info` |
+//! | `reason_hex` | error log, CSQX | the return code in hexadecimal as written (`68`, `00000468`) |
+//! | `reverse` | error log | AMQ9788W: `true` when the slow look-up was a reverse one (getnameinfo, or an IP address) |
+//! | `peer` | error log | TLS messages: the certificate or distinguished name of the peer |
+//! | `task`, `limit` | error log, CSQX | queue-manager task name (AMQ5051I); instance limit (CSQX489E) |
+//! | `local_host`, `installation`, `vrmf` | error log, JSON log, SYSLOG | the writing machine (`Host()`, not a peer), installation, MQ level |
+//! | `local_time` | error log, FDC | the local date and time as the file wrote it |
+//! | `source` | error log, JSON log, FDC | MQ source file and line (`amqccita.c:4214`) |
+//! | `explanation`, `action` | error log | the message's sections, wrapped lines joined, paragraphs on new lines |
+//! | `arith_insert1`, `arith_insert2`, `comment_insert1`..`3`, `remote_host` | error log, JSON log | the message inserts as written |
+//! | `truncated`, `reassembled`, `catalog_missing` | error log | `true`: record cut by the end of the file; rejoined after interleaved writes; written without its message catalogue |
+//! | `loglevel`, `sequence` | JSON log, FDC | `loglevel`; `ibm_sequence` / `FDCSequenceNumber` |
+//! | `cpf`, `csect`, `job`, `trptype` | CSQX | command prefix (or subsystem) token, issuing csect, z/OS job id, transport type |
+//! | `description`, `probe_type`, `probe_severity`, `arith1`, `arith2`, `comment1`..`3` | FDC | further boxed header fields; FDC `host` is the machine that wrote it |
+//! | `record` | SMF | structure: `WQ`, `WTAS`, `WTID`, `QMAC`, `QCST`, `QQST`, `QCTDNS`, `QCTSSL`, `QPST`, `QMST`, ... (`unknown` if neither header nor file name says) |
+//! | `task` | SMF WQ, WTAS, WTID | (not the error-log `task` above: check `record`) `LPAR/QMgr/correlator`: the same for every record of one task (a long-running task writes one per interval); rows of one SMF record also share `Date` and `Time` |
+//! | `queue` | SMF WQ, QQST | WQ: `Base_Name` (the opened name may be an alias or remote queue), QQST: `Queue` |
+//! | `conname` | SMF QCST, WTID | channel connection name as written (`10.1.1.1`, `host(1414)`) |
+//! | `qtime_avg_us`, `qtime_max_us` | SMF WQ, QQST | time on queue. WQ getter rows only (`Total_Valid_Gets` > 0): `Total_Time_On_Queue` / `Total_Valid_Gets` and `Max_Time_On_Queue`. QQST: avg = `QTime_Short` (IBM's short-term moving average at the interval end); QQST has no max |
+//! | `qtime_long_us` | SMF QQST | `QTime_Long`, the long-term moving average |
+//! | `oldest_msg_age_us` | SMF QQST | `Max_Age` (age of the oldest message on the queue) in µs; absent in partial records |
+//! | `dns_max_us`, `dns_avg_us` | SMF QCTDNS | longest DNS request; task elapsed time / requests |
+//! | `dns_us` | SMF QCST | `DNS_Resolution_Time` of the channel instance |
+//! | `tls_max_us`, `tls_avg_us` | SMF QCTSSL | longest TLS request; task elapsed time / requests |
+//! | `ts_from` | SMF | what the row's `ts` is: `Interval_Start`, `WTAS_Interval_Start`, `Open`, `Start`, `previous record` (a task's counts restart at each record), `previous collection` (QCST), `Collection_Time`, `Stop`, or `Date/Time` (the record time) |
+//! | `clock_offset_s` | SMF WQ, WTAS, QCST | STCK columns minus LPAR-local time (estimated from the data); the row's `ts`/`end` are already on the LPAR clock, its STCK columns are as written |
 //!
-//! SMF rows also carry their CSV columns under their header names.
+//! SMF rows also carry their CSV columns under their current `mqsmfcsv`
+//! header names (old spellings renamed, see `formats::smf`), trimmed, with
+//! the formatter's placeholders (empty, dots, `-1` dummies, 1970 dates)
+//! dropped. Durations stay split in `X(S)`/`X(US)` as written.
 
 use chrono::{DateTime, FixedOffset};
 use serde::Serialize;
@@ -165,6 +187,18 @@ impl Event {
             function_time: None,
             attrs: Vec::new(),
         }
+    }
+
+    /// Rough heap and inline size, for buffers that must stay bounded in
+    /// bytes (an SMF WQ row carries ~500 attributes; a trace line none).
+    pub fn approx_bytes(&self) -> usize {
+        std::mem::size_of::<Event>()
+            + self.text.len()
+            + self
+                .attrs
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 48)
+                .sum::<usize>()
     }
 
     pub fn path(&self) -> &str {

@@ -6,6 +6,7 @@
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
 
 pub mod analyze;
+pub mod catalog;
 pub mod cli;
 pub mod event;
 pub mod findings;
@@ -15,6 +16,7 @@ pub mod input;
 pub mod lines;
 pub mod output;
 pub mod passes;
+pub mod progress;
 pub mod report;
 pub mod source;
 pub mod text;

@@ -32,7 +32,9 @@ pub struct LineMeta {
 
 impl<R: Read> LineReader<R> {
     pub fn new(r: R) -> Self {
-        Self::with_capacity(256 * 1024, r)
+        // Large enough for fast reads, small enough that thousands of open
+        // files stay cheap.
+        Self::with_capacity(64 * 1024, r)
     }
 
     pub fn with_capacity(cap: usize, r: R) -> Self {

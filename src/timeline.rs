@@ -15,6 +15,8 @@ pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
 /// How many events one source may hold back at most.
 /// (Kept small enough that the buffer stays in the CPU cache.)
 pub const REORDER_CAP: usize = 1024;
+/// ... and at most this many bytes of events (SMF rows are large).
+pub const REORDER_BYTES: usize = 4 << 20;
 
 /// Sort key: the instant (UTC nanoseconds), then arrival order.
 fn instant(e: &Event) -> i64 {
@@ -29,6 +31,9 @@ fn instant(e: &Event) -> i64 {
 pub struct Reordered {
     src: Option<Box<dyn Source>>,
     buf: VecDeque<(i64, Event)>,
+    buf_bytes: usize,
+    cap: usize,
+    cap_bytes: usize,
     newest: i64,
     released: i64,
     late: u64,
@@ -38,9 +43,17 @@ pub struct Reordered {
 
 impl Reordered {
     pub fn new(src: Box<dyn Source>) -> Self {
+        Self::with_caps(src, REORDER_CAP, REORDER_BYTES)
+    }
+
+    /// With smaller buffers, for merges of many sources.
+    pub fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
         Reordered {
             src: Some(src),
             buf: VecDeque::new(),
+            buf_bytes: 0,
+            cap,
+            cap_bytes,
             newest: i64::MIN,
             released: i64::MIN,
             late: 0,
@@ -53,10 +66,12 @@ impl Reordered {
         loop {
             if let Some((k, _)) = self.buf.front() {
                 let ready = self.src.is_none()
-                    || self.buf.len() >= REORDER_CAP
+                    || self.buf.len() >= self.cap
+                    || self.buf_bytes >= self.cap_bytes
                     || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
                 if ready {
                     let (k, e) = self.buf.pop_front().expect("front");
+                    self.buf_bytes -= e.approx_bytes();
                     self.released = self.released.max(k);
                     return Some(e);
                 }
@@ -75,6 +90,7 @@ impl Reordered {
                         return Some(e);
                     }
                     self.newest = self.newest.max(k);
+                    self.buf_bytes += e.approx_bytes();
                     if self.buf.back().is_none_or(|(b, _)| *b <= k) {
                         self.buf.push_back((k, e));
                     } else {
@@ -114,6 +130,17 @@ impl Reordered {
     }
 }
 
+/// Reorder buffers shrink as sources multiply, so that the total stays
+/// bounded (about 256k events and 64 MiB) however many files a case holds.
+fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+    let n = n.max(1);
+    Reordered::with_caps(
+        src,
+        ((1usize << 18) / n).clamp(64, REORDER_CAP),
+        ((64usize << 20) / n).clamp(256 << 10, REORDER_BYTES),
+    )
+}
+
 /// What a worker sends back for one source.
 enum Msg {
     Batch(Vec<Event>),
@@ -134,8 +161,10 @@ enum Feed {
 
 /// Batches each source may have parsed ahead of the merge.
 const AHEAD: usize = 2;
-/// Events the pool may hold ahead of the merge, over all sources.
+/// Events the pool may hold ahead of the merge, over all sources...
 const AHEAD_EVENTS: usize = 1 << 17;
+/// ... and bytes (a batch is cut when it reaches its share).
+const AHEAD_BYTES: usize = 64 << 20;
 
 /// Worker threads that parse sources in batches, on request. The merge asks
 /// for a source's next batch when it starts on the previous one, so each
@@ -151,10 +180,11 @@ impl Pool {
     fn start(sources: Vec<Box<dyn Source>>, jobs: usize) -> (Pool, Vec<Feed>) {
         let n = sources.len();
         let batch = (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(64, 4096);
+        let batch_bytes = (AHEAD_BYTES / AHEAD / n.max(1)).max(64 << 10);
         let slots: Arc<Vec<Mutex<Option<Reordered>>>> = Arc::new(
             sources
                 .into_iter()
-                .map(|s| Mutex::new(Some(Reordered::new(s))))
+                .map(|s| Mutex::new(Some(reordered(s, n))))
                 .collect(),
         );
         let (req_tx, req_rx) = mpsc::channel::<usize>();
@@ -188,9 +218,13 @@ impl Pool {
                             continue;
                         };
                         let mut v = Vec::with_capacity(batch);
-                        while v.len() < batch {
+                        let mut bytes = 0;
+                        while v.len() < batch && bytes < batch_bytes {
                             match src.next_event() {
-                                Some(e) => v.push(e),
+                                Some(e) => {
+                                    bytes += e.approx_bytes();
+                                    v.push(e);
+                                }
                                 None => break,
                             }
                         }
@@ -268,13 +302,14 @@ impl Merged {
     /// Merge with `jobs` worker threads parsing the sources (1: none, all
     /// on this thread). The output is the same for any `jobs`.
     pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
+        let n = sources.len();
         let (pool, feeds) = if jobs > 1 && !sources.is_empty() {
             let (p, f) = Pool::start(sources, jobs);
             (Some(p), f)
         } else {
             let f = sources
                 .into_iter()
-                .map(|s| Feed::Local(Box::new(Reordered::new(s))))
+                .map(|s| Feed::Local(Box::new(reordered(s, n))))
                 .collect();
             (None, f)
         };

@@ -2,6 +2,12 @@
 //! format is one new module and one line in `READERS`.
 
 pub mod binary_trace;
+pub mod errlog_common;
+pub mod errlog_json;
+pub mod errlog_text;
+pub mod fdc;
+pub mod joblog;
+pub mod smf;
 pub mod trace;
 
 use crate::event::{Event, Format};
@@ -33,7 +39,15 @@ pub trait Reader: Sync {
 }
 
 /// Every reader, most specific first.
-pub static READERS: &[&dyn Reader] = &[&trace::TraceReader, &binary_trace::BinaryTraceReader];
+pub static READERS: &[&dyn Reader] = &[
+    &trace::TraceReader,
+    &binary_trace::BinaryTraceReader,
+    &errlog_text::ErrlogTextReader,
+    &errlog_json::ErrlogJsonReader,
+    &fdc::FdcReader,
+    &joblog::JoblogReader,
+    &smf::SmfCsvReader,
+];
 
 /// The result of sniffing one file.
 pub struct Sniffed {

@@ -453,9 +453,13 @@ impl Pass for SlowDns {
                     "{} {took} in process {pid}{times}",
                     g.function.as_deref().unwrap_or("Host-name lookup")
                 ),
-                GroupKey::SmfQmgr(..) => {
-                    format!("Channel initiator DNS requests (QCTDNS) {took}{times}")
-                }
+                GroupKey::SmfQmgr(..) => format!(
+                    "Channel initiator DNS requests{} (QCTDNS) {took}{times}",
+                    g.qmgr
+                        .as_deref()
+                        .map(|q| format!(" of {q}"))
+                        .unwrap_or_default()
+                ),
                 GroupKey::SmfChannel(..) => format!(
                     "DNS resolution for channel {} (QCST) {took}{times}",
                     g.channel.as_deref().unwrap_or("?")

@@ -1,0 +1,1007 @@
+//! The message catalogue: what mqdiag knows about the AMQ and CSQX messages
+//! the analysis cares about, kept as data. One row per message: default
+//! severity (for logs written without the severity letter), family, and
+//! where each typed value comes from, in order of preference.
+//!
+//! Values come from the message inserts when the insert is known to carry
+//! them (`CommentInsert1` of AMQ9999 is the channel), otherwise from the
+//! message text, matched after wrapped lines were joined with single spaces.
+//! Fields every message of a kind may carry (a quoted channel, a host, a
+//! TCP/IP return code) are in the `GENERIC_*` tables and apply after a row's
+//! own fields, to catalogued and unknown messages alike.
+//!
+//! Message texts are from IBM's message reference and real logs as quoted in
+//! `shared/formats/error-log.md`; where the notes mark a text unverified, the
+//! patterns are kept loose (a quoted channel, a quoted host).
+
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Where a value comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Src {
+    /// A named insert: `ArithInsert1`, `CommentInsert3`, `RemoteHost`.
+    Insert(&'static str),
+    /// The first participating capture group of a regex over the
+    /// whitespace-normalised message text.
+    Text(&'static str),
+}
+
+/// One value of a message. `attr` is an event attribute name, or one of the
+/// compound names `hostspec` (a host as messages write it: `name (ip)
+/// (port)` and its variants, split into `host`, `address`, `port`) and
+/// `rc_hex` (a z/OS hexadecimal return code, kept as `reason_hex` and
+/// converted to decimal `reason`).
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub attr: &'static str,
+    pub src: Src,
+}
+
+#[derive(Debug)]
+pub struct Entry {
+    /// Message id without the severity letter: `AMQ9788`, `CSQX209`.
+    pub id: &'static str,
+    /// `I`, `W`, `E`, `S`, `T`.
+    pub severity: char,
+    /// `dns`, `channel`, `tls`, `security`, `internal`, `info`.
+    pub family: &'static str,
+    pub fields: &'static [Field],
+}
+
+const fn t(attr: &'static str, re: &'static str) -> Field {
+    Field {
+        attr,
+        src: Src::Text(re),
+    }
+}
+
+const fn ins(attr: &'static str, name: &'static str) -> Field {
+    Field {
+        attr,
+        src: Src::Insert(name),
+    }
+}
+
+/// Every catalogued message.
+pub static CATALOG: &[Entry] = &[
+    // DNS. The insert mapping of AMQ9788 is not documented: the text comes
+    // first, the inserts (numbers are ArithInserts, text CommentInserts by
+    // IBM's convention) only when the text did not match.
+    Entry {
+        id: "AMQ9788",
+        severity: 'W',
+        family: "dns",
+        fields: &[
+            t("address", r"Slow DNS lookup for address '([^']*)'"),
+            t("address", r"resolve address '([^']*)'"),
+            ins("address", "CommentInsert1"),
+            t("function", r"using the '(\w+)' function"),
+            ins("function", "CommentInsert2"),
+            t("seconds", r"took (\d+) seconds"),
+            ins("seconds", "ArithInsert1"),
+        ],
+    },
+    // Network and channel errors.
+    Entry {
+        id: "AMQ9202",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9203",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9206",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9207",
+        severity: 'E',
+        family: "channel",
+        fields: &[
+            t("hostspec", r"received from host '([^']*)'"),
+            ins("hostspec", "CommentInsert1"),
+        ],
+    },
+    Entry {
+        id: "AMQ9208",
+        severity: 'E',
+        family: "channel",
+        // Older releases write the host unquoted.
+        fields: &[t("hostspec", r"receive from host ([^\s']+(?: \([^)]*\))*)")],
+    },
+    Entry {
+        id: "AMQ9209",
+        severity: 'E',
+        family: "channel",
+        fields: &[
+            ins("hostspec", "CommentInsert1"),
+            ins("channel", "CommentInsert3"),
+            t(
+                "hostspec",
+                r"[Cc]onnection to host ([^\s']+(?: \([^)]*\))*) closed",
+            ),
+        ],
+    },
+    Entry {
+        id: "AMQ9213",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9259",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9271",
+        severity: 'E',
+        family: "channel",
+        fields: &[
+            t(
+                "hostspec",
+                r"address of the remote end of the connection was '([^']*)'",
+            ),
+            t("seconds", r"\[TIMEOUT\] (\d+) seconds"),
+        ],
+    },
+    Entry {
+        id: "AMQ9503",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9507",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9508",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9513",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9520",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9524",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9526",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9544",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9558",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9999",
+        severity: 'E',
+        family: "channel",
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            ins("hostspec", "CommentInsert3"),
+        ],
+    },
+    // TLS.
+    Entry {
+        id: "AMQ9631",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9633",
+        severity: 'E',
+        family: "tls",
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            ins("peer", "CommentInsert2"),
+            ins("hostspec", "CommentInsert3"),
+            ins("reason", "ArithInsert1"),
+        ],
+    },
+    Entry {
+        id: "AMQ9635",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9636",
+        severity: 'E',
+        family: "tls",
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            ins("peer", "CommentInsert2"),
+            ins("hostspec", "CommentInsert3"),
+        ],
+    },
+    Entry {
+        id: "AMQ9637",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9638",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9639",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9641",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9642",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9643",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9660",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9665",
+        severity: 'E',
+        family: "tls",
+        fields: &[],
+    },
+    // Channel authentication.
+    Entry {
+        id: "AMQ9776",
+        severity: 'E',
+        family: "security",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9777",
+        severity: 'E',
+        family: "security",
+        fields: &[],
+    },
+    // Internal errors (an FDC was written).
+    Entry {
+        id: "AMQ6184",
+        severity: 'W',
+        family: "internal",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ6118",
+        severity: 'S',
+        family: "internal",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ6119",
+        severity: 'S',
+        family: "internal",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ6125",
+        severity: 'S',
+        family: "internal",
+        fields: &[],
+    },
+    // Informational.
+    Entry {
+        id: "AMQ5037",
+        severity: 'I',
+        family: "info",
+        fields: &[ins("task", "CommentInsert1")],
+    },
+    Entry {
+        id: "AMQ5041",
+        severity: 'I',
+        family: "info",
+        fields: &[ins("task", "CommentInsert1")],
+    },
+    Entry {
+        id: "AMQ5051",
+        severity: 'I',
+        family: "info",
+        fields: &[
+            ins("task", "CommentInsert1"),
+            t("task", r"(?i)\btask '([^']+)'"),
+        ],
+    },
+    Entry {
+        id: "AMQ5806",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ6287",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ7467",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ7468",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ8003",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ8004",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9001",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9002",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "AMQ9542",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    // z/OS channel initiator. z/OS letters: I information, E eventual
+    // action (an error), A action, D decision.
+    Entry {
+        id: "CSQX500",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX501",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX511",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX512",
+        severity: 'I',
+        family: "info",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX053",
+        severity: 'E',
+        family: "internal",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX201",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX202",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX206",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX207",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX208",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX209",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    // "Maximum instance limit n, exceeded" (MAXINST) and the client form
+    // (MAXINSTC): wording from APAR PI08703 and the seed case.
+    Entry {
+        id: "CSQX489",
+        severity: 'E',
+        family: "channel",
+        fields: &[t("limit", r"instance limit (\d+)")],
+    },
+    Entry {
+        id: "CSQX490",
+        severity: 'E',
+        family: "channel",
+        fields: &[t("limit", r"instance limit (\d+)")],
+    },
+    Entry {
+        id: "CSQX504",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX513",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX599",
+        severity: 'E',
+        family: "channel",
+        fields: &[],
+    },
+    Entry {
+        id: "CSQX777",
+        severity: 'E',
+        family: "security",
+        fields: &[t(
+            "hostspec",
+            r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
+        )],
+    },
+];
+
+/// The peer address MQ recorded itself is the authoritative one: it goes
+/// before any address read from the text.
+static REMOTE_HOST: &[Field] = &[ins("address", "RemoteHost")];
+
+/// Applies to every AMQ message after its own fields. Channel and host
+/// keywords also in French and German, for localised logs without inserts.
+pub static GENERIC_AMQ: &[Field] = &[
+    t(
+        "channel",
+        r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is| program)?\s+'([^']+)'",
+    ),
+    t(
+        "hostspec",
+        r"\b(?:[Hh]ost|hôte(?: éloigné)?|Hostsystem)(?: is| name is)?\s+'([^']+)'",
+    ),
+    t(
+        "function",
+        r"return code from (?:the )?(?:TCP/IP ?)?(?:\((\w+)\)|(\w+)\(\))",
+    ),
+    t("reason", r"return code from [^.]*? (?:is|was) (-?\d+)"),
+    t(
+        "reason_hex",
+        r"return code from [^.]*? (?:is|was) -?\d+ \(X'([0-9A-Fa-f]+)'\)",
+    ),
+];
+
+/// Applies to every CSQ message after its own fields. z/OS writes names
+/// unquoted; the channel name is upper case, which keeps `Channel
+/// initiator` out.
+pub static GENERIC_CSQ: &[Field] = &[
+    t("channel", r"\b[Cc]hannel ([A-Z0-9][A-Z0-9._/%]*)"),
+    t(
+        "hostspec",
+        r"\bconnection :?([A-Za-z0-9][A-Za-z0-9.:_-]*(?: \([^)]*\))*)",
+    ),
+    t("trptype", r"\bTRPTYPE=(\w+)"),
+    t("rc_hex", r"\bRC=([0-9A-Fa-f]+)"),
+    t("qmgr", r"\(queue manager ([^)\s]+)\)"),
+];
+
+/// The catalogue row of a message id (with or without its letter).
+pub fn lookup(id: &str) -> Option<&'static Entry> {
+    static BY_ID: OnceLock<HashMap<&'static str, &'static Entry>> = OnceLock::new();
+    let map = BY_ID.get_or_init(|| CATALOG.iter().map(|e| (e.id, e)).collect());
+    map.get(base_id(id)).copied()
+}
+
+/// `AMQ9788W` → `AMQ9788`; `CSQX209E` → `CSQX209`.
+pub fn base_id(id: &str) -> &str {
+    match id.as_bytes().last() {
+        Some(c) if c.is_ascii_alphabetic() && id.len() > 4 => &id[..id.len() - 1],
+        _ => id,
+    }
+}
+
+fn regex(pattern: &'static str) -> &'static Regex {
+    static CACHE: OnceLock<HashMap<&'static str, Regex>> = OnceLock::new();
+    let map = CACHE.get_or_init(|| {
+        let mut m = HashMap::new();
+        let all = CATALOG
+            .iter()
+            .flat_map(|e| e.fields.iter())
+            .chain(GENERIC_AMQ)
+            .chain(GENERIC_CSQ);
+        for f in all {
+            if let Src::Text(p) = f.src {
+                m.entry(p)
+                    .or_insert_with(|| Regex::new(p).expect("catalogue regex"));
+            }
+        }
+        m
+    });
+    &map[pattern]
+}
+
+/// What the catalogue makes of one message.
+#[derive(Debug, Default, PartialEq)]
+pub struct Extracted {
+    /// With severity letter when known: `AMQ9999E` even if the log wrote
+    /// `AMQ9999`.
+    pub msgid: String,
+    pub severity: Option<char>,
+    pub family: Option<&'static str>,
+    /// Typed values, in a stable order, each name once.
+    pub attrs: Vec<(&'static str, String)>,
+}
+
+/// Join wrapped lines and undo copy artefacts before matching: runs of
+/// whitespace (no-break spaces too) become one space, typographic quotes
+/// straight ones.
+pub fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = match c {
+            '\u{2018}' | '\u{2019}' => '\'',
+            c => c,
+        };
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        out.push(c);
+    }
+    out
+}
+
+/// Look a message up (`AMQ9999E` or `AMQ9999`: the letter, when written,
+/// wins over the catalogue's) and pull its typed values from `inserts` (canonical
+/// names: `ArithInsert1`, `CommentInsert1`, `RemoteHost`, ...) and `text`
+/// (already normalised).
+pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
+    let entry = lookup(id);
+    let base = base_id(id);
+    let letter = (base.len() < id.len()).then(|| id.chars().last()).flatten();
+    let severity = letter.or(entry.map(|e| e.severity));
+    let msgid = match severity {
+        Some(s) if base.len() == id.len() => format!("{base}{s}"),
+        _ => id.to_string(),
+    };
+    let (first, generic): (&[Field], &[Field]) = if base.starts_with("CSQ") {
+        (&[], GENERIC_CSQ)
+    } else {
+        (REMOTE_HOST, GENERIC_AMQ)
+    };
+    let own = entry.map(|e| e.fields).unwrap_or(&[]);
+    let mut attrs: Vec<(&'static str, String)> = Vec::new();
+    for f in first.iter().chain(own).chain(generic) {
+        let value = match f.src {
+            Src::Insert(name) => inserts
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.trim().to_string())
+                .filter(|v| !v.is_empty()),
+            Src::Text(p) => regex(p)
+                .captures(text)
+                .and_then(|c| c.iter().skip(1).flatten().next())
+                .map(|m| m.as_str().to_string()),
+        };
+        let Some(value) = value else { continue };
+        match f.attr {
+            "hostspec" => {
+                let Some(h) = split_host(&value) else {
+                    continue;
+                };
+                set_once(&mut attrs, "host", h.host);
+                if let Some(a) = h.address {
+                    set_once(&mut attrs, "address", a);
+                }
+                if let Some(p) = h.port {
+                    set_once(&mut attrs, "port", p);
+                }
+            }
+            "rc_hex" => {
+                if let Ok(v) = u64::from_str_radix(&value, 16) {
+                    set_once(&mut attrs, "reason", v.to_string());
+                }
+                set_once(&mut attrs, "reason_hex", value);
+            }
+            "channel" if is_unknown(&value) => {}
+            "address" if is_unknown(&value) => {}
+            name => set_once(&mut attrs, name, value),
+        }
+    }
+    // A slow look-up of an IP address, or through getnameinfo, is a
+    // reverse (PTR) look-up: REVDNS(DISABLED) is then the remedy.
+    if base == "AMQ9788" {
+        let func = attr(&attrs, "function").unwrap_or("");
+        let addr = attr(&attrs, "address").unwrap_or("");
+        let reverse = func == "getnameinfo" || is_ip(addr);
+        set_once(&mut attrs, "reverse", reverse.to_string());
+    }
+    Extracted {
+        msgid,
+        severity,
+        family: entry.map(|e| e.family),
+        attrs,
+    }
+}
+
+fn attr<'a>(attrs: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+fn set_once(attrs: &mut Vec<(&'static str, String)>, name: &'static str, value: String) {
+    if attrs.iter().all(|(k, _)| *k != name) {
+        attrs.push((name, value));
+    }
+}
+
+/// `????`: MQ did not know the value.
+fn is_unknown(v: &str) -> bool {
+    v.is_empty() || v.bytes().all(|b| b == b'?')
+}
+
+/// A host as messages write it, split.
+#[derive(Debug, PartialEq)]
+pub struct HostSpec {
+    /// The name, or the address when no name is given.
+    pub host: String,
+    pub address: Option<String>,
+    pub port: Option<String>,
+}
+
+/// `name (ip) (port)`, `name (ip)(port)`, `ip (port)`, `name (ip)`, bare
+/// `ip` or name, `host(port)` (CONNAME); `????` is unknown.
+pub fn split_host(s: &str) -> Option<HostSpec> {
+    let s = s.trim().trim_end_matches('.');
+    if is_unknown(s) {
+        return None;
+    }
+    let (head, rest) = match s.find('(') {
+        Some(i) => (s[..i].trim(), &s[i..]),
+        None => (s, ""),
+    };
+    let mut address = None;
+    let mut port = None;
+    let mut rest = rest;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        let inner = rest[open + 1..open + close].trim();
+        if !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()) {
+            port.get_or_insert_with(|| inner.to_string());
+        } else if is_ip(inner) {
+            address.get_or_insert_with(|| inner.to_string());
+        }
+        rest = &rest[open + close + 1..];
+    }
+    if head.is_empty() || is_unknown(head) {
+        let a = address.clone()?;
+        return Some(HostSpec {
+            host: a,
+            address,
+            port,
+        });
+    }
+    if address.is_none() && is_ip(head) {
+        address = Some(head.to_string());
+    }
+    Some(HostSpec {
+        host: head.to_string(),
+        address,
+        port,
+    })
+}
+
+/// A dotted IPv4 address (digits only, as logs anonymise octets beyond
+/// 255) or an IPv6 literal.
+pub fn is_ip(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('.').collect();
+    if parts.len() == 4
+        && parts
+            .iter()
+            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return true;
+    }
+    s.contains(':')
+        && s.len() >= 2
+        && s.bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get<'a>(x: &'a Extracted, k: &str) -> Option<&'a str> {
+        attr(&x.attrs, k)
+    }
+
+    #[test]
+    fn every_pattern_compiles_and_ids_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for e in CATALOG {
+            assert!(seen.insert(e.id), "duplicate {}", e.id);
+            assert!("IWEST".contains(e.severity), "{}", e.id);
+            for f in e.fields {
+                if let Src::Text(p) = f.src {
+                    let _ = regex(p);
+                }
+            }
+        }
+        for f in GENERIC_AMQ.iter().chain(GENERIC_CSQ) {
+            if let Src::Text(p) = f.src {
+                let _ = regex(p);
+            }
+        }
+    }
+
+    #[test]
+    fn slow_dns_from_wrapped_text() {
+        let text = normalise(
+            "Slow DNS lookup for address 'LOCALHOST'. An attempt to resolve address\n\
+             'LOCALHOST' using the 'getaddrinfo' function call\ntook 5 seconds to complete.",
+        );
+        let x = extract("AMQ9788W", &text, &[]);
+        assert_eq!(x.msgid, "AMQ9788W");
+        assert_eq!(x.family, Some("dns"));
+        assert_eq!(get(&x, "address"), Some("LOCALHOST"));
+        assert_eq!(get(&x, "function"), Some("getaddrinfo"));
+        assert_eq!(get(&x, "seconds"), Some("5"));
+        assert_eq!(get(&x, "reverse"), Some("false"));
+    }
+
+    #[test]
+    fn slow_dns_typographic_quotes_and_reverse() {
+        let text = normalise(
+            "Slow DNS lookup for address \u{2018}10.1.2.3\u{2019}. using the \u{2018}getnameinfo\u{2019} function call took 10 seconds",
+        );
+        let x = extract("AMQ9788", &text, &[]);
+        assert_eq!(x.msgid, "AMQ9788W");
+        assert_eq!(x.severity, Some('W'));
+        assert_eq!(get(&x, "address"), Some("10.1.2.3"));
+        assert_eq!(get(&x, "reverse"), Some("true"));
+    }
+
+    #[test]
+    fn channel_ended_abnormally_prefers_inserts() {
+        let x = extract(
+            "AMQ9999E",
+            "Channel 'TO.QM2' to host 'other (10.0.0.1)' ended abnormally.",
+            &[
+                ("CommentInsert1", "TO.QM2"),
+                ("CommentInsert2", "5464(12000)"),
+                ("CommentInsert3", "qm2host (10.9.8.7)(1414)"),
+            ],
+        );
+        assert_eq!(get(&x, "channel"), Some("TO.QM2"));
+        assert_eq!(get(&x, "host"), Some("qm2host"));
+        assert_eq!(get(&x, "address"), Some("10.9.8.7"));
+        assert_eq!(get(&x, "port"), Some("1414"));
+    }
+
+    #[test]
+    fn old_release_without_letter_gets_catalogue_severity() {
+        let text = normalise(
+            "Channel 'NB.SVR' timed out. The address of the remote end of the connection was\n'10.123.1.22'. The return code from the select() [TIMEOUT] 14 seconds call was 4 (X'4').",
+        );
+        let x = extract("AMQ9271", &text, &[]);
+        assert_eq!(x.msgid, "AMQ9271E");
+        assert_eq!(get(&x, "channel"), Some("NB.SVR"));
+        assert_eq!(get(&x, "host"), Some("10.123.1.22"));
+        assert_eq!(get(&x, "address"), Some("10.123.1.22"));
+        assert_eq!(get(&x, "seconds"), Some("14"));
+        assert_eq!(get(&x, "function"), Some("select"));
+        assert_eq!(get(&x, "reason"), Some("4"));
+        assert_eq!(get(&x, "reason_hex"), Some("4"));
+    }
+
+    #[test]
+    fn tcp_return_codes() {
+        let x = extract(
+            "AMQ9208E",
+            "Error on receive from host 'app1 (10.1.1.5)(51234)'. An error occurred receiving data from 'app1 (10.1.1.5)(51234)' over TCP/IP. The return code from the TCP/IP recv() call was 104 (X'68').",
+            &[],
+        );
+        assert_eq!(get(&x, "host"), Some("app1"));
+        assert_eq!(get(&x, "port"), Some("51234"));
+        assert_eq!(get(&x, "function"), Some("recv"));
+        assert_eq!(get(&x, "reason"), Some("104"));
+        assert_eq!(get(&x, "reason_hex"), Some("68"));
+        let x = extract(
+            "AMQ9213",
+            "A communications error for TCP/IP occurred. The return code from the TCP/IP (bind) call was 10048 (X'2740').",
+            &[],
+        );
+        assert_eq!(get(&x, "function"), Some("bind"));
+        assert_eq!(get(&x, "reason"), Some("10048"));
+        let x = extract(
+            "AMQ9202",
+            "Remote host '11.2.34.55 (1414)' not available, retry later. The return code from TCP/IP is 145 (X'91').",
+            &[],
+        );
+        assert_eq!(get(&x, "host"), Some("11.2.34.55"));
+        assert_eq!(get(&x, "port"), Some("1414"));
+        assert_eq!(get(&x, "reason"), Some("145"));
+        assert_eq!(get(&x, "function"), None);
+    }
+
+    #[test]
+    fn remote_host_is_authoritative_and_unknown_channel_dropped() {
+        let x = extract(
+            "AMQ9207E",
+            "The data received from host 'scanner.example (192.0.2.9)' on channel '????' is not valid.",
+            &[
+                ("RemoteHost", "192.0.2.77"),
+                ("CommentInsert1", "192.0.2.9"),
+            ],
+        );
+        assert_eq!(get(&x, "channel"), None);
+        assert_eq!(get(&x, "host"), Some("scanner.example"));
+        assert_eq!(get(&x, "address"), Some("192.0.2.77"));
+    }
+
+    #[test]
+    fn french_and_german_texts() {
+        let x = extract(
+            "AMQ9202",
+            "Le système hôte éloigné 'farm (192.168.0.58) (14152)' est indisponible.",
+            &[],
+        );
+        assert_eq!(get(&x, "host"), Some("farm"));
+        assert_eq!(get(&x, "address"), Some("192.168.0.58"));
+        assert_eq!(get(&x, "port"), Some("14152"));
+        let x = extract(
+            "AMQ9999",
+            "Kanal 'A.B' zum Host 'h1' wurde abnormal beendet.",
+            &[],
+        );
+        assert_eq!(get(&x, "channel"), Some("A.B"));
+        assert_eq!(get(&x, "host"), Some("h1"));
+    }
+
+    #[test]
+    fn csqx_fields() {
+        let x = extract(
+            "CSQX209E",
+            "Connection unexpectedly terminated, channel SYSTEM.DEF.SVRCONN connection 9.68.254.236 (9.68.254.236) (queue manager M9AD) TRPTYPE=TCP RC=00000468",
+            &[],
+        );
+        assert_eq!(x.family, Some("channel"));
+        assert_eq!(get(&x, "channel"), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(get(&x, "host"), Some("9.68.254.236"));
+        assert_eq!(get(&x, "address"), Some("9.68.254.236"));
+        assert_eq!(get(&x, "trptype"), Some("TCP"));
+        assert_eq!(get(&x, "reason"), Some("1128"));
+        assert_eq!(get(&x, "reason_hex"), Some("00000468"));
+        assert_eq!(get(&x, "qmgr"), Some("M9AD"));
+        let x = extract("CSQX000I", "Channel initiator starting", &[]);
+        assert_eq!(get(&x, "channel"), None);
+        assert_eq!(x.family, None);
+        let x = extract(
+            "CSQX489E",
+            "Maximum instance limit 20, exceeded, channel APP.SVRCONN connection 10.2.3.4",
+            &[],
+        );
+        assert_eq!(get(&x, "limit"), Some("20"));
+        assert_eq!(get(&x, "channel"), Some("APP.SVRCONN"));
+    }
+
+    #[test]
+    fn host_shapes() {
+        let h = |s| split_host(s).map(|h| (h.host, h.address, h.port));
+        let o = |s: &str| Some(s.to_string());
+        assert_eq!(
+            h("localhost (127.0.0.1)"),
+            Some(("localhost".into(), o("127.0.0.1"), None))
+        );
+        assert_eq!(
+            h("mqd00 (192.168.134.47)(1416)"),
+            Some(("mqd00".into(), o("192.168.134.47"), o("1416")))
+        );
+        assert_eq!(
+            h("10.0.0.1"),
+            Some(("10.0.0.1".into(), o("10.0.0.1"), None))
+        );
+        assert_eq!(h("mqhost(1414)"), Some(("mqhost".into(), None, o("1414"))));
+        assert_eq!(
+            h("fe80::1 (1414)"),
+            Some(("fe80::1".into(), o("fe80::1"), o("1414")))
+        );
+        assert_eq!(h("????"), None);
+        assert_eq!(
+            h("???? (10.1.1.1)"),
+            Some(("10.1.1.1".into(), o("10.1.1.1"), None))
+        );
+        assert!(!is_ip("getaddrinfo"));
+        assert!(!is_ip("cafe"));
+    }
+}

@@ -1,0 +1,2203 @@
+//! Text error logs (`AMQERR01.LOG` ... `AMQERR03.LOG`), MQSeries 5.x to 9.4,
+//! every platform and locale. See `shared/formats/error-log.md` §1 and §5.
+//!
+//! A record is a header line (`<local date> <time>[ AM|PM] - Process(p.t)
+//! User(u) Program(p)`), indented `Name(value)` attribute lines, the message
+//! line (`AMQnnnn[X]: summary`), two headed sections (explanation, action;
+//! headings localised) and a separator line (`----- amqxxx.c : 123 ----`)
+//! that closes it.
+//!
+//! Each file is read twice, streaming both times. The first pass looks at
+//! header and `Time()` lines only, to decide the date order of each header
+//! style (`.`, AM/PM, a field above 12, agreement with `Time()`) and the UTC
+//! offset (local header time minus `Time()`). The second pass parses the
+//! records. A rotated set (AMQERR03, 02, 01) is one source, oldest first.
+
+use super::Reader;
+use super::errlog_common::{Dedup, PathFacts, path_facts, record_key, rotation_group};
+use crate::catalog;
+use crate::event::{Event, Format, Kind, Origin};
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::text::{Encoding, decode_line, looks_like_text};
+use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use regex::Regex;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::Read;
+use std::sync::{Arc, LazyLock};
+
+/// Text kept per record; the rest of a runaway record is dropped.
+const MAX_RECORD_BYTES: usize = 64 * 1024;
+/// Attributes kept per record.
+const MAX_ATTRS: usize = 64;
+/// Users whose date order is decided on their own, per header style.
+const MAX_USERS_PER_STYLE: usize = 64;
+/// The largest UTC offset in use (+14:00, Kiribati).
+const MAX_OFFSET_SECS: i64 = 14 * 3600;
+
+pub struct ErrlogTextReader;
+
+/// `<date> <time>[ AM] - ` followed by the `Process(...)` attributes. The en
+/// dash and no-break spaces come from copies pasted into documents.
+static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(\d{1,2})([./-])(\d{1,2})[./-](\d{2,4})[\s\u{a0}]+(\d{1,2}):(\d{2}):(\d{2})(?:[\s\u{a0}]*([AaPp][Mm]))?[\s\u{a0}]+[-–][\s\u{a0}]+(Process\(.*)$",
+    )
+    .expect("header regex")
+});
+
+/// MQSeries 5.x: `MM/DD/YY HH:MM:SS`, the message possibly on the same line.
+static LEGACY_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{2})/(\d{2})/(\d{2})\s+(\d{2}):(\d{2}):(\d{2})\s*(AMQ\d{4}[A-Z]?:.*)?$")
+        .expect("legacy regex")
+});
+
+static MSG_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(AMQ\d{4}[A-Z]?):\s?(.*)$").expect("message regex"));
+
+static SEPARATOR_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^-{5}(?: (\S+) : (\d+) )?-+\s*$").expect("separator regex"));
+
+/// Headings that may carry their text on the same line (old releases) or be
+/// glued to the end of the summary (pasted copies).
+const KNOWN_HEADINGS: &[&str] = &[
+    "EXPLANATION",
+    "ACTION",
+    "ERKLÄRUNG",
+    "AKTION",
+    "EXPLICATION",
+    "EXPLICACIÓN",
+    "ACCIÓN",
+    "SPIEGAZIONE",
+    "AZIONE",
+];
+
+/// Attribute names that may appear without indentation (copies that lost
+/// it) and still be read as attributes.
+const KNOWN_ATTRS: &[&str] = &[
+    "Host",
+    "Installation",
+    "VRMF",
+    "QMgr",
+    "Time",
+    "RemoteHost",
+    "ArithInsert1",
+    "ArithInsert2",
+    "CommentInsert1",
+    "CommentInsert2",
+    "CommentInsert3",
+];
+
+impl Reader for ErrlogTextReader {
+    fn format(&self) -> Format {
+        Format::ErrlogText
+    }
+
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() {
+            // No content to judge: an empty AMQERRnn.LOG is common (a
+            // generation not written yet) and belongs here.
+            return if super::errlog_common::rotation_name(name, "log").is_some() {
+                20
+            } else {
+                0
+            };
+        }
+        // A log with a NUL hole (a crash while writing) fails the text test
+        // but is still a log: the header pattern alone is strict enough.
+        let text_like = looks_like_text(head);
+        let text = String::from_utf8_lossy(head);
+        if !text_like {
+            let found = text
+                .lines()
+                .take(400)
+                .any(|l| parse_header(l.trim_start_matches('\0')).is_some());
+            return if found { 90 } else { 0 };
+        }
+        let mut seps = 0;
+        let mut msgs = 0;
+        let mut prev_legacy = false;
+        for line in text.lines().take(400) {
+            if parse_header(line).is_some() {
+                return 95;
+            }
+            if prev_legacy && MSG_RE.is_match(line) {
+                return 85;
+            }
+            prev_legacy = LEGACY_RE.is_match(line);
+            if prev_legacy && line.contains("AMQ") {
+                return 85;
+            }
+            if line.starts_with("-----") && SEPARATOR_RE.is_match(line) && line.contains(" : ") {
+                seps += 1;
+            }
+            if MSG_RE.is_match(line) {
+                msgs += 1;
+            }
+        }
+        // A file that starts inside a long record: message lines and
+        // separators naming a source file.
+        if seps > 0 && msgs > 0 { 60 } else { 0 }
+    }
+
+    fn group(&self, input: &Input) -> Option<(String, u32)> {
+        rotation_group(input, "log")
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(ErrlogTextSource::new(inputs, opts.clone()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Attributes and headers
+
+/// The result of scanning `Name(value) Name(value)` tokens.
+#[derive(Debug, Default, PartialEq)]
+pub struct AttrScan {
+    pub attrs: Vec<(String, String)>,
+    /// The attribute whose parentheses did not balance before the end of
+    /// the line (its value was taken up to the last `)`).
+    pub unbalanced: Option<String>,
+    /// Text that is not a `Name(` token, from where scanning stopped.
+    pub junk: Option<String>,
+}
+
+/// Scan attribute tokens with a balanced-parenthesis scanner: values hold
+/// parentheses (`5464(12000)`, `mqd00 (1.2.3.4)(1416)`), spaces, commas and
+/// backslashes, which are kept as they are.
+pub fn scan_attrs(s: &str) -> AttrScan {
+    let mut out = AttrScan::default();
+    let b = s.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if i == start || !b[start].is_ascii_alphabetic() || b.get(i) != Some(&b'(') {
+            out.junk = Some(s[start..].trim().to_string());
+            break;
+        }
+        let name = &s[start..i];
+        let vstart = i + 1;
+        let mut depth = 1usize;
+        let mut j = vstart;
+        while j < b.len() {
+            match b[j] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        if depth > 0 {
+            let rest = &s[vstart..];
+            let value = match rest.rfind(')') {
+                Some(k) => &rest[..k],
+                None => rest,
+            };
+            out.attrs
+                .push((name.to_string(), value.trim_end().to_string()));
+            out.unbalanced = Some(name.to_string());
+            break;
+        }
+        out.attrs.push((name.to_string(), s[vstart..j].to_string()));
+        i = j + 1;
+    }
+    out
+}
+
+/// How a header writes its date: the separator, the year's digits and
+/// whether the clock has AM/PM. The date order is decided per style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Style {
+    sep: u8,
+    year_digits: u8,
+    ampm: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Month first (US, and the C locale's `%x`).
+    Mdy,
+    /// Day first (most of Europe).
+    Dmy,
+}
+
+impl Order {
+    fn as_str(self) -> &'static str {
+        match self {
+            Order::Mdy => "month/day/year",
+            Order::Dmy => "day/month/year",
+        }
+    }
+}
+
+/// One parsed header line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    a: u32,
+    b: u32,
+    year: i32,
+    style: Style,
+    hour: u32,
+    min: u32,
+    sec: u32,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    user: Option<String>,
+    program: Option<String>,
+    /// Further header attributes (appliance-style headers).
+    extra: Vec<(String, String)>,
+    /// Date and time as written.
+    local_raw: String,
+    /// MQSeries 5.x: message text on the header line.
+    legacy_text: Option<String>,
+    unbalanced: Option<String>,
+}
+
+fn num(s: &str) -> u32 {
+    s.parse().unwrap_or(u32::MAX)
+}
+
+/// Parse a header line; `None` when the line is not one. Only lines that
+/// start with a digit are tried, so text lines cost one byte test.
+pub fn parse_header(line: &str) -> Option<Header> {
+    let first = line.trim_start().bytes().next()?;
+    if !first.is_ascii_digit() {
+        return None;
+    }
+    if let Some(c) = HEADER_RE.captures(line) {
+        let scan = scan_attrs(&c[9]);
+        let mut pid = None;
+        let mut tid = None;
+        let mut user = None;
+        let mut program = None;
+        let mut extra = Vec::new();
+        for (k, v) in scan.attrs {
+            match k.as_str() {
+                "Process" => {
+                    let (p, t) = v.split_once('.').unwrap_or((&v, ""));
+                    pid = p.trim().parse().ok();
+                    tid = t.trim().parse().ok();
+                }
+                "User" => user = Some(v),
+                "Program" => program = Some(v),
+                _ => extra.push((k, v)),
+            }
+        }
+        pid?;
+        let ylen = c[4].len() as u8;
+        let mut year: i32 = c[4].parse().ok()?;
+        if ylen <= 2 {
+            year += if year < 70 { 2000 } else { 1900 };
+        }
+        let mut hour = num(&c[5]);
+        let ampm = c.get(8).map(|m| m.as_str().to_ascii_uppercase());
+        if let Some(ap) = &ampm {
+            if !(1..=12).contains(&hour) {
+                hour = u32::MAX;
+            } else {
+                hour = match (ap.as_str(), hour) {
+                    ("AM", 12) => 0,
+                    ("PM", 12) => 12,
+                    ("PM", h) => h + 12,
+                    (_, h) => h,
+                };
+            }
+        }
+        let raw_end = c
+            .get(8)
+            .map(|m| m.end())
+            .unwrap_or_else(|| c.get(7).expect("sec").end());
+        let raw_start = c.get(1).expect("date").start();
+        return Some(Header {
+            a: num(&c[1]),
+            b: num(&c[3]),
+            year,
+            style: Style {
+                sep: c[2].as_bytes()[0],
+                year_digits: ylen,
+                ampm: ampm.is_some(),
+            },
+            hour,
+            min: num(&c[6]),
+            sec: num(&c[7]),
+            pid,
+            tid,
+            user,
+            program,
+            extra,
+            local_raw: line[raw_start..raw_end].to_string(),
+            legacy_text: None,
+            unbalanced: scan.unbalanced,
+        });
+    }
+    let c = LEGACY_RE.captures(line)?;
+    let year = 2000 + num(&c[3]) as i32 - if num(&c[3]) >= 70 { 100 } else { 0 };
+    Some(Header {
+        a: num(&c[1]),
+        b: num(&c[2]),
+        year,
+        style: Style {
+            sep: b'/',
+            year_digits: 2,
+            ampm: false,
+        },
+        hour: num(&c[4]),
+        min: num(&c[5]),
+        sec: num(&c[6]),
+        pid: None,
+        tid: None,
+        user: None,
+        program: None,
+        extra: Vec::new(),
+        local_raw: format!(
+            "{}/{}/{} {}:{}:{}",
+            &c[1], &c[2], &c[3], &c[4], &c[5], &c[6]
+        ),
+        legacy_text: c.get(7).map(|m| m.as_str().to_string()),
+        unbalanced: None,
+    })
+}
+
+impl Header {
+    /// The local date and time in the given order; `None` when invalid.
+    fn local(&self, order: Order) -> Option<NaiveDateTime> {
+        let (m, d) = match order {
+            Order::Mdy => (self.a, self.b),
+            Order::Dmy => (self.b, self.a),
+        };
+        let date = NaiveDate::from_ymd_opt(self.year, m, d)?;
+        let time = NaiveTime::from_hms_opt(self.hour, self.min, self.sec)?;
+        Some(date.and_time(time))
+    }
+
+    fn is_legacy(&self) -> bool {
+        self.pid.is_none()
+    }
+}
+
+/// `2018-10-17T11:50:16.330Z`
+fn parse_utc(s: &str) -> Option<NaiveDateTime> {
+    let s = s.trim();
+    let s = s.strip_suffix('Z').or_else(|| s.strip_suffix('z'))?;
+    NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f").ok()
+}
+
+/// Local minus UTC, rounded to 15 minutes; `None` beyond ±14 hours (a
+/// header and `Time()` that disagree, which IBM's own examples show).
+fn offset_of(local: NaiveDateTime, utc: NaiveDateTime) -> Option<i32> {
+    let secs = (local - utc).num_seconds();
+    let q = ((secs as f64) / 900.0).round() as i64 * 900;
+    (q.abs() <= MAX_OFFSET_SECS).then_some(q as i32)
+}
+
+fn is_separator(line: &str) -> Option<Option<String>> {
+    if !line.starts_with("-----") {
+        return None;
+    }
+    let c = SEPARATOR_RE.captures(line)?;
+    Some(match (c.get(1), c.get(2)) {
+        (Some(f), Some(l)) => Some(format!("{}:{}", f.as_str(), l.as_str())),
+        _ => None,
+    })
+}
+
+/// `AMQnnnn[X]: ...`; the byte test first, since this runs on every line
+/// of a record's text.
+fn is_msg_line(s: &str) -> bool {
+    s.starts_with("AMQ") && MSG_RE.is_match(s)
+}
+
+fn is_blank(s: &str) -> bool {
+    s.chars().all(char::is_whitespace)
+}
+
+/// A section heading: `EXPLANATION:`, `ERKLÄRUNG:`, `EXPLICATION :`,
+/// `説明:`, mojibake like `ERKLéRUNG:`. One or two words with no ASCII
+/// lower case and no digits, then a colon (French puts a space before it).
+/// Returns the text after the colon for the known headings that old
+/// releases wrote on the same line.
+fn heading(line: &str) -> Option<&str> {
+    let t = line.trim_end();
+    if let Some(word) = t.strip_suffix(':') {
+        let word = word.trim();
+        let words = word.split_whitespace().count();
+        if (1..=2).contains(&words)
+            && word.chars().count() <= 30
+            && word.chars().any(char::is_alphabetic)
+            && !word
+                .chars()
+                .any(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            return Some("");
+        }
+    }
+    for h in KNOWN_HEADINGS {
+        if let Some(rest) = t.strip_prefix(h) {
+            let rest = rest.trim_start_matches(' ');
+            if let Some(text) = rest.strip_prefix(':') {
+                return Some(text.trim());
+            }
+        }
+    }
+    None
+}
+
+/// `...address 'LOCALHOST'.EXPLANATION:`: a heading glued to the end of
+/// the summary in pasted copies. Returns the summary part.
+fn glued_heading(line: &str) -> Option<&str> {
+    let t = line.trim_end();
+    for h in KNOWN_HEADINGS {
+        if let Some(before) = t.strip_suffix(':').and_then(|x| x.strip_suffix(h))
+            && !before.is_empty()
+            && !before.ends_with(char::is_whitespace)
+        {
+            return Some(before);
+        }
+    }
+    None
+}
+
+fn is_attr_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let name_len = t.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    if name_len == 0
+        || !t.as_bytes()[0].is_ascii_alphabetic()
+        || t.as_bytes().get(name_len) != Some(&b'(')
+    {
+        return false;
+    }
+    let indented = t.len() < line.len();
+    indented || KNOWN_ATTRS.contains(&&t[..name_len])
+}
+
+/// Control characters other than tab and form feed: binary data.
+fn has_control(s: &str) -> bool {
+    s.bytes()
+        .any(|b| b < 0x20 && b != b'\t' && b != 0x0c || b == 0x7f)
+}
+
+// ---------------------------------------------------------------------------
+// First pass: date order and UTC offset
+
+/// Date-order evidence of one header style (and one user within it).
+#[derive(Debug, Default, Clone)]
+struct Evidence {
+    count: u64,
+    first_line: u64,
+    example: String,
+    /// A first field above 12: day first.
+    day_first: u64,
+    /// A second field above 12: month first.
+    month_first: u64,
+    /// `Time()` agrees with only one reading.
+    time_dmy: u64,
+    time_mdy: u64,
+    /// Offsets (seconds) per reading, from headers with `Time()`.
+    off_dmy: BTreeMap<i32, u64>,
+    off_mdy: BTreeMap<i32, u64>,
+}
+
+impl Evidence {
+    fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>) {
+        if self.count == 0 {
+            self.first_line = line;
+            self.example = h.local_raw.clone();
+        }
+        self.count += 1;
+        if h.a > 12 && h.b <= 12 {
+            self.day_first += 1;
+        }
+        if h.b > 12 && h.a <= 12 {
+            self.month_first += 1;
+        }
+        if let Some(u) = utc {
+            let dmy = h.local(Order::Dmy).and_then(|l| offset_of(l, u));
+            let mdy = h.local(Order::Mdy).and_then(|l| offset_of(l, u));
+            if let Some(o) = dmy {
+                *self.off_dmy.entry(o).or_default() += 1;
+            }
+            if let Some(o) = mdy {
+                *self.off_mdy.entry(o).or_default() += 1;
+            }
+            if h.a != h.b {
+                match (dmy, mdy) {
+                    (Some(_), None) => self.time_dmy += 1,
+                    (None, Some(_)) => self.time_mdy += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn votes(&self) -> (u64, u64) {
+        (
+            self.day_first + self.time_dmy,
+            self.month_first + self.time_mdy,
+        )
+    }
+}
+
+#[derive(Debug, Default)]
+struct StyleEvidence {
+    all: Evidence,
+    users: HashMap<String, Evidence>,
+}
+
+/// What the first pass found in one file.
+#[derive(Debug, Default)]
+struct Prescan {
+    styles: BTreeMap<Style, StyleEvidence>,
+    with_time: u64,
+    without_time: u64,
+    windows: bool,
+    legacy: bool,
+    qmgr: Option<String>,
+    host: Option<String>,
+    vrmf: Option<String>,
+    error: Option<String>,
+}
+
+/// A header waiting for its attribute lines in the first pass.
+struct Pending {
+    line: u64,
+    header: Header,
+    utc: Option<NaiveDateTime>,
+}
+
+fn prescan(input: &Input) -> Prescan {
+    let mut p = Prescan::default();
+    let r = match input.open() {
+        Ok(r) => r,
+        Err(e) => {
+            p.error = Some(format!("cannot read: {e}"));
+            return p;
+        }
+    };
+    let mut lines = LineReader::new(r);
+    let mut pending: Option<Pending> = None;
+    // A read error ends the scan here; the second pass reports it.
+    while let Ok(Some((meta, bytes))) = lines.next_line() {
+        // Headers and attributes are ASCII; other bytes do not matter here.
+        let text = String::from_utf8_lossy(bytes);
+        if let Some(h) = parse_header(&text) {
+            if let Some(done) = pending.take() {
+                p.settle(done);
+            }
+            pending = Some(Pending {
+                line: meta.no,
+                header: h,
+                utc: None,
+            });
+            continue;
+        }
+        let Some(cur) = pending.as_mut() else {
+            continue;
+        };
+        if is_blank(&text) {
+            continue;
+        }
+        if !is_attr_line(&text) {
+            let done = pending.take().expect("pending");
+            p.settle(done);
+            continue;
+        }
+        for (k, v) in scan_attrs(text.trim()).attrs {
+            match k.as_str() {
+                "Time" => cur.utc = parse_utc(&v),
+                "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v),
+                "Host" if p.host.is_none() => p.host = Some(v),
+                "VRMF" => p.vrmf = Some(v),
+                _ => {}
+            }
+        }
+    }
+    if let Some(done) = pending.take() {
+        p.settle(done);
+    }
+    p
+}
+
+impl Prescan {
+    fn settle(&mut self, d: Pending) {
+        let h = &d.header;
+        if d.utc.is_some() {
+            self.with_time += 1;
+        } else {
+            self.without_time += 1;
+        }
+        if h.program.as_deref().is_some_and(|p| {
+            let l = p.to_ascii_lowercase();
+            l.ends_with(".exe")
+        }) {
+            self.windows = true;
+        }
+        if h.is_legacy() {
+            self.legacy = true;
+        }
+        let se = self.styles.entry(h.style).or_default();
+        se.all.add(d.line, h, d.utc);
+        // Headers without User() (and users beyond the limit) share one
+        // writer key, so their offsets still count.
+        let mut u = writer_key(h);
+        if !se.users.contains_key(&u) && se.users.len() >= MAX_USERS_PER_STYLE {
+            u = String::new();
+        }
+        se.users.entry(u).or_default().add(d.line, h, d.utc);
+    }
+}
+
+/// Decisions for one file, from its first pass.
+#[derive(Debug, Default)]
+struct Plan {
+    orders: HashMap<(Style, Option<String>), Order>,
+    /// Offset from this file's own `Time()` attributes, and how many
+    /// headers agreed on it.
+    offset: Option<(i32, u64)>,
+    offsets: BTreeMap<i32, u64>,
+    problems: Vec<(u64, Severity, String)>,
+    scan: Prescan,
+}
+
+fn decide_order(style: Style, ev: &Evidence) -> Result<Order, (u64, u64)> {
+    if style.sep == b'.' {
+        return Ok(Order::Dmy);
+    }
+    if style.ampm {
+        return Ok(Order::Mdy);
+    }
+    match ev.votes() {
+        (0, 0) => Err((0, 0)),
+        (_, 0) => Ok(Order::Dmy),
+        (0, _) => Ok(Order::Mdy),
+        (d, m) => Err((d, m)),
+    }
+}
+
+impl Plan {
+    fn new(scan: Prescan) -> Plan {
+        let mut plan = Plan::default();
+        for (style, se) in &scan.styles {
+            let style_order = match decide_order(*style, &se.all) {
+                Ok(o) => o,
+                Err((0, 0)) => {
+                    plan.problems.push((
+                        se.all.first_line,
+                        Severity::Info,
+                        format!(
+                            "date order of headers like `{}` cannot be told: day and month are both 12 or less in {} and no Time() attribute decides; read as month/day/year",
+                            se.all.example,
+                            if se.all.count == 1 {
+                                "the only such header".to_string()
+                            } else {
+                                format!("all {} such headers", se.all.count)
+                            }
+                        ),
+                    ));
+                    Order::Mdy
+                }
+                Err((d, m)) => {
+                    let o = if d > m { Order::Dmy } else { Order::Mdy };
+                    plan.problems.push((
+                        se.all.first_line,
+                        Severity::Warning,
+                        format!(
+                            "headers like `{}` are written both day first ({d}) and month first ({m}) by different writers; read as {} where a writer's own headers do not decide",
+                            se.all.example,
+                            o.as_str()
+                        ),
+                    ));
+                    o
+                }
+            };
+            plan.orders.insert((*style, None), style_order);
+            for (user, ev) in &se.users {
+                let o = decide_order(*style, ev).unwrap_or(style_order);
+                plan.orders.insert((*style, Some(user.clone())), o);
+            }
+            // Offsets as read in each writer's decided order.
+            let mut merged: BTreeMap<i32, u64> = BTreeMap::new();
+            for (user, ev) in &se.users {
+                let src = match plan.orders[&(*style, Some(user.clone()))] {
+                    Order::Dmy => &ev.off_dmy,
+                    Order::Mdy => &ev.off_mdy,
+                };
+                for (k, v) in src {
+                    *merged.entry(*k).or_default() += v;
+                }
+            }
+            for (k, v) in merged {
+                *plan.offsets.entry(k).or_default() += v;
+            }
+        }
+        plan.offset = mode(&plan.offsets);
+        if let Some((o, _)) = plan.offset
+            && plan.offsets.len() > 1
+            && scan.without_time > 0
+        {
+            let seen: Vec<String> = plan
+                .offsets
+                .iter()
+                .map(|(k, v)| format!("{} in {v}", offset_label(*k)))
+                .collect();
+            plan.problems.push((
+                0,
+                Severity::Info,
+                format!(
+                    "the UTC offset changes within the file ({}; a daylight-saving change?): the {} record(s) without Time() use {}",
+                    seen.join(", "),
+                    scan.without_time,
+                    offset_label(o)
+                ),
+            ));
+        }
+        plan.scan = scan;
+        plan
+    }
+
+    fn order(&self, h: &Header) -> Order {
+        self.orders
+            .get(&(h.style, Some(writer_key(h))))
+            .or_else(|| self.orders.get(&(h.style, None)))
+            .copied()
+            .unwrap_or(Order::Mdy)
+    }
+}
+
+/// The writer a header's date format belongs to: its user (the locale of
+/// a Windows process comes from its user profile).
+fn writer_key(h: &Header) -> String {
+    h.user.clone().unwrap_or_default()
+}
+
+fn mode(m: &BTreeMap<i32, u64>) -> Option<(i32, u64)> {
+    m.iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.abs().cmp(&a.0.abs())))
+        .map(|(k, v)| (*k, *v))
+}
+
+fn offset_label(secs: i32) -> String {
+    crate::timefmt::offset_str(FixedOffset::east_opt(secs).expect("offset in range"))
+}
+
+// ---------------------------------------------------------------------------
+// Second pass: records
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum St {
+    Attrs,
+    AfterAttrs,
+    Summary,
+    AfterSummary,
+    Section(usize),
+}
+
+/// One record as written, before dating.
+#[derive(Debug)]
+pub struct RawRecord {
+    pub line: u64,
+    pub last_line: u64,
+    pub header: Header,
+    pub attrs: Vec<(String, String)>,
+    pub msgid: Option<String>,
+    pub summary: Vec<String>,
+    /// Explanation and action lines; an empty string is a blank line.
+    pub sections: [Vec<String>; 2],
+    /// `amqccita.c:4214` from the separator.
+    pub source: Option<String>,
+    pub closed: bool,
+    /// The file ended inside the record.
+    pub truncated: bool,
+    /// Written in two parts around the record at this line.
+    pub interrupted_by: Option<u64>,
+    pub reassembled: bool,
+    st: St,
+    bytes: usize,
+    cut: bool,
+}
+
+impl RawRecord {
+    fn new(line: u64, header: Header) -> RawRecord {
+        let mut r = RawRecord {
+            line,
+            last_line: line,
+            header,
+            attrs: Vec::new(),
+            msgid: None,
+            summary: Vec::new(),
+            sections: [Vec::new(), Vec::new()],
+            source: None,
+            closed: false,
+            truncated: false,
+            interrupted_by: None,
+            reassembled: false,
+            st: St::Attrs,
+            bytes: 0,
+            cut: false,
+        };
+        if let Some(t) = r.header.legacy_text.take() {
+            r.message_line(&t);
+        }
+        r
+    }
+
+    fn has_text(&self) -> bool {
+        self.msgid.is_some() || !self.summary.is_empty()
+    }
+
+    fn lines(&self) -> u64 {
+        self.last_line - self.line + 1
+    }
+
+    /// Keep a line of text; false when the record is over its size limit.
+    fn keep(&mut self, s: &str) -> bool {
+        // One more byte for the space or line break it is joined with.
+        let n = s.len() + 1;
+        if self.bytes + n > MAX_RECORD_BYTES {
+            return false;
+        }
+        self.bytes += n;
+        true
+    }
+
+    fn message_line(&mut self, line: &str) {
+        match MSG_RE.captures(line) {
+            Some(c) => {
+                self.msgid = Some(c[1].to_string());
+                let rest = c[2].to_string();
+                self.summary_text(&rest);
+            }
+            None => self.summary_text(line.trim()),
+        }
+    }
+
+    fn summary_text(&mut self, s: &str) {
+        self.st = St::Summary;
+        if let Some(before) = glued_heading(s) {
+            self.summary.push(before.to_string());
+            self.st = St::Section(0);
+        } else if !s.is_empty() {
+            self.summary.push(s.to_string());
+        }
+    }
+
+    fn section_text(&mut self, i: usize, s: &str) {
+        self.st = St::Section(i);
+        if !s.is_empty() {
+            self.sections[i].push(s.to_string());
+        }
+    }
+
+    fn blank(&mut self) {
+        match self.st {
+            St::Attrs => self.st = St::AfterAttrs,
+            St::Summary => self.st = St::AfterSummary,
+            St::Section(i) => self.sections[i].push(String::new()),
+            St::AfterAttrs | St::AfterSummary => {}
+        }
+    }
+}
+
+/// A problem found while parsing: line, severity, lines skipped, message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub line: Option<u64>,
+    pub severity: Severity,
+    pub skipped: u64,
+    pub message: String,
+}
+
+#[derive(Debug)]
+pub enum Item {
+    Record(Box<RawRecord>),
+    Problem(Found),
+}
+
+/// Why lines are outside any record.
+#[derive(Debug, PartialEq)]
+enum Why {
+    /// Before the first header: the tail of a record cut by a copy.
+    FileStart,
+    /// Between a separator and the next header.
+    Outside,
+    /// After a second message id inside the record of this line.
+    SecondMessage(u64),
+}
+
+/// Lines outside any record.
+#[derive(Debug)]
+struct Orphan {
+    start: u64,
+    end: u64,
+    msgid: Option<String>,
+    why: Why,
+}
+
+/// Line-fed record parser: feed decoded lines, take `Item`s from `out`.
+#[derive(Debug, Default)]
+pub struct Parser {
+    cur: Option<Box<RawRecord>>,
+    /// A record cut off after its attributes by another writer's record;
+    /// its text may follow that record.
+    parked: Option<Box<RawRecord>>,
+    orphan: Option<Orphan>,
+    garbage: Option<(u64, u64)>,
+    seen_header: bool,
+    /// The line being fed was cut to the line-length limit (so a value
+    /// without its closing parenthesis is expected, and already reported).
+    pub line_cut: bool,
+    pub out: VecDeque<Item>,
+}
+
+impl Parser {
+    fn problem(&mut self, line: u64, severity: Severity, skipped: u64, message: String) {
+        self.out.push_back(Item::Problem(Found {
+            line: (line > 0).then_some(line),
+            severity,
+            skipped,
+            message,
+        }));
+    }
+
+    /// A run of NUL bytes (a hole left by a crash) was removed from the
+    /// start of line `no`.
+    pub fn nul_hole(&mut self, no: u64, count: usize) {
+        self.flush_garbage();
+        self.problem(
+            no,
+            Severity::Warning,
+            0,
+            format!("{count} NUL bytes at the start of the line (a hole in the file): removed"),
+        );
+    }
+
+    pub fn feed(&mut self, no: u64, text: &str) {
+        if has_control(text) {
+            match &mut self.garbage {
+                Some((_, end)) => *end = no,
+                None => self.garbage = Some((no, no)),
+            }
+            return;
+        }
+        self.flush_garbage();
+        if let Some(h) = parse_header(text) {
+            self.on_header(no, h);
+            return;
+        }
+        if let Some(src) = is_separator(text) {
+            self.on_separator(no, src);
+            return;
+        }
+        let blank = is_blank(text);
+        if let Some(r) = self.cur.as_mut() {
+            r.last_line = no;
+            if blank {
+                r.blank();
+            } else {
+                self.on_text(no, text);
+            }
+            return;
+        }
+        if blank {
+            return;
+        }
+        if self.parked.is_some() && is_msg_line(text) {
+            let mut p = self.parked.take().expect("parked");
+            p.reassembled = true;
+            p.last_line = no;
+            p.message_line(text);
+            self.cur = Some(p);
+            return;
+        }
+        let msgid = is_msg_line(text)
+            .then(|| MSG_RE.captures(text).map(|c| c[1].to_string()))
+            .flatten();
+        match &mut self.orphan {
+            Some(o) => {
+                o.end = no;
+                if o.msgid.is_none() {
+                    o.msgid = msgid;
+                }
+            }
+            None => {
+                self.orphan = Some(Orphan {
+                    start: no,
+                    end: no,
+                    msgid,
+                    why: if self.seen_header {
+                        Why::Outside
+                    } else {
+                        Why::FileStart
+                    },
+                })
+            }
+        }
+    }
+
+    fn on_text(&mut self, no: u64, text: &str) {
+        let r = self.cur.as_mut().expect("record");
+        match r.st {
+            St::Attrs | St::AfterAttrs if is_attr_line(text) => {
+                let scan = scan_attrs(text.trim());
+                for a in scan.attrs {
+                    if r.attrs.len() < MAX_ATTRS {
+                        r.attrs.push(a);
+                    }
+                }
+                if let Some(name) = scan.unbalanced.filter(|_| !self.line_cut) {
+                    self.problem(
+                        no,
+                        Severity::Warning,
+                        0,
+                        format!(
+                            "unbalanced parentheses in attribute `{name}(`: value taken up to the last `)`"
+                        ),
+                    );
+                } else if let Some(junk) = scan.junk {
+                    let shown: String = junk.chars().take(60).collect();
+                    self.problem(
+                        no,
+                        Severity::Warning,
+                        0,
+                        format!("not an attribute in the attribute lines: `{shown}`"),
+                    );
+                }
+            }
+            St::Attrs | St::AfterAttrs => r.message_line(text),
+            St::Summary | St::AfterSummary | St::Section(_) if is_msg_line(text) => {
+                self.second_message(no, text)
+            }
+            St::Summary => match heading(text) {
+                Some(rest) => r.section_text(0, rest),
+                None => {
+                    if r.keep(text) {
+                        r.summary_text(text.trim());
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+            St::AfterSummary => match heading(text) {
+                Some(rest) => r.section_text(0, rest),
+                None => {
+                    if r.keep(text) {
+                        r.section_text(0, text.trim_end());
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+            St::Section(i) => match heading(text) {
+                Some(rest) if i == 0 => r.section_text(1, rest),
+                _ => {
+                    if r.keep(text) {
+                        r.section_text(i, text.trim_end());
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+        }
+    }
+
+    fn too_long(&mut self, no: u64) {
+        let r = self.cur.as_mut().expect("record");
+        if !r.cut {
+            r.cut = true;
+            let line = r.line;
+            self.problem(
+                no,
+                Severity::Warning,
+                0,
+                format!(
+                    "record of line {line} is longer than {} KiB: the rest of its text is not kept",
+                    MAX_RECORD_BYTES / 1024
+                ),
+            );
+        }
+    }
+
+    /// A message line inside a record that already has one: two writers'
+    /// records are mixed.
+    fn second_message(&mut self, no: u64, text: &str) {
+        let mut r = self.cur.take().expect("record");
+        r.last_line = no.saturating_sub(1).max(r.line);
+        if let Some(mut p) = self.parked.take() {
+            // The text of the record cut off earlier continues here.
+            self.problem(
+                r.line,
+                Severity::Info,
+                0,
+                format!(
+                    "record of line {} ends at line {no}, where the text of the record of line {} continues (interleaved writes)",
+                    r.line, p.line
+                ),
+            );
+            self.out.push_back(Item::Record(r));
+            p.reassembled = true;
+            p.last_line = no;
+            p.message_line(text);
+            self.cur = Some(p);
+            return;
+        }
+        let id = MSG_RE
+            .captures(text)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default();
+        self.orphan = Some(Orphan {
+            start: no,
+            end: no,
+            msgid: Some(id),
+            why: Why::SecondMessage(r.line),
+        });
+        self.out.push_back(Item::Record(r));
+    }
+
+    fn on_header(&mut self, no: u64, h: Header) {
+        self.flush_orphan();
+        self.seen_header = true;
+        if let Some(name) = &h.unbalanced {
+            self.problem(
+                no,
+                Severity::Warning,
+                0,
+                format!(
+                    "unbalanced parentheses in attribute `{name}(`: value taken up to the last `)`"
+                ),
+            );
+        }
+        if let Some(mut r) = self.cur.take() {
+            if r.has_text() {
+                self.problem(
+                    r.line,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "record of line {} has no separator line before the next record at line {no}",
+                        r.line
+                    ),
+                );
+                self.out.push_back(Item::Record(r));
+            } else {
+                r.interrupted_by = Some(no);
+                if let Some(old) = self.parked.replace(r) {
+                    self.drop_textless(&old);
+                }
+            }
+        } else if let Some(p) = self.parked.take() {
+            self.drop_textless(&p);
+        }
+        self.cur = Some(Box::new(RawRecord::new(no, h)));
+    }
+
+    fn drop_textless(&mut self, r: &RawRecord) {
+        self.problem(
+            r.line,
+            Severity::Warning,
+            r.lines(),
+            format!(
+                "record of line {} has no message text (cut short, or interleaved with the record of line {}): skipped",
+                r.line,
+                r.interrupted_by.unwrap_or(r.last_line)
+            ),
+        );
+    }
+
+    fn on_separator(&mut self, no: u64, src: Option<String>) {
+        if let Some(mut r) = self.cur.take() {
+            r.source = src;
+            r.closed = true;
+            r.last_line = no;
+            if r.has_text() {
+                if r.reassembled {
+                    self.problem(
+                        r.line,
+                        Severity::Info,
+                        0,
+                        format!(
+                            "record of line {} was written in two parts around the record of line {} (interleaved writes): joined",
+                            r.line,
+                            r.interrupted_by.unwrap_or(0)
+                        ),
+                    );
+                }
+                self.out.push_back(Item::Record(r));
+            } else {
+                self.drop_textless(&r);
+            }
+        } else if let Some(o) = self.orphan.as_mut() {
+            o.end = no;
+            self.flush_orphan();
+        }
+    }
+
+    fn flush_orphan(&mut self) {
+        let Some(o) = self.orphan.take() else {
+            return;
+        };
+        let lines = if o.start == o.end {
+            format!("line {}", o.start)
+        } else {
+            format!("lines {}–{}", o.start, o.end)
+        };
+        let id = o.msgid.clone().unwrap_or_default();
+        let msg = match o.why {
+            Why::FileStart => format!(
+                "file starts inside a record whose header is missing (copied during rotation?): {lines}{} skipped",
+                o.msgid
+                    .map(|m| format!(" (message {m})"))
+                    .unwrap_or_default()
+            ),
+            Why::Outside => format!(
+                "text outside any record at {lines} (no header line before it{}): skipped",
+                o.msgid
+                    .map(|m| format!("; message {m}"))
+                    .unwrap_or_default()
+            ),
+            Why::SecondMessage(rec) => format!(
+                "second message id {id} inside the record of line {rec} (interleaved writes?): that record ends at line {}, {lines} skipped",
+                o.start - 1
+            ),
+        };
+        self.problem(o.start, Severity::Warning, o.end - o.start + 1, msg);
+    }
+
+    fn flush_garbage(&mut self) {
+        if let Some((a, b)) = self.garbage.take() {
+            let where_ = if a == b {
+                format!("line {a}")
+            } else {
+                format!("lines {a}–{b}")
+            };
+            self.problem(
+                a,
+                Severity::Warning,
+                b - a + 1,
+                format!("binary data (control characters) in {where_}: skipped"),
+            );
+        }
+    }
+
+    /// End of input.
+    pub fn finish(&mut self) {
+        self.flush_garbage();
+        self.flush_orphan();
+        if let Some(mut r) = self.cur.take() {
+            if r.has_text() {
+                self.problem(
+                    r.line,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "last record (line {}) has no closing separator line: file cut short or still being written; read as far as it goes",
+                        r.line
+                    ),
+                );
+                r.truncated = true;
+                self.out.push_back(Item::Record(r));
+            } else {
+                self.problem(
+                    r.line,
+                    Severity::Warning,
+                    r.lines(),
+                    format!(
+                        "last record (line {}) is cut short before its message text: skipped",
+                        r.line
+                    ),
+                );
+            }
+        }
+        if let Some(p) = self.parked.take() {
+            self.drop_textless(&p);
+        }
+    }
+}
+
+/// Wrapped lines joined with single spaces; blank lines (paragraphs) kept
+/// as line breaks.
+fn join_paragraphs(lines: &[String]) -> String {
+    let mut out = String::new();
+    let mut para = String::new();
+    for l in lines {
+        if l.trim().is_empty() {
+            if !para.is_empty() {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&para);
+                para.clear();
+            }
+            continue;
+        }
+        if !para.is_empty() {
+            para.push(' ');
+        }
+        para.push_str(l.trim());
+    }
+    if !para.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&para);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The source
+
+/// Canonical insert names and the event attribute each raw value is kept
+/// under.
+const INSERT_ATTRS: &[(&str, &str)] = &[
+    ("ArithInsert1", "arith_insert1"),
+    ("ArithInsert2", "arith_insert2"),
+    ("CommentInsert1", "comment_insert1"),
+    ("CommentInsert2", "comment_insert2"),
+    ("CommentInsert3", "comment_insert3"),
+    ("RemoteHost", "remote_host"),
+];
+
+struct FileRun {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    parser: Parser,
+    plan: Plan,
+    offset: FixedOffset,
+    path: PathFacts,
+    encodings: BTreeMap<Encoding, u64>,
+    duplicates: u64,
+}
+
+pub struct ErrlogTextSource {
+    opts: ReadOptions,
+    inputs: VecDeque<Input>,
+    plans: VecDeque<Plan>,
+    /// Offset shared by a rotated set, and the file it came from, for
+    /// generations without `Time()` (written before an upgrade to 9.x).
+    group_offset: Option<(i32, String)>,
+    started: bool,
+    run: Option<FileRun>,
+    done: Vec<FileInfo>,
+    dedup: Dedup,
+    out: VecDeque<Event>,
+}
+
+impl ErrlogTextSource {
+    pub fn new(inputs: Vec<Input>, opts: ReadOptions) -> Self {
+        ErrlogTextSource {
+            opts,
+            inputs: inputs.into(),
+            plans: VecDeque::new(),
+            group_offset: None,
+            started: false,
+            run: None,
+            done: Vec::new(),
+            dedup: Dedup::default(),
+            out: VecDeque::new(),
+        }
+    }
+
+    fn start(&mut self) {
+        self.started = true;
+        let mut best: Option<(u64, i32, String)> = None;
+        for input in &self.inputs {
+            let plan = Plan::new(prescan(input));
+            if let Some((o, n)) = plan.offset
+                && best.as_ref().is_none_or(|(bn, _, _)| n > *bn)
+            {
+                best = Some((n, o, input.name.clone()));
+            }
+            self.plans.push_back(plan);
+        }
+        self.group_offset = best.map(|(_, o, name)| (o, name));
+    }
+
+    fn open_next(&mut self) -> bool {
+        let Some(input) = self.inputs.pop_front() else {
+            return false;
+        };
+        let plan = self.plans.pop_front().unwrap_or_default();
+        let mut info = FileInfo::new(&input.display, Format::ErrlogText, input.bytes);
+        let origin = Arc::new(Origin {
+            path: input.display.clone(),
+            format: Format::ErrlogText,
+        });
+        if let Some(e) = &plan.scan.error {
+            info.problem(None, Severity::Error, 0, e.clone());
+        }
+        let lines = match input.open() {
+            Ok(r) => Some(LineReader::new(r)),
+            Err(e) => {
+                if plan.scan.error.is_none() {
+                    info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                }
+                None
+            }
+        };
+        if input.bytes == 0 {
+            info.problem(None, Severity::Info, 0, "empty file");
+        }
+        let offset = match (plan.offset, &self.group_offset) {
+            (Some((o, _)), _) => {
+                let off = FixedOffset::east_opt(o).expect("offset in range");
+                info.set_offset(off, "data");
+                off
+            }
+            (None, Some((o, from))) if plan.scan.without_time > 0 => {
+                let off = FixedOffset::east_opt(*o).expect("offset in range");
+                info.set_offset(off, &format!("data of {from} (same rotated set)"));
+                off
+            }
+            _ if plan.scan.without_time > 0 => self.opts.fallback_offset(&mut info),
+            _ => {
+                // Every record has Time(); none fits its header: show UTC.
+                let utc = FixedOffset::east_opt(0).expect("zero");
+                if plan.scan.with_time > 0 {
+                    info.set_offset(utc, "data");
+                }
+                utc
+            }
+        };
+        for (line, sev, msg) in &plan.problems {
+            info.problem((*line > 0).then_some(*line), *sev, 0, msg.clone());
+        }
+        let path = path_facts(&input.display);
+        info.qmgr = plan.scan.qmgr.clone().or_else(|| path.qmgr.clone());
+        info.host = plan.scan.host.clone();
+        info.mq_version = plan.scan.vrmf.clone();
+        if plan.scan.windows {
+            info.platform = Some("Windows".to_string());
+        }
+        self.run = Some(FileRun {
+            info,
+            origin,
+            lines,
+            parser: Parser::default(),
+            plan,
+            offset,
+            path,
+            encodings: BTreeMap::new(),
+            duplicates: 0,
+        });
+        true
+    }
+
+    /// Read one line of the current file; false at its end.
+    fn step(&mut self) -> bool {
+        let run = self.run.as_mut().expect("run");
+        let Some(reader) = run.lines.as_mut() else {
+            return false;
+        };
+        let (meta, bytes) = match reader.next_line() {
+            Ok(Some(x)) => x,
+            Ok(None) => return false,
+            Err(e) => {
+                let n = reader.line_no() + 1;
+                run.info
+                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+                return false;
+            }
+        };
+        run.info.lines = meta.no;
+        if meta.truncated {
+            run.info.problem(
+                Some(meta.no),
+                Severity::Warning,
+                0,
+                format!(
+                    "line of {} bytes cut to the first {} bytes",
+                    meta.full_len,
+                    bytes.len()
+                ),
+            );
+        }
+        // A hole of NUL bytes (a crash while writing) before real text.
+        let lead = bytes.iter().take_while(|&&b| b == 0).count();
+        let bytes = &bytes[lead..];
+        if lead > 0 {
+            run.parser.nul_hole(meta.no, lead);
+        }
+        let (text, enc) = decode_line(bytes);
+        if enc != Encoding::Utf8 && !has_control(&text) {
+            *run.encodings.entry(enc).or_default() += 1;
+        }
+        run.parser.line_cut = meta.truncated;
+        run.parser.feed(meta.no, &text);
+        true
+    }
+
+    fn drain(&mut self) {
+        loop {
+            let Some(item) = self.run.as_mut().and_then(|r| r.parser.out.pop_front()) else {
+                return;
+            };
+            match item {
+                Item::Problem(f) => {
+                    let run = self.run.as_mut().expect("run");
+                    run.info.problem(f.line, f.severity, f.skipped, f.message);
+                }
+                Item::Record(r) => {
+                    if let Some(e) = self.event(*r) {
+                        let run = self.run.as_mut().expect("run");
+                        run.info.saw_event(&e.ts);
+                        self.out.push_back(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn event(&mut self, r: RawRecord) -> Option<Event> {
+        let run = self.run.as_mut().expect("run");
+        let utc_raw = r
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "Time")
+            .map(|(_, v)| v.as_str());
+        let utc = utc_raw.and_then(parse_utc);
+        if utc_raw.is_some() && utc.is_none() {
+            run.info.problem(
+                Some(r.line),
+                Severity::Warning,
+                0,
+                format!(
+                    "Time({}) cannot be read: the header time is used",
+                    utc_raw.unwrap_or("")
+                ),
+            );
+        }
+        let local = r.header.local(run.plan.order(&r.header));
+        let ts = match (utc, local) {
+            (Some(u), _) => run.offset.from_utc_datetime(&u),
+            (None, Some(l)) => match run.offset.from_local_datetime(&l) {
+                chrono::LocalResult::Single(t) => t,
+                _ => run.offset.from_utc_datetime(&l),
+            },
+            (None, None) => {
+                run.info.problem(
+                    Some(r.line),
+                    Severity::Warning,
+                    r.lines(),
+                    format!(
+                        "date `{}` cannot be read and the record has no Time(): record skipped",
+                        r.header.local_raw
+                    ),
+                );
+                return None;
+            }
+        };
+        if local.is_none() {
+            run.info.problem(
+                Some(r.line),
+                Severity::Warning,
+                0,
+                format!(
+                    "date `{}` cannot be read: record dated by its Time() attribute",
+                    r.header.local_raw
+                ),
+            );
+        }
+        let summary = join_paragraphs(&r.summary).replace('\n', " ");
+        let first_summary = r.summary.first().map(String::as_str).unwrap_or("");
+        let key = record_key(&[
+            utc_raw.unwrap_or(&r.header.local_raw),
+            &format!("{:?}.{:?}", r.header.pid, r.header.tid),
+            r.msgid.as_deref().unwrap_or(""),
+            first_summary,
+        ]);
+        if self.dedup.seen_before(key) {
+            run.duplicates += 1;
+            return None;
+        }
+        let text = match &r.msgid {
+            Some(id) => format!("{id}: {summary}"),
+            None => summary.clone(),
+        };
+        let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::LogRecord, text);
+        e.pid = r.header.pid;
+        e.tid = r.header.tid;
+        let explanation = join_paragraphs(&r.sections[0]);
+        let action = join_paragraphs(&r.sections[1]);
+        let inserts: Vec<(&str, &str)> = r
+            .attrs
+            .iter()
+            .filter(|(k, _)| INSERT_ATTRS.iter().any(|(n, _)| n == k))
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        if let Some(id) = &r.msgid {
+            let all = catalog::normalise(&format!("{summary} {explanation} {action}"));
+            let x = catalog::extract(id, &all, &inserts);
+            e.set_attr("msgid", x.msgid);
+            if let Some(s) = x.severity {
+                e.set_attr("severity", s.to_string());
+            }
+            if let Some(f) = x.family {
+                e.set_attr("family", f);
+            }
+            for (k, v) in x.attrs {
+                e.set_attr(k, v);
+            }
+        } else if summary.to_ascii_lowercase().contains("message catalog") {
+            e.set_attr("catalog_missing", "true");
+        }
+        if let Some(p) = &r.header.program {
+            e.set_attr("program", p.clone());
+        }
+        if let Some(u) = &r.header.user {
+            e.set_attr("user", u.clone());
+        }
+        let qmgr = r
+            .attrs
+            .iter()
+            .find(|(k, _)| k == "QMgr")
+            .map(|(_, v)| v.clone())
+            .or_else(|| run.path.qmgr.clone());
+        if let Some(q) = qmgr
+            && e.attr("qmgr").is_none()
+        {
+            e.set_attr("qmgr", q);
+        }
+        if let Some(s) = run.path.scope {
+            e.set_attr("scope", s);
+        }
+        e.set_attr("local_time", r.header.local_raw.clone());
+        for (k, v) in r.header.extra.iter().chain(r.attrs.iter()) {
+            let name = match k.as_str() {
+                "Host" => "local_host",
+                "Installation" => "installation",
+                "VRMF" => {
+                    run.info.mq_version = Some(v.clone());
+                    "vrmf"
+                }
+                "QMgr" | "Time" => continue,
+                other => match INSERT_ATTRS.iter().find(|(n, _)| *n == other) {
+                    Some((_, a)) => a,
+                    // Unknown attributes are kept under their own name.
+                    None => other,
+                },
+            };
+            if e.attr(name).is_none() {
+                e.set_attr(name, v.clone());
+            }
+        }
+        if let Some(s) = &r.source {
+            e.set_attr("source", s.clone());
+        }
+        if !explanation.is_empty() {
+            e.set_attr("explanation", explanation);
+        }
+        if !action.is_empty() {
+            e.set_attr("action", action);
+        }
+        if r.truncated {
+            e.set_attr("truncated", "true");
+        }
+        if r.reassembled {
+            e.set_attr("reassembled", "true");
+        }
+        Some(e)
+    }
+
+    fn end_file(&mut self) {
+        if let Some(run) = self.run.as_mut() {
+            run.parser.finish();
+        }
+        self.drain();
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        self.dedup.end_file();
+        let mut variant = vec![
+            if run.plan.scan.legacy {
+                "mqseries-5"
+            } else if run.plan.scan.windows {
+                "windows"
+            } else {
+                "unix"
+            }
+            .to_string(),
+        ];
+        for enc in run.encodings.keys() {
+            variant.push(enc.as_str().to_string());
+        }
+        if run.duplicates > 0 {
+            variant.push(format!(
+                "{} record(s) also in an older generation, kept once",
+                run.duplicates
+            ));
+        }
+        run.info.variant = Some(variant.join(", "));
+        if let Some(l) = &run.lines {
+            run.info.bytes = run.info.bytes.max(l.bytes_read());
+        }
+        if run.info.events == 0 && run.info.lines > 0 && run.info.problem_count == 0 {
+            run.info
+                .problem(None, Severity::Warning, 0, "no error-log record found");
+        }
+        self.done.push(run.info);
+    }
+}
+
+impl Source for ErrlogTextSource {
+    fn next_event(&mut self) -> Option<Event> {
+        if !self.started {
+            self.start();
+        }
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            if self.run.is_none() {
+                if !self.open_next() {
+                    return None;
+                }
+                continue;
+            }
+            if self.step() {
+                self.drain();
+            } else {
+                self.end_file();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.run.is_some() {
+            self.end_file();
+        }
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_all(text: &str) -> (Vec<RawRecord>, Vec<Found>) {
+        let mut p = Parser::default();
+        for (i, l) in text.lines().enumerate() {
+            p.feed(i as u64 + 1, l);
+        }
+        p.finish();
+        let mut recs = Vec::new();
+        let mut probs = Vec::new();
+        for it in p.out {
+            match it {
+                Item::Record(r) => recs.push(*r),
+                Item::Problem(f) => probs.push(f),
+            }
+        }
+        (recs, probs)
+    }
+
+    #[test]
+    fn attribute_scanner_balances_parentheses() {
+        let s = scan_attrs(
+            "CommentInsert1(Windows 10 (MQ Windows (x64 platform) 64-bit)) ArithInsert1(414) ArithInsert2(575010)",
+        );
+        assert_eq!(
+            s.attrs,
+            vec![
+                (
+                    "CommentInsert1".to_string(),
+                    "Windows 10 (MQ Windows (x64 platform) 64-bit)".to_string()
+                ),
+                ("ArithInsert1".to_string(), "414".to_string()),
+                ("ArithInsert2".to_string(), "575010".to_string()),
+            ]
+        );
+        let s = scan_attrs(r"CommentInsert2(C:\Program Files\IBM\MQ (Installation1))");
+        assert_eq!(s.attrs[0].1, r"C:\Program Files\IBM\MQ (Installation1)");
+        let s = scan_attrs("CommentInsert3(mqd00 (192.168.134.47)(1416))");
+        assert_eq!(s.attrs[0].1, "mqd00 (192.168.134.47)(1416)");
+        let s = scan_attrs("CommentInsert2(abc (def) x");
+        assert_eq!(s.attrs[0].1, "abc (def");
+        assert_eq!(s.unbalanced.as_deref(), Some("CommentInsert2"));
+        let s = scan_attrs("Host(a) trailing words");
+        assert_eq!(s.junk.as_deref(), Some("trailing words"));
+    }
+
+    #[test]
+    fn header_forms() {
+        let h =
+            parse_header("03/22/2019 08:17:30 PM - Process(16296.7) User(mqm) Program(amqrmppa)")
+                .unwrap();
+        assert_eq!((h.pid, h.tid), (Some(16296), Some(7)));
+        assert_eq!(
+            h.local(Order::Mdy).unwrap().to_string(),
+            "2019-03-22 20:17:30"
+        );
+        assert_eq!(h.local_raw, "03/22/2019 08:17:30 PM");
+        let h = parse_header("12/07/2012 12:46:09 AM - Process(1.5) User(j) Program(x)").unwrap();
+        assert_eq!(
+            h.local(Order::Mdy).unwrap().to_string(),
+            "2012-12-07 00:46:09"
+        );
+        let h = parse_header(
+            "13.07.2018 07:06:00 - Process(13440.3) User(felix) Program(amqzmuc0.exe)",
+        )
+        .unwrap();
+        assert_eq!(h.style.sep, b'.');
+        assert_eq!(
+            h.local(Order::Dmy).unwrap().to_string(),
+            "2018-07-13 07:06:00"
+        );
+        // No User() (appliance style), en dash from a pasted copy.
+        let h =
+            parse_header("04/26/17 10:04:34 \u{2013} Process(773602.3) Program(amqrmppa)").unwrap();
+        assert_eq!(h.user, None);
+        assert_eq!(h.program.as_deref(), Some("amqrmppa"));
+        assert_eq!(
+            h.local(Order::Mdy).unwrap().to_string(),
+            "2017-04-26 10:04:34"
+        );
+        let h =
+            parse_header("01/02/99 10:00:00 AMQ9999: Channel program ended abnormally.").unwrap();
+        assert!(h.is_legacy());
+        assert_eq!(
+            h.local(Order::Mdy).unwrap().to_string(),
+            "1999-01-02 10:00:00"
+        );
+        assert!(parse_header("10.15.30 STC04321  CSQX511I").is_none());
+        assert!(parse_header(" 11:21:43.913212   8.1  RSESS:000001 -{ MQCRTMH").is_none());
+    }
+
+    #[test]
+    fn headings() {
+        assert_eq!(heading("EXPLANATION:"), Some(""));
+        assert_eq!(heading("ERKLéRUNG:"), Some(""));
+        assert_eq!(heading("EXPLICATION :"), Some(""));
+        assert_eq!(heading("説明:"), Some(""));
+        assert_eq!(heading("ACTION: None."), Some("None."));
+        assert_eq!(heading("Record these values:"), None);
+        assert_eq!(heading("rc:"), None);
+        assert_eq!(
+            glued_heading("AMQ9788W: Slow DNS lookup for address 'X'.EXPLANATION:"),
+            Some("AMQ9788W: Slow DNS lookup for address 'X'.")
+        );
+    }
+
+    const TWO: &str = "\
+03/22/2019 08:17:30 AM - Process(16296.7) User(mqm) Program(amqrmppa)
+                    Host(sysamq05) Installation(Installation1)
+                    VRMF(8.0.0.8) QMgr(QM05)
+AMQ9271: Channel 'NB.SVR' timed out.
+EXPLANATION:
+A timeout occurred while waiting to receive from the other end of channel
+'NB.SVR'.
+
+The address of the remote end of the connection was '10.123.1.22'.
+ACTION:
+The return code from the select() [TIMEOUT] 14 seconds call was 4 (X'4').
+----- amqccita.c : 4482 -------------------------------------------------------
+03/22/2019 08:17:31 AM - Process(16296.7) User(mqm) Program(amqrmppa)
+                    Host(sysamq05) Installation(Installation1)
+                    VRMF(8.0.0.8) QMgr(QM05)
+
+AMQ9999: Channel 'NB.SVR' to host '10.123.1.22' ended
+abnormally.
+
+EXPLANATION:
+The channel program running under process ID 16296 for channel 'NB.SVR'
+ended abnormally.
+ACTION:
+None.
+-------------------------------------------------------------------------------
+";
+
+    #[test]
+    fn records_sections_and_separators() {
+        let (recs, probs) = parse_all(TWO);
+        assert!(probs.is_empty(), "{probs:?}");
+        assert_eq!(recs.len(), 2);
+        let r = &recs[0];
+        assert_eq!(r.msgid.as_deref(), Some("AMQ9271"));
+        assert_eq!(r.source.as_deref(), Some("amqccita.c:4482"));
+        assert_eq!(
+            join_paragraphs(&r.sections[0]),
+            "A timeout occurred while waiting to receive from the other end of channel 'NB.SVR'.\nThe address of the remote end of the connection was '10.123.1.22'."
+        );
+        assert_eq!(r.attrs.len(), 4);
+        let r = &recs[1];
+        assert_eq!(r.line, 13);
+        assert_eq!(r.last_line, 25);
+        assert_eq!(
+            join_paragraphs(&r.summary),
+            "Channel 'NB.SVR' to host '10.123.1.22' ended abnormally."
+        );
+        assert_eq!(join_paragraphs(&r.sections[1]), "None.");
+        assert_eq!(r.source, None);
+        assert!(r.closed);
+    }
+
+    #[test]
+    fn interleaved_records_are_reassembled() {
+        let text = "\
+10/30/24 00:06:19 - Process(72.1) User(u) Program(node)
+                    Host(h) VRMF(9.4.0.0)
+10/30/24 00:06:19 - Process(80.4) User(u) Program(node)
+                    Host(h) VRMF(9.4.0.0)
+AMQ9202E: Remote host 'a (1.1.1.1)(1414)' not available, retry later.
+EXPLANATION:
+x
+ACTION:
+y
+----- amqccita.c : 1 ----------------------------------------------------------
+AMQ9999E: Channel 'C' to host 'a' ended abnormally.
+EXPLANATION:
+z
+ACTION:
+w
+----- amqrmrsa.c : 2 ----------------------------------------------------------
+";
+        let (recs, probs) = parse_all(text);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[0].line, 3);
+        assert_eq!(recs[1].line, 1);
+        assert_eq!(recs[1].msgid.as_deref(), Some("AMQ9999E"));
+        assert!(recs[1].reassembled);
+        assert_eq!(
+            probs,
+            vec![Found {
+                line: Some(1),
+                severity: Severity::Info,
+                skipped: 0,
+                message: "record of line 1 was written in two parts around the record of line 3 (interleaved writes): joined".into()
+            }]
+        );
+    }
+
+    fn source_events(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = ErrlogTextReader.open(
+            vec![Input::from_bytes(
+                "x/errors/AMQERR01.LOG",
+                text.as_bytes().to_vec(),
+            )],
+            &ReadOptions::default(),
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    }
+
+    fn rec(date: &str, user: &str, time: Option<&str>, msg: &str) -> String {
+        let t = time
+            .map(|t| format!("                    Time({t})\n"))
+            .unwrap_or_default();
+        format!(
+            "{date} - Process(1.1) User({user}) Program(amqrmppa)\n                    Host(h) VRMF(9.1.0.0)\n{t}\n{msg}\n\nEXPLANATION:\nx\nACTION:\ny\n-------------------------------------------------------------------------------\n"
+        )
+    }
+
+    #[test]
+    fn date_order_per_writer_within_one_style() {
+        // Two writers with the same header style but different locales:
+        // each writer's own evidence (a field above 12) decides its
+        // ambiguous dates; the style as a whole is reported as mixed.
+        let text = [
+            rec(
+                "15/07/2024 10:00:00",
+                "gb",
+                None,
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "08/07/2024 10:00:00",
+                "gb",
+                None,
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+            rec(
+                "07/16/2024 10:00:00",
+                "us",
+                None,
+                "AMQ9002I: Channel 'C' is starting.",
+            ),
+            rec(
+                "07/08/2024 11:00:00",
+                "us",
+                None,
+                "AMQ9002I: Channel 'D' is starting.",
+            ),
+            rec(
+                "08/09/2024 12:00:00",
+                "other",
+                None,
+                "AMQ9002I: Channel 'E' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        let dates: Vec<String> = evs.iter().map(|e| e.ts.date_naive().to_string()).collect();
+        assert_eq!(
+            dates,
+            vec![
+                "2024-07-15",
+                "2024-07-08",
+                "2024-07-16",
+                "2024-07-08",
+                "2024-08-09"
+            ]
+        );
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "no UTC offset in the file and no --tz given: UTC assumed",
+                "headers like `15/07/2024 10:00:00` are written both day first (1) and month first (1) by different writers; read as month/day/year where a writer's own headers do not decide",
+            ]
+        );
+    }
+
+    #[test]
+    fn time_attribute_decides_order_and_offset() {
+        // 05/07/24 is 5 July (day first) only if local minus Time() is a
+        // real offset: 7 May would be two months away.
+        let text = [
+            rec(
+                "05/07/24 16:39:06",
+                "u",
+                Some("2024-07-05T15:39:06.517Z"),
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "05/07/24 16:40:00",
+                "u",
+                None,
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-07-05T16:39:06.517000+01:00"
+        );
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-07-05T16:40:00.000000+01:00"
+        );
+        assert_eq!(infos[0].problem_count, 0);
+        assert_eq!(infos[0].utc_offset_source.as_deref(), Some("data"));
+        assert_eq!(evs[0].attr("scope"), Some("system"));
+    }
+
+    #[test]
+    fn offset_change_within_a_file_is_reported() {
+        let text = [
+            rec(
+                "03/30/2024 10:00:00 AM",
+                "u",
+                Some("2024-03-30T09:00:00.000Z"),
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            rec(
+                "03/31/2024 10:00:00 AM",
+                "u",
+                Some("2024-03-31T08:00:00.000Z"),
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+            rec(
+                "03/31/2024 11:00:00 AM",
+                "u",
+                Some("2024-03-31T09:00:00.000Z"),
+                "AMQ9002I: Channel 'C' is starting.",
+            ),
+            rec(
+                "03/31/2024 12:00:00 PM",
+                "u",
+                None,
+                "AMQ9002I: Channel 'D' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[3].ts),
+            "2024-03-31T12:00:00.000000+02:00"
+        );
+        assert_eq!(
+            infos[0].problems[0].message,
+            "the UTC offset changes within the file (+01:00 in 1, +02:00 in 2; a daylight-saving change?): the 1 record(s) without Time() use +02:00"
+        );
+    }
+
+    #[test]
+    fn legacy_mqseries_records() {
+        let text = "\
+01/02/03 10:00:00 AMQ9002: Channel program started.
+EXPLANATION: Channel 'A.B' is starting.
+ACTION: None.
+-------------------------------------------------------------------------------
+01/02/03 10:00:05
+AMQ9999: Channel program ended abnormally.
+
+EXPLANATION:
+Channel program 'A.B' ended abnormally.
+ACTION:
+Look at previous error messages.
+-------------------------------------------------------------------------------
+";
+        let (evs, infos) = source_events(text);
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0].text, "AMQ9002: Channel program started.");
+        assert_eq!(
+            evs[0].attr("explanation"),
+            Some("Channel 'A.B' is starting.")
+        );
+        assert_eq!(evs[0].attr("msgid"), Some("AMQ9002I"));
+        assert_eq!(evs[0].pid, None);
+        assert_eq!(evs[1].attr("msgid"), Some("AMQ9999E"));
+        assert_eq!(evs[1].attr("channel"), Some("A.B"));
+        assert_eq!(infos[0].variant.as_deref(), Some("mqseries-5"));
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "no UTC offset in the file and no --tz given: UTC assumed",
+                "date order of headers like `01/02/03 10:00:00` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year",
+            ]
+        );
+    }
+
+    #[test]
+    fn headers_without_user_still_give_the_offset() {
+        let text = [
+            "04/26/24 10:04:34 - Process(800.4) Program(amqrmppa)\n                    Host(h) VRMF(9.2.0.0) QMgr(Q)\n                    Time(2024-04-26T08:04:34.000Z)\n\nAMQ9002I: Channel 'A' is starting.\n----- amqrccca.c : 1 ----------------------------------------------------------\n",
+            "04/26/24 10:05:00 - Process(800.5) Program(amqrmppa)\n                    Host(h) VRMF(9.2.0.0) QMgr(Q)\n\nAMQ9001I: Channel 'A' ended normally.\n----- amqrccca.c : 2 ----------------------------------------------------------\n",
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-04-26T10:05:00.000000+02:00"
+        );
+        assert_eq!(infos[0].problem_count, 0);
+    }
+}

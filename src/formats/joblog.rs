@@ -1,0 +1,768 @@
+//! z/OS console messages of MQ (`CSQXnnnX` and the other `CSQ` families) in
+//! a channel-initiator job log (JES2 JESMSGLG: `hh.mm.ss JOBID  message`,
+//! with `---- DAY, DD MON YYYY ----` date lines), in SYSLOG/OPERLOG
+//! hardcopy (`N 0000000 SYS1 24065 10:15:30.12 STC04321 00000090  message`,
+//! continuation records D/E/S) or pasted without any prefix.
+//!
+//! A message is `[+*@]CSQXnnnX cpf csect text`; multi-line messages (WTO)
+//! continue on lines that start with a blank, or on D/E/S records, and may
+//! carry the WTO connect id at the end of the first line. Continuations are
+//! joined to the first line. See `shared/formats/error-log.md` §7 and R14.
+
+use super::Reader;
+use crate::catalog;
+use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::text::{decode_line, looks_like_text};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use regex::Regex;
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::{Arc, LazyLock};
+
+/// Continuation lines joined per message at most (a runaway message is cut).
+const MAX_CONTINUATIONS: usize = 64;
+
+/// `[+*@]CSQXnnnX rest`
+static MSG_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[+*@]?(CSQ[A-Z0-9]\d{3}[IEWSAD])(?:\s+(.*))?$").expect("csq regex")
+});
+
+/// JESMSGLG: optional carriage-control column, `hh.mm.ss JOBID  text`.
+static JES_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ 01-]?\s?(\d{2})\.(\d{2})\.(\d{2}) ([A-Z]{1,3}\d{5,7}|[A-Z]\d{7})\s+(.*)$")
+        .expect("jes regex")
+});
+
+/// `---- TUESDAY,   05 MAR 2024 ----`
+static JES_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^-{4}\s+[A-Z]+,\s+(\d{1,2})\s+([A-Z]{3})\s+(\d{4})\s+-{4}").expect("date regex")
+});
+
+/// SYSLOG first record of a message: type, request type and routing codes,
+/// system name, `yyddd`, `hh:mm:ss.th`, job id, message flags, text.
+static SYSLOG_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^([NMWXO])[ A-Z][0-9A-F ]{7} (\S{1,8})\s+(\d{2})(\d{3}) (\d{2}):(\d{2}):(\d{2})\.(\d{2}) (\S{1,8})\s+([0-9A-F]{8})\s+(.*)$",
+    )
+    .expect("syslog regex")
+});
+
+/// SYSLOG data, end and continuation records: optional connect id, flags,
+/// text.
+static SYSLOG_CONT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([DES])\s+(?:(\d{1,8})\s+)?([0-9A-F]{8})\s+(.*)$").expect("syslog cont regex")
+});
+
+/// A csect name: `CSQXRESP`, `CSQXJST`.
+fn is_csect(s: &str) -> bool {
+    s.len() >= 5
+        && s.len() <= 8
+        && s.starts_with("CSQ")
+        && s.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
+/// `J E S 2  J O B  L O G  --  S Y S T E M  S 0 W 1  --  N O D E  N 1` →
+/// `S0W1`.
+fn jes_system(line: &str) -> Option<String> {
+    if !line.contains("J E S 2") {
+        return None;
+    }
+    let rest = &line[line.find("S Y S T E M")? + "S Y S T E M".len()..];
+    let name: String = rest
+        .split("--")
+        .next()?
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+fn month(s: &str) -> Option<u32> {
+    const M: [&str; 12] = [
+        "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
+    ];
+    M.iter().position(|m| *m == s).map(|i| i as u32 + 1)
+}
+
+/// What a line is, after its prefix.
+#[derive(Debug, PartialEq)]
+enum Line<'a> {
+    /// JES2 day/date line.
+    Date(NaiveDate),
+    /// A timed record (JESMSGLG or SYSLOG first record) with its text.
+    Timed {
+        date: Option<NaiveDate>,
+        time: NaiveTime,
+        job: &'a str,
+        system: Option<&'a str>,
+        text: &'a str,
+    },
+    /// A SYSLOG continuation record.
+    SyslogCont {
+        id: Option<&'a str>,
+        text: &'a str,
+    },
+    /// A line starting with a blank: a continuation in job logs and pastes.
+    Indented(&'a str),
+    /// Anything else, with its text.
+    Plain(&'a str),
+    Blank,
+}
+
+fn classify(line: &str) -> Line<'_> {
+    if line.trim().is_empty() {
+        return Line::Blank;
+    }
+    if let Some(c) = JES_RE.captures(line) {
+        let time = NaiveTime::from_hms_opt(
+            c[1].parse().unwrap_or(99),
+            c[2].parse().unwrap_or(99),
+            c[3].parse().unwrap_or(99),
+        );
+        let text = c.get(5).map(|m| m.as_str()).unwrap_or("");
+        if let Some(d) = JES_DATE_RE.captures(text.trim()) {
+            let date = month(&d[2])
+                .and_then(|m| NaiveDate::from_ymd_opt(d[3].parse().ok()?, m, d[1].parse().ok()?));
+            if let Some(date) = date {
+                return Line::Date(date);
+            }
+        }
+        if let Some(time) = time {
+            return Line::Timed {
+                date: None,
+                time,
+                job: c.get(4).map(|m| m.as_str()).unwrap_or(""),
+                system: None,
+                text,
+            };
+        }
+    }
+    if let Some(c) = SYSLOG_RE.captures(line) {
+        let yy: i32 = c[3].parse().unwrap_or(0);
+        let ddd: u32 = c[4].parse().unwrap_or(0);
+        let date = NaiveDate::from_yo_opt(2000 + yy, ddd);
+        let time = NaiveTime::from_hms_milli_opt(
+            c[5].parse().unwrap_or(99),
+            c[6].parse().unwrap_or(99),
+            c[7].parse().unwrap_or(99),
+            c[8].parse::<u32>().unwrap_or(0) * 10,
+        );
+        if let (Some(date), Some(time)) = (date, time) {
+            return Line::Timed {
+                date: Some(date),
+                time,
+                job: c.get(9).map(|m| m.as_str()).unwrap_or(""),
+                system: c.get(2).map(|m| m.as_str()),
+                text: c.get(11).map(|m| m.as_str()).unwrap_or(""),
+            };
+        }
+    }
+    if let Some(c) = SYSLOG_CONT_RE.captures(line) {
+        return Line::SyslogCont {
+            id: c.get(2).map(|m| m.as_str()),
+            text: c.get(4).map(|m| m.as_str()).unwrap_or(""),
+        };
+    }
+    if line.starts_with([' ', '\t']) {
+        return Line::Indented(line.trim());
+    }
+    Line::Plain(line.trim())
+}
+
+pub struct JoblogReader;
+
+impl Reader for JoblogReader {
+    fn format(&self) -> Format {
+        Format::ZosJoblog
+    }
+
+    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() || !looks_like_text(head) {
+            return 0;
+        }
+        let text = String::from_utf8_lossy(head);
+        let mut csq = 0;
+        let mut framed = false;
+        for line in text.lines().take(400) {
+            if jes_system(line).is_some() {
+                framed = true;
+            }
+            let msg = match classify(line) {
+                Line::Timed { text, .. } => {
+                    framed = true;
+                    text
+                }
+                Line::Plain(t) => t,
+                _ => continue,
+            };
+            if MSG_RE.is_match(msg.trim()) {
+                csq += 1;
+            }
+        }
+        match (csq, framed) {
+            (0, _) => 0,
+            (_, true) => 85,
+            (1, false) => 40,
+            _ => 75,
+        }
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(JoblogSource {
+            opts: opts.clone(),
+            inputs: inputs.into(),
+            run: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        })
+    }
+}
+
+/// A message being collected.
+#[derive(Debug)]
+struct Open {
+    line: u64,
+    local: Option<NaiveDateTime>,
+    job: String,
+    system: Option<String>,
+    first: String,
+    conts: Vec<String>,
+}
+
+struct Run {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    mtime: Option<std::time::SystemTime>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    offset: Option<FixedOffset>,
+    date: Option<NaiveDate>,
+    date_from: Option<&'static str>,
+    last_time: Option<NaiveTime>,
+    open: Option<Open>,
+    untimed: u64,
+    first_untimed: Option<u64>,
+    kinds: [bool; 3],
+}
+
+pub struct JoblogSource {
+    opts: ReadOptions,
+    inputs: VecDeque<Input>,
+    run: Option<Run>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+impl JoblogSource {
+    fn open_next(&mut self) -> bool {
+        let Some(input) = self.inputs.pop_front() else {
+            return false;
+        };
+        let mut info = FileInfo::new(&input.display, Format::ZosJoblog, input.bytes);
+        let lines = match input.open() {
+            Ok(r) => Some(LineReader::new(r)),
+            Err(e) => {
+                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                None
+            }
+        };
+        self.run = Some(Run {
+            info,
+            origin: Arc::new(Origin {
+                path: input.display.clone(),
+                format: Format::ZosJoblog,
+            }),
+            mtime: input.mtime,
+            lines,
+            offset: None,
+            date: None,
+            date_from: None,
+            last_time: None,
+            open: None,
+            untimed: 0,
+            first_untimed: None,
+            kinds: [false; 3],
+        });
+        true
+    }
+
+    fn step(&mut self) -> bool {
+        let run = self.run.as_mut().expect("run");
+        let Some(reader) = run.lines.as_mut() else {
+            return false;
+        };
+        let (meta, bytes) = match reader.next_line() {
+            Ok(Some(x)) => x,
+            Ok(None) => return false,
+            Err(e) => {
+                let n = reader.line_no() + 1;
+                run.info
+                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+                return false;
+            }
+        };
+        run.info.lines = meta.no;
+        let no = meta.no;
+        let (text, _) = decode_line(bytes);
+        let text = text.into_owned();
+        if run.info.host.is_none()
+            && let Some(sys) = jes_system(&text)
+        {
+            run.info.host = Some(sys);
+            return true;
+        }
+        match classify(&text) {
+            Line::Blank => {}
+            Line::Date(d) => {
+                self.close();
+                let run = self.run.as_mut().expect("run");
+                run.date = Some(d);
+                run.date_from = Some("job log");
+                run.last_time = None;
+            }
+            Line::Timed {
+                date,
+                time,
+                job,
+                system,
+                text,
+            } => {
+                self.close();
+                let run = self.run.as_mut().expect("run");
+                run.kinds[if date.is_some() { 1 } else { 0 }] = true;
+                let msg = text.trim();
+                if MSG_RE.is_match(msg) {
+                    let local = match date {
+                        Some(d) => Some(d.and_time(time)),
+                        None => self.job_log_time(time),
+                    };
+                    let run = self.run.as_mut().expect("run");
+                    run.open = Some(Open {
+                        line: no,
+                        local,
+                        job: job.to_string(),
+                        system: system.map(str::to_string),
+                        first: msg.to_string(),
+                        conts: Vec::new(),
+                    });
+                } else if date.is_none() {
+                    // Keep the day roll-over check honest on other lines.
+                    let _ = self.job_log_time(time);
+                }
+            }
+            Line::SyslogCont { id: _, text } => {
+                if let Some(o) = run.open.as_mut()
+                    && o.conts.len() < MAX_CONTINUATIONS
+                {
+                    o.conts.push(text.trim().to_string());
+                }
+            }
+            Line::Indented(t) => match run.open.as_mut() {
+                Some(o) if !MSG_RE.is_match(t) => {
+                    if o.conts.len() < MAX_CONTINUATIONS {
+                        o.conts.push(t.to_string());
+                    }
+                }
+                _ => {
+                    self.close();
+                    self.plain(no, t);
+                }
+            },
+            Line::Plain(t) => {
+                self.close();
+                self.plain(no, t);
+            }
+        }
+        true
+    }
+
+    /// An unprefixed line: a pasted console message, or other job-log text
+    /// (JCL, allocation messages), which is not MQ's and is passed over.
+    fn plain(&mut self, no: u64, t: &str) {
+        let run = self.run.as_mut().expect("run");
+        if !MSG_RE.is_match(t) {
+            return;
+        }
+        run.kinds[2] = true;
+        run.untimed += 1;
+        run.first_untimed.get_or_insert(no);
+        run.open = Some(Open {
+            line: no,
+            local: None,
+            job: String::new(),
+            system: None,
+            first: t.to_string(),
+            conts: Vec::new(),
+        });
+    }
+
+    /// A JESMSGLG time of day on the current date; a time of day more than
+    /// an hour earlier than the last one without a date line between is the
+    /// next day (JES2 writes a date line at midnight, but a log may be cut).
+    fn job_log_time(&mut self, time: NaiveTime) -> Option<NaiveDateTime> {
+        let date = self.current_date(time);
+        let run = self.run.as_mut().expect("run");
+        let mut date = date;
+        if let Some(last) = run.last_time
+            && (last - time).num_seconds() > 3600
+        {
+            date = date.succ_opt().unwrap_or(date);
+            run.date = Some(date);
+        }
+        run.last_time = Some(time);
+        Some(date.and_time(time))
+    }
+
+    fn current_date(&mut self, time: NaiveTime) -> NaiveDate {
+        let run = self.run.as_mut().expect("run");
+        if let Some(d) = run.date {
+            return d;
+        }
+        let (d, how) = match self.opts.date {
+            Some(d) => (d, "--date"),
+            None => match run.mtime {
+                Some(m) => {
+                    let off = self.offset();
+                    let run = self.run.as_mut().expect("run");
+                    let local = DateTime::<chrono::Utc>::from(m).with_timezone(&off);
+                    let mut d = local.date_naive();
+                    if time > local.time() {
+                        d = d.pred_opt().unwrap_or(d);
+                    }
+                    run.date_from = Some("file modification time");
+                    (d, "file modification time")
+                }
+                None => (
+                    NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
+                    "nothing (no --date)",
+                ),
+            },
+        };
+        let run = self.run.as_mut().expect("run");
+        run.info.problem(
+            None,
+            Severity::Info,
+            0,
+            format!("no date line before the first message: date {d} taken from {how}"),
+        );
+        run.date = Some(d);
+        d
+    }
+
+    fn offset(&mut self) -> FixedOffset {
+        let run = self.run.as_mut().expect("run");
+        match run.offset {
+            Some(o) => o,
+            None => {
+                // z/OS console times are local and state no offset.
+                let o = self.opts.fallback_offset(&mut run.info);
+                run.offset = Some(o);
+                o
+            }
+        }
+    }
+
+    /// Emit the message being collected.
+    fn close(&mut self) {
+        let run = self.run.as_mut().expect("run");
+        let Some(o) = run.open.take() else {
+            return;
+        };
+        let local = match o.local {
+            Some(l) => l,
+            None => {
+                let d = self.current_date(NaiveTime::MIN);
+                d.and_time(NaiveTime::MIN)
+            }
+        };
+        let off = self.offset();
+        let run = self.run.as_mut().expect("run");
+        let ts: Ts = match off.from_local_datetime(&local) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&local),
+        };
+        // The WTO connect id closes the first line of a multi-line message
+        // and may open its continuation lines.
+        let mut first = o.first.clone();
+        let mut connect = None;
+        if !o.conts.is_empty()
+            && let Some((head, last)) = first.rsplit_once(' ')
+            && !last.is_empty()
+            && last.bytes().all(|b| b.is_ascii_digit())
+        {
+            connect = Some(last.to_string());
+            first = head.trim_end().to_string();
+        }
+        let conts: Vec<String> = o
+            .conts
+            .iter()
+            .map(|c| match (&connect, c.split_once(' ')) {
+                (Some(id), Some((lead, rest))) if lead == id => rest.trim().to_string(),
+                _ => c.clone(),
+            })
+            .collect();
+        let mut joined = first.trim_start_matches(['+', '*', '@']).to_string();
+        for c in &conts {
+            joined.push(' ');
+            joined.push_str(c);
+        }
+        let c = MSG_RE.captures(&joined).expect("message line");
+        let id = c[1].to_string();
+        let rest = c.get(2).map(|m| m.as_str()).unwrap_or("");
+        let mut words = rest.splitn(3, ' ');
+        let cpf = words.next().unwrap_or("").to_string();
+        let second = words.next().unwrap_or("");
+        let (csect, body) = if is_csect(second) {
+            (
+                Some(second.to_string()),
+                words.next().unwrap_or("").to_string(),
+            )
+        } else {
+            let after_cpf = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
+            (None, after_cpf.to_string())
+        };
+        let mut e = Event::new(
+            ts,
+            run.origin.clone(),
+            o.line,
+            Kind::LogRecord,
+            joined.clone(),
+        );
+        let x = catalog::extract(&id, &catalog::normalise(&body), &[]);
+        e.set_attr("msgid", x.msgid);
+        if let Some(s) = x.severity {
+            // z/OS action (A) and decision (D) messages need an operator:
+            // errors on the I/W/E/S/T scale.
+            let s = match s {
+                'A' | 'D' => 'E',
+                other => other,
+            };
+            e.set_attr("severity", s.to_string());
+        }
+        if let Some(f) = x.family {
+            e.set_attr("family", f);
+        }
+        for (k, v) in x.attrs {
+            e.set_attr(k, v);
+        }
+        if !cpf.is_empty() {
+            e.set_attr("cpf", cpf.clone());
+            // A token of letters and digits only is the subsystem name,
+            // which on z/OS is the queue manager's name.
+            if e.attr("qmgr").is_none()
+                && (1..=4).contains(&cpf.len())
+                && cpf.bytes().all(|b| b.is_ascii_alphanumeric())
+            {
+                e.set_attr("qmgr", cpf.clone());
+            }
+        }
+        if let Some(cs) = csect {
+            e.set_attr("csect", cs);
+        }
+        if !o.job.is_empty() {
+            e.set_attr("job", o.job.clone());
+        }
+        if let Some(s) = &o.system {
+            e.set_attr("local_host", s.clone());
+            if run.info.host.is_none() {
+                run.info.host = Some(s.clone());
+            }
+        }
+        if let Some(q) = e.attr("qmgr")
+            && run.info.qmgr.is_none()
+        {
+            run.info.qmgr = Some(q.to_string());
+        }
+        run.info.saw_event(&e.ts);
+        self.out.push_back(e);
+    }
+
+    fn end_file(&mut self) {
+        if self.run.is_some() {
+            self.close();
+        }
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        if run.untimed > 0 {
+            let first = run.first_untimed.unwrap_or(0);
+            run.info.problem(
+                Some(first),
+                Severity::Warning,
+                0,
+                format!(
+                    "{} message(s) have no time of day (pasted console text?): placed at midnight of {} in file order",
+                    run.untimed,
+                    run.date.map(|d| d.to_string()).unwrap_or_default()
+                ),
+            );
+        }
+        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console"]
+            .iter()
+            .zip(run.kinds)
+            .filter(|(_, k)| *k)
+            .map(|(n, _)| *n)
+            .collect();
+        run.info.variant = Some(if kinds.is_empty() {
+            "no messages".to_string()
+        } else {
+            kinds.join(", ")
+        });
+        if let Some(l) = &run.lines {
+            run.info.bytes = run.info.bytes.max(l.bytes_read());
+        }
+        if run.info.events == 0 && run.info.problem_count == 0 {
+            run.info
+                .problem(None, Severity::Warning, 0, "no CSQ console message found");
+        }
+        self.done.push(run.info);
+    }
+}
+
+impl Source for JoblogSource {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            if self.run.is_none() {
+                if !self.open_next() {
+                    return None;
+                }
+                continue;
+            }
+            if !self.step() {
+                self.end_file();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.run.is_some() {
+            self.end_file();
+        }
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, opts: ReadOptions) -> (Vec<Event>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = JoblogReader.open(
+            vec![Input::from_bytes("CHIN.txt", text.as_bytes().to_vec())],
+            &opts,
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    }
+
+    fn tz() -> ReadOptions {
+        ReadOptions {
+            tz: crate::timefmt::parse_offset("+01:00"),
+            date: NaiveDate::from_ymd_opt(2019, 11, 13),
+            ..ReadOptions::default()
+        }
+    }
+
+    #[test]
+    fn pasted_console_messages_with_continuations() {
+        let text = "\
++CSQX511I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN started 924
+ connection 9.68.254.236
++CSQX209E M9AD CSQXRESP Connection unexpectedly terminated, 926
+ channel SYSTEM.DEF.SVRCONN
+ connection 9.68.254.236 (9.68.254.236)
+ (queue manager M9AD)
+ TRPTYPE=TCP RC=00000000
++CSQX512I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN no longer active
+";
+        let (evs, infos) = read(text, tz());
+        assert_eq!(evs.len(), 3);
+        let e = &evs[1];
+        assert_eq!(e.line, 3);
+        assert_eq!(
+            e.text,
+            "CSQX209E M9AD CSQXRESP Connection unexpectedly terminated, channel SYSTEM.DEF.SVRCONN connection 9.68.254.236 (9.68.254.236) (queue manager M9AD) TRPTYPE=TCP RC=00000000"
+        );
+        assert_eq!(e.attr("msgid"), Some("CSQX209E"));
+        assert_eq!(e.attr("channel"), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(e.attr("address"), Some("9.68.254.236"));
+        assert_eq!(e.attr("trptype"), Some("TCP"));
+        assert_eq!(e.attr("reason"), Some("0"));
+        assert_eq!(e.attr("qmgr"), Some("M9AD"));
+        assert_eq!(e.attr("csect"), Some("CSQXRESP"));
+        assert_eq!(evs[0].attr("address"), Some("9.68.254.236"));
+        assert_eq!(
+            evs[0].text,
+            "CSQX511I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN started connection 9.68.254.236"
+        );
+        assert_eq!(evs[2].attr("channel"), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(
+            crate::timefmt::rfc3339(&e.ts),
+            "2019-11-13T00:00:00.000000+01:00"
+        );
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "no date line before the first message: date 2019-11-13 taken from --date",
+                "3 message(s) have no time of day (pasted console text?): placed at midnight of 2019-11-13 in file order"
+            ]
+        );
+    }
+
+    #[test]
+    fn syslog_records() {
+        let text = "\
+NC0000000 SYS1     24065 10:15:30.12 STC04321 00000290  CSQX511I %MQ1A CSQXRESP Channel APP.SVRCONN started
+M 0000000 SYS1     24065 10:15:31.57 STC04321 00000090  CSQX209E %MQ1A CSQXRESP Connection unexpectedly terminated,
+D                                         412 00000090  channel APP.SVRCONN
+D                                         412 00000090  connection 10.1.2.3 (10.1.2.3)
+E                                         412 00000090  TRPTYPE=TCP RC=00000468
+";
+        let (evs, _) = read(text, tz());
+        assert_eq!(evs.len(), 2);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-03-05T10:15:31.570000+01:00"
+        );
+        assert_eq!(evs[1].attr("reason"), Some("1128"));
+        assert_eq!(evs[1].attr("local_host"), Some("SYS1"));
+        assert_eq!(evs[1].attr("cpf"), Some("%MQ1A"));
+        assert_eq!(evs[1].attr("qmgr"), None);
+        assert_eq!(evs[1].attr("job"), Some("STC04321"));
+    }
+
+    #[test]
+    fn jes_dates_and_midnight() {
+        let text = "\
+ 23.59.58 STC04321 ---- MONDAY,    04 MAR 2024 ----
+ 23.59.58 STC04321  CSQX512I %MQ1A CSQXRESP Channel A.B no longer active
+ 00.00.00 STC04321 ---- TUESDAY,   05 MAR 2024 ----
+ 00.00.01 STC04321  CSQX500I %MQ1A CSQXRCTL Channel A.B started
+";
+        let (evs, infos) = read(text, tz());
+        assert_eq!(evs.len(), 2);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-03-04T23:59:58.000000+01:00"
+        );
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-03-05T00:00:01.000000+01:00"
+        );
+        assert_eq!(infos[0].problem_count, 0);
+    }
+}

@@ -1,0 +1,343 @@
+//! What a row means beyond its columns: the shared attribute names the
+//! analysis passes read (see the table in `event`), and a one-line summary
+//! for people.
+
+use super::row::Row;
+use crate::timefmt::human_us;
+use std::fmt::Write;
+
+/// Derived attributes (appended to `attrs`) and the summary text.
+pub fn derive(row: &Row, attrs: &mut Vec<(String, String)>) -> String {
+    let l = row.layout;
+    let s = l.structure.as_str();
+    let mut set = |k: &str, v: String| attrs.push((k.to_string(), v));
+    set("record", s.to_string());
+    let qmgr = row.get("QMgr").map(|q| q.into_owned());
+    if let Some(q) = &qmgr {
+        set("qmgr", q.clone());
+    }
+    let head = match &qmgr {
+        Some(q) => format!("{s} {q}"),
+        None => s.to_string(),
+    };
+    let mut t = head;
+    match s {
+        "WQ" => wq(row, &mut set, &mut t),
+        "WTAS" => wtas(row, &mut set, &mut t),
+        "WTID" => wtid(row, &mut set, &mut t),
+        "QMAC" => qmac(row, &mut t),
+        "QCST" => qcst(row, &mut set, &mut t),
+        "QQST" => qqst(row, &mut set, &mut t),
+        "QCTDNS" => task_stats(row, "DNS", "dns", &mut set, &mut t),
+        "QCTSSL" => task_stats(row, "SSL", "tls", &mut set, &mut t),
+        "QCTDSP" | "QCTADP" => task_stats(row, "", "", &mut set, &mut t),
+        "QPST" => qpst(row, &mut t),
+        "QMST" => qmst(row, &mut t),
+        _ => {}
+    }
+    if let Some(d) = row.int("Interval_Duration") {
+        let _ = write!(t, ", {d} s interval");
+    }
+    t
+}
+
+type Set<'s> = dyn FnMut(&str, String) + 's;
+
+/// `LPAR/QMgr/correlator`: the correlator repeats for every interval
+/// record of a long-running task, so it names the task; the queue manager
+/// and LPAR keep equal correlators of different queue managers apart.
+fn task_key(row: &Row, correl_col: &str) -> Option<String> {
+    let c = row.get(correl_col)?;
+    let mut k = String::new();
+    for p in ["LPAR", "QMgr"] {
+        if let Some(v) = row.get(p) {
+            k.push_str(&v);
+            k.push('/');
+        }
+    }
+    k.push_str(&c);
+    Some(k)
+}
+
+fn n(row: &Row, name: &str) -> i64 {
+    row.int(name).unwrap_or(0)
+}
+
+fn us(v: i64) -> String {
+    human_us(v.max(0) as u64)
+}
+
+fn wq(row: &Row, set: &mut Set, t: &mut String) {
+    if let Some(k) = task_key(row, "Correlation") {
+        set("task", k);
+    }
+    // Aggregate on the base queue: the opened name may be an alias or a
+    // remote queue (then the base is the transmission queue).
+    let queue = row.get("Base_Name").or_else(|| row.get("Open_Name"));
+    if let Some(q) = &queue {
+        set("queue", q.to_string());
+        let _ = write!(t, " queue {q}");
+    }
+    if let (Some(o), Some(q)) = (row.get("Open_Name"), &queue)
+        && o != *q
+    {
+        let _ = write!(t, " (opened as {o})");
+    }
+    let valid = n(row, "Total_Valid_Gets");
+    let _ = write!(
+        t,
+        " gets {} ({valid} valid) puts {} put1s {}",
+        n(row, "Get_Count"),
+        n(row, "Put_Count"),
+        n(row, "Put1_Count")
+    );
+    // Only rows with valid gets carry time on queue (the getter side).
+    if valid > 0
+        && let Some(total) = row.dur_us("Total_Time_On_Queue")
+    {
+        let avg = total / valid;
+        set("qtime_avg_us", avg.to_string());
+        let _ = write!(t, ", time on queue avg {}", us(avg));
+        if let Some(max) = row.dur_us("Max_Time_On_Queue") {
+            set("qtime_max_us", max.to_string());
+            let _ = write!(t, " max {}", us(max));
+        }
+    }
+    if let Some(d) = row.int("Max_Depth") {
+        let _ = write!(t, ", max depth {d}");
+    }
+}
+
+fn wtas(row: &Row, set: &mut Set, t: &mut String) {
+    if let Some(k) = task_key(row, "Correl") {
+        set("task", k);
+    }
+    if let Some(c) = row.get("Correl") {
+        let _ = write!(t, " task {c}");
+    }
+    let _ = write!(
+        t,
+        " commits {} backouts {} other MQI {}",
+        n(row, "Commit_Count"),
+        n(row, "Backout_Count"),
+        n(row, "Other_MQI_Count")
+    );
+    if let Some(w) = row.dur_us("Max_Latch_Wait_Time").filter(|w| *w > 0) {
+        let _ = write!(t, ", longest latch wait {}", us(w));
+        if let Some(id) = row.get("Max_Latch_Wait_ID") {
+            let _ = write!(t, " (latch {id})");
+        }
+    }
+}
+
+fn wtid(row: &Row, set: &mut Set, t: &mut String) {
+    if let Some(k) = task_key(row, "WTAS_Correlator") {
+        set("task", k);
+    }
+    if let Some(a) = row.get("Appl_Type") {
+        let _ = write!(t, " {a}");
+    }
+    if let Some(c) = row.get("Connection_Name") {
+        let _ = write!(t, " {c}");
+    }
+    if let Some(c) = row.get("Channel_Name") {
+        set("channel", c.to_string());
+        let _ = write!(t, " channel {c}");
+    }
+    if let Some(c) = row.get("Channel_Connection_Name") {
+        set("conname", c.to_string());
+        let _ = write!(t, " conn {c}");
+    }
+    if let Some(u) = row.get("MVS_UserId") {
+        set("user", u.to_string());
+        let _ = write!(t, " user {u}");
+    }
+}
+
+fn qmac(row: &Row, t: &mut String) {
+    if let Some(a) = row.get("Application_Type") {
+        let _ = write!(t, " {a}");
+    }
+    if let Some(c) = row.get("Connection_Name") {
+        let _ = write!(t, " {c}");
+    }
+    if let Some(u) = row.get("Authorisation_ID") {
+        let _ = write!(t, " user {u}");
+    }
+    if let Some(c) = row.dur_us("CPU_Time") {
+        let _ = write!(t, " CPU {}", us(c));
+    }
+    let sum = |p: &str| -> i64 {
+        ["0to99", "100to999", "1000to9999", "10000"]
+            .iter()
+            .map(|b| n(row, &format!("{p}_Len_{b}")))
+            .fold(0i64, i64::saturating_add)
+    };
+    let _ = write!(t, " puts {} gets {}", sum("Puts"), sum("Gets"));
+}
+
+fn qcst(row: &Row, set: &mut Set, t: &mut String) {
+    if let Some(c) = row.get("Chl_Name") {
+        set("channel", c.to_string());
+        let _ = write!(t, " channel {c}");
+    }
+    let kind: Vec<String> = ["Type", "Status"]
+        .iter()
+        .filter_map(|c| row.get(c).map(|v| v.into_owned()))
+        .collect();
+    if !kind.is_empty() {
+        let _ = write!(t, " ({})", kind.join(", "));
+    }
+    if let Some(c) = row.get("Connection_Name") {
+        set("conname", c.to_string());
+        let _ = write!(t, " conn {c}");
+    }
+    if let Some(r) = row.get("Remote_QMgr_Or_App") {
+        let _ = write!(t, " remote {r}");
+    }
+    let _ = write!(
+        t,
+        " msgs {} bytes sent {} received {}",
+        n(row, "Msg_All_Count"),
+        n(row, "Bytes_Sent"),
+        n(row, "Bytes_Received")
+    );
+    let batches = n(row, "Batches");
+    if batches > 0 {
+        let _ = write!(t, " batches {batches} ({} full)", n(row, "Full_Batches"));
+    }
+    if let Some(a) = row.int("Net_Time_Avg").filter(|a| *a > 0) {
+        let _ = write!(
+            t,
+            " net time avg {} max {}",
+            us(a),
+            us(n(row, "Net_Time_Max"))
+        );
+    }
+    if let Some(d) = row.int("DNS_Resolution_Time") {
+        set("dns_us", d.to_string());
+        if d > 0 {
+            let _ = write!(t, " DNS {}", us(d));
+        }
+    }
+}
+
+fn qqst(row: &Row, set: &mut Set, t: &mut String) {
+    if let Some(q) = row.get("Queue") {
+        set("queue", q.to_string());
+        let _ = write!(t, " queue {q}");
+    }
+    let full = row.get("Record").is_none_or(|r| r != "PARTIAL");
+    if full {
+        if let Some(d) = row.int("Current_Depth") {
+            let _ = write!(t, " depth {d}");
+        }
+    } else {
+        // A partial record carries zeros for depth and age.
+        t.push_str(" (partial record)");
+    }
+    if let Some(h) = row.int("Queue_Depth_High_Water") {
+        let _ = write!(t, " high {h}");
+    }
+    if row.has_any(&["Put", "Get"]) {
+        let _ = write!(
+            t,
+            " puts {} gets {}",
+            n(row, "Put").saturating_add(n(row, "Put1")),
+            n(row, "Get")
+        );
+    }
+    if let Some(q) = row.int("QTime_Short") {
+        set("qtime_avg_us", q.to_string());
+        let _ = write!(t, ", qtime short {}", us(q));
+    }
+    if let Some(q) = row.int("QTime_Long") {
+        set("qtime_long_us", q.to_string());
+        let _ = write!(t, " long {}", us(q));
+    }
+    if full && let Some(a) = row.int("Max_Age") {
+        set(
+            "oldest_msg_age_us",
+            a.max(0).saturating_mul(1_000_000).to_string(),
+        );
+        let _ = write!(t, ", oldest message {a} s");
+    }
+}
+
+/// QCTDSP, QCTADP, QCTSSL, QCTDNS: one CHINIT task each.
+fn task_stats(row: &Row, what: &str, prefix: &str, set: &mut Set, t: &mut String) {
+    if let Some(i) = row.int("Task_Index") {
+        let _ = write!(t, " task {i}");
+    }
+    let reqs = n(row, "Request_Count");
+    let _ = write!(t, " requests {reqs}");
+    let elapsed = row.dur_us("Task_Elapsed_Time");
+    if let Some(c) = row.dur_us("Task_CPU_Time") {
+        let _ = write!(t, " CPU {}", us(c));
+    }
+    if let Some(e) = elapsed {
+        let _ = write!(t, " elapsed {}", us(e));
+    }
+    if prefix.is_empty() {
+        if let Some(c) = row.int("Task_Channel_Count") {
+            let _ = write!(t, " channels {c}");
+        }
+        return;
+    }
+    if reqs > 0
+        && let Some(e) = elapsed
+    {
+        let avg = e / reqs;
+        set(&format!("{prefix}_avg_us"), avg.to_string());
+        let _ = write!(t, ", avg {}", us(avg));
+    }
+    if let Some(m) = row.dur_us(&format!("Max_{what}_Request_Duration")) {
+        set(&format!("{prefix}_max_us"), m.to_string());
+        let _ = write!(t, ", longest {}", us(m));
+    }
+    if let Ok(Some(at)) = row.datetime(&format!("Max_{what}_Request_Time")) {
+        let _ = write!(t, " at {}", at.format("%H:%M:%S%.6f"));
+    }
+}
+
+fn qpst(row: &Row, t: &mut String) {
+    if let Some(b) = row.int("BufferPool") {
+        let _ = write!(t, " buffer pool {b}");
+    }
+    let count = n(row, "Buffer_Count");
+    let _ = write!(t, " buffers {count}");
+    if let Some(low) = row.int("Lowest_Stealable") {
+        let _ = write!(t, " lowest stealable {low}");
+        if count > 0 {
+            let used = (count as f64 - low as f64) * 100.0 / count as f64;
+            let _ = write!(t, " ({used:.1}% used at peak)");
+        }
+    }
+    let _ = write!(
+        t,
+        " DWT {} DMC {} SOS {}",
+        n(row, "Defer_Write_THold_Reached"),
+        n(row, "Sync_Write_THold_Reached"),
+        n(row, "Suspend_No_Buffers")
+    );
+}
+
+fn qmst(row: &Row, t: &mut String) {
+    for (label, col) in [
+        ("opens", "Open"),
+        ("closes", "Close"),
+        ("gets", "Get"),
+        ("puts", "Put"),
+        ("put1s", "Put1"),
+        ("inqs", "Inq"),
+        ("sets", "Set"),
+    ] {
+        let _ = write!(t, " {label} {}", n(row, col));
+    }
+}
+
+impl Row<'_> {
+    fn has_any(&self, names: &[&str]) -> bool {
+        names.iter().any(|n| self.layout.has(n))
+    }
+}

@@ -1,0 +1,1374 @@
+//! SMF 115/116 data as IBM's `mqsmfcsv` writes it: one CSV file per MQ
+//! structure (`SMF-QCST.csv`, `SMF-WQ.csv`, ...), a header row naming the
+//! columns. See `shared/formats/smf.md` for the layouts.
+//!
+//! Columns are found by name, never by position; old spellings go through
+//! the alias table in `columns` and come out under today's names. Each
+//! data row becomes one `smf-record` event whose attributes are its cells
+//! under those names, placeholders dropped, plus the shared names of the
+//! `event` table. Columns the reader does not know are kept as they are
+//! (newer formatters add columns): not a problem. Nor is a missing `QSG`
+//! column (formatters before 5.6): the inventory's variant says so.
+//!
+//! Time: `Date`/`Time` are the LPAR's local time (to 1/100 s), STCK columns
+//! are in the formatter's zone. The offset between the two is estimated
+//! from the data (`clock`) and reported once per file as an info problem;
+//! STCK-derived row times are moved onto the LPAR clock (`clock_offset_s`
+//! says by how much, raw STCK cells stay as written), and the LPAR clock's
+//! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
+//! the interval their counts cover (`timing`; `ts_from` names the source),
+//! which is not the file order, so the raw rows (not events) wait in a
+//! buffer bounded by time (`HORIZON`) and size (`BUDGET`).
+
+mod clock;
+mod columns;
+mod csvline;
+mod derive;
+mod row;
+mod timing;
+mod value;
+
+use super::Reader;
+use crate::event::{Event, Format, Kind, Origin};
+use crate::input::Input;
+use crate::lines::{LineMeta, LineReader, MAX_LINE};
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
+use columns::Layout;
+use csvline::Field;
+use row::Row;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::io::Read;
+use std::sync::Arc;
+use timing::{Placed, Timer, Timing};
+
+/// Rows are held back until they are this much older than the newest
+/// record time read (long-running tasks report intervals that began hours
+/// before the record)...
+const HORIZON: Duration = Duration::hours(24);
+/// ... or until the rows held take this many bytes (then the earliest go).
+const BUDGET: usize = 16 * 1024 * 1024;
+/// Rows read before the clock offset is decided, at most.
+const ESTIMATE_ROWS: usize = 2000;
+/// Anchor votes that are enough to decide it.
+const ESTIMATE_VOTES: u32 = 64;
+/// Offset changes reported in detail.
+const MAX_CHANGE_REPORTS: u32 = 5;
+/// Distinct queue managers, LPARs, versions listed in the inventory.
+const MAX_LISTED: usize = 8;
+
+pub struct SmfCsvReader;
+
+impl Reader for SmfCsvReader {
+    fn format(&self) -> Format {
+        Format::SmfCsv
+    }
+
+    /// A header that starts with `mqsmfcsv`'s common block decides; a known
+    /// structure signature or a matching `SMF-<STRUCT>.csv` name only adds
+    /// certainty. Data rows without a header, and empty files, are claimed
+    /// weakly when the name is the formatter's, so the inventory can say
+    /// what is wrong with them.
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        let by_name = columns::structure_from_name(name).is_some();
+        if head.is_empty() {
+            return if by_name { 5 } else { 0 };
+        }
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let first = head.split(|&b| b == b'\n').next().unwrap_or(head);
+        let first = first.strip_suffix(b"\r").unwrap_or(first);
+        let Ok(text) = std::str::from_utf8(first) else {
+            return 0;
+        };
+        if columns::common_block(text.split(',')).is_some() {
+            let known = columns::identify(text.split(',')).is_some();
+            return 90 + if known { 5 } else { 0 } + u8::from(by_name);
+        }
+        if by_name && looks_like_data_row(first) {
+            return 40;
+        }
+        0
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(SmfSource {
+            opts: opts.clone(),
+            pending: inputs.into(),
+            file: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        })
+    }
+}
+
+/// `"2016/02/27","18:03:47,...`: a row of a file written without header.
+fn looks_like_data_row(line: &[u8]) -> bool {
+    let mut f = Vec::new();
+    if csvline::split(line, &mut f).is_err() || f.len() < 6 {
+        return false;
+    }
+    let s = |i: usize| std::str::from_utf8(f[i].bytes(line)).unwrap_or("");
+    value::date(s(0)).is_some() && value::time(s(1)).is_some()
+}
+
+/// A row waiting for the clock estimate.
+struct Pending {
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+    record: NaiveDateTime,
+}
+
+/// A placed row waiting for its turn.
+struct Held {
+    key: (NaiveDateTime, u64),
+    end: Option<NaiveDateTime>,
+    offset: Option<i32>,
+    from: &'static str,
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+}
+
+impl PartialEq for Held {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Held {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&o.key)
+    }
+}
+
+/// Reading state of one file.
+struct FileState {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    name_struct: Option<String>,
+    layout: Option<Arc<Layout>>,
+    /// The file has rows but no header: nothing can be named.
+    headless: bool,
+    offset: Option<FixedOffset>,
+    votes: clock::Votes,
+    settled: bool,
+    /// All lines read.
+    eof: bool,
+    /// The offset the file begins with, once decided.
+    start: Option<i32>,
+    current: Option<i32>,
+    changes: u32,
+    pending: Vec<Pending>,
+    pending_bytes: usize,
+    heap: BinaryHeap<Reverse<Held>>,
+    held_bytes: usize,
+    seq: u64,
+    newest: Option<NaiveDateTime>,
+    timer: Timer,
+    /// Keys of the current record's rows, for `duplicate`.
+    seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
+    fields: Vec<Field>,
+    rows: u64,
+    qmgrs: BTreeSet<String>,
+    lpars: BTreeSet<String>,
+    versions: BTreeSet<String>,
+}
+
+pub struct SmfSource {
+    opts: ReadOptions,
+    pending: VecDeque<Input>,
+    file: Option<FileState>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+/// How a data row fits its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    /// A 115 row without the three interval columns (a record without
+    /// interval header): fitted by leaving them empty.
+    NoInterval,
+    /// A `",` inside this column's string split it; rejoined.
+    Rejoined(usize),
+}
+
+/// Split a data row and fit it to the header; the problem when it cannot.
+fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+    let name = |i: usize| layout.names.get(i).map_or("?", String::as_str);
+    if let Err(u) = csvline::split(line, fields) {
+        return Err(format!(
+            "unbalanced quote in column {} `{}`: row skipped",
+            u.field + 1,
+            name(u.field)
+        ));
+    }
+    // The formatter ends every line with a comma: a last empty unquoted
+    // field is that comma, never a value (strings are quoted, numbers are
+    // never empty).
+    if fields.last().is_some_and(|f| f.is_empty() && !f.quoted) && fields.len() > 1 {
+        fields.pop();
+    }
+    let width = layout.width();
+    let n = fields.len();
+    if n == width {
+        return Ok(Fit::Exact);
+    }
+    if n > width {
+        if let Some(i) = csvline::rejoin(line, fields, width) {
+            return Ok(Fit::Rejoined(i));
+        }
+        return Err(format!(
+            "row has {n} columns, the header {width}: row skipped"
+        ));
+    }
+    // A quote inside a quoted cell that swallowed the separators after it.
+    if let Some(i) = fields
+        .iter()
+        .position(|f| f.quoted && memchr::memchr(b'"', f.bytes(line)).is_some())
+    {
+        return Err(format!(
+            "unbalanced quote in column {} `{}`: row skipped",
+            i + 1,
+            name(i)
+        ));
+    }
+    if let Some(at) = layout.interval_at
+        && n + 3 == width
+    {
+        fields.splice(at..at, [Field::EMPTY; 3]);
+        return Ok(Fit::NoInterval);
+    }
+    Err(format!(
+        "short row: {n} of {width} columns (ends at `{}`): row skipped",
+        name(n.saturating_sub(1))
+    ))
+}
+
+impl FileState {
+    fn new(input: &Input) -> FileState {
+        let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
+        info.platform = Some("z/OS".to_string());
+        let lines = match input.open() {
+            Ok(r) => Some(LineReader::new(r)),
+            Err(e) => {
+                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                None
+            }
+        };
+        if input.bytes == 0 {
+            info.problem(None, Severity::Warning, 0, "empty file");
+        }
+        FileState {
+            origin: Arc::new(Origin {
+                path: input.display.clone(),
+                format: Format::SmfCsv,
+            }),
+            info,
+            lines,
+            name_struct: columns::structure_from_name(&input.name),
+            layout: None,
+            headless: false,
+            offset: None,
+            votes: clock::Votes::default(),
+            settled: false,
+            eof: false,
+            start: None,
+            current: None,
+            changes: 0,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            heap: BinaryHeap::new(),
+            held_bytes: 0,
+            seq: 0,
+            newest: None,
+            timer: Timer::default(),
+            seen: (None, HashMap::new()),
+            fields: Vec::new(),
+            rows: 0,
+            qmgrs: BTreeSet::new(),
+            lpars: BTreeSet::new(),
+            versions: BTreeSet::new(),
+        }
+    }
+
+    fn timing(&self) -> Timing {
+        self.layout.as_deref().map_or(Timing::Point, Timing::of)
+    }
+
+    fn handle(
+        &mut self,
+        meta: LineMeta,
+        line: &[u8],
+        opts: &ReadOptions,
+        out: &mut VecDeque<Event>,
+    ) {
+        let no = meta.no;
+        let line = if no == 1 {
+            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+        } else {
+            line
+        };
+        if self.headless {
+            self.info.lines_skipped += 1;
+            return;
+        }
+        if meta.truncated {
+            self.info.problem(
+                Some(no),
+                Severity::Warning,
+                1,
+                format!(
+                    "line of {} bytes is longer than the {} KiB limit: row skipped",
+                    meta.full_len,
+                    MAX_LINE / 1024
+                ),
+            );
+            return;
+        }
+        if line.iter().all(|b| b.is_ascii_whitespace()) {
+            return;
+        }
+        let Some(layout) = self.layout.clone() else {
+            self.header(no, line, true);
+            return;
+        };
+        if line.starts_with(b"Date,Time,") && self.header(no, line, false) {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                "header row repeated (files joined?): columns named again from here",
+            );
+            return;
+        }
+        let mut fields = std::mem::take(&mut self.fields);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts, out);
+        self.fields = fields;
+    }
+
+    /// A header row; on the first line, the news that there is none.
+    /// Whether the line was a header.
+    fn header(&mut self, no: u64, line: &[u8], first: bool) -> bool {
+        let text = crate::text::decode_lossy(line);
+        let mut cells: Vec<&str> = text.split(',').collect();
+        if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
+            cells.pop();
+        }
+        if columns::common_block(cells.iter().copied()).is_none() {
+            if !first {
+                return false;
+            }
+            let what = if looks_like_data_row(line) {
+                "no header row (formatted with `-h no`, or appended to with `-a`): columns cannot be named"
+            } else {
+                "first line is not an mqsmfcsv header (`Date,Time,LPAR,QMgr,...`)"
+            };
+            self.info.problem(
+                Some(no),
+                Severity::Error,
+                1,
+                format!("{what}: file not read"),
+            );
+            self.headless = true;
+            return false;
+        }
+        let layout = Layout::new(&cells, self.name_struct.as_deref());
+        if !layout.by_header {
+            let msg = match &self.name_struct {
+                Some(s) => format!(
+                    "header not recognised as a known structure: rows read as {s} (from the file name) with their columns only"
+                ),
+                None => {
+                    "header not recognised as a known structure: rows read with their columns only"
+                        .to_string()
+                }
+            };
+            self.info.problem(Some(no), Severity::Info, 0, msg);
+        } else if let Some(s) = &self.name_struct
+            && *s != layout.structure
+        {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "file name says {s} but the header is {}'s: read as {}",
+                    layout.structure, layout.structure
+                ),
+            );
+        }
+        let mut variant = layout.structure.clone();
+        if layout.renamed > 0 {
+            variant.push_str(", old column names");
+        }
+        if !layout.has_qsg {
+            variant.push_str(", no QSG column (mqsmfcsv before 5.6)");
+        }
+        self.info.variant = Some(variant);
+        let timing = Timing::of(&layout);
+        if self.layout.is_none() && !timing.needs_offset() {
+            // Nothing to estimate: rows go straight to the buffer.
+            self.settled = true;
+        }
+        self.layout = Some(Arc::new(layout));
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn data_row(
+        &mut self,
+        no: u64,
+        unterminated: bool,
+        line: &[u8],
+        layout: &Arc<Layout>,
+        fields: &mut Vec<Field>,
+        opts: &ReadOptions,
+        out: &mut VecDeque<Event>,
+    ) {
+        let fitted = match fit(layout, line, fields) {
+            Ok(v) => v,
+            Err(mut msg) => {
+                if unterminated && msg.starts_with("short row") {
+                    msg = msg.replacen("short row", "file ends mid-row", 1);
+                }
+                self.info.problem(Some(no), Severity::Warning, 1, msg);
+                return;
+            }
+        };
+        let row = Row {
+            layout,
+            line,
+            fields,
+        };
+        let record = match row.datetime_of("Date", "Time") {
+            Ok(t) => t,
+            Err(what) => {
+                self.info.problem(
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    format!("record time {what} is not a date and time: row skipped"),
+                );
+                return;
+            }
+        };
+        if let Some(first) = self.duplicate(&row, record, line, no) {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "same {} row as line {first} (statistics written for two SMF 115 subtypes): skipped",
+                    layout.structure
+                ),
+            );
+            return;
+        }
+        if let Fit::Rejoined(i) = fitted {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` holds a quote and a comma (not escaped by the formatter): cell rejoined",
+                    i + 1,
+                    layout.names[i]
+                ),
+            );
+        }
+        if fitted == Fit::NoInterval {
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time",
+            );
+        }
+        if std::str::from_utf8(line).is_err() {
+            let col = fields
+                .iter()
+                .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
+                .unwrap_or(0);
+            self.info.problem(
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` is not UTF-8: read as Latin-1",
+                    col + 1,
+                    layout.names[col]
+                ),
+            );
+        }
+        for (set, col) in [
+            (&mut self.qmgrs, "QMgr"),
+            (&mut self.lpars, "LPAR"),
+            (&mut self.versions, "MQ_Version"),
+        ] {
+            if set.len() <= MAX_LISTED
+                && let Some(v) = row.get(col)
+                && !set.contains(v.as_ref())
+            {
+                set.insert(v.into_owned());
+            }
+        }
+        if self.offset.is_none() {
+            self.offset = Some(opts.fallback_offset(&mut self.info));
+        }
+        self.rows += 1;
+        self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
+        let timing = Timing::of(layout);
+        if let Some((strong, c)) = anchor(timing, &row, record) {
+            self.votes.add(strong, c);
+        }
+        if !self.settled {
+            self.pending_bytes += line.len();
+            self.pending.push(Pending {
+                line_no: no,
+                bytes: line.to_vec(),
+                layout: layout.clone(),
+                record,
+            });
+            if self.pending.len() >= ESTIMATE_ROWS
+                || self.votes.count() >= ESTIMATE_VOTES
+                || self.pending_bytes >= BUDGET / 2
+            {
+                self.settle();
+            }
+        } else {
+            let placed = self.place(timing, &row, no, record);
+            self.hold(placed, no, line.to_vec(), layout.clone());
+        }
+        self.release(out);
+    }
+
+    /// The line of an identical earlier row of the same record and key, for
+    /// structures that can be written twice (QPST comes with both 115
+    /// subtype 2 and 215). Rows of one record are adjacent, so only the
+    /// current record's keys are kept.
+    fn duplicate(&mut self, row: &Row, record: NaiveDateTime, line: &[u8], no: u64) -> Option<u64> {
+        let cols = columns::dedup_key(&row.layout.structure)?;
+        let mut key = String::new();
+        for c in cols {
+            key.push_str(row.get(c).as_deref().unwrap_or(""));
+            key.push('/');
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(line, &mut h);
+        let hash = std::hash::Hasher::finish(&h);
+        if self.seen.0 != Some(record) {
+            self.seen = (Some(record), HashMap::new());
+        }
+        match self.seen.1.get(&key) {
+            Some((hh, first)) if *hh == hash => Some(*first),
+            Some(_) => None,
+            None => {
+                self.seen.1.insert(key, (hash, no));
+                None
+            }
+        }
+    }
+
+    /// Decide the clock offset from the rows read so far and place them.
+    fn settle(&mut self) {
+        self.settled = true;
+        let timing = self.timing();
+        if let Some(off) = self.votes.decide() {
+            // Strong anchors: begin with the first row's own offset, so a
+            // change later in the file is reported where it happens.
+            let first_strong = self.pending.iter().find_map(|p| {
+                let mut f = Vec::new();
+                fit(&p.layout, &p.bytes, &mut f).ok()?;
+                let r = Row {
+                    layout: &p.layout,
+                    line: &p.bytes,
+                    fields: &f,
+                };
+                anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
+            });
+            self.start = Some(first_strong.unwrap_or(off));
+            self.current = self.start;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let mut f = Vec::new();
+        for p in pending {
+            if fit(&p.layout, &p.bytes, &mut f).is_err() {
+                continue;
+            }
+            let r = Row {
+                layout: &p.layout,
+                line: &p.bytes,
+                fields: &f,
+            };
+            let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
+            self.hold(placed, p.line_no, p.bytes, p.layout);
+        }
+    }
+
+    /// Place one row, following the offset where a strong anchor shows it
+    /// changed (daylight saving on the LPAR, files appended from runs in
+    /// different zones).
+    fn place(&mut self, timing: Timing, row: &Row, no: u64, record: NaiveDateTime) -> Placed {
+        if let Some((true, c)) = anchor(timing, row, record)
+            && let Some(cur) = self.current
+            && c != cur
+        {
+            self.changes += 1;
+            if self.changes <= MAX_CHANGE_REPORTS {
+                self.info.problem(
+                    Some(no),
+                    Severity::Info,
+                    0,
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time from here (before: {}): daylight saving change, or output of runs in different zones joined",
+                        clock::offset_text(c),
+                        clock::offset_text(cur)
+                    ),
+                );
+            }
+            self.current = Some(c);
+        }
+        let mut bad = Vec::new();
+        let placed = self
+            .timer
+            .place(timing, row, record, self.current, &mut bad);
+        for what in bad {
+            self.info.problem(
+                Some(no),
+                Severity::Warning,
+                0,
+                format!("{what} is not a date and time: ignored"),
+            );
+        }
+        placed
+    }
+
+    fn hold(&mut self, p: Placed, no: u64, bytes: Vec<u8>, layout: Arc<Layout>) {
+        self.seq += 1;
+        self.held_bytes += bytes.len() + 64;
+        self.heap.push(Reverse(Held {
+            key: (p.ts, self.seq),
+            end: p.end,
+            offset: p.offset,
+            from: p.from,
+            line_no: no,
+            bytes,
+            layout,
+        }));
+    }
+
+    /// Pass on the rows that are old enough.
+    fn release(&mut self, out: &mut VecDeque<Event>) {
+        while let Some(Reverse(top)) = self.heap.peek() {
+            let ready =
+                self.held_bytes > BUDGET || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            if !ready {
+                break;
+            }
+            if let Some(e) = self.next_held() {
+                out.push_back(e);
+            }
+        }
+    }
+
+    /// The earliest row held, as an event. At the end of the input rows are
+    /// built one at a time, so memory holds raw rows, not events.
+    fn next_held(&mut self) -> Option<Event> {
+        while let Some(Reverse(h)) = self.heap.pop() {
+            self.held_bytes -= h.bytes.len() + 64;
+            if let Some(e) = self.event(h) {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// No more lines: decide the clock if still open.
+    fn end_of_input(&mut self) {
+        self.eof = true;
+        if !self.settled {
+            self.settle();
+        }
+    }
+
+    fn event(&mut self, h: Held) -> Option<Event> {
+        let off = self.offset?;
+        let mut f = std::mem::take(&mut self.fields);
+        let fitted = fit(&h.layout, &h.bytes, &mut f).is_ok();
+        let mut attrs = Vec::with_capacity(h.layout.width() + 8);
+        let text = if fitted {
+            let row = Row {
+                layout: &h.layout,
+                line: &h.bytes,
+                fields: &f,
+            };
+            cells(&row, &mut attrs);
+            derive::derive(&row, &mut attrs)
+        } else {
+            String::new()
+        };
+        self.fields = f;
+        if !fitted {
+            return None;
+        }
+        attrs.push(("ts_from".to_string(), h.from.to_string()));
+        if let Some(o) = h.offset {
+            attrs.push(("clock_offset_s".to_string(), o.to_string()));
+        }
+        let at = |t: NaiveDateTime| {
+            off.from_local_datetime(&t)
+                .single()
+                .unwrap_or_else(|| off.from_utc_datetime(&t))
+        };
+        let ts = at(h.key.0);
+        let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
+        e.end = h.end.map(at);
+        e.attrs = attrs;
+        self.info.saw_event(&ts);
+        Some(e)
+    }
+
+    /// Say what was estimated about the two clocks, over the whole file.
+    fn clock_summary(&mut self, opts: &ReadOptions) {
+        let timing = self.timing();
+        if !timing.needs_offset() || self.rows == 0 {
+            return;
+        }
+        let anchor_name = timing
+            .anchors()
+            .iter()
+            .map(|a| format!("`{}`", a.0))
+            .collect::<Vec<_>>()
+            .join("/");
+        let Some(start) = self.start else {
+            self.info.problem(
+                None,
+                Severity::Info,
+                0,
+                format!(
+                    "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated from {anchor_name}: rows placed at their record time, STCK columns kept as written"
+                ),
+            );
+            return;
+        };
+        let (agree, total) = self.votes.support(start);
+        let hint = match opts.tz {
+            Some(_) => String::new(),
+            None => format!(
+                ". If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC{0}: use --tz {0}",
+                clock::offset_text(-start)
+            ),
+        };
+        let how = if start == 0 {
+            "rows placed on the LPAR clock as they are"
+        } else {
+            "their times moved onto the LPAR clock"
+        };
+        self.info.problem(
+            None,
+            Severity::Info,
+            0,
+            format!(
+                "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
+                clock::offset_text(start)
+            ),
+        );
+    }
+
+    /// The inventory row's last facts. Rows still held (the reader of the
+    /// stream stopped early) are dropped.
+    fn finish(&mut self, opts: &ReadOptions) {
+        if !self.settled {
+            self.settle();
+        }
+        self.clock_summary(opts);
+        if let Some(l) = &self.lines {
+            self.info.bytes = self.info.bytes.max(l.bytes_read());
+        }
+        if self.layout.is_some() && self.rows == 0 && self.info.problem_count == 0 {
+            self.info
+                .problem(None, Severity::Info, 0, "header only: no data rows");
+        }
+        let list = |s: &BTreeSet<String>, f: &dyn Fn(&str) -> String| -> Option<String> {
+            if s.is_empty() {
+                return None;
+            }
+            let mut v: Vec<String> = s.iter().take(MAX_LISTED).map(|x| f(x)).collect();
+            if s.len() > MAX_LISTED {
+                v.push("...".to_string());
+            }
+            Some(v.join(", "))
+        };
+        self.info.qmgr = list(&self.qmgrs, &|s| s.to_string());
+        self.info.host = list(&self.lpars, &|s| s.to_string());
+        self.info.mq_version = list(&self.versions, &|s| {
+            value::mq_version(s).unwrap_or_else(|| s.to_string())
+        });
+    }
+}
+
+/// The offset one row's anchor suggests, and whether the anchor is strong.
+fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32)> {
+    timing.anchors().iter().find_map(|(col, strong)| {
+        let t = row.datetime(col).ok()??;
+        clock::candidate(t, record, *strong).map(|c| (*strong, c))
+    })
+}
+
+/// Every cell with a value, under its current column name. A `(DATE)` and
+/// `(TIME)` pair holding the formatter's 1970 placeholder is dropped whole.
+fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
+    let l = row.layout;
+    let mut skip_time = None;
+    for (i, name) in l.names.iter().enumerate() {
+        if skip_time == Some(i) {
+            continue;
+        }
+        let Some(v) = row.value(i) else { continue };
+        if let Some(t) = l.time_of[i]
+            && let Some(tv) = row.value(t)
+            && value::is_epoch(&v, &tv)
+        {
+            skip_time = Some(t);
+            continue;
+        }
+        attrs.push((name.clone(), v.into_owned()));
+    }
+}
+
+impl Row<'_> {
+    /// The record time from its two columns.
+    fn datetime_of(&self, d: &str, t: &str) -> Result<NaiveDateTime, String> {
+        let dv = self.get(d);
+        let tv = self.get(t);
+        match value::date_time(dv.as_deref(), tv.as_deref()) {
+            Ok(Some(x)) => Ok(x),
+            _ => Err(format!(
+                "`{}`,`{}`",
+                dv.as_deref().unwrap_or(""),
+                tv.as_deref().unwrap_or("")
+            )),
+        }
+    }
+}
+
+impl SmfSource {
+    /// Read one line of the current file; false at its end.
+    fn step(&mut self) -> bool {
+        let Some(fs) = self.file.as_mut() else {
+            return false;
+        };
+        let Some(mut reader) = fs.lines.take() else {
+            return false;
+        };
+        let more = match reader.next_line() {
+            Ok(Some((meta, bytes))) => {
+                fs.info.lines = meta.no;
+                fs.handle(meta, bytes, &self.opts, &mut self.out);
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                let n = reader.line_no() + 1;
+                fs.info
+                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+                false
+            }
+        };
+        fs.lines = Some(reader);
+        more
+    }
+
+    fn end_file(&mut self) {
+        if let Some(mut fs) = self.file.take() {
+            fs.finish(&self.opts);
+            self.done.push(fs.info);
+        }
+    }
+}
+
+impl Source for SmfSource {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            let Some(fs) = self.file.as_mut() else {
+                let next = self.pending.pop_front()?;
+                self.file = Some(FileState::new(&next));
+                continue;
+            };
+            if !fs.eof {
+                if !self.step()
+                    && let Some(fs) = self.file.as_mut()
+                {
+                    fs.end_of_input();
+                }
+                continue;
+            }
+            if let Some(e) = fs.next_held() {
+                return Some(e);
+            }
+            self.end_file();
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.file.is_some() {
+            self.end_file();
+        }
+        // Files never started (the caller stopped early) still get a row.
+        while let Some(i) = self.pending.pop_front() {
+            self.file = Some(FileState::new(&i));
+            self.end_file();
+        }
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timefmt::rfc3339;
+
+    fn read(name: &str, text: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
+        let input = Input::from_bytes(name, text.as_bytes().to_vec());
+        let opts = ReadOptions {
+            tz: tz.and_then(crate::timefmt::parse_offset),
+            ..ReadOptions::default()
+        };
+        let mut src = SmfCsvReader.open(vec![input], &opts);
+        let mut evs = Vec::new();
+        while let Some(e) = src.next_event() {
+            evs.push(e);
+        }
+        let mut infos = src.finish();
+        (evs, infos.remove(0))
+    }
+
+    fn messages(fi: &FileInfo) -> Vec<(Option<u64>, String)> {
+        fi.problems
+            .iter()
+            .map(|p| (p.line, p.message.clone()))
+            .collect()
+    }
+
+    fn ts(e: &Event) -> String {
+        rfc3339(&e.ts)
+    }
+
+    fn end(e: &Event) -> String {
+        e.end.as_ref().map(rfc3339).unwrap_or_default()
+    }
+
+    const QCST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Collection_Time (DATE),Collection_Time (TIME),Chl_Name,Status,Connection_Name,Start (DATE),Start (TIME),Stop (DATE),Stop (TIME),Msg_All_Count,DNS_Resolution_Time,\n";
+
+    #[test]
+    fn qcst_counts_start_at_the_previous_collection() {
+        // The LPAR runs 4 h behind the formatter's zone (TESTCHL's shape).
+        let text = format!(
+            "{QCST}\
+\"2016/02/27\",\"18:08:01,800000\",\"MPX1\",\"QML1\",\"....\",=\"800\",\"2016/02/27\",\"22:08:01,809383\",\"SVR.A\",\"Running\",\"10.1.1.1  \",\"2016/02/27\",\"22:07:35,837696\",\"\",\"\",102,0,\n\
+\"2016/02/27\",\"18:08:47,560000\",\"MPX1\",\"QML1\",\"....\",=\"800\",\"2016/02/27\",\"22:08:47,562586\",\"SVR.A\",\"Inactive\",\"10.1.1.1  \",\"2016/02/27\",\"22:07:35,837696\",\"2016/02/27\",\"22:08:04,149248\",3,2500,\n"
+        );
+        let (evs, fi) = read("SMF-QCST.csv", &text, Some("-04:00"));
+        assert_eq!(evs.len(), 2);
+        // First report of a running instance: from its start to the collection.
+        assert_eq!(ts(&evs[0]), "2016-02-27T18:07:35.837696-04:00");
+        assert_eq!(end(&evs[0]), "2016-02-27T18:08:01.809383-04:00");
+        // Second: its counts restarted at the previous collection; it ended
+        // at Stop.
+        assert_eq!(ts(&evs[1]), "2016-02-27T18:08:01.809383-04:00");
+        assert_eq!(end(&evs[1]), "2016-02-27T18:08:04.149248-04:00");
+        assert_eq!(evs[1].attr("clock_offset_s"), Some("14400"));
+        assert_eq!(evs[0].attr("ts_from"), Some("Start"));
+        assert_eq!(evs[1].attr("ts_from"), Some("previous collection"));
+        assert_eq!(evs[1].attr("dns_us"), Some("2500"));
+        assert_eq!(evs[1].attr("conname"), Some("10.1.1.1"));
+        assert_eq!(evs[1].attr("channel"), Some("SVR.A"));
+        // Raw STCK columns stay as written.
+        assert_eq!(evs[1].attr("Stop (TIME)"), Some("22:08:04,149248"));
+        assert_eq!(fi.utc_offset.as_deref(), Some("-04:00"));
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                None,
+                "STCK timestamps read +04:00 against the LPAR-local Date/Time (estimated from `Collection_Time`: 2 of 2 rows agree): their times moved onto the LPAR clock".to_string()
+            )]
+        );
+    }
+
+    const WTAS: &str = "Date,Time,LPAR,QMgr,MQ_Version,Correl,WTAS_Interval_Start (DATE),WTAS_Interval_Start (TIME),WTAS_Interval_End (DATE),WTAS_Interval_End (TIME),Commit_Count,\n";
+
+    fn wtas_row(date: &str, rec: &str, start: &str, end: &str) -> String {
+        format!(
+            "\"{date}\",\"{rec}\",\"SYSB\",\"MQTB\",=\"920\",=\"D9A1\",\"{date}\",\"{start}\",\"{date}\",\"{end}\",1,\n"
+        )
+    }
+
+    #[test]
+    fn offset_change_mid_file_is_followed_and_reported() {
+        // US daylight saving starts: the LPAR clock jumps from UTC-5 to
+        // UTC-4; the formatter ran in UTC.
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2024/03/10",
+                "01:59:00,010000",
+                "06:58:00,000000",
+                "06:59:00,005000"
+            ),
+            wtas_row(
+                "2024/03/10",
+                "01:59:30,010000",
+                "06:59:10,000000",
+                "06:59:30,005000"
+            ),
+            wtas_row(
+                "2024/03/10",
+                "03:00:30,010000",
+                "07:00:10,000000",
+                "07:00:30,005000"
+            ),
+        );
+        let (evs, fi) = read("SMF-WTAS.csv", &text, None);
+        assert_eq!(
+            messages(&fi),
+            vec![
+                (None, "no UTC offset in the file and no --tz given: UTC assumed".to_string()),
+                (
+                    Some(4),
+                    "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
+                ),
+                (
+                    None,
+                    "STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()
+                ),
+            ]
+        );
+        assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+00:00");
+        assert_eq!(evs[1].attr("clock_offset_s"), Some("18000"));
+        assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+00:00");
+        assert_eq!(evs[2].attr("clock_offset_s"), Some("14400"));
+    }
+
+    const WQ: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Correlation,Open_Name,Base_Name,Open (DATE),Open (TIME),Close (DATE),Close (TIME),Get_Count,Total_Valid_Gets,Max_Time_On_Queue(S),Max_Time_On_Queue(US),Total_Time_On_Queue(S),Total_Time_On_Queue(US),Put_Min_Msg_Size,\n";
+
+    #[test]
+    fn wq_without_a_usable_anchor_stays_at_its_record_time() {
+        // The queue was closed 40 minutes before the record: says nothing
+        // about the zones.
+        let text = format!(
+            "{WQ}\"2016/02/27\",\"18:03:46,890000\",\"MPX1\",\"QML1\",\"....\",=\"800\",=\"D05D\",\"Q1   \",\"Q1   \",\"2016/02/27\",\"21:20:00,000000\",\"2016/02/27\",\"21:23:00,000000\",4,4,2, 500000 ,4, 0 ,-1,\n"
+        );
+        let (evs, fi) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2016-02-27T18:03:46.890000+00:00");
+        assert_eq!(evs[0].end, None);
+        assert_eq!(evs[0].attr("clock_offset_s"), None);
+        assert_eq!(evs[0].attr("ts_from"), Some("Date/Time"));
+        assert_eq!(evs[0].attr("qtime_avg_us"), Some("1000000"));
+        assert_eq!(evs[0].attr("qtime_max_us"), Some("2500000"));
+        assert_eq!(evs[0].attr("task"), Some("MPX1/QML1/D05D"));
+        // `-1` is the "no puts" dummy: dropped. `....` QSG: dropped.
+        assert_eq!(evs[0].attr("Put_Min_Msg_Size"), None);
+        assert_eq!(evs[0].attr("QSG"), None);
+        assert_eq!(
+            messages(&fi),
+            vec![(None, "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated from `Close`: rows placed at their record time, STCK columns kept as written".to_string())]
+        );
+    }
+
+    #[test]
+    fn wq_rows_of_a_long_running_task_start_at_its_previous_record() {
+        let row = |rec: &str, gets: u32| {
+            format!(
+                "\"2025/03/14\",\"{rec}\",\"SYSA\",\"MQPR\",\"PRDG\",=\"100000\",=\"DC39\",\"Q1\",\"Q1\",\"2025/03/14\",\"05:02:12,100411\",\"2025/03/14\",\"{rec}\",{gets},{gets},0, 10 ,0, 100 ,-1,\n"
+            )
+        };
+        // Close equals the record time in the formatter's zone: offset 0.
+        let text = format!(
+            "{WQ}{}{}",
+            row("10:15:00,050000", 10),
+            row("10:30:00,050000", 20)
+        );
+        let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2025-03-14T05:02:12.100411+00:00");
+        assert_eq!(ts(&evs[1]), "2025-03-14T10:15:00.050000+00:00");
+        assert_eq!(end(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
+        assert_eq!(evs[0].attr("ts_from"), Some("Open"));
+        assert_eq!(evs[1].attr("ts_from"), Some("previous record"));
+    }
+
+    #[test]
+    fn record_time_is_only_to_the_hundredth() {
+        // SMF_MQ1000's shape: opened and closed 6 ms "after" the record
+        // time, which the SMF header truncates to 1/100 s.
+        let row = |t: &str| {
+            format!(
+                "\"2026/05/21\",\"16:34:39,250000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",=\"E2B6\",\"Q\",\"Q\",\"2026/05/21\",\"{t}\",\"2026/05/21\",\"15:34:39,256703\",0,0,0, 0 ,0, 0 ,-1,\n"
+            )
+        };
+        let text = format!("{WQ}{}{}", row("15:34:39,256076"), row("15:34:39,256076"));
+        let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
+        assert_eq!(ts(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
+        assert_eq!(end(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
+        assert_eq!(evs[0].attr("ts_from"), Some("Open"));
+    }
+
+    const QMST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Get,Put,Inql,\n";
+
+    #[test]
+    fn statistics_intervals_end_at_the_record_time() {
+        let text = format!(
+            "{QMST}\
+\"2026/05/21\",\"16:30:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",\"2026/05/21\",\"16:29:10,006824\",59,5,6,0,\n\
+\"2026/05/21\",\"16:31:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",7,8,0,\n"
+        );
+        let (evs, fi) = read("SMF-QMST.csv", &text, Some("+01:00"));
+        // 59 s is truncated: the record at 16:30:10 ends the interval.
+        assert_eq!(ts(&evs[0]), "2026-05-21T16:29:10.006824+01:00");
+        assert_eq!(end(&evs[0]), "2026-05-21T16:30:10.000000+01:00");
+        assert_eq!(evs[0].attr("clock_offset_s"), None);
+        assert_eq!(evs[1].attr("Get"), Some("7"));
+        assert_eq!(ts(&evs[1]), "2026-05-21T16:31:10.000000+01:00");
+        assert_eq!(
+            messages(&fi),
+            vec![(Some(3), "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time".to_string())]
+        );
+    }
+
+    #[test]
+    fn rows_come_out_in_time_order_of_their_intervals() {
+        // A task that began hours before the records around it.
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2016/02/27",
+                "18:03:00,000000",
+                "18:02:50,000000",
+                "18:03:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:04:00,000000",
+                "14:06:41,000000",
+                "18:04:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:05:00,000000",
+                "18:04:58,000000",
+                "18:05:00,004000"
+            ),
+        );
+        let (evs, _) = read("SMF-WTAS.csv", &text, Some("+00:00"));
+        let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![3, 2, 4]);
+    }
+
+    #[test]
+    fn repeated_header_renames_the_columns_from_there() {
+        let text = format!(
+            "{QMST}\"2026/05/21\",\"16:30:10,000000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",\"2026/05/21\",\"16:29:10,006824\",59,5,6,0,\n\
+Date,Time,LPAR,QMgr,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Put,Get,Inql,\n\
+\"2026/05/21\",\"16:31:10,000000\",\"MV4A\",\"MQ1O\",=\"100000\",\"2026/05/21\",\"16:30:10,006775\",59,9,4,0,\n"
+        );
+        let (evs, fi) = read("SMF-QMST.csv", &text, Some("+00:00"));
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[1].attr("Get"), Some("4"));
+        assert_eq!(evs[1].attr("Put"), Some("9"));
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                Some(3),
+                "header row repeated (files joined?): columns named again from here".to_string()
+            )]
+        );
+        assert_eq!(
+            fi.variant.as_deref(),
+            Some("QMST, no QSG column (mqsmfcsv before 5.6)")
+        );
+    }
+
+    #[test]
+    fn raw_field_names_of_2016_builds_are_renamed() {
+        let text = "Date,Time,LPAR,QMgr,MQ_Version,CORREL ,OBJNAME,BASENAME,GETN   ,VALIDGET,MAXLATNT(S),MAXLATNT(US),TOTLATNT(S),TOTLATNT(US),\n\
+\"2016/02/27\",\"18:03:46,890000\",\"MPX1\",\"QML1\",=\"800\",=\"D05D\",\"ALIAS.Q \",\"BASE.Q  \",102,100,13, 751955 ,1352, 231110 ,\n";
+        let (evs, fi) = read("whatever.csv", text, Some("+00:00"));
+        assert_eq!(
+            fi.variant.as_deref(),
+            Some("WQ, old column names, no QSG column (mqsmfcsv before 5.6)")
+        );
+        let e = &evs[0];
+        assert_eq!(e.attr("record"), Some("WQ"));
+        assert_eq!(e.attr("Open_Name"), Some("ALIAS.Q"));
+        assert_eq!(e.attr("queue"), Some("BASE.Q"));
+        assert_eq!(e.attr("Get_Count"), Some("102"));
+        assert_eq!(e.attr("Max_Time_On_Queue(US)"), Some("751955"));
+        assert_eq!(e.attr("qtime_max_us"), Some("13751955"));
+        assert_eq!(e.attr("qtime_avg_us"), Some("13522311"));
+        assert_eq!(e.attr("task"), Some("MPX1/QML1/D05D"));
+    }
+
+    #[test]
+    fn placeholders_and_signed_columns() {
+        let text = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Queue,Queue_Disp,Record,Pageset,BufferPool,Current_Depth,Max_Age,QTime_Short,QTime_Long,Last_Get (DATE),Last_Get (TIME),Last_Put (DATE),Last_Put (TIME),\n\
+\"2026/05/21\",\"16:30:00,000000\",\"MV4A\",\"MQ1A\",\"SQ29\",=\"100000\",\"2026/05/21\",\"16:00:00,000931\",1799,\"SHARED.Q        \",\"SHARED\",\"PARTIAL\",-1,-1,0,0,41022,39811,\"1970/01/01\",\"00:00:00,000000\",\"\",\"\",\n";
+        let (evs, fi) = read("SMF-QQST.csv", text, Some("+00:00"));
+        assert!(fi.problems.is_empty(), "{:?}", fi.problems);
+        let e = &evs[0];
+        // -1 is data here: a shared queue has no page set.
+        assert_eq!(e.attr("Pageset"), Some("-1"));
+        assert_eq!(e.attr("BufferPool"), Some("-1"));
+        assert_eq!(e.attr("Last_Get (DATE)"), None);
+        assert_eq!(e.attr("Last_Get (TIME)"), None);
+        assert_eq!(e.attr("Last_Put (DATE)"), None);
+        assert_eq!(e.attr("qtime_avg_us"), Some("41022"));
+        assert_eq!(e.attr("qtime_long_us"), Some("39811"));
+        // A partial record's age is zero-filled, not data.
+        assert_eq!(e.attr("oldest_msg_age_us"), None);
+        assert!(e.text.contains("(partial record)"), "{}", e.text);
+    }
+
+    #[test]
+    fn buffer_pool_rows_written_twice_are_read_once() {
+        let head = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,BufferPool,Buffer_Count,Lowest_Stealable,\n";
+        let row = |rec: &str, bp: u32, low: u32| {
+            format!(
+                "\"2026/05/21\",\"{rec}\",\"MV4A\",\"MQ51\",=\"    \",=\"100000\",\"2026/05/21\",\"16:00:00,000931\",1799,{bp},2001,{low},\n"
+            )
+        };
+        let text = format!(
+            "{head}{}{}{}{}{}",
+            row("16:30:00,000000", 0, 1994),
+            row("16:30:00,000000", 1, 1990),
+            row("16:30:00,000000", 0, 1994),
+            // Same key, other values: not a copy, kept.
+            row("16:30:00,000000", 1, 1500),
+            // Next record: the same pool again is new data.
+            row("17:00:00,000000", 0, 1994),
+        );
+        let (evs, fi) = read("SMF-QPST.csv", &text, Some("+00:00"));
+        let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![2, 3, 5, 6]);
+        assert_eq!(
+            messages(&fi),
+            vec![(
+                Some(4),
+                "same QPST row as line 2 (statistics written for two SMF 115 subtypes): skipped"
+                    .to_string()
+            )]
+        );
+        assert_eq!(evs[0].attr("ts_from"), Some("Interval_Start"));
+    }
+
+    #[test]
+    fn extreme_values_in_every_cell_do_not_panic() {
+        // Every structure's signature columns plus the columns the reader
+        // computes with, all holding values at and beyond the integer range.
+        let mut names: Vec<&str> = vec![
+            "Date",
+            "Time",
+            "LPAR",
+            "QMgr",
+            "QSG",
+            "MQ_Version",
+            "Interval_Start (DATE)",
+            "Interval_Start (TIME)",
+            "Interval_Duration",
+        ];
+        let extra = [
+            "Request_Count",
+            "Task_Index",
+            "Task_Elapsed_Time(S)",
+            "Task_Elapsed_Time(US)",
+            "Task_CPU_Time(S)",
+            "Task_CPU_Time(US)",
+            "Buffer_Count",
+            "Lowest_Stealable",
+            "Current_Depth",
+            "Max_Age",
+            "QTime_Short",
+            "QTime_Long",
+            "Put",
+            "Put1",
+            "Get",
+            "Total_Valid_Gets",
+            "Total_Time_On_Queue(S)",
+            "Total_Time_On_Queue(US)",
+            "Max_Time_On_Queue(S)",
+            "Max_Time_On_Queue(US)",
+            "Puts_Len_0to99",
+            "Puts_Len_10000",
+            "Batches",
+            "Net_Time_Avg",
+            "DNS_Resolution_Time",
+            "Max_Latch_Wait_Time(S)",
+            "Max_Latch_Wait_Time(US)",
+            "Max_DNS_Request_Duration(S)",
+            "Max_DNS_Request_Duration(US)",
+        ];
+        names.extend(extra);
+        for (s, cols) in columns::tests::signatures() {
+            for v in [
+                "9223372036854775807",
+                "-9223372036854775808",
+                "99999999999999999999",
+                "-1",
+            ] {
+                let mut head: Vec<&str> = names.clone();
+                head.extend(cols.iter().copied());
+                let mut cells = vec![
+                    "\"2016/02/27\"".to_string(),
+                    "\"18:03:46,890000\"".to_string(),
+                    "\"MPX1\"".into(),
+                    "\"QML1\"".into(),
+                    "\"....\"".into(),
+                    "=\"800\"".into(),
+                    "\"2016/02/27\"".into(),
+                    "\"18:00:00,000000\"".into(),
+                ];
+                while cells.len() < head.len() {
+                    cells.push(v.to_string());
+                }
+                let text = format!("{},\n{},\n", head.join(","), cells.join(","));
+                let (evs, _) = read(&format!("SMF-{s}.csv"), &text, Some("+00:00"));
+                assert_eq!(evs.len(), 1, "{s} {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn sniff_by_content_with_the_name_as_tie_break() {
+        let r = SmfCsvReader;
+        let qcst = QCST.as_bytes();
+        assert_eq!(r.sniff("x.csv", qcst), 95);
+        assert_eq!(r.sniff("SMF-QCST.csv", qcst), 96);
+        assert_eq!(
+            r.sniff("x.csv", b"Date,Time,LPAR,QMgr,MQ_Version,Foo,\n"),
+            90
+        );
+        assert_eq!(
+            r.sniff(
+                "x.csv",
+                b"\xEF\xBB\xBFDate,Time,LPAR,QMgr,QSG,MQ_Version,\n"
+            ),
+            90
+        );
+        let row = b"\"2016/02/27\",\"18:03:47,230000\",\"MPX1\",\"QML1\",\"....\",=\"800\",1,\n";
+        assert_eq!(r.sniff("SMF-QCST.csv", row), 40);
+        assert_eq!(r.sniff("data.csv", row), 0);
+        assert_eq!(r.sniff("SMF-QCST.csv", b""), 5);
+        assert_eq!(r.sniff("AMQERR01.LOG", b"Date,Time,Other\n"), 0);
+    }
+}

@@ -1,0 +1,66 @@
+//! One data row seen through its header: typed access by column name.
+
+use super::columns::Layout;
+use super::csvline::Field;
+use super::value;
+use crate::text::decode_lossy;
+use chrono::NaiveDateTime;
+use std::borrow::Cow;
+
+pub struct Row<'a> {
+    pub layout: &'a Layout,
+    pub line: &'a [u8],
+    /// Exactly `layout.width()` fields.
+    pub fields: &'a [Field],
+}
+
+impl<'a> Row<'a> {
+    /// The cell as written (quotes and `=` removed), decoded.
+    pub fn raw(&self, i: usize) -> Cow<'a, str> {
+        let b = self.fields.get(i).map_or(&[][..], |f| f.bytes(self.line));
+        decode_lossy(b)
+    }
+
+    /// The cell cleaned: trimmed, with the formatter's placeholders (empty,
+    /// dots, and `-1` in columns where it is the "absent" dummy) as `None`.
+    pub fn value(&self, i: usize) -> Option<Cow<'a, str>> {
+        let v = match self.raw(i) {
+            Cow::Borrowed(s) => Cow::Borrowed(value::clean(s)?),
+            Cow::Owned(s) => Cow::Owned(value::clean(&s)?.to_string()),
+        };
+        if v == "-1" && !self.layout.keep_minus_one.get(i).copied().unwrap_or(false) {
+            return None;
+        }
+        Some(v)
+    }
+
+    pub fn get(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.value(self.layout.col(name)?)
+    }
+
+    pub fn int(&self, name: &str) -> Option<i64> {
+        value::int(&self.get(name)?)
+    }
+
+    /// A `X(S)` + `X(US)` duration in microseconds.
+    pub fn dur_us(&self, base: &str) -> Option<i64> {
+        value::duration_us(
+            self.get(&format!("{base}(S)")).as_deref(),
+            self.get(&format!("{base}(US)")).as_deref(),
+        )
+    }
+
+    /// A `X (DATE)` + `X (TIME)` pair as written (no zone). `Err` carries
+    /// the text that could not be read.
+    pub fn datetime(&self, base: &str) -> Result<Option<NaiveDateTime>, String> {
+        let d = self.get(&format!("{base} (DATE)"));
+        let t = self.get(&format!("{base} (TIME)"));
+        value::date_time(d.as_deref(), t.as_deref()).map_err(|()| {
+            format!(
+                "`{base}` `{}`,`{}`",
+                d.as_deref().unwrap_or(""),
+                t.as_deref().unwrap_or("")
+            )
+        })
+    }
+}

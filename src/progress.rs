@@ -1,0 +1,455 @@
+//! The progress line on standard error while inputs are read: files done,
+//! bytes done, MB/s and the time left, redrawn in place every 200 ms and
+//! cleared when reading ends. Before that, while inputs are looked for, it
+//! shows how much archive content has been unpacked (a large `.tar.gz`
+//! takes a while). Shown only when standard error is a terminal
+//! and `--quiet` is absent (`InputArgs::open` decides).
+//!
+//! Counting: every reader that `Input::open()` returns is wrapped in a
+//! counter (sniffing uses `Input::head()` and is not counted). When a source
+//! finishes, each of its files is done: whatever of it was not read (a
+//! format that only looks at the head, a file cut short by an error) is
+//! credited then, so the line ends at 100 %.
+
+use crate::event::Event;
+use crate::input::Input;
+use crate::source::{FileInfo, Source};
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How often the line is redrawn.
+pub const INTERVAL: Duration = Duration::from_millis(200);
+
+/// The shared counters.
+#[derive(Debug)]
+pub struct Meter {
+    /// False while inputs are looked for, true once they are read.
+    reading: AtomicBool,
+    /// When the current phase started, in nanoseconds after `base`.
+    phase_ns: AtomicU64,
+    base: Instant,
+    bytes: AtomicU64,
+    files: AtomicU64,
+    total_bytes: AtomicU64,
+    total_files: AtomicU64,
+    /// Bytes read per input path, by readers already closed.
+    read: Mutex<HashMap<Arc<str>, u64>>,
+}
+
+/// The counters at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Snapshot {
+    /// False while inputs are looked for (archives unpacked).
+    pub reading: bool,
+    pub files: u64,
+    pub total_files: u64,
+    pub bytes: u64,
+    pub total_bytes: u64,
+}
+
+impl Default for Meter {
+    fn default() -> Self {
+        Meter::new()
+    }
+}
+
+impl Meter {
+    /// A meter in the looking-for-inputs phase.
+    pub fn new() -> Meter {
+        Meter {
+            reading: AtomicBool::new(false),
+            phase_ns: AtomicU64::new(0),
+            base: Instant::now(),
+            bytes: AtomicU64::new(0),
+            files: AtomicU64::new(0),
+            total_bytes: AtomicU64::new(0),
+            total_files: AtomicU64::new(0),
+            read: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Bytes unpacked while looking for inputs.
+    pub fn unpacked(&self, n: u64) {
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Enter the reading phase: these totals, counters and clock from zero.
+    pub fn start_reading(&self, total_files: u64, total_bytes: u64) {
+        self.total_files.store(total_files, Ordering::Relaxed);
+        self.total_bytes.store(total_bytes, Ordering::Relaxed);
+        self.files.store(0, Ordering::Relaxed);
+        self.bytes.store(0, Ordering::Relaxed);
+        let ns = u64::try_from(self.base.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.phase_ns.store(ns, Ordering::Relaxed);
+        self.reading.store(true, Ordering::SeqCst);
+    }
+
+    /// Time since the current phase started.
+    fn phase_elapsed(&self) -> Duration {
+        let start = Duration::from_nanos(self.phase_ns.load(Ordering::Relaxed));
+        self.base.elapsed().saturating_sub(start)
+    }
+
+    /// Wrap a reader of the input `path` so that its reads are counted.
+    pub fn counting(self: &Arc<Self>, inner: Box<dyn Read + Send>, path: Arc<str>) -> Counting {
+        Counting {
+            inner,
+            meter: self.clone(),
+            path,
+            count: 0,
+        }
+    }
+
+    /// A source finished these files: credit what of them was not read.
+    pub fn finished(&self, infos: &[FileInfo]) {
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        for fi in infos {
+            let got = read.remove(fi.path.as_str()).unwrap_or(0);
+            self.bytes
+                .fetch_add(fi.bytes.saturating_sub(got), Ordering::Relaxed);
+            self.files.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            reading: self.reading.load(Ordering::SeqCst),
+            files: self.files.load(Ordering::Relaxed),
+            total_files: self.total_files.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            total_bytes: self.total_bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A reader whose bytes are counted.
+pub struct Counting {
+    inner: Box<dyn Read + Send>,
+    meter: Arc<Meter>,
+    path: Arc<str>,
+    count: u64,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count += n as u64;
+        self.meter.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl Drop for Counting {
+    fn drop(&mut self) {
+        let mut read = self.meter.read.lock().unwrap_or_else(|p| p.into_inner());
+        *read.entry(self.path.clone()).or_insert(0) += self.count;
+    }
+}
+
+fn mb(n: u64) -> String {
+    let v = n as f64 / 1e6;
+    if v >= 1000.0 {
+        format!("{:.1} GB", v / 1000.0)
+    } else if v >= 10.0 {
+        format!("{v:.0} MB")
+    } else {
+        format!("{v:.1} MB")
+    }
+}
+
+fn clock(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// The progress line for a snapshot taken `elapsed` after the start.
+pub fn render(s: &Snapshot, elapsed: Duration) -> String {
+    if !s.reading {
+        return if s.bytes == 0 {
+            "mqdiag: looking for inputs".to_string()
+        } else {
+            let secs = elapsed.as_secs_f64().max(1e-3);
+            format!(
+                "mqdiag: looking for inputs, {} unpacked from archives, {:.1} MB/s",
+                mb(s.bytes),
+                s.bytes as f64 / secs / 1e6
+            )
+        };
+    }
+    let bytes = s.bytes.min(s.total_bytes);
+    let pct = (bytes * 100).checked_div(s.total_bytes).unwrap_or(100);
+    let secs = elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { bytes as f64 / secs } else { 0.0 };
+    let eta = if bytes >= s.total_bytes {
+        "0:00".to_string()
+    } else if rate > 0.0 {
+        clock(((s.total_bytes - bytes) as f64 / rate).ceil() as u64)
+    } else {
+        "--:--".to_string()
+    };
+    format!(
+        "mqdiag: {}/{} files, {} of {} ({pct}%), {:.1} MB/s, ETA {eta}",
+        s.files.min(s.total_files),
+        s.total_files,
+        mb(bytes),
+        mb(s.total_bytes),
+        rate / 1e6
+    )
+}
+
+/// The drawing thread and the way to stop it.
+struct Display {
+    stop: mpsc::Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+/// A progress line for one run. Stops (and clears its line) when every
+/// tracked source has finished, or when the last reference is dropped,
+/// whichever comes first: on error and panic paths too.
+pub struct Progress {
+    meter: Arc<Meter>,
+    pending: AtomicUsize,
+    display: Mutex<Option<Display>>,
+}
+
+impl Progress {
+    /// Draw the line on standard error, from the looking-for-inputs phase.
+    pub fn begin() -> Arc<Progress> {
+        Progress::begin_with(Box::new(io::stderr()), INTERVAL)
+    }
+
+    /// Count the inputs' reads and draw the line on standard error.
+    pub fn start(inputs: &mut [Input]) -> Arc<Progress> {
+        let p = Progress::begin();
+        p.reading(inputs);
+        p
+    }
+
+    /// As `begin`, drawing on `out` every `every`.
+    pub fn begin_with(mut out: Box<dyn Write + Send>, every: Duration) -> Arc<Progress> {
+        let meter = Arc::new(Meter::new());
+        let (tx, rx) = mpsc::channel::<()>();
+        let m = meter.clone();
+        let thread = std::thread::spawn(move || {
+            let mut drawn = 0usize;
+            // Writes are best effort: a closed terminal must not stop the run.
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
+                let line = render(&m.snapshot(), m.phase_elapsed());
+                let pad = drawn.saturating_sub(line.len());
+                let _ = write!(out, "\r{line}{:pad$}", "");
+                let _ = out.flush();
+                drawn = line.len();
+            }
+            if drawn > 0 {
+                let _ = write!(out, "\r{:drawn$}\r", "");
+                let _ = out.flush();
+            }
+        });
+        Arc::new(Progress {
+            meter,
+            pending: AtomicUsize::new(usize::MAX),
+            display: Mutex::new(Some(Display { stop: tx, thread })),
+        })
+    }
+
+    /// Enter the reading phase: the inputs' reads are counted from now on.
+    pub fn reading(&self, inputs: &mut [Input]) {
+        let total: u64 = inputs.iter().map(|i| i.bytes).sum();
+        for i in inputs.iter_mut() {
+            i.progress = Some(self.meter.clone());
+        }
+        self.meter.start_reading(inputs.len() as u64, total);
+    }
+
+    pub fn meter(&self) -> &Arc<Meter> {
+        &self.meter
+    }
+
+    /// Wrap the sources so that their files count as done when they finish;
+    /// the line stops when the last one has.
+    pub fn track(self: &Arc<Self>, sources: Vec<Box<dyn Source>>) -> Vec<Box<dyn Source>> {
+        self.pending.store(sources.len(), Ordering::SeqCst);
+        if sources.is_empty() {
+            self.stop();
+        }
+        sources
+            .into_iter()
+            .map(|s| {
+                Box::new(Tracked {
+                    inner: s,
+                    progress: self.clone(),
+                }) as Box<dyn Source>
+            })
+            .collect()
+    }
+
+    /// Clear the line and stop drawing; waits for the drawing thread, so
+    /// that nothing is drawn over what is written next. Idempotent.
+    pub fn stop(&self) {
+        let d = self
+            .display
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(d) = d {
+            drop(d.stop);
+            let _ = d.thread.join();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+struct Tracked {
+    inner: Box<dyn Source>,
+    progress: Arc<Progress>,
+}
+
+impl Source for Tracked {
+    fn next_event(&mut self) -> Option<Event> {
+        self.inner.next_event()
+    }
+
+    fn finish(self: Box<Self>) -> Vec<FileInfo> {
+        let Tracked { inner, progress } = *self;
+        let infos = inner.finish();
+        progress.meter.finished(&infos);
+        if progress.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
+            progress.stop();
+        }
+        infos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Format;
+    use crate::formats::Done;
+
+    #[test]
+    fn renders_counts_rate_and_eta() {
+        let s = Snapshot {
+            reading: true,
+            files: 3,
+            total_files: 10,
+            bytes: 250_000_000,
+            total_bytes: 1_000_000_000,
+        };
+        assert_eq!(
+            render(&s, Duration::from_secs(5)),
+            "mqdiag: 3/10 files, 250 MB of 1.0 GB (25%), 50.0 MB/s, ETA 0:15"
+        );
+        let s = Snapshot {
+            reading: true,
+            files: 0,
+            total_files: 1,
+            bytes: 0,
+            total_bytes: 5_000_000,
+        };
+        assert_eq!(
+            render(&s, Duration::ZERO),
+            "mqdiag: 0/1 files, 0.0 MB of 5.0 MB (0%), 0.0 MB/s, ETA --:--"
+        );
+        assert_eq!(clock(3725), "1:02:05");
+        let s = Snapshot {
+            reading: false,
+            files: 0,
+            total_files: 0,
+            bytes: 0,
+            total_bytes: 0,
+        };
+        assert_eq!(
+            render(&s, Duration::from_secs(1)),
+            "mqdiag: looking for inputs"
+        );
+        let s = Snapshot {
+            bytes: 300_000_000,
+            ..s
+        };
+        assert_eq!(
+            render(&s, Duration::from_secs(2)),
+            "mqdiag: looking for inputs, 300 MB unpacked from archives, 150.0 MB/s"
+        );
+    }
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn counts_reads_not_sniffs_and_credits_unread_bytes_at_finish() {
+        let mut inputs = vec![
+            Input::from_bytes("a", b"0123456789".to_vec()),
+            Input::from_bytes("b", b"abcdef".to_vec()),
+        ];
+        let out = Shared::default();
+        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
+        p.meter().unpacked(1000);
+        p.reading(&mut inputs);
+        assert_eq!(inputs[0].head(4).unwrap(), b"0123");
+        assert_eq!(p.meter().snapshot().bytes, 0, "sniffing is not counted");
+        let mut r = inputs[0].open().unwrap();
+        let mut buf = [0u8; 4];
+        r.read_exact(&mut buf).unwrap();
+        assert_eq!(p.meter().snapshot().bytes, 4);
+        drop(r);
+        let sources = p.track(vec![
+            Box::new(Done(vec![FileInfo::new("a", Format::FmtTrace, 10)])),
+            Box::new(Done(vec![FileInfo::new("b", Format::Unknown, 6)])),
+        ]);
+        // Let the line be drawn at least once.
+        std::thread::sleep(Duration::from_millis(60));
+        let drawn = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(drawn.contains("0/2 files, 0.0 MB of 0.0 MB"), "{drawn:?}");
+        let mut infos = Vec::new();
+        for s in sources {
+            infos.extend(s.finish());
+        }
+        // Read 4 of a, then 6 of a and 6 of b credited: 16 in all.
+        let snap = p.meter().snapshot();
+        assert_eq!((snap.files, snap.bytes), (2, 16));
+        assert_eq!(infos.len(), 2);
+        // Finishing the last source stopped the thread and cleared the line.
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let last = text.rsplit('\r').nth(1).unwrap();
+        assert!(last.trim().is_empty(), "line cleared: {text:?}");
+        assert!(text.ends_with('\r'));
+        let len = text.len();
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(out.0.lock().unwrap().len(), len, "nothing drawn after stop");
+    }
+
+    #[test]
+    fn dropping_everything_stops_the_line() {
+        let out = Shared::default();
+        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(30));
+        drop(p);
+        let len = out.0.lock().unwrap().len();
+        assert!(len > 0);
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(out.0.lock().unwrap().len(), len);
+    }
+}
