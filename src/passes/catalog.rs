@@ -390,7 +390,8 @@ const MAX_GROUPS: usize = 2000;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
-    id: &'static str,
+    /// Message number without the severity letter.
+    id: String,
     qmgr: String,
     channel: String,
     host: String,
@@ -398,6 +399,9 @@ struct Key {
 
 struct Group {
     msgid: String,
+    /// For a message the catalogue does not know (the reader marked its
+    /// family): what the record's own text says, and its severity.
+    fallback: Option<(String, Severity)>,
     count: u64,
     first: Ts,
     last: Ts,
@@ -440,14 +444,34 @@ impl Pass for MessagePass {
         let Some(msgid) = e.attr("msgid") else {
             return;
         };
-        let Some(m) = lookup(msgid) else {
-            return;
+        // The catalogue decides; for messages it does not know, the
+        // family the error-log reader gave the record (`channel`, `tls`).
+        let (id, fallback) = match lookup(msgid) {
+            Some(m) if m.family == self.family => (m.id.to_string(), None),
+            Some(_) => return,
+            None => {
+                let fam = match e.attr("family") {
+                    Some("channel") => Family::Channel,
+                    Some("tls") => Family::Tls,
+                    _ => return,
+                };
+                if fam != self.family {
+                    return;
+                }
+                let severity = match e.attr("severity") {
+                    Some("I") => return,
+                    Some("W") => Severity::Warning,
+                    _ => Severity::Error,
+                };
+                let base = msgid.trim();
+                let base = base.get(..7).filter(|b| b.is_ascii()).unwrap_or(base);
+                let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
+                let text = text.trim().trim_end_matches('.').to_string();
+                (base.to_string(), Some((text, severity)))
+            }
         };
-        if m.family != self.family {
-            return;
-        }
         let mut key = Key {
-            id: m.id,
+            id,
             qmgr: clean(e.attr("qmgr")),
             channel: clean(e.attr("channel")),
             host: clean(
@@ -463,6 +487,7 @@ impl Pass for MessagePass {
         let ev = Evidence::from_event(e);
         let g = self.groups.entry(key).or_insert_with(|| Group {
             msgid: msgid.trim().to_string(),
+            fallback,
             count: 0,
             first: e.ts,
             last: e.ts,
@@ -491,7 +516,26 @@ impl Pass for MessagePass {
             if g.count < self.min_occurrences {
                 continue;
             }
-            let m = lookup(k.id).expect("grouped ids are in the catalogue");
+            let m = lookup(&k.id);
+            // Known: the catalogue's words; unknown: the record's own.
+            let (meaning, severity, advice) = match (m, &g.fallback) {
+                (Some(m), _) => {
+                    let short = m.meaning.split(" (").next().unwrap_or(m.meaning);
+                    let short = short.split(':').next().unwrap_or(short).to_string();
+                    (short, m.severity, format!("{}. {}", m.meaning, m.advice))
+                }
+                (None, Some((text, sev))) => (
+                    text.clone(),
+                    *sev,
+                    format!(
+                        "{text}. mqdiag has no specific advice for {}: read the message's \
+                         EXPLANATION and ACTION in the log, and the other end's log at the same \
+                         time.",
+                        k.id
+                    ),
+                ),
+                (None, None) => continue,
+            };
             let mut at = Vec::new();
             if !k.channel.is_empty() {
                 at.push(format!("channel '{}'", k.channel));
@@ -499,8 +543,6 @@ impl Pass for MessagePass {
             if !k.host.is_empty() {
                 at.push(format!("host '{}'", k.host));
             }
-            let meaning = m.meaning.split(" (").next().unwrap_or(m.meaning);
-            let meaning = meaning.split(':').next().unwrap_or(meaning);
             let mut title = format!("{} {meaning}", g.msgid);
             if !at.is_empty() {
                 title.push_str(&format!(", {}", at.join(", ")));
@@ -508,7 +550,7 @@ impl Pass for MessagePass {
             if g.count > 1 {
                 title.push_str(&format!(": {} times", thousands(g.count)));
             }
-            let mut f = Finding::new(self.rule.id, m.severity, title);
+            let mut f = Finding::new(self.rule.id, severity, title);
             f.first = Some(g.first);
             f.last = Some(g.last);
             f.count = g.count;
@@ -532,7 +574,7 @@ impl Pass for MessagePass {
                 g.evidence.push(last);
             }
             f.evidence = g.evidence.into_sorted();
-            f.advice = format!("{}. {}", m.meaning, m.advice);
+            f.advice = advice;
             out.push(f);
         }
         out

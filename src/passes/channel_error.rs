@@ -13,7 +13,9 @@ pub static RULE: RuleInfo = RuleInfo {
     trigger: "Every error-log or job-log record whose message is a channel or network error of \
         the catalogue: AMQ9202, 9203, 9206, 9207, 9208, 9209, 9213, 9259, 9271, 9503, 9507, \
         9513, 9526, 9544, 9558, 9999 and CSQX207, 209, 489, 504, 599, 777 (with any severity \
-        letter). Records are grouped by message number, queue manager, channel and remote host \
+        letter), and \
+        every other record the error-log reader put in the `channel` family (attribute `family`; \
+        informational ones excluded). Records are grouped by message number, queue manager, channel and remote host \
         (`????` counts as unknown); a group with at least `min_occurrences` records is a \
         finding with its count, first and last time. Severity is the catalogue's: error, or \
         warning for messages that are usually harmless noise (AMQ9207, AMQ9209, CSQX207, \
@@ -131,6 +133,44 @@ mod tests {
         assert_eq!(scan.subject.channel, None);
         // Different fingerprints for different hosts of one message.
         assert_ne!(out[0].fingerprint, out[1].fingerprint);
+    }
+
+    #[test]
+    fn reader_family_covers_messages_the_catalogue_lacks() {
+        let mut e = rec(
+            10,
+            "2024-03-01T10:00:00+00:00",
+            "CSQX208E",
+            "TO.QM9",
+            "10.9.8.7",
+        );
+        e.text = "CSQX208E: Error receiving data, channel TO.QM9, connection 10.9.8.7.".into();
+        e.set_attr("family", "channel");
+        e.set_attr("severity", "E");
+        let mut info = rec(
+            11,
+            "2024-03-01T10:00:01+00:00",
+            "CSQX500I",
+            "TO.QM9",
+            "10.9.8.7",
+        );
+        info.set_attr("family", "channel");
+        info.set_attr("severity", "I");
+        let mut other = rec(12, "2024-03-01T10:00:02+00:00", "AMQ9643E", "X", "h");
+        other.set_attr("family", "tls");
+        let out = run(&RULE, &[], &[e, info, other]);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(
+            metric(&out[0], "message_id"),
+            Metric::Str("CSQX208E".into())
+        );
+        assert_eq!(out[0].severity, Severity::Error);
+        assert!(
+            out[0]
+                .title
+                .starts_with("CSQX208E Error receiving data, channel TO.QM9")
+        );
+        assert!(out[0].advice.contains("no specific advice for CSQX208"));
     }
 
     #[test]

@@ -12,7 +12,9 @@ pub static RULE: RuleInfo = RuleInfo {
     summary: "TLS errors in error logs and z/OS job logs, grouped by message, channel and host",
     trigger: "Every error-log or job-log record whose message is a TLS error of the catalogue: \
         AMQ9631, 9633, 9635, 9636, 9637, 9638, 9639, 9641, 9642, 9660, 9665 and CSQX620, 631, \
-        633, 634, 636, 637, 638 (with any severity letter). Records are grouped by message \
+        633, 634, 636, 637, 638 (with any severity letter), and \
+        every other record the error-log reader put in the `tls` family (attribute `family`; \
+        informational ones excluded). Records are grouped by message \
         number, queue manager, channel and remote host (`????` counts as unknown); a group with \
         at least `min_occurrences` records is a finding with its count, first and last time.",
     thresholds: &[Threshold::new(
