@@ -381,6 +381,8 @@ pub struct TraceSource {
     last_counter: Option<u32>,
     /// Whether this segment's date and offset are decided.
     clock_settled: bool,
+    /// Earliest and latest local time of the records skipped by interest.
+    skipped: Option<((NaiveDate, NaiveTime), (NaiveDate, NaiveTime))>,
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     unix_title: bool,
     out: VecDeque<Event>,
@@ -405,6 +407,7 @@ impl TraceSource {
             held: Vec::new(),
             last_counter: None,
             clock_settled: false,
+            skipped: None,
             unix_title: false,
             out: VecDeque::new(),
         }
@@ -442,6 +445,21 @@ impl TraceSource {
 
     fn end_segment(&mut self) {
         self.flush_held();
+        if let (Some(((d0, t0), (d1, t1))), Some(off)) = (self.skipped.take(), self.offset)
+            && let Some(seg) = self.seg.as_mut()
+        {
+            for t in [d0.and_time(t0), d1.and_time(t1)] {
+                if let Some(ts) = off.from_local_datetime(&t).single() {
+                    let info = &mut seg.info;
+                    if info.first.is_none_or(|f| ts < f) {
+                        info.first = Some(ts);
+                    }
+                    if info.last.is_none_or(|l| ts > l) {
+                        info.last = Some(ts);
+                    }
+                }
+            }
+        }
         if let Some(mut seg) = self.seg.take() {
             if seg.info.variant.is_none() {
                 seg.info.variant = Some(self.variant_name().to_string());
@@ -689,7 +707,16 @@ impl TraceSource {
         if interest.candidate(b) {
             return false;
         }
-        self.roll(tod);
+        let date = self.roll(tod);
+        // Skipped records still count: `events` and the time range stay the
+        // same as when every line is built.
+        let at = (date, tod);
+        let span = self.skipped.get_or_insert((at, at));
+        span.0 = span.0.min(at);
+        span.1 = span.1.max(at);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.events += 1;
+        }
         true
     }
 
@@ -1162,6 +1189,37 @@ mod tests {
             out.push(e);
         }
         out
+    }
+
+    #[test]
+    fn interest_keeps_the_file_facts() {
+        let facts = |opts: ReadOptions| {
+            let path = "fixtures/trace/rcvr-channel";
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+            let f = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap();
+            let input = Input::from_path(path, &f.path()).unwrap();
+            let mut src = Box::new(TraceSource::new(vec![input], opts));
+            let mut built = 0;
+            while src.next_event().is_some() {
+                built += 1;
+            }
+            let i = src.finish().remove(0);
+            (built, i.events, i.first, i.last, i.lines, i.problem_count)
+        };
+        let all = facts(ReadOptions::default());
+        let some = facts(ReadOptions {
+            interest: Some(Arc::new(crate::source::Interest::new(
+                &["send"],
+                &[],
+                &["buffer size"],
+            ))),
+            ..ReadOptions::default()
+        });
+        assert!(some.0 < all.0 / 2, "{some:?} vs {all:?}");
+        assert_eq!(
+            (some.1, some.2, some.3, some.4, some.5),
+            (all.1, all.2, all.3, all.4, all.5)
+        );
     }
 
     #[test]
