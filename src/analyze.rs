@@ -150,8 +150,7 @@ fn collect(
 ) -> Result<(Vec<FileInfo>, Vec<Finding>), String> {
     let mut passes = plan.passes();
     let mut merged = input.merged(sources);
-    let first = merged.next();
-    let window = input.window(first.as_ref().map(|e| &e.ts))?;
+    let window = input.window(merged.peek_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
         if !window.contains(&e.ts) {
             return;
@@ -163,9 +162,6 @@ fn collect(
             r.observe(e);
         }
     };
-    if let Some(e) = first {
-        feed(&e);
-    }
     for e in merged.by_ref() {
         feed(&e);
     }

@@ -9,7 +9,7 @@ use crate::output::timeline::{TimelineFormat, TimelineWriter};
 use crate::progress::Progress;
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
-use crate::timeline::{Merged, drain_all};
+use crate::timeline::{Merged, drain_all_jobs};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
@@ -326,29 +326,23 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
     let out = a.input.writer()?;
     let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
-    let mut merged = a.input.merged(sources).peekable();
-    let first = merged.peek().map(|e| e.ts);
-    let window = a.input.window(first.as_ref())?;
+    let mut merged = a.input.merged(sources);
+    let window = a.input.window(merged.peek_ts().as_ref())?;
+    let wanted = |e: &crate::event::Event| {
+        window.contains(&e.ts)
+            && (a.pid.is_none() || e.pid == a.pid)
+            && a.ident
+                .as_deref()
+                .is_none_or(|id| e.ident.as_deref() == Some(id))
+            && grep.as_ref().is_none_or(|re| {
+                re.is_match(&e.text) || e.function.as_deref().is_some_and(|f| re.is_match(f))
+            })
+    };
     let r = (|| -> io::Result<()> {
-        for e in merged {
-            if !window.contains(&e.ts) {
-                continue;
+        for e in merged.by_ref() {
+            if wanted(&e) {
+                w.write(&e)?;
             }
-            if a.pid.is_some() && e.pid != a.pid {
-                continue;
-            }
-            if let Some(id) = &a.ident
-                && e.ident.as_deref() != Some(id.as_str())
-            {
-                continue;
-            }
-            if let Some(re) = &grep
-                && !re.is_match(&e.text)
-                && !e.function.as_deref().is_some_and(|f| re.is_match(f))
-            {
-                continue;
-            }
-            w.write(&e)?;
         }
         w.finish()
     })();
@@ -357,8 +351,13 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
 }
 
 fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
-    let (sources, mut rows) = a.input.open()?;
-    rows.extend(drain_all(sources));
+    // Only counts, times and problems are needed: no trace event is built.
+    let opts = ReadOptions {
+        interest: Some(std::sync::Arc::new(crate::source::Interest::nothing())),
+        ..a.input.read_options()
+    };
+    let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
+    rows.extend(drain_all_jobs(sources, a.input.jobs()));
     rows.sort_by(|x, y| x.path.cmp(&y.path));
     let mut out = a.input.writer()?;
     let r = match a.format {

@@ -61,6 +61,37 @@ impl<R: Read> LineReader<R> {
         self.line_no
     }
 
+    /// The complete lines buffered and not yet read (up to and including
+    /// the last line end), reading more first when the buffer is empty.
+    /// Empty when only part of a line is buffered: `next_line` reads that.
+    /// Lets a reader skip many uninteresting lines in one search.
+    pub fn buffered_lines(&mut self) -> io::Result<&[u8]> {
+        if self.pending > 0 {
+            self.inner.consume(self.pending);
+            self.pending = 0;
+        }
+        loop {
+            match self.inner.fill_buf() {
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        let buf = self.inner.buffer();
+        Ok(match memchr::memrchr(b'\n', buf) {
+            Some(i) => &buf[..=i],
+            None => &[],
+        })
+    }
+
+    /// Mark the first `n` bytes of `buffered_lines`, holding `lines` lines,
+    /// as read.
+    pub fn skip(&mut self, n: usize, lines: u64) {
+        self.inner.consume(n);
+        self.bytes += n as u64;
+        self.line_no += lines;
+    }
+
     /// Next line without its `\n` / `\r\n`; `None` at end of input.
     pub fn next_line(&mut self) -> io::Result<Option<(LineMeta, &[u8])>> {
         if self.pending > 0 {
@@ -186,6 +217,24 @@ mod tests {
         assert_eq!(v[0].0.full_len, 50);
         assert_eq!(v[1].1, b"short");
         assert!(!v[1].0.truncated);
+    }
+
+    #[test]
+    fn buffered_lines_and_skip() {
+        let mut r = LineReader::with_capacity(16, &b"aa\nbb\ncccccccccccccccccccc\ndd\n"[..]);
+        let b = r.buffered_lines().unwrap().to_vec();
+        assert_eq!(b, b"aa\nbb\n");
+        r.skip(3, 1);
+        let (m, l) = r.next_line().unwrap().unwrap();
+        assert_eq!((m.no, l), (2, &b"bb"[..]));
+        // Only part of the long line is buffered: nothing complete.
+        assert_eq!(r.buffered_lines().unwrap(), b"");
+        let (m, l) = r.next_line().unwrap().unwrap();
+        assert_eq!((m.no, l.len()), (3, 20));
+        assert_eq!(r.buffered_lines().unwrap(), b"dd\n");
+        r.skip(3, 1);
+        assert_eq!(r.line_no(), 4);
+        assert!(r.next_line().unwrap().is_none());
     }
 
     #[test]

@@ -168,6 +168,14 @@ pub struct Interest {
 }
 
 impl Interest {
+    /// Interest in no trace line at all (headers and log records are still
+    /// read): `inventory` needs only each file's counts, times and problems.
+    pub fn nothing() -> Self {
+        Interest::new(&[], &[], &[])
+    }
+}
+
+impl Interest {
     /// `functions`: exact function names whose entries and exits matter;
     /// `function_prefixes`: name prefixes (`gsk_`); `text_keywords`: literal
     /// substrings that make a text line matter (`QTime(`).
@@ -207,10 +215,15 @@ impl Interest {
                 .any(|p| f.starts_with(p.as_str()))
     }
 
-    /// Could this raw line be of interest? False only when it names none
-    /// of the functions, prefixes or keywords.
+    /// Could this raw line be of interest? False when it names none of the
+    /// functions, prefixes or keywords (always false for `nothing`).
     pub fn candidate(&self, line: &[u8]) -> bool {
-        self.any.as_ref().is_none_or(|c| c.is_match(line))
+        self.any.as_ref().is_some_and(|c| c.is_match(line))
+    }
+
+    /// Where in a block of lines the first candidate begins, if any.
+    pub fn first_candidate(&self, block: &[u8]) -> Option<usize> {
+        self.any.as_ref().and_then(|c| c.find(block))
     }
 
     pub fn text(&self, t: &str) -> bool {
@@ -239,9 +252,13 @@ impl Candidates {
     }
 
     fn is_match(&self, hay: &[u8]) -> bool {
+        self.find(hay).is_some()
+    }
+
+    fn find(&self, hay: &[u8]) -> Option<usize> {
         match self {
-            Candidates::Packed(s) => s.find(hay).is_some(),
-            Candidates::Automaton(a) => a.is_match(hay),
+            Candidates::Packed(s) => s.find(hay).map(|m| m.start()),
+            Candidates::Automaton(a) => a.find(hay).map(|m| m.start()),
         }
     }
 }

@@ -71,6 +71,48 @@ pub fn offset_str(off: FixedOffset) -> String {
     format!("{}{:02}:{:02}", sign, a / 3600, (a % 3600) / 60)
 }
 
+/// Formats many timestamps of (mostly) one day and offset: the date and
+/// offset text is kept and only the time of day is written per call.
+#[derive(Default)]
+pub struct TsWriter {
+    day: Option<(chrono::NaiveDate, i32)>,
+    buf: [u8; 32],
+}
+
+impl TsWriter {
+    /// The RFC 3339 text of `t`, as `rfc3339` writes it.
+    pub fn write(&mut self, t: &Ts) -> &[u8] {
+        use chrono::Timelike;
+        let l = t.naive_local();
+        let key = (l.date(), t.offset().local_minus_utc());
+        if self.day != Some(key) {
+            rfc3339_into(t, &mut self.buf);
+            self.day = Some(key);
+            return &self.buf;
+        }
+        let nanos = l.nanosecond();
+        let (sec, frac) = if nanos >= 1_000_000_000 {
+            (l.second() + 1, nanos - 1_000_000_000)
+        } else {
+            (l.second(), nanos)
+        };
+        let b = &mut self.buf;
+        let two = |b: &mut [u8; 32], at: usize, v: u32| {
+            b[at] = b'0' + (v / 10) as u8;
+            b[at + 1] = b'0' + (v % 10) as u8;
+        };
+        two(b, 11, l.hour());
+        two(b, 14, l.minute());
+        two(b, 17, sec);
+        let mut f = frac / 1000;
+        for k in (20..26).rev() {
+            b[k] = b'0' + (f % 10) as u8;
+            f /= 10;
+        }
+        &self.buf
+    }
+}
+
 /// A duration in microseconds for people: `35 µs`, `3.2 ms`, `17.906 s`.
 pub fn human_us(us: u64) -> String {
     if us < 1_000 {
@@ -171,6 +213,22 @@ mod tests {
                 rfc3339(&t),
                 t.format("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string()
             );
+        }
+    }
+
+    #[test]
+    fn ts_writer_matches_rfc3339_across_days_and_offsets() {
+        let mut w = TsWriter::default();
+        for s in [
+            "2016-05-15T12:06:32.904335+01:00",
+            "2016-05-15T12:06:33.000001+01:00",
+            "2016-05-15T23:59:59.999999+01:00",
+            "2016-05-16T00:00:00.000000+01:00",
+            "2016-05-16T00:00:00.000000-04:00",
+            "2016-05-16T07:08:09.010203-04:00",
+        ] {
+            let t = chrono::DateTime::parse_from_rfc3339(s).unwrap();
+            assert_eq!(std::str::from_utf8(w.write(&t)).unwrap(), s);
         }
     }
 

@@ -14,7 +14,9 @@ use std::thread;
 pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
 /// How many events one source may hold back at most.
 /// (Kept small enough that the buffer stays in the CPU cache.)
-pub const REORDER_CAP: usize = 1024;
+pub const REORDER_CAP: usize = 256;
+/// Events read from one source at a time.
+const BURST: usize = 32;
 /// ... and at most this many bytes of events (SMF rows are large).
 pub const REORDER_BYTES: usize = 4 << 20;
 
@@ -78,31 +80,35 @@ impl Reordered {
             } else if self.src.is_none() {
                 return None;
             }
-            match self.src.as_mut().and_then(|s| s.next_event()) {
-                Some(e) => {
-                    let k = instant(&e);
-                    if k < self.released {
-                        // Too late to put in order: pass it on now, and say so.
-                        self.late += 1;
-                        if self.first_late_line.is_none() {
-                            self.first_late_line = Some((e.path().to_string(), e.line));
-                        }
-                        return Some(e);
-                    }
-                    self.newest = self.newest.max(k);
-                    self.buf_bytes += e.approx_bytes();
-                    if self.buf.back().is_none_or(|(b, _)| *b <= k) {
-                        self.buf.push_back((k, e));
-                    } else {
-                        // After any equal keys: arrival order is kept.
-                        let at = self.buf.partition_point(|(b, _)| *b <= k);
-                        self.buf.insert(at, (k, e));
-                    }
-                }
-                None => {
+            // Pull a burst: reading one source for a while keeps its buffers
+            // and tables in the CPU cache, where one event at a time from
+            // many files would thrash it.
+            for _ in 0..BURST {
+                let Some(e) = self.src.as_mut().and_then(|s| s.next_event()) else {
                     if let Some(s) = self.src.take() {
                         self.infos = s.finish();
                     }
+                    break;
+                };
+                let k = instant(&e);
+                self.buf_bytes += e.approx_bytes();
+                if k < self.released {
+                    // Too late to put in order: passed on next (everything
+                    // still buffered is later), and reported.
+                    self.late += 1;
+                    if self.first_late_line.is_none() {
+                        self.first_late_line = Some((e.path().to_string(), e.line));
+                    }
+                    self.buf.push_front((k, e));
+                    continue;
+                }
+                self.newest = self.newest.max(k);
+                if self.buf.back().is_none_or(|(b, _)| *b <= k) {
+                    self.buf.push_back((k, e));
+                } else {
+                    // After any equal keys: arrival order is kept.
+                    let at = self.buf.partition_point(|(b, _)| *b <= k);
+                    self.buf.insert(at, (k, e));
                 }
             }
         }
@@ -143,7 +149,7 @@ fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
 
 /// What a worker sends back for one source.
 enum Msg {
-    Batch(Vec<Event>),
+    Batch(VecDeque<Event>),
     Done(Vec<FileInfo>),
 }
 
@@ -153,7 +159,7 @@ enum Feed {
     Local(Box<Reordered>),
     Remote {
         rx: Receiver<Msg>,
-        cur: std::vec::IntoIter<Event>,
+        cur: VecDeque<Event>,
         done: bool,
         infos: Vec<FileInfo>,
     },
@@ -174,7 +180,12 @@ struct Pool {
     requests: Option<Sender<usize>>,
     sources: Arc<Vec<Mutex<Option<Reordered>>>>,
     workers: Vec<thread::JoinHandle<()>>,
+    /// Emptied batch buffers, for the workers to fill again.
+    spare: Arc<Mutex<Vec<VecDeque<Event>>>>,
 }
+
+/// Emptied batch buffers kept for reuse.
+const SPARE_BATCHES: usize = 64;
 
 impl Pool {
     fn start(sources: Vec<Box<dyn Source>>, jobs: usize) -> (Pool, Vec<Feed>) {
@@ -196,15 +207,17 @@ impl Pool {
             txs.push(tx);
             feeds.push(Feed::Remote {
                 rx,
-                cur: Vec::new().into_iter(),
+                cur: VecDeque::new(),
                 done: false,
                 infos: Vec::new(),
             });
         }
         let txs = Arc::new(txs);
+        let spare: Arc<Mutex<Vec<VecDeque<Event>>>> = Arc::default();
         let workers = (0..jobs.max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
+                let spare = spare.clone();
                 thread::spawn(move || {
                     loop {
                         let i = match req_rx.lock().map(|r| r.recv()) {
@@ -217,13 +230,19 @@ impl Pool {
                         let Some(src) = slot.as_mut() else {
                             continue;
                         };
-                        let mut v = Vec::with_capacity(batch);
+                        // A batch buffer handed back by the merge, if any:
+                        // no large allocation per batch.
+                        let mut v = spare
+                            .lock()
+                            .ok()
+                            .and_then(|mut s| s.pop())
+                            .unwrap_or_else(|| VecDeque::with_capacity(batch));
                         let mut bytes = 0;
                         while v.len() < batch && bytes < batch_bytes {
                             match src.next_event() {
                                 Some(e) => {
                                     bytes += e.approx_bytes();
-                                    v.push(e);
+                                    v.push_back(e);
                                 }
                                 None => break,
                             }
@@ -250,6 +269,7 @@ impl Pool {
             requests: Some(req_tx),
             sources: slots,
             workers,
+            spare,
         };
         (pool, feeds)
     }
@@ -336,7 +356,7 @@ impl Merged {
                 done,
                 infos,
             } => loop {
-                if let Some(e) = cur.next() {
+                if let Some(e) = cur.pop_front() {
                     return Some(e);
                 }
                 if *done {
@@ -347,7 +367,13 @@ impl Merged {
                         if let Some(p) = &self.pool {
                             p.request(i);
                         }
-                        *cur = v.into_iter();
+                        let done_with = std::mem::replace(cur, v);
+                        if let Some(p) = &self.pool
+                            && let Ok(mut s) = p.spare.lock()
+                            && s.len() < SPARE_BATCHES
+                        {
+                            s.push(done_with);
+                        }
                     }
                     Ok(Msg::Done(fi)) => {
                         *done = true;
@@ -365,6 +391,12 @@ impl Merged {
             self.heap.push(Reverse((instant(&e), i, self.seq)));
             self.heads[i] = Some(e);
         }
+    }
+
+    /// The time of the next event, without taking it.
+    pub fn peek_ts(&self) -> Option<crate::event::Ts> {
+        let Reverse((_, i, _)) = self.heap.peek()?;
+        self.heads[*i].as_ref().map(|e| e.ts)
     }
 
     /// Per-file facts, once the stream is drained (or given up).
@@ -402,11 +434,38 @@ impl Iterator for Merged {
 
 /// Drain every source without merging (for `inventory`).
 pub fn drain_all(sources: Vec<Box<dyn Source>>) -> Vec<FileInfo> {
-    let mut out = Vec::new();
-    for mut s in sources {
+    drain_all_jobs(sources, 1)
+}
+
+/// The same with `jobs` threads, each draining whole sources in turn.
+pub fn drain_all_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Vec<FileInfo> {
+    let drain = |mut s: Box<dyn Source>| {
         while s.next_event().is_some() {}
-        out.extend(s.finish());
-    }
+        s.finish()
+    };
+    let mut out: Vec<FileInfo> = if jobs <= 1 || sources.len() <= 1 {
+        sources.into_iter().flat_map(drain).collect()
+    } else {
+        let queue = Mutex::new(sources);
+        let next = || queue.lock().ok().and_then(|mut q| q.pop());
+        thread::scope(|sc| {
+            let handles: Vec<_> = (0..jobs)
+                .map(|_| {
+                    sc.spawn(|| {
+                        let mut got = Vec::new();
+                        while let Some(s) = next() {
+                            got.extend(drain(s));
+                        }
+                        got
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
@@ -518,21 +577,25 @@ mod tests {
 
     #[test]
     fn far_late_events_are_passed_on_and_reported() {
-        let a = src(
-            "a",
-            vec![
-                ev("a", "2016-05-15T12:00:00+00:00", 1),
-                ev("a", "2016-05-15T12:00:05+00:00", 2),
-                ev("a", "2016-05-15T11:00:00+00:00", 3),
-            ],
-        );
-        let mut m = Merged::new(vec![a]);
+        // A minute of events a second apart, then one an hour earlier: by
+        // then the first are long released, so it cannot be put in order.
+        let mut evs: Vec<Event> = (0..60)
+            .map(|i| ev("a", &format!("2016-05-15T12:00:{i:02}+00:00"), i + 1))
+            .collect();
+        evs.push(ev("a", "2016-05-15T11:00:00+00:00", 61));
+        evs.push(ev("a", "2016-05-15T12:01:00+00:00", 62));
+        let mut m = Merged::new(vec![src("a", evs)]);
         let lines: Vec<u64> = m.by_ref().map(|e| e.line).collect();
-        // Line 3 is an hour too early: it cannot be put in order, so it is
-        // passed on at once (before line 2, still held back) and reported.
-        assert_eq!(lines, vec![1, 3, 2]);
+        assert_eq!(lines.len(), 62);
+        // Passed on as soon as it is read, before what is still held back.
+        let late = lines.iter().position(|&l| l == 61).unwrap();
+        assert!(late < 60, "{lines:?}");
+        assert_eq!(
+            lines[late + 1..],
+            (late as u64 + 1..=60).chain([62]).collect::<Vec<_>>()[..]
+        );
         let infos = m.finish();
         assert_eq!(infos[0].problem_count, 1);
-        assert_eq!(infos[0].problems[0].line, Some(3));
+        assert_eq!(infos[0].problems[0].line, Some(61));
     }
 }

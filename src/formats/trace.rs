@@ -639,7 +639,71 @@ impl TraceSource {
         more
     }
 
+    /// With an interest set: skip, in one search over the read buffer, the
+    /// run of well-formed record lines before the next line that names
+    /// something of interest. Each skipped line is still checked for the
+    /// record shape (an odd one ends the run and is read the full way, so
+    /// problems are still found); the clock is kept from the run's first
+    /// and last lines. Returns false when nothing could be skipped.
+    fn skip_run(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
+        let Some(interest) = self.opts.interest.clone() else {
+            return false;
+        };
+        if !self.clock_settled
+            || self.in_header
+            || self.layout.counter != Some(false)
+            || self.seg.as_ref().is_none_or(|s| s.info.pid.is_none())
+        {
+            return false;
+        }
+        let Ok(block) = reader.buffered_lines() else {
+            return false;
+        };
+        let line_start =
+            |b: &[u8], at: usize| memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+        let mut limit = match interest.first_candidate(block) {
+            Some(p) => line_start(block, p),
+            None => block.len(),
+        };
+        if let Some(p) = memchr::memchr(0, &block[..limit]) {
+            limit = line_start(block, p);
+        }
+        let region = &block[..limit];
+        let (mut pos, mut n) = (0usize, 0u64);
+        let (mut first, mut last) = (None, None);
+        for nl in memchr::memchr_iter(b'\n', region) {
+            let Some((s, e)) = record_time_slot(&region[pos..nl]) else {
+                break;
+            };
+            let t = (pos + s, pos + e);
+            if first.is_none() {
+                first = Some(t);
+            }
+            last = Some(t);
+            n += 1;
+            pos = nl + 1;
+        }
+        let (Some(f), Some(l)) = (first, last) else {
+            return false;
+        };
+        let tod = |r: (usize, usize)| parse_time_of_day(&region[r.0..r.1]);
+        let (Some(tf), Some(tl)) = (tod(f), tod(l)) else {
+            return false;
+        };
+        let df = self.roll(tf);
+        let dl = self.roll(tl);
+        self.count_skipped((df, tf), (dl, tl), n);
+        reader.skip(pos, n);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.lines = reader.line_no();
+        }
+        true
+    }
+
     fn read_one(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
+        if self.skip_run(reader) {
+            return true;
+        }
         let seg = self.seg.as_mut().expect("segment");
         let (meta, bytes) = match reader.next_line() {
             Ok(Some(x)) => x,
@@ -691,7 +755,11 @@ impl TraceSource {
         let Some(interest) = self.opts.interest.as_deref() else {
             return false;
         };
-        if !self.clock_settled || self.in_header || self.layout.counter != Some(false) {
+        if !self.clock_settled
+            || self.in_header
+            || self.layout.counter != Some(false)
+            || self.seg.as_ref().is_none_or(|s| s.info.pid.is_none())
+        {
             // Counter layouts are read in full: every counter is checked.
             return false;
         }
@@ -708,18 +776,19 @@ impl TraceSource {
             return false;
         }
         let date = self.roll(tod);
-        self.count_skipped((date, tod));
+        self.count_skipped((date, tod), (date, tod), 1);
         true
     }
 
     /// Skipped records still count: `events` and the time range stay the
     /// same as when every line is built.
-    fn count_skipped(&mut self, at: (NaiveDate, NaiveTime)) {
-        let span = self.skipped.get_or_insert((at, at));
-        span.0 = span.0.min(at);
-        span.1 = span.1.max(at);
+    fn count_skipped(&mut self, a: (NaiveDate, NaiveTime), b: (NaiveDate, NaiveTime), n: u64) {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let span = self.skipped.get_or_insert((lo, hi));
+        span.0 = span.0.min(lo);
+        span.1 = span.1.max(hi);
         if let Some(seg) = self.seg.as_mut() {
-            seg.info.events += 1;
+            seg.info.events += n;
         }
     }
 
@@ -910,6 +979,11 @@ impl TraceSource {
         if !self.clock_settled {
             self.settle_clock(Some(rec.tod));
         }
+        // Files without a header (or the newer part of a wrap) still name
+        // their process on every line.
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.pid.get_or_insert(rec.pid);
+        }
         let ts = self.timestamp(rec.tod);
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
@@ -990,15 +1064,12 @@ impl TraceSource {
         let Some((kind, depth, function, rc, function_time, elapsed, unmatched)) = built else {
             // Not of interest: counted, not built.
             let at = (ts.date_naive(), ts.time());
-            self.count_skipped(at);
+            self.count_skipped(at, at, 1);
             return;
         };
         let dump_of =
             (kind == Kind::Dump && thread.last_record_line > 0).then_some(thread.last_record_line);
         let seg = self.seg.as_mut().expect("segment");
-        // Files without a header (or the newer part of a wrap) still name
-        // their process on every line.
-        seg.info.pid.get_or_insert(rec.pid);
         let text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
         let mut e = Event::new(ts, seg.origin.clone(), no, kind, text);
         e.pid = Some(rec.pid);
@@ -1020,6 +1091,22 @@ impl TraceSource {
         }
         self.emit(e);
     }
+}
+
+/// Where the time of day sits in a UNIX record line (` HH:MM:SS.ffffff `
+/// after an optional flag), checked by shape only: the cheap test that a
+/// skipped line is a record. `None` for anything else.
+fn record_time_slot(line: &[u8]) -> Option<(usize, usize)> {
+    let s = usize::from(matches!(line.first(), Some(b' ' | b'*')));
+    let e = s + 15;
+    let ok = line.len() > e + 1
+        && line[e] == b' '
+        && line[s + 2] == b':'
+        && line[s + 5] == b':'
+        && line[s + 8] == b'.'
+        && line[s].is_ascii_digit()
+        && line[s + 14].is_ascii_digit();
+    ok.then_some((s, e))
 }
 
 /// Data of the UNIX header records (everything up to the dash rule).

@@ -84,8 +84,9 @@ pub const CSV_COLUMNS: [&str; 15] = [
 
 /// Writes rows of one format.
 pub enum TimelineWriter<'a> {
-    /// The output and a row buffer reused for every row.
-    Text(Box<dyn Write + 'a>, Vec<u8>),
+    /// The output, a row buffer reused for every row, and the timestamp
+    /// writer.
+    Text(Box<dyn Write + 'a>, Vec<u8>, crate::timefmt::TsWriter),
     Jsonl(Box<dyn Write + 'a>),
     Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
 }
@@ -93,7 +94,9 @@ pub enum TimelineWriter<'a> {
 impl<'a> TimelineWriter<'a> {
     pub fn start(out: Box<dyn Write + 'a>, format: TimelineFormat) -> io::Result<Self> {
         Ok(match format {
-            TimelineFormat::Text => TimelineWriter::Text(out, Vec::with_capacity(512)),
+            TimelineFormat::Text => {
+                TimelineWriter::Text(out, Vec::with_capacity(512), Default::default())
+            }
             TimelineFormat::Jsonl => TimelineWriter::Jsonl(out),
             TimelineFormat::Csv => {
                 let mut w = csv::WriterBuilder::new().from_writer(out);
@@ -105,9 +108,9 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn write(&mut self, e: &Event) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(out, buf) => {
+            TimelineWriter::Text(out, buf, tsw) => {
                 buf.clear();
-                text_row(buf, e);
+                text_row(buf, tsw, e);
                 out.write_all(buf)
             }
             TimelineWriter::Jsonl(out) => {
@@ -146,7 +149,7 @@ impl<'a> TimelineWriter<'a> {
 
     pub fn finish(self) -> io::Result<()> {
         match self {
-            TimelineWriter::Text(mut o, _) | TimelineWriter::Jsonl(mut o) => o.flush(),
+            TimelineWriter::Text(mut o, _, _) | TimelineWriter::Jsonl(mut o) => o.flush(),
             TimelineWriter::Csv(mut w) => w.flush(),
         }
     }
@@ -155,10 +158,8 @@ impl<'a> TimelineWriter<'a> {
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
 /// duration of exits appended. Built in one buffer and written at once:
 /// this runs for every event of multi-GB inputs.
-pub fn text_row(b: &mut Vec<u8>, e: &Event) {
-    let mut ts = [0u8; 32];
-    let n = crate::timefmt::rfc3339_into(&e.ts, &mut ts);
-    b.extend_from_slice(&ts[..n]);
+pub fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) {
+    b.extend_from_slice(tsw.write(&e.ts));
     b.extend_from_slice(b"  ");
     b.extend_from_slice(e.path().as_bytes());
     b.push(b':');
@@ -190,16 +191,6 @@ pub fn text_row(b: &mut Vec<u8>, e: &Event) {
     b.push(b'\n');
 }
 
-fn push_num(b: &mut Vec<u8>, mut v: u64) {
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    b.extend_from_slice(&tmp[i..]);
+fn push_num(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
