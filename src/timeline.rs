@@ -347,17 +347,26 @@ impl Merged {
         m
     }
 
-    fn pull(&mut self, i: usize) -> Option<Event> {
+    /// Make source `i`'s next event reachable: for a remote source, the
+    /// front of its current batch (receiving the next batch when needed, so
+    /// the event is not moved again); for a local one, `heads[i]`. Returns
+    /// its instant.
+    fn load(&mut self, i: usize) -> Option<i64> {
         match &mut self.feeds[i] {
-            Feed::Local(r) => r.next_event(),
+            Feed::Local(r) => {
+                let e = r.next_event()?;
+                let k = instant(&e);
+                self.heads[i] = Some(e);
+                Some(k)
+            }
             Feed::Remote {
                 rx,
                 cur,
                 done,
                 infos,
             } => loop {
-                if let Some(e) = cur.pop_front() {
-                    return Some(e);
+                if let Some(e) = cur.front() {
+                    return Some(instant(e));
                 }
                 if *done {
                     return None;
@@ -386,17 +395,23 @@ impl Merged {
     }
 
     fn refill(&mut self, i: usize) {
-        if let Some(e) = self.pull(i) {
+        if let Some(k) = self.load(i) {
             self.seq += 1;
-            self.heap.push(Reverse((instant(&e), i, self.seq)));
-            self.heads[i] = Some(e);
+            self.heap.push(Reverse((k, i, self.seq)));
+        }
+    }
+
+    fn head(&self, i: usize) -> Option<&Event> {
+        match &self.feeds[i] {
+            Feed::Local(_) => self.heads[i].as_ref(),
+            Feed::Remote { cur, .. } => cur.front(),
         }
     }
 
     /// The time of the next event, without taking it.
     pub fn peek_ts(&self) -> Option<crate::event::Ts> {
         let Reverse((_, i, _)) = self.heap.peek()?;
-        self.heads[*i].as_ref().map(|e| e.ts)
+        self.head(*i).map(|e| e.ts)
     }
 
     /// Per-file facts, once the stream is drained (or given up).
@@ -426,7 +441,10 @@ impl Iterator for Merged {
     type Item = Event;
     fn next(&mut self) -> Option<Event> {
         let Reverse((_, i, _)) = self.heap.pop()?;
-        let e = self.heads[i].take();
+        let e = match &mut self.feeds[i] {
+            Feed::Local(_) => self.heads[i].take(),
+            Feed::Remote { cur, .. } => cur.pop_front(),
+        };
         self.refill(i);
         e
     }
