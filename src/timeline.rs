@@ -168,9 +168,9 @@ enum Feed {
 /// Batches each source may have parsed ahead of the merge.
 const AHEAD: usize = 2;
 /// Events the pool may hold ahead of the merge, over all sources...
-const AHEAD_EVENTS: usize = 1 << 17;
+const AHEAD_EVENTS: usize = 1 << 16;
 /// ... and bytes (a batch is cut when it reaches its share).
-const AHEAD_BYTES: usize = 64 << 20;
+const AHEAD_BYTES: usize = 32 << 20;
 
 /// Worker threads that parse sources in batches, on request. The merge asks
 /// for a source's next batch when it starts on the previous one, so each
