@@ -310,3 +310,47 @@ pub trait Source: Send {
     /// `None` (or earlier, partially).
     fn finish(self: Box<Self>) -> Vec<FileInfo>;
 }
+
+/// The shape most readers share: their files are read one after another,
+/// each `step` reads a little and queues events. Implementing this gives
+/// the `Source` (the loop is written once, here).
+pub trait FileByFile: Send {
+    /// The next queued event, if any.
+    fn queued(&mut self) -> Option<Event>;
+    /// Whether a file is open.
+    fn in_file(&self) -> bool;
+    /// Open the next file; false when there is none.
+    fn open_next(&mut self) -> bool;
+    /// Read some of the open file; false at its end.
+    fn step(&mut self) -> bool;
+    /// Close the open file, keeping its facts.
+    fn end_file(&mut self);
+    /// The facts of every file read.
+    fn take_done(&mut self) -> Vec<FileInfo>;
+}
+
+impl<T: FileByFile> Source for T {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.queued() {
+                return Some(e);
+            }
+            if !self.in_file() {
+                if !self.open_next() {
+                    return None;
+                }
+                continue;
+            }
+            if !self.step() {
+                self.end_file();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.in_file() {
+            self.end_file();
+        }
+        self.take_done()
+    }
+}

@@ -11,7 +11,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileByFile, FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde_json::{Map, Value};
@@ -423,28 +423,23 @@ impl ErrlogJsonSource {
     }
 }
 
-impl Source for ErrlogJsonSource {
-    fn next_event(&mut self) -> Option<Event> {
-        loop {
-            if let Some(e) = self.out.pop_front() {
-                return Some(e);
-            }
-            if self.run.is_none() {
-                if !self.open_next() {
-                    return None;
-                }
-                continue;
-            }
-            if !self.step() {
-                self.end_file();
-            }
-        }
+impl FileByFile for ErrlogJsonSource {
+    fn queued(&mut self) -> Option<Event> {
+        self.out.pop_front()
     }
-
-    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
-        if self.run.is_some() {
-            self.end_file();
-        }
+    fn in_file(&self) -> bool {
+        self.run.is_some()
+    }
+    fn open_next(&mut self) -> bool {
+        ErrlogJsonSource::open_next(self)
+    }
+    fn step(&mut self) -> bool {
+        ErrlogJsonSource::step(self)
+    }
+    fn end_file(&mut self) {
+        ErrlogJsonSource::end_file(self)
+    }
+    fn take_done(&mut self) -> Vec<FileInfo> {
         std::mem::take(&mut self.done)
     }
 }

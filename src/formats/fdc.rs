@@ -9,7 +9,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileByFile, FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
 use std::collections::VecDeque;
@@ -426,28 +426,23 @@ impl FdcSource {
     }
 }
 
-impl Source for FdcSource {
-    fn next_event(&mut self) -> Option<Event> {
-        loop {
-            if let Some(e) = self.out.pop_front() {
-                return Some(e);
-            }
-            if self.run.is_none() {
-                if !self.open_next() {
-                    return None;
-                }
-                continue;
-            }
-            if !self.step() {
-                self.end_file();
-            }
-        }
+impl FileByFile for FdcSource {
+    fn queued(&mut self) -> Option<Event> {
+        self.out.pop_front()
     }
-
-    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
-        if self.run.is_some() {
-            self.end_file();
-        }
+    fn in_file(&self) -> bool {
+        self.run.is_some()
+    }
+    fn open_next(&mut self) -> bool {
+        FdcSource::open_next(self)
+    }
+    fn step(&mut self) -> bool {
+        FdcSource::step(self)
+    }
+    fn end_file(&mut self) {
+        FdcSource::end_file(self)
+    }
+    fn take_done(&mut self) -> Vec<FileInfo> {
         std::mem::take(&mut self.done)
     }
 }

@@ -3,26 +3,11 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use std::process::Command;
 
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-pub fn mqdiag(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mqdiag");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+// The binary runner is shared with the other end-to-end tests.
+#[path = "../util/mod.rs"]
+mod util;
+pub use util::mqdiag;
 
 /// `analyze --format json` on these paths (plus extra args); exit 0 expected.
 pub fn analyze_json(args: &[&str]) -> Value {
