@@ -74,6 +74,10 @@ pub struct FileInfo {
     pub events: u64,
     pub problems: Vec<Problem>,
     pub problem_count: u64,
+    /// What the reader decided or estimated that is worth knowing but is
+    /// not wrong with the input (an estimated clock offset).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Lines that could not be used, over all problems.
     #[serde(skip)]
     pub lines_skipped: u64,
@@ -110,6 +114,7 @@ impl FileInfo {
             events: 0,
             problems: Vec::new(),
             problem_count: 0,
+            notes: Vec::new(),
             lines_skipped: 0,
             worst: None,
         }
@@ -134,6 +139,11 @@ impl FileInfo {
                 lines_skipped,
             });
         }
+    }
+
+    /// Record a note (not a problem).
+    pub fn note(&mut self, message: impl Into<String>) {
+        self.notes.push(message.into());
     }
 
     /// Account for one emitted event.

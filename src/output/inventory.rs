@@ -69,6 +69,9 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
             f.problem_count,
             if f.problem_count == 1 { "" } else { "s" }
         )?;
+        for n in &f.notes {
+            writeln!(out, "  note: {n}")?;
+        }
         for p in f.problems.iter().take(TEXT_PROBLEMS) {
             match p.line {
                 Some(l) => writeln!(

@@ -774,15 +774,11 @@ impl FileState {
         } else {
             "their times moved onto the LPAR clock"
         };
-        self.info.problem(
-            None,
-            Severity::Info,
-            0,
-            format!(
-                "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
-                clock::offset_text(start)
-            ),
-        );
+        // An estimate, reported as a note: nothing is wrong with the file.
+        self.info.note(format!(
+            "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
+            clock::offset_text(start)
+        ));
     }
 
     /// The inventory row's last facts. Rows still held (the reader of the
@@ -999,12 +995,10 @@ mod tests {
         // Raw STCK columns stay as written.
         assert_eq!(evs[1].attr("Stop (TIME)"), Some("22:08:04,149248"));
         assert_eq!(fi.utc_offset.as_deref(), Some("-04:00"));
+        assert!(messages(&fi).is_empty());
         assert_eq!(
-            messages(&fi),
-            vec![(
-                None,
-                "STCK timestamps read +04:00 against the LPAR-local Date/Time (estimated from `Collection_Time`: 2 of 2 rows agree): their times moved onto the LPAR clock".to_string()
-            )]
+            fi.notes,
+            vec!["STCK timestamps read +04:00 against the LPAR-local Date/Time (estimated from `Collection_Time`: 2 of 2 rows agree): their times moved onto the LPAR clock".to_string()]
         );
     }
 
@@ -1050,11 +1044,11 @@ mod tests {
                     Some(4),
                     "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
                 ),
-                (
-                    None,
-                    "STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()
-                ),
             ]
+        );
+        assert_eq!(
+            fi.notes,
+            vec!["STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()]
         );
         assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+00:00");
         assert_eq!(evs[1].attr("clock_offset_s"), Some("18000"));
