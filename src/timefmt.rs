@@ -5,6 +5,11 @@ use chrono::{FixedOffset, NaiveTime};
 
 /// RFC 3339 with microseconds and the source's own offset:
 /// `2016-05-15T12:06:32.904335+01:00`.
+///
+/// ```
+/// let t = chrono::DateTime::parse_from_rfc3339("2016-05-15T12:06:32.9043+01:00").unwrap();
+/// assert_eq!(mqdiag::timefmt::rfc3339(&t), "2016-05-15T12:06:32.904300+01:00");
+/// ```
 pub fn rfc3339(t: &Ts) -> String {
     let mut b = [0u8; 32];
     let n = rfc3339_into(t, &mut b);
@@ -125,6 +130,13 @@ pub fn human_us(us: u64) -> String {
 }
 
 /// Parse `±HH:MM`, `±HHMM`, `±HH` or `Z`.
+///
+/// ```
+/// use mqdiag::timefmt::{offset_str, parse_offset};
+/// assert_eq!(offset_str(parse_offset("-0330").unwrap()), "-03:30");
+/// assert_eq!(offset_str(parse_offset("Z").unwrap()), "+00:00");
+/// assert!(parse_offset("01:00").is_none());
+/// ```
 pub fn parse_offset(s: &str) -> Option<FixedOffset> {
     let s = s.trim();
     if s == "Z" || s == "z" {
