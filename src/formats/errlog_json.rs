@@ -158,13 +158,7 @@ impl ErrlogJsonSource {
             return false;
         };
         let mut info = FileInfo::new(&input.display, Format::ErrlogJson, input.bytes);
-        let lines = match input.open() {
-            Ok(r) => Some(LineReader::new(r)),
-            Err(e) => {
-                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
-                None
-            }
-        };
+        let lines = super::open_lines(&input, &mut info);
         if input.bytes == 0 {
             info.problem(None, Severity::Info, 0, "empty file");
         }
@@ -190,17 +184,9 @@ impl ErrlogJsonSource {
         let Some(reader) = run.lines.as_mut() else {
             return false;
         };
-        let (meta, bytes) = match reader.next_line() {
-            Ok(Some(x)) => x,
-            Ok(None) => return false,
-            Err(e) => {
-                let n = reader.line_no() + 1;
-                run.info
-                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
-                return false;
-            }
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
         };
-        run.info.lines = meta.no;
         let no = meta.no;
         if meta.truncated {
             run.info.problem(

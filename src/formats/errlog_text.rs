@@ -1504,17 +1504,9 @@ impl ErrlogTextSource {
         let Some(reader) = run.lines.as_mut() else {
             return false;
         };
-        let (meta, bytes) = match reader.next_line() {
-            Ok(Some(x)) => x,
-            Ok(None) => return false,
-            Err(e) => {
-                let n = reader.line_no() + 1;
-                run.info
-                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
-                return false;
-            }
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
         };
-        run.info.lines = meta.no;
         if meta.truncated {
             run.info.problem(
                 Some(meta.no),

@@ -262,13 +262,7 @@ impl JoblogSource {
             return false;
         };
         let mut info = FileInfo::new(&input.display, Format::ZosJoblog, input.bytes);
-        let lines = match input.open() {
-            Ok(r) => Some(LineReader::new(r)),
-            Err(e) => {
-                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
-                None
-            }
-        };
+        let lines = super::open_lines(&input, &mut info);
         self.run = Some(Run {
             info,
             origin: Arc::new(Origin {
@@ -294,17 +288,9 @@ impl JoblogSource {
         let Some(reader) = run.lines.as_mut() else {
             return false;
         };
-        let (meta, bytes) = match reader.next_line() {
-            Ok(Some(x)) => x,
-            Ok(None) => return false,
-            Err(e) => {
-                let n = reader.line_no() + 1;
-                run.info
-                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
-                return false;
-            }
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
         };
-        run.info.lines = meta.no;
         let no = meta.no;
         let (text, _) = decode_line(bytes);
         let text = text.into_owned();

@@ -125,6 +125,41 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
     singles.into_iter().map(|(_, s)| s).collect()
 }
 
+/// Lines of an input, read as a stream.
+pub type Lines = crate::lines::LineReader<Box<dyn std::io::Read + Send>>;
+
+/// Open an input for reading line by line; a file that cannot be opened is
+/// an error problem on its row (and `None`).
+pub fn open_lines(input: &Input, info: &mut FileInfo) -> Option<Lines> {
+    match input.open() {
+        Ok(r) => Some(crate::lines::LineReader::new(r)),
+        Err(e) => {
+            info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+            None
+        }
+    }
+}
+
+/// The next line, `None` at the end; a read error ends the file as a
+/// located problem. Keeps the row's line count.
+pub fn read_line<'a>(
+    reader: &'a mut Lines,
+    info: &mut FileInfo,
+) -> Option<(crate::lines::LineMeta, &'a [u8])> {
+    let n = reader.line_no() + 1;
+    match reader.next_line() {
+        Ok(Some((meta, bytes))) => {
+            info.lines = meta.no;
+            Some((meta, bytes))
+        }
+        Ok(None) => None,
+        Err(e) => {
+            info.problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+            None
+        }
+    }
+}
+
 /// A source with no events: files known only by their inventory row.
 pub struct Done(pub Vec<FileInfo>);
 

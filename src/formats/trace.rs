@@ -419,13 +419,7 @@ impl TraceSource {
             path: input.display.clone(),
             format: Format::FmtTrace,
         });
-        let lines = match input.open() {
-            Ok(r) => Some(LineReader::new(r)),
-            Err(e) => {
-                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
-                None
-            }
-        };
+        let lines = super::open_lines(&input, &mut info);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
@@ -705,17 +699,9 @@ impl TraceSource {
             return true;
         }
         let seg = self.seg.as_mut().expect("segment");
-        let (meta, bytes) = match reader.next_line() {
-            Ok(Some(x)) => x,
-            Ok(None) => return false,
-            Err(e) => {
-                let n = reader.line_no() + 1;
-                seg.info
-                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
-                return false;
-            }
+        let Some((meta, bytes)) = super::read_line(reader, &mut seg.info) else {
+            return false;
         };
-        seg.info.lines = meta.no;
         let no = meta.no;
         if meta.truncated {
             seg.info.problem(

@@ -257,13 +257,7 @@ impl FileState {
     fn new(input: &Input) -> FileState {
         let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
         info.platform = Some("z/OS".to_string());
-        let lines = match input.open() {
-            Ok(r) => Some(LineReader::new(r)),
-            Err(e) => {
-                info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
-                None
-            }
-        };
+        let lines = crate::formats::open_lines(input, &mut info);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
@@ -867,19 +861,12 @@ impl SmfSource {
         let Some(mut reader) = fs.lines.take() else {
             return false;
         };
-        let more = match reader.next_line() {
-            Ok(Some((meta, bytes))) => {
-                fs.info.lines = meta.no;
+        let more = match crate::formats::read_line(&mut reader, &mut fs.info) {
+            Some((meta, bytes)) => {
                 fs.handle(meta, bytes, &self.opts, &mut self.out);
                 true
             }
-            Ok(None) => false,
-            Err(e) => {
-                let n = reader.line_no() + 1;
-                fs.info
-                    .problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
-                false
-            }
+            None => false,
         };
         fs.lines = Some(reader);
         more
