@@ -349,6 +349,9 @@ impl Interner {
 
 struct Thread {
     stack: Vec<(Arc<str>, Ts)>,
+    /// The thread's last ident: consecutive records of a thread mostly
+    /// carry the same one, so it is compared before the interner is asked.
+    ident: Option<Arc<str>>,
     /// Line of the last non-dump record, which dump rows belong to.
     last_record_line: u64,
 }
@@ -976,6 +979,7 @@ impl TraceSource {
         let interest = self.opts.interest.as_deref();
         let thread = self.threads.entry(key).or_insert_with(|| Thread {
             stack: Vec::new(),
+            ident: None,
             last_record_line: 0,
         });
         // With an interest set, only calls of interest are stacked, so the
@@ -1055,12 +1059,23 @@ impl TraceSource {
         };
         let dump_of =
             (kind == Kind::Dump && thread.last_record_line > 0).then_some(thread.last_record_line);
+        let ident = match rec.ident {
+            None => None,
+            Some(i) => match &thread.ident {
+                Some(a) if **a == *i => Some(a.clone()),
+                _ => {
+                    let a = names.get(i);
+                    thread.ident = Some(a.clone());
+                    Some(a)
+                }
+            },
+        };
         let seg = self.seg.as_mut().expect("segment");
         let text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
         let mut e = Event::new(ts, seg.origin.clone(), no, kind, text);
         e.pid = Some(rec.pid);
         e.tid = Some(rec.tid);
-        e.ident = rec.ident.map(|i| self.names.get(i));
+        e.ident = ident;
         e.depth = Some(depth);
         e.function = function;
         e.rc = rc.map(str::to_string);
