@@ -339,6 +339,35 @@ pub trait FileByFile: Send {
     fn take_done(&mut self) -> Vec<FileInfo>;
 }
 
+/// `FileByFile` for a reader whose state has the usual fields (`out`: the
+/// queued events, `run`: the open file, `done`: the finished rows) and
+/// inherent `open_next`, `step` and `end_file` methods.
+#[macro_export]
+macro_rules! file_by_file {
+    ($t:ty) => {
+        impl $crate::source::FileByFile for $t {
+            fn queued(&mut self) -> Option<$crate::event::Event> {
+                self.out.pop_front()
+            }
+            fn in_file(&self) -> bool {
+                self.run.is_some()
+            }
+            fn open_next(&mut self) -> bool {
+                <$t>::open_next(self)
+            }
+            fn step(&mut self) -> bool {
+                <$t>::step(self)
+            }
+            fn end_file(&mut self) {
+                <$t>::end_file(self)
+            }
+            fn take_done(&mut self) -> Vec<$crate::source::FileInfo> {
+                std::mem::take(&mut self.done)
+            }
+        }
+    };
+}
+
 impl<T: FileByFile> Source for T {
     fn next_event(&mut self) -> Option<Event> {
         loop {

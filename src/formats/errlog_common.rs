@@ -3,6 +3,7 @@
 //! copied into two generations during rotation.
 
 use crate::input::Input;
+use crate::source::{FileInfo, Severity};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -123,6 +124,29 @@ impl Dedup {
                 self.earlier.remove(&old);
             }
         }
+    }
+}
+
+/// The last facts of one error-log file: its variant (with the records
+/// dropped as copies of an older generation), the bytes read, and a warning
+/// when lines were read but no record was found.
+pub fn close_file(
+    info: &mut FileInfo,
+    mut variant: Vec<String>,
+    duplicates: u64,
+    bytes_read: Option<u64>,
+) {
+    if duplicates > 0 {
+        variant.push(format!(
+            "{duplicates} record(s) also in an older generation, kept once"
+        ));
+    }
+    info.variant = Some(variant.join(", "));
+    if let Some(b) = bytes_read {
+        info.bytes = info.bytes.max(b);
+    }
+    if info.events == 0 && info.lines > 0 && info.problem_count == 0 {
+        info.problem(None, Severity::Warning, 0, "no error-log record found");
     }
 }
 

@@ -11,7 +11,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileByFile, FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde_json::{Map, Value};
@@ -383,7 +383,7 @@ impl ErrlogJsonSource {
             return;
         };
         self.dedup.end_file();
-        let mut variant = vec![
+        let variant = vec![
             if run.preview_keys {
                 "9.0.4 preview keys"
             } else {
@@ -391,44 +391,13 @@ impl ErrlogJsonSource {
             }
             .to_string(),
         ];
-        if run.duplicates > 0 {
-            variant.push(format!(
-                "{} record(s) also in an older generation, kept once",
-                run.duplicates
-            ));
-        }
-        run.info.variant = Some(variant.join(", "));
-        if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
-        }
-        if run.info.events == 0 && run.info.lines > 0 && run.info.problem_count == 0 {
-            run.info
-                .problem(None, Severity::Warning, 0, "no error-log record found");
-        }
+        let read = run.lines.as_ref().map(|l| l.bytes_read());
+        super::errlog_common::close_file(&mut run.info, variant, run.duplicates, read);
         self.done.push(run.info);
     }
 }
 
-impl FileByFile for ErrlogJsonSource {
-    fn queued(&mut self) -> Option<Event> {
-        self.out.pop_front()
-    }
-    fn in_file(&self) -> bool {
-        self.run.is_some()
-    }
-    fn open_next(&mut self) -> bool {
-        ErrlogJsonSource::open_next(self)
-    }
-    fn step(&mut self) -> bool {
-        ErrlogJsonSource::step(self)
-    }
-    fn end_file(&mut self) {
-        ErrlogJsonSource::end_file(self)
-    }
-    fn take_done(&mut self) -> Vec<FileInfo> {
-        std::mem::take(&mut self.done)
-    }
-}
+crate::file_by_file!(ErrlogJsonSource);
 
 #[cfg(test)]
 mod tests {

@@ -1728,20 +1728,8 @@ impl ErrlogTextSource {
         for enc in run.encodings.keys() {
             variant.push(enc.as_str().to_string());
         }
-        if run.duplicates > 0 {
-            variant.push(format!(
-                "{} record(s) also in an older generation, kept once",
-                run.duplicates
-            ));
-        }
-        run.info.variant = Some(variant.join(", "));
-        if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
-        }
-        if run.info.events == 0 && run.info.lines > 0 && run.info.problem_count == 0 {
-            run.info
-                .problem(None, Severity::Warning, 0, "no error-log record found");
-        }
+        let read = run.lines.as_ref().map(|l| l.bytes_read());
+        super::errlog_common::close_file(&mut run.info, variant, run.duplicates, read);
         self.done.push(run.info);
     }
 }

@@ -9,7 +9,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileByFile, FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
 use std::collections::VecDeque;
@@ -412,26 +412,7 @@ impl FdcSource {
     }
 }
 
-impl FileByFile for FdcSource {
-    fn queued(&mut self) -> Option<Event> {
-        self.out.pop_front()
-    }
-    fn in_file(&self) -> bool {
-        self.run.is_some()
-    }
-    fn open_next(&mut self) -> bool {
-        FdcSource::open_next(self)
-    }
-    fn step(&mut self) -> bool {
-        FdcSource::step(self)
-    }
-    fn end_file(&mut self) {
-        FdcSource::end_file(self)
-    }
-    fn take_done(&mut self) -> Vec<FileInfo> {
-        std::mem::take(&mut self.done)
-    }
-}
+crate::file_by_file!(FdcSource);
 
 #[cfg(test)]
 mod tests {

@@ -14,7 +14,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileByFile, FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
@@ -608,26 +608,7 @@ impl JoblogSource {
     }
 }
 
-impl FileByFile for JoblogSource {
-    fn queued(&mut self) -> Option<Event> {
-        self.out.pop_front()
-    }
-    fn in_file(&self) -> bool {
-        self.run.is_some()
-    }
-    fn open_next(&mut self) -> bool {
-        JoblogSource::open_next(self)
-    }
-    fn step(&mut self) -> bool {
-        JoblogSource::step(self)
-    }
-    fn end_file(&mut self) {
-        JoblogSource::end_file(self)
-    }
-    fn take_done(&mut self) -> Vec<FileInfo> {
-        std::mem::take(&mut self.done)
-    }
-}
+crate::file_by_file!(JoblogSource);
 
 #[cfg(test)]
 mod tests {
