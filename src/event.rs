@@ -137,6 +137,16 @@ pub struct Origin {
     pub format: Format,
 }
 
+impl Origin {
+    /// The origin shared by every event of this input.
+    pub fn of(input: &crate::input::Input, format: Format) -> Arc<Origin> {
+        Arc::new(Origin {
+            path: input.display.clone(),
+            format,
+        })
+    }
+}
+
 /// One event on the timeline.
 #[derive(Debug, Clone)]
 pub struct Event {

@@ -166,10 +166,7 @@ impl ErrlogJsonSource {
         info.qmgr = facts.qmgr.clone();
         self.run = Some(Run {
             info,
-            origin: Arc::new(Origin {
-                path: input.display.clone(),
-                format: Format::ErrlogJson,
-            }),
+            origin: Origin::of(&input, Format::ErrlogJson),
             lines,
             qmgr: facts.qmgr,
             scope: facts.scope,

@@ -1434,10 +1434,7 @@ impl ErrlogTextSource {
         };
         let plan = self.plans.pop_front().unwrap_or_default();
         let mut info = FileInfo::new(&input.display, Format::ErrlogText, input.bytes);
-        let origin = Arc::new(Origin {
-            path: input.display.clone(),
-            format: Format::ErrlogText,
-        });
+        let origin = Origin::of(&input, Format::ErrlogText);
         if let Some(e) = &plan.scan.error {
             info.problem(None, Severity::Error, 0, e.clone());
         }

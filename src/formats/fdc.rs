@@ -152,10 +152,7 @@ impl FdcSource {
         let lines = super::open_lines(&input, &mut info);
         self.run = Some(Run {
             info,
-            origin: Arc::new(Origin {
-                path: input.display.clone(),
-                format: Format::Fdc,
-            }),
+            origin: Origin::of(&input, Format::Fdc),
             lines,
             report: None,
             last_border: None,

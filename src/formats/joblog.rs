@@ -265,10 +265,7 @@ impl JoblogSource {
         let lines = super::open_lines(&input, &mut info);
         self.run = Some(Run {
             info,
-            origin: Arc::new(Origin {
-                path: input.display.clone(),
-                format: Format::ZosJoblog,
-            }),
+            origin: Origin::of(&input, Format::ZosJoblog),
             mtime: input.mtime,
             lines,
             offset: None,

@@ -418,10 +418,7 @@ impl TraceSource {
 
     fn start_segment(&mut self, input: Input) {
         let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
-        let origin = Arc::new(Origin {
-            path: input.display.clone(),
-            format: Format::FmtTrace,
-        });
+        let origin = Origin::of(&input, Format::FmtTrace);
         let lines = super::open_lines(&input, &mut info);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");

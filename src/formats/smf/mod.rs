@@ -262,10 +262,7 @@ impl FileState {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
         FileState {
-            origin: Arc::new(Origin {
-                path: input.display.clone(),
-                format: Format::SmfCsv,
-            }),
+            origin: Origin::of(input, Format::SmfCsv),
             info,
             lines,
             name_struct: columns::structure_from_name(&input.name),
