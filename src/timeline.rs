@@ -25,20 +25,110 @@ fn instant(e: &Event) -> i64 {
     e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
 }
 
-/// A source whose local disorder (within the window) is repaired.
+/// Items of one source held back until they can be released in order.
 ///
-/// Events mostly arrive in order, so the buffer is a deque kept sorted by
-/// insertion: an in-order event is a push at the back; a late one is placed
-/// by binary search near the back. No heap sifting of large events.
-pub struct Reordered {
-    src: Option<Box<dyn Source>>,
-    buf: VecDeque<(i64, Event)>,
-    buf_bytes: usize,
+/// Items mostly arrive in order, so the buffer is a deque kept sorted by
+/// insertion: an in-order item is a push at the back; a late one is placed
+/// by binary search near the back. No heap sifting.
+pub struct Order<T> {
+    buf: VecDeque<(i64, T)>,
+    bytes: usize,
     cap: usize,
     cap_bytes: usize,
     newest: i64,
     released: i64,
-    late: u64,
+    /// Items that came too late to be put in order.
+    pub late: u64,
+}
+
+impl<T> Order<T> {
+    pub fn new(cap: usize, cap_bytes: usize) -> Self {
+        Order {
+            buf: VecDeque::new(),
+            bytes: 0,
+            cap,
+            cap_bytes,
+            newest: i64::MIN,
+            released: i64::MIN,
+            late: 0,
+        }
+    }
+
+    /// Hold an item of about `bytes` bytes. Returns true when it came too
+    /// late to be put in order: it is passed on next (everything still held
+    /// is later).
+    pub fn hold(&mut self, k: i64, t: T, bytes: usize) -> bool {
+        self.bytes += bytes;
+        if k < self.released {
+            self.late += 1;
+            self.buf.push_front((k, t));
+            return true;
+        }
+        self.newest = self.newest.max(k);
+        if self.buf.back().is_none_or(|(b, _)| *b <= k) {
+            self.buf.push_back((k, t));
+        } else {
+            // After any equal keys: arrival order is kept.
+            let at = self.buf.partition_point(|(b, _)| *b <= k);
+            self.buf.insert(at, (k, t));
+        }
+        false
+    }
+
+    /// The next item, if it may go: it is out of the window, the buffer is
+    /// full, or `ended` (nothing more will come). `size` gives back the
+    /// bytes `hold` was told.
+    pub fn release(&mut self, ended: bool, size: impl Fn(&T) -> usize) -> Option<(i64, T)> {
+        let (k, _) = self.buf.front()?;
+        let ready = ended
+            || self.buf.len() >= self.cap
+            || self.bytes >= self.cap_bytes
+            || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+        if !ready {
+            return None;
+        }
+        let (k, t) = self.buf.pop_front()?;
+        self.bytes -= size(&t);
+        self.released = self.released.max(k);
+        Some((k, t))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Whether an item with this key would come too late to be put in order.
+    pub fn is_late(&self, k: i64) -> bool {
+        k < self.released
+    }
+
+    /// The items held, in order (to move their storage).
+    pub fn items_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.buf.iter_mut().map(|(_, t)| t)
+    }
+}
+
+/// The problem a source's late items make, attached to the file of the
+/// first one.
+pub fn report_late(infos: &mut [FileInfo], late: u64, first: Option<(String, u64)>) {
+    if late == 0 {
+        return;
+    }
+    let (path, line) = first.unwrap_or_default();
+    let msg = format!(
+        "{late} event(s) were more than {} ms earlier than events before them and appear late in the timeline",
+        REORDER_WINDOW_NANOS / 1_000_000
+    );
+    let at = infos.iter().position(|i| i.path == path).unwrap_or(0);
+    if let Some(fi) = infos.get_mut(at) {
+        fi.problem(Some(line), Severity::Info, 0, msg);
+    }
+}
+
+/// A source whose local disorder (within the window) is repaired.
+pub struct Reordered {
+    src: Option<Box<dyn Source>>,
+    order: Order<Event>,
     first_late_line: Option<(String, u64)>,
     infos: Vec<FileInfo>,
 }
@@ -52,13 +142,7 @@ impl Reordered {
     pub fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
         Reordered {
             src: Some(src),
-            buf: VecDeque::new(),
-            buf_bytes: 0,
-            cap,
-            cap_bytes,
-            newest: i64::MIN,
-            released: i64::MIN,
-            late: 0,
+            order: Order::new(cap, cap_bytes),
             first_late_line: None,
             infos: Vec::new(),
         }
@@ -66,18 +150,10 @@ impl Reordered {
 
     pub fn next_event(&mut self) -> Option<Event> {
         loop {
-            if let Some((k, _)) = self.buf.front() {
-                let ready = self.src.is_none()
-                    || self.buf.len() >= self.cap
-                    || self.buf_bytes >= self.cap_bytes
-                    || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
-                if ready {
-                    let (k, e) = self.buf.pop_front().expect("front");
-                    self.buf_bytes -= e.approx_bytes();
-                    self.released = self.released.max(k);
-                    return Some(e);
-                }
-            } else if self.src.is_none() {
+            if let Some((_, e)) = self.order.release(self.src.is_none(), Event::approx_bytes) {
+                return Some(e);
+            }
+            if self.src.is_none() {
                 return None;
             }
             // Pull a burst: reading one source for a while keeps its buffers
@@ -91,25 +167,11 @@ impl Reordered {
                     break;
                 };
                 let k = instant(&e);
-                self.buf_bytes += e.approx_bytes();
-                if k < self.released {
-                    // Too late to put in order: passed on next (everything
-                    // still buffered is later), and reported.
-                    self.late += 1;
-                    if self.first_late_line.is_none() {
-                        self.first_late_line = Some((e.path().to_string(), e.line));
-                    }
-                    self.buf.push_front((k, e));
-                    continue;
+                if self.first_late_line.is_none() && self.order.is_late(k) {
+                    self.first_late_line = Some((e.path().to_string(), e.line));
                 }
-                self.newest = self.newest.max(k);
-                if self.buf.back().is_none_or(|(b, _)| *b <= k) {
-                    self.buf.push_back((k, e));
-                } else {
-                    // After any equal keys: arrival order is kept.
-                    let at = self.buf.partition_point(|(b, _)| *b <= k);
-                    self.buf.insert(at, (k, e));
-                }
+                let size = e.approx_bytes();
+                self.order.hold(k, e, size);
             }
         }
     }
@@ -118,86 +180,124 @@ impl Reordered {
         if let Some(s) = self.src.take() {
             self.infos = s.finish();
         }
-        if self.late > 0 {
-            let (path, line) = self.first_late_line.clone().unwrap_or_default();
-            let target = self.infos.iter_mut().find(|i| i.path == path).or(None);
-            let msg = format!(
-                "{} event(s) were more than {} ms earlier than events before them and appear late in the timeline",
-                self.late,
-                REORDER_WINDOW_NANOS / 1_000_000
-            );
-            if let Some(fi) = target {
-                fi.problem(Some(line), Severity::Info, 0, msg);
-            } else if let Some(fi) = self.infos.first_mut() {
-                fi.problem(Some(line), Severity::Info, 0, msg);
-            }
-        }
+        report_late(
+            &mut self.infos,
+            self.order.late,
+            self.first_late_line.take(),
+        );
         self.infos
     }
 }
 
 /// Reorder buffers shrink as sources multiply, so that the total stays
-/// bounded (about 256k events and 64 MiB) however many files a case holds.
-fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+/// bounded (about 256k items and 64 MiB) however many files a case holds.
+pub fn source_caps(n: usize) -> (usize, usize) {
     let n = n.max(1);
-    Reordered::with_caps(
-        src,
+    (
         ((1usize << 18) / n).clamp(64, REORDER_CAP),
         ((64usize << 20) / n).clamp(256 << 10, REORDER_BYTES),
     )
 }
 
+fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+    let (cap, cap_bytes) = source_caps(n);
+    Reordered::with_caps(src, cap, cap_bytes)
+}
+
+/// Items a worker hands to the merge in one go.
+pub trait Batch: Send + Default + 'static {
+    /// The key of the next item not yet taken.
+    fn front_key(&self) -> Option<i64>;
+    /// Emptied, for reuse.
+    fn reset(&mut self);
+}
+
+impl Batch for VecDeque<Event> {
+    fn front_key(&self) -> Option<i64> {
+        self.front().map(instant)
+    }
+    fn reset(&mut self) {
+        self.clear();
+    }
+}
+
+/// One source, made ready for the merge: it fills batches in order.
+pub trait Producer: Send + 'static {
+    type Batch: Batch;
+    /// Append to `b` up to `n` items or about `bytes` bytes; nothing
+    /// appended means the source is done.
+    fn fill(&mut self, b: &mut Self::Batch, n: usize, bytes: usize);
+    fn finish(self) -> Vec<FileInfo>;
+}
+
+impl Producer for Reordered {
+    type Batch = VecDeque<Event>;
+    fn fill(&mut self, b: &mut VecDeque<Event>, n: usize, bytes: usize) {
+        let mut got = 0;
+        while b.len() < n && got < bytes {
+            let Some(e) = self.next_event() else { break };
+            got += e.approx_bytes();
+            b.push_back(e);
+        }
+    }
+    fn finish(self) -> Vec<FileInfo> {
+        Reordered::finish(self)
+    }
+}
+
 /// What a worker sends back for one source.
-enum Msg {
-    Batch(VecDeque<Event>),
+enum Msg<B> {
+    Batch(B),
     Done(Vec<FileInfo>),
 }
 
-/// Where the merge gets one source's events from: read on this thread, or
-/// parsed by the worker pool and received in batches.
-enum Feed {
-    Local(Box<Reordered>),
-    Remote {
-        rx: Receiver<Msg>,
-        cur: VecDeque<Event>,
-        done: bool,
-        infos: Vec<FileInfo>,
-    },
+/// Where the merge gets one source's batches from: filled on this thread,
+/// or by the worker pool.
+struct Feed<P: Producer> {
+    local: Option<P>,
+    rx: Option<Receiver<Msg<P::Batch>>>,
+    cur: P::Batch,
+    done: bool,
+    infos: Vec<FileInfo>,
 }
 
 /// Batches each source may have parsed ahead of the merge.
 const AHEAD: usize = 2;
-/// Events the pool may hold ahead of the merge, over all sources...
+/// Items the pool may hold ahead of the merge, over all sources...
 const AHEAD_EVENTS: usize = 1 << 16;
 /// ... and bytes (a batch is cut when it reaches its share).
 const AHEAD_BYTES: usize = 32 << 20;
 
-/// Worker threads that parse sources in batches, on request. The merge asks
+/// The size of one batch, in items and bytes, for `n` sources.
+fn batch_caps(n: usize) -> (usize, usize) {
+    (
+        (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(64, 4096),
+        (AHEAD_BYTES / AHEAD / n.max(1)).max(64 << 10),
+    )
+}
+
+type Slots<P> = Arc<Vec<Mutex<Option<P>>>>;
+
+/// Worker threads that fill sources' batches, on request. The merge asks
 /// for a source's next batch when it starts on the previous one, so each
 /// source has at most `AHEAD` batches in flight: memory stays bounded and
 /// no worker ever waits on a full channel (no deadlock).
-struct Pool {
+struct Pool<P: Producer> {
     requests: Option<Sender<usize>>,
-    sources: Arc<Vec<Mutex<Option<Reordered>>>>,
+    sources: Slots<P>,
     workers: Vec<thread::JoinHandle<()>>,
-    /// Emptied batch buffers, for the workers to fill again.
-    spare: Arc<Mutex<Vec<VecDeque<Event>>>>,
+    /// Emptied batches, for the workers to fill again.
+    spare: Arc<Mutex<Vec<P::Batch>>>,
 }
 
 /// Emptied batch buffers kept for reuse.
 const SPARE_BATCHES: usize = 64;
 
-impl Pool {
-    fn start(sources: Vec<Box<dyn Source>>, jobs: usize) -> (Pool, Vec<Feed>) {
+impl<P: Producer> Pool<P> {
+    fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
         let n = sources.len();
-        let batch = (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(64, 4096);
-        let batch_bytes = (AHEAD_BYTES / AHEAD / n.max(1)).max(64 << 10);
-        let slots: Arc<Vec<Mutex<Option<Reordered>>>> = Arc::new(
-            sources
-                .into_iter()
-                .map(|s| Mutex::new(Some(reordered(s, n))))
-                .collect(),
-        );
+        let (batch, batch_bytes) = batch_caps(n);
+        let slots: Slots<P> = Arc::new(sources.into_iter().map(|s| Mutex::new(Some(s))).collect());
         let (req_tx, req_rx) = mpsc::channel::<usize>();
         let req_rx = Arc::new(Mutex::new(req_rx));
         let mut txs = Vec::with_capacity(n);
@@ -205,15 +305,16 @@ impl Pool {
         for _ in 0..n {
             let (tx, rx) = mpsc::channel();
             txs.push(tx);
-            feeds.push(Feed::Remote {
-                rx,
-                cur: VecDeque::new(),
+            feeds.push(Feed {
+                local: None,
+                rx: Some(rx),
+                cur: P::Batch::default(),
                 done: false,
                 infos: Vec::new(),
             });
         }
         let txs = Arc::new(txs);
-        let spare: Arc<Mutex<Vec<VecDeque<Event>>>> = Arc::default();
+        let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
         let workers = (0..jobs.max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
@@ -230,26 +331,17 @@ impl Pool {
                         let Some(src) = slot.as_mut() else {
                             continue;
                         };
-                        // A batch buffer handed back by the merge, if any:
-                        // no large allocation per batch.
+                        // A batch handed back by the merge, if any: no large
+                        // allocation per batch.
                         let mut v = spare
                             .lock()
                             .ok()
                             .and_then(|mut s| s.pop())
-                            .unwrap_or_else(|| VecDeque::with_capacity(batch));
-                        let mut bytes = 0;
-                        while v.len() < batch && bytes < batch_bytes {
-                            match src.next_event() {
-                                Some(e) => {
-                                    bytes += e.approx_bytes();
-                                    v.push_back(e);
-                                }
-                                None => break,
-                            }
-                        }
+                            .unwrap_or_default();
+                        src.fill(&mut v, batch, batch_bytes);
                         // Sent while the slot is locked: batches of one
                         // source arrive in the order they were read.
-                        let msg = if v.is_empty() {
+                        let msg = if v.front_key().is_none() {
                             let src = slot.take().expect("source");
                             Msg::Done(src.finish())
                         } else {
@@ -298,20 +390,149 @@ impl Pool {
     }
 }
 
-impl Drop for Pool {
+impl<P: Producer> Drop for Pool<P> {
     fn drop(&mut self) {
         self.stop();
     }
 }
 
-/// The k-way merge of all sources.
-pub struct Merged {
-    feeds: Vec<Feed>,
-    pool: Option<Pool>,
-    heap: BinaryHeap<Reverse<(i64, usize, u64)>>,
-    heads: Vec<Option<Event>>,
-    seq: u64,
+/// The k-way merge of the batches of many producers. The caller takes the
+/// item at the front of `batch(i)` for the `i` that `pop` gives, then
+/// calls `advance(i)`.
+pub struct Merge<P: Producer> {
+    feeds: Vec<Feed<P>>,
+    pool: Option<Pool<P>>,
+    heap: BinaryHeap<Reverse<(i64, usize)>>,
+    caps: (usize, usize),
 }
+
+impl<P: Producer> Merge<P> {
+    /// `jobs` worker threads fill the batches (1: none, all on this
+    /// thread). The order is the same for any `jobs`.
+    pub fn start(producers: Vec<P>, jobs: usize) -> Self {
+        let n = producers.len();
+        let (pool, feeds) = if jobs > 1 && n > 0 {
+            let (p, f) = Pool::start(producers, jobs);
+            (Some(p), f)
+        } else {
+            let f = producers
+                .into_iter()
+                .map(|p| Feed {
+                    local: Some(p),
+                    rx: None,
+                    cur: P::Batch::default(),
+                    done: false,
+                    infos: Vec::new(),
+                })
+                .collect();
+            (None, f)
+        };
+        let mut m = Merge {
+            feeds,
+            pool,
+            heap: BinaryHeap::with_capacity(n),
+            caps: batch_caps(n),
+        };
+        for i in 0..n {
+            m.advance(i);
+        }
+        m
+    }
+
+    /// Make source `i`'s next item reachable at the front of its batch,
+    /// receiving or filling the next batch when needed. Returns its key.
+    fn load(&mut self, i: usize) -> Option<i64> {
+        let (n, bytes) = self.caps;
+        let f = &mut self.feeds[i];
+        loop {
+            if let Some(k) = f.cur.front_key() {
+                return Some(k);
+            }
+            if f.done {
+                return None;
+            }
+            if let Some(p) = f.local.as_mut() {
+                f.cur.reset();
+                p.fill(&mut f.cur, n, bytes);
+                if f.cur.front_key().is_none() {
+                    f.done = true;
+                    f.infos = f.local.take().map(P::finish).unwrap_or_default();
+                }
+                continue;
+            }
+            match f.rx.as_ref().map(|rx| rx.recv()) {
+                Some(Ok(Msg::Batch(v))) => {
+                    if let Some(p) = &self.pool {
+                        p.request(i);
+                    }
+                    let mut done_with = std::mem::replace(&mut f.cur, v);
+                    if let Some(p) = &self.pool
+                        && let Ok(mut s) = p.spare.lock()
+                        && s.len() < SPARE_BATCHES
+                    {
+                        done_with.reset();
+                        s.push(done_with);
+                    }
+                }
+                Some(Ok(Msg::Done(fi))) => {
+                    f.done = true;
+                    f.infos = fi;
+                }
+                _ => f.done = true,
+            }
+        }
+    }
+
+    /// The source holding the next item in order.
+    pub fn pop(&mut self) -> Option<usize> {
+        self.heap.pop().map(|Reverse((_, i))| i)
+    }
+
+    /// The source and key of the next item, without taking it.
+    pub fn peek(&self) -> Option<(i64, usize)> {
+        self.heap.peek().map(|Reverse(t)| *t)
+    }
+
+    /// Source `i`'s current batch.
+    pub fn batch(&mut self, i: usize) -> &mut P::Batch {
+        &mut self.feeds[i].cur
+    }
+
+    /// Source `i`'s current batch, to look at.
+    pub fn batch_ref(&self, i: usize) -> &P::Batch {
+        &self.feeds[i].cur
+    }
+
+    /// Put source `i` back in the merge after its front item was taken.
+    pub fn advance(&mut self, i: usize) {
+        if let Some(k) = self.load(i) {
+            self.heap.push(Reverse((k, i)));
+        }
+    }
+
+    /// Per-file facts, once the stream is drained (or given up).
+    pub fn finish(mut self) -> Vec<FileInfo> {
+        let mut late = match self.pool.take() {
+            Some(mut p) => p.stop(),
+            None => Vec::new(),
+        };
+        let mut out: Vec<FileInfo> = Vec::new();
+        for (i, f) in std::mem::take(&mut self.feeds).into_iter().enumerate() {
+            out.extend(f.infos);
+            if let Some(p) = f.local {
+                out.extend(p.finish());
+            }
+            if let Some(pos) = late.iter().position(|(j, _)| *j == i) {
+                out.extend(late.swap_remove(pos).1);
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+}
+
+/// The k-way merge of all sources' events.
+pub struct Merged(Merge<Reordered>);
 
 impl Merged {
     /// Merge on this thread only.
@@ -323,129 +544,28 @@ impl Merged {
     /// on this thread). The output is the same for any `jobs`.
     pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
         let n = sources.len();
-        let (pool, feeds) = if jobs > 1 && !sources.is_empty() {
-            let (p, f) = Pool::start(sources, jobs);
-            (Some(p), f)
-        } else {
-            let f = sources
-                .into_iter()
-                .map(|s| Feed::Local(Box::new(reordered(s, n))))
-                .collect();
-            (None, f)
-        };
-        let n = feeds.len();
-        let mut m = Merged {
-            feeds,
-            pool,
-            heap: BinaryHeap::new(),
-            heads: (0..n).map(|_| None).collect(),
-            seq: 0,
-        };
-        for i in 0..n {
-            m.refill(i);
-        }
-        m
-    }
-
-    /// Make source `i`'s next event reachable: for a remote source, the
-    /// front of its current batch (receiving the next batch when needed, so
-    /// the event is not moved again); for a local one, `heads[i]`. Returns
-    /// its instant.
-    fn load(&mut self, i: usize) -> Option<i64> {
-        match &mut self.feeds[i] {
-            Feed::Local(r) => {
-                let e = r.next_event()?;
-                let k = instant(&e);
-                self.heads[i] = Some(e);
-                Some(k)
-            }
-            Feed::Remote {
-                rx,
-                cur,
-                done,
-                infos,
-            } => loop {
-                if let Some(e) = cur.front() {
-                    return Some(instant(e));
-                }
-                if *done {
-                    return None;
-                }
-                match rx.recv() {
-                    Ok(Msg::Batch(v)) => {
-                        if let Some(p) = &self.pool {
-                            p.request(i);
-                        }
-                        let done_with = std::mem::replace(cur, v);
-                        if let Some(p) = &self.pool
-                            && let Ok(mut s) = p.spare.lock()
-                            && s.len() < SPARE_BATCHES
-                        {
-                            s.push(done_with);
-                        }
-                    }
-                    Ok(Msg::Done(fi)) => {
-                        *done = true;
-                        *infos = fi;
-                    }
-                    Err(_) => *done = true,
-                }
-            },
-        }
-    }
-
-    fn refill(&mut self, i: usize) {
-        if let Some(k) = self.load(i) {
-            self.seq += 1;
-            self.heap.push(Reverse((k, i, self.seq)));
-        }
-    }
-
-    fn head(&self, i: usize) -> Option<&Event> {
-        match &self.feeds[i] {
-            Feed::Local(_) => self.heads[i].as_ref(),
-            Feed::Remote { cur, .. } => cur.front(),
-        }
+        let producers = sources.into_iter().map(|s| reordered(s, n)).collect();
+        Merged(Merge::start(producers, jobs))
     }
 
     /// The time of the next event, without taking it.
     pub fn peek_ts(&self) -> Option<crate::event::Ts> {
-        let Reverse((_, i, _)) = self.heap.peek()?;
-        self.head(*i).map(|e| e.ts)
+        let (_, i) = self.0.peek()?;
+        self.0.batch_ref(i).front().map(|e| e.ts)
     }
 
     /// Per-file facts, once the stream is drained (or given up).
-    pub fn finish(mut self) -> Vec<FileInfo> {
-        let mut late = match self.pool.take() {
-            Some(mut p) => p.stop(),
-            None => Vec::new(),
-        };
-        let mut out: Vec<FileInfo> = Vec::new();
-        for (i, f) in std::mem::take(&mut self.feeds).into_iter().enumerate() {
-            match f {
-                Feed::Local(r) => out.extend(r.finish()),
-                Feed::Remote { infos, .. } => {
-                    out.extend(infos);
-                    if let Some(pos) = late.iter().position(|(j, _)| *j == i) {
-                        out.extend(late.swap_remove(pos).1);
-                    }
-                }
-            }
-        }
-        out.sort_by(|a, b| a.path.cmp(&b.path));
-        out
+    pub fn finish(self) -> Vec<FileInfo> {
+        self.0.finish()
     }
 }
 
 impl Iterator for Merged {
     type Item = Event;
     fn next(&mut self) -> Option<Event> {
-        let Reverse((_, i, _)) = self.heap.pop()?;
-        let e = match &mut self.feeds[i] {
-            Feed::Local(_) => self.heads[i].take(),
-            Feed::Remote { cur, .. } => cur.pop_front(),
-        };
-        self.refill(i);
+        let i = self.0.pop()?;
+        let e = self.0.batch(i).pop_front();
+        self.0.advance(i);
         e
     }
 }
