@@ -153,9 +153,7 @@ impl Reordered {
             if let Some((_, e)) = self.order.release(self.src.is_none(), Event::approx_bytes) {
                 return Some(e);
             }
-            if self.src.is_none() {
-                return None;
-            }
+            self.src.as_ref()?;
             // Pull a burst: reading one source for a while keeps its buffers
             // and tables in the CPU cache, where one event at a time from
             // many files would thrash it.
