@@ -5,8 +5,9 @@ use crate::event::Ts;
 use crate::formats::open_all;
 use crate::input::discover_with;
 use crate::output::inventory;
-use crate::output::timeline::{TimelineFormat, TimelineWriter};
+use crate::output::timeline::{TimelineFormat, write_header};
 use crate::progress::Progress;
+use crate::rows::{RowMerged, RowSpec};
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
 use crate::timeline::{Merged, drain_all_jobs};
@@ -16,6 +17,7 @@ use regex::Regex;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread;
 
 /// Exit codes (contract).
@@ -324,28 +326,19 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     let (sources, _) = a
         .input
         .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
-    let out = a.input.writer()?;
-    let mut w = TimelineWriter::start(out, a.format).map_err(|e| e.to_string())?;
-    let mut merged = a.input.merged(sources);
-    let window = a.input.window(merged.peek_ts().as_ref())?;
-    let wanted = |e: &crate::event::Event| {
-        window.contains(&e.ts)
-            && (a.pid.is_none() || e.pid == a.pid)
-            && a.ident
-                .as_deref()
-                .is_none_or(|id| e.ident.as_deref() == Some(id))
-            && grep.as_ref().is_none_or(|re| {
-                re.is_match(&e.text) || e.function.as_deref().is_some_and(|f| re.is_match(f))
-            })
+    let mut out = a.input.writer()?;
+    let spec = RowSpec {
+        format: a.format,
+        pid: a.pid,
+        ident: a.ident.clone(),
+        grep,
     };
-    let r = (|| -> io::Result<()> {
-        for e in merged.by_ref() {
-            if wanted(&e) {
-                w.write(&e)?;
-            }
-        }
-        w.finish()
-    })();
+    // Rows are rendered by the workers; the merge only orders and copies.
+    let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
+    let window = a.input.window(merged.peek_ts().as_ref())?;
+    let r = write_header(&mut out, a.format)
+        .and_then(|_| merged.write_all(&mut out, &window))
+        .and_then(|_| out.flush());
     io_result(r)?;
     Ok(EXIT_OK)
 }

@@ -18,6 +18,7 @@ pub mod output;
 pub mod passes;
 pub mod progress;
 pub mod report;
+pub mod rows;
 pub mod source;
 pub mod text;
 pub mod timefmt;

@@ -323,6 +323,18 @@ impl Source for Tracked {
         self.inner.next_event()
     }
 
+    fn next_row(
+        &mut self,
+        sink: &mut crate::rows::RowSink,
+        out: &mut Vec<u8>,
+    ) -> Option<crate::rows::RowMeta> {
+        self.inner.next_row(sink, out)
+    }
+
+    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+        self.inner.current_origin()
+    }
+
     fn finish(self: Box<Self>) -> Vec<FileInfo> {
         let Tracked { inner, progress } = *self;
         let infos = inner.finish();

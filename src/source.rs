@@ -319,6 +319,20 @@ pub trait Source: Send {
     /// The facts about each file read, available once `next_event` returned
     /// `None` (or earlier, partially).
     fn finish(self: Box<Self>) -> Vec<FileInfo>;
+    /// The next wanted `timeline` row, appended to `out`. A reader that can
+    /// render rows straight from its input overrides this; the rest build
+    /// the event and render it.
+    fn next_row(
+        &mut self,
+        sink: &mut crate::rows::RowSink,
+        out: &mut Vec<u8>,
+    ) -> Option<crate::rows::RowMeta> {
+        crate::rows::next_event_row(self, sink, out)
+    }
+    /// The file being read, for a reader that renders its own rows.
+    fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {
+        None
+    }
 }
 
 /// The shape most readers share: their files are read one after another,

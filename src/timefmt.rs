@@ -120,12 +120,21 @@ impl TsWriter {
 
 /// A duration in microseconds for people: `35 µs`, `3.2 ms`, `17.906 s`.
 pub fn human_us(us: u64) -> String {
+    let mut b = Vec::with_capacity(16);
+    push_human_us(&mut b, us);
+    String::from_utf8(b).expect("ASCII and µ")
+}
+
+/// `human_us` appended to a buffer, with no allocation (timeline rows).
+pub fn push_human_us(b: &mut Vec<u8>, us: u64) {
+    use std::io::Write;
     if us < 1_000 {
-        format!("{us} µs")
+        b.extend_from_slice(itoa::Buffer::new().format(us).as_bytes());
+        b.extend_from_slice(" µs".as_bytes());
     } else if us < 1_000_000 {
-        format!("{:.1} ms", us as f64 / 1_000.0)
+        let _ = write!(b, "{:.1} ms", us as f64 / 1_000.0);
     } else {
-        format!("{:.3} s", us as f64 / 1_000_000.0)
+        let _ = write!(b, "{:.3} s", us as f64 / 1_000_000.0);
     }
 }
 

@@ -97,6 +97,11 @@ impl<T> Order<T> {
         self.buf.is_empty()
     }
 
+    /// The bytes held, as `hold` was told.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Whether an item with this key would come too late to be put in order.
     pub fn is_late(&self, k: i64) -> bool {
         k < self.released
@@ -264,7 +269,7 @@ const AHEAD: usize = 2;
 /// Items the pool may hold ahead of the merge, over all sources...
 const AHEAD_EVENTS: usize = 1 << 16;
 /// ... and bytes (a batch is cut when it reaches its share).
-const AHEAD_BYTES: usize = 32 << 20;
+const AHEAD_BYTES: usize = 8 << 20;
 
 /// The size of one batch, in items and bytes, for `n` sources.
 fn batch_caps(n: usize) -> (usize, usize) {
@@ -286,10 +291,13 @@ struct Pool<P: Producer> {
     workers: Vec<thread::JoinHandle<()>>,
     /// Emptied batches, for the workers to fill again.
     spare: Arc<Mutex<Vec<P::Batch>>>,
+    spare_cap: usize,
 }
 
-/// Emptied batch buffers kept for reuse.
-const SPARE_BATCHES: usize = 64;
+/// Emptied batches kept for reuse: one per source and this many per
+/// worker. Fewer, and batches are allocated (and their pages faulted in)
+/// anew all the time.
+const SPARE_PER_WORKER: usize = 2;
 
 impl<P: Producer> Pool<P> {
     fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
@@ -313,7 +321,7 @@ impl<P: Producer> Pool<P> {
         }
         let txs = Arc::new(txs);
         let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
-        let workers = (0..jobs.max(1))
+        let workers: Vec<_> = (0..jobs.max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
                 let spare = spare.clone();
@@ -358,6 +366,7 @@ impl<P: Producer> Pool<P> {
         let pool = Pool {
             requests: Some(req_tx),
             sources: slots,
+            spare_cap: n + SPARE_PER_WORKER * workers.len(),
             workers,
             spare,
         };
@@ -466,7 +475,7 @@ impl<P: Producer> Merge<P> {
                     let mut done_with = std::mem::replace(&mut f.cur, v);
                     if let Some(p) = &self.pool
                         && let Ok(mut s) = p.spare.lock()
-                        && s.len() < SPARE_BATCHES
+                        && s.len() < p.spare_cap
                     {
                         done_with.reset();
                         s.push(done_with);

@@ -14,10 +14,12 @@ use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::fxhash::FxBuild;
 use crate::input::Input;
 use crate::lines::LineReader;
+use crate::output::timeline::{push_elapsed, push_num};
+use crate::rows::{RowMeta, RowSink};
 use crate::source::{FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_lossy, looks_like_text};
 use crate::timefmt::parse_time_of_day;
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
 use std::collections::{HashMap, VecDeque};
 use std::io::Read;
 use std::sync::Arc;
@@ -256,7 +258,7 @@ fn classify(data: &str) -> Data<'_> {
         }
         _ => {}
     }
-    if is_dump_row(d) {
+    if is_dump_row(d.as_bytes()) {
         return Data::Dump;
     }
     Data::Text(d)
@@ -264,13 +266,13 @@ fn classify(data: &str) -> Data<'_> {
 
 /// `0x0110:  06000000 616d7173 ...  |....amqsput     |` or
 /// `N lines suppressed, same as above`.
-fn is_dump_row(d: &str) -> bool {
-    if let Some(rest) = d.strip_prefix("0x") {
-        let hex = rest.bytes().take_while(|c| c.is_ascii_hexdigit()).count();
-        return (4..=16).contains(&hex) && rest.as_bytes().get(hex) == Some(&b':');
+fn is_dump_row(d: &[u8]) -> bool {
+    if let Some(rest) = d.strip_prefix(b"0x") {
+        let hex = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        return (4..=16).contains(&hex) && rest.get(hex) == Some(&b':');
     }
-    let digits = d.bytes().take_while(|c| c.is_ascii_digit()).count();
-    digits > 0 && d[digits..].starts_with(" lines suppressed")
+    let digits = d.iter().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && d[digits..].starts_with(b" lines suppressed")
 }
 
 /// Date order in a header date.
@@ -348,12 +350,260 @@ impl Interner {
 }
 
 struct Thread {
-    stack: Vec<(Arc<str>, Ts)>,
+    /// Open calls: name and instant (UTC nanoseconds) of entry.
+    stack: Vec<(Arc<str>, i64)>,
     /// The thread's last ident: consecutive records of a thread mostly
     /// carry the same one, so it is compared before the interner is asked.
     ident: Option<Arc<str>>,
     /// Line of the last non-dump record, which dump rows belong to.
     last_record_line: u64,
+    /// `  PID.TID`, for text rows.
+    label: Vec<u8>,
+}
+
+impl Thread {
+    fn new() -> Self {
+        Thread {
+            stack: Vec::new(),
+            ident: None,
+            last_record_line: 0,
+            label: Vec::new(),
+        }
+    }
+
+    /// `  PID.TID` as text rows show it, written once per thread.
+    fn label(&mut self, pid: u32, tid: u32) -> &[u8] {
+        if self.label.is_empty() {
+            self.label.extend_from_slice(b"  ");
+            push_num(&mut self.label, u64::from(pid));
+            self.label.push(b'.');
+            push_num(&mut self.label, u64::from(tid));
+        }
+        &self.label
+    }
+}
+
+/// Nanoseconds since midnight.
+fn tod_nanos(t: NaiveTime) -> i64 {
+    i64::from(t.num_seconds_from_midnight()) * 1_000_000_000 + i64::from(t.nanosecond())
+}
+
+/// The fields of a plain record line: printable ASCII only, UNIX layout
+/// with no counter, ` HH:MM:SS.ffffff` (six decimals) after an optional
+/// flag. Split in one pass over the bytes, with the same outcome as
+/// `parse_record`; `None` for any other line.
+struct Plain<'a> {
+    tod: &'a [u8],
+    tod_nanos: i64,
+    pid: u32,
+    tid: u32,
+    ident: Option<&'a [u8]>,
+    data: &'a [u8],
+}
+
+fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
+    // One branch-free pass (vectorised): a control byte, DEL or any byte
+    // above ASCII sends the line the full way.
+    let odd = b.iter().fold(0u8, |a, &c| {
+        a | ((c.wrapping_add(1) | c.wrapping_sub(0x20)) & 0x80)
+    });
+    if odd != 0 {
+        return None;
+    }
+    let s = usize::from(matches!(b.first(), Some(b' ' | b'*')));
+    let t = b.get(s..s + 16)?;
+    if t[2] != b':' || t[5] != b':' || t[8] != b'.' || t[15] != b' ' {
+        return None;
+    }
+    let mut digits = [0i64; 12];
+    for (k, &at) in [0, 1, 3, 4, 6, 7, 9, 10, 11, 12, 13, 14].iter().enumerate() {
+        let d = t[at].wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        digits[k] = i64::from(d);
+    }
+    let (h, m, sec) = (
+        digits[0] * 10 + digits[1],
+        digits[2] * 10 + digits[3],
+        digits[4] * 10 + digits[5],
+    );
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let micros = digits[6..].iter().fold(0, |a, d| a * 10 + d);
+    let tod_nanos = ((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000;
+    let mut i = past_blanks(b, s + 16);
+    // PID.TID: digits, a dot, digits, then a blank or the end.
+    let num = |i: &mut usize| -> Option<u32> {
+        let start = *i;
+        let mut v: u64 = 0;
+        while let Some(&c) = b.get(*i) {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            v = v * 10 + u64::from(d);
+            *i += 1;
+        }
+        let n = *i - start;
+        if n == 0 || n > 10 {
+            return None;
+        }
+        u32::try_from(v).ok()
+    };
+    let pid = num(&mut i)?;
+    if b.get(i) != Some(&b'.') {
+        return None;
+    }
+    i += 1;
+    let tid = num(&mut i)?;
+    if i < b.len() && b[i] != b' ' {
+        return None;
+    }
+    i = past_blanks(b, i);
+    let mut ident = None;
+    if ident_col {
+        let end = next_blank(b, i);
+        let tok = &b[i..end];
+        if tok.is_empty() || is_plain_ident(tok) {
+            if tok.len() > 1 {
+                ident = Some(tok);
+            }
+            i = end;
+        }
+    }
+    let data = &b[past_blanks(b, i)..];
+    Some(Plain {
+        tod: &t[..15],
+        tod_nanos,
+        pid,
+        tid,
+        ident,
+        data,
+    })
+}
+
+/// `is_ident_token` in one pass, for printable ASCII: letters, one colon,
+/// letters or digits.
+fn is_plain_ident(t: &[u8]) -> bool {
+    let alpha = t.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    t.get(alpha) == Some(&b':') && t[alpha + 1..].iter().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// Eight bytes of `b` from `i`, as one little-endian word.
+fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The first blank at or after `i` (or the end), eight bytes at a time.
+/// For printable ASCII only (tabs are not blanks here).
+fn next_blank(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let x = w ^ (ONES * u64::from(b' '));
+        // High bit set in the bytes of `x` that are zero (the lowest one
+        // is exact).
+        let z = x.wrapping_sub(ONES) & !x & HIGHS;
+        if z != 0 {
+            return i + (z.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c != b' ')
+        .count()
+}
+
+/// The first byte at or after `i` that is not a blank (or the end), eight
+/// bytes at a time. For printable ASCII only.
+fn past_blanks(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let x = w ^ (ONES * u64::from(b' '));
+        // Bytes below 0x80: adding 0x7f sets the high bit of nonzero ones.
+        let nz = (x.wrapping_add(ONES * 0x7f) | x) & HIGHS;
+        if nz != 0 {
+            return i + (nz.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c == b' ')
+        .count()
+}
+
+/// What a record's data says about calls (as `classify` decides).
+enum Call<'a> {
+    Entry(&'a [u8]),
+    Exit(&'a [u8]),
+    Other,
+}
+
+/// `classify` for the text path: only the function name is needed.
+/// `d` has its `!! - ` already stripped.
+fn call_of<'a>(d: &'a [u8]) -> Call<'a> {
+    let dashes = d.iter().take_while(|&&c| c == b'-').count();
+    let word = |r: &'a [u8]| -> &'a [u8] {
+        let r = &r[past_blanks(r, 0)..];
+        &r[..next_blank(r, 0)]
+    };
+    match d.get(dashes) {
+        Some(b'{') => {
+            let f = word(&d[dashes + 1..]);
+            if !f.is_empty() {
+                return Call::Entry(f);
+            }
+        }
+        Some(b'}') => {
+            let rest = &d[dashes + 1..];
+            let f = word(rest.strip_prefix(b"!").unwrap_or(rest));
+            if !f.is_empty() {
+                return Call::Exit(f);
+            }
+        }
+        _ => {}
+    }
+    Call::Other
+}
+
+/// The UTC instant of a timestamp in nanoseconds (the merge key).
+fn instant(t: &Ts) -> i64 {
+    t.timestamp_nanos_opt().unwrap_or(i64::MAX)
+}
+
+/// Microseconds from one instant to a later one (0 if it is earlier).
+fn micros_between(start: i64, end: i64) -> u64 {
+    (end.saturating_sub(start) / 1000).max(0) as u64
+}
+
+/// One local day at one offset: its first instant and its timestamp text
+/// (the date and offset parts are copied into every row of the day).
+struct Day {
+    date: NaiveDate,
+    offset: FixedOffset,
+    base: i64,
+    text: [u8; 32],
+}
+
+impl Day {
+    fn new(date: NaiveDate, offset: FixedOffset) -> Option<Day> {
+        let t = offset
+            .from_local_datetime(&date.and_time(NaiveTime::MIN))
+            .single()?;
+        let mut text = [0u8; 32];
+        (crate::timefmt::rfc3339_into(&t, &mut text) == 32).then_some(())?;
+        Some(Day {
+            date,
+            offset,
+            base: t.timestamp_nanos_opt()?,
+            text,
+        })
+    }
 }
 
 /// Per-file reading state.
@@ -373,7 +623,8 @@ pub struct TraceSource {
     layout: Layout,
     date: Option<NaiveDate>,
     offset: Option<FixedOffset>,
-    last_tod: Option<NaiveTime>,
+    /// Time of day of the last dated line, nanoseconds since midnight.
+    last_tod: Option<i64>,
     threads: HashMap<(u32, u32), Thread, FxBuild>,
     names: Interner,
     // Per segment.
@@ -389,6 +640,11 @@ pub struct TraceSource {
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     unix_title: bool,
     out: VecDeque<Event>,
+    /// The day of the last row rendered straight from its line.
+    day: Option<Day>,
+    /// Earliest and latest instant of the rows rendered straight from
+    /// their lines in this segment.
+    fast_span: Option<(i64, i64)>,
 }
 
 impl TraceSource {
@@ -413,6 +669,8 @@ impl TraceSource {
             skipped: None,
             unix_title: false,
             out: VecDeque::new(),
+            day: None,
+            fast_span: None,
         }
     }
 
@@ -451,6 +709,20 @@ impl TraceSource {
                     if info.last.is_none_or(|l| ts > l) {
                         info.last = Some(ts);
                     }
+                }
+            }
+        }
+        if let (Some((lo, hi)), Some(off), Some(seg)) =
+            (self.fast_span.take(), self.offset, self.seg.as_mut())
+        {
+            for k in [lo, hi] {
+                let ts = DateTime::from_timestamp_nanos(k).with_timezone(&off);
+                let info = &mut seg.info;
+                if info.first.is_none_or(|f| ts < f) {
+                    info.first = Some(ts);
+                }
+                if info.last.is_none_or(|l| ts > l) {
+                    info.last = Some(ts);
                 }
             }
         }
@@ -516,7 +788,7 @@ impl TraceSource {
             .map(|u| u + chrono::Duration::seconds(off.local_minus_utc() as i64));
         if let Some(s) = self.header.local.or(self.header.plain).or(from_utc) {
             self.date = Some(s.date());
-            self.last_tod = Some(s.time());
+            self.last_tod = Some(tod_nanos(s.time()));
         }
         if self.date.is_some() {
             return;
@@ -573,9 +845,15 @@ impl TraceSource {
     /// The date of a line with this time of day, rolling the day over at
     /// midnight. Calling it twice for one line changes nothing.
     fn roll(&mut self, tod: NaiveTime) -> NaiveDate {
+        self.roll_nanos(tod_nanos(tod))
+    }
+
+    /// `roll` for a time of day in nanoseconds since midnight.
+    fn roll_nanos(&mut self, tod: i64) -> NaiveDate {
         let mut date = self.date.expect("date settled");
         if let Some(last) = self.last_tod {
-            let back = (last - tod).num_seconds();
+            // Whole seconds back, as a duration's seconds (towards zero).
+            let back = (last - tod) / 1_000_000_000;
             if back > ROLLOVER_SECS {
                 // Forward across midnight.
                 date = date.succ_opt().unwrap_or(date);
@@ -702,6 +980,13 @@ impl TraceSource {
         let Some((meta, bytes)) = super::read_line(reader, &mut seg.info) else {
             return false;
         };
+        self.take_line(meta, bytes);
+        true
+    }
+
+    /// Handle one physical line the full way.
+    fn take_line(&mut self, meta: crate::lines::LineMeta, bytes: &[u8]) {
+        let seg = self.seg.as_mut().expect("segment");
         let no = meta.no;
         if meta.truncated {
             seg.info.problem(
@@ -725,12 +1010,118 @@ impl TraceSource {
         let bytes = clean.as_deref().unwrap_or(bytes);
         // A cut last line is a problem to report even when no pass reads it.
         if !meta.unterminated && self.skip_cheaply(bytes) {
-            return true;
+            return;
         }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
         let line = decode_lossy(bytes);
         self.handle_line(no, &line, meta.unterminated);
-        true
+    }
+
+    /// Whether plain record lines may be rendered straight to text rows:
+    /// the file's header, layout, date and offset are known, nothing is
+    /// queued, and every line is wanted.
+    fn fast_ready(&self) -> bool {
+        self.clock_settled
+            && !self.in_header
+            && self.held.is_empty()
+            && self.out.is_empty()
+            && self.layout.counter == Some(false)
+            && self.layout.ident.is_some()
+            && self.offset.is_some()
+            && self.opts.interest.is_none()
+            && self.seg.as_ref().is_some_and(|s| s.info.pid.is_some())
+    }
+
+    /// The text row of a plain record line, exactly as the event built the
+    /// full way would render (`output::timeline::text_row`), with no event,
+    /// string or time zone arithmetic per line. `None`, with nothing
+    /// changed, for any line that needs the full way.
+    fn fast_row(
+        &mut self,
+        no: u64,
+        b: &[u8],
+        sink: &mut RowSink,
+        out: &mut Vec<u8>,
+    ) -> Option<RowMeta> {
+        let p = plain_record(b, self.layout.ident == Some(true))?;
+        let off = self.offset?;
+        // Rolling the date twice for one line changes nothing, so a `None`
+        // below still leaves the line to the full way.
+        let date = self.roll_nanos(p.tod_nanos);
+        let day = match &self.day {
+            Some(d) if d.date == date && d.offset == off => d,
+            _ => self.day.insert(Day::new(date, off)?),
+        };
+        let key = day.base + p.tod_nanos;
+        out.reserve(b.len() + 128);
+        out.extend_from_slice(&day.text[..11]);
+        out.extend_from_slice(p.tod);
+        out.extend_from_slice(&day.text[26..32]);
+        let names = &mut self.names;
+        let thread = match self.threads.get_mut(&(p.pid, p.tid)) {
+            Some(t) => t,
+            None => self
+                .threads
+                .entry((p.pid, p.tid))
+                .or_insert_with(Thread::new),
+        };
+        let text = p.data.strip_prefix(b"!! - ").unwrap_or(p.data);
+        let elapsed = match call_of(text) {
+            Call::Entry(f) => {
+                thread.last_record_line = no;
+                if thread.stack.len() >= MAX_STACK {
+                    thread.stack.remove(0);
+                }
+                // ASCII: checked with the whole line.
+                let f = std::str::from_utf8(f).unwrap_or_default();
+                thread.stack.push((names.get(f), key));
+                None
+            }
+            Call::Exit(f) => {
+                thread.last_record_line = no;
+                let pos = thread.stack.iter().rposition(|(g, _)| g.as_bytes() == f);
+                pos.map(|pos| {
+                    let start = thread.stack[pos].1;
+                    thread.stack.truncate(pos);
+                    micros_between(start, key)
+                })
+            }
+            Call::Other => {
+                // Dump rows belong to the record before them.
+                if !is_dump_row(text) {
+                    thread.last_record_line = no;
+                }
+                None
+            }
+        };
+        let label = thread.label(p.pid, p.tid);
+        let seg = self.seg.as_mut()?;
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(seg.origin.path.as_bytes());
+        out.push(b':');
+        push_num(out, no);
+        out.extend_from_slice(label);
+        if let Some(i) = p.ident {
+            out.extend_from_slice(b"  ");
+            out.extend_from_slice(i);
+        }
+        out.extend_from_slice(b"  ");
+        out.extend_from_slice(text);
+        if let Some(us) = elapsed {
+            push_elapsed(out, us);
+        }
+        out.push(b'\n');
+        sink.origin = None;
+        seg.info.events += 1;
+        self.fast_span = Some(match self.fast_span {
+            Some((lo, hi)) => (lo.min(key), hi.max(key)),
+            None => (key, key),
+        });
+        Some(RowMeta {
+            key,
+            offset: off.local_minus_utc(),
+            line: no,
+        })
     }
 
     /// With an interest set, once the header is read: a well-formed record
@@ -974,11 +1365,7 @@ impl TraceSource {
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
         let interest = self.opts.interest.as_deref();
-        let thread = self.threads.entry(key).or_insert_with(|| Thread {
-            stack: Vec::new(),
-            ident: None,
-            last_record_line: 0,
-        });
+        let thread = self.threads.entry(key).or_insert_with(Thread::new);
         // With an interest set, only calls of interest are stacked, so the
         // stack still times them exactly; depth then counts those calls.
         let built = 'built: {
@@ -993,7 +1380,7 @@ impl TraceSource {
                         thread.stack.remove(0);
                     }
                     let depth = thread.stack.len() as u32;
-                    thread.stack.push((f.clone(), ts));
+                    thread.stack.push((f.clone(), instant(&ts)));
                     (Kind::Entry, depth, Some(f), None, None, None, false)
                 }
                 Data::Exit {
@@ -1018,8 +1405,7 @@ impl TraceSource {
                         Some(pos) => {
                             let start = thread.stack[pos].1;
                             thread.stack.truncate(pos);
-                            let us = (ts - start).num_microseconds().unwrap_or(i64::MAX);
-                            let el = Some(us.max(0) as u64);
+                            let el = Some(micros_between(start, instant(&ts)));
                             (kind, pos as u32, Some(f), rc, function_time, el, false)
                         }
                         // No entry seen: the trace started inside this call.
@@ -1144,6 +1530,52 @@ impl Source for TraceSource {
                 self.end_segment();
             }
         }
+    }
+
+    fn next_row(&mut self, sink: &mut RowSink, out: &mut Vec<u8>) -> Option<RowMeta> {
+        if !sink.spec.raw_text() {
+            return crate::rows::next_event_row(self, sink, out);
+        }
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(sink.event_row(e, out));
+            }
+            if !self.fast_ready() {
+                if self.seg.is_none() {
+                    let next = self.pending.pop_front()?;
+                    self.start_segment(next);
+                } else if !self.step() {
+                    self.end_segment();
+                }
+                continue;
+            }
+            let Some(mut reader) = self.seg.as_mut().and_then(|s| s.lines.take()) else {
+                self.end_segment();
+                continue;
+            };
+            let info = &mut self.seg.as_mut().expect("segment").info;
+            let got = super::read_line(&mut reader, info).map(|(meta, bytes)| {
+                let fast = (!meta.truncated && !meta.unterminated)
+                    .then(|| self.fast_row(meta.no, bytes, sink, out))
+                    .flatten();
+                if fast.is_none() {
+                    self.take_line(meta, bytes);
+                }
+                fast
+            });
+            if let Some(seg) = self.seg.as_mut() {
+                seg.lines = Some(reader);
+            }
+            match got {
+                None => self.end_segment(),
+                Some(Some(m)) => return Some(m),
+                Some(None) => {}
+            }
+        }
+    }
+
+    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+        self.seg.as_ref().map(|s| s.origin.clone())
     }
 
     fn finish(mut self: Box<Self>) -> Vec<FileInfo> {

@@ -82,42 +82,24 @@ pub const CSV_COLUMNS: [&str; 15] = [
     "attrs",
 ];
 
-/// Writes rows of one format.
-pub enum TimelineWriter<'a> {
-    /// The output, a row buffer reused for every row, and the timestamp
-    /// writer.
-    Text(Box<dyn Write + 'a>, Vec<u8>, crate::timefmt::TsWriter),
-    Jsonl(Box<dyn Write + 'a>),
-    Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
+/// Renders events as rows of one format into a byte buffer. One per
+/// source: rows are rendered on the thread that reads the events.
+#[derive(Default)]
+pub struct RowRenderer {
+    tsw: crate::timefmt::TsWriter,
 }
 
-impl<'a> TimelineWriter<'a> {
-    pub fn start(out: Box<dyn Write + 'a>, format: TimelineFormat) -> io::Result<Self> {
-        Ok(match format {
-            TimelineFormat::Text => {
-                TimelineWriter::Text(out, Vec::with_capacity(512), Default::default())
+impl RowRenderer {
+    /// Append the row of `e` (with its line end) to `out`.
+    pub fn render(&mut self, format: TimelineFormat, e: &Event, out: &mut Vec<u8>) {
+        match format {
+            TimelineFormat::Text => text_row(out, &mut self.tsw, e),
+            TimelineFormat::Jsonl => {
+                // Writing to a Vec cannot fail.
+                let _ = serde_json::to_writer(&mut *out, &row(e));
+                out.push(b'\n');
             }
-            TimelineFormat::Jsonl => TimelineWriter::Jsonl(out),
             TimelineFormat::Csv => {
-                let mut w = csv::WriterBuilder::new().from_writer(out);
-                w.write_record(CSV_COLUMNS).map_err(io::Error::other)?;
-                TimelineWriter::Csv(Box::new(w))
-            }
-        })
-    }
-
-    pub fn write(&mut self, e: &Event) -> io::Result<()> {
-        match self {
-            TimelineWriter::Text(out, buf, tsw) => {
-                buf.clear();
-                text_row(buf, tsw, e);
-                out.write_all(buf)
-            }
-            TimelineWriter::Jsonl(out) => {
-                serde_json::to_writer(&mut *out, &row(e))?;
-                out.write_all(b"\n")
-            }
-            TimelineWriter::Csv(w) => {
                 let r = row(e);
                 let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
                 let attrs = if r.attrs.is_empty() {
@@ -125,7 +107,11 @@ impl<'a> TimelineWriter<'a> {
                 } else {
                     serde_json::Value::Object(r.attrs.clone()).to_string()
                 };
-                w.write_record([
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .buffer_capacity(1024)
+                    .from_writer(&mut *out);
+                let _ = w.write_record([
                     r.ts.as_str(),
                     r.end.as_deref().unwrap_or(""),
                     r.path,
@@ -141,18 +127,21 @@ impl<'a> TimelineWriter<'a> {
                     &num(r.depth.map(u64::from)),
                     r.text,
                     &attrs,
-                ])
-                .map_err(io::Error::other)
+                ]);
+                let _ = w.flush();
             }
         }
     }
+}
 
-    pub fn finish(self) -> io::Result<()> {
-        match self {
-            TimelineWriter::Text(mut o, _, _) | TimelineWriter::Jsonl(mut o) => o.flush(),
-            TimelineWriter::Csv(mut w) => w.flush(),
-        }
+/// What comes before the first row: the CSV column names.
+pub fn write_header(out: &mut dyn Write, format: TimelineFormat) -> io::Result<()> {
+    if format == TimelineFormat::Csv {
+        let mut w = csv::WriterBuilder::new().from_writer(&mut *out);
+        w.write_record(CSV_COLUMNS).map_err(io::Error::other)?;
+        w.flush()?;
     }
+    Ok(())
 }
 
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
@@ -184,13 +173,18 @@ pub fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) 
     b.extend_from_slice(b"  ");
     b.extend_from_slice(e.text.as_bytes());
     if let Some(us) = e.elapsed_us {
-        b.extend_from_slice(b"  [");
-        b.extend_from_slice(crate::timefmt::human_us(us).as_bytes());
-        b.push(b']');
+        push_elapsed(b, us);
     }
     b.push(b'\n');
 }
 
-fn push_num(b: &mut Vec<u8>, v: u64) {
+/// `  [3.2 ms]`: the duration of a call, after its exit's text.
+pub fn push_elapsed(b: &mut Vec<u8>, us: u64) {
+    b.extend_from_slice(b"  [");
+    crate::timefmt::push_human_us(b, us);
+    b.push(b']');
+}
+
+pub fn push_num(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
