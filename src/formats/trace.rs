@@ -1719,6 +1719,132 @@ mod tests {
         out
     }
 
+    /// Every trace fixture (and a file of awkward lines) gives the same
+    /// text rows, keys and file facts whether lines go straight to rows or
+    /// through events; and the straight way is taken for most lines.
+    #[test]
+    fn text_rows_straight_from_lines_equal_rows_of_events() {
+        use crate::output::timeline::{RowRenderer, TimelineFormat};
+        use crate::rows::{RowSink, RowSpec};
+        type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64);
+        fn fast(inputs: Vec<Input>) -> (Vec<(RowMeta, Vec<u8>)>, usize, Vec<Facts>) {
+            let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
+            let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
+            let (mut rows, mut straight) = (Vec::new(), 0);
+            let mut out = Vec::new();
+            while let Some(m) = src.next_row(&mut sink, &mut out) {
+                straight += usize::from(sink.origin.is_none());
+                rows.push((m, std::mem::take(&mut out)));
+            }
+            (rows, straight, facts(src.finish()))
+        }
+        fn slow(inputs: Vec<Input>) -> (Vec<(RowMeta, Vec<u8>)>, Vec<Facts>) {
+            let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
+            let mut r = RowRenderer::default();
+            let mut rows = Vec::new();
+            while let Some(e) = src.next_event() {
+                let mut out = Vec::new();
+                r.render(TimelineFormat::Text, &e, &mut out);
+                let m = RowMeta {
+                    key: e.ts.timestamp_nanos_opt().unwrap(),
+                    offset: e.ts.offset().local_minus_utc(),
+                    line: e.line,
+                };
+                rows.push((m, out));
+            }
+            (rows, facts(src.finish()))
+        }
+        fn facts(infos: Vec<FileInfo>) -> Vec<Facts> {
+            infos
+                .into_iter()
+                .map(|i| (i.events, i.first, i.last, i.lines, i.problem_count))
+                .collect()
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let odd = dir.path().join("AMQ4711.0.FMT");
+        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
+        let mut body: Vec<u8> = head
+            .split_inclusive(|&c| c == b'\n')
+            .take(11)
+            .flatten()
+            .copied()
+            .collect();
+        for l in [
+            &b" 11:21:44.000001     4711.2      RSESS:000001 {  fnA"[..],
+            b" 11:21:44.000002     04711.2     RSESS:000001 -{  fnB",
+            b" 11:21:44.000003     4711.2      RSESS:000001 -}  fnB rc=OK",
+            b"*11:21:44.000004     4711.2      RSESS:000001 !! - }! fnA (rc=2035)",
+            b" 11:21:44.000005     4711.3           :       a\ttab",
+            b" 11:21:44.000006     4711.3      RSESS:000002 caf\xe9 Latin-1",
+            b" 11:21:44.000007     4711.3      RSESS:000002 caf\xc3\xa9 UTF-8",
+            b" 11:21:44.000008     4711.3      RSESS:000002 0x0000:  00000000  |....|",
+            b" 11:21:44.000009     4711.3      RSESS:000002 3 lines suppressed, same as above",
+            b" 11:21:44.00001      4711.3      RSESS:000002 five decimals",
+            b" 11:21:44.000011     4711.3      RSESS:000002 }  neverEntered rc=OK",
+            b" 11:21:43.500000     4711.4      RSESS:000003 {  earlier",
+            b" 11:21:44.000012     4711.3      RSESS:000002 NUL\0byte",
+            b" 11:21:44.000013     4711.3      RSESS:000002 crlf\r",
+            b" 11:21:44.000014     4711.3      : ",
+            b" 11:21:44.000015     4711.3",
+            b" 11:21:44.000016     4711.99999999999 RSESS:000002 tid too large",
+            b"not a record",
+            b" 11:21:60.000000     4711.3      RSESS:000002 second 60",
+            b" 24:00:00.000000     4711.3      RSESS:000002 hour 24",
+            b" 23:59:59.999999     4711.3      RSESS:000002 {  late",
+            b" 00:00:00.000001     4711.3      RSESS:000002 }  late rc=OK",
+            b" 11:21:44.000017     4711.4      RSESS:000003 }  earlier",
+        ] {
+            body.extend_from_slice(l);
+            body.push(b'\n');
+        }
+        body.extend_from_slice(b" 00:00:01.000000     4711.3      RSESS:000002 cut");
+        std::fs::write(&odd, body).unwrap();
+        let mut sets: Vec<Vec<std::path::PathBuf>> = vec![vec![odd]];
+        for d in [
+            "linux",
+            "midnight",
+            "overlap",
+            "rcvr-channel",
+            "sdr-channel",
+            "churn",
+            "client-dns",
+            "headerless",
+            "windows",
+            "wrap",
+        ] {
+            let mut files: Vec<_> = std::fs::read_dir(format!("fixtures/trace/{d}"))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            files.sort();
+            sets.extend(files.into_iter().map(|f| vec![f]));
+        }
+        let (mut total, mut straight_total) = (0, 0);
+        for set in sets {
+            let inputs = || {
+                set.iter()
+                    .map(|p| Input::from_path(&p.display().to_string(), p).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            let (a, straight, fa) = fast(inputs());
+            let (b, fb) = slow(inputs());
+            let show = |r: &[(RowMeta, Vec<u8>)]| {
+                r.iter()
+                    .map(|(m, b)| format!("{} {} {}", m.key, m.offset, String::from_utf8_lossy(b)))
+                    .collect::<String>()
+            };
+            assert_eq!(show(&a), show(&b), "{set:?}");
+            assert_eq!(fa, fb, "{set:?}");
+            total += a.len();
+            straight_total += straight;
+        }
+        assert!(
+            straight_total * 2 > total,
+            "{straight_total} of {total} straight"
+        );
+    }
+
     #[test]
     fn interest_keeps_the_file_facts() {
         fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
