@@ -8,7 +8,7 @@ use crate::cli::TimeWindow;
 use crate::event::{Event, Origin, Ts};
 use crate::output::timeline::{RowRenderer, TimelineFormat};
 use crate::source::{FileInfo, Source};
-use crate::timeline::{Batch, Merge, Order, Producer, report_late, source_caps};
+use crate::timeline::{Batch, Merge, Producer, REORDER_WINDOW_NANOS, report_late, source_caps};
 use chrono::{DateTime, FixedOffset};
 use regex::Regex;
 use std::io::{self, Write};
@@ -114,18 +114,27 @@ pub fn next_event_row<S: Source + ?Sized>(
     }
 }
 
-/// Finished rows of one source, in order.
+/// One finished row in a batch.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    key: i64,
+    offset: i32,
+    start: usize,
+    end: usize,
+}
+
+/// Finished rows of one source: their bytes as rendered, and an index in
+/// time order.
 #[derive(Default)]
 pub struct RowBatch {
     bytes: Vec<u8>,
-    /// Key, UTC offset and end in `bytes` of each row.
-    rows: Vec<(i64, i32, usize)>,
+    rows: Vec<Row>,
     pos: usize,
 }
 
 impl Batch for RowBatch {
     fn front_key(&self) -> Option<i64> {
-        self.rows.get(self.pos).map(|r| r.0)
+        self.rows.get(self.pos).map(|r| r.key)
     }
     fn reset(&mut self) {
         self.bytes.clear();
@@ -135,52 +144,52 @@ impl Batch for RowBatch {
 }
 
 impl RowBatch {
-    fn push(&mut self, key: i64, offset: i32, row: &[u8]) {
-        self.bytes.extend_from_slice(row);
-        self.rows.push((key, offset, self.bytes.len()));
+    /// Index the row just rendered at `start..` of the bytes, in key order
+    /// (after rows of an equal key: arrival order is kept).
+    fn index(&mut self, key: i64, offset: i32, start: usize) {
+        let row = Row {
+            key,
+            offset,
+            start,
+            end: self.bytes.len(),
+        };
+        if self.rows.last().is_none_or(|r| r.key <= key) {
+            self.rows.push(row);
+        } else {
+            let at = self.rows.partition_point(|r| r.key <= key);
+            self.rows.insert(at, row);
+        }
     }
 
     /// The front row's key and bytes, taken.
     fn take_front(&mut self) -> Option<(i64, &[u8])> {
-        let (k, _, end) = *self.rows.get(self.pos)?;
-        let start = match self.pos {
-            0 => 0,
-            p => self.rows[p - 1].2,
-        };
+        let r = *self.rows.get(self.pos)?;
         self.pos += 1;
-        Some((k, &self.bytes[start..end]))
+        Some((r.key, &self.bytes[r.start..r.end]))
     }
 
     fn front_time(&self) -> Option<Ts> {
-        let (k, off, _) = *self.rows.get(self.pos)?;
-        let off = FixedOffset::east_opt(off)?;
-        Some(DateTime::from_timestamp_nanos(k).with_timezone(&off))
+        let r = self.rows.get(self.pos)?;
+        let off = FixedOffset::east_opt(r.offset)?;
+        Some(DateTime::from_timestamp_nanos(r.key).with_timezone(&off))
     }
 }
 
-/// A row held back for ordering: where its bytes are in the arena.
-struct Held {
-    start: usize,
-    len: usize,
-    offset: i32,
-}
-
-/// Bookkeeping bytes counted per held row, besides its text.
-const HELD_BYTES: usize = 32;
-/// The arena is compacted past this size when mostly released rows.
-const ARENA_COMPACT: usize = 256 << 10;
-/// Rows rendered from one source at a time (keeps it in the CPU cache).
-const BURST: usize = 32;
-
 /// A source rendered to rows, its local disorder repaired (as `Reordered`
-/// does for events). Held rows live in one arena, compacted now and then:
-/// no allocation per row.
+/// does for events). Rows are rendered straight into the batch that goes
+/// to the merge; the batch is put in time order and its newest rows, those
+/// that rows still to come may have to precede (within the window, and at
+/// most `cap` of them), are held back into the next batch.
 pub struct RowReordered {
     src: Option<Box<dyn Source>>,
     sink: RowSink,
-    arena: Vec<u8>,
-    spare: Vec<u8>,
-    order: Order<Held>,
+    /// Rows held back, in order.
+    held: RowBatch,
+    cap: usize,
+    cap_bytes: usize,
+    newest: i64,
+    released: i64,
+    late: u64,
     first_late: Option<(String, u64)>,
     infos: Vec<FileInfo>,
 }
@@ -190,52 +199,64 @@ impl RowReordered {
         RowReordered {
             src: Some(src),
             sink: RowSink::new(spec),
-            arena: Vec::new(),
-            spare: Vec::new(),
-            order: Order::new(cap, cap_bytes),
+            held: RowBatch::default(),
+            cap,
+            cap_bytes,
+            newest: i64::MIN,
+            released: i64::MIN,
+            late: 0,
             first_late: None,
             infos: Vec::new(),
         }
     }
 
-    /// Render a burst of rows into the arena.
-    fn pull(&mut self) {
-        if self.order.is_empty() {
-            self.arena.clear();
-        } else if self.arena.len() > ARENA_COMPACT && self.arena.len() > 2 * self.order.bytes() {
-            self.spare.clear();
-            for h in self.order.items_mut() {
-                let s = self.spare.len();
-                self.spare
-                    .extend_from_slice(&self.arena[h.start..h.start + h.len]);
-                h.start = s;
+    /// Render up to `n` rows into `b`, stopping once it holds `bytes` bytes
+    /// (at least one row is rendered, unless the source is done).
+    fn render(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
+        for k in 0..n {
+            if k > 0 && b.bytes.len() >= bytes {
+                return;
             }
-            std::mem::swap(&mut self.arena, &mut self.spare);
-        }
-        for _ in 0..BURST {
             let Some(src) = self.src.as_mut() else { return };
-            let at = self.arena.len();
-            let Some(m) = src.next_row(&mut self.sink, &mut self.arena) else {
+            let start = b.bytes.len();
+            let Some(m) = src.next_row(&mut self.sink, &mut b.bytes) else {
                 if let Some(s) = self.src.take() {
                     self.infos = s.finish();
                 }
                 return;
             };
-            if self.first_late.is_none() && self.order.is_late(m.key) {
-                let origin = self.sink.origin.clone().or_else(|| src.current_origin());
-                self.first_late = Some((
-                    origin.map(|o| o.path.to_string()).unwrap_or_default(),
-                    m.line,
-                ));
+            if m.key < self.released {
+                // Too late to be put in order: it goes out first in this
+                // batch, and is reported.
+                self.late += 1;
+                if self.first_late.is_none() {
+                    let origin = self.sink.origin.clone().or_else(|| src.current_origin());
+                    let path = origin.map(|o| o.path.to_string()).unwrap_or_default();
+                    self.first_late = Some((path, m.line));
+                }
             }
-            let len = self.arena.len() - at;
-            let held = Held {
-                start: at,
-                len,
-                offset: m.offset,
-            };
-            self.order.hold(m.key, held, len + HELD_BYTES);
+            self.newest = self.newest.max(m.key);
+            b.index(m.key, m.offset, start);
         }
+    }
+
+    /// How many of `b`'s rows (in order) may go now.
+    fn releasable(&self, b: &RowBatch) -> usize {
+        let total = b.rows.len();
+        if self.src.is_none() {
+            return total;
+        }
+        let horizon = self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+        let mut cut = b
+            .rows
+            .partition_point(|r| r.key <= horizon)
+            .max(total.saturating_sub(self.cap));
+        let mut held: usize = b.rows[cut..].iter().map(|r| r.end - r.start).sum();
+        while held > self.cap_bytes && cut < total {
+            held -= b.rows[cut].end - b.rows[cut].start;
+            cut += 1;
+        }
+        cut
     }
 }
 
@@ -243,17 +264,39 @@ impl Producer for RowReordered {
     type Batch = RowBatch;
 
     fn fill(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
-        let first = b.rows.len();
-        while b.rows.len() - first < n && b.bytes.len() < bytes {
-            let ended = self.src.is_none();
-            if let Some((k, h)) = self.order.release(ended, |h| h.len + HELD_BYTES) {
-                b.push(k, h.offset, &self.arena[h.start..h.start + h.len]);
+        // The rows held back last time come first (they are in order).
+        for r in &self.held.rows {
+            let start = b.bytes.len();
+            b.bytes.extend_from_slice(&self.held.bytes[r.start..r.end]);
+            b.rows.push(Row {
+                start,
+                end: b.bytes.len(),
+                ..*r
+            });
+        }
+        self.held.reset();
+        loop {
+            // Each pass renders new rows, however much was held back.
+            self.render(b, n, b.bytes.len() + bytes);
+            let cut = self.releasable(b);
+            if cut == 0 && self.src.is_some() {
+                // Everything is still within reach of rows to come.
                 continue;
             }
-            if ended {
-                break;
+            for r in &b.rows[cut..] {
+                let start = self.held.bytes.len();
+                self.held.bytes.extend_from_slice(&b.bytes[r.start..r.end]);
+                self.held.rows.push(Row {
+                    start,
+                    end: self.held.bytes.len(),
+                    ..*r
+                });
             }
-            self.pull();
+            b.rows.truncate(cut);
+            if let Some(r) = b.rows.last() {
+                self.released = self.released.max(r.key);
+            }
+            return;
         }
     }
 
@@ -261,7 +304,7 @@ impl Producer for RowReordered {
         if let Some(s) = self.src.take() {
             self.infos = s.finish();
         }
-        report_late(&mut self.infos, self.order.late, self.first_late.take());
+        report_late(&mut self.infos, self.late, self.first_late.take());
         self.infos
     }
 }
@@ -319,5 +362,97 @@ impl RowMerged {
     /// Per-file facts, once the rows are written (or given up).
     pub fn finish(self) -> Vec<FileInfo> {
         self.0.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Format, Kind};
+
+    struct VecSource(std::vec::IntoIter<Event>);
+    impl Source for VecSource {
+        fn next_event(&mut self) -> Option<Event> {
+            self.0.next()
+        }
+        fn finish(self: Box<Self>) -> Vec<FileInfo> {
+            vec![FileInfo::new("a", Format::FmtTrace, 0)]
+        }
+    }
+
+    fn ev(ts: &str, line: u64, text: String) -> Event {
+        let o = Arc::new(Origin {
+            path: Arc::from("a"),
+            format: Format::FmtTrace,
+        });
+        let t = DateTime::parse_from_rfc3339(ts).unwrap();
+        Event::new(t, o, line, Kind::Text, text)
+    }
+
+    /// The lines of the rows written, in order, and the file facts.
+    fn run(evs: Vec<Event>, jobs: usize) -> (Vec<u64>, Vec<FileInfo>) {
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Csv));
+        let src: Box<dyn Source> = Box::new(VecSource(evs.into_iter()));
+        let mut m = RowMerged::new(vec![src], spec, jobs);
+        let mut out = Vec::new();
+        m.write_all(&mut out, &TimeWindow::default()).unwrap();
+        let lines = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').nth(3).unwrap().parse().unwrap())
+            .collect();
+        (lines, m.finish())
+    }
+
+    #[test]
+    fn rows_are_put_in_order_and_far_late_ones_reported() {
+        // More rows than one batch takes, so the late one comes after its
+        // time was released.
+        let mut evs: Vec<Event> = (0..12_000u64)
+            .map(|i| {
+                // Every third row steps 2 ms back.
+                let ms = i * 3 - if i % 3 == 2 { 5 } else { 0 };
+                let ts = format!(
+                    "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
+                    ms / 60_000,
+                    ms / 1000 % 60,
+                    ms % 1000
+                );
+                ev(&ts, i + 1, String::new())
+            })
+            .collect();
+        // An hour early, long after its time was released.
+        evs.push(ev("2016-05-15T11:00:00+00:00", 12_001, String::new()));
+        for jobs in [1, 2] {
+            let (lines, infos) = run(evs.clone(), jobs);
+            assert_eq!(lines.len(), 12_001);
+            let late = lines.iter().position(|&l| l == 12_001).unwrap();
+            let mut rest = lines.clone();
+            rest.remove(late);
+            let keys: Vec<_> = rest.iter().map(|&l| evs[l as usize - 1].ts).collect();
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "jobs {jobs}");
+            assert_eq!(infos[0].problem_count, 1);
+            assert_eq!(infos[0].problems[0].line, Some(12_001));
+        }
+    }
+
+    #[test]
+    fn rows_held_back_beyond_a_batch_still_flow() {
+        // Many sources make batches small (a share of the memory each)
+        // while a source may still hold back more than a batch's bytes:
+        // rows of 20 KB, all at one instant (within the window).
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Csv));
+        let sources: Vec<Box<dyn Source>> = (0..48)
+            .map(|_| {
+                let evs: Vec<Event> = (0..200u64)
+                    .map(|i| ev("2016-05-15T12:00:00+00:00", i + 1, "x".repeat(20_000)))
+                    .collect();
+                Box::new(VecSource(evs.into_iter())) as Box<dyn Source>
+            })
+            .collect();
+        let mut m = RowMerged::new(sources, spec, 1);
+        let mut out = Vec::new();
+        m.write_all(&mut out, &TimeWindow::default()).unwrap();
+        assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 48 * 200);
     }
 }
