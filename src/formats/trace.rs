@@ -1741,7 +1741,8 @@ mod tests {
         use crate::output::timeline::{RowRenderer, TimelineFormat};
         use crate::rows::{RowSink, RowSpec};
         type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64);
-        fn fast(inputs: Vec<Input>) -> (Vec<(RowMeta, Vec<u8>)>, usize, Vec<Facts>) {
+        type Rows = Vec<(RowMeta, Vec<u8>)>;
+        fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
             let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
             let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
             let (mut rows, mut straight) = (Vec::new(), 0);
@@ -1752,7 +1753,7 @@ mod tests {
             }
             (rows, straight, facts(src.finish()))
         }
-        fn slow(inputs: Vec<Input>) -> (Vec<(RowMeta, Vec<u8>)>, Vec<Facts>) {
+        fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
             let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
             let mut r = RowRenderer::default();
             let mut rows = Vec::new();
