@@ -344,7 +344,7 @@ impl RowMerged {
             nanos(&window.until, i64::MAX),
         );
         let mut buf: Vec<u8> = Vec::with_capacity(OUT_CHUNK + (64 << 10));
-        while let Some(i) = self.0.pop() {
+        while let Some(i) = self.0.top() {
             if let Some((k, row)) = self.0.batch(i).take_front()
                 && (lo..=hi).contains(&k)
             {
@@ -354,7 +354,7 @@ impl RowMerged {
                     buf.clear();
                 }
             }
-            self.0.advance(i);
+            self.0.advance_top();
         }
         out.write_all(&buf)
     }

@@ -490,9 +490,26 @@ impl<P: Producer> Merge<P> {
         }
     }
 
-    /// The source holding the next item in order.
-    pub fn pop(&mut self) -> Option<usize> {
-        self.heap.pop().map(|Reverse((_, i))| i)
+    /// The source holding the next item in order. The caller takes that
+    /// item from `batch(i)`, then calls `advance_top`.
+    pub fn top(&self) -> Option<usize> {
+        self.heap.peek().map(|Reverse((_, i))| *i)
+    }
+
+    /// Put the top source in its place again after its front item was
+    /// taken: one sift of the heap, not a pop and a push.
+    pub fn advance_top(&mut self) {
+        let Some(i) = self.top() else { return };
+        match self.load(i) {
+            Some(k) => {
+                if let Some(mut t) = self.heap.peek_mut() {
+                    *t = Reverse((k, i));
+                }
+            }
+            None => {
+                self.heap.pop();
+            }
+        }
     }
 
     /// The source and key of the next item, without taking it.
@@ -510,8 +527,8 @@ impl<P: Producer> Merge<P> {
         &self.feeds[i].cur
     }
 
-    /// Put source `i` back in the merge after its front item was taken.
-    pub fn advance(&mut self, i: usize) {
+    /// Put source `i` in the merge (at the start).
+    fn advance(&mut self, i: usize) {
         if let Some(k) = self.load(i) {
             self.heap.push(Reverse((k, i)));
         }
@@ -570,9 +587,9 @@ impl Merged {
 impl Iterator for Merged {
     type Item = Event;
     fn next(&mut self) -> Option<Event> {
-        let i = self.0.pop()?;
+        let i = self.0.top()?;
         let e = self.0.batch(i).pop_front();
-        self.0.advance(i);
+        self.0.advance_top();
         e
     }
 }

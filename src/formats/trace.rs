@@ -331,21 +331,61 @@ fn date_time(s: &str, four_digit_is_dmy: bool) -> Option<NaiveDateTime> {
 /// Shares one `Arc<str>` per distinct function name or ident, so events
 /// and call stacks clone a pointer instead of allocating a string.
 #[derive(Default)]
-struct Interner(HashMap<Box<str>, Arc<str>, FxBuild>);
+struct Interner(HashMap<Box<[u8]>, Arc<str>, FxBuild>);
 
 impl Interner {
     /// Beyond this many names, new ones are allocated, not kept.
     const CAP: usize = 100_000;
 
     fn get(&mut self, s: &str) -> Arc<str> {
+        self.get_bytes(s.as_bytes())
+    }
+
+    /// The name of these bytes (UTF-8; anything else is decoded lossily).
+    fn get_bytes(&mut self, s: &[u8]) -> Arc<str> {
         if let Some(a) = self.0.get(s) {
             return a.clone();
         }
-        let a: Arc<str> = Arc::from(s);
+        let a: Arc<str> = Arc::from(String::from_utf8_lossy(s));
         if self.0.len() < Self::CAP {
             self.0.insert(Box::from(s), a.clone());
         }
         a
+    }
+}
+
+/// The call stacks of the threads seen, found by (PID, TID) through a
+/// small direct-mapped cache in front of the map (lines of a few threads
+/// interleave, so most finds hit the cache).
+#[derive(Default)]
+struct Threads {
+    all: Vec<Thread>,
+    index: HashMap<(u32, u32), usize, FxBuild>,
+    cache: Vec<(u64, usize)>,
+}
+
+impl Threads {
+    const CACHE: usize = 64;
+
+    fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
+        if self.cache.is_empty() {
+            self.cache = vec![(u64::MAX, 0); Self::CACHE];
+        }
+        let key = (u64::from(pid) << 32) | u64::from(tid);
+        let slot = (tid ^ pid.rotate_left(5)) as usize % Self::CACHE;
+        let (k, i) = self.cache[slot];
+        let i = if k == key {
+            i
+        } else {
+            let all = &mut self.all;
+            let i = *self.index.entry((pid, tid)).or_insert_with(|| {
+                all.push(Thread::new());
+                all.len() - 1
+            });
+            self.cache[slot] = (key, i);
+            i
+        };
+        &mut self.all[i]
     }
 }
 
@@ -501,8 +541,29 @@ fn printable_ascii(b: &[u8]) -> bool {
 /// `is_ident_token` in one pass, for printable ASCII: letters, one colon,
 /// letters or digits.
 fn is_plain_ident(t: &[u8]) -> bool {
-    let alpha = t.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    t.get(alpha) == Some(&b':') && t[alpha + 1..].iter().all(|c| c.is_ascii_alphanumeric())
+    // Bit 1: a letter; bit 2: a letter or digit.
+    const CLASS: [u8; 256] = {
+        let mut c = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            let b = i as u8;
+            if b.is_ascii_alphabetic() {
+                c[i] = 3;
+            } else if b.is_ascii_digit() {
+                c[i] = 2;
+            }
+            i += 1;
+        }
+        c
+    };
+    let mut i = 0;
+    while i < t.len() && CLASS[t[i] as usize] & 1 != 0 {
+        i += 1;
+    }
+    if i == t.len() || t[i] != b':' {
+        return false;
+    }
+    t[i + 1..].iter().fold(2, |a, &c| a & CLASS[c as usize]) != 0
 }
 
 /// Eight bytes of `b` from `i`, as one little-endian word.
@@ -620,12 +681,56 @@ impl Day {
     }
 }
 
+/// A line number kept as decimal text: the next line's number is one
+/// increment of the text, not a conversion.
+#[derive(Default)]
+struct LineText {
+    no: u64,
+    digits: [u8; 20],
+    from: usize,
+}
+
+impl LineText {
+    /// Append `no` in decimal.
+    fn put(&mut self, out: &mut Vec<u8>, no: u64) {
+        if self.no != 0 && no == self.no + 1 {
+            let mut i = self.digits.len();
+            loop {
+                i -= 1;
+                if self.digits[i] == b'9' {
+                    self.digits[i] = b'0';
+                    if i == self.from {
+                        self.from -= 1;
+                        self.digits[self.from] = b'1';
+                        break;
+                    }
+                } else {
+                    self.digits[i] += 1;
+                    break;
+                }
+            }
+        } else {
+            let mut b = itoa::Buffer::new();
+            let s = b.format(no).as_bytes();
+            self.from = self.digits.len() - s.len();
+            self.digits[self.from..].copy_from_slice(s);
+        }
+        self.no = no;
+        out.extend_from_slice(&self.digits[self.from..]);
+    }
+}
+
 /// Per-file reading state.
 struct Segment {
     input: Input,
     info: FileInfo,
     origin: Arc<Origin>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    /// Boxed: it is taken out and put back for every line read.
+    lines: Option<Box<LineReader<Box<dyn Read + Send>>>>,
+    /// `  PATH:` as text rows show it.
+    row_path: Vec<u8>,
+    /// Line numbers as text.
+    row_line: LineText,
 }
 
 pub struct TraceSource {
@@ -639,7 +744,7 @@ pub struct TraceSource {
     offset: Option<FixedOffset>,
     /// Time of day of the last dated line, nanoseconds since midnight.
     last_tod: Option<i64>,
-    threads: HashMap<(u32, u32), Thread, FxBuild>,
+    threads: Threads,
     names: Interner,
     // Per segment.
     header: Header,
@@ -672,7 +777,7 @@ impl TraceSource {
             date: None,
             offset: None,
             last_tod: None,
-            threads: HashMap::default(),
+            threads: Threads::default(),
             names: Interner::default(),
             header: Header::default(),
             in_header: false,
@@ -691,7 +796,7 @@ impl TraceSource {
     fn start_segment(&mut self, input: Input) {
         let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
         let origin = Origin::of(&input, Format::FmtTrace);
-        let lines = super::open_lines(&input, &mut info);
+        let lines = super::open_lines(&input, &mut info).map(Box::new);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
@@ -704,8 +809,10 @@ impl TraceSource {
         self.seg = Some(Segment {
             input,
             info,
+            row_path: format!("  {}:", origin.path).into_bytes(),
             origin,
             lines,
+            row_line: LineText::default(),
         });
     }
 
@@ -1068,17 +1175,11 @@ impl TraceSource {
         };
         let key = day.base + p.tod_nanos;
         out.reserve(b.len() + 128);
-        out.extend_from_slice(&day.text[..11]);
-        out.extend_from_slice(p.tod);
-        out.extend_from_slice(&day.text[26..32]);
+        let mut ts = day.text;
+        ts[11..26].copy_from_slice(p.tod);
+        out.extend_from_slice(&ts);
         let names = &mut self.names;
-        let thread = match self.threads.get_mut(&(p.pid, p.tid)) {
-            Some(t) => t,
-            None => self
-                .threads
-                .entry((p.pid, p.tid))
-                .or_insert_with(Thread::new),
-        };
+        let thread = self.threads.get(p.pid, p.tid);
         let text = p.data.strip_prefix(b"!! - ").unwrap_or(p.data);
         let elapsed = match call_of(text) {
             Call::Entry(f) => {
@@ -1086,9 +1187,7 @@ impl TraceSource {
                 if thread.stack.len() >= MAX_STACK {
                     thread.stack.remove(0);
                 }
-                // ASCII: checked with the whole line.
-                let f = std::str::from_utf8(f).unwrap_or_default();
-                thread.stack.push((names.get(f), key));
+                thread.stack.push((names.get_bytes(f), key));
                 None
             }
             Call::Exit(f) => {
@@ -1110,10 +1209,8 @@ impl TraceSource {
         };
         let label = thread.label(p.pid, p.tid);
         let seg = self.seg.as_mut()?;
-        out.extend_from_slice(b"  ");
-        out.extend_from_slice(seg.origin.path.as_bytes());
-        out.push(b':');
-        push_num(out, no);
+        out.extend_from_slice(&seg.row_path);
+        seg.row_line.put(out, no);
         out.extend_from_slice(label);
         if let Some(i) = p.ident {
             out.extend_from_slice(b"  ");
@@ -1379,7 +1476,7 @@ impl TraceSource {
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
         let interest = self.opts.interest.as_deref();
-        let thread = self.threads.entry(key).or_insert_with(Thread::new);
+        let thread = self.threads.get(key.0, key.1);
         // With an interest set, only calls of interest are stacked, so the
         // stack still times them exactly; depth then counts those calls.
         let built = 'built: {
