@@ -362,24 +362,53 @@ struct Threads {
     all: Vec<Thread>,
     index: HashMap<(u32, u32), usize, FxBuild>,
     cache: Vec<(u64, usize)>,
+    text_cache: Vec<(u128, usize)>,
 }
 
 impl Threads {
     const CACHE: usize = 64;
 
+    /// The thread of a record's `PID.TID` text; `None` when it is not one.
+    /// A cache keyed by the text itself spares parsing the numbers.
+    fn by_text(&mut self, t: &[u8]) -> Option<&mut Thread> {
+        if t.is_empty() || t.len() > 16 {
+            let (pid, tid) = parse_pid_tid(t)?;
+            return Some(self.get(pid, tid));
+        }
+        if self.text_cache.is_empty() {
+            self.text_cache = vec![(0, 0); Self::CACHE];
+        }
+        let mut k = [0u8; 16];
+        k[..t.len()].copy_from_slice(t);
+        // Zero bytes pad the text, which has none: no two texts share a key.
+        let key = u128::from_le_bytes(k);
+        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (h >> 58) as usize % Self::CACHE;
+        let (ck, i) = self.text_cache[slot];
+        if ck == key {
+            return Some(&mut self.all[i]);
+        }
+        let (pid, tid) = parse_pid_tid(t)?;
+        self.get(pid, tid);
+        let i = self.index[&(pid, tid)];
+        self.text_cache[slot] = (key, i);
+        Some(&mut self.all[i])
+    }
+
     fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
         if self.cache.is_empty() {
-            self.cache = vec![(u64::MAX, 0); Self::CACHE];
+            // An empty slot has no index (every key is a valid PID.TID).
+            self.cache = vec![(0, usize::MAX); Self::CACHE];
         }
         let key = (u64::from(pid) << 32) | u64::from(tid);
         let slot = (tid ^ pid.rotate_left(5)) as usize % Self::CACHE;
         let (k, i) = self.cache[slot];
-        let i = if k == key {
+        let i = if k == key && i != usize::MAX {
             i
         } else {
             let all = &mut self.all;
             let i = *self.index.entry((pid, tid)).or_insert_with(|| {
-                all.push(Thread::new());
+                all.push(Thread::new(pid, tid));
                 all.len() - 1
             });
             self.cache[slot] = (key, i);
@@ -402,24 +431,17 @@ struct Thread {
 }
 
 impl Thread {
-    fn new() -> Self {
+    fn new(pid: u32, tid: u32) -> Self {
+        let mut label = b"  ".to_vec();
+        push_num(&mut label, u64::from(pid));
+        label.push(b'.');
+        push_num(&mut label, u64::from(tid));
         Thread {
             stack: Vec::new(),
             ident: None,
             last_record_line: 0,
-            label: Vec::new(),
+            label,
         }
-    }
-
-    /// `  PID.TID` as text rows show it, written once per thread.
-    fn label(&mut self, pid: u32, tid: u32) -> &[u8] {
-        if self.label.is_empty() {
-            self.label.extend_from_slice(b"  ");
-            push_num(&mut self.label, u64::from(pid));
-            self.label.push(b'.');
-            push_num(&mut self.label, u64::from(tid));
-        }
-        &self.label
     }
 }
 
@@ -435,8 +457,8 @@ fn tod_nanos(t: NaiveTime) -> i64 {
 struct Plain<'a> {
     tod: &'a [u8],
     tod_nanos: i64,
-    pid: u32,
-    tid: u32,
+    /// `PID.TID`, unchecked.
+    pid_tid: &'a [u8],
     ident: Option<&'a [u8]>,
     data: &'a [u8],
 }
@@ -469,33 +491,10 @@ fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
     let micros = digits[6..].iter().fold(0, |a, d| a * 10 + d);
     let tod_nanos = ((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000;
     let mut i = past_blanks(b, s + 16);
-    // PID.TID: digits, a dot, digits, then a blank or the end.
-    let num = |i: &mut usize| -> Option<u32> {
-        let start = *i;
-        let mut v: u64 = 0;
-        while let Some(&c) = b.get(*i) {
-            let d = c.wrapping_sub(b'0');
-            if d >= 10 {
-                break;
-            }
-            v = v * 10 + u64::from(d);
-            *i += 1;
-        }
-        let n = *i - start;
-        if n == 0 || n > 10 {
-            return None;
-        }
-        u32::try_from(v).ok()
-    };
-    let pid = num(&mut i)?;
-    if b.get(i) != Some(&b'.') {
-        return None;
-    }
-    i += 1;
-    let tid = num(&mut i)?;
-    if i < b.len() && b[i] != b' ' {
-        return None;
-    }
+    // PID.TID: checked when its thread is looked up.
+    let end = next_blank(b, i);
+    let pid_tid = &b[i..end];
+    i = end;
     i = past_blanks(b, i);
     let mut ident = None;
     if ident_col {
@@ -512,11 +511,16 @@ fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
     Some(Plain {
         tod: &t[..15],
         tod_nanos,
-        pid,
-        tid,
+        pid_tid,
         ident,
         data,
     })
+}
+
+/// `PID.TID` as `parse_record` reads it: 1 to 10 digits each, within u32.
+fn parse_pid_tid(t: &[u8]) -> Option<(u32, u32)> {
+    let dot = memchr::memchr(b'.', t)?;
+    Some((parse_u32(&t[..dot])?, parse_u32(&t[dot + 1..])?))
 }
 
 /// Whether every byte is printable ASCII (no control byte, DEL or byte
@@ -1174,12 +1178,15 @@ impl TraceSource {
             _ => self.day.insert(Day::new(date, off)?),
         };
         let key = day.base + p.tod_nanos;
-        out.reserve(b.len() + 128);
         let mut ts = day.text;
         ts[11..26].copy_from_slice(p.tod);
-        out.extend_from_slice(&ts);
         let names = &mut self.names;
-        let thread = self.threads.get(p.pid, p.tid);
+        let thread = self.threads.by_text(p.pid_tid)?;
+        let seg = self.seg.as_mut()?;
+        // Nothing is written before this point: a `None` above leaves the
+        // line to the full way.
+        out.reserve(b.len() + 128);
+        out.extend_from_slice(&ts);
         let text = p.data.strip_prefix(b"!! - ").unwrap_or(p.data);
         let elapsed = match call_of(text) {
             Call::Entry(f) => {
@@ -1207,8 +1214,7 @@ impl TraceSource {
                 None
             }
         };
-        let label = thread.label(p.pid, p.tid);
-        let seg = self.seg.as_mut()?;
+        let label = &thread.label;
         out.extend_from_slice(&seg.row_path);
         seg.row_line.put(out, no);
         out.extend_from_slice(label);
@@ -1899,6 +1905,11 @@ mod tests {
             b" 11:21:44.000014     4711.3      : ",
             b" 11:21:44.000015     4711.3",
             b" 11:21:44.000016     4711.99999999999 RSESS:000002 tid too large",
+            b" 11:21:44.000018     4711.2.3    RSESS:000002 two dots",
+            b" 11:21:44.000019     4294967295.4294967295 RSESS:000002 largest",
+            b" 11:21:44.000020     4294967296.1 RSESS:000002 too large",
+            b" 11:21:44.000021     .1          RSESS:000002 no pid",
+            b" 11:21:44.000022     4711.       RSESS:000002 no tid",
             b"not a record",
             b" 11:21:60.000000     4711.3      RSESS:000002 second 60",
             b" 24:00:00.000000     4711.3      RSESS:000002 hour 24",
