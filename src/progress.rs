@@ -323,12 +323,15 @@ impl Source for Tracked {
         self.inner.next_event()
     }
 
-    fn next_row(
+    fn next_rows(
         &mut self,
         sink: &mut crate::rows::RowSink,
         out: &mut Vec<u8>,
-    ) -> Option<crate::rows::RowMeta> {
-        self.inner.next_row(sink, out)
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+    ) -> bool {
+        self.inner.next_rows(sink, out, n, limit, row)
     }
 
     fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {

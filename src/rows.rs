@@ -61,9 +61,6 @@ impl RowSpec {
 pub struct RowSink {
     pub spec: Arc<RowSpec>,
     pub renderer: RowRenderer,
-    /// The file of the last row rendered from an event (`None` after rows a
-    /// reader rendered itself: then the source names its current file).
-    pub origin: Option<Arc<Origin>>,
 }
 
 impl RowSink {
@@ -71,25 +68,23 @@ impl RowSink {
         RowSink {
             spec,
             renderer: RowRenderer::default(),
-            origin: None,
         }
     }
 
     /// Append `e`'s row to `out`.
     pub fn event_row(&mut self, e: Event, out: &mut Vec<u8>) -> RowMeta {
         self.renderer.render(self.spec.format, &e, out);
-        let meta = RowMeta {
+        RowMeta {
             key: e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX),
             offset: e.ts.offset().local_minus_utc(),
             line: e.line,
-        };
-        self.origin = Some(e.origin);
-        meta
+            origin: Some(e.origin),
+        }
     }
 }
 
 /// What the merge needs of a row besides its bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowMeta {
     /// The instant, UTC nanoseconds: the merge key.
     pub key: i64,
@@ -97,21 +92,41 @@ pub struct RowMeta {
     pub offset: i32,
     /// Line in its file (to locate rows that come late).
     pub line: u64,
+    /// Its file; `None` for rows a reader rendered straight from its lines:
+    /// then it is the source's current file, as every row of one
+    /// `next_rows` call without an origin is of one file.
+    pub origin: Option<Arc<Origin>>,
 }
 
-/// The row of the source's next wanted event: what a `Source` does unless
-/// it renders rows itself.
-pub fn next_event_row<S: Source + ?Sized>(
+/// The rows of the source's next wanted events: what `Source::next_rows`
+/// does unless a reader renders rows itself. Up to `n` rows, stopping once
+/// `out` holds `limit` bytes; `row` is told of each with where it lies in
+/// `out`. Returns false when the source is done.
+pub fn rows_of_events<S: Source + ?Sized>(
     src: &mut S,
     sink: &mut RowSink,
     out: &mut Vec<u8>,
-) -> Option<RowMeta> {
-    loop {
-        let e = src.next_event()?;
-        if sink.spec.wants(&e) {
-            return Some(sink.event_row(e, out));
+    n: usize,
+    limit: usize,
+    row: &mut dyn FnMut(RowMeta, usize, usize),
+) -> bool {
+    for k in 0..n {
+        if k > 0 && out.len() >= limit {
+            return true;
         }
+        let Some(e) = (loop {
+            match src.next_event() {
+                Some(e) if !sink.spec.wants(&e) => continue,
+                other => break other,
+            }
+        }) else {
+            return false;
+        };
+        let start = out.len();
+        let m = sink.event_row(e, out);
+        row(m, start, out.len());
     }
+    true
 }
 
 /// One finished row in a batch.
@@ -144,23 +159,6 @@ impl Batch for RowBatch {
 }
 
 impl RowBatch {
-    /// Index the row just rendered at `start..` of the bytes, in key order
-    /// (after rows of an equal key: arrival order is kept).
-    fn index(&mut self, key: i64, offset: i32, start: usize) {
-        let row = Row {
-            key,
-            offset,
-            start,
-            end: self.bytes.len(),
-        };
-        if self.rows.last().is_none_or(|r| r.key <= key) {
-            self.rows.push(row);
-        } else {
-            let at = self.rows.partition_point(|r| r.key <= key);
-            self.rows.insert(at, row);
-        }
-    }
-
     /// The front row's key and bytes, taken.
     fn take_front(&mut self) -> Option<(i64, &[u8])> {
         let r = *self.rows.get(self.pos)?;
@@ -172,6 +170,17 @@ impl RowBatch {
         let r = self.rows.get(self.pos)?;
         let off = FixedOffset::east_opt(r.offset)?;
         Some(DateTime::from_timestamp_nanos(r.key).with_timezone(&off))
+    }
+}
+
+/// Put a row in the index in key order (after rows of an equal key:
+/// arrival order is kept).
+fn index_row(rows: &mut Vec<Row>, row: Row) {
+    if rows.last().is_none_or(|r| r.key <= row.key) {
+        rows.push(row);
+    } else {
+        let at = rows.partition_point(|r| r.key <= row.key);
+        rows.insert(at, row);
     }
 }
 
@@ -213,30 +222,47 @@ impl RowReordered {
     /// Render up to `n` rows into `b`, stopping once it holds `bytes` bytes
     /// (at least one row is rendered, unless the source is done).
     fn render(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
-        for k in 0..n {
-            if k > 0 && b.bytes.len() >= bytes {
-                return;
-            }
-            let Some(src) = self.src.as_mut() else { return };
-            let start = b.bytes.len();
-            let Some(m) = src.next_row(&mut self.sink, &mut b.bytes) else {
-                if let Some(s) = self.src.take() {
-                    self.infos = s.finish();
+        let Some(src) = self.src.as_mut() else { return };
+        let (released, mut newest, mut late) = (self.released, self.newest, 0u64);
+        let mut first_late: Option<(Option<Arc<Origin>>, u64)> = None;
+        let rows = &mut b.rows;
+        let more = src.next_rows(
+            &mut self.sink,
+            &mut b.bytes,
+            n,
+            bytes,
+            &mut |m, start, end| {
+                if m.key < released {
+                    // Too late to be put in order: it goes out first in this
+                    // batch, and is reported.
+                    late += 1;
+                    if first_late.is_none() {
+                        first_late = Some((m.origin.clone(), m.line));
+                    }
                 }
-                return;
-            };
-            if m.key < self.released {
-                // Too late to be put in order: it goes out first in this
-                // batch, and is reported.
-                self.late += 1;
-                if self.first_late.is_none() {
-                    let origin = self.sink.origin.clone().or_else(|| src.current_origin());
-                    let path = origin.map(|o| o.path.to_string()).unwrap_or_default();
-                    self.first_late = Some((path, m.line));
-                }
-            }
-            self.newest = self.newest.max(m.key);
-            b.index(m.key, m.offset, start);
+                newest = newest.max(m.key);
+                index_row(
+                    rows,
+                    Row {
+                        key: m.key,
+                        offset: m.offset,
+                        start,
+                        end,
+                    },
+                );
+            },
+        );
+        self.newest = newest;
+        self.late += late;
+        if let Some((origin, line)) = first_late
+            && self.first_late.is_none()
+        {
+            let origin = origin.or_else(|| src.current_origin());
+            let path = origin.map(|o| o.path.to_string()).unwrap_or_default();
+            self.first_late = Some((path, line));
+        }
+        if !more && let Some(s) = self.src.take() {
+            self.infos = s.finish();
         }
     }
 

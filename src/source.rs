@@ -319,15 +319,20 @@ pub trait Source: Send {
     /// The facts about each file read, available once `next_event` returned
     /// `None` (or earlier, partially).
     fn finish(self: Box<Self>) -> Vec<FileInfo>;
-    /// The next wanted `timeline` row, appended to `out`. A reader that can
-    /// render rows straight from its input overrides this; the rest build
-    /// the event and render it.
-    fn next_row(
+    /// The next wanted `timeline` rows, appended to `out`: up to `n`,
+    /// stopping once `out` holds `limit` bytes; `row` is told of each with
+    /// where it lies in `out`. Returns false when the source is done. A
+    /// reader that can render rows straight from its input overrides this;
+    /// the rest build each event and render it.
+    fn next_rows(
         &mut self,
         sink: &mut crate::rows::RowSink,
         out: &mut Vec<u8>,
-    ) -> Option<crate::rows::RowMeta> {
-        crate::rows::next_event_row(self, sink, out)
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+    ) -> bool {
+        crate::rows::rows_of_events(self, sink, out, n, limit, row)
     }
     /// The file being read, for a reader that renders its own rows.
     fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {

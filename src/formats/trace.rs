@@ -1161,13 +1161,7 @@ impl TraceSource {
     /// full way would render (`output::timeline::text_row`), with no event,
     /// string or time zone arithmetic per line. `None`, with nothing
     /// changed, for any line that needs the full way.
-    fn fast_row(
-        &mut self,
-        no: u64,
-        b: &[u8],
-        sink: &mut RowSink,
-        out: &mut Vec<u8>,
-    ) -> Option<RowMeta> {
+    fn fast_row(&mut self, no: u64, b: &[u8], out: &mut Vec<u8>) -> Option<RowMeta> {
         let p = plain_record(b, self.layout.ident == Some(true))?;
         let off = self.offset?;
         // Rolling the date twice for one line changes nothing, so a `None`
@@ -1228,7 +1222,6 @@ impl TraceSource {
             push_elapsed(out, us);
         }
         out.push(b'\n');
-        sink.origin = None;
         seg.info.events += 1;
         self.fast_span = Some(match self.fast_span {
             Some((lo, hi)) => (lo.min(key), hi.max(key)),
@@ -1238,7 +1231,44 @@ impl TraceSource {
             key,
             offset: off.local_minus_utc(),
             line: no,
+            origin: None,
         })
+    }
+
+    /// Render the plain lines at the start of the read buffer, up to `n`
+    /// rows (or `limit` bytes of `out`), consuming them; stops before the
+    /// first line that needs the full way. Returns the rows rendered.
+    fn fast_block(
+        &mut self,
+        reader: &mut LineReader<Box<dyn Read + Send>>,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(RowMeta, usize, usize),
+    ) -> usize {
+        let first = reader.line_no();
+        let Ok(block) = reader.buffered_lines() else {
+            return 0;
+        };
+        let (mut pos, mut k) = (0usize, 0usize);
+        for nl in memchr::memchr_iter(b'\n', block) {
+            if k == n || (k > 0 && out.len() >= limit) {
+                break;
+            }
+            let start = out.len();
+            let no = first + k as u64 + 1;
+            let Some(m) = self.fast_row(no, &block[pos..nl], out) else {
+                break;
+            };
+            row(m, start, out.len());
+            k += 1;
+            pos = nl + 1;
+        }
+        reader.skip(pos, k as u64);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.lines = reader.line_no();
+        }
+        k
     }
 
     /// With an interest set, once the header is read: a well-formed record
@@ -1649,19 +1679,37 @@ impl Source for TraceSource {
         }
     }
 
-    fn next_row(&mut self, sink: &mut RowSink, out: &mut Vec<u8>) -> Option<RowMeta> {
+    fn next_rows(
+        &mut self,
+        sink: &mut RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(RowMeta, usize, usize),
+    ) -> bool {
         if !sink.spec.raw_text() {
-            return crate::rows::next_event_row(self, sink, out);
+            return crate::rows::rows_of_events(self, sink, out, n, limit, row);
         }
-        loop {
+        let mut k = 0;
+        while k < n && (k == 0 || out.len() < limit) {
             if let Some(e) = self.out.pop_front() {
-                return Some(sink.event_row(e, out));
+                let start = out.len();
+                let m = sink.event_row(e, out);
+                row(m, start, out.len());
+                k += 1;
+                continue;
             }
             if !self.fast_ready() {
                 if self.seg.is_none() {
-                    let next = self.pending.pop_front()?;
+                    let Some(next) = self.pending.pop_front() else {
+                        return false;
+                    };
                     self.start_segment(next);
                 } else if !self.step() {
+                    if k > 0 {
+                        // Rows of one call are of one file (see `RowMeta`).
+                        return true;
+                    }
                     self.end_segment();
                 }
                 continue;
@@ -1670,25 +1718,42 @@ impl Source for TraceSource {
                 self.end_segment();
                 continue;
             };
-            let info = &mut self.seg.as_mut().expect("segment").info;
-            let got = super::read_line(&mut reader, info).map(|(meta, bytes)| {
-                let fast = (!meta.truncated && !meta.unterminated)
-                    .then(|| self.fast_row(meta.no, bytes, sink, out))
-                    .flatten();
-                if fast.is_none() {
-                    self.take_line(meta, bytes);
-                }
-                fast
-            });
+            // A block of plain lines at a time, straight from the read
+            // buffer; then one line the usual way (the line that stopped the
+            // block, or one only partly buffered).
+            let got = self.fast_block(&mut reader, out, n - k, limit, row);
+            k += got;
+            let start = out.len();
+            let line = if got > 0 {
+                Some(None)
+            } else {
+                let info = &mut self.seg.as_mut().expect("segment").info;
+                super::read_line(&mut reader, info).map(|(meta, bytes)| {
+                    let fast = (!meta.truncated && !meta.unterminated)
+                        .then(|| self.fast_row(meta.no, bytes, out))
+                        .flatten();
+                    if fast.is_none() {
+                        self.take_line(meta, bytes);
+                    }
+                    fast
+                })
+            };
             if let Some(seg) = self.seg.as_mut() {
                 seg.lines = Some(reader);
             }
-            match got {
+            match line {
+                // The file's end: closed on the next call when rows were
+                // rendered in this one (they are of this file).
+                None if k > 0 => return true,
                 None => self.end_segment(),
-                Some(Some(m)) => return Some(m),
+                Some(Some(m)) => {
+                    row(m, start, out.len());
+                    k += 1;
+                }
                 Some(None) => {}
             }
         }
+        true
     }
 
     fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
@@ -1850,10 +1915,25 @@ mod tests {
             let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
             let (mut rows, mut straight) = (Vec::new(), 0);
             let mut out = Vec::new();
-            while let Some(m) = src.next_row(&mut sink, &mut out) {
-                straight += usize::from(sink.origin.is_none());
-                rows.push((m, std::mem::take(&mut out)));
+            // Calls of varied sizes, so that blocks stop at every point.
+            let mut n = 0;
+            loop {
+                n = n % 7 + 1;
+                let more = src.next_rows(&mut sink, &mut out, n, 1 << 20, &mut |m, s, e| {
+                    straight += usize::from(m.origin.is_none());
+                    rows.push((m, s, e));
+                });
+                if !more {
+                    break;
+                }
             }
+            let rows = rows
+                .into_iter()
+                .map(|(mut m, s, e)| {
+                    m.origin = None;
+                    (m, out[s..e].to_vec())
+                })
+                .collect();
             (rows, straight, facts(src.finish()))
         }
         fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
@@ -1867,6 +1947,7 @@ mod tests {
                     key: e.ts.timestamp_nanos_opt().unwrap(),
                     offset: e.ts.offset().local_minus_utc(),
                     line: e.line,
+                    origin: None,
                 };
                 rows.push((m, out));
             }
