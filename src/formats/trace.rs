@@ -376,14 +376,13 @@ impl Threads {
             return Some(self.get(pid, tid));
         }
         if self.text_cache.is_empty() {
-            self.text_cache = vec![(0, 0); Self::CACHE];
+            self.text_cache = vec![(0, 0); TEXT_SLOTS];
         }
         let mut k = [0u8; 16];
         k[..t.len()].copy_from_slice(t);
         // Zero bytes pad the text, which has none: no two texts share a key.
         let key = u128::from_le_bytes(k);
-        let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let slot = (h >> 58) as usize % Self::CACHE;
+        let slot = text_slot(key);
         let (ck, i) = self.text_cache[slot];
         if ck == key {
             return Some(&mut self.all[i]);
@@ -463,7 +462,7 @@ struct Plain<'a> {
     data: &'a [u8],
 }
 
-fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
+fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<Plain<'a>> {
     if !printable_ascii(b) {
         return None;
     }
@@ -500,7 +499,7 @@ fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
     if ident_col {
         let end = next_blank(b, i);
         let tok = &b[i..end];
-        if tok.is_empty() || is_plain_ident(tok) {
+        if tok.is_empty() || known.is_ident(tok) {
             if tok.len() > 1 {
                 ident = Some(tok);
             }
@@ -515,6 +514,45 @@ fn plain_record(b: &[u8], ident_col: bool) -> Option<Plain<'_>> {
         ident,
         data,
     })
+}
+
+/// The idents already seen to have the ident shape: a small cache keyed by
+/// the text itself, so most records' idents are not checked byte by byte.
+#[derive(Default)]
+struct Idents(Vec<u128>);
+
+impl Idents {
+    fn is_ident(&mut self, t: &[u8]) -> bool {
+        if t.len() > 16 {
+            return is_plain_ident(t);
+        }
+        if self.0.is_empty() {
+            self.0 = vec![0; TEXT_SLOTS];
+        }
+        let mut k = [0u8; 16];
+        k[..t.len()].copy_from_slice(t);
+        // The text has no zero byte: padding cannot make two texts equal.
+        let key = u128::from_le_bytes(k);
+        let slot = text_slot(key);
+        if self.0[slot] == key {
+            return true;
+        }
+        let ok = is_plain_ident(t);
+        if ok {
+            self.0[slot] = key;
+        }
+        ok
+    }
+}
+
+/// Slots of the caches keyed by short texts.
+const TEXT_SLOTS: usize = 64;
+
+/// A slot for a short text held in a `u128`: the top bits of a
+/// multiplicative hash (they depend on every bit of the text).
+fn text_slot(key: u128) -> usize {
+    let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - TEXT_SLOTS.trailing_zeros())) as usize
 }
 
 /// `PID.TID` as `parse_record` reads it: 1 to 10 digits each, within u32.
@@ -768,6 +806,8 @@ pub struct TraceSource {
     out: VecDeque<Event>,
     /// The day of the last row rendered straight from its line.
     day: Option<Day>,
+    /// Idents known to have the ident shape.
+    idents: Idents,
     /// Earliest and latest instant of the rows rendered straight from
     /// their lines in this segment.
     fast_span: Option<(i64, i64)>,
@@ -796,6 +836,7 @@ impl TraceSource {
             unix_title: false,
             out: VecDeque::new(),
             day: None,
+            idents: Idents::default(),
             fast_span: None,
         }
     }
@@ -1165,7 +1206,7 @@ impl TraceSource {
     /// string or time zone arithmetic per line. `None`, with nothing
     /// changed, for any line that needs the full way.
     fn fast_row(&mut self, no: u64, b: &[u8], out: &mut Vec<u8>) -> Option<RowMeta> {
-        let p = plain_record(b, self.layout.ident == Some(true))?;
+        let p = plain_record(b, self.layout.ident == Some(true), &mut self.idents)?;
         let off = self.offset?;
         // Rolling the date twice for one line changes nothing, so a `None`
         // below still leaves the line to the full way.
