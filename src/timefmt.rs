@@ -127,15 +127,48 @@ pub fn human_us(us: u64) -> String {
 
 /// `human_us` appended to a buffer, with no allocation (timeline rows).
 pub fn push_human_us(b: &mut Vec<u8>, us: u64) {
-    use std::io::Write;
     if us < 1_000 {
         b.extend_from_slice(itoa::Buffer::new().format(us).as_bytes());
         b.extend_from_slice(" µs".as_bytes());
     } else if us < 1_000_000 {
-        let _ = write!(b, "{:.1} ms", us as f64 / 1_000.0);
+        push_fixed(b, us, 1_000, 1);
+        b.extend_from_slice(b" ms");
     } else {
-        let _ = write!(b, "{:.3} s", us as f64 / 1_000_000.0);
+        push_fixed(b, us, 1_000_000, 3);
+        b.extend_from_slice(b" s");
     }
+}
+
+/// `us / unit` with `places` decimals, exactly as `{:.places$}` writes the
+/// f64 quotient, in integer arithmetic (formatting floats was a tenth of
+/// the time spent on a timeline row). The float is consulted only on a
+/// decimal tie, where its rounding error decides; an exact tie rounds to
+/// even, as the float formatting does. `unit` is 10^k with k > places.
+fn push_fixed(b: &mut Vec<u8>, us: u64, unit: u64, places: u32) {
+    let scale = 10u64.pow(places);
+    let step = unit / scale;
+    let (mut q, r) = (us / step, us % step);
+    let half = step / 2;
+    let up = match r.cmp(&half) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => {
+            let v = us as f64 / unit as f64;
+            let above = v.mul_add(unit as f64, -(us as f64));
+            if above == 0.0 {
+                q % 2 == 1
+            } else {
+                above > 0.0
+            }
+        }
+    };
+    q += u64::from(up);
+    let mut n = itoa::Buffer::new();
+    b.extend_from_slice(n.format(q / scale).as_bytes());
+    b.push(b'.');
+    let frac = n.format(q % scale).as_bytes();
+    b.extend(std::iter::repeat_n(b'0', places as usize - frac.len()));
+    b.extend_from_slice(frac);
 }
 
 /// Parse `±HH:MM`, `±HHMM`, `±HH` or `Z`.
@@ -250,6 +283,30 @@ mod tests {
         ] {
             let t = chrono::DateTime::parse_from_rfc3339(s).unwrap();
             assert_eq!(std::str::from_utf8(w.write(&t)).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn durations_are_written_as_the_float_formatting_writes_them() {
+        let float = |us: u64| {
+            if us < 1_000 {
+                format!("{us} µs")
+            } else if us < 1_000_000 {
+                format!("{:.1} ms", us as f64 / 1_000.0)
+            } else {
+                format!("{:.3} s", us as f64 / 1_000_000.0)
+            }
+        };
+        // Every value below 2 s (every millisecond tie), then a sample.
+        let mut x: u64 = 0x9E37_79B9;
+        let large = (0..100_000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            2_000_000 + x % 100_000_000_000
+        });
+        for us in (0..2_000_000).chain(large) {
+            assert_eq!(human_us(us), float(us), "{us}");
         }
     }
 
