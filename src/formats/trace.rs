@@ -370,7 +370,7 @@ impl Threads {
 
     /// The thread of a record's `PID.TID` text; `None` when it is not one.
     /// A cache keyed by the text itself spares parsing the numbers.
-    fn by_text(&mut self, t: &[u8]) -> Option<&mut Thread> {
+    fn by_text(&mut self, t: &[u8], key: u128) -> Option<&mut Thread> {
         if t.is_empty() || t.len() > 16 {
             let (pid, tid) = parse_pid_tid(t)?;
             return Some(self.get(pid, tid));
@@ -378,10 +378,6 @@ impl Threads {
         if self.text_cache.is_empty() {
             self.text_cache = vec![(0, 0); TEXT_SLOTS];
         }
-        let mut k = [0u8; 16];
-        k[..t.len()].copy_from_slice(t);
-        // Zero bytes pad the text, which has none: no two texts share a key.
-        let key = u128::from_le_bytes(k);
         let slot = text_slot(key);
         let (ck, i) = self.text_cache[slot];
         if ck == key {
@@ -456,8 +452,9 @@ fn tod_nanos(t: NaiveTime) -> i64 {
 struct Plain<'a> {
     tod: &'a [u8],
     tod_nanos: i64,
-    /// `PID.TID`, unchecked.
+    /// `PID.TID`, unchecked, and as a cache key.
     pid_tid: &'a [u8],
+    pid_tid_key: u128,
     ident: Option<&'a [u8]>,
     data: &'a [u8],
 }
@@ -493,13 +490,14 @@ fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<
     // PID.TID: checked when its thread is looked up.
     let end = next_blank(b, i);
     let pid_tid = &b[i..end];
+    let pid_tid_key = text_key(b, i, end - i);
     i = end;
     i = past_blanks(b, i);
     let mut ident = None;
     if ident_col {
         let end = next_blank(b, i);
         let tok = &b[i..end];
-        if tok.is_empty() || known.is_ident(tok) {
+        if tok.is_empty() || known.is_ident(tok, text_key(b, i, tok.len())) {
             if tok.len() > 1 {
                 ident = Some(tok);
             }
@@ -511,6 +509,7 @@ fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<
         tod: &t[..15],
         tod_nanos,
         pid_tid,
+        pid_tid_key,
         ident,
         data,
     })
@@ -522,17 +521,13 @@ fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<
 struct Idents(Vec<u128>);
 
 impl Idents {
-    fn is_ident(&mut self, t: &[u8]) -> bool {
+    fn is_ident(&mut self, t: &[u8], key: u128) -> bool {
         if t.len() > 16 {
             return is_plain_ident(t);
         }
         if self.0.is_empty() {
             self.0 = vec![0; TEXT_SLOTS];
         }
-        let mut k = [0u8; 16];
-        k[..t.len()].copy_from_slice(t);
-        // The text has no zero byte: padding cannot make two texts equal.
-        let key = u128::from_le_bytes(k);
         let slot = text_slot(key);
         if self.0[slot] == key {
             return true;
@@ -542,6 +537,27 @@ impl Idents {
             self.0[slot] = key;
         }
         ok
+    }
+}
+
+/// The `len` bytes of `b` at `at` (at most 16) as a cache key, zero
+/// padded: as the texts have no zero byte, no two share a key. Read as one
+/// 16-byte load where the line goes on that far.
+#[inline(always)]
+fn text_key(b: &[u8], at: usize, len: usize) -> u128 {
+    let len = len.min(16);
+    let mask = if len == 16 {
+        u128::MAX
+    } else {
+        (1u128 << (8 * len)) - 1
+    };
+    match b.get(at..at + 16) {
+        Some(w) => u128::from_le_bytes(w.try_into().unwrap_or_default()) & mask,
+        None => {
+            let mut k = [0u8; 16];
+            k[..len].copy_from_slice(&b[at..at + len]);
+            u128::from_le_bytes(k)
+        }
     }
 }
 
@@ -1219,7 +1235,7 @@ impl TraceSource {
         let mut ts = day.text;
         ts[11..26].copy_from_slice(p.tod);
         let names = &mut self.names;
-        let thread = self.threads.by_text(p.pid_tid)?;
+        let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;
         let seg = self.seg.as_mut()?;
         // Nothing is written before this point: a `None` above leaves the
         // line to the full way.
