@@ -460,9 +460,6 @@ struct Plain<'a> {
 }
 
 fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<Plain<'a>> {
-    if !printable_ascii(b) {
-        return None;
-    }
     let s = usize::from(matches!(b.first(), Some(b' ' | b'*')));
     let t = b.get(s..s + 16)?;
     if t[2] != b':' || t[5] != b':' || t[8] != b'.' || t[15] != b' ' {
@@ -504,7 +501,14 @@ fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<
             i = end;
         }
     }
+    // Every byte before the data is checked by its field: the time's
+    // digits, blanks (the scans stop at any other byte), PID.TID and ident
+    // (a token that is not an ident is data). So the line is printable
+    // ASCII when its data is.
     let data = &b[past_blanks(b, i)..];
+    if !printable_ascii(data) {
+        return None;
+    }
     Some(Plain {
         tod: &t[..15],
         tod_nanos,
@@ -2072,6 +2076,12 @@ mod tests {
             b" 11:21:44.000020     4294967296.1 RSESS:000002 too large",
             b" 11:21:44.000021     .1          RSESS:000002 no pid",
             b" 11:21:44.000022     4711.       RSESS:000002 no tid",
+            b" 11:21:44.000023 \t   4711.3      RSESS:000002 tab among blanks",
+            b" 11:21:44.000024     4711.3 \xa0    RSESS:000002 NBSP among blanks",
+            b" 11:21:44.000025     4711.3      RSE\xc9S:000002 high byte in ident",
+            b" 11:21:44.000026     47\xb911.3    RSESS:000002 high byte in PID",
+            b" 11:21:44.000027     4711.3\x01     RSESS:000002 control byte after TID",
+            b"\x0011:21:44.000028     4711.3      RSESS:000002 NUL first",
             b"not a record",
             b" 11:21:60.000000     4711.3      RSESS:000002 second 60",
             b" 24:00:00.000000     4711.3      RSESS:000002 hour 24",
