@@ -130,7 +130,24 @@ pub struct EventRef {
 }
 
 impl EventRef {
+    /// Become a reference to `e`, reusing this one's text buffer: passes
+    /// that keep "the latest" event call this for every event.
+    pub fn assign(&mut self, e: &Event) {
+        let fresh = EventRef::of_without_text(e);
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        text.push_str(&e.text);
+        *self = EventRef { text, ..fresh };
+    }
+
     pub fn of(e: &Event) -> EventRef {
+        EventRef {
+            text: e.text.clone(),
+            ..EventRef::of_without_text(e)
+        }
+    }
+
+    fn of_without_text(e: &Event) -> EventRef {
         let trace = matches!(
             e.kind,
             Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
@@ -144,7 +161,7 @@ impl EventRef {
             pid: e.pid,
             tid: e.tid,
             ident: if trace { e.ident.clone() } else { None },
-            text: e.text.clone(),
+            text: String::new(),
         }
     }
 

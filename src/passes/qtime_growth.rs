@@ -10,7 +10,7 @@ use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::event::{Event, Kind, Ts};
 use crate::findings::{Chart, EventRef, EvidenceSet, Finding, Metric, human_ms, thousands};
 use crate::source::{FileInfo, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -66,15 +66,62 @@ const MAX_SERIES: usize = 10_000;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum SeriesKey {
     /// (file, pid, ident or `tid N`)
-    Trace(Arc<str>, u32, String),
+    Trace(Arc<str>, u32, Arc<str>),
     /// (qmgr, queue)
     Smf(String, String),
+}
+
+/// A trace series found by pointer identity (the reader shares one
+/// `Arc` per file and per ident); the `Arc`s held keep the addresses from
+/// being reused.
+#[derive(Clone)]
+struct QuickKey {
+    path: Arc<str>,
+    pid: u32,
+    ident: Option<Arc<str>>,
+    tid: Option<u32>,
+}
+
+impl PartialEq for QuickKey {
+    fn eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.path, &o.path)
+            && self.pid == o.pid
+            && self.tid == o.tid
+            && match (&self.ident, &o.ident) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+impl Eq for QuickKey {}
+
+impl std::hash::Hash for QuickKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (Arc::as_ptr(&self.path) as *const u8 as usize).hash(h);
+        self.pid.hash(h);
+        self.tid.hash(h);
+        self.ident
+            .as_ref()
+            .map(|i| Arc::as_ptr(i) as *const u8 as usize)
+            .hash(h);
+    }
 }
 
 struct Point {
     ts: Ts,
     us: u64,
     ev: EventRef,
+}
+
+impl Point {
+    /// This point becomes `e`'s, with no allocation in the common case.
+    fn assign(&mut self, e: &Event, us: u64) {
+        self.ts = e.ts;
+        self.us = us;
+        self.ev.assign(e);
+    }
 }
 
 struct Series {
@@ -95,6 +142,7 @@ pub struct QtimeGrowth {
     min_rise_us: f64,
     min_ratio: f64,
     series: BTreeMap<SeriesKey, Series>,
+    recent: HashMap<QuickKey, SeriesKey, crate::fxhash::FxBuild>,
 }
 
 impl QtimeGrowth {
@@ -105,11 +153,12 @@ impl QtimeGrowth {
             min_rise_us: s.get("min_rise_ms") * 1000.0,
             min_ratio: s.get("min_ratio"),
             series: BTreeMap::new(),
+            recent: HashMap::default(),
         }
     }
 
     fn add(&mut self, key: SeriesKey, e: &Event, us: u64, record: Option<&str>) {
-        if !self.series.contains_key(&key) && self.series.len() >= MAX_SERIES {
+        if self.series.len() >= MAX_SERIES && !self.series.contains_key(&key) {
             return;
         }
         let point = || Point {
@@ -132,9 +181,9 @@ impl QtimeGrowth {
         let x = (e.ts - s.t0).num_microseconds().unwrap_or(0) as f64 / 1e6;
         s.sample.push(x, us as f64);
         if us > s.max.us {
-            s.max = point();
+            s.max.assign(e, us);
         }
-        s.last = point();
+        s.last.assign(e, us);
     }
 }
 
@@ -148,17 +197,30 @@ impl Pass for QtimeGrowth {
                 let Some(pid) = e.pid else {
                     return;
                 };
-                let who = match (&e.ident, e.tid) {
-                    (Some(i), _) => i.to_string(),
-                    (None, Some(t)) => format!("tid {t}"),
-                    (None, None) => String::new(),
+                // Most events belong to a series seen just before: found by
+                // the identity of their file and ident, with no key built.
+                let quick = QuickKey {
+                    path: e.origin.path.clone(),
+                    pid,
+                    ident: e.ident.clone(),
+                    tid: e.tid,
                 };
-                self.add(
-                    SeriesKey::Trace(e.origin.path.clone(), pid, who),
-                    e,
-                    us,
-                    None,
-                );
+                let key = match self.recent.get(&quick) {
+                    Some(k) => k.clone(),
+                    None => {
+                        let who = match (&e.ident, e.tid) {
+                            (Some(i), _) => i.to_string(),
+                            (None, Some(t)) => format!("tid {t}"),
+                            (None, None) => String::new(),
+                        };
+                        let k = SeriesKey::Trace(e.origin.path.clone(), pid, Arc::from(who));
+                        if self.recent.len() < MAX_SERIES {
+                            self.recent.insert(quick, k.clone());
+                        }
+                        k
+                    }
+                };
+                self.add(key, e, us, None);
             }
             Kind::SmfRecord => {
                 let Some(rec) = e.attr("record") else {
