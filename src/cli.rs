@@ -92,6 +92,7 @@ impl InputArgs {
             tz: self.tz,
             date: self.date,
             interest: None,
+            read_buffer: 0,
         }
     }
 

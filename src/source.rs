@@ -283,6 +283,9 @@ pub struct ReadOptions {
     /// `--date`: the date for trace files that state none (formatted with
     /// `dspmqtrc -h`). Without it, the file's modification date is used.
     pub date: Option<NaiveDate>,
+    /// Read buffer of each open trace file, in bytes (0: the line reader's
+    /// default). `open_all` sets it from the number of files.
+    pub read_buffer: usize,
 }
 
 impl ReadOptions {
