@@ -362,7 +362,8 @@ struct Threads {
     all: Vec<Thread>,
     index: HashMap<(u32, u32), usize, FxBuild>,
     cache: Vec<(u64, usize)>,
-    text_cache: Vec<(u128, usize)>,
+    /// (text as a key, its length, thread): an empty slot has length 0.
+    text_cache: Vec<(u128, usize, usize)>,
 }
 
 impl Threads {
@@ -376,17 +377,17 @@ impl Threads {
             return Some(self.get(pid, tid));
         }
         if self.text_cache.is_empty() {
-            self.text_cache = vec![(0, 0); TEXT_SLOTS];
+            self.text_cache = vec![(0, 0, 0); TEXT_SLOTS];
         }
         let slot = text_slot(key);
-        let (ck, i) = self.text_cache[slot];
-        if ck == key {
+        let (ck, len, i) = self.text_cache[slot];
+        if ck == key && len == t.len() {
             return Some(&mut self.all[i]);
         }
         let (pid, tid) = parse_pid_tid(t)?;
         self.get(pid, tid);
         let i = self.index[&(pid, tid)];
-        self.text_cache[slot] = (key, i);
+        self.text_cache[slot] = (key, t.len(), i);
         Some(&mut self.all[i])
     }
 
@@ -520,9 +521,10 @@ fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<
 }
 
 /// The idents already seen to have the ident shape: a small cache keyed by
-/// the text itself, so most records' idents are not checked byte by byte.
+/// the text itself and its length (an empty slot has length 0), so most
+/// records' idents are not checked byte by byte.
 #[derive(Default)]
-struct Idents(Vec<u128>);
+struct Idents(Vec<(u128, usize)>);
 
 impl Idents {
     fn is_ident(&mut self, t: &[u8], key: u128) -> bool {
@@ -530,23 +532,24 @@ impl Idents {
             return is_plain_ident(t);
         }
         if self.0.is_empty() {
-            self.0 = vec![0; TEXT_SLOTS];
+            self.0 = vec![(0, 0); TEXT_SLOTS];
         }
         let slot = text_slot(key);
-        if self.0[slot] == key {
+        if self.0[slot] == (key, t.len()) {
             return true;
         }
         let ok = is_plain_ident(t);
         if ok {
-            self.0[slot] = key;
+            self.0[slot] = (key, t.len());
         }
         ok
     }
 }
 
 /// The `len` bytes of `b` at `at` (at most 16) as a cache key, zero
-/// padded: as the texts have no zero byte, no two share a key. Read as one
-/// 16-byte load where the line goes on that far.
+/// padded: with the length beside it, no two texts share a key (even texts
+/// with zero bytes). Read as one 16-byte load where the line goes on that
+/// far.
 #[inline(always)]
 fn text_key(b: &[u8], at: usize, len: usize) -> u128 {
     let len = len.min(16);
@@ -2082,6 +2085,9 @@ mod tests {
             b" 11:21:44.000026     47\xb911.3    RSESS:000002 high byte in PID",
             b" 11:21:44.000027     4711.3\x01     RSESS:000002 control byte after TID",
             b"\x0011:21:44.000028     4711.3      RSESS:000002 NUL first",
+            b" 11:21:44.000029     4711.3  \0     RSESS:000002 NUL among blanks",
+            b" 11:21:44.000030     4711.3\0      RSESS:000002 NUL after TID",
+            b" 11:21:44.000031     4711.3      RSESS:0\0 NUL in ident",
             b"not a record",
             b" 11:21:60.000000     4711.3      RSESS:000002 second 60",
             b" 24:00:00.000000     4711.3      RSESS:000002 hour 24",
@@ -2094,7 +2100,22 @@ mod tests {
         }
         body.extend_from_slice(b" 00:00:01.000000     4711.3      RSESS:000002 cut");
         std::fs::write(&odd, body).unwrap();
-        let mut sets: Vec<Vec<std::path::PathBuf>> = vec![vec![odd]];
+        // NUL bytes where the caches keyed by text zero-pad their keys, in a
+        // file of its own (caches start empty).
+        let nul = dir.path().join("nul").join("AMQ4712.0.FMT");
+        std::fs::create_dir_all(nul.parent().unwrap()).unwrap();
+        let mut body: Vec<u8> = head
+            .split_inclusive(|&c| c == b'\n')
+            .take(11)
+            .flatten()
+            .copied()
+            .collect();
+        body.extend_from_slice(
+            b" 11:21:44.000001     4711.3  \0     RSESS:000002 NUL among blanks\n",
+        );
+        body.extend_from_slice(b" 11:21:44.000002     \0.3      RSESS:000002 NUL for PID\n");
+        std::fs::write(&nul, body).unwrap();
+        let mut sets: Vec<Vec<std::path::PathBuf>> = vec![vec![odd], vec![nul]];
         for d in [
             "linux",
             "midnight",
