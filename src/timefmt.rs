@@ -216,7 +216,7 @@ pub fn parse_time_of_day(s: &[u8]) -> Option<NaiveTime> {
     let d2 = |i: usize| -> Option<u32> {
         let a = s[i].wrapping_sub(b'0');
         let b = s[i + 1].wrapping_sub(b'0');
-        (a < 10 && b < 10).then_some((a * 10 + b) as u32)
+        (a < 10 && b < 10).then(|| u32::from(a * 10 + b))
     };
     let (h, m, sec) = (d2(0)?, d2(3)?, d2(6)?);
     let mut nanos = 0u32;

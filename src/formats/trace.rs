@@ -1989,64 +1989,67 @@ mod tests {
         }
     }
 
+    // Rows of trace inputs rendered straight from their lines (`fast`, with
+    // how many took that way) and through events (`slow`), with file facts.
+    use crate::output::timeline::{RowRenderer, TimelineFormat};
+    use crate::rows::{RowSink, RowSpec};
+    type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64);
+    type Rows = Vec<(RowMeta, Vec<u8>)>;
+    fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
+        let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
+        let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
+        let (mut rows, mut straight) = (Vec::new(), 0);
+        let mut out = Vec::new();
+        // Calls of varied sizes, so that blocks stop at every point.
+        let mut n = 0;
+        loop {
+            n = n % 7 + 1;
+            let more = src.next_rows(&mut sink, &mut out, n, 1 << 20, &mut |m, s, e| {
+                straight += usize::from(m.origin.is_none());
+                rows.push((m, s, e));
+            });
+            if !more {
+                break;
+            }
+        }
+        let rows = rows
+            .into_iter()
+            .map(|(mut m, s, e)| {
+                m.origin = None;
+                (m, out[s..e].to_vec())
+            })
+            .collect();
+        (rows, straight, facts(src.finish()))
+    }
+    fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
+        let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
+        let mut r = RowRenderer::default();
+        let mut rows = Vec::new();
+        while let Some(e) = src.next_event() {
+            let mut out = Vec::new();
+            r.render(TimelineFormat::Text, &e, &mut out);
+            let m = RowMeta {
+                key: e.ts.timestamp_nanos_opt().unwrap(),
+                offset: e.ts.offset().local_minus_utc(),
+                line: e.line,
+                origin: None,
+            };
+            rows.push((m, out));
+        }
+        (rows, facts(src.finish()))
+    }
+    fn facts(infos: Vec<FileInfo>) -> Vec<Facts> {
+        infos
+            .into_iter()
+            .map(|i| (i.events, i.first, i.last, i.lines, i.problem_count))
+            .collect()
+    }
+
     /// Every trace fixture (and a file of awkward lines) gives the same
     /// text rows, keys and file facts whether lines go straight to rows or
     /// through events; and the straight way is taken for most lines.
     #[test]
     fn text_rows_straight_from_lines_equal_rows_of_events() {
-        use crate::output::timeline::{RowRenderer, TimelineFormat};
-        use crate::rows::{RowSink, RowSpec};
-        type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64);
-        type Rows = Vec<(RowMeta, Vec<u8>)>;
-        fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
-            let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
-            let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
-            let (mut rows, mut straight) = (Vec::new(), 0);
-            let mut out = Vec::new();
-            // Calls of varied sizes, so that blocks stop at every point.
-            let mut n = 0;
-            loop {
-                n = n % 7 + 1;
-                let more = src.next_rows(&mut sink, &mut out, n, 1 << 20, &mut |m, s, e| {
-                    straight += usize::from(m.origin.is_none());
-                    rows.push((m, s, e));
-                });
-                if !more {
-                    break;
-                }
-            }
-            let rows = rows
-                .into_iter()
-                .map(|(mut m, s, e)| {
-                    m.origin = None;
-                    (m, out[s..e].to_vec())
-                })
-                .collect();
-            (rows, straight, facts(src.finish()))
-        }
-        fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
-            let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
-            let mut r = RowRenderer::default();
-            let mut rows = Vec::new();
-            while let Some(e) = src.next_event() {
-                let mut out = Vec::new();
-                r.render(TimelineFormat::Text, &e, &mut out);
-                let m = RowMeta {
-                    key: e.ts.timestamp_nanos_opt().unwrap(),
-                    offset: e.ts.offset().local_minus_utc(),
-                    line: e.line,
-                    origin: None,
-                };
-                rows.push((m, out));
-            }
-            (rows, facts(src.finish()))
-        }
-        fn facts(infos: Vec<FileInfo>) -> Vec<Facts> {
-            infos
-                .into_iter()
-                .map(|i| (i.events, i.first, i.last, i.lines, i.problem_count))
-                .collect()
-        }
         let dir = tempfile::tempdir().unwrap();
         let odd = dir.path().join("AMQ4711.0.FMT");
         let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
@@ -2159,6 +2162,74 @@ mod tests {
             straight_total * 2 > total,
             "{straight_total} of {total} straight"
         );
+    }
+
+    /// Randomly damaged trace fixtures (bytes changed, inserted, cut,
+    /// lines spliced, files truncated) give the same rows and file facts
+    /// either way: whatever the straight way cannot read exactly, it leaves
+    /// to the full way.
+    #[test]
+    fn damaged_traces_give_the_same_rows_both_ways() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rnd = move |m: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m.max(1) as u64) as usize
+        };
+        let mut files = Vec::new();
+        for d in [
+            "linux",
+            "midnight",
+            "overlap",
+            "sdr-channel",
+            "headerless",
+            "churn",
+        ] {
+            for e in std::fs::read_dir(format!("fixtures/trace/{d}"))
+                .unwrap()
+                .flatten()
+            {
+                files.push(e.path());
+            }
+        }
+        files.sort();
+        let dir = tempfile::tempdir().unwrap();
+        const ODD: &[u8] = b" \t\r\n:.*!{}-0123456789\xe9\x00";
+        for n in 0..400 {
+            let f = &files[rnd(files.len())];
+            let mut data = std::fs::read(f).unwrap();
+            for _ in 0..1 + rnd(5) {
+                let p = rnd(data.len());
+                match rnd(5) {
+                    0 => data[p] = rnd(256) as u8,
+                    1 => data.insert(p, ODD[rnd(ODD.len())]),
+                    2 => {
+                        let end = (p + 1 + rnd(20)).min(data.len());
+                        data.drain(p..end);
+                    }
+                    3 => {
+                        let from = rnd(data.len());
+                        let end = (from + 1 + rnd(80)).min(data.len());
+                        let piece = data[from..end].to_vec();
+                        data.splice(p..p, piece);
+                    }
+                    _ => data.truncate(p),
+                }
+            }
+            let path = dir.path().join(format!("{n}")).join(f.file_name().unwrap());
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &data).unwrap();
+            let input = || vec![Input::from_path(&path.display().to_string(), &path).unwrap()];
+            let (a, _, fa) = fast(input());
+            let (b, fb) = slow(input());
+            assert!(
+                a == b && fa == fb,
+                "damaged {} differs: {}",
+                f.display(),
+                path.display()
+            );
+        }
     }
 
     #[test]
