@@ -90,9 +90,9 @@ pub fn sniff(input: Input) -> Sniffed {
 const READ_BUDGET: usize = 16 << 20;
 
 /// A trace file's read buffer when `n` files are read: large buffers mean
-/// fewer reads and longer runs of lines handled in one go (a quarter less
-/// time for `timeline` and `analyze` at 256 KB than at 64 KB, measured with
-/// examples/bench.rs), within the budget.
+/// fewer reads and longer runs of lines handled in one go (1 GB `timeline`
+/// 1.6-1.75 s at 256 KB against 1.9-2.3 s at 64 KB, in runs on a noisy
+/// machine with examples/bench.rs), within the budget.
 fn read_buffer_for(n: usize) -> usize {
     (READ_BUDGET / n.max(1)).clamp(64 << 10, 256 << 10)
 }
