@@ -93,23 +93,9 @@ impl<T> Order<T> {
         Some((k, t))
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
-    }
-
-    /// The bytes held, as `hold` was told.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
     /// Whether an item with this key would come too late to be put in order.
     pub fn is_late(&self, k: i64) -> bool {
         k < self.released
-    }
-
-    /// The items held, in order (to move their storage).
-    pub fn items_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.buf.iter_mut().map(|(_, t)| t)
     }
 }
 

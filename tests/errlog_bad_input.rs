@@ -3,23 +3,10 @@
 //! run through the built binary. Every test asserts the exact located
 //! problems (line, severity, message) and that the rest was still read.
 
+mod util;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mqdiag");
-    assert!(
-        out.status.success(),
-        "mqdiag {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
+use util::stdout_of as run;
 
 /// The one inventory row of a file.
 fn row(path: &str) -> Value {

@@ -2,29 +2,16 @@
 //! inventory and timeline snapshotted; sniffing checked against the trace
 //! reader in both directions; the real AMQ9788W seed case read.
 
+mod util;
 use mqdiag::event::Format;
 use mqdiag::formats::{self, Reader};
 use mqdiag::input::Input;
 use mqdiag::source::ReadOptions;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
+use util::stdout_of as run;
 
 const FIXTURES: [&str; 3] = ["fixtures/errlog", "fixtures/fdc", "fixtures/zos"];
-
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run mqdiag");
-    assert!(
-        out.status.success(),
-        "mqdiag {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
 
 fn with_fixtures<'a>(verb: &'a [&'a str]) -> Vec<&'a str> {
     let mut v = verb.to_vec();

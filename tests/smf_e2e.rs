@@ -7,13 +7,8 @@
 
 mod util;
 use serde_json::Value;
-use util::{instant, jsonl, mqdiag};
-
-fn run(args: &[&str]) -> String {
-    let r = mqdiag(args);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    r.stdout
-}
+use util::stdout_of as run;
+use util::{instant, jsonl};
 
 #[test]
 fn inventory_json_snapshot() {

@@ -26,6 +26,13 @@ pub fn mqdiag(args: &[&str]) -> Run {
     }
 }
 
+/// The standard output of a `mqdiag` run that must succeed.
+pub fn stdout_of(args: &[&str]) -> String {
+    let r = mqdiag(args);
+    assert_eq!(r.code, 0, "mqdiag {args:?} failed: {}", r.stderr);
+    r.stdout
+}
+
 /// JSON lines of a `timeline --format jsonl` run.
 pub fn jsonl(s: &str) -> Vec<serde_json::Value> {
     s.lines()
