@@ -1,6 +1,7 @@
 //! Benchmark: generate a realistic set of formatted traces (many processes
-//! and threads, every line kind, files overlapping in time), then time what
-//! users run today against mqdiag on the same files, in one run.
+//! and threads, every line kind, files overlapping in time) or a whole case,
+//! then time what users run today against mqdiag on the same files, in one
+//! run.
 //!
 //! ```text
 //! cargo build --release && cargo run --release --example bench -- --size-mb 1024
@@ -9,7 +10,13 @@
 //! Options: `--size-mb N` (total size, default 1024), `--files N` (default
 //! 16), `--dir DIR` (default: a folder under the system temp dir), `--keep`
 //! (leave the files), `--bin PATH` (default `target/release/mqdiag`),
-//! `--only-generate`. Wall time and peak RSS come from `/usr/bin/time`.
+//! `--only-generate`, `--zip` (also time `analyze` of the input zipped,
+//! against `unzip` and `analyze` of the folder, what users do today),
+//! `--mix` (instead of traces alone, a whole case: traces, error logs in
+//! text and JSON, SMF CSV and a nested `runmqras` zip; run from the
+//! repository's root, as the SMF rows come from `fixtures/`),
+//! `--mqdiag-arg ARG` (passed on to mqdiag, e.g. `-j`). Wall time and peak
+//! RSS come from `/usr/bin/time`.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -167,6 +174,194 @@ fn write_trace(path: &Path, pid: u32, start_us: u64, bytes: u64, rng: &mut Rng) 
     lines
 }
 
+/// Date and time of day (`us` since 2024-03-14 00:00 UTC) as
+/// (`YYYY-MM-DD`, `HH:MM:SS.ffffff`).
+fn date_tod(us: u64) -> (String, String) {
+    let day = 14 + us / 86_400_000_000;
+    (format!("2024-03-{day:02}"), tod(us))
+}
+
+/// An error log of about `bytes` bytes: records every few seconds from
+/// `start_us`, a mix of channel, connection and DNS messages.
+fn write_errlog_text(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+    let mut out = BufWriter::new(File::create(path).expect("create error log"));
+    let (mut now, mut written) = (start_us, 0u64);
+    while written < bytes {
+        now += 1_000_000 + rng.below(4_000_000);
+        let (date, t) = date_tod(now);
+        let (y, mo, d) = (&date[0..4], &date[5..7], &date[8..10]);
+        let h: u32 = t[0..2].parse().unwrap_or(0);
+        let (h12, ampm) = match h {
+            0 => (12, "AM"),
+            1..=11 => (h, "AM"),
+            12 => (12, "PM"),
+            _ => (h - 12, "PM"),
+        };
+        let host = format!("10.20.{}.{}", rng.below(4), 1 + rng.below(250));
+        let pid = 3000 + rng.below(40);
+        let (inserts, body, probe) = match rng.below(3) {
+            0 => (
+                format!(
+                    "CommentInsert1(app ({host}))\n                    CommentInsert2(TCP/IP)\n                    CommentInsert3(APP.SVRCONN)"
+                ),
+                format!(
+                    "AMQ9209E: Connection to host 'app ({host})' for channel 'APP.SVRCONN'\nclosed.\n\nEXPLANATION:\nAn error occurred receiving data from 'app ({host})' over TCP/IP. The\nconnection to the remote host has unexpectedly terminated.\nACTION:\nTell the systems administrator. "
+                ),
+                "amqccita.c : 4486",
+            ),
+            1 => (
+                format!(
+                    "ArithInsert1(104) ArithInsert2(104)\n                    CommentInsert1(qm2host ({host})(1414))\n                    CommentInsert2(TCP/IP)\n                    CommentInsert3((send))"
+                ),
+                format!(
+                    "AMQ9206E: Error sending data to host 'qm2host ({host})(1414)'.\n\nEXPLANATION:\nAn error occurred sending data over TCP/IP to 'qm2host ({host})(1414)'.\nThis may be due to a communications failure.\nACTION:\nThe return code from the TCP/IP (send) call was 104 (X'68'). Record these\nvalues and tell your systems administrator. "
+                ),
+                "amqccita.c : 3980",
+            ),
+            _ => (
+                format!(
+                    "ArithInsert1(1) CommentInsert1(APP.SVRCONN)\n                    CommentInsert2({host})"
+                ),
+                format!(
+                    "AMQ9999E: Channel 'APP.SVRCONN' to host '{host}' ended abnormally.\n\nEXPLANATION:\nThe channel program running under process ID {pid} for channel\n'APP.SVRCONN' ended abnormally. The host name is '{host}'.\nACTION:\nLook at previous error messages for the channel program in the error logs to\ndetermine the cause of the failure. "
+                ),
+                "amqrmrsa.c : 938",
+            ),
+        };
+        let rec = format!(
+            "{mo}/{d}/{y} {h12:02}:{}:{} {ampm} - Process({pid}.{}) User(mqm) Program(amqrmppa)\n                    Host(mqprod1) Installation(Installation1)\n                    VRMF(9.3.0.15) QMgr(QM1)\n                    Time({date}T{}Z)\n                    {inserts}\n\n{body}\n----- {probe} {}\n",
+            &t[3..5],
+            &t[6..8],
+            1 + rng.below(60),
+            &t[..12],
+            "-".repeat(55)
+        );
+        let _ = out.write_all(rec.as_bytes());
+        written += rec.len() as u64;
+    }
+    out.flush().expect("write error log");
+}
+
+/// The JSON form of an error log, one record per line.
+fn write_errlog_json(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+    let mut out = BufWriter::new(File::create(path).expect("create json log"));
+    let (mut now, mut written, mut seq) = (start_us, 0u64, 0u64);
+    while written < bytes {
+        now += 1_000_000 + rng.below(4_000_000);
+        seq += 1;
+        let (date, t) = date_tod(now);
+        let host = format!("172.17.0.{}", 1 + rng.below(250));
+        let rec = format!(
+            "{{\"ibm_messageId\":\"AMQ9209E\",\"ibm_commentInsert1\":\"app ({host})\",\"ibm_commentInsert2\":\"TCP/IP\",\"ibm_commentInsert3\":\"APP.SVRCONN\",\"ibm_datetime\":\"{date}T{}Z\",\"ibm_serverName\":\"QM2\",\"type\":\"mq_log\",\"host\":\"mqcont2\",\"loglevel\":\"ERROR\",\"module\":\"amqccita.c:4486\",\"ibm_sequence\":\"1710400000_{seq:09}\",\"ibm_remoteHost\":\"{host}\",\"ibm_qmgrId\":\"QM2_2024-01-01_08.14.52\",\"ibm_processId\":{},\"ibm_threadId\":{},\"ibm_version\":\"9.3.0.15\",\"ibm_processName\":\"amqrmppa\",\"ibm_userName\":\"mqm\",\"ibm_installationName\":\"Installation1\",\"ibm_installationDir\":\"/opt/mqm\",\"message\":\"AMQ9209E: Connection to host 'app ({host})' for channel 'APP.SVRCONN' closed.\"}}\n",
+            &t[..12],
+            600 + rng.below(20),
+            1 + rng.below(40)
+        );
+        let _ = out.write_all(rec.as_bytes());
+        written += rec.len() as u64;
+    }
+    out.flush().expect("write json log");
+}
+
+/// An SMF CSV file of about `bytes` bytes: the data rows of our fixture
+/// `fixture` (as IBM's formatter writes them), repeated with the record's
+/// date and time (its first two fields) moving on 15 minutes per round.
+fn write_smf_csv(path: &Path, fixture: &Path, start_us: u64, bytes: u64) {
+    let text = fs::read_to_string(fixture).expect("read the SMF fixture (run from the repo root)");
+    let mut lines = text.lines();
+    let header = lines.next().expect("SMF fixture header");
+    let rows: Vec<&str> = lines.filter(|l| l.starts_with('"')).collect();
+    let mut out = BufWriter::new(File::create(path).expect("create SMF CSV"));
+    let _ = writeln!(out, "{header}");
+    let (mut now, mut written) = (start_us, 0u64);
+    while written < bytes {
+        let (date, t) = date_tod(now);
+        for r in &rows {
+            // Skip `"date","hh:mm:ss,ffffff",` (a comma inside the time)
+            // and put this round's in its place.
+            let rest = r.splitn(4, ',').nth(3).unwrap_or("");
+            let row = format!(
+                "\"{}\",\"{},{}\",{rest}\n",
+                date.replace('-', "/"),
+                &t[..8],
+                &t[9..15]
+            );
+            let _ = out.write_all(row.as_bytes());
+            written += row.len() as u64;
+        }
+        now += 900_000_000;
+    }
+    out.flush().expect("write SMF CSV");
+}
+
+/// A case as support receives it, of about `size_mb`: traces of several
+/// processes, a queue manager's three error logs (text) and another's JSON
+/// log, SMF CSV from z/OS, and a `runmqras` zip nested in the case holding
+/// one more trace and a copy of the error logs.
+fn write_mix(root: &Path, size_mb: u64, rng: &mut Rng) {
+    let total = size_mb * 1024 * 1024;
+    // MQ 9.0.4 and later let an error log grow to 32 MB before it rolls.
+    let errlog = (total / 40).min(32 << 20);
+    let smf = total / 10;
+    let zipped = total / 20;
+    let traces = total - 4 * errlog - smf - zipped;
+    let start = 10 * 3_600_000_000;
+    let tdir = root.join("trace");
+    fs::create_dir_all(&tdir).expect("create trace dir");
+    for i in 0..8u32 {
+        let pid = 200_000 + i * 41;
+        let s = start + rng.below(5_000_000);
+        write_trace(
+            &tdir.join(format!("AMQ{pid}.0.FMT")),
+            pid,
+            s,
+            traces / 8,
+            rng,
+        );
+    }
+    let edir = root.join("qmgrs/QM1/errors");
+    fs::create_dir_all(&edir).expect("create errors dir");
+    // AMQERR03 is the oldest: each file starts where the older one ended.
+    for (i, n) in [3, 2, 1].into_iter().enumerate() {
+        let s = start + i as u64 * 3_600_000_000;
+        write_errlog_text(&edir.join(format!("AMQERR0{n}.LOG")), s, errlog, rng);
+    }
+    let jdir = root.join("qmgrs/QM2/errors");
+    fs::create_dir_all(&jdir).expect("create json errors dir");
+    write_errlog_json(&jdir.join("AMQERR01.json"), start, errlog, rng);
+    let sdir = root.join("smf");
+    fs::create_dir_all(&sdir).expect("create smf dir");
+    for name in ["SMF-WQ.csv", "SMF-QCST.csv"] {
+        let fixture = Path::new("fixtures/smf/mqsmfcsv-5.7").join(name);
+        write_smf_csv(&sdir.join(name), &fixture, start, smf / 2);
+    }
+    // The nested runmqras zip, made from a folder that is then removed.
+    let ras = root.join("runmqras-QM1");
+    let rtrace = ras.join("var/mqm/trace");
+    fs::create_dir_all(&rtrace).expect("create runmqras dir");
+    write_trace(&rtrace.join("AMQ300001.0.FMT"), 300_001, start, zipped, rng);
+    let rerr = ras.join("var/mqm/qmgrs/QM1/errors");
+    fs::create_dir_all(&rerr).expect("create runmqras errors");
+    for n in 1..=3 {
+        let name = format!("AMQERR0{n}.LOG");
+        fs::copy(edir.join(&name), rerr.join(&name)).expect("copy error log");
+    }
+    zip_dir(&ras, &root.join("runmqras-QM1.zip"));
+    fs::remove_dir_all(&ras).expect("remove runmqras dir");
+}
+
+/// `zip -1 -r` of a folder's contents (the `zip` command must be there).
+fn zip_dir(dir: &Path, zip: &Path) {
+    let ok = Command::new("sh")
+        .args([
+            "-c",
+            &format!("cd {} && zip -q -1 -r {} .", dir.display(), zip.display()),
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "`zip` failed: the benchmark needs the zip command");
+}
+
 fn tod(us: u64) -> String {
     let t = us % 86_400_000_000;
     format!(
@@ -176,6 +371,23 @@ fn tod(us: u64) -> String {
         t / 1_000_000 % 60,
         t % 1_000_000
     )
+}
+
+/// How many files are under `dir` (the marker aside), and their bytes.
+fn sizes(dir: &Path) -> (u64, u64) {
+    let (mut n, mut bytes) = (0, 0);
+    for e in fs::read_dir(dir).expect("read bench dir").flatten() {
+        let Ok(m) = e.metadata() else { continue };
+        if m.is_dir() {
+            let (a, b) = sizes(&e.path());
+            n += a;
+            bytes += b;
+        } else if e.file_name() != "done" {
+            n += 1;
+            bytes += m.len();
+        }
+    }
+    (n, bytes)
 }
 
 #[derive(Clone)]
@@ -216,6 +428,7 @@ fn main() {
     let mut keep = false;
     let mut only_generate = false;
     let mut with_zip = false;
+    let mut mix = false;
     let mut bin = PathBuf::from("target/release/mqdiag");
     let mut extra: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
@@ -232,6 +445,7 @@ fn main() {
             "--keep" => keep = true,
             "--only-generate" => only_generate = true,
             "--zip" => with_zip = true,
+            "--mix" => mix = true,
             "--mqdiag-arg" => extra.push(args.next().expect("--mqdiag-arg ARG")),
             _ => {
                 eprintln!("unknown argument {a}; see the file's doc comment");
@@ -239,51 +453,64 @@ fn main() {
             }
         }
     }
-    let trace_dir = dir.join(format!("traces-{size_mb}mb-{files}f"));
-    let per_file = size_mb * 1024 * 1024 / files as u64;
-    if !trace_dir.join("done").exists() {
-        let _ = fs::remove_dir_all(&trace_dir);
-        fs::create_dir_all(&trace_dir).expect("create bench dir");
+    // The input: `files` generated traces, or (`--mix`) a whole case.
+    let name = if mix {
+        format!("case-mix-{size_mb}mb")
+    } else {
+        format!("traces-{size_mb}mb-{files}f")
+    };
+    let input = dir.join(&name);
+    if !input.join("done").exists() {
+        let _ = fs::remove_dir_all(&input);
+        fs::create_dir_all(&input).expect("create bench dir");
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut lines = 0;
-        for i in 0..files {
-            let pid = 100_000 + i * 37;
-            // Processes start within a few seconds of each other and overlap.
-            let start = 10 * 3_600_000_000 + rng.below(5_000_000);
-            let p = trace_dir.join(format!("AMQ{pid}.0.FMT"));
-            lines += write_trace(&p, pid, start, per_file, &mut rng);
+        if mix {
+            write_mix(&input, size_mb, &mut rng);
+        } else {
+            let per_file = size_mb * 1024 * 1024 / files as u64;
+            for i in 0..files {
+                let pid = 100_000 + i * 37;
+                // Processes start within a few seconds of each other and overlap.
+                let start = 10 * 3_600_000_000 + rng.below(5_000_000);
+                let p = input.join(format!("AMQ{pid}.0.FMT"));
+                write_trace(&p, pid, start, per_file, &mut rng);
+            }
         }
-        fs::write(trace_dir.join("done"), format!("{lines}\n")).expect("marker");
+        fs::write(input.join("done"), "").expect("marker");
     }
-    let total: u64 = fs::read_dir(&trace_dir)
-        .expect("read bench dir")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".FMT"))
-        .map(|e| e.metadata().map(|m| m.len()).unwrap_or(0))
-        .sum();
+    let (count, total) = sizes(&input);
     let mb = total as f64 / 1_048_576.0;
-    println!(
-        "input: {} files, {:.0} MB in {}",
-        files,
-        mb,
-        trace_dir.display()
-    );
+    println!("input: {count} files, {mb:.0} MB in {}", input.display());
     if only_generate {
         return;
     }
-    let d = trace_dir.display();
+    assert!(
+        bin.is_file(),
+        "{} is missing: run `cargo build --release` first",
+        bin.display()
+    );
+    let d = input.display();
     let bin = bin.display();
     let extra = extra.join(" ");
+    // Every file for cat and grep; the traces for sort, as users sort them.
+    let (all, traces) = if mix {
+        (
+            format!("$(find {d} -type f ! -name done)"),
+            format!("{d}/trace/*.FMT"),
+        )
+    } else {
+        (format!("{d}/*.FMT"), format!("{d}/*.FMT"))
+    };
     let runs = [
-        measure("cat (I/O floor)", &format!("cat {d}/*.FMT")),
+        measure("cat (I/O floor)", &format!("cat {all}")),
         measure(
             "LC_ALL=C grep -c",
             // Piped: GNU grep stops at the first match when writing to /dev/null.
-            &format!("LC_ALL=C grep -c QTime {d}/*.FMT | cat"),
+            &format!("LC_ALL=C grep -c QTime {all} | cat"),
         ),
         measure(
             "LC_ALL=C sort -k1.2,1",
-            &format!("LC_ALL=C sort -k1.2,1 {d}/*.FMT"),
+            &format!("LC_ALL=C sort -k1.2,1 {traces}"),
         ),
         measure(
             "mqdiag timeline --format text",
@@ -294,16 +521,9 @@ fn main() {
     let mut runs = runs.to_vec();
     if with_zip {
         // What users do today with a case archive, against reading it in place.
-        let zip = dir.join(format!("case-{size_mb}mb.zip"));
+        let zip = dir.join(format!("{name}.zip"));
         if !zip.exists() {
-            let ok = Command::new("sh")
-                .args(["-c", &format!("cd {d} && zip -q -1 -r {} .", zip.display())])
-                .status()
-                .is_ok_and(|s| s.success());
-            assert!(
-                ok,
-                "`zip` failed: the --zip comparison needs the zip command"
-            );
+            zip_dir(&input, &zip);
         }
         let unz = dir.join("unzipped");
         let z = zip.display();
@@ -334,6 +554,6 @@ fn main() {
         );
     }
     if !keep {
-        let _ = fs::remove_dir_all(&trace_dir);
+        let _ = fs::remove_dir_all(&input);
     }
 }
