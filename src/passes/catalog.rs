@@ -387,6 +387,12 @@ pub fn lookup(msgid: &str) -> Option<&'static Message> {
 /// Groups kept per rule; past this, further channel/host pairs of a message
 /// are counted in one overflow group.
 const MAX_GROUPS: usize = 2000;
+/// Hosts of one message and channel reported apart; with more (a server
+/// connection channel used by many clients, a scanner sweeping a
+/// listener), they are one finding that names the busiest hosts.
+const MAX_HOSTS_APART: usize = 5;
+/// Hosts named in such a finding.
+const HOSTS_NAMED: usize = 5;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
@@ -408,6 +414,50 @@ struct Group {
     evidence: EvidenceSet,
     last_ev: Option<Evidence>,
     reasons: BTreeMap<String, u64>,
+    /// Hosts folded into this group, busiest first, and how many there were.
+    hosts: Option<(Vec<(String, u64)>, usize)>,
+}
+
+impl Group {
+    /// One group for many hosts' groups of one message and channel.
+    fn fold(mut parts: Vec<(String, Group)>) -> Option<Group> {
+        parts.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
+        let n = parts.len();
+        let named = parts
+            .iter()
+            .take(HOSTS_NAMED)
+            .map(|(h, g)| (h.clone(), g.count))
+            .collect();
+        // The newest record of the host heard from last.
+        let latest = parts.iter().max_by_key(|(_, g)| g.last).and_then(|(_, g)| {
+            g.last_ev
+                .clone()
+                .or_else(|| g.evidence.lines.last().cloned())
+        });
+        let mut it = parts.into_iter();
+        let (_, mut all) = it.next()?;
+        // The first record of each of the busiest hosts, then the last one.
+        all.evidence.lines.truncate(1);
+        all.last_ev = None;
+        for (_, g) in it {
+            all.count += g.count;
+            all.first = all.first.min(g.first);
+            all.last = all.last.max(g.last);
+            if all.evidence.lines.len() < 3
+                && let Some(ev) = g.evidence.lines.into_iter().next()
+            {
+                all.evidence.push(ev);
+            }
+            for (r, c) in g.reasons {
+                if all.reasons.len() < 8 || all.reasons.contains_key(&r) {
+                    *all.reasons.entry(r).or_default() += c;
+                }
+            }
+        }
+        all.last_ev = latest;
+        all.hosts = Some((named, n));
+        Some(all)
+    }
 }
 
 /// The pass behind `channel-error` and `tls-error`.
@@ -494,6 +544,7 @@ impl Pass for MessagePass {
             evidence: EvidenceSet::default(),
             last_ev: None,
             reasons: BTreeMap::new(),
+            hosts: None,
         });
         g.count += 1;
         g.first = g.first.min(e.ts);
@@ -512,10 +563,7 @@ impl Pass for MessagePass {
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
         let mut out = Vec::new();
-        for (k, mut g) in std::mem::take(&mut self.groups) {
-            if g.count < self.min_occurrences {
-                continue;
-            }
+        for (k, mut g) in fold_hosts(std::mem::take(&mut self.groups), self.min_occurrences) {
             let m = lookup(&k.id);
             // Known: the catalogue's words; unknown: the record's own.
             let (meaning, severity, advice) = match (m, &g.fallback) {
@@ -542,6 +590,9 @@ impl Pass for MessagePass {
             }
             if !k.host.is_empty() {
                 at.push(format!("host '{}'", k.host));
+            }
+            if let Some((_, n)) = &g.hosts {
+                at.push(format!("{} hosts", thousands(*n as u64)));
             }
             let mut title = format!("{} {meaning}", g.msgid);
             if !at.is_empty() {
@@ -570,6 +621,11 @@ impl Pass for MessagePass {
                 let r: Vec<String> = g.reasons.iter().map(|(r, n)| format!("{r} x{n}")).collect();
                 f.metrics.set("reasons", Metric::Str(r.join(", ")));
             }
+            if let Some((named, n)) = &g.hosts {
+                f.metrics.set("hosts", Metric::int(*n as u64));
+                let h: Vec<String> = named.iter().map(|(h, c)| format!("{h} x{c}")).collect();
+                f.metrics.set("busiest_hosts", Metric::Str(h.join(", ")));
+            }
             if let Some(last) = g.last_ev.take() {
                 g.evidence.push(last);
             }
@@ -579,6 +635,47 @@ impl Pass for MessagePass {
         }
         out
     }
+}
+
+/// The groups worth reporting (at least `min` records), with the hosts of
+/// one message, queue manager and channel folded into one group when there
+/// are more than `MAX_HOSTS_APART` of them.
+fn fold_hosts(groups: BTreeMap<Key, Group>, min: u64) -> Vec<(Key, Group)> {
+    let mut out = Vec::new();
+    let mut bucket: Vec<(Key, Group)> = Vec::new();
+    let flush = |bucket: &mut Vec<(Key, Group)>, out: &mut Vec<(Key, Group)>| {
+        if bucket.len() <= MAX_HOSTS_APART {
+            out.append(bucket);
+            return;
+        }
+        let mut key = bucket[0].0.clone();
+        key.host = String::new();
+        let parts = bucket.drain(..).map(|(k, g)| (k.host, g)).collect();
+        if let Some(g) = Group::fold(parts) {
+            out.push((key, g));
+        }
+    };
+    // Keys sort by message, queue manager, channel, then host: one
+    // message's and channel's hosts are neighbours.
+    for (k, g) in groups {
+        if g.count < min {
+            continue;
+        }
+        let same = bucket
+            .last()
+            .is_some_and(|(b, _)| (&b.id, &b.qmgr, &b.channel) == (&k.id, &k.qmgr, &k.channel));
+        // The overflow group and records without a host stay apart.
+        if !same || k.host.is_empty() || k.host == "(other)" {
+            flush(&mut bucket, &mut out);
+        }
+        if k.host.is_empty() || k.host == "(other)" {
+            out.push((k, g));
+        } else {
+            bucket.push((k, g));
+        }
+    }
+    flush(&mut bucket, &mut out);
+    out
 }
 
 #[cfg(test)]

@@ -174,6 +174,58 @@ mod tests {
     }
 
     #[test]
+    fn many_hosts_of_one_message_and_channel_are_one_finding() {
+        // Seven client hosts on one server connection channel, the first
+        // busiest; another channel with two hosts stays one per host.
+        let mut ev = Vec::new();
+        for h in 0..7u64 {
+            for n in 0..(if h == 0 { 4 } else { 1 }) {
+                let line = 10 + h * 10 + n;
+                let at = format!("2024-03-01T10:{:02}:{:02}+00:00", h, n);
+                ev.push(rec(
+                    line,
+                    &at,
+                    "AMQ9209E",
+                    "APP.SVRCONN",
+                    &format!("app{h}"),
+                ));
+            }
+        }
+        for (i, h) in ["qm2host", "qm3host"].iter().enumerate() {
+            let at = format!("2024-03-01T11:00:0{i}+00:00");
+            ev.push(rec(200 + i as u64, &at, "AMQ9209E", "TO.QM2", h));
+        }
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 3, "{out:#?}");
+        let f = out
+            .iter()
+            .find(|f| f.subject.channel.as_deref() == Some("APP.SVRCONN"))
+            .unwrap();
+        assert_eq!(metric(f, "occurrences"), Metric::Int(10));
+        assert_eq!(metric(f, "hosts"), Metric::Int(7));
+        assert_eq!(
+            metric(f, "busiest_hosts"),
+            Metric::Str("app0 x4, app1 x1, app2 x1, app3 x1, app4 x1".into())
+        );
+        assert_eq!(f.subject.host, None);
+        assert!(
+            f.title.contains("channel 'APP.SVRCONN', 7 hosts: 10 times"),
+            "{}",
+            f.title
+        );
+        assert_eq!(f.first.unwrap().to_rfc3339(), "2024-03-01T10:00:00+00:00");
+        assert_eq!(f.last.unwrap().to_rfc3339(), "2024-03-01T10:06:00+00:00");
+        // The first record of the busiest hosts, and the last record.
+        let lines: Vec<u64> = f.evidence.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![10, 20, 30, 70]);
+        // Five hosts or fewer: one finding each, as before.
+        assert!(
+            out.iter()
+                .any(|f| f.subject.host.as_deref() == Some("qm2host"))
+        );
+    }
+
+    #[test]
     fn min_occurrences() {
         let ev = vec![rec(10, "2024-03-01T10:00:00+00:00", "AMQ9999E", "X", "h")];
         assert_eq!(run(&RULE, &[], &ev).len(), 1);
