@@ -213,6 +213,16 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
     if msgs.iter().any(|m| m.contains("cannot")) {
         parts.push("Check the file's permissions and that it still exists.");
     }
+    if msgs
+        .iter()
+        .any(|m| m.contains("appear late in the timeline"))
+    {
+        parts.push(
+            "Records of this file go back in time by more than the reorder window (a clock \
+             change, or rotated files that overlap): every record was analysed, but those \
+             records sit in the timeline where they were read, not at their time.",
+        );
+    }
     if parts.is_empty() {
         parts.push(
             "The lines listed could not be read as records of this format and were skipped; \
@@ -327,5 +337,19 @@ mod tests {
         assert_eq!(f.evidence.len(), MAX_EVIDENCE);
         assert!(f.title.starts_with("8 files: no UTC offset"));
         assert!(f.advice.contains("--tz") && f.advice.contains("inventory"));
+    }
+
+    #[test]
+    fn late_records_are_explained_not_called_skipped() {
+        let mut fi = FileInfo::new("errors/AMQERR02.LOG", Format::ErrlogText, 10);
+        crate::timeline::report_late(
+            std::slice::from_mut(&mut fi),
+            3,
+            Some(("errors/AMQERR02.LOG".into(), 7)),
+        );
+        let out = run_with(&RULE, &[], &[], &[fi]);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].advice.contains("every record was analysed"));
+        assert!(!out[0].advice.contains("skipped"), "{}", out[0].advice);
     }
 }
