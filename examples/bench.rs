@@ -182,8 +182,9 @@ fn date_tod(us: u64) -> (String, String) {
 }
 
 /// An error log of about `bytes` bytes: records every few seconds from
-/// `start_us`, a mix of channel, connection and DNS messages.
-fn write_errlog_text(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+/// `start_us`, a mix of channel and connection messages. Returns the time
+/// of the last record.
+fn write_errlog_text(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) -> u64 {
     let mut out = BufWriter::new(File::create(path).expect("create error log"));
     let (mut now, mut written) = (start_us, 0u64);
     while written < bytes {
@@ -240,6 +241,7 @@ fn write_errlog_text(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
         written += rec.len() as u64;
     }
     out.flush().expect("write error log");
+    now
 }
 
 /// The JSON form of an error log, one record per line.
@@ -322,9 +324,9 @@ fn write_mix(root: &Path, size_mb: u64, rng: &mut Rng) {
     let edir = root.join("qmgrs/QM1/errors");
     fs::create_dir_all(&edir).expect("create errors dir");
     // AMQERR03 is the oldest: each file starts where the older one ended.
-    for (i, n) in [3, 2, 1].into_iter().enumerate() {
-        let s = start + i as u64 * 3_600_000_000;
-        write_errlog_text(&edir.join(format!("AMQERR0{n}.LOG")), s, errlog, rng);
+    let mut s = start;
+    for n in [3, 2, 1] {
+        s = write_errlog_text(&edir.join(format!("AMQERR0{n}.LOG")), s, errlog, rng);
     }
     let jdir = root.join("qmgrs/QM2/errors");
     fs::create_dir_all(&jdir).expect("create json errors dir");
