@@ -138,15 +138,6 @@ impl RecordKey {
     }
 }
 
-/// A stable 64-bit hash of a record's identity.
-pub fn record_key(parts: &[&str]) -> u64 {
-    let mut h = DefaultHasher::new();
-    for p in parts {
-        p.hash(&mut h);
-    }
-    h.finish()
-}
-
 /// Records already read from earlier generations of a rotated set. A copy
 /// taken during rotation can hold the same records as the next generation;
 /// they are kept once. Only keys of earlier files are checked (the same
