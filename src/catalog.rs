@@ -632,17 +632,24 @@ pub fn normalise_parts(parts: &[&str]) -> String {
         let b = part.as_bytes();
         let mut j = 0;
         while j < b.len() {
-            // ASCII a byte at a time; other characters decoded.
-            let c = if b[j] < 0x80 {
+            // A run of ASCII that is not whitespace is copied in one piece.
+            let run = j;
+            while j < b.len() && b[j] < 0x80 && !b[j].is_ascii_whitespace() && b[j] != 0x0b {
                 j += 1;
-                b[j - 1] as char
-            } else {
-                let c = part[j..].chars().next().expect("char boundary");
-                j += c.len_utf8();
-                match c {
-                    '\u{2018}' | '\u{2019}' => '\'',
-                    c => c,
+            }
+            if j > run {
+                if space && !out.is_empty() {
+                    out.push(' ');
                 }
+                space = false;
+                out.push_str(&part[run..j]);
+                continue;
+            }
+            let c = part[j..].chars().next().expect("char boundary");
+            j += c.len_utf8();
+            let c = match c {
+                '\u{2018}' | '\u{2019}' => '\'',
+                c => c,
             };
             if c.is_whitespace() {
                 space = true;
@@ -864,6 +871,7 @@ mod tests {
             "",
             "\u{a0}é  fin\t",
             "\r\n",
+            "x\u{b}y\u{c}z\u{1f}w \u{85}v",
             "CP850 ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒ",
         ];
         for n in 0..=parts.len() {
