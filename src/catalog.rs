@@ -581,7 +581,10 @@ pub fn base_id(id: &str) -> &str {
 }
 
 fn regex(pattern: &'static str) -> &'static Regex {
-    static CACHE: OnceLock<HashMap<&'static str, Regex>> = OnceLock::new();
+    // Each pattern is compiled on first use: a file holds a few message
+    // kinds, and compiling all of them (Unicode classes and word
+    // boundaries) costs more than reading a small log.
+    static CACHE: OnceLock<HashMap<&'static str, OnceLock<Regex>>> = OnceLock::new();
     let map = CACHE.get_or_init(|| {
         let mut m = HashMap::new();
         let all = CATALOG
@@ -591,13 +594,12 @@ fn regex(pattern: &'static str) -> &'static Regex {
             .chain(GENERIC_CSQ);
         for f in all {
             if let Src::Text(p) = f.src {
-                m.entry(p)
-                    .or_insert_with(|| Regex::new(p).expect("catalogue regex"));
+                m.entry(p).or_insert_with(OnceLock::new);
             }
         }
         m
     });
-    &map[pattern]
+    map[pattern].get_or_init(|| Regex::new(pattern).expect("catalogue regex"))
 }
 
 /// What the catalogue makes of one message.
@@ -616,22 +618,49 @@ pub struct Extracted {
 /// whitespace (no-break spaces too) become one space, typographic quotes
 /// straight ones.
 pub fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    normalise_parts(&[text])
+}
+
+/// `normalise` of the parts joined with spaces, without the joined copy.
+pub fn normalise_parts(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
     let mut space = false;
-    for c in text.chars() {
-        let c = match c {
-            '\u{2018}' | '\u{2019}' => '\'',
-            c => c,
-        };
-        if c.is_whitespace() {
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
             space = true;
-            continue;
         }
-        if space && !out.is_empty() {
-            out.push(' ');
+        let b = part.as_bytes();
+        let mut j = 0;
+        while j < b.len() {
+            // A run of ASCII that is not whitespace is copied in one piece.
+            let run = j;
+            while j < b.len() && b[j] < 0x80 && !b[j].is_ascii_whitespace() && b[j] != 0x0b {
+                j += 1;
+            }
+            if j > run {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push_str(&part[run..j]);
+                continue;
+            }
+            let c = part[j..].chars().next().expect("char boundary");
+            j += c.len_utf8();
+            let c = match c {
+                '\u{2018}' | '\u{2019}' => '\'',
+                c => c,
+            };
+            if c.is_whitespace() {
+                space = true;
+                continue;
+            }
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
         }
-        space = false;
-        out.push(c);
     }
     out
 }
@@ -657,6 +686,17 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
     let own = entry.map(|e| e.fields).unwrap_or(&[]);
     let mut attrs: Vec<(&'static str, String)> = Vec::new();
     for f in first.iter().chain(own).chain(generic) {
+        // A field whose every attribute is already set changes nothing
+        // (values are set once): skip its search.
+        let done = |n: &str| attrs.iter().any(|(k, _)| *k == n);
+        let settled = match f.attr {
+            "hostspec" => done("host") && done("address") && done("port"),
+            "rc_hex" => done("reason") && done("reason_hex"),
+            name => done(name),
+        };
+        if settled {
+            continue;
+        }
         let value = match f.src {
             Src::Insert(name) => inserts
                 .iter()
@@ -822,6 +862,25 @@ mod tests {
                 let _ = regex(p);
             }
         }
+    }
+
+    #[test]
+    fn normalise_parts_is_normalise_of_the_joined_text() {
+        let parts = [
+            "  Slow DNS\n lookup \u{2018}x\u{2019}",
+            "",
+            "\u{a0}é  fin\t",
+            "\r\n",
+            "x\u{b}y\u{c}z\u{1f}w \u{85}v",
+            "CP850 ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒ",
+        ];
+        for n in 0..=parts.len() {
+            for start in 0..n {
+                let p = &parts[start..n];
+                assert_eq!(normalise_parts(p), normalise(&p.join(" ")), "{p:?}");
+            }
+        }
+        assert_eq!(normalise(" a \u{2003} b\u{2019} "), "a b'");
     }
 
     #[test]
