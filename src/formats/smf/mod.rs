@@ -32,7 +32,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, Interest, ReadOptions, Severity, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
@@ -176,6 +176,10 @@ struct FileState {
     /// Keys of the current record's rows, for `duplicate`.
     seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
     fields: Vec<Field>,
+    /// The columns the consumer reads (`None`: all of them).
+    wanted: Option<Arc<Interest>>,
+    /// Events carry only their times: no text, no attributes.
+    bare: bool,
     rows: u64,
     qmgrs: BTreeSet<String>,
     lpars: BTreeSet<String>,
@@ -254,7 +258,7 @@ fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, Str
 }
 
 impl FileState {
-    fn new(input: &Input) -> FileState {
+    fn new(input: &Input, opts: &ReadOptions) -> FileState {
         let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
         info.platform = Some("z/OS".to_string());
         let lines = crate::formats::open_lines(input, &mut info);
@@ -284,6 +288,8 @@ impl FileState {
             timer: Timer::default(),
             seen: (None, HashMap::new()),
             fields: Vec::new(),
+            wanted: opts.interest.clone(),
+            bare: opts.interest.as_ref().is_some_and(|i| !i.smf_detail()),
             rows: 0,
             qmgrs: BTreeSet::new(),
             lpars: BTreeSet::new(),
@@ -372,7 +378,10 @@ impl FileState {
             self.headless = true;
             return false;
         }
-        let layout = Layout::new(&cells, self.name_struct.as_deref());
+        let mut layout = Layout::new(&cells, self.name_struct.as_deref());
+        if let Some(w) = &self.wanted {
+            layout.keep_only(|n| w.smf_column(n) || derive::NAMES.contains(&n));
+        }
         if !layout.by_header {
             let msg = match &self.name_struct {
                 Some(s) => format!(
@@ -435,11 +444,7 @@ impl FileState {
                 return;
             }
         };
-        let row = Row {
-            layout,
-            line,
-            fields,
-        };
+        let row = Row::new(layout, line, fields);
         let record = match row.datetime_of("Date", "Time") {
             Ok(t) => t,
             Err(what) => {
@@ -484,7 +489,7 @@ impl FileState {
                 "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time",
             );
         }
-        if std::str::from_utf8(line).is_err() {
+        if row.text.is_none() {
             let col = fields
                 .iter()
                 .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
@@ -579,11 +584,7 @@ impl FileState {
             let first_strong = self.pending.iter().find_map(|p| {
                 let mut f = Vec::new();
                 fit(&p.layout, &p.bytes, &mut f).ok()?;
-                let r = Row {
-                    layout: &p.layout,
-                    line: &p.bytes,
-                    fields: &f,
-                };
+                let r = Row::new(&p.layout, &p.bytes, &f);
                 anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
             });
             self.start = Some(first_strong.unwrap_or(off));
@@ -596,11 +597,7 @@ impl FileState {
             if fit(&p.layout, &p.bytes, &mut f).is_err() {
                 continue;
             }
-            let r = Row {
-                layout: &p.layout,
-                line: &p.bytes,
-                fields: &f,
-            };
+            let r = Row::new(&p.layout, &p.bytes, &f);
             let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
             self.hold(placed, p.line_no, p.bytes, p.layout);
         }
@@ -694,28 +691,26 @@ impl FileState {
 
     fn event(&mut self, h: Held) -> Option<Event> {
         let off = self.offset?;
-        let mut f = std::mem::take(&mut self.fields);
-        let fitted = fit(&h.layout, &h.bytes, &mut f).is_ok();
-        let mut attrs = Vec::with_capacity(h.layout.width() + 8);
-        let text = if fitted {
-            let row = Row {
-                layout: &h.layout,
-                line: &h.bytes,
-                fields: &f,
-            };
-            cells(&row, &mut attrs);
-            derive::derive(&row, &mut attrs)
+        let (text, attrs) = if self.bare {
+            // Only counted and timed: the row fitted when it was read.
+            (String::new(), Vec::new())
         } else {
-            String::new()
+            let mut f = std::mem::take(&mut self.fields);
+            let built = fit(&h.layout, &h.bytes, &mut f).is_ok().then(|| {
+                let row = Row::new(&h.layout, &h.bytes, &f);
+                let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
+                cells(&row, &mut attrs);
+                let text = derive::derive(&row, &mut attrs);
+                (text, attrs)
+            });
+            self.fields = f;
+            let (text, mut attrs) = built?;
+            attrs.push(("ts_from".to_string(), h.from.to_string()));
+            if let Some(o) = h.offset {
+                attrs.push(("clock_offset_s".to_string(), o.to_string()));
+            }
+            (text, attrs)
         };
-        self.fields = f;
-        if !fitted {
-            return None;
-        }
-        attrs.push(("ts_from".to_string(), h.from.to_string()));
-        if let Some(o) = h.offset {
-            attrs.push(("clock_offset_s".to_string(), o.to_string()));
-        }
         let at = |t: NaiveDateTime| {
             off.from_local_datetime(&t)
                 .single()
@@ -821,6 +816,11 @@ fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
         if skip_time == Some(i) {
             continue;
         }
+        // A cell not kept is not even read, unless it is a `(DATE)` that
+        // may drop its `(TIME)` partner.
+        if !l.keep[i] && l.time_of[i].is_none() {
+            continue;
+        }
         let Some(v) = row.value(i) else { continue };
         if let Some(t) = l.time_of[i]
             && let Some(tv) = row.value(t)
@@ -829,7 +829,9 @@ fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
             skip_time = Some(t);
             continue;
         }
-        attrs.push((name.clone(), v.into_owned()));
+        if l.keep[i] {
+            attrs.push((name.clone(), v.into_owned()));
+        }
     }
 }
 
@@ -885,7 +887,7 @@ impl Source for SmfSource {
             }
             let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
-                self.file = Some(FileState::new(&next));
+                self.file = Some(FileState::new(&next, &self.opts));
                 continue;
             };
             if !fs.eof {
@@ -909,7 +911,7 @@ impl Source for SmfSource {
         }
         // Files never started (the caller stopped early) still get a row.
         while let Some(i) = self.pending.pop_front() {
-            self.file = Some(FileState::new(&i));
+            self.file = Some(FileState::new(&i, &self.opts));
             self.end_file();
         }
         std::mem::take(&mut self.done)
