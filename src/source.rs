@@ -315,6 +315,10 @@ pub struct ReadOptions {
     /// Read buffer of each open trace file, in bytes (0: the line reader's
     /// default). `open_all` sets it from the number of files.
     pub read_buffer: usize,
+    /// Bytes of rows each SMF CSV file may hold back to put them in time
+    /// order (0: the reader's default). `open_all` shares one budget
+    /// among the SMF files of a run.
+    pub hold_budget: usize,
 }
 
 impl ReadOptions {

@@ -18,7 +18,7 @@
 //! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
 //! the interval their counts cover (`timing`; `ts_from` names the source),
 //! which is not the file order, so the raw rows (not events) wait in a
-//! buffer bounded by time (`HORIZON`) and size (`BUDGET`).
+//! buffer bounded by time (`HORIZON`) and size (`hold_budget_for`).
 
 mod clock;
 mod columns;
@@ -47,8 +47,23 @@ use timing::{Placed, Timer, Timing};
 /// record time read (long-running tasks report intervals that began hours
 /// before the record)...
 const HORIZON: Duration = Duration::hours(24);
-/// ... or until the rows held take this many bytes (then the earliest go).
-const BUDGET: usize = 16 * 1024 * 1024;
+/// ... or until the rows held take the file's budget (then the earliest
+/// go, and a row placed before them reaches the timeline late). A file
+/// read alone keeps the 16 MB it always had.
+const BUDGET: usize = 16 << 20;
+/// The files of one run share this much, so that 20 record types of a
+/// case do not hold 20 × 16 MB...
+const TOTAL_BUDGET: usize = 32 << 20;
+/// ... but each keeps at least this much.
+const MIN_BUDGET: usize = 2 << 20;
+/// What a held row costs besides its bytes: the heap entry and the
+/// allocator's header.
+const HELD_OVERHEAD: usize = std::mem::size_of::<Held>() + 16;
+
+/// The hold budget of each of `n` SMF files read in one run.
+pub fn hold_budget_for(n: usize) -> usize {
+    (TOTAL_BUDGET / n.max(1)).clamp(MIN_BUDGET, BUDGET)
+}
 /// Rows read before the clock offset is decided, at most.
 const ESTIMATE_ROWS: usize = 2000;
 /// Anchor votes that are enough to decide it.
@@ -170,6 +185,8 @@ struct FileState {
     pending_bytes: usize,
     heap: BinaryHeap<Reverse<Held>>,
     held_bytes: usize,
+    /// Bytes of rows that may be held (pending rows: half of it).
+    budget: usize,
     seq: u64,
     newest: Option<NaiveDateTime>,
     timer: Timer,
@@ -283,6 +300,11 @@ impl FileState {
             pending_bytes: 0,
             heap: BinaryHeap::new(),
             held_bytes: 0,
+            budget: if opts.hold_budget > 0 {
+                opts.hold_budget
+            } else {
+                BUDGET
+            },
             seq: 0,
             newest: None,
             timer: Timer::default(),
@@ -536,7 +558,7 @@ impl FileState {
             });
             if self.pending.len() >= ESTIMATE_ROWS
                 || self.votes.count() >= ESTIMATE_VOTES
-                || self.pending_bytes >= BUDGET / 2
+                || self.pending_bytes >= self.budget / 2
             {
                 self.settle();
             }
@@ -643,7 +665,7 @@ impl FileState {
 
     fn hold(&mut self, p: Placed, no: u64, bytes: Vec<u8>, layout: Arc<Layout>) {
         self.seq += 1;
-        self.held_bytes += bytes.len() + 64;
+        self.held_bytes += bytes.len() + HELD_OVERHEAD;
         self.heap.push(Reverse(Held {
             key: (p.ts, self.seq),
             end: p.end,
@@ -658,8 +680,8 @@ impl FileState {
     /// Pass on the rows that are old enough.
     fn release(&mut self, out: &mut VecDeque<Event>) {
         while let Some(Reverse(top)) = self.heap.peek() {
-            let ready =
-                self.held_bytes > BUDGET || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            let ready = self.held_bytes > self.budget
+                || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
             if !ready {
                 break;
             }
@@ -673,7 +695,7 @@ impl FileState {
     /// built one at a time, so memory holds raw rows, not events.
     fn next_held(&mut self) -> Option<Event> {
         while let Some(Reverse(h)) = self.heap.pop() {
-            self.held_bytes -= h.bytes.len() + 64;
+            self.held_bytes -= h.bytes.len() + HELD_OVERHEAD;
             if let Some(e) = self.event(h) {
                 return Some(e);
             }
@@ -1154,6 +1176,52 @@ mod tests {
         let (evs, _) = read("SMF-WTAS.csv", &text, Some("+00:00"));
         let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 2, 4]);
+    }
+
+    #[test]
+    fn a_full_hold_budget_lets_the_earliest_rows_go() {
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2016/02/27",
+                "18:03:00,000000",
+                "18:02:50,000000",
+                "18:03:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:04:00,000000",
+                "14:06:41,000000",
+                "18:04:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:05:00,000000",
+                "18:04:58,000000",
+                "18:05:00,004000"
+            ),
+        );
+        let lines = |budget: usize| -> Vec<u64> {
+            let input = Input::from_bytes("SMF-WTAS.csv", text.as_bytes().to_vec());
+            let opts = ReadOptions {
+                tz: crate::timefmt::parse_offset("+00:00"),
+                hold_budget: budget,
+                ..ReadOptions::default()
+            };
+            let mut src = SmfCsvReader.open(vec![input], &opts);
+            let mut v = Vec::new();
+            while let Some(e) = src.next_event() {
+                v.push(e.line);
+            }
+            v
+        };
+        // Room for all three: put in order. Room for one: each row goes as
+        // soon as the next comes, in file order.
+        assert_eq!(lines(1 << 20), vec![3, 2, 4]);
+        assert_eq!(lines(1), vec![2, 3, 4]);
+        assert_eq!(hold_budget_for(1), BUDGET);
+        assert_eq!(hold_budget_for(4), 8 << 20);
+        assert_eq!(hold_budget_for(100), MIN_BUDGET);
     }
 
     #[test]
