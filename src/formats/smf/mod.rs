@@ -112,7 +112,6 @@ impl Reader for SmfCsvReader {
             pending: inputs.into(),
             file: None,
             done: Vec::new(),
-            out: VecDeque::new(),
         })
     }
 }
@@ -208,7 +207,6 @@ pub struct SmfSource {
     pending: VecDeque<Input>,
     file: Option<FileState>,
     done: Vec<FileInfo>,
-    out: VecDeque<Event>,
 }
 
 /// How a data row fits its header.
@@ -323,13 +321,7 @@ impl FileState {
         self.layout.as_deref().map_or(Timing::Point, Timing::of)
     }
 
-    fn handle(
-        &mut self,
-        meta: LineMeta,
-        line: &[u8],
-        opts: &ReadOptions,
-        out: &mut VecDeque<Event>,
-    ) {
+    fn handle(&mut self, meta: LineMeta, line: &[u8], opts: &ReadOptions) {
         let no = meta.no;
         let line = if no == 1 {
             line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
@@ -370,7 +362,7 @@ impl FileState {
             return;
         }
         let mut fields = std::mem::take(&mut self.fields);
-        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts, out);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts);
         self.fields = fields;
     }
 
@@ -454,7 +446,6 @@ impl FileState {
         layout: &Arc<Layout>,
         fields: &mut Vec<Field>,
         opts: &ReadOptions,
-        out: &mut VecDeque<Event>,
     ) {
         let fitted = match fit(layout, line, fields) {
             Ok(v) => v,
@@ -566,7 +557,6 @@ impl FileState {
             let placed = self.place(timing, &row, no, record);
             self.hold(placed, no, line.to_vec(), layout.clone());
         }
-        self.release(out);
     }
 
     /// The line of an identical earlier row of the same record and key, for
@@ -677,18 +667,22 @@ impl FileState {
         }));
     }
 
-    /// Pass on the rows that are old enough.
-    fn release(&mut self, out: &mut VecDeque<Event>) {
+    /// The earliest row held, as an event, when it is old enough to go.
+    /// Asked before every line read, so rows become events one at a time
+    /// as they are taken (a clock settled on 2000 rows used to turn most of
+    /// them into events at once: 80 MB of WQ events).
+    fn next_ready(&mut self) -> Option<Event> {
         while let Some(Reverse(top)) = self.heap.peek() {
             let ready = self.held_bytes > self.budget
                 || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
             if !ready {
-                break;
+                return None;
             }
             if let Some(e) = self.next_held() {
-                out.push_back(e);
+                return Some(e);
             }
         }
+        None
     }
 
     /// The earliest row held, as an event. At the end of the input rows are
@@ -884,7 +878,7 @@ impl SmfSource {
         };
         let more = match crate::formats::read_line(&mut reader, &mut fs.info) {
             Some((meta, bytes)) => {
-                fs.handle(meta, bytes, &self.opts, &mut self.out);
+                fs.handle(meta, bytes, &self.opts);
                 true
             }
             None => false,
@@ -904,14 +898,14 @@ impl SmfSource {
 impl Source for SmfSource {
     fn next_event(&mut self) -> Option<Event> {
         loop {
-            if let Some(e) = self.out.pop_front() {
-                return Some(e);
-            }
             let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
                 self.file = Some(FileState::new(&next, &self.opts));
                 continue;
             };
+            if let Some(e) = fs.next_ready() {
+                return Some(e);
+            }
             if !fs.eof {
                 if !self.step()
                     && let Some(fs) = self.file.as_mut()
