@@ -13,6 +13,15 @@ pub enum TimelineFormat {
     Jsonl,
 }
 
+impl TimelineFormat {
+    /// Whether its rows show events' attributes (text rows do not, and
+    /// `--pid`/`--ident`/`--grep` never look at them): readers may leave
+    /// them out.
+    pub fn shows_attrs(self) -> bool {
+        self != TimelineFormat::Text
+    }
+}
+
 /// One row, borrowing the event.
 #[derive(Serialize)]
 struct Row<'a> {

@@ -112,6 +112,7 @@ impl Reader for SmfCsvReader {
             pending: inputs.into(),
             file: None,
             done: Vec::new(),
+            no_attrs: false,
         })
     }
 }
@@ -196,6 +197,8 @@ struct FileState {
     wanted: Option<Arc<Interest>>,
     /// Events carry only their times: no text, no attributes.
     bare: bool,
+    /// Events carry their text but no attributes (text `timeline` rows).
+    no_attrs: bool,
     rows: u64,
     qmgrs: BTreeSet<String>,
     lpars: BTreeSet<String>,
@@ -207,6 +210,8 @@ pub struct SmfSource {
     pending: VecDeque<Input>,
     file: Option<FileState>,
     done: Vec<FileInfo>,
+    /// Events are rendered as rows that do not show attributes.
+    no_attrs: bool,
 }
 
 /// How a data row fits its header.
@@ -310,6 +315,7 @@ impl FileState {
             fields: Vec::new(),
             wanted: opts.interest.clone(),
             bare: opts.interest.as_ref().is_some_and(|i| !i.smf_detail()),
+            no_attrs: false,
             rows: 0,
             qmgrs: BTreeSet::new(),
             lpars: BTreeSet::new(),
@@ -712,20 +718,24 @@ impl FileState {
             (String::new(), Vec::new())
         } else {
             let mut f = std::mem::take(&mut self.fields);
+            let no_attrs = self.no_attrs;
             let built = fit(&h.layout, &h.bytes, &mut f).is_ok().then(|| {
                 let row = Row::new(&h.layout, &h.bytes, &f);
+                if no_attrs {
+                    // The derived attributes come with the text; dropped.
+                    return (derive::derive(&row, &mut Vec::new()), Vec::new());
+                }
                 let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
                 cells(&row, &mut attrs);
                 let text = derive::derive(&row, &mut attrs);
+                attrs.push(("ts_from".to_string(), h.from.to_string()));
+                if let Some(o) = h.offset {
+                    attrs.push(("clock_offset_s".to_string(), o.to_string()));
+                }
                 (text, attrs)
             });
             self.fields = f;
-            let (text, mut attrs) = built?;
-            attrs.push(("ts_from".to_string(), h.from.to_string()));
-            if let Some(o) = h.offset {
-                attrs.push(("clock_offset_s".to_string(), o.to_string()));
-            }
-            (text, attrs)
+            built?
         };
         let at = |t: NaiveDateTime| {
             off.from_local_datetime(&t)
@@ -900,7 +910,9 @@ impl Source for SmfSource {
         loop {
             let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
-                self.file = Some(FileState::new(&next, &self.opts));
+                let mut fs = FileState::new(&next, &self.opts);
+                fs.no_attrs = self.no_attrs;
+                self.file = Some(fs);
                 continue;
             };
             if let Some(e) = fs.next_ready() {
@@ -919,6 +931,23 @@ impl Source for SmfSource {
             }
             self.end_file();
         }
+    }
+
+    /// Rows as the default does, from events; their attributes are left
+    /// out when the rows do not show them.
+    fn next_rows(
+        &mut self,
+        sink: &mut crate::rows::RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+    ) -> bool {
+        self.no_attrs = !sink.spec.format.shows_attrs();
+        if let Some(fs) = self.file.as_mut() {
+            fs.no_attrs = self.no_attrs;
+        }
+        crate::rows::rows_of_events(self, sink, out, n, limit, row)
     }
 
     fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
@@ -1216,6 +1245,49 @@ mod tests {
         assert_eq!(hold_budget_for(1), BUDGET);
         assert_eq!(hold_budget_for(4), 8 << 20);
         assert_eq!(hold_budget_for(100), MIN_BUDGET);
+    }
+
+    /// Rows of every SMF fixture through `next_rows` (text rows: no
+    /// attributes built) against rows rendered from full events.
+    #[test]
+    fn text_rows_without_attributes_are_the_rows_of_full_events() {
+        use crate::output::timeline::{RowRenderer, TimelineFormat};
+        use crate::rows::{RowSink, RowSpec};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/smf");
+        let mut files = Vec::new();
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+        assert!(files.len() >= 10);
+        let mut attrs_seen = 0;
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let open = || {
+                let input = Input::from_bytes(name, bytes.clone());
+                SmfCsvReader.open(vec![input], &ReadOptions::default())
+            };
+            let mut full = Vec::new();
+            let mut renderer = RowRenderer::default();
+            let mut src = open();
+            while let Some(e) = src.next_event() {
+                attrs_seen += e.attrs.len();
+                renderer.render(TimelineFormat::Text, &e, &mut full);
+            }
+            let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
+            let mut rows = Vec::new();
+            let mut src = open();
+            while src.next_rows(&mut sink, &mut rows, 3, usize::MAX, &mut |_, _, _| {}) {}
+            assert_eq!(
+                String::from_utf8_lossy(&rows),
+                String::from_utf8_lossy(&full),
+                "{name}"
+            );
+            assert!(!rows.is_empty(), "{name}");
+        }
+        assert!(attrs_seen > 1000);
     }
 
     #[test]
