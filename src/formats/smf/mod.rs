@@ -599,8 +599,11 @@ impl FileState {
         if let Some(off) = self.votes.decide() {
             // Strong anchors: begin with the first row's own offset, so a
             // change later in the file is reported where it happens.
-            let first_strong = self.pending.iter().find_map(|p| {
-                let mut f = Vec::new();
+            // (Only timings with a strong anchor can have one: WQ rows
+            // need not all be split again to find none.)
+            let mut f = Vec::new();
+            let has_strong = timing.anchors().iter().any(|(_, strong)| *strong);
+            let first_strong = self.pending.iter().filter(|_| has_strong).find_map(|p| {
                 fit(&p.layout, &p.bytes, &mut f).ok()?;
                 let r = Row::new(&p.layout, &p.bytes, &f);
                 anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
