@@ -93,6 +93,7 @@ impl InputArgs {
             date: self.date,
             interest: None,
             read_buffer: 0,
+            hold_budget: 0,
         }
     }
 

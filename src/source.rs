@@ -175,13 +175,22 @@ pub struct Interest {
     /// Any of the names, prefixes or keywords anywhere in a raw line: the
     /// byte check that lets readers skip a line without parsing it.
     any: Option<Candidates>,
+    /// SMF CSV columns read by name. Rows keep only these of their cells
+    /// (and every attribute the reader derives): a WQ row has ~300 cells,
+    /// the passes read a dozen names.
+    smf_columns: std::collections::HashSet<String, crate::fxhash::FxBuild>,
+    /// Whether SMF rows need more than their times and line numbers.
+    smf_detail: bool,
 }
 
 impl Interest {
     /// Interest in no trace line at all (headers and log records are still
     /// read): `inventory` needs only each file's counts, times and problems.
     pub fn nothing() -> Self {
-        Interest::new(&[], &[], &[])
+        Interest {
+            smf_detail: false,
+            ..Interest::new(&[], &[], &[])
+        }
     }
 }
 
@@ -214,7 +223,27 @@ impl Interest {
             functions: functions.iter().map(|s| s.to_string()).collect(),
             function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
             text,
+            smf_columns: Default::default(),
+            smf_detail: true,
         }
+    }
+
+    /// Also keep these SMF columns (or attributes of that name) on rows.
+    pub fn with_smf_columns<'a>(mut self, names: impl IntoIterator<Item = &'a str>) -> Self {
+        self.smf_columns
+            .extend(names.into_iter().map(str::to_string));
+        self
+    }
+
+    /// Whether an SMF row must carry the cell of this column.
+    pub fn smf_column(&self, name: &str) -> bool {
+        self.smf_columns.contains(name)
+    }
+
+    /// False when SMF rows are only counted and timed (no text, no
+    /// attributes).
+    pub fn smf_detail(&self) -> bool {
+        self.smf_detail
     }
 
     pub fn function(&self, f: &str) -> bool {
@@ -286,6 +315,10 @@ pub struct ReadOptions {
     /// Read buffer of each open trace file, in bytes (0: the line reader's
     /// default). `open_all` sets it from the number of files.
     pub read_buffer: usize,
+    /// Bytes of rows each SMF CSV file may hold back to put them in time
+    /// order (0: the reader's default). `open_all` shares one budget
+    /// among the SMF files of a run.
+    pub hold_budget: usize,
 }
 
 impl ReadOptions {

@@ -98,15 +98,21 @@ fn read_buffer_for(n: usize) -> usize {
 }
 
 pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
+    let n = inputs.len();
+    let sniffed: Vec<Sniffed> = inputs.into_iter().map(sniff).collect();
+    let smf = sniffed
+        .iter()
+        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .count();
     let opts = &ReadOptions {
-        read_buffer: read_buffer_for(inputs.len()),
+        read_buffer: read_buffer_for(n),
+        hold_budget: smf::hold_budget_for(smf),
         ..opts.clone()
     };
     let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
     let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
     let mut readers: BTreeMap<(Format, String), &'static dyn Reader> = BTreeMap::new();
-    for input in inputs {
-        let s = sniff(input);
+    for s in sniffed {
         match (s.reader, s.error) {
             (_, Some(err)) => {
                 let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);

@@ -13,6 +13,15 @@ pub enum TimelineFormat {
     Jsonl,
 }
 
+impl TimelineFormat {
+    /// Whether its rows show events' attributes (text rows do not, and
+    /// `--pid`/`--ident`/`--grep` never look at them): readers may leave
+    /// them out.
+    pub fn shows_attrs(self) -> bool {
+        self != TimelineFormat::Text
+    }
+}
+
 /// One row, borrowing the event.
 #[derive(Serialize)]
 struct Row<'a> {
@@ -34,17 +43,41 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     depth: Option<u32>,
     text: &'a str,
-    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
-    attrs: serde_json::Map<String, serde_json::Value>,
+    #[serde(skip_serializing_if = "Attrs::is_empty")]
+    attrs: Attrs<'a>,
+}
+
+/// An event's attributes as a JSON object: sorted by name, the first of
+/// equal names kept (what a `serde_json::Map` built from them holds),
+/// borrowed rather than copied (an SMF WQ row has ~510).
+struct Attrs<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> Attrs<'a> {
+    fn of(e: &'a Event) -> Self {
+        let mut v: Vec<(&str, &str)> = e
+            .attrs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        // Stable: equal names keep their order, and dedup keeps the first.
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v.dedup_by(|later, first| later.0 == first.0);
+        Attrs(v)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Attrs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().copied())
+    }
 }
 
 fn row(e: &Event) -> Row<'_> {
-    let mut attrs = serde_json::Map::new();
-    for (k, v) in &e.attrs {
-        attrs
-            .entry(k.clone())
-            .or_insert_with(|| serde_json::Value::String(v.clone()));
-    }
+    let attrs = Attrs::of(e);
     Row {
         ts: rfc3339(&e.ts),
         end: e.end.as_ref().map(rfc3339),
@@ -105,7 +138,7 @@ impl RowRenderer {
                 let attrs = if r.attrs.is_empty() {
                     String::new()
                 } else {
-                    serde_json::Value::Object(r.attrs.clone()).to_string()
+                    serde_json::to_string(&r.attrs).unwrap_or_default()
                 };
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
@@ -187,4 +220,40 @@ pub fn push_elapsed(b: &mut Vec<u8>, us: u64) {
 
 pub fn push_num(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testutil;
+
+    #[test]
+    fn attrs_serialise_as_the_map_built_from_them() {
+        let e = testutil::log(
+            "AMQERR01.LOG",
+            1,
+            "2024-01-01T00:00:00+00:00",
+            "x",
+            &[
+                ("zeta", "1"),
+                ("Alpha", "2"),
+                ("alpha", "3"),
+                ("zeta", "second zeta"),
+                ("é", "\"quoted\\\n"),
+                ("", "empty name"),
+                ("Alpha", "again"),
+                ("b", ""),
+            ],
+        );
+        let mut map = serde_json::Map::new();
+        for (k, v) in &e.attrs {
+            map.entry(k.clone())
+                .or_insert_with(|| serde_json::Value::String(v.clone()));
+        }
+        let want = serde_json::Value::Object(map).to_string();
+        assert_eq!(serde_json::to_string(&Attrs::of(&e)).unwrap(), want);
+        assert!(want.contains("\"zeta\":\"1\"") && want.contains("\"Alpha\":\"2\""));
+        let none = testutil::log("AMQERR01.LOG", 1, "2024-01-01T00:00:00+00:00", "x", &[]);
+        assert!(Attrs::of(&none).is_empty());
+    }
 }

@@ -57,6 +57,25 @@ pub static RULE: RuleInfo = RuleInfo {
         (`SET SYSTEM EXCLMSG(X511,X512)` removes those).",
     functions: &[Family::Connect, Family::Disconnect],
     keywords: &[],
+    smf_columns: &[
+        "record",
+        "task",
+        "qmgr",
+        "channel",
+        "Chl_Name",
+        "conname",
+        "Connection_Name",
+        "Start (DATE)",
+        "Start (TIME)",
+        "Stop (DATE)",
+        "Stop (TIME)",
+        "Start_Time (DATE)",
+        "Start_Time (TIME)",
+        "WTAS_Interval_End (DATE)",
+        "WTAS_Interval_End (TIME)",
+        "Channel_Name",
+        "Channel_Connection_Name",
+    ],
     make: |s| Box::new(ConnectionChurn::new(s)),
 };
 
@@ -171,14 +190,53 @@ fn smf_time(date: Option<&str>, time: Option<&str>) -> Option<NaiveDateTime> {
     if d.is_empty() || t.is_empty() {
         return None;
     }
-    let d = NaiveDate::parse_from_str(d, "%Y/%m/%d")
-        .or_else(|_| NaiveDate::parse_from_str(d, "%Y-%m-%d"))
-        .ok()?;
+    // Every SMF row has these: the formatter's exact shape is read by hand
+    // (chrono's parser is general and slow); anything else goes to chrono.
+    let d = match exact_date(d) {
+        Some(x) => x,
+        None => NaiveDate::parse_from_str(d, "%Y/%m/%d")
+            .or_else(|_| NaiveDate::parse_from_str(d, "%Y-%m-%d"))
+            .ok()?,
+    };
     if d.year() <= 1970 {
         return None;
     }
-    let t = NaiveTime::parse_from_str(&t.replace(',', "."), "%H:%M:%S%.f").ok()?;
+    let t = match exact_time(t) {
+        Some(x) => x,
+        None => NaiveTime::parse_from_str(&t.replace(',', "."), "%H:%M:%S%.f").ok()?,
+    };
     Some(d.and_time(t))
+}
+
+/// Digits as a number, if all are digits.
+fn digits(b: &[u8]) -> Option<u32> {
+    b.iter().try_fold(0u32, |v, c| {
+        c.is_ascii_digit().then(|| v * 10 + u32::from(c - b'0'))
+    })
+}
+
+/// `2016/02/27` or `2016-02-27` exactly; `None` for any other shape. An
+/// impossible date is `None` by either way, so it needs no second look.
+fn exact_date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b[7] || !(b[4] == b'/' || b[4] == b'-') {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(digits(&b[..4])? as i32, digits(&b[5..7])?, digits(&b[8..])?)
+}
+
+/// `22:03:17,888000` (or with a point) exactly, within the plain ranges;
+/// `None` for anything chrono must decide (a leap second...).
+fn exact_time(s: &str) -> Option<NaiveTime> {
+    let b = s.as_bytes();
+    if b.len() != 15 || b[2] != b':' || b[5] != b':' || !(b[8] == b',' || b[8] == b'.') {
+        return None;
+    }
+    let (h, m, sec) = (digits(&b[..2])?, digits(&b[3..5])?, digits(&b[6..8])?);
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    NaiveTime::from_hms_micro_opt(h, m, sec, digits(&b[9..])?)
 }
 
 impl ConnectionChurn {
@@ -556,6 +614,57 @@ impl Pass for ConnectionChurn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smf_time_by_hand_agrees_with_chrono() {
+        let chrono_way = |d: &str, t: &str| -> Option<NaiveDateTime> {
+            let d = d.trim();
+            let t = t.trim();
+            if d.is_empty() || t.is_empty() {
+                return None;
+            }
+            let d = NaiveDate::parse_from_str(d, "%Y/%m/%d")
+                .or_else(|_| NaiveDate::parse_from_str(d, "%Y-%m-%d"))
+                .ok()?;
+            if d.year() <= 1970 {
+                return None;
+            }
+            let t = NaiveTime::parse_from_str(&t.replace(',', "."), "%H:%M:%S%.f").ok()?;
+            Some(d.and_time(t))
+        };
+        let dates = [
+            "2016/02/27",
+            "2016-02-27",
+            "2016/02/30",
+            "1970/01/01",
+            "2016/2/27",
+            "2016/02-27",
+            " 2016/02/27 ",
+            "20a6/02/27",
+            "2024/02/29",
+            "2023/02/29",
+            "",
+        ];
+        let times = [
+            "22:03:17,888000",
+            "22:03:17.888000",
+            "23:59:60,000000",
+            "24:00:00,000000",
+            "22:60:17,888000",
+            "22:03:17,8880000",
+            "22:03:17,88800",
+            "22:03:17",
+            "2:03:17,888000",
+            "22:03:1x,888000",
+            "00:00:00,000000",
+            "",
+        ];
+        for d in dates {
+            for t in times {
+                assert_eq!(smf_time(Some(d), Some(t)), chrono_way(d, t), "{d} {t}");
+            }
+        }
+    }
     use crate::passes::testutil::*;
 
     fn cycle(ev: &mut Vec<Event>, at_ms: u64, life_ms: u64, nested: bool) {

@@ -83,6 +83,10 @@ pub struct RuleInfo {
     /// Literal text a trace text line must contain for the pass to read it.
     /// (Headers, log records and SMF rows always reach every pass.)
     pub keywords: &'static [&'static str],
+    /// Attributes the pass reads from SMF rows, by name: derived ones
+    /// (`record`, `qmgr`, ...) and CSV columns as written. In `analyze`
+    /// SMF rows carry only the columns some pass (or the redactor) names.
+    pub smf_columns: &'static [&'static str],
     pub make: fn(&Settings) -> Box<dyn Pass>,
 }
 
@@ -230,6 +234,12 @@ impl Plan {
             }
         }
         crate::source::Interest::new(&functions, &[], &keywords)
+            .with_smf_columns(
+                self.rules
+                    .iter()
+                    .flat_map(|(r, _)| r.smf_columns.iter().copied()),
+            )
+            .with_smf_columns(crate::report::redact::ATTRS.iter().copied())
     }
 
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {

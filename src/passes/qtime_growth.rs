@@ -55,6 +55,7 @@ pub static RULE: RuleInfo = RuleInfo {
         an application queue add or speed up consumers.",
     functions: &[],
     keywords: &["QTime("],
+    smf_columns: &["record", "qtime_avg_us", "qtime_max_us", "queue", "qmgr"],
     make: |s| Box::new(QtimeGrowth::new(s)),
 };
 

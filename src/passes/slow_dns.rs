@@ -52,6 +52,14 @@ pub static RULE: RuleInfo = RuleInfo {
         first.",
     functions: &[Family::Dns, Family::Connect],
     keywords: &[],
+    smf_columns: &[
+        "record",
+        "dns_max_us",
+        "dns_us",
+        "qmgr",
+        "channel",
+        "conname",
+    ],
     make: |s| Box::new(SlowDns::new(s)),
 };
 

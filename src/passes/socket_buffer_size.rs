@@ -48,6 +48,7 @@ pub static RULE: RuleInfo = RuleInfo {
         mqclient.ini for clients; 0 lets the operating system choose (and auto-tune).",
     functions: &[],
     keywords: &["buffer size"],
+    smf_columns: &[],
     make: |s| Box::new(SocketBufferSize::new(s)),
 };
 

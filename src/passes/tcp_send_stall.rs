@@ -76,6 +76,7 @@ pub static RULE: RuleInfo = RuleInfo {
         system's default) and the network.",
     functions: &[Family::Send, Family::SendWrapper, Family::Wait],
     keywords: &[],
+    smf_columns: &[],
     make: |s| Box::new(TcpSendStall::new(s)),
 };
 

@@ -28,6 +28,7 @@ pub static RULE: RuleInfo = RuleInfo {
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],
     keywords: &[],
+    smf_columns: &[],
     make: |s| {
         Box::new(MessagePass::new(
             &RULE,

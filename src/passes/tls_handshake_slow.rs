@@ -50,6 +50,7 @@ pub static RULE: RuleInfo = RuleInfo {
         network round trip, an overloaded peer).",
     functions: &[Family::Gskit],
     keywords: &["gsk_"],
+    smf_columns: &["record", "tls_max_us", "qmgr"],
     make: |s| Box::new(TlsHandshakeSlow::new(s)),
 };
 

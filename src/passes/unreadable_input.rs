@@ -24,6 +24,7 @@ pub static RULE: RuleInfo = RuleInfo {
         for files without a UTC offset; collect the files again if they were cut or damaged.",
     functions: &[],
     keywords: &[],
+    smf_columns: &[],
     make: |_s: &Settings| Box::new(UnreadableInput),
 };
 

@@ -12,6 +12,31 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::LazyLock;
 
+/// The attributes whose values are learnt as names.
+const ATTR_CATS: &[(&str, Cat)] = &[
+    ("host", Cat::Host),
+    ("address", Cat::Host),
+    ("conname", Cat::Host),
+    ("Connection_Name", Cat::Host),
+    ("Channel_Connection_Name", Cat::Host),
+    ("user", Cat::User),
+    ("MVS_UserId", Cat::User),
+    ("Operator_ID", Cat::User),
+    ("qmgr", Cat::Qmgr),
+    ("QMgr", Cat::Qmgr),
+];
+
+/// Their names, for the readers (SMF rows keep only the columns read).
+pub const ATTRS: [&str; ATTR_CATS.len()] = {
+    let mut a = [""; ATTR_CATS.len()];
+    let mut i = 0;
+    while i < a.len() {
+        a[i] = ATTR_CATS[i].0;
+        i += 1;
+    }
+    a
+};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cat {
     Host,
@@ -117,13 +142,8 @@ impl Redactor {
             return;
         }
         for (k, v) in &e.attrs {
-            match k.as_str() {
-                "host" | "address" | "conname" | "Connection_Name" | "Channel_Connection_Name" => {
-                    self.add(Cat::Host, v)
-                }
-                "user" | "MVS_UserId" | "Operator_ID" => self.add(Cat::User, v),
-                "qmgr" | "QMgr" => self.add(Cat::Qmgr, v),
-                _ => {}
+            if let Some((_, cat)) = ATTR_CATS.iter().find(|(n, _)| n == k) {
+                self.add(*cat, v);
             }
         }
     }

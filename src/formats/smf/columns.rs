@@ -3,6 +3,7 @@
 //! where the columns the reader needs are. Behaviour is data here: adding a
 //! structure or a renamed column is one table row.
 
+use crate::fxhash::FxBuild;
 use std::collections::HashMap;
 
 /// Structures told apart by columns only they have, most specific first
@@ -256,7 +257,7 @@ pub struct Layout {
     pub by_header: bool,
     /// Current column names, by position.
     pub names: Vec<String>,
-    index: HashMap<String, usize>,
+    index: HashMap<String, usize, FxBuild>,
     pub has_qsg: bool,
     /// How many columns had an old name.
     pub renamed: usize,
@@ -267,6 +268,10 @@ pub struct Layout {
     pub time_of: Vec<Option<usize>>,
     /// Names that are `-1`-is-data columns.
     pub keep_minus_one: Vec<bool>,
+    /// Columns whose cells become attributes of the row's event (all,
+    /// unless the consumer said which it reads: `keep_only`).
+    pub keep: Vec<bool>,
+    kept: usize,
 }
 
 impl Layout {
@@ -285,7 +290,7 @@ impl Layout {
             renamed += usize::from(r);
             names.push(n);
         }
-        let mut index = HashMap::with_capacity(names.len());
+        let mut index = HashMap::with_capacity_and_hasher(names.len(), FxBuild::default());
         for (i, n) in names.iter().enumerate() {
             // The first of duplicate names wins.
             index.entry(n.clone()).or_insert(i);
@@ -303,7 +308,7 @@ impl Layout {
                 .is_some_and(|n| n == "Interval_Start (TIME)")
                 && names.get(i + 2).is_some_and(|n| n == "Interval_Duration")
         });
-        let keep_minus_one = names
+        let keep_minus_one: Vec<bool> = names
             .iter()
             .map(|n| minus_one_is_data(&structure, n))
             .collect();
@@ -316,8 +321,21 @@ impl Layout {
             renamed,
             interval_at,
             time_of,
+            keep: vec![true; keep_minus_one.len()],
+            kept: keep_minus_one.len(),
             keep_minus_one,
         }
+    }
+
+    /// Keep only the cells of the columns `wanted` names.
+    pub fn keep_only(&mut self, wanted: impl Fn(&str) -> bool) {
+        self.keep = self.names.iter().map(|n| wanted(n)).collect();
+        self.kept = self.keep.iter().filter(|k| **k).count();
+    }
+
+    /// How many columns are kept.
+    pub fn kept(&self) -> usize {
+        self.kept
     }
 
     pub fn width(&self) -> usize {
@@ -331,6 +349,22 @@ impl Layout {
 
     pub fn has(&self, name: &str) -> bool {
         self.index.contains_key(name)
+    }
+
+    /// Position of the column `base` + `suffix` (`Open` + ` (DATE)`),
+    /// without building the name on the heap: rows look up such pairs
+    /// several times each.
+    pub fn col2(&self, base: &str, suffix: &str) -> Option<usize> {
+        let mut buf = [0u8; 96];
+        let n = base.len() + suffix.len();
+        if n > buf.len() {
+            return self.col(&format!("{base}{suffix}"));
+        }
+        buf[..base.len()].copy_from_slice(base.as_bytes());
+        buf[base.len()..n].copy_from_slice(suffix.as_bytes());
+        // Two whole strings joined: still UTF-8.
+        let name = std::str::from_utf8(&buf[..n]).ok()?;
+        self.col(name)
     }
 }
 

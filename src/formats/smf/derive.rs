@@ -6,11 +6,41 @@ use super::row::Row;
 use crate::timefmt::human_us;
 use std::fmt::Write;
 
+/// Every attribute name `derive` sets, and the reader's own two. Rows
+/// keep the CSV cells of these names too when they keep only some
+/// columns, so that a lookup by such a name finds what it always found.
+pub const NAMES: &[&str] = &[
+    "record",
+    "qmgr",
+    "task",
+    "queue",
+    "qtime_avg_us",
+    "qtime_max_us",
+    "qtime_long_us",
+    "oldest_msg_age_us",
+    "channel",
+    "conname",
+    "user",
+    "dns_us",
+    "dns_avg_us",
+    "dns_max_us",
+    "tls_avg_us",
+    "tls_max_us",
+    "ts_from",
+    "clock_offset_s",
+];
+
+/// At most this many attributes are added to a row's cells.
+pub const MAX_DERIVED: usize = 10;
+
 /// Derived attributes (appended to `attrs`) and the summary text.
 pub fn derive(row: &Row, attrs: &mut Vec<(String, String)>) -> String {
     let l = row.layout;
     let s = l.structure.as_str();
-    let mut set = |k: &str, v: String| attrs.push((k.to_string(), v));
+    let mut set = |k: &str, v: String| {
+        debug_assert!(NAMES.contains(&k), "{k} missing from derive::NAMES");
+        attrs.push((k.to_string(), v))
+    };
     set("record", s.to_string());
     let qmgr = row.get("QMgr").map(|q| q.into_owned());
     if let Some(q) = &qmgr {

@@ -18,7 +18,7 @@
 //! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
 //! the interval their counts cover (`timing`; `ts_from` names the source),
 //! which is not the file order, so the raw rows (not events) wait in a
-//! buffer bounded by time (`HORIZON`) and size (`BUDGET`).
+//! buffer bounded by time (`HORIZON`) and size (`hold_budget_for`).
 
 mod clock;
 mod columns;
@@ -32,7 +32,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, Interest, ReadOptions, Severity, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
@@ -47,8 +47,23 @@ use timing::{Placed, Timer, Timing};
 /// record time read (long-running tasks report intervals that began hours
 /// before the record)...
 const HORIZON: Duration = Duration::hours(24);
-/// ... or until the rows held take this many bytes (then the earliest go).
-const BUDGET: usize = 16 * 1024 * 1024;
+/// ... or until the rows held take the file's budget (then the earliest
+/// go, and a row placed before them reaches the timeline late). A file
+/// read alone keeps the 16 MB it always had.
+const BUDGET: usize = 16 << 20;
+/// The files of one run share this much, so that 20 record types of a
+/// case do not hold 20 × 16 MB...
+const TOTAL_BUDGET: usize = 32 << 20;
+/// ... but each keeps at least this much.
+const MIN_BUDGET: usize = 2 << 20;
+/// What a held row costs besides its bytes: the heap entry and the
+/// allocator's header.
+const HELD_OVERHEAD: usize = std::mem::size_of::<Held>() + 16;
+
+/// The hold budget of each of `n` SMF files read in one run.
+pub fn hold_budget_for(n: usize) -> usize {
+    (TOTAL_BUDGET / n.max(1)).clamp(MIN_BUDGET, BUDGET)
+}
 /// Rows read before the clock offset is decided, at most.
 const ESTIMATE_ROWS: usize = 2000;
 /// Anchor votes that are enough to decide it.
@@ -97,7 +112,7 @@ impl Reader for SmfCsvReader {
             pending: inputs.into(),
             file: None,
             done: Vec::new(),
-            out: VecDeque::new(),
+            no_attrs: false,
         })
     }
 }
@@ -170,12 +185,20 @@ struct FileState {
     pending_bytes: usize,
     heap: BinaryHeap<Reverse<Held>>,
     held_bytes: usize,
+    /// Bytes of rows that may be held (pending rows: half of it).
+    budget: usize,
     seq: u64,
     newest: Option<NaiveDateTime>,
     timer: Timer,
     /// Keys of the current record's rows, for `duplicate`.
     seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
     fields: Vec<Field>,
+    /// The columns the consumer reads (`None`: all of them).
+    wanted: Option<Arc<Interest>>,
+    /// Events carry only their times: no text, no attributes.
+    bare: bool,
+    /// Events carry their text but no attributes (text `timeline` rows).
+    no_attrs: bool,
     rows: u64,
     qmgrs: BTreeSet<String>,
     lpars: BTreeSet<String>,
@@ -187,7 +210,8 @@ pub struct SmfSource {
     pending: VecDeque<Input>,
     file: Option<FileState>,
     done: Vec<FileInfo>,
-    out: VecDeque<Event>,
+    /// Events are rendered as rows that do not show attributes.
+    no_attrs: bool,
 }
 
 /// How a data row fits its header.
@@ -254,7 +278,7 @@ fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, Str
 }
 
 impl FileState {
-    fn new(input: &Input) -> FileState {
+    fn new(input: &Input, opts: &ReadOptions) -> FileState {
         let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
         info.platform = Some("z/OS".to_string());
         let lines = crate::formats::open_lines(input, &mut info);
@@ -279,11 +303,19 @@ impl FileState {
             pending_bytes: 0,
             heap: BinaryHeap::new(),
             held_bytes: 0,
+            budget: if opts.hold_budget > 0 {
+                opts.hold_budget
+            } else {
+                BUDGET
+            },
             seq: 0,
             newest: None,
             timer: Timer::default(),
             seen: (None, HashMap::new()),
             fields: Vec::new(),
+            wanted: opts.interest.clone(),
+            bare: opts.interest.as_ref().is_some_and(|i| !i.smf_detail()),
+            no_attrs: false,
             rows: 0,
             qmgrs: BTreeSet::new(),
             lpars: BTreeSet::new(),
@@ -295,13 +327,7 @@ impl FileState {
         self.layout.as_deref().map_or(Timing::Point, Timing::of)
     }
 
-    fn handle(
-        &mut self,
-        meta: LineMeta,
-        line: &[u8],
-        opts: &ReadOptions,
-        out: &mut VecDeque<Event>,
-    ) {
+    fn handle(&mut self, meta: LineMeta, line: &[u8], opts: &ReadOptions) {
         let no = meta.no;
         let line = if no == 1 {
             line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
@@ -342,7 +368,7 @@ impl FileState {
             return;
         }
         let mut fields = std::mem::take(&mut self.fields);
-        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts, out);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts);
         self.fields = fields;
     }
 
@@ -372,7 +398,10 @@ impl FileState {
             self.headless = true;
             return false;
         }
-        let layout = Layout::new(&cells, self.name_struct.as_deref());
+        let mut layout = Layout::new(&cells, self.name_struct.as_deref());
+        if let Some(w) = &self.wanted {
+            layout.keep_only(|n| w.smf_column(n) || derive::NAMES.contains(&n));
+        }
         if !layout.by_header {
             let msg = match &self.name_struct {
                 Some(s) => format!(
@@ -423,7 +452,6 @@ impl FileState {
         layout: &Arc<Layout>,
         fields: &mut Vec<Field>,
         opts: &ReadOptions,
-        out: &mut VecDeque<Event>,
     ) {
         let fitted = match fit(layout, line, fields) {
             Ok(v) => v,
@@ -435,11 +463,7 @@ impl FileState {
                 return;
             }
         };
-        let row = Row {
-            layout,
-            line,
-            fields,
-        };
+        let row = Row::new(layout, line, fields);
         let record = match row.datetime_of("Date", "Time") {
             Ok(t) => t,
             Err(what) => {
@@ -484,7 +508,7 @@ impl FileState {
                 "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time",
             );
         }
-        if std::str::from_utf8(line).is_err() {
+        if row.text.is_none() {
             let col = fields
                 .iter()
                 .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
@@ -531,7 +555,7 @@ impl FileState {
             });
             if self.pending.len() >= ESTIMATE_ROWS
                 || self.votes.count() >= ESTIMATE_VOTES
-                || self.pending_bytes >= BUDGET / 2
+                || self.pending_bytes >= self.budget / 2
             {
                 self.settle();
             }
@@ -539,7 +563,6 @@ impl FileState {
             let placed = self.place(timing, &row, no, record);
             self.hold(placed, no, line.to_vec(), layout.clone());
         }
-        self.release(out);
     }
 
     /// The line of an identical earlier row of the same record and key, for
@@ -576,14 +599,13 @@ impl FileState {
         if let Some(off) = self.votes.decide() {
             // Strong anchors: begin with the first row's own offset, so a
             // change later in the file is reported where it happens.
-            let first_strong = self.pending.iter().find_map(|p| {
-                let mut f = Vec::new();
+            // (Only timings with a strong anchor can have one: WQ rows
+            // need not all be split again to find none.)
+            let mut f = Vec::new();
+            let has_strong = timing.anchors().iter().any(|(_, strong)| *strong);
+            let first_strong = self.pending.iter().filter(|_| has_strong).find_map(|p| {
                 fit(&p.layout, &p.bytes, &mut f).ok()?;
-                let r = Row {
-                    layout: &p.layout,
-                    line: &p.bytes,
-                    fields: &f,
-                };
+                let r = Row::new(&p.layout, &p.bytes, &f);
                 anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
             });
             self.start = Some(first_strong.unwrap_or(off));
@@ -596,11 +618,7 @@ impl FileState {
             if fit(&p.layout, &p.bytes, &mut f).is_err() {
                 continue;
             }
-            let r = Row {
-                layout: &p.layout,
-                line: &p.bytes,
-                fields: &f,
-            };
+            let r = Row::new(&p.layout, &p.bytes, &f);
             let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
             self.hold(placed, p.line_no, p.bytes, p.layout);
         }
@@ -646,7 +664,7 @@ impl FileState {
 
     fn hold(&mut self, p: Placed, no: u64, bytes: Vec<u8>, layout: Arc<Layout>) {
         self.seq += 1;
-        self.held_bytes += bytes.len() + 64;
+        self.held_bytes += bytes.len() + HELD_OVERHEAD;
         self.heap.push(Reverse(Held {
             key: (p.ts, self.seq),
             end: p.end,
@@ -658,25 +676,29 @@ impl FileState {
         }));
     }
 
-    /// Pass on the rows that are old enough.
-    fn release(&mut self, out: &mut VecDeque<Event>) {
+    /// The earliest row held, as an event, when it is old enough to go.
+    /// Asked before every line read, so rows become events one at a time
+    /// as they are taken (a clock settled on 2000 rows used to turn most of
+    /// them into events at once: 80 MB of WQ events).
+    fn next_ready(&mut self) -> Option<Event> {
         while let Some(Reverse(top)) = self.heap.peek() {
-            let ready =
-                self.held_bytes > BUDGET || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            let ready = self.held_bytes > self.budget
+                || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
             if !ready {
-                break;
+                return None;
             }
             if let Some(e) = self.next_held() {
-                out.push_back(e);
+                return Some(e);
             }
         }
+        None
     }
 
     /// The earliest row held, as an event. At the end of the input rows are
     /// built one at a time, so memory holds raw rows, not events.
     fn next_held(&mut self) -> Option<Event> {
         while let Some(Reverse(h)) = self.heap.pop() {
-            self.held_bytes -= h.bytes.len() + 64;
+            self.held_bytes -= h.bytes.len() + HELD_OVERHEAD;
             if let Some(e) = self.event(h) {
                 return Some(e);
             }
@@ -694,28 +716,30 @@ impl FileState {
 
     fn event(&mut self, h: Held) -> Option<Event> {
         let off = self.offset?;
-        let mut f = std::mem::take(&mut self.fields);
-        let fitted = fit(&h.layout, &h.bytes, &mut f).is_ok();
-        let mut attrs = Vec::with_capacity(h.layout.width() + 8);
-        let text = if fitted {
-            let row = Row {
-                layout: &h.layout,
-                line: &h.bytes,
-                fields: &f,
-            };
-            cells(&row, &mut attrs);
-            derive::derive(&row, &mut attrs)
+        let (text, attrs) = if self.bare {
+            // Only counted and timed: the row fitted when it was read.
+            (String::new(), Vec::new())
         } else {
-            String::new()
+            let mut f = std::mem::take(&mut self.fields);
+            let no_attrs = self.no_attrs;
+            let built = fit(&h.layout, &h.bytes, &mut f).is_ok().then(|| {
+                let row = Row::new(&h.layout, &h.bytes, &f);
+                if no_attrs {
+                    // The derived attributes come with the text; dropped.
+                    return (derive::derive(&row, &mut Vec::new()), Vec::new());
+                }
+                let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
+                cells(&row, &mut attrs);
+                let text = derive::derive(&row, &mut attrs);
+                attrs.push(("ts_from".to_string(), h.from.to_string()));
+                if let Some(o) = h.offset {
+                    attrs.push(("clock_offset_s".to_string(), o.to_string()));
+                }
+                (text, attrs)
+            });
+            self.fields = f;
+            built?
         };
-        self.fields = f;
-        if !fitted {
-            return None;
-        }
-        attrs.push(("ts_from".to_string(), h.from.to_string()));
-        if let Some(o) = h.offset {
-            attrs.push(("clock_offset_s".to_string(), o.to_string()));
-        }
         let at = |t: NaiveDateTime| {
             off.from_local_datetime(&t)
                 .single()
@@ -821,6 +845,11 @@ fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
         if skip_time == Some(i) {
             continue;
         }
+        // A cell not kept is not even read, unless it is a `(DATE)` that
+        // may drop its `(TIME)` partner.
+        if !l.keep[i] && l.time_of[i].is_none() {
+            continue;
+        }
         let Some(v) = row.value(i) else { continue };
         if let Some(t) = l.time_of[i]
             && let Some(tv) = row.value(t)
@@ -829,7 +858,9 @@ fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
             skip_time = Some(t);
             continue;
         }
-        attrs.push((name.clone(), v.into_owned()));
+        if l.keep[i] {
+            attrs.push((name.clone(), v.into_owned()));
+        }
     }
 }
 
@@ -860,7 +891,7 @@ impl SmfSource {
         };
         let more = match crate::formats::read_line(&mut reader, &mut fs.info) {
             Some((meta, bytes)) => {
-                fs.handle(meta, bytes, &self.opts, &mut self.out);
+                fs.handle(meta, bytes, &self.opts);
                 true
             }
             None => false,
@@ -880,14 +911,16 @@ impl SmfSource {
 impl Source for SmfSource {
     fn next_event(&mut self) -> Option<Event> {
         loop {
-            if let Some(e) = self.out.pop_front() {
-                return Some(e);
-            }
             let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
-                self.file = Some(FileState::new(&next));
+                let mut fs = FileState::new(&next, &self.opts);
+                fs.no_attrs = self.no_attrs;
+                self.file = Some(fs);
                 continue;
             };
+            if let Some(e) = fs.next_ready() {
+                return Some(e);
+            }
             if !fs.eof {
                 if !self.step()
                     && let Some(fs) = self.file.as_mut()
@@ -903,13 +936,30 @@ impl Source for SmfSource {
         }
     }
 
+    /// Rows as the default does, from events; their attributes are left
+    /// out when the rows do not show them.
+    fn next_rows(
+        &mut self,
+        sink: &mut crate::rows::RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+    ) -> bool {
+        self.no_attrs = !sink.spec.format.shows_attrs();
+        if let Some(fs) = self.file.as_mut() {
+            fs.no_attrs = self.no_attrs;
+        }
+        crate::rows::rows_of_events(self, sink, out, n, limit, row)
+    }
+
     fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
         if self.file.is_some() {
             self.end_file();
         }
         // Files never started (the caller stopped early) still get a row.
         while let Some(i) = self.pending.pop_front() {
-            self.file = Some(FileState::new(&i));
+            self.file = Some(FileState::new(&i, &self.opts));
             self.end_file();
         }
         std::mem::take(&mut self.done)
@@ -1152,6 +1202,95 @@ mod tests {
         let (evs, _) = read("SMF-WTAS.csv", &text, Some("+00:00"));
         let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 2, 4]);
+    }
+
+    #[test]
+    fn a_full_hold_budget_lets_the_earliest_rows_go() {
+        let text = format!(
+            "{WTAS}{}{}{}",
+            wtas_row(
+                "2016/02/27",
+                "18:03:00,000000",
+                "18:02:50,000000",
+                "18:03:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:04:00,000000",
+                "14:06:41,000000",
+                "18:04:00,004000"
+            ),
+            wtas_row(
+                "2016/02/27",
+                "18:05:00,000000",
+                "18:04:58,000000",
+                "18:05:00,004000"
+            ),
+        );
+        let lines = |budget: usize| -> Vec<u64> {
+            let input = Input::from_bytes("SMF-WTAS.csv", text.as_bytes().to_vec());
+            let opts = ReadOptions {
+                tz: crate::timefmt::parse_offset("+00:00"),
+                hold_budget: budget,
+                ..ReadOptions::default()
+            };
+            let mut src = SmfCsvReader.open(vec![input], &opts);
+            let mut v = Vec::new();
+            while let Some(e) = src.next_event() {
+                v.push(e.line);
+            }
+            v
+        };
+        // Room for all three: put in order. Room for one: each row goes as
+        // soon as the next comes, in file order.
+        assert_eq!(lines(1 << 20), vec![3, 2, 4]);
+        assert_eq!(lines(1), vec![2, 3, 4]);
+        assert_eq!(hold_budget_for(1), BUDGET);
+        assert_eq!(hold_budget_for(4), 8 << 20);
+        assert_eq!(hold_budget_for(100), MIN_BUDGET);
+    }
+
+    /// Rows of every SMF fixture through `next_rows` (text rows: no
+    /// attributes built) against rows rendered from full events.
+    #[test]
+    fn text_rows_without_attributes_are_the_rows_of_full_events() {
+        use crate::output::timeline::{RowRenderer, TimelineFormat};
+        use crate::rows::{RowSink, RowSpec};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/smf");
+        let mut files = Vec::new();
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            for f in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+        assert!(files.len() >= 10);
+        let mut attrs_seen = 0;
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let open = || {
+                let input = Input::from_bytes(name, bytes.clone());
+                SmfCsvReader.open(vec![input], &ReadOptions::default())
+            };
+            let mut full = Vec::new();
+            let mut renderer = RowRenderer::default();
+            let mut src = open();
+            while let Some(e) = src.next_event() {
+                attrs_seen += e.attrs.len();
+                renderer.render(TimelineFormat::Text, &e, &mut full);
+            }
+            let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
+            let mut rows = Vec::new();
+            let mut src = open();
+            while src.next_rows(&mut sink, &mut rows, 3, usize::MAX, &mut |_, _, _| {}) {}
+            assert_eq!(
+                String::from_utf8_lossy(&rows),
+                String::from_utf8_lossy(&full),
+                "{name}"
+            );
+            assert!(!rows.is_empty(), "{name}");
+        }
+        assert!(attrs_seen > 1000);
     }
 
     #[test]

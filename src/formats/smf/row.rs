@@ -10,15 +10,34 @@ use std::borrow::Cow;
 pub struct Row<'a> {
     pub layout: &'a Layout,
     pub line: &'a [u8],
+    /// The line as text when it is UTF-8 (nearly always): cells are then
+    /// sliced from it without checking each again.
+    pub text: Option<&'a str>,
     /// Exactly `layout.width()` fields.
     pub fields: &'a [Field],
 }
 
 impl<'a> Row<'a> {
+    pub fn new(layout: &'a Layout, line: &'a [u8], fields: &'a [Field]) -> Row<'a> {
+        Row {
+            layout,
+            line,
+            text: std::str::from_utf8(line).ok(),
+            fields,
+        }
+    }
+
     /// The cell as written (quotes and `=` removed), decoded.
     pub fn raw(&self, i: usize) -> Cow<'a, str> {
-        let b = self.fields.get(i).map_or(&[][..], |f| f.bytes(self.line));
-        decode_lossy(b)
+        let Some(f) = self.fields.get(i) else {
+            return Cow::Borrowed("");
+        };
+        // Fields end at ASCII quotes and commas, so on a UTF-8 line they
+        // are whole characters; `get` checks that all the same.
+        if let Some(s) = self.text.and_then(|t| t.get(f.start..f.end)) {
+            return Cow::Borrowed(s);
+        }
+        decode_lossy(f.bytes(self.line))
     }
 
     /// The cell cleaned: trimmed, with the formatter's placeholders (empty,
@@ -44,17 +63,21 @@ impl<'a> Row<'a> {
 
     /// A `X(S)` + `X(US)` duration in microseconds.
     pub fn dur_us(&self, base: &str) -> Option<i64> {
-        value::duration_us(
-            self.get(&format!("{base}(S)")).as_deref(),
-            self.get(&format!("{base}(US)")).as_deref(),
-        )
+        let get = |suffix| self.value(self.layout.col2(base, suffix)?);
+        value::duration_us(get("(S)").as_deref(), get("(US)").as_deref())
     }
 
     /// A `X (DATE)` + `X (TIME)` pair as written (no zone). `Err` carries
     /// the text that could not be read.
     pub fn datetime(&self, base: &str) -> Result<Option<NaiveDateTime>, String> {
-        let d = self.get(&format!("{base} (DATE)"));
-        let t = self.get(&format!("{base} (TIME)"));
+        let d = self
+            .layout
+            .col2(base, " (DATE)")
+            .and_then(|i| self.value(i));
+        let t = self
+            .layout
+            .col2(base, " (TIME)")
+            .and_then(|i| self.value(i));
         value::date_time(d.as_deref(), t.as_deref()).map_err(|()| {
             format!(
                 "`{base}` `{}`,`{}`",

@@ -29,6 +29,7 @@
 
 use super::columns::Layout;
 use super::row::Row;
+use crate::fxhash::FxBuild;
 use chrono::{Duration, NaiveDateTime};
 use std::collections::HashMap;
 
@@ -86,16 +87,21 @@ pub struct Placed {
 pub const RECORD_TIME: &str = "Date/Time";
 
 /// What the placement remembers between rows.
+type Times = HashMap<String, (Option<NaiveDateTime>, NaiveDateTime), FxBuild>;
+
 #[derive(Debug, Default)]
 pub struct Timer {
     /// (LPAR/QMgr) → (previous, current) collection time, QCST.
-    collections: HashMap<String, (Option<NaiveDateTime>, NaiveDateTime)>,
+    collections: Times,
     /// Task → (previous, current) record time, WQ.
-    tasks: HashMap<String, (Option<NaiveDateTime>, NaiveDateTime)>,
+    tasks: Times,
+    /// The key being looked up (every row has one: built in place).
+    key: String,
 }
 
-fn key(row: &Row, extra: Option<&str>) -> String {
-    let mut k = String::new();
+/// `LPAR/QMgr/extra` into `k`.
+fn key(k: &mut String, row: &Row, extra: Option<&str>) {
+    k.clear();
     for p in ["LPAR", "QMgr"] {
         if let Some(v) = row.get(p) {
             k.push_str(&v);
@@ -105,23 +111,21 @@ fn key(row: &Row, extra: Option<&str>) -> String {
     if let Some(e) = extra {
         k.push_str(e);
     }
-    k
 }
 
 /// Remember `now` as the latest time for `k`; the time before it.
-fn advance(
-    map: &mut HashMap<String, (Option<NaiveDateTime>, NaiveDateTime)>,
-    k: String,
-    now: NaiveDateTime,
-) -> Option<NaiveDateTime> {
-    if map.len() >= MAX_TASKS && !map.contains_key(&k) {
+fn advance(map: &mut Times, k: &str, now: NaiveDateTime) -> Option<NaiveDateTime> {
+    if let Some(e) = map.get_mut(k) {
+        if e.1 != now {
+            *e = (Some(e.1), now);
+        }
+        return e.0;
+    }
+    if map.len() >= MAX_TASKS {
         map.clear();
     }
-    let e = map.entry(k).or_insert((None, now));
-    if e.1 != now {
-        *e = (Some(e.1), now);
-    }
-    e.0
+    map.insert(k.to_string(), (None, now));
+    None
 }
 
 impl Timer {
@@ -200,8 +204,10 @@ impl Timer {
                 }
             }
             Timing::Wq => {
-                let task = row.get("Correlation").map(|c| key(row, Some(&c)));
-                let previous = task.and_then(|k| advance(&mut self.tasks, k, record));
+                let previous = row.get("Correlation").and_then(|c| {
+                    key(&mut self.key, row, Some(&c));
+                    advance(&mut self.tasks, &self.key, record)
+                });
                 let Some(off) = offset else { return point };
                 let open = read("Open").map(|t| t - Duration::seconds(off.into()));
                 let (ts, from) = match (open, previous) {
@@ -232,7 +238,8 @@ impl Timer {
                 let Some(coll) = read("Collection_Time").map(sh) else {
                     return point;
                 };
-                let previous = advance(&mut self.collections, key(row, None), coll);
+                key(&mut self.key, row, None);
+                let previous = advance(&mut self.collections, &self.key, coll);
                 let start = read("Start").map(sh);
                 let end = read("Stop").map(sh).filter(|s| *s <= coll).unwrap_or(coll);
                 let (ts, from) = match (start, previous) {
