@@ -645,9 +645,19 @@ mod fast {
         c.is_ascii_alphanumeric() || c == b'_'
     }
 
-    /// Every start of `lit` in `s`, left to right.
-    fn starts<'a>(s: &'a str, lit: &'a str) -> impl Iterator<Item = usize> + 'a {
-        memchr::memmem::find_iter(s.as_bytes(), lit.as_bytes())
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+
+    // Built once: building a finder costs more than most searches.
+    static CONNECTION: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new("onnection to host "));
+    static RECEIVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("receive from host "));
+    static RETURN_CODE: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new("return code from "));
+
+    /// Every start of the finder's needle in `s`, left to right.
+    fn starts<'a>(s: &'a str, lit: &'a Finder<'static>) -> impl Iterator<Item = usize> + 'a {
+        lit.find_iter(s.as_bytes())
     }
 
     /// `\s+'([^']+)'` at `i`: deterministic (greedy runs of classes the
@@ -722,14 +732,14 @@ mod fast {
     /// follows each cannot be taken back (a shorter name would be followed
     /// by a non-space, fewer groups by ` (`), so the greedy path is the
     /// only one.
-    fn host_after<'a>(s: &'a str, lit: &str, first: &[u8], tail: &str) -> Answer<'a> {
+    fn host_after<'a>(s: &'a str, lit: &Finder<'static>, first: &[u8], tail: &str) -> Answer<'a> {
         let b = s.as_bytes();
         for at in starts(s, lit) {
             let lead = at.checked_sub(first.len().min(1));
             if !first.is_empty() && !lead.is_some_and(|p| first.contains(&b[p])) {
                 continue;
             }
-            let start = at + lit.len();
+            let start = at + lit.needle().len();
             let mut j = start;
             while j < b.len() && !is_space(b[j]) && b[j] != b'\'' {
                 j += 1;
@@ -751,18 +761,18 @@ mod fast {
     }
 
     fn connection_closed(s: &str) -> Answer<'_> {
-        host_after(s, "onnection to host ", b"Cc", " closed")
+        host_after(s, &CONNECTION, b"Cc", " closed")
     }
 
     fn receive_from(s: &str) -> Answer<'_> {
-        host_after(s, "receive from host ", b"", "")
+        host_after(s, &RECEIVE, b"", "")
     }
 
     /// `return code from (?:the )?(?:TCP/IP ?)?(?:\((\w+)\)|(\w+)\(\))`.
     fn rc_function(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
         let word = |i: usize| b[i..].iter().take_while(|&&c| is_word(c)).count();
-        for at in starts(s, "return code from ") {
+        for at in starts(s, &RETURN_CODE) {
             let p = at + "return code from ".len();
             let the: &[usize] = if s[p..].starts_with("the ") {
                 &[4, 0]
@@ -801,18 +811,21 @@ mod fast {
     /// first place it matches.
     fn rc_then<'a>(s: &'a str, tail: fn(&'a str, usize) -> Option<&'a str>) -> Answer<'a> {
         let b = s.as_bytes();
-        for at in starts(s, "return code from ") {
+        for at in starts(s, &RETURN_CODE) {
             let mut j = at + "return code from ".len();
-            loop {
+            // `[^.]*?` grows a byte at a time up to the first `.`; only
+            // where a space follows can ` is ` or ` was ` match.
+            while let Some(k) = memchr::memchr2(b' ', b'.', &b[j..]) {
+                j += k;
+                if b[j] == b'.' {
+                    break;
+                }
                 for w in [" is ", " was "] {
                     if s[j..].starts_with(w)
                         && let Some(v) = tail(s, j + w.len())
                     {
                         return Some(Some(v));
                     }
-                }
-                if j >= b.len() || b[j] == b'.' {
-                    break;
                 }
                 j += 1;
             }

@@ -791,6 +791,39 @@ mod tests {
     }
 
     #[test]
+    fn groups_beyond_the_limit_share_one_and_known_ones_still_count() {
+        use crate::event::Format;
+        use crate::passes::testutil::{origin, ts};
+        let o = origin("AMQERR01.LOG", Format::ErrlogText);
+        let mut pass = MessagePass::new(&crate::passes::channel_error::RULE, Family::Channel, 1.0);
+        let event = |host: &str| {
+            let mut e = Event::new(
+                ts("2024-03-14T12:00:00Z"),
+                o.clone(),
+                1,
+                Kind::LogRecord,
+                "AMQ9209E: closed".to_string(),
+            );
+            e.set_attr("msgid", "AMQ9209E");
+            e.set_attr("channel", "APP.SVRCONN");
+            e.set_attr("host", host);
+            e
+        };
+        for i in 0..MAX_GROUPS + 50 {
+            pass.observe(&event(&format!("h{i}")));
+        }
+        pass.observe(&event("h0"));
+        pass.observe(&event(" ???? "));
+        assert_eq!(pass.groups.len(), MAX_GROUPS + 1);
+        let count = |c: &str, h: &str| {
+            let parts = ("AMQ9209", "", c, h);
+            pass.slots[pass.groups[&parts as &dyn KeyParts]].count
+        };
+        assert_eq!(count("APP.SVRCONN", "h0"), 2);
+        assert_eq!(count("(other)", "(other)"), 51);
+    }
+
+    #[test]
     fn catalogue_ids_are_unique_and_shaped() {
         let mut seen = std::collections::HashSet::new();
         for m in MESSAGES {
