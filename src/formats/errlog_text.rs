@@ -1762,29 +1762,23 @@ impl Parser {
 /// Wrapped lines joined with single spaces; blank lines (paragraphs) kept
 /// as line breaks.
 fn join_paragraphs(lines: &[String]) -> String {
-    let mut out = String::new();
-    let mut para = String::new();
+    // One buffer sized once: lines of a paragraph joined by a space,
+    // paragraphs by a newline.
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let mut open = false;
     for l in lines {
-        if l.trim().is_empty() {
-            if !para.is_empty() {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&para);
-                para.clear();
-            }
+        let t = l.trim();
+        if t.is_empty() {
+            open = false;
             continue;
         }
-        if !para.is_empty() {
-            para.push(' ');
-        }
-        para.push_str(l.trim());
-    }
-    if !para.is_empty() {
-        if !out.is_empty() {
+        if open {
+            out.push(' ');
+        } else if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&para);
+        out.push_str(t);
+        open = true;
     }
     out
 }
@@ -1983,7 +1977,7 @@ impl ErrlogTextSource {
         }
     }
 
-    fn event(&mut self, r: RawRecord) -> Option<Event> {
+    fn event(&mut self, mut r: RawRecord) -> Option<Event> {
         let run = self.run.as_mut().expect("run");
         let utc_raw = r
             .attrs
@@ -2046,7 +2040,13 @@ impl ErrlogTextSource {
             return None;
         }
         let text = match &r.msgid {
-            Some(id) => format!("{id}: {summary}"),
+            Some(id) => {
+                let mut t = String::with_capacity(id.len() + 2 + summary.len());
+                t.push_str(id);
+                t.push_str(": ");
+                t.push_str(&summary);
+                t
+            }
             None => summary.clone(),
         };
         let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::LogRecord, text);
@@ -2078,11 +2078,11 @@ impl ErrlogTextSource {
         } else if summary.to_ascii_lowercase().contains("message catalog") {
             e.set_attr("catalog_missing", "true");
         }
-        if let Some(p) = &r.header.program {
-            e.set_attr("program", p.clone());
+        if let Some(p) = r.header.program.take() {
+            e.set_attr("program", p);
         }
-        if let Some(u) = &r.header.user {
-            e.set_attr("user", u.clone());
+        if let Some(u) = r.header.user.take() {
+            e.set_attr("user", u);
         }
         let qmgr = r
             .attrs
@@ -2098,8 +2098,10 @@ impl ErrlogTextSource {
         if let Some(s) = run.path.scope {
             e.set_attr("scope", s);
         }
-        e.set_attr("local_time", r.header.local_raw.clone());
-        for (k, v) in r.header.extra.iter().chain(r.attrs.iter()) {
+        drop(inserts);
+        e.set_attr("local_time", r.header.local_raw);
+        // The record is spent: its values move into the event.
+        for (k, v) in r.header.extra.into_iter().chain(r.attrs) {
             let name = match k.as_str() {
                 "Host" => "local_host",
                 "Installation" => "installation",
@@ -2115,11 +2117,11 @@ impl ErrlogTextSource {
                 },
             };
             if e.attr(name).is_none() {
-                e.set_attr(name, v.clone());
+                e.set_attr(name, v);
             }
         }
-        if let Some(s) = &r.source {
-            e.set_attr("source", s.clone());
+        if let Some(s) = r.source {
+            e.set_attr("source", s);
         }
         if !explanation.is_empty() {
             e.set_attr("explanation", explanation);

@@ -10,8 +10,11 @@
 use super::{Pass, RuleInfo};
 use crate::event::{Event, Kind, Ts};
 use crate::findings::{Evidence, EvidenceSet, Finding, Metric, thousands};
+use crate::fxhash::FxBuild;
 use crate::source::{FileInfo, Severity};
-use std::collections::BTreeMap;
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -419,6 +422,24 @@ struct Group {
 }
 
 impl Group {
+    /// Count one more record of this group.
+    fn record(&mut self, e: &Event) {
+        self.count += 1;
+        self.first = self.first.min(e.ts);
+        self.last = self.last.max(e.ts);
+        let ev = Evidence::from_event(e);
+        if self.evidence.lines.len() < 3 {
+            self.evidence.push(ev);
+        } else {
+            self.last_ev = Some(ev);
+        }
+        if let Some(r) = e.attr("reason")
+            && (self.reasons.len() < 8 || self.reasons.contains_key(r))
+        {
+            *self.reasons.entry(r.to_string()).or_default() += 1;
+        }
+    }
+
     /// One group for many hosts' groups of one message and channel.
     fn fold(mut parts: Vec<(String, Group)>) -> Option<Group> {
         parts.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
@@ -465,7 +486,10 @@ pub struct MessagePass {
     rule: &'static RuleInfo,
     family: Family,
     min_occurrences: u64,
-    groups: BTreeMap<Key, Group>,
+    /// Each key's place in `slots`: hashed (the order only matters at the
+    /// end), and the groups themselves stay put as more arrive.
+    groups: HashMap<Key, usize, FxBuild>,
+    slots: Vec<Group>,
 }
 
 impl MessagePass {
@@ -474,15 +498,72 @@ impl MessagePass {
             rule,
             family,
             min_occurrences: min_occurrences.max(1.0) as u64,
-            groups: BTreeMap::new(),
+            groups: HashMap::default(),
+            slots: Vec::new(),
         }
     }
 }
 
-fn clean(v: Option<&str>) -> String {
+fn clean(v: Option<&str>) -> &str {
     match v.map(str::trim) {
-        Some("????") | None => String::new(),
-        Some(s) => s.to_string(),
+        Some("????") | None => "",
+        Some(s) => s,
+    }
+}
+
+/// A group key's fields, owned (`Key`) or borrowed (a tuple), so that the
+/// map is searched without building a `Key`. Ordered as `Key` derives it.
+trait KeyParts {
+    fn parts(&self) -> (&str, &str, &str, &str);
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state)
+    }
+}
+
+impl Hash for dyn KeyParts + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state)
+    }
+}
+
+impl KeyParts for Key {
+    fn parts(&self) -> (&str, &str, &str, &str) {
+        (&self.id, &self.qmgr, &self.channel, &self.host)
+    }
+}
+
+impl KeyParts for (&str, &str, &str, &str) {
+    fn parts(&self) -> (&str, &str, &str, &str) {
+        *self
+    }
+}
+
+impl PartialEq for dyn KeyParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyParts + '_ {}
+
+impl PartialOrd for dyn KeyParts + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn KeyParts + '_ {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.parts().cmp(&other.parts())
+    }
+}
+
+impl<'a> Borrow<dyn KeyParts + 'a> for Key {
+    fn borrow(&self) -> &(dyn KeyParts + 'a) {
+        self
     }
 }
 
@@ -496,8 +577,8 @@ impl Pass for MessagePass {
         };
         // The catalogue decides; for messages it does not know, the
         // family the error-log reader gave the record (`channel`, `tls`).
-        let (id, fallback) = match lookup(msgid) {
-            Some(m) if m.family == self.family => (m.id.to_string(), None),
+        let known = match lookup(msgid) {
+            Some(m) if m.family == self.family => Some(m),
             Some(_) => return,
             None => {
                 let fam = match e.attr("family") {
@@ -505,65 +586,82 @@ impl Pass for MessagePass {
                     Some("tls") => Family::Tls,
                     _ => return,
                 };
-                if fam != self.family {
+                if fam != self.family || e.attr("severity") == Some("I") {
                     return;
                 }
-                let severity = match e.attr("severity") {
-                    Some("I") => return,
-                    Some("W") => Severity::Warning,
-                    _ => Severity::Error,
-                };
-                let base = msgid.trim();
-                let base = base.get(..7).filter(|b| b.is_ascii()).unwrap_or(base);
-                let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
-                let text = text.trim().trim_end_matches('.').to_string();
-                (base.to_string(), Some((text, severity)))
+                None
             }
         };
-        let mut key = Key {
-            id,
-            qmgr: clean(e.attr("qmgr")),
-            channel: clean(e.attr("channel")),
-            host: clean(
-                e.attr("host")
-                    .or_else(|| e.attr("address"))
-                    .or_else(|| e.attr("conname")),
-            ),
+        let id = match known {
+            Some(m) => m.id,
+            None => {
+                let base = msgid.trim();
+                base.get(..7).filter(|b| b.is_ascii()).unwrap_or(base)
+            }
         };
-        if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
+        let qmgr = clean(e.attr("qmgr"));
+        let channel = clean(e.attr("channel"));
+        let host = clean(
+            e.attr("host")
+                .or_else(|| e.attr("address"))
+                .or_else(|| e.attr("conname")),
+        );
+        // Most records join a group that exists: find it by the borrowed
+        // fields, and build the owned key only for a new group.
+        let parts = (id, qmgr, channel, host);
+        if let Some(&i) = self.groups.get(&parts as &dyn KeyParts) {
+            self.slots[i].record(e);
+            return;
+        }
+        let mut key = Key {
+            id: id.to_string(),
+            qmgr: qmgr.to_string(),
+            channel: channel.to_string(),
+            host: host.to_string(),
+        };
+        if self.groups.len() >= MAX_GROUPS {
             key.channel = "(other)".to_string();
             key.host = "(other)".to_string();
         }
-        let ev = Evidence::from_event(e);
-        let g = self.groups.entry(key).or_insert_with(|| Group {
-            msgid: msgid.trim().to_string(),
-            fallback,
-            count: 0,
-            first: e.ts,
-            last: e.ts,
-            evidence: EvidenceSet::default(),
-            last_ev: None,
-            reasons: BTreeMap::new(),
-            hosts: None,
+        let slots = &mut self.slots;
+        let i = *self.groups.entry(key).or_insert_with(|| {
+            // For messages the catalogue does not know, the record's own
+            // words and severity.
+            let fallback = known.is_none().then(|| {
+                let severity = match e.attr("severity") {
+                    Some("W") => Severity::Warning,
+                    _ => Severity::Error,
+                };
+                let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
+                (text.trim().trim_end_matches('.').to_string(), severity)
+            });
+            slots.push(Group {
+                msgid: msgid.trim().to_string(),
+                fallback,
+                count: 0,
+                first: e.ts,
+                last: e.ts,
+                evidence: EvidenceSet::default(),
+                last_ev: None,
+                reasons: BTreeMap::new(),
+                hosts: None,
+            });
+            slots.len() - 1
         });
-        g.count += 1;
-        g.first = g.first.min(e.ts);
-        g.last = g.last.max(e.ts);
-        if g.evidence.lines.len() < 3 {
-            g.evidence.push(ev);
-        } else {
-            g.last_ev = Some(ev);
-        }
-        if let Some(r) = e.attr("reason")
-            && (g.reasons.len() < 8 || g.reasons.contains_key(r))
-        {
-            *g.reasons.entry(r.to_string()).or_default() += 1;
-        }
+        self.slots[i].record(e);
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
         let mut out = Vec::new();
-        for (k, mut g) in fold_hosts(std::mem::take(&mut self.groups), self.min_occurrences) {
+        let mut slots: Vec<Option<Group>> = std::mem::take(&mut self.slots)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let groups: BTreeMap<Key, Group> = std::mem::take(&mut self.groups)
+            .into_iter()
+            .filter_map(|(k, i)| Some((k, slots[i].take()?)))
+            .collect();
+        for (k, mut g) in fold_hosts(groups, self.min_occurrences) {
             let m = lookup(&k.id);
             // Known: the catalogue's words; unknown: the record's own.
             let (meaning, severity, advice) = match (m, &g.fallback) {
@@ -690,6 +788,39 @@ mod tests {
         assert_eq!(lookup("AMQ9633E").unwrap().family, Family::Tls);
         assert!(lookup("AMQ9788W").is_none());
         assert!(lookup("AMQ5026I").is_none());
+    }
+
+    #[test]
+    fn groups_beyond_the_limit_share_one_and_known_ones_still_count() {
+        use crate::event::Format;
+        use crate::passes::testutil::{origin, ts};
+        let o = origin("AMQERR01.LOG", Format::ErrlogText);
+        let mut pass = MessagePass::new(&crate::passes::channel_error::RULE, Family::Channel, 1.0);
+        let event = |host: &str| {
+            let mut e = Event::new(
+                ts("2024-03-14T12:00:00Z"),
+                o.clone(),
+                1,
+                Kind::LogRecord,
+                "AMQ9209E: closed".to_string(),
+            );
+            e.set_attr("msgid", "AMQ9209E");
+            e.set_attr("channel", "APP.SVRCONN");
+            e.set_attr("host", host);
+            e
+        };
+        for i in 0..MAX_GROUPS + 50 {
+            pass.observe(&event(&format!("h{i}")));
+        }
+        pass.observe(&event("h0"));
+        pass.observe(&event(" ???? "));
+        assert_eq!(pass.groups.len(), MAX_GROUPS + 1);
+        let count = |c: &str, h: &str| {
+            let parts = ("AMQ9209", "", c, h);
+            pass.slots[pass.groups[&parts as &dyn KeyParts]].count
+        };
+        assert_eq!(count("APP.SVRCONN", "h0"), 2);
+        assert_eq!(count("(other)", "(other)"), 51);
     }
 
     #[test]
