@@ -162,8 +162,8 @@ fn collect(
             r.observe(e);
         }
     };
-    for e in merged.by_ref() {
-        feed(&e);
+    while let Some(e) = merged.next_ref() {
+        feed(e);
     }
     let mut inputs: Vec<FileInfo> = merged.finish();
     inputs.extend(discovery_rows);

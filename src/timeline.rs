@@ -201,12 +201,30 @@ pub trait Batch: Send + Default + 'static {
     fn reset(&mut self);
 }
 
-impl Batch for VecDeque<Event> {
+/// Events of one source for the merge. Events taken stay in the batch
+/// until it is emptied for reuse, which a worker does before filling it
+/// again: an event's strings are freed by the thread that allocated them
+/// (freeing them on the merge thread cost the allocator more than parsing
+/// error logs did).
+#[derive(Default)]
+pub struct EventBatch {
+    events: Vec<Event>,
+    pos: usize,
+}
+
+impl EventBatch {
+    fn front(&self) -> Option<&Event> {
+        self.events.get(self.pos)
+    }
+}
+
+impl Batch for EventBatch {
     fn front_key(&self) -> Option<i64> {
         self.front().map(instant)
     }
     fn reset(&mut self) {
-        self.clear();
+        self.events.clear();
+        self.pos = 0;
     }
 }
 
@@ -220,13 +238,13 @@ pub trait Producer: Send + 'static {
 }
 
 impl Producer for Reordered {
-    type Batch = VecDeque<Event>;
-    fn fill(&mut self, b: &mut VecDeque<Event>, n: usize, bytes: usize) {
+    type Batch = EventBatch;
+    fn fill(&mut self, b: &mut EventBatch, n: usize, bytes: usize) {
         let mut got = 0;
-        while b.len() < n && got < bytes {
+        while b.events.len() - b.pos < n && got < bytes {
             let Some(e) = self.next_event() else { break };
             got += e.approx_bytes();
-            b.push_back(e);
+            b.events.push(e);
         }
     }
     fn finish(self) -> Vec<FileInfo> {
@@ -335,6 +353,8 @@ impl<P: Producer> Pool<P> {
                             .ok()
                             .and_then(|mut s| s.pop())
                             .unwrap_or_default();
+                        // Emptied here, not by the merge: see `EventBatch`.
+                        v.reset();
                         src.fill(&mut v, batch, batch_bytes);
                         // Sent while the slot is locked: batches of one
                         // source arrive in the order they were read.
@@ -463,12 +483,11 @@ impl<P: Producer> Merge<P> {
                     if let Some(p) = &self.pool {
                         p.request(i);
                     }
-                    let mut done_with = std::mem::replace(&mut f.cur, v);
+                    let done_with = std::mem::replace(&mut f.cur, v);
                     if let Some(p) = &self.pool
                         && let Ok(mut s) = p.spare.lock()
                         && s.len() < p.spare_cap
                     {
-                        done_with.reset();
                         s.push(done_with);
                     }
                 }
@@ -547,7 +566,12 @@ impl<P: Producer> Merge<P> {
 }
 
 /// The k-way merge of all sources' events.
-pub struct Merged(Merge<Reordered>);
+pub struct Merged {
+    merge: Merge<Reordered>,
+    /// The source whose front event was handed out last: it is taken (and
+    /// the merge moved on) at the next call.
+    taken: bool,
+}
 
 impl Merged {
     /// Merge on this thread only.
@@ -560,28 +584,49 @@ impl Merged {
     pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
         let n = sources.len();
         let producers = sources.into_iter().map(|s| reordered(s, n)).collect();
-        Merged(Merge::start(producers, jobs))
+        Merged {
+            merge: Merge::start(producers, jobs),
+            taken: false,
+        }
+    }
+
+    /// The next event in time order, lent: it stays in its batch, to be
+    /// freed by the worker that built it.
+    pub fn next_ref(&mut self) -> Option<&Event> {
+        self.move_on();
+        let i = self.merge.top()?;
+        self.taken = true;
+        self.merge.batch_ref(i).front()
+    }
+
+    /// Take the event lent out last, if any.
+    fn move_on(&mut self) {
+        if std::mem::take(&mut self.taken)
+            && let Some(i) = self.merge.top()
+        {
+            self.merge.batch(i).pos += 1;
+            self.merge.advance_top();
+        }
     }
 
     /// The time of the next event, without taking it.
-    pub fn peek_ts(&self) -> Option<crate::event::Ts> {
-        let (_, i) = self.0.peek()?;
-        self.0.batch_ref(i).front().map(|e| e.ts)
+    pub fn peek_ts(&mut self) -> Option<crate::event::Ts> {
+        self.move_on();
+        let i = self.merge.top()?;
+        self.merge.batch_ref(i).front().map(|e| e.ts)
     }
 
     /// Per-file facts, once the stream is drained (or given up).
     pub fn finish(self) -> Vec<FileInfo> {
-        self.0.finish()
+        self.merge.finish()
     }
 }
 
+/// Owned events, for callers that keep them (tests).
 impl Iterator for Merged {
     type Item = Event;
     fn next(&mut self) -> Option<Event> {
-        let i = self.0.top()?;
-        let e = self.0.batch(i).pop_front();
-        self.0.advance_top();
-        e
+        self.next_ref().cloned()
     }
 }
 
