@@ -896,10 +896,18 @@ pub fn normalise_parts(parts: &[&str]) -> String {
         let b = part.as_bytes();
         let mut j = 0;
         while j < b.len() {
-            // A run of ASCII that is not whitespace is copied in one piece.
+            // A run of ASCII that is not whitespace, single spaces between
+            // words included (they stay as they are), is copied in one piece.
+            let word = |c: u8| c < 0x80 && !c.is_ascii_whitespace() && c != 0x0b;
             let run = j;
-            while j < b.len() && b[j] < 0x80 && !b[j].is_ascii_whitespace() && b[j] != 0x0b {
-                j += 1;
+            while j < b.len() {
+                if word(b[j]) {
+                    j += 1;
+                } else if b[j] == b' ' && j > run && b.get(j + 1).is_some_and(|&d| word(d)) {
+                    j += 2;
+                } else {
+                    break;
+                }
             }
             if j > run {
                 if space && !out.is_empty() {
@@ -907,6 +915,12 @@ pub fn normalise_parts(parts: &[&str]) -> String {
                 }
                 space = false;
                 out.push_str(&part[run..j]);
+                continue;
+            }
+            if b[j] < 0x80 {
+                // What ends a run of ASCII is ASCII whitespace.
+                space = true;
+                j += 1;
                 continue;
             }
             let c = part[j..].chars().next().expect("char boundary");
@@ -1088,12 +1102,13 @@ pub fn split_host(s: &str) -> Option<HostSpec> {
 /// A dotted IPv4 address (digits only, as logs anonymise octets beyond
 /// 255) or an IPv6 literal.
 pub fn is_ip(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() == 4
-        && parts
-            .iter()
-            .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
-    {
+    // Counted as it goes: no list of the parts.
+    let mut parts = 0;
+    let dotted = s.split('.').all(|p| {
+        parts += 1;
+        (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+    });
+    if dotted && parts == 4 {
         return true;
     }
     s.contains(':')
@@ -1125,6 +1140,30 @@ mod tests {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    #[test]
+    fn normalise_is_whitespace_runs_to_one_space() {
+        let pieces = [
+            "a", "bc", " ", "  ", "\t", "\n", "\r\n", "\u{0b}", "\u{0c}", "\u{a0}", "\u{2019}",
+            "\u{2018}", "é", "\u{1c}", "'", "x y", " z ",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..5000 {
+            let t: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            let want = t
+                .replace(['\u{2018}', '\u{2019}'], "'")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(normalise(&t), want, "{t:?}");
+        }
     }
 
     #[test]
