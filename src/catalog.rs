@@ -1148,13 +1148,8 @@ mod tests {
             "a", "bc", " ", "  ", "\t", "\n", "\r\n", "\u{0b}", "\u{0c}", "\u{a0}", "\u{2019}",
             "\u{2018}", "é", "\u{1c}", "'", "x y", " z ",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::testrng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |n: usize| rng.below(n);
         for _ in 0..5000 {
             let t: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
             let want = t
@@ -1221,13 +1216,8 @@ mod tests {
             "\t",
             "a",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::testrng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = move |n: usize| rng.below(n);
         let mut sure = 0;
         let mut found = 0;
         let mut total = 0;

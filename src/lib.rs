@@ -20,6 +20,8 @@ pub mod progress;
 pub mod report;
 pub mod rows;
 pub mod source;
+#[cfg(test)]
+mod testrng;
 pub mod text;
 pub mod timefmt;
 pub mod timeline;

@@ -622,7 +622,8 @@ impl Merged {
     }
 }
 
-/// Owned events, for callers that keep them (tests).
+/// Owned events (a copy of each), for tests that keep them.
+#[cfg(test)]
 impl Iterator for Merged {
     type Item = Event;
     fn next(&mut self) -> Option<Event> {

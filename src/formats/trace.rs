@@ -2173,13 +2173,8 @@ mod tests {
     /// to the full way.
     #[test]
     fn damaged_traces_give_the_same_rows_both_ways() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut rnd = move |m: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m.max(1) as u64) as usize
-        };
+        let mut rng = crate::testrng::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut rnd = move |m: usize| rng.below(m);
         let mut files = Vec::new();
         for d in [
             "linux",

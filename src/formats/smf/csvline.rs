@@ -281,13 +281,11 @@ mod tests {
         assert!(lines.len() > 100, "fixtures not found");
         // Damage every line: each `,`, `"` and `=` deleted or doubled in
         // turn (a simple deterministic generator picks which).
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testrng::Rng::new(0x2545_f491_4f6c_dd1d);
         let mut damaged = Vec::new();
         for l in &lines {
             for _ in 0..8 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = rng.next();
                 if l.is_empty() {
                     break;
                 }
@@ -319,14 +317,7 @@ mod tests {
             }
         }
         for n in 0..3000 {
-            let l: Vec<u8> = (0..(n % 300))
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    alphabet[(seed & 3) as usize]
-                })
-                .collect();
+            let l: Vec<u8> = (0..(n % 300)).map(|_| alphabet[rng.below(4)]).collect();
             lines.push(l);
         }
         let (mut a, mut b) = (Vec::new(), Vec::new());

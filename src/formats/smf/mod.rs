@@ -1175,30 +1175,21 @@ mod tests {
         );
     }
 
+    /// Three WTAS rows a minute apart; the second is of a task that began
+    /// hours before the records around it.
+    fn task_began_hours_before() -> String {
+        let row = |rec: &str, start: &str, end: &str| wtas_row("2016/02/27", rec, start, end);
+        format!(
+            "{WTAS}{}{}{}",
+            row("18:03:00,000000", "18:02:50,000000", "18:03:00,004000"),
+            row("18:04:00,000000", "14:06:41,000000", "18:04:00,004000"),
+            row("18:05:00,000000", "18:04:58,000000", "18:05:00,004000"),
+        )
+    }
+
     #[test]
     fn rows_come_out_in_time_order_of_their_intervals() {
-        // A task that began hours before the records around it.
-        let text = format!(
-            "{WTAS}{}{}{}",
-            wtas_row(
-                "2016/02/27",
-                "18:03:00,000000",
-                "18:02:50,000000",
-                "18:03:00,004000"
-            ),
-            wtas_row(
-                "2016/02/27",
-                "18:04:00,000000",
-                "14:06:41,000000",
-                "18:04:00,004000"
-            ),
-            wtas_row(
-                "2016/02/27",
-                "18:05:00,000000",
-                "18:04:58,000000",
-                "18:05:00,004000"
-            ),
-        );
+        let text = task_began_hours_before();
         let (evs, _) = read("SMF-WTAS.csv", &text, Some("+00:00"));
         let lines: Vec<u64> = evs.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![3, 2, 4]);
@@ -1206,27 +1197,7 @@ mod tests {
 
     #[test]
     fn a_full_hold_budget_lets_the_earliest_rows_go() {
-        let text = format!(
-            "{WTAS}{}{}{}",
-            wtas_row(
-                "2016/02/27",
-                "18:03:00,000000",
-                "18:02:50,000000",
-                "18:03:00,004000"
-            ),
-            wtas_row(
-                "2016/02/27",
-                "18:04:00,000000",
-                "14:06:41,000000",
-                "18:04:00,004000"
-            ),
-            wtas_row(
-                "2016/02/27",
-                "18:05:00,000000",
-                "18:04:58,000000",
-                "18:05:00,004000"
-            ),
-        );
+        let text = task_began_hours_before();
         let lines = |budget: usize| -> Vec<u64> {
             let input = Input::from_bytes("SMF-WTAS.csv", text.as_bytes().to_vec());
             let opts = ReadOptions {
