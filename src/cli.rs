@@ -94,6 +94,8 @@ impl InputArgs {
             interest: None,
             read_buffer: 0,
             hold_budget: 0,
+            jobs: self.jobs(),
+            parallel: Default::default(),
         }
     }
 

@@ -48,6 +48,27 @@ impl<R: Read> LineReader<R> {
         }
     }
 
+    /// A reader that goes on from `line_no` lines and `bytes` bytes
+    /// already read elsewhere (numbers and counts continue from there).
+    pub fn resume(cap: usize, r: R, line_no: u64, bytes: u64) -> Self {
+        LineReader {
+            line_no,
+            bytes,
+            ..Self::with_capacity(cap, r)
+        }
+    }
+
+    /// Taken apart: the bytes buffered and not yet read, the inner reader
+    /// (positioned after them), the lines and bytes read so far.
+    pub fn into_parts(mut self) -> (Vec<u8>, R, u64, u64) {
+        if self.pending > 0 {
+            self.inner.consume(self.pending);
+            self.pending = 0;
+        }
+        let rest = self.inner.buffer().to_vec();
+        (rest, self.inner.into_inner(), self.line_no, self.bytes)
+    }
+
     pub fn set_max_len(&mut self, n: usize) {
         self.max_len = n;
     }
@@ -193,6 +214,31 @@ mod tests {
             out.push((m, l.to_vec()));
         }
         out
+    }
+
+    /// A reader taken apart and resumed over what it had buffered and the
+    /// rest of its input reads on as if it had never stopped.
+    #[test]
+    fn taken_apart_and_resumed_reads_on() {
+        let input: &[u8] = b"one\ntwo\nthree\nfour";
+        let mut r = LineReader::with_capacity(6, input);
+        assert_eq!(r.next_line().unwrap().unwrap().1, b"one");
+        let (rest, inner, line_no, bytes) = r.into_parts();
+        assert_eq!((line_no, bytes), (1, 4));
+        let mut r = LineReader::resume(6, std::io::Cursor::new(rest).chain(inner), line_no, bytes);
+        let mut got = Vec::new();
+        while let Some((m, l)) = r.next_line().unwrap() {
+            got.push((m.no, l.to_vec(), m.unterminated));
+        }
+        assert_eq!(
+            got,
+            vec![
+                (2, b"two".to_vec(), false),
+                (3, b"three".to_vec(), false),
+                (4, b"four".to_vec(), true)
+            ]
+        );
+        assert_eq!(r.bytes_read(), input.len() as u64);
     }
 
     #[test]

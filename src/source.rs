@@ -319,6 +319,35 @@ pub struct ReadOptions {
     /// order (0: the reader's default). `open_all` shares one budget
     /// among the SMF files of a run.
     pub hold_budget: usize,
+    /// Worker threads of the run (`-j`; 0 counts as 1).
+    pub jobs: usize,
+    /// How one large trace file is spread over more cores (`open_all`
+    /// sets it when there are fewer large files than workers).
+    pub parallel: Parallel,
+}
+
+/// Helper threads for the lines of one large trace file, and the size of
+/// the blocks they take. The output is the same with or without them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parallel {
+    /// Threads rendering blocks ahead (0: none, the file is read alone).
+    pub helpers: usize,
+    /// Bytes of whole lines per block.
+    pub block: usize,
+    /// Files smaller than this are read alone.
+    pub min_bytes: u64,
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Parallel {
+            helpers: 0,
+            // Large enough that a block's set-up is a small share of its
+            // work, small enough that blocks in flight stay a few MB.
+            block: 1 << 20,
+            min_bytes: 64 << 20,
+        }
+    }
 }
 
 impl ReadOptions {

@@ -12,7 +12,7 @@ pub mod trace;
 
 use crate::event::{Event, Format};
 use crate::input::Input;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, Parallel, ReadOptions, Severity, Source};
 use std::collections::BTreeMap;
 
 /// How many bytes of each file the sniffers see.
@@ -97,6 +97,17 @@ fn read_buffer_for(n: usize) -> usize {
     (READ_BUDGET / n.max(1)).clamp(64 << 10, 256 << 10)
 }
 
+/// Helper threads for each large trace file: one worker per file keeps
+/// every core busy when there are at least as many large files as
+/// workers; fewer, and the workers left over help read them.
+fn helpers_for(large: usize, jobs: usize) -> usize {
+    if large == 0 || large >= jobs {
+        0
+    } else {
+        jobs / large
+    }
+}
+
 pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
     let n = inputs.len();
     let sniffed: Vec<Sniffed> = inputs.into_iter().map(sniff).collect();
@@ -104,9 +115,21 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         .iter()
         .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
         .count();
+    let large = sniffed
+        .iter()
+        .filter(|s| {
+            s.error.is_none()
+                && s.reader.is_some_and(|r| r.format() == Format::FmtTrace)
+                && s.input.bytes >= opts.parallel.min_bytes
+        })
+        .count();
     let opts = &ReadOptions {
         read_buffer: read_buffer_for(n),
         hold_budget: smf::hold_budget_for(smf),
+        parallel: Parallel {
+            helpers: helpers_for(large, opts.jobs),
+            ..opts.parallel
+        },
         ..opts.clone()
     };
     let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
@@ -197,5 +220,24 @@ impl Source for Done {
     }
     fn finish(self: Box<Self>) -> Vec<FileInfo> {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::helpers_for;
+
+    #[test]
+    fn workers_left_over_help_the_large_files() {
+        // No large file, or one per worker: none.
+        assert_eq!(helpers_for(0, 8), 0);
+        assert_eq!(helpers_for(2, 2), 0);
+        assert_eq!(helpers_for(16, 2), 0);
+        // Fewer large files than workers.
+        assert_eq!(helpers_for(1, 2), 2);
+        assert_eq!(helpers_for(2, 8), 4);
+        assert_eq!(helpers_for(3, 4), 1);
+        // -j 1: the file is read alone.
+        assert_eq!(helpers_for(1, 1), 0);
     }
 }

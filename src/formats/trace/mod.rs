@@ -8,6 +8,8 @@
 //! exit, error exit, dump row or text. One call stack per (PID, TID) gives
 //! every exit its duration.
 
+mod blocks;
+
 use super::Reader;
 use super::binary_trace::is_trace_name;
 use crate::event::{Event, Format, Kind, Origin, Ts};
@@ -415,8 +417,15 @@ impl Threads {
 }
 
 struct Thread {
+    pid: u32,
+    tid: u32,
     /// Open calls: name and instant (UTC nanoseconds) of entry.
     stack: Vec<(Arc<str>, i64)>,
+    /// Read ahead (`blocks`): exits met with nothing open in the block,
+    /// whose entries may lie before it: name, instant and row.
+    queries: Vec<blocks::Query>,
+    /// Read ahead: the deepest the stack was in the block.
+    max_depth: usize,
     /// The thread's last ident: consecutive records of a thread mostly
     /// carry the same one, so it is compared before the interner is asked.
     ident: Option<Arc<str>>,
@@ -433,7 +442,11 @@ impl Thread {
         label.push(b'.');
         push_num(&mut label, u64::from(tid));
         Thread {
+            pid,
+            tid,
             stack: Vec::new(),
+            queries: Vec::new(),
+            max_depth: 0,
             ident: None,
             last_record_line: 0,
             label,
@@ -788,6 +801,14 @@ impl LineText {
     }
 }
 
+/// What reading on in a file gave.
+enum Step {
+    /// Rows rendered (maybe none: a line's events may wait in `out`).
+    Rows(usize),
+    /// The reader has no more lines.
+    Ended,
+}
+
 /// Per-file reading state.
 struct Segment {
     input: Input,
@@ -834,6 +855,17 @@ pub struct TraceSource {
     /// Earliest and latest instant of the rows rendered straight from
     /// their lines in this segment.
     fast_span: Option<(i64, i64)>,
+    /// Set while this source renders a block ahead of the lines before it.
+    ahead: Option<blocks::Ahead>,
+    /// Helpers rendering blocks of the current file ahead.
+    par: Option<Box<blocks::Pipeline>>,
+    /// The current file is past what helpers can take (a line longer than
+    /// a block): read on alone.
+    par_off: bool,
+    /// Blocks of the last file with helpers: stitched, read again, and
+    /// durations found at a stitch.
+    #[cfg(test)]
+    par_counts: (u64, u64, u64),
 }
 
 impl TraceSource {
@@ -861,6 +893,11 @@ impl TraceSource {
             day: None,
             idents: Idents::default(),
             fast_span: None,
+            ahead: None,
+            par: None,
+            par_off: false,
+            #[cfg(test)]
+            par_counts: (0, 0, 0),
         }
     }
 
@@ -888,6 +925,8 @@ impl TraceSource {
     }
 
     fn end_segment(&mut self) {
+        self.par = None;
+        self.par_off = false;
         self.flush_held();
         if let (Some(((d0, t0), (d1, t1))), Some(off)) = (self.skipped.take(), self.offset)
             && let Some(seg) = self.seg.as_mut()
@@ -953,6 +992,7 @@ impl TraceSource {
     /// from this file's header, else from the previous file of the group
     /// (a `.TRS` before its `.FMT`), else from the options.
     fn settle_clock(&mut self, first_tod: Option<NaiveTime>) {
+        self.hazard();
         self.clock_settled = true;
         let seg = self.seg.as_mut().expect("segment");
         if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
@@ -1042,6 +1082,9 @@ impl TraceSource {
 
     /// `roll` for a time of day in nanoseconds since midnight.
     fn roll_nanos(&mut self, tod: i64) -> NaiveDate {
+        if let Some(a) = self.ahead.as_mut() {
+            a.first_tod.get_or_insert(tod);
+        }
         let mut date = self.date.expect("date settled");
         if let Some(last) = self.last_tod {
             // Whole seconds back, as a duration's seconds (towards zero).
@@ -1068,6 +1111,7 @@ impl TraceSource {
         if self.held.is_empty() {
             return;
         }
+        self.hazard();
         if !self.clock_settled {
             let first = self.held.first().map(|(t, _)| *t);
             self.settle_clock(first);
@@ -1080,6 +1124,9 @@ impl TraceSource {
     }
 
     fn emit(&mut self, e: Event) {
+        if let Some(a) = self.ahead.as_mut() {
+            a.rows += 1;
+        }
         if let Some(seg) = self.seg.as_mut() {
             seg.info.saw_event(&e.ts);
         }
@@ -1240,6 +1287,7 @@ impl TraceSource {
         };
         let key = day.base + p.tod_nanos;
         let names = &mut self.names;
+        let ahead = &mut self.ahead;
         let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;
         let seg = self.seg.as_mut()?;
         // Nothing is written before this point: a `None` above leaves the
@@ -1259,11 +1307,17 @@ impl TraceSource {
                     thread.stack.remove(0);
                 }
                 thread.stack.push((names.get_bytes(f), key));
+                thread.max_depth = thread.max_depth.max(thread.stack.len());
                 None
             }
             Call::Exit(f) => {
                 thread.last_record_line = no;
                 let pos = thread.stack.iter().rposition(|(g, _)| g.as_bytes() == f);
+                if pos.is_none()
+                    && let Some(a) = ahead.as_mut()
+                {
+                    a.unmatched(thread, || names.get_bytes(f), key);
+                }
                 pos.map(|pos| {
                     let start = thread.stack[pos].1;
                     thread.stack.truncate(pos);
@@ -1293,6 +1347,9 @@ impl TraceSource {
         }
         out.push(b'\n');
         seg.info.events += 1;
+        if let Some(a) = ahead.as_mut() {
+            a.rows += 1;
+        }
         self.fast_span = Some(match self.fast_span {
             Some((lo, hi)) => (lo.min(key), hi.max(key)),
             None => (key, key),
@@ -1303,6 +1360,79 @@ impl TraceSource {
             line: no,
             origin: None,
         })
+    }
+
+    /// Read on in the current file's reader: a block of plain lines
+    /// straight to rows when the file allows it, then one line the usual
+    /// way (its events wait in `out`).
+    fn read_rows(
+        &mut self,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(RowMeta, usize, usize),
+    ) -> Step {
+        if !self.fast_ready() {
+            return if self.step() {
+                Step::Rows(0)
+            } else {
+                Step::Ended
+            };
+        }
+        let Some(mut reader) = self.seg.as_mut().and_then(|s| s.lines.take()) else {
+            return Step::Ended;
+        };
+        // A block of plain lines at a time, straight from the read buffer;
+        // then one line the usual way (the line that stopped the block, or
+        // one only partly buffered).
+        let got = self.fast_block(&mut reader, out, n, limit, row);
+        let start = out.len();
+        let line = if got > 0 {
+            Some(None)
+        } else {
+            let info = &mut self.seg.as_mut().expect("segment").info;
+            super::read_line(&mut reader, info).map(|(meta, bytes)| {
+                let fast = (!meta.truncated && !meta.unterminated)
+                    .then(|| self.fast_row(meta.no, bytes, out))
+                    .flatten();
+                if fast.is_none() {
+                    self.take_line(meta, bytes);
+                }
+                fast
+            })
+        };
+        if let Some(seg) = self.seg.as_mut() {
+            seg.lines = Some(reader);
+        }
+        match line {
+            None => Step::Ended,
+            Some(Some(m)) => {
+                row(m, start, out.len());
+                Step::Rows(got + 1)
+            }
+            Some(None) => Step::Rows(got),
+        }
+    }
+
+    /// The current reader has no more lines: the end of a block read
+    /// again (the file goes on with its helpers), or of the file.
+    fn reader_ended(&mut self) {
+        if self.par.is_some() {
+            if let Some(seg) = self.seg.as_mut() {
+                seg.lines = None;
+            }
+        } else {
+            self.end_segment();
+        }
+    }
+
+    /// Something a block read ahead cannot know from its own lines (a
+    /// header, a counter, a clock to settle): the block is read again
+    /// once the lines before it are.
+    fn hazard(&mut self) {
+        if let Some(a) = self.ahead.as_mut() {
+            a.hazard = true;
+        }
     }
 
     /// Render the plain lines at the start of the read buffer, up to `n`
@@ -1407,6 +1537,7 @@ impl TraceSource {
             return;
         }
         if is_title(s) {
+            self.hazard();
             self.seen_title = true;
             self.layout.counter = Some(s.contains("Counter"));
             self.layout.ident = Some(s.contains("Ident"));
@@ -1435,6 +1566,7 @@ impl TraceSource {
     }
 
     fn header_text(&mut self, t: &str) {
+        self.hazard();
         let seg = self.seg.as_mut().expect("segment");
         let info = &mut seg.info;
         if t.starts_with("Process") {
@@ -1503,6 +1635,9 @@ impl TraceSource {
     }
 
     fn record(&mut self, no: u64, rec: Record<'_>, unterminated: bool) {
+        if rec.counter.is_some() || self.in_header {
+            self.hazard();
+        }
         if let Some(c) = rec.counter {
             if let Some(prev) = self.last_counter {
                 let expect = prev.wrapping_add(1);
@@ -1582,6 +1717,7 @@ impl TraceSource {
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
         let interest = self.opts.interest.as_deref();
+        let ahead = &mut self.ahead;
         let thread = self.threads.get(key.0, key.1);
         // With an interest set, only calls of interest are stacked, so the
         // stack still times them exactly; depth then counts those calls.
@@ -1598,6 +1734,7 @@ impl TraceSource {
                     }
                     let depth = thread.stack.len() as u32;
                     thread.stack.push((f.clone(), instant(&ts)));
+                    thread.max_depth = thread.max_depth.max(thread.stack.len());
                     (Kind::Entry, depth, Some(f), None, None, None, false)
                 }
                 Data::Exit {
@@ -1627,6 +1764,9 @@ impl TraceSource {
                         }
                         // No entry seen: the trace started inside this call.
                         None => {
+                            if let Some(a) = ahead.as_mut() {
+                                a.unmatched(thread, || f.clone(), instant(&ts));
+                            }
                             let d = thread.stack.len() as u32;
                             (kind, d, Some(f), rc, function_time, None, true)
                         }
@@ -1769,58 +1909,28 @@ impl Source for TraceSource {
                 k += 1;
                 continue;
             }
-            if !self.fast_ready() {
-                if self.seg.is_none() {
-                    let Some(next) = self.pending.pop_front() else {
-                        return false;
-                    };
-                    self.start_segment(next);
-                } else if !self.step() {
-                    if k > 0 {
-                        // Rows of one call are of one file (see `RowMeta`).
-                        return true;
-                    }
-                    self.end_segment();
-                }
+            if self.seg.is_none() {
+                let Some(next) = self.pending.pop_front() else {
+                    return false;
+                };
+                self.start_segment(next);
                 continue;
             }
-            let Some(mut reader) = self.seg.as_mut().and_then(|s| s.lines.take()) else {
-                self.end_segment();
-                continue;
-            };
-            // A block of plain lines at a time, straight from the read
-            // buffer; then one line the usual way (the line that stopped the
-            // block, or one only partly buffered).
-            let got = self.fast_block(&mut reader, out, n - k, limit, row);
-            k += got;
-            let start = out.len();
-            let line = if got > 0 {
-                Some(None)
-            } else {
-                let info = &mut self.seg.as_mut().expect("segment").info;
-                super::read_line(&mut reader, info).map(|(meta, bytes)| {
-                    let fast = (!meta.truncated && !meta.unterminated)
-                        .then(|| self.fast_row(meta.no, bytes, out))
-                        .flatten();
-                    if fast.is_none() {
-                        self.take_line(meta, bytes);
+            if self.par.is_some() || self.par_wanted() {
+                match self.par_rows(sink, out, n - k, limit, row) {
+                    blocks::Next::Rows(got) => {
+                        k += got;
+                        continue;
                     }
-                    fast
-                })
-            };
-            if let Some(seg) = self.seg.as_mut() {
-                seg.lines = Some(reader);
-            }
-            match line {
-                // The file's end: closed on the next call when rows were
-                // rendered in this one (they are of this file).
-                None if k > 0 => return true,
-                None => self.end_segment(),
-                Some(Some(m)) => {
-                    row(m, start, out.len());
-                    k += 1;
+                    blocks::Next::Usual => {}
                 }
-                Some(None) => {}
+            }
+            match self.read_rows(out, n - k, limit, row) {
+                Step::Rows(got) => k += got,
+                // Rows of one call are of one file (see `RowMeta`): the file
+                // is closed on the next call when this one rendered rows.
+                Step::Ended if k > 0 => return true,
+                Step::Ended => self.reader_ended(),
             }
         }
         true
@@ -1996,10 +2106,20 @@ mod tests {
     // how many took that way) and through events (`slow`), with file facts.
     use crate::output::timeline::{RowRenderer, TimelineFormat};
     use crate::rows::{RowSink, RowSpec};
-    type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64);
+    type Problems = Vec<(Option<u64>, String)>;
+    type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64, Problems);
     type Rows = Vec<(RowMeta, Vec<u8>)>;
     fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
-        let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
+        let (rows, straight, facts, _) = fast_with(inputs, ReadOptions::default());
+        (rows, straight, facts)
+    }
+    /// As `fast`, with these options; also the blocks helpers rendered
+    /// that were stitched and read again.
+    fn fast_with(
+        inputs: Vec<Input>,
+        opts: ReadOptions,
+    ) -> (Rows, usize, Vec<Facts>, (u64, u64, u64)) {
+        let mut src = Box::new(TraceSource::new(inputs, opts));
         let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
         let (mut rows, mut straight) = (Vec::new(), 0);
         let mut out = Vec::new();
@@ -2022,7 +2142,8 @@ mod tests {
                 (m, out[s..e].to_vec())
             })
             .collect();
-        (rows, straight, facts(src.finish()))
+        let counts = src.par_counts;
+        (rows, straight, facts(src.finish()), counts)
     }
     fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
         let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
@@ -2044,17 +2165,25 @@ mod tests {
     fn facts(infos: Vec<FileInfo>) -> Vec<Facts> {
         infos
             .into_iter()
-            .map(|i| (i.events, i.first, i.last, i.lines, i.problem_count))
+            .map(|i| {
+                let problems = i.problems.into_iter().map(|p| (p.line, p.message));
+                let problems = problems.collect();
+                (
+                    i.events,
+                    i.first,
+                    i.last,
+                    i.lines,
+                    i.problem_count,
+                    problems,
+                )
+            })
             .collect()
     }
 
-    /// Every trace fixture (and a file of awkward lines) gives the same
-    /// text rows, keys and file facts whether lines go straight to rows or
-    /// through events; and the straight way is taken for most lines.
-    #[test]
-    fn text_rows_straight_from_lines_equal_rows_of_events() {
-        let dir = tempfile::tempdir().unwrap();
-        let odd = dir.path().join("AMQ4711.0.FMT");
+    /// Every trace fixture as a set of files read together, and two files
+    /// of awkward lines written into `dir`.
+    fn trace_sets(dir: &std::path::Path) -> Vec<Vec<std::path::PathBuf>> {
+        let odd = dir.join("AMQ4711.0.FMT");
         let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
         let mut body: Vec<u8> = head
             .split_inclusive(|&c| c == b'\n')
@@ -2108,7 +2237,7 @@ mod tests {
         std::fs::write(&odd, body).unwrap();
         // NUL bytes where the caches keyed by text zero-pad their keys, in a
         // file of its own (caches start empty).
-        let nul = dir.path().join("nul").join("AMQ4712.0.FMT");
+        let nul = dir.join("nul").join("AMQ4712.0.FMT");
         std::fs::create_dir_all(nul.parent().unwrap()).unwrap();
         let mut body: Vec<u8> = head
             .split_inclusive(|&c| c == b'\n')
@@ -2142,20 +2271,35 @@ mod tests {
             files.sort();
             sets.extend(files.into_iter().map(|f| vec![f]));
         }
+        sets
+    }
+
+    fn inputs_of(set: &[std::path::PathBuf]) -> Vec<Input> {
+        set.iter()
+            .map(|p| Input::from_path(&p.display().to_string(), p).unwrap())
+            .collect()
+    }
+
+    fn show(r: &[(RowMeta, Vec<u8>)]) -> String {
+        r.iter()
+            .map(|(m, b)| {
+                let text = String::from_utf8_lossy(b);
+                format!("{} {} {} {text}", m.key, m.offset, m.line)
+            })
+            .collect()
+    }
+
+    /// Every trace fixture (and a file of awkward lines) gives the same
+    /// text rows, keys and file facts whether lines go straight to rows or
+    /// through events; and the straight way is taken for most lines.
+    #[test]
+    fn text_rows_straight_from_lines_equal_rows_of_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let sets = trace_sets(dir.path());
         let (mut total, mut straight_total) = (0, 0);
         for set in sets {
-            let inputs = || {
-                set.iter()
-                    .map(|p| Input::from_path(&p.display().to_string(), p).unwrap())
-                    .collect::<Vec<_>>()
-            };
-            let (a, straight, fa) = fast(inputs());
-            let (b, fb) = slow(inputs());
-            let show = |r: &[(RowMeta, Vec<u8>)]| {
-                r.iter()
-                    .map(|(m, b)| format!("{} {} {}", m.key, m.offset, String::from_utf8_lossy(b)))
-                    .collect::<String>()
-            };
+            let (a, straight, fa) = fast(inputs_of(&set));
+            let (b, fb) = slow(inputs_of(&set));
             assert_eq!(show(&a), show(&b), "{set:?}");
             assert_eq!(fa, fb, "{set:?}");
             total += a.len();
@@ -2227,6 +2371,164 @@ mod tests {
                 f.display(),
                 path.display()
             );
+            // And with helpers taking blocks of a few lines.
+            let (c, _, fc, _) = fast_with(input(), par(1 + n % 3, 64 + rnd(600)));
+            assert!(
+                a == c && fa == fc,
+                "damaged {} differs with helpers: {}",
+                f.display(),
+                path.display()
+            );
+        }
+    }
+
+    fn par(helpers: usize, block: usize) -> ReadOptions {
+        ReadOptions {
+            parallel: crate::source::Parallel {
+                helpers,
+                block,
+                min_bytes: 0,
+            },
+            ..ReadOptions::default()
+        }
+    }
+
+    /// Every trace fixture (and the files of awkward lines), read with
+    /// helpers taking blocks of a few lines, gives the rows, their order
+    /// and the file facts of one reader alone.
+    #[test]
+    fn blocks_on_helpers_give_the_rows_of_one_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut stitched = 0;
+        for set in trace_sets(dir.path()) {
+            let (a, _, fa) = fast(inputs_of(&set));
+            for (helpers, block) in [(1, 64), (2, 300), (3, 1000), (2, 1 << 20)] {
+                let (b, _, fb, counts) = fast_with(inputs_of(&set), par(helpers, block));
+                assert_eq!(show(&a), show(&b), "{set:?} {helpers} {block}");
+                assert_eq!(fa, fb, "{set:?} {helpers} {block}");
+                stitched += counts.0;
+            }
+        }
+        assert!(stitched > 100, "{stitched} blocks stitched");
+    }
+
+    /// A long trace of interleaved threads: calls open across many blocks,
+    /// midnight, missing exits, exits of calls entered before the trace, a
+    /// stack deeper than the limit, a title and a counter line in the
+    /// middle, CRLF, a NUL, a line longer than a block and a last line cut
+    /// short. With helpers it gives the rows of one reader; most blocks are
+    /// stitched, and the ones whose assumptions fail are read again.
+    #[test]
+    fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
+        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
+        let mut body: Vec<u8> = head
+            .split_inclusive(|&c| c == b'\n')
+            .take(11)
+            .flatten()
+            .copied()
+            .collect();
+        let mut rng = crate::testrng::Rng::new(7);
+        // Microseconds since midnight: the trace starts at 23:58:00.
+        let mut t: u64 = (23 * 3600 + 58 * 60) * 1_000_000;
+        let mut stacks: Vec<Vec<String>> = vec![Vec::new(); 8];
+        let line = |t: u64, tid: usize, data: &str| {
+            let t = t % 86_400_000_000;
+            let (s, us) = (t / 1_000_000, t % 1_000_000);
+            format!(
+                " {:02}:{:02}:{:02}.{us:06}     4711.{tid:<5}  RSESS:{tid:06x} {data}\n",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            )
+        };
+        // Calls that stay open for most of the trace.
+        for (tid, st) in stacks.iter_mut().enumerate().skip(1) {
+            body.extend(line(t, tid, &format!("{{  outer{tid}")).bytes());
+            st.push(format!("outer{tid}"));
+        }
+        for i in 0..30_000 {
+            t += rng.below(9_000) as u64;
+            let tid = 1 + rng.below(6);
+            // Threads interleave: near midnight some lines of the old day
+            // come after the first of the new one.
+            let t = match t % 86_400_000_000 {
+                0..3_000_000 if rng.below(4) == 0 => t - 2_500_000,
+                _ => t,
+            };
+            let st = &mut stacks[tid];
+            let dashes = "-".repeat(st.len().min(9));
+            let data = match (i, rng.below(2_000)) {
+                (9_000, _) => "Timestamp        Process.Thread  Trace Ident  Trace Data".into(),
+                (12_000, _) => "not a record at all".into(),
+                (15_000, _) => "NUL\0in a line".into(),
+                (17_000, _) => {
+                    // A stack deeper than the limit, then closed again.
+                    for d in 0..MAX_STACK + 20 {
+                        body.extend(line(t, 7, &format!("{{  deep{d}")).bytes());
+                    }
+                    "}  deep0 rc=OK".into()
+                }
+                (_, 0..700) => {
+                    let f = format!("fn{}", rng.below(40));
+                    let d = format!("{dashes}{{  {f}");
+                    st.push(f);
+                    d
+                }
+                (_, 700..1400) if !st.is_empty() => {
+                    let f = st.pop().unwrap();
+                    if f.starts_with("outer") {
+                        st.push(f);
+                        "text".into()
+                    } else {
+                        format!("{dashes}}}  {f} rc=OK FunctionTime=12")
+                    }
+                }
+                // An exit whose entry the trace never saw.
+                (_, 1400..1405) => format!("{dashes}}}  before{} rc=OK", rng.below(3)),
+                // A missing exit: the caller closes over it.
+                (_, 1405..1410) if st.len() >= 3 => {
+                    st.pop();
+                    let f = st.pop().unwrap();
+                    format!("{dashes}}}  {f} rc=OK")
+                }
+                (_, 1410..1600) => "      0x0000:  00000000  |....|".into(),
+                _ => format!("QTime({i})"),
+            };
+            let mut l = line(t, tid, &data);
+            if i == 9_000 {
+                l = format!("{}\n", data);
+            }
+            if i == 11_000 {
+                l = format!("0000002A {}", &l[1..]);
+            }
+            if i % 997 == 0 {
+                l.insert(l.len() - 1, '\r');
+            }
+            body.extend(l.bytes());
+        }
+        for tid in 1..8 {
+            body.extend(line(t, tid, &format!("}}  outer{tid} rc=OK")).bytes());
+        }
+        let long = format!("long {}", "x".repeat(9_000));
+        body.extend(line(t, 1, &long).bytes());
+        body.extend(line(t + 5, 2, "after the long line").bytes());
+        body.extend(line(t + 6, 2, "cut short").trim_end().bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("AMQ4711.0.FMT");
+        std::fs::write(&path, &body).unwrap();
+        let set = [path];
+        let (a, _, fa) = fast(inputs_of(&set));
+        assert!(a.len() > 30_000);
+        let (b, fb) = slow(inputs_of(&set));
+        assert_eq!(show(&a), show(&b));
+        assert_eq!(fa, fb);
+        for (helpers, block) in [(2, 4096), (1, 2000), (3, 777)] {
+            let (c, _, fc, counts) = fast_with(inputs_of(&set), par(helpers, block));
+            assert_eq!(show(&a), show(&c), "{helpers} {block}");
+            assert_eq!(fa, fc, "{helpers} {block}");
+            let (stitched, again, durations) = counts;
+            assert!(stitched > 8 * again && again > 0, "{counts:?}");
+            assert!(durations > 100, "{counts:?}");
         }
     }
 

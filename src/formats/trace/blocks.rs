@@ -1,0 +1,775 @@
+//! One large trace file on several cores. When there are fewer large files
+//! than workers, the source of a large trace cuts the rest of its file into
+//! blocks of whole lines and has helper threads render text rows of each
+//! block ahead, not knowing what the lines before the block left behind:
+//!
+//! - the date: a block assumes the date the file had when it was sent, and
+//!   that its first record is not across midnight from the line before;
+//! - open calls: a block starts with no call open. An exit that finds
+//!   nothing open in the block is kept as a question (is its entry open
+//!   before the block?), its row left without a duration;
+//! - anything else (a header or title line, a counter column, an exit
+//!   that would close calls of the block and before it at once) makes the
+//!   block unusable.
+//!
+//! The source takes the blocks back in file order and stitches each onto
+//! the state the lines before it left: it checks the block's first record
+//! against the real clock, answers its questions from the real call
+//! stacks (adding the durations to the rows they belong to), and carries
+//! the block's open calls, clock and file facts on. A block whose
+//! assumptions do not hold is read again the usual way. Either way the
+//! rows, their order and the file facts are those of reading the file
+//! alone, whatever the number of helpers (tests hold both ways to each
+//! other on every trace fixture, damaged ones among them).
+
+use super::{Layout, MAX_STACK, Step, Thread, TraceSource, micros_between};
+use crate::event::{Format, Origin};
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::output::timeline::push_elapsed;
+use crate::rows::{RowMeta, RowSink, RowSpec};
+use crate::source::{FileInfo, ReadOptions};
+use chrono::{FixedOffset, NaiveDate};
+use std::collections::VecDeque;
+use std::io::{self, Read};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+
+/// What `par_rows` did.
+pub(super) enum Next {
+    /// Rows copied from a stitched block (maybe none: a block was taken).
+    Rows(usize),
+    /// Read on the usual way: a block is being read again, or the
+    /// helpers are done with the file.
+    Usual,
+}
+
+/// What a source rendering a block ahead keeps besides its rows.
+#[derive(Default)]
+pub(super) struct Ahead {
+    /// The block cannot be stitched: it is read again.
+    pub(super) hazard: bool,
+    /// Rows rendered so far in the block (a question names its row).
+    pub(super) rows: usize,
+    /// Time of day of the first record the clock saw.
+    pub(super) first_tod: Option<i64>,
+}
+
+impl Ahead {
+    /// An exit that found no open call of its name in the block: its entry
+    /// may be open before the block, a question for the stitch. With
+    /// nothing open in the block, nothing is open in it afterwards
+    /// whatever the answer. With calls open in the block, the answer would
+    /// decide whether they are closed too: the block went on as if the
+    /// entry was never seen, and is read again if it was.
+    pub(super) fn unmatched(
+        &mut self,
+        thread: &mut Thread,
+        name: impl FnOnce() -> Arc<str>,
+        key: i64,
+    ) {
+        let open_here = !thread.stack.is_empty();
+        thread.queries.push((name(), key, self.rows, open_here));
+    }
+}
+
+/// What every block of one file shares.
+struct Template {
+    opts: ReadOptions,
+    layout: Layout,
+    offset: FixedOffset,
+    seen_title: bool,
+    unix_title: bool,
+    input: Input,
+    origin: Arc<Origin>,
+    row_path: Vec<u8>,
+    pid: Option<u32>,
+    spec: Arc<RowSpec>,
+}
+
+/// One rendered row of a block: its instant, line, and where it ends in
+/// the block's bytes (it starts where the row before it ends). Every row
+/// of a block is of the current file, at the file's offset.
+struct BlockRow {
+    key: i64,
+    line: u64,
+    end: usize,
+}
+
+/// A block sent to the helpers.
+struct Job {
+    bytes: Arc<Vec<u8>>,
+    first_line: u64,
+    date: NaiveDate,
+    out: Vec<u8>,
+    rows: Vec<BlockRow>,
+    reply: SyncSender<Done>,
+}
+
+/// A thread's state at the end of a block.
+struct Open {
+    pid: u32,
+    tid: u32,
+    queries: Vec<Query>,
+    stack: Vec<(Arc<str>, i64)>,
+    max_depth: usize,
+    last_record_line: u64,
+}
+
+/// A block rendered ahead.
+struct Done {
+    out: Vec<u8>,
+    rows: Vec<BlockRow>,
+    info: FileInfo,
+    hazard: bool,
+    assumed: NaiveDate,
+    first_tod: Option<i64>,
+    date: Option<NaiveDate>,
+    last_tod: Option<i64>,
+    threads: Vec<Open>,
+    fast_span: Option<(i64, i64)>,
+}
+
+/// An exit's question: name, instant, row, and whether the block went on
+/// as if no entry of that name was open before it.
+pub(super) type Query = (Arc<str>, i64, usize, bool);
+
+/// A block in flight, in file order.
+struct Block {
+    bytes: Arc<Vec<u8>>,
+    first_line: u64,
+    lines: u64,
+    reply: Receiver<Done>,
+}
+
+/// A stitched block whose rows are being handed on.
+struct Ready {
+    offset: i32,
+    out: Vec<u8>,
+    rows: Vec<BlockRow>,
+    next: usize,
+    /// Durations found at the stitch: (row, microseconds), by row.
+    patches: Vec<(usize, u64)>,
+    patch_at: usize,
+}
+
+impl Ready {
+    /// Hand on up to `n` rows (or until `out` holds `limit` bytes).
+    fn copy(
+        &mut self,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(RowMeta, usize, usize),
+    ) -> usize {
+        let mut k = 0;
+        while self.next < self.rows.len() && k < n && (k == 0 || out.len() < limit) {
+            let r = &self.rows[self.next];
+            let from = self.next.checked_sub(1).map_or(0, |i| self.rows[i].end);
+            let start = out.len();
+            match self.patches.get(self.patch_at) {
+                Some(&(at, us)) if at == self.next => {
+                    // An exit row: its duration goes before the line end.
+                    out.extend_from_slice(&self.out[from..r.end - 1]);
+                    push_elapsed(out, us);
+                    out.push(b'\n');
+                    self.patch_at += 1;
+                }
+                _ => out.extend_from_slice(&self.out[from..r.end]),
+            }
+            let meta = RowMeta {
+                key: r.key,
+                offset: self.offset,
+                line: r.line,
+                origin: None,
+            };
+            row(meta, start, out.len());
+            self.next += 1;
+            k += 1;
+        }
+        k
+    }
+}
+
+/// The helpers of one file and the blocks in flight.
+pub(super) struct Pipeline {
+    jobs: Option<Sender<Job>>,
+    workers: Vec<JoinHandle<()>>,
+    flight: VecDeque<Block>,
+    ready: Option<Ready>,
+    /// The file, read raw past `carry` (the start of a line not yet whole).
+    raw: Option<Box<dyn Read + Send>>,
+    carry: Vec<u8>,
+    /// Where the unread part of `carry` starts.
+    carry_at: usize,
+    failed: Option<io::Error>,
+    /// The file has no more bytes.
+    eof: bool,
+    /// ... and no more blocks.
+    done: bool,
+    line_no: u64,
+    bytes: u64,
+    block: usize,
+    cap: usize,
+    /// The file's layout and clock when the blocks were cut.
+    shape: Shape,
+    spare: Vec<(Vec<u8>, Vec<BlockRow>)>,
+    spare_bytes: Vec<Vec<u8>>,
+    /// Blocks stitched, read again, and durations found at a stitch (for
+    /// tests).
+    stitched: u64,
+    replayed: u64,
+    patched: u64,
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        self.jobs = None;
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+impl Pipeline {
+    /// The next block of whole lines; `None` when the file has no more
+    /// (what is left, a last line with no line end or a line longer than
+    /// a block, is read the usual way).
+    fn read_block(&mut self) -> Option<(Vec<u8>, u64, u64)> {
+        if self.done {
+            return None;
+        }
+        // A spare block keeps its length: only bytes past it are zeroed
+        // before reading into them.
+        let mut buf = self.spare_bytes.pop().unwrap_or_default();
+        let rest = &self.carry[self.carry_at..];
+        if rest.len() > self.block
+            && let Some(end) = memchr::memrchr(b'\n', &rest[..self.block])
+        {
+            // Whole lines already read (the line reader's buffer when the
+            // helpers started).
+            buf.clear();
+            buf.extend_from_slice(&rest[..=end]);
+            self.carry_at += end + 1;
+            return Some(self.counted(buf));
+        }
+        let mut len = rest.len();
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        buf[..len].copy_from_slice(rest);
+        self.carry.clear();
+        self.carry_at = 0;
+        let mut want = self.block;
+        let end = loop {
+            while len < want && !self.eof {
+                let Some(raw) = self.raw.as_mut() else {
+                    self.eof = true;
+                    break;
+                };
+                if buf.len() < want {
+                    buf.resize(want, 0);
+                }
+                match raw.read(&mut buf[len..want]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => len += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        // Reported where the usual way reads it.
+                        self.failed = Some(e);
+                        self.eof = true;
+                    }
+                }
+            }
+            let within = len.min(self.block);
+            let end = memchr::memrchr(b'\n', &buf[..within])
+                .or_else(|| memchr::memchr(b'\n', &buf[within..len]).map(|i| within + i));
+            if let Some(end) = end {
+                break end;
+            }
+            if self.eof || len >= self.block + LONG_LINE {
+                // A last line with no line end, or a line longer than a
+                // block and then some: left to the usual way.
+                buf.truncate(len);
+                self.carry = buf;
+                self.done = true;
+                return None;
+            }
+            want = len + (64 << 10);
+        };
+        self.carry.extend_from_slice(&buf[end + 1..len]);
+        buf.truncate(end + 1);
+        Some(self.counted(buf))
+    }
+
+    /// A block with its first line's number and its count of lines.
+    fn counted(&mut self, buf: Vec<u8>) -> (Vec<u8>, u64, u64) {
+        let lines = memchr::memchr_iter(b'\n', &buf).count() as u64;
+        let first = self.line_no + 1;
+        self.line_no += lines;
+        self.bytes += buf.len() as u64;
+        (buf, first, lines)
+    }
+
+    /// Keep the helpers busy: send blocks until `cap` are in flight.
+    fn fill(&mut self, date: NaiveDate) {
+        while self.flight.len() < self.cap {
+            let Some((buf, first_line, lines)) = self.read_block() else {
+                return;
+            };
+            let bytes = Arc::new(buf);
+            let (out, rows) = self.spare.pop().unwrap_or_default();
+            let (tx, rx) = mpsc::sync_channel(1);
+            let job = Job {
+                bytes: bytes.clone(),
+                first_line,
+                date,
+                out,
+                rows,
+                reply: tx,
+            };
+            // With no helper left, the reply never comes and the block is
+            // read again by the source.
+            if let Some(j) = &self.jobs {
+                let _ = j.send(job);
+            }
+            self.flight.push_back(Block {
+                bytes,
+                first_line,
+                lines,
+                reply: rx,
+            });
+        }
+    }
+
+    fn recycle(&mut self, r: Ready) {
+        if self.spare.len() < self.cap {
+            self.spare.push((r.out, r.rows));
+        }
+    }
+
+    fn recycle_bytes(&mut self, b: Arc<Vec<u8>>) {
+        if let Ok(v) = Arc::try_unwrap(b)
+            && self.spare_bytes.len() < self.cap
+        {
+            self.spare_bytes.push(v);
+        }
+    }
+}
+
+type Shape = (Layout, bool, bool, Option<FixedOffset>);
+
+/// A reader over a block shared with the source that sent it.
+struct Shared(Arc<Vec<u8>>, usize);
+
+impl Read for Shared {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.0[self.1.min(self.0.len())..];
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        self.1 += n;
+        Ok(n)
+    }
+}
+
+/// A reader that fails once with the error the helpers' reading met.
+struct Failing(Option<io::Error>);
+
+impl Read for Failing {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
+
+/// How far past a block a block's last line may go.
+const LONG_LINE: usize = 1 << 20;
+
+/// Read buffer of a block's line reader.
+const BLOCK_READ_BUFFER: usize = 256 << 10;
+
+fn helper(t: Arc<Template>, jobs: Arc<Mutex<Receiver<Job>>>) {
+    let mut src = TraceSource::ahead_of(&t);
+    let mut sink = RowSink::new(t.spec.clone());
+    loop {
+        let job = match jobs.lock().map(|rx| rx.recv()) {
+            Ok(Ok(j)) => j,
+            _ => return,
+        };
+        let reply = job.reply.clone();
+        let done = src.render_ahead(&t, &mut sink, job);
+        let _ = reply.send(done);
+    }
+}
+
+impl TraceSource {
+    /// Whether the rest of the current file should go to helpers: it is
+    /// large, helpers are allowed, and it is in its body (header read,
+    /// clock settled, plain lines rendered straight to rows).
+    pub(super) fn par_wanted(&self) -> bool {
+        let p = self.opts.parallel;
+        p.helpers > 0
+            && !self.par_off
+            && self.ahead.is_none()
+            && self.fast_ready()
+            && self
+                .seg
+                .as_ref()
+                .is_some_and(|s| s.lines.is_some() && s.input.bytes >= p.min_bytes)
+    }
+
+    /// Rows of the file's next lines with the helpers' blocks.
+    pub(super) fn par_rows(
+        &mut self,
+        sink: &RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(RowMeta, usize, usize),
+    ) -> Next {
+        if self.par.is_none() {
+            self.par_start(sink);
+        }
+        let replaying = self.seg.as_ref().is_some_and(|s| s.lines.is_some());
+        let Some(mut p) = self.par.take() else {
+            return Next::Usual;
+        };
+        if let Some(r) = p.ready.as_mut() {
+            let got = r.copy(out, n, limit, row);
+            if r.next == r.rows.len()
+                && let Some(r) = p.ready.take()
+            {
+                p.recycle(r);
+            }
+            if got > 0 {
+                self.par = Some(p);
+                return Next::Rows(got);
+            }
+        }
+        if replaying {
+            self.par = Some(p);
+            return Next::Usual;
+        }
+        if let Some(date) = self.date {
+            p.fill(date);
+        }
+        let Some(b) = p.flight.pop_front() else {
+            self.par_stop(*p);
+            return Next::Usual;
+        };
+        let done = b.reply.recv().ok();
+        match done.and_then(|d| self.stitch(d, &b, p.shape)) {
+            Some(ready) => {
+                p.stitched += 1;
+                p.patched += ready.patches.len() as u64;
+                p.ready = Some(ready);
+                p.recycle_bytes(b.bytes);
+            }
+            None => {
+                // Read again, with the state the lines before it left.
+                p.replayed += 1;
+                let r: Box<dyn Read + Send> = Box::new(Shared(b.bytes, 0));
+                let reader = LineReader::resume(BLOCK_READ_BUFFER, r, b.first_line - 1, 0);
+                if let Some(seg) = self.seg.as_mut() {
+                    seg.lines = Some(Box::new(reader));
+                }
+            }
+        }
+        self.par = Some(p);
+        Next::Rows(0)
+    }
+
+    fn par_start(&mut self, sink: &RowSink) {
+        let helpers = self.opts.parallel.helpers;
+        let block = self.opts.parallel.block.max(1);
+        let (Some(seg), Some(offset), Some(_)) = (self.seg.as_mut(), self.offset, self.date) else {
+            return;
+        };
+        let Some(lines) = seg.lines.take() else {
+            return;
+        };
+        let (carry, raw, line_no, bytes) = (*lines).into_parts();
+        let t = Arc::new(Template {
+            opts: self.opts.clone(),
+            layout: self.layout,
+            offset,
+            seen_title: self.seen_title,
+            unix_title: self.unix_title,
+            input: seg.input.clone(),
+            origin: seg.origin.clone(),
+            row_path: seg.row_path.clone(),
+            pid: seg.info.pid,
+            spec: sink.spec.clone(),
+        });
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        let workers = (0..helpers)
+            .map(|_| {
+                let (t, rx) = (t.clone(), rx.clone());
+                thread::spawn(move || helper(t, rx))
+            })
+            .collect();
+        self.par = Some(Box::new(Pipeline {
+            jobs: Some(tx),
+            workers,
+            flight: VecDeque::new(),
+            ready: None,
+            raw: Some(raw),
+            carry,
+            carry_at: 0,
+            failed: None,
+            eof: false,
+            done: false,
+            line_no,
+            bytes,
+            block,
+            cap: 2 * helpers,
+            shape: self.shape(),
+            spare: Vec::new(),
+            spare_bytes: Vec::new(),
+            stitched: 0,
+            replayed: 0,
+            patched: 0,
+        }));
+    }
+
+    /// Every block is handed on: the rest of the file is read the usual
+    /// way, by this source alone.
+    fn par_stop(&mut self, mut p: Pipeline) {
+        self.par_off = true;
+        let Some(raw) = p.raw.take() else {
+            return;
+        };
+        let mut carry = std::mem::take(&mut p.carry);
+        carry.drain(..p.carry_at);
+        let carry = std::io::Cursor::new(carry);
+        let rest: Box<dyn Read + Send> = match p.failed.take() {
+            Some(e) => Box::new(carry.chain(Failing(Some(e)))),
+            None => Box::new(carry.chain(raw)),
+        };
+        let cap = self.opts.read_buffer.max(64 << 10);
+        let reader = LineReader::resume(cap, rest, p.line_no, p.bytes);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.lines = Some(Box::new(reader));
+        }
+        #[cfg(test)]
+        {
+            self.par_counts = (p.stitched, p.replayed, p.patched);
+        }
+    }
+
+    /// A source that renders blocks of the file ahead.
+    fn ahead_of(t: &Template) -> TraceSource {
+        let mut s = TraceSource::new(Vec::new(), t.opts.clone());
+        s.layout = t.layout;
+        s.offset = Some(t.offset);
+        s.seen_title = t.seen_title;
+        s.unix_title = t.unix_title;
+        s.clock_settled = true;
+        s.seg = Some(super::Segment {
+            input: t.input.clone(),
+            info: FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+            origin: t.origin.clone(),
+            lines: None,
+            row_path: t.row_path.clone(),
+            row_line: Default::default(),
+        });
+        s
+    }
+
+    /// Render one block's rows, assuming nothing of the lines before it.
+    fn render_ahead(&mut self, t: &Template, sink: &mut RowSink, job: Job) -> Done {
+        let Job {
+            bytes,
+            first_line,
+            date,
+            mut out,
+            mut rows,
+            ..
+        } = job;
+        self.date = Some(date);
+        self.last_tod = None;
+        self.ahead = Some(Ahead::default());
+        for th in &mut self.threads.all {
+            th.stack.clear();
+            th.queries.clear();
+            th.max_depth = 0;
+            th.last_record_line = 0;
+        }
+        self.fast_span = None;
+        self.out.clear();
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info = FileInfo::new(&t.input.display, Format::FmtTrace, 0);
+            seg.info.pid = t.pid;
+            let r: Box<dyn Read + Send> = Box::new(Shared(bytes, 0));
+            let reader = LineReader::resume(BLOCK_READ_BUFFER, r, first_line - 1, 0);
+            seg.lines = Some(Box::new(reader));
+        }
+        out.clear();
+        rows.clear();
+        let mut push = |m: RowMeta, _: usize, end: usize| {
+            rows.push(BlockRow {
+                key: m.key,
+                line: m.line,
+                end,
+            })
+        };
+        loop {
+            while let Some(e) = self.out.pop_front() {
+                let start = out.len();
+                let m = sink.event_row(e, &mut out);
+                push(m, start, out.len());
+            }
+            if self.ahead.as_ref().is_some_and(|a| a.hazard) {
+                break;
+            }
+            let step = self.read_rows(&mut out, usize::MAX, usize::MAX, &mut push);
+            if matches!(step, Step::Ended) && self.out.is_empty() {
+                break;
+            }
+        }
+        let a = self.ahead.take().unwrap_or_default();
+        let info = match self.seg.as_mut() {
+            Some(seg) => {
+                seg.lines = None;
+                std::mem::replace(
+                    &mut seg.info,
+                    FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+                )
+            }
+            None => FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+        };
+        let threads = self
+            .threads
+            .all
+            .iter_mut()
+            .filter(|th| th.last_record_line != 0 || !th.stack.is_empty() || !th.queries.is_empty())
+            .map(|th| Open {
+                pid: th.pid,
+                tid: th.tid,
+                queries: std::mem::take(&mut th.queries),
+                stack: std::mem::take(&mut th.stack),
+                max_depth: th.max_depth,
+                last_record_line: th.last_record_line,
+            })
+            .collect();
+        Done {
+            out,
+            rows,
+            info,
+            hazard: a.hazard,
+            assumed: date,
+            first_tod: a.first_tod,
+            date: self.date,
+            last_tod: self.last_tod,
+            threads,
+            fast_span: self.fast_span.take(),
+        }
+    }
+
+    /// Carry the state on over a block rendered ahead, if its assumptions
+    /// hold for the state the lines before it left; `None` if not (the
+    /// block is read again, nothing changed).
+    fn stitch(&mut self, d: Done, b: &Block, shape: Shape) -> Option<Ready> {
+        // The file is still as it was when the blocks were cut (a block
+        // read again may have met a title or a header).
+        if d.hazard || !self.fast_ready() || self.shape() != shape {
+            return None;
+        }
+        let (date, last) = (self.date, self.last_tod);
+        if let Some(t) = d.first_tod {
+            // The block's first record, on the real clock.
+            let got = self.roll_nanos(t);
+            let same = got == d.assumed && self.last_tod == Some(t);
+            self.date = date;
+            self.last_tod = last;
+            if !same {
+                return None;
+            }
+        }
+        // Answer the questions, changing nothing yet: where each thread's
+        // stack is cut, and the durations found.
+        let mut patches = Vec::new();
+        let mut cuts = Vec::with_capacity(d.threads.len());
+        for o in &d.threads {
+            let th = self.threads.get(o.pid, o.tid);
+            // A stack that would outgrow its limit drops its oldest call:
+            // only the usual way knows which.
+            if th.stack.len() + o.max_depth >= MAX_STACK {
+                return None;
+            }
+            let mut len = th.stack.len();
+            for (name, key, row, open_here) in &o.queries {
+                if let Some(pos) = th.stack[..len].iter().rposition(|(g, _)| **g == **name) {
+                    if *open_here {
+                        return None;
+                    }
+                    patches.push((*row, micros_between(th.stack[pos].1, *key)));
+                    len = pos;
+                }
+            }
+            cuts.push(len);
+        }
+        if d.first_tod.is_some() {
+            self.date = d.date;
+            self.last_tod = d.last_tod;
+        }
+        for (o, len) in d.threads.into_iter().zip(cuts) {
+            let th = self.threads.get(o.pid, o.tid);
+            th.stack.truncate(len);
+            th.stack.extend(o.stack);
+            if o.last_record_line != 0 {
+                th.last_record_line = o.last_record_line;
+            }
+        }
+        patches.sort_unstable();
+        if let Some((lo, hi)) = d.fast_span {
+            self.fast_span = Some(match self.fast_span {
+                Some((a, z)) => (a.min(lo), z.max(hi)),
+                None => (lo, hi),
+            });
+        }
+        if let Some(seg) = self.seg.as_mut() {
+            absorb(&mut seg.info, d.info);
+            seg.info.lines = b.first_line - 1 + b.lines;
+        }
+        Some(Ready {
+            offset: shape.3.map_or(0, |o| o.local_minus_utc()),
+            out: d.out,
+            rows: d.rows,
+            next: 0,
+            patches,
+            patch_at: 0,
+        })
+    }
+
+    fn shape(&self) -> Shape {
+        (self.layout, self.seen_title, self.unix_title, self.offset)
+    }
+}
+
+/// Add a block's file facts to the file's, as if read in one go.
+fn absorb(info: &mut FileInfo, d: FileInfo) {
+    info.events += d.events;
+    for t in [d.first, d.last].into_iter().flatten() {
+        if info.first.is_none_or(|f| t < f) {
+            info.first = Some(t);
+        }
+        if info.last.is_none_or(|l| t > l) {
+            info.last = Some(t);
+        }
+    }
+    let kept = d.problems.len() as u64;
+    let kept_skipped: u64 = d.problems.iter().map(|p| p.lines_skipped).sum();
+    for p in d.problems {
+        info.problem(p.line, p.severity, p.lines_skipped, p.message);
+    }
+    // Problems past the block's detail limit: counted only, as they are
+    // past the file's limit too.
+    info.problem_count += d.problem_count - kept;
+    info.lines_skipped += d.lines_skipped - kept_skipped;
+    info.worst = info.worst.max(d.worst);
+}
