@@ -15,6 +15,11 @@ pub struct LineReader<R: Read> {
     /// Bytes of the last line handed out straight from the read buffer,
     /// consumed on the next call.
     pending: usize,
+    /// A line could not be read: the input ends there (asking again would
+    /// report the same error twice, or read past a gap). An error of
+    /// `buffered_lines` does not end it: its caller reads the line the
+    /// usual way next, which meets the error and reports it.
+    failed: bool,
 }
 
 /// Facts about the line just read, beside its bytes.
@@ -45,6 +50,7 @@ impl<R: Read> LineReader<R> {
             bytes: 0,
             max_len: MAX_LINE,
             pending: 0,
+            failed: false,
         }
     }
 
@@ -67,6 +73,11 @@ impl<R: Read> LineReader<R> {
         }
         let rest = self.inner.buffer().to_vec();
         (rest, self.inner.into_inner(), self.line_no, self.bytes)
+    }
+
+    fn fail(&mut self, e: io::Error) -> io::Error {
+        self.failed = true;
+        e
     }
 
     pub fn set_max_len(&mut self, n: usize) {
@@ -115,6 +126,9 @@ impl<R: Read> LineReader<R> {
 
     /// Next line without its `\n` / `\r\n`; `None` at end of input.
     pub fn next_line(&mut self) -> io::Result<Option<(LineMeta, &[u8])>> {
+        if self.failed {
+            return Ok(None);
+        }
         if self.pending > 0 {
             self.inner.consume(self.pending);
             self.pending = 0;
@@ -125,7 +139,7 @@ impl<R: Read> LineReader<R> {
             match self.inner.fill_buf() {
                 Ok(c) => break memchr::memchr(b'\n', c).filter(|&i| i <= self.max_len),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => return Err(self.fail(e)),
             }
         };
         if let Some(i) = found {
@@ -152,7 +166,7 @@ impl<R: Read> LineReader<R> {
             let chunk = match self.inner.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => return Err(self.fail(e)),
             };
             if chunk.is_empty() {
                 break;
@@ -214,6 +228,27 @@ mod tests {
             out.push((m, l.to_vec()));
         }
         out
+    }
+
+    /// A read error ends the input: it is reported once.
+    #[test]
+    fn a_read_error_ends_the_input() {
+        struct Broken(u8);
+        impl Read for Broken {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                if self.0 == 1 {
+                    buf[..3].copy_from_slice(b"a\nb");
+                    Ok(3)
+                } else {
+                    Err(io::Error::other("broken"))
+                }
+            }
+        }
+        let mut r = LineReader::with_capacity(16, Broken(0));
+        assert_eq!(r.next_line().unwrap().unwrap().1, b"a");
+        assert!(r.next_line().is_err());
+        assert!(r.next_line().unwrap().is_none());
     }
 
     /// A reader taken apart and resumed over what it had buffered and the

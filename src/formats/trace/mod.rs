@@ -2382,6 +2382,45 @@ mod tests {
         }
     }
 
+    /// A trace whose reading fails part way (a gzip stream cut short):
+    /// with helpers, the same rows, and the read error at the same line.
+    #[test]
+    fn blocks_end_where_reading_fails() {
+        use std::io::Write;
+        let text = std::fs::read("fixtures/trace/sdr-channel/AMQ9306238.0.FMT").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&text).unwrap();
+        let gz = gz.finish().unwrap();
+        let cut: Arc<[u8]> = Arc::from(&gz[..gz.len() * 2 / 3]);
+        let input = || {
+            vec![Input {
+                display: Arc::from("AMQ9306238.0.FMT.gz"),
+                name: "AMQ9306238.0.FMT".to_string(),
+                location: crate::input::Location::Gzip {
+                    inner: Box::new(crate::input::Location::Memory(cut.clone())),
+                    limit: u64::MAX,
+                    why: Arc::from("test"),
+                },
+                bytes: text.len() as u64,
+                mtime: None,
+                progress: None,
+            }]
+        };
+        let (a, _, fa) = fast(input());
+        assert!(a.len() > 50, "{} rows", a.len());
+        assert!(
+            fa[0].5.iter().any(|(_, m)| m.starts_with("read error")),
+            "{:?}",
+            fa[0].5
+        );
+        for (helpers, block) in [(1, 200), (2, 1000)] {
+            let (b, _, fb, counts) = fast_with(input(), par(helpers, block));
+            assert_eq!(show(&a), show(&b));
+            assert_eq!(fa, fb);
+            assert!(counts.0 > 2, "{counts:?}");
+        }
+    }
+
     fn par(helpers: usize, block: usize) -> ReadOptions {
         ReadOptions {
             parallel: crate::source::Parallel {
