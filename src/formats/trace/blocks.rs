@@ -1,13 +1,16 @@
 //! One large trace file on several cores. When there are fewer large files
 //! than workers, the source of a large trace cuts the rest of its file into
-//! blocks of whole lines and has helper threads render text rows of each
-//! block ahead, not knowing what the lines before the block left behind:
+//! blocks of whole lines and has helper threads read each block ahead (to
+//! `timeline` text rows, or to events for `analyze` and the other
+//! formats), not knowing what the lines before the block left behind:
 //!
 //! - the date: a block assumes the date the file had when it was sent, and
 //!   that its first record is not across midnight from the line before;
 //! - open calls: a block starts with no call open. An exit that finds
 //!   nothing open in the block is kept as a question (is its entry open
-//!   before the block?), its row left without a duration;
+//!   before the block?), its row left without a duration; an event's
+//!   depth counts only the calls open in the block, and a line with no
+//!   call open in the block has no function;
 //! - anything else (a header or title line, a counter column, an exit
 //!   that would close calls of the block and before it at once) makes the
 //!   block unusable.
@@ -15,21 +18,23 @@
 //! The source takes the blocks back in file order and stitches each onto
 //! the state the lines before it left: it checks the block's first record
 //! against the real clock, answers its questions from the real call
-//! stacks (adding the durations to the rows they belong to), and carries
-//! the block's open calls, clock and file facts on. A block whose
+//! stacks (adding the durations to the rows or events they belong to, and
+//! the calls open before the block to every event's depth and function),
+//! and carries the block's open calls, clock and file facts on. A block whose
 //! assumptions do not hold is read again the usual way. Either way the
 //! rows, their order and the file facts are those of reading the file
 //! alone, whatever the number of helpers (tests hold both ways to each
 //! other on every trace fixture, damaged ones among them).
 
 use super::{Layout, MAX_STACK, Step, Thread, TraceSource, micros_between};
+use crate::event::Event;
 use crate::event::{Format, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::output::timeline::push_elapsed;
 use crate::rows::{RowMeta, RowSink, RowSpec};
 use crate::source::{FileInfo, ReadOptions};
-use chrono::{FixedOffset, NaiveDate};
+use chrono::{FixedOffset, NaiveDate, NaiveTime};
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
@@ -45,15 +50,33 @@ pub(super) enum Next {
     Usual,
 }
 
-/// What a source rendering a block ahead keeps besides its rows.
+/// What a source reading a block ahead keeps besides its rows or events.
 #[derive(Default)]
 pub(super) struct Ahead {
     /// The block cannot be stitched: it is read again.
     pub(super) hazard: bool,
-    /// Rows rendered so far in the block (a question names its row).
+    /// Rows or events made so far in the block (a question names its row).
     pub(super) rows: usize,
     /// Time of day of the first record the clock saw.
     pub(super) first_tod: Option<i64>,
+    /// One per event: what the lines before the block decide of it.
+    pub(super) fixes: Vec<Fix>,
+}
+
+/// What the calls open before a block change of one of its events.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Fix {
+    pub(super) pid: u32,
+    pub(super) tid: u32,
+    /// Questions of its thread asked before it in the block.
+    pub(super) q: usize,
+    /// It is an exit that asked question `q`.
+    pub(super) query: bool,
+    /// Its function is the innermost call open before the block (a text
+    /// or dump line with no call open in the block).
+    pub(super) top: bool,
+    /// A dump row before any record of its thread in the block.
+    pub(super) dump: bool,
 }
 
 impl Ahead {
@@ -85,7 +108,8 @@ struct Template {
     origin: Arc<Origin>,
     row_path: Vec<u8>,
     pid: Option<u32>,
-    spec: Arc<RowSpec>,
+    /// Text rows in this format, or (`None`) events.
+    spec: Option<Arc<RowSpec>>,
 }
 
 /// One rendered row of a block: its instant, line, and where it ends in
@@ -104,6 +128,7 @@ struct Job {
     date: NaiveDate,
     out: Vec<u8>,
     rows: Vec<BlockRow>,
+    events: Vec<Event>,
     reply: SyncSender<Done>,
 }
 
@@ -121,6 +146,8 @@ struct Open {
 struct Done {
     out: Vec<u8>,
     rows: Vec<BlockRow>,
+    events: Vec<Event>,
+    fixes: Vec<Fix>,
     info: FileInfo,
     hazard: bool,
     assumed: NaiveDate,
@@ -129,7 +156,10 @@ struct Done {
     last_tod: Option<i64>,
     threads: Vec<Open>,
     fast_span: Option<(i64, i64)>,
+    skipped: Option<Span>,
 }
+
+type Span = ((NaiveDate, NaiveTime), (NaiveDate, NaiveTime));
 
 /// An exit's question: name, instant, row, and whether the block went on
 /// as if no entry of that name was open before it.
@@ -198,6 +228,8 @@ pub(super) struct Pipeline {
     workers: Vec<JoinHandle<()>>,
     flight: VecDeque<Block>,
     ready: Option<Ready>,
+    /// Text rows (else events).
+    rows: bool,
     /// The file, read raw past `carry` (the start of a line not yet whole).
     raw: Option<Box<dyn Read + Send>>,
     carry: Vec<u8>,
@@ -214,7 +246,7 @@ pub(super) struct Pipeline {
     cap: usize,
     /// The file's layout and clock when the blocks were cut.
     shape: Shape,
-    spare: Vec<(Vec<u8>, Vec<BlockRow>)>,
+    spare: Vec<(Vec<u8>, Vec<BlockRow>, Vec<Event>)>,
     spare_bytes: Vec<Vec<u8>>,
     /// Blocks stitched, read again, and durations found at a stitch (for
     /// tests).
@@ -319,7 +351,7 @@ impl Pipeline {
                 return;
             };
             let bytes = Arc::new(buf);
-            let (out, rows) = self.spare.pop().unwrap_or_default();
+            let (out, rows, events) = self.spare.pop().unwrap_or_default();
             let (tx, rx) = mpsc::sync_channel(1);
             let job = Job {
                 bytes: bytes.clone(),
@@ -327,6 +359,7 @@ impl Pipeline {
                 date,
                 out,
                 rows,
+                events,
                 reply: tx,
             };
             // With no helper left, the reply never comes and the block is
@@ -343,9 +376,9 @@ impl Pipeline {
         }
     }
 
-    fn recycle(&mut self, r: Ready) {
+    fn recycle(&mut self, out: Vec<u8>, rows: Vec<BlockRow>, events: Vec<Event>) {
         if self.spare.len() < self.cap {
-            self.spare.push((r.out, r.rows));
+            self.spare.push((out, rows, events));
         }
     }
 
@@ -393,14 +426,14 @@ const BLOCK_READ_BUFFER: usize = 256 << 10;
 
 fn helper(t: Arc<Template>, jobs: Arc<Mutex<Receiver<Job>>>) {
     let mut src = TraceSource::ahead_of(&t);
-    let mut sink = RowSink::new(t.spec.clone());
+    let mut sink = t.spec.clone().map(RowSink::new);
     loop {
         let job = match jobs.lock().map(|rx| rx.recv()) {
             Ok(Ok(j)) => j,
             _ => return,
         };
         let reply = job.reply.clone();
-        let done = src.render_ahead(&t, &mut sink, job);
+        let done = src.read_ahead(&t, sink.as_mut(), job);
         let _ = reply.send(done);
     }
 }
@@ -408,20 +441,24 @@ fn helper(t: Arc<Template>, jobs: Arc<Mutex<Receiver<Job>>>) {
 impl TraceSource {
     /// Whether the rest of the current file should go to helpers: it is
     /// large, helpers are allowed, and it is in its body (header read,
-    /// clock settled, plain lines rendered straight to rows).
-    pub(super) fn par_wanted(&self) -> bool {
+    /// clock settled; for `rows`, plain lines rendered straight to rows).
+    pub(super) fn par_wanted(&self, rows: bool) -> bool {
         let p = self.opts.parallel;
         p.helpers > 0
             && !self.par_off
             && self.ahead.is_none()
-            && self.fast_ready()
+            && (if rows {
+                self.fast_ready()
+            } else {
+                self.body_ready()
+            })
             && self
                 .seg
                 .as_ref()
                 .is_some_and(|s| s.lines.is_some() && s.input.bytes >= p.min_bytes)
     }
 
-    /// Rows of the file's next lines with the helpers' blocks.
+    /// Rows of the file's next lines from the helpers' blocks.
     pub(super) fn par_rows(
         &mut self,
         sink: &RowSink,
@@ -431,24 +468,41 @@ impl TraceSource {
         row: &mut dyn FnMut(RowMeta, usize, usize),
     ) -> Next {
         if self.par.is_none() {
-            self.par_start(sink);
+            self.par_start(Some(sink.spec.clone()));
         }
-        let replaying = self.seg.as_ref().is_some_and(|s| s.lines.is_some());
-        let Some(mut p) = self.par.take() else {
-            return Next::Usual;
-        };
-        if let Some(r) = p.ready.as_mut() {
+        if let Some(p) = self.par.as_mut()
+            && let Some(r) = p.ready.as_mut()
+        {
             let got = r.copy(out, n, limit, row);
             if r.next == r.rows.len()
                 && let Some(r) = p.ready.take()
             {
-                p.recycle(r);
+                p.recycle(r.out, r.rows, Vec::new());
             }
             if got > 0 {
-                self.par = Some(p);
                 return Next::Rows(got);
             }
         }
+        self.par_take()
+    }
+
+    /// Events of the file's next lines from the helpers' blocks: those of
+    /// a stitched block wait in `out`.
+    pub(super) fn par_events(&mut self) -> Next {
+        if self.par.is_none() {
+            self.par_start(None);
+        }
+        self.par_take()
+    }
+
+    /// Take the next block back: stitched, or given to the usual way to
+    /// be read again; `Usual` when a block is being read again or the
+    /// helpers are done.
+    fn par_take(&mut self) -> Next {
+        let replaying = self.seg.as_ref().is_some_and(|s| s.lines.is_some());
+        let Some(mut p) = self.par.take() else {
+            return Next::Usual;
+        };
         if replaying {
             self.par = Some(p);
             return Next::Usual;
@@ -460,12 +514,28 @@ impl TraceSource {
             self.par_stop(*p);
             return Next::Usual;
         };
-        let done = b.reply.recv().ok();
-        match done.and_then(|d| self.stitch(d, &b, p.shape)) {
-            Some(ready) => {
+        let stitched = b
+            .reply
+            .recv()
+            .ok()
+            .and_then(|mut d| self.stitch(&mut d, &b, p.shape).map(|patches| (d, patches)));
+        match stitched {
+            Some((mut d, patches)) => {
                 p.stitched += 1;
-                p.patched += ready.patches.len() as u64;
-                p.ready = Some(ready);
+                p.patched += patches.len() as u64;
+                if p.rows {
+                    p.ready = Some(Ready {
+                        offset: p.shape.3.map_or(0, |o| o.local_minus_utc()),
+                        out: d.out,
+                        rows: d.rows,
+                        next: 0,
+                        patches,
+                        patch_at: 0,
+                    });
+                } else {
+                    self.out.extend(d.events.drain(..));
+                    p.recycle(d.out, d.rows, d.events);
+                }
                 p.recycle_bytes(b.bytes);
             }
             None => {
@@ -482,7 +552,7 @@ impl TraceSource {
         Next::Rows(0)
     }
 
-    fn par_start(&mut self, sink: &RowSink) {
+    fn par_start(&mut self, spec: Option<Arc<RowSpec>>) {
         let helpers = self.opts.parallel.helpers;
         let block = self.opts.parallel.block.max(1);
         let (Some(seg), Some(offset), Some(_)) = (self.seg.as_mut(), self.offset, self.date) else {
@@ -492,6 +562,7 @@ impl TraceSource {
             return;
         };
         let (carry, raw, line_no, bytes) = (*lines).into_parts();
+        let rows = spec.is_some();
         let t = Arc::new(Template {
             opts: self.opts.clone(),
             layout: self.layout,
@@ -502,7 +573,7 @@ impl TraceSource {
             origin: seg.origin.clone(),
             row_path: seg.row_path.clone(),
             pid: seg.info.pid,
-            spec: sink.spec.clone(),
+            spec,
         });
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
@@ -517,6 +588,7 @@ impl TraceSource {
             workers,
             flight: VecDeque::new(),
             ready: None,
+            rows,
             raw: Some(raw),
             carry,
             carry_at: 0,
@@ -561,7 +633,7 @@ impl TraceSource {
         }
     }
 
-    /// A source that renders blocks of the file ahead.
+    /// A source that reads blocks of the file ahead.
     fn ahead_of(t: &Template) -> TraceSource {
         let mut s = TraceSource::new(Vec::new(), t.opts.clone());
         s.layout = t.layout;
@@ -580,14 +652,16 @@ impl TraceSource {
         s
     }
 
-    /// Render one block's rows, assuming nothing of the lines before it.
-    fn render_ahead(&mut self, t: &Template, sink: &mut RowSink, job: Job) -> Done {
+    /// Read one block to rows (with a sink) or events, assuming nothing of
+    /// the lines before it.
+    fn read_ahead(&mut self, t: &Template, sink: Option<&mut RowSink>, job: Job) -> Done {
         let Job {
             bytes,
             first_line,
             date,
             mut out,
             mut rows,
+            mut events,
             ..
         } = job;
         self.date = Some(date);
@@ -600,6 +674,7 @@ impl TraceSource {
             th.last_record_line = 0;
         }
         self.fast_span = None;
+        self.skipped = None;
         self.out.clear();
         if let Some(seg) = self.seg.as_mut() {
             seg.info = FileInfo::new(&t.input.display, Format::FmtTrace, 0);
@@ -610,26 +685,16 @@ impl TraceSource {
         }
         out.clear();
         rows.clear();
-        let mut push = |m: RowMeta, _: usize, end: usize| {
-            rows.push(BlockRow {
-                key: m.key,
-                line: m.line,
-                end,
-            })
-        };
-        loop {
-            while let Some(e) = self.out.pop_front() {
-                let start = out.len();
-                let m = sink.event_row(e, &mut out);
-                push(m, start, out.len());
-            }
-            if self.ahead.as_ref().is_some_and(|a| a.hazard) {
-                break;
-            }
-            let step = self.read_rows(&mut out, usize::MAX, usize::MAX, &mut push);
-            if matches!(step, Step::Ended) && self.out.is_empty() {
-                break;
-            }
+        events.clear();
+        match sink {
+            Some(sink) => self.rows_ahead(sink, &mut out, &mut rows),
+            None => loop {
+                events.extend(self.out.drain(..));
+                if self.ahead.as_ref().is_some_and(|a| a.hazard) || !self.step() {
+                    events.extend(self.out.drain(..));
+                    break;
+                }
+            },
         }
         let a = self.ahead.take().unwrap_or_default();
         let info = match self.seg.as_mut() {
@@ -659,6 +724,8 @@ impl TraceSource {
         Done {
             out,
             rows,
+            events,
+            fixes: a.fixes,
             info,
             hazard: a.hazard,
             assumed: date,
@@ -667,16 +734,43 @@ impl TraceSource {
             last_tod: self.last_tod,
             threads,
             fast_span: self.fast_span.take(),
+            skipped: self.skipped.take(),
         }
     }
 
-    /// Carry the state on over a block rendered ahead, if its assumptions
-    /// hold for the state the lines before it left; `None` if not (the
-    /// block is read again, nothing changed).
-    fn stitch(&mut self, d: Done, b: &Block, shape: Shape) -> Option<Ready> {
+    /// The block's text rows.
+    fn rows_ahead(&mut self, sink: &mut RowSink, out: &mut Vec<u8>, rows: &mut Vec<BlockRow>) {
+        let mut push = |m: RowMeta, _: usize, end: usize| {
+            rows.push(BlockRow {
+                key: m.key,
+                line: m.line,
+                end,
+            })
+        };
+        loop {
+            while let Some(e) = self.out.pop_front() {
+                let start = out.len();
+                let m = sink.event_row(e, out);
+                push(m, start, out.len());
+            }
+            if self.ahead.as_ref().is_some_and(|a| a.hazard) {
+                break;
+            }
+            let step = self.read_rows(out, usize::MAX, usize::MAX, &mut push);
+            if matches!(step, Step::Ended) && self.out.is_empty() {
+                break;
+            }
+        }
+    }
+
+    /// Carry the state on over a block read ahead, if its assumptions hold
+    /// for the state the lines before it left: its events are completed,
+    /// and the durations its rows lack are returned, by row. `None` if not
+    /// (the block is read again; nothing changed).
+    fn stitch(&mut self, d: &mut Done, b: &Block, shape: Shape) -> Option<Vec<(usize, u64)>> {
         // The file is still as it was when the blocks were cut (a block
         // read again may have met a title or a header).
-        if d.hazard || !self.fast_ready() || self.shape() != shape {
+        if d.hazard || !self.body_ready() || self.shape() != shape {
             return None;
         }
         let (date, last) = (self.date, self.last_tod);
@@ -690,10 +784,12 @@ impl TraceSource {
                 return None;
             }
         }
-        // Answer the questions, changing nothing yet: where each thread's
-        // stack is cut, and the durations found.
+        // Answer the questions, changing nothing yet: for each thread, the
+        // length of its stack before each question and after the last, and
+        // where each question found its entry.
         let mut patches = Vec::new();
-        let mut cuts = Vec::with_capacity(d.threads.len());
+        let mut answers: Vec<(Vec<usize>, Vec<Option<usize>>)> =
+            Vec::with_capacity(d.threads.len());
         for o in &d.threads {
             let th = self.threads.get(o.pid, o.tid);
             // A stack that would outgrow its limit drops its oldest call:
@@ -701,25 +797,34 @@ impl TraceSource {
             if th.stack.len() + o.max_depth >= MAX_STACK {
                 return None;
             }
+            let mut lens = Vec::with_capacity(o.queries.len() + 1);
+            let mut found = Vec::with_capacity(o.queries.len());
             let mut len = th.stack.len();
             for (name, key, row, open_here) in &o.queries {
-                if let Some(pos) = th.stack[..len].iter().rposition(|(g, _)| **g == **name) {
+                lens.push(len);
+                let pos = th.stack[..len].iter().rposition(|(g, _)| **g == **name);
+                if let Some(pos) = pos {
                     if *open_here {
                         return None;
                     }
                     patches.push((*row, micros_between(th.stack[pos].1, *key)));
                     len = pos;
                 }
+                found.push(pos);
             }
-            cuts.push(len);
+            lens.push(len);
+            answers.push((lens, found));
+        }
+        if !d.events.is_empty() {
+            self.complete(d, &answers);
         }
         if d.first_tod.is_some() {
             self.date = d.date;
             self.last_tod = d.last_tod;
         }
-        for (o, len) in d.threads.into_iter().zip(cuts) {
+        for (o, (lens, _)) in d.threads.drain(..).zip(&answers) {
             let th = self.threads.get(o.pid, o.tid);
-            th.stack.truncate(len);
+            th.stack.truncate(lens[lens.len() - 1]);
             th.stack.extend(o.stack);
             if o.last_record_line != 0 {
                 th.last_record_line = o.last_record_line;
@@ -732,18 +837,54 @@ impl TraceSource {
                 None => (lo, hi),
             });
         }
+        if let Some((lo, hi)) = d.skipped {
+            let span = self.skipped.get_or_insert((lo, hi));
+            span.0 = span.0.min(lo);
+            span.1 = span.1.max(hi);
+        }
         if let Some(seg) = self.seg.as_mut() {
-            absorb(&mut seg.info, d.info);
+            let info = std::mem::replace(&mut d.info, FileInfo::new("", Format::FmtTrace, 0));
+            absorb(&mut seg.info, info);
             seg.info.lines = b.first_line - 1 + b.lines;
         }
-        Some(Ready {
-            offset: shape.3.map_or(0, |o| o.local_minus_utc()),
-            out: d.out,
-            rows: d.rows,
-            next: 0,
-            patches,
-            patch_at: 0,
-        })
+        Some(patches)
+    }
+
+    /// Complete the block's events with the calls open before it: depths
+    /// count them, exits that asked find their entries (and durations),
+    /// lines with no call open in the block take the innermost one, dump
+    /// rows before their thread's first record take the record before.
+    /// The stacks are still as the lines before the block left them.
+    fn complete(&mut self, d: &mut Done, answers: &[(Vec<usize>, Vec<Option<usize>>)]) {
+        let index: std::collections::HashMap<(u32, u32), usize, crate::fxhash::FxBuild> = d
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, o)| ((o.pid, o.tid), i))
+            .collect();
+        for (e, f) in d.events.iter_mut().zip(&d.fixes) {
+            let th = self.threads.get(f.pid, f.tid);
+            // A thread with only dump rows in the block asked nothing.
+            let (before, found) = match index.get(&(f.pid, f.tid)) {
+                Some(&i) => (answers[i].0[f.q], answers[i].1.get(f.q).copied().flatten()),
+                None => (th.stack.len(), None),
+            };
+            match (f.query, found) {
+                (true, Some(pos)) => {
+                    e.depth = Some(pos as u32);
+                    let at = e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX);
+                    e.elapsed_us = Some(micros_between(th.stack[pos].1, at));
+                    e.attrs.retain(|(k, _)| k != "unmatched");
+                }
+                _ => e.depth = e.depth.map(|d| d + before as u32),
+            }
+            if f.top && before > 0 {
+                e.function = Some(th.stack[before - 1].0.clone());
+            }
+            if f.dump && th.last_record_line > 0 {
+                e.set_attr("dump_of", th.last_record_line.to_string());
+            }
+        }
     }
 
     fn shape(&self) -> Shape {

@@ -454,6 +454,32 @@ impl Thread {
     }
 }
 
+/// `HH:MM:SS.ffffff` within one day, as nanoseconds since midnight; `None`
+/// for anything else (which `parse_time_of_day` judges).
+fn plain_tod(t: &[u8]) -> Option<i64> {
+    if t.len() != 15 || t[2] != b':' || t[5] != b':' || t[8] != b'.' {
+        return None;
+    }
+    let mut digits = [0i64; 12];
+    for (k, &at) in [0, 1, 3, 4, 6, 7, 9, 10, 11, 12, 13, 14].iter().enumerate() {
+        let d = t[at].wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        digits[k] = i64::from(d);
+    }
+    let (h, m, sec) = (
+        digits[0] * 10 + digits[1],
+        digits[2] * 10 + digits[3],
+        digits[4] * 10 + digits[5],
+    );
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let micros = digits[6..].iter().fold(0, |a, d| a * 10 + d);
+    Some(((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000)
+}
+
 /// Nanoseconds since midnight.
 fn tod_nanos(t: NaiveTime) -> i64 {
     i64::from(t.num_seconds_from_midnight()) * 1_000_000_000 + i64::from(t.nanosecond())
@@ -476,27 +502,10 @@ struct Plain<'a> {
 fn plain_record<'a>(b: &'a [u8], ident_col: bool, known: &mut Idents) -> Option<Plain<'a>> {
     let s = usize::from(matches!(b.first(), Some(b' ' | b'*')));
     let t = b.get(s..s + 16)?;
-    if t[2] != b':' || t[5] != b':' || t[8] != b'.' || t[15] != b' ' {
+    if t[15] != b' ' {
         return None;
     }
-    let mut digits = [0i64; 12];
-    for (k, &at) in [0, 1, 3, 4, 6, 7, 9, 10, 11, 12, 13, 14].iter().enumerate() {
-        let d = t[at].wrapping_sub(b'0');
-        if d >= 10 {
-            return None;
-        }
-        digits[k] = i64::from(d);
-    }
-    let (h, m, sec) = (
-        digits[0] * 10 + digits[1],
-        digits[2] * 10 + digits[3],
-        digits[4] * 10 + digits[5],
-    );
-    if h > 23 || m > 59 || sec > 59 {
-        return None;
-    }
-    let micros = digits[6..].iter().fold(0, |a, d| a * 10 + d);
-    let tod_nanos = ((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000;
+    let tod_nanos = plain_tod(&t[..15])?;
     let mut i = past_blanks(b, s + 16);
     // PID.TID: checked when its thread is looked up.
     let end = next_blank(b, i);
@@ -1153,9 +1162,9 @@ impl TraceSource {
     /// With an interest set: skip, in one search over the read buffer, the
     /// run of well-formed record lines before the next line that names
     /// something of interest. Each skipped line is still checked for the
-    /// record shape (an odd one ends the run and is read the full way, so
-    /// problems are still found); the clock is kept from the run's first
-    /// and last lines. Returns false when nothing could be skipped.
+    /// record shape and its time of day read (an odd one ends the run and
+    /// is read the full way, so problems are still found). Returns false
+    /// when nothing could be skipped.
     fn skip_run(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
         let Some(interest) = self.opts.interest.clone() else {
             return false;
@@ -1181,29 +1190,38 @@ impl TraceSource {
         }
         let region = &block[..limit];
         let (mut pos, mut n) = (0usize, 0u64);
-        let (mut first, mut last) = (None, None);
+        let mut span: Option<((NaiveDate, i64), (NaiveDate, i64))> = None;
         for nl in memchr::memchr_iter(b'\n', region) {
-            let Some((s, e)) = record_time_slot(&region[pos..nl]) else {
+            let line = &region[pos..nl];
+            let Some((s, e)) = record_time_slot(line) else {
                 break;
             };
-            let t = (pos + s, pos + e);
-            if first.is_none() {
-                first = Some(t);
-            }
-            last = Some(t);
+            let t = &line[s..e];
+            let Some(tod) = plain_tod(t).or_else(|| parse_time_of_day(t).map(tod_nanos)) else {
+                break;
+            };
+            // Every line keeps the clock, as if it were read in full: the
+            // dates and the file's time range do not depend on where the
+            // read buffer happens to end.
+            let at = (self.roll_nanos(tod), tod);
+            span = Some(match span {
+                Some((lo, hi)) => (lo.min(at), hi.max(at)),
+                None => (at, at),
+            });
             n += 1;
             pos = nl + 1;
         }
-        let (Some(f), Some(l)) = (first, last) else {
+        let Some((lo, hi)) = span else {
             return false;
         };
-        let tod = |r: (usize, usize)| parse_time_of_day(&region[r.0..r.1]);
-        let (Some(tf), Some(tl)) = (tod(f), tod(l)) else {
+        let time = |(d, n): (NaiveDate, i64)| {
+            let (secs, nanos) = (n / 1_000_000_000, n % 1_000_000_000);
+            NaiveTime::from_num_seconds_from_midnight_opt(secs as u32, nanos as u32).map(|t| (d, t))
+        };
+        let (Some(lo), Some(hi)) = (time(lo), time(hi)) else {
             return false;
         };
-        let df = self.roll(tf);
-        let dl = self.roll(tl);
-        self.count_skipped((df, tf), (dl, tl), n);
+        self.count_skipped(lo, hi, n);
         reader.skip(pos, n);
         if let Some(seg) = self.seg.as_mut() {
             seg.info.lines = reader.line_no();
@@ -1260,6 +1278,12 @@ impl TraceSource {
     /// the file's header, layout, date and offset are known, nothing is
     /// queued, and every line is wanted.
     fn fast_ready(&self) -> bool {
+        self.body_ready() && self.opts.interest.is_none()
+    }
+
+    /// Whether the file is in its body: header read, clock settled,
+    /// nothing queued, a layout with no counter column.
+    fn body_ready(&self) -> bool {
         self.clock_settled
             && !self.in_header
             && self.held.is_empty()
@@ -1267,7 +1291,6 @@ impl TraceSource {
             && self.layout.counter == Some(false)
             && self.layout.ident.is_some()
             && self.offset.is_some()
-            && self.opts.interest.is_none()
             && self.seg.as_ref().is_some_and(|s| s.info.pid.is_some())
     }
 
@@ -1799,6 +1822,15 @@ impl TraceSource {
         };
         let dump_of =
             (kind == Kind::Dump && thread.last_record_line > 0).then_some(thread.last_record_line);
+        // Read ahead: what of this event the lines before the block decide.
+        let fix = ahead.is_some().then(|| blocks::Fix {
+            pid: rec.pid,
+            tid: rec.tid,
+            q: thread.queries.len() - usize::from(unmatched),
+            query: unmatched,
+            top: matches!(kind, Kind::Dump | Kind::Text) && thread.stack.is_empty(),
+            dump: kind == Kind::Dump && thread.last_record_line == 0,
+        });
         let ident = match rec.ident {
             None => None,
             Some(i) => match &thread.ident {
@@ -1829,6 +1861,9 @@ impl TraceSource {
         }
         if let Some(l) = dump_of {
             e.set_attr("dump_of", l.to_string());
+        }
+        if let (Some(a), Some(f)) = (self.ahead.as_mut(), fix) {
+            a.fixes.push(f);
         }
         self.emit(e);
     }
@@ -1883,8 +1918,13 @@ impl Source for TraceSource {
                 self.start_segment(next);
                 continue;
             }
+            if (self.par.is_some() || self.par_wanted(false))
+                && let blocks::Next::Rows(_) = self.par_events()
+            {
+                continue;
+            }
             if !self.step() {
-                self.end_segment();
+                self.reader_ended();
             }
         }
     }
@@ -1916,7 +1956,7 @@ impl Source for TraceSource {
                 self.start_segment(next);
                 continue;
             }
-            if self.par.is_some() || self.par_wanted() {
+            if self.par.is_some() || self.par_wanted(true) {
                 match self.par_rows(sink, out, n - k, limit, row) {
                     blocks::Next::Rows(got) => {
                         k += got;
@@ -2161,6 +2201,21 @@ mod tests {
             rows.push((m, out));
         }
         (rows, facts(src.finish()))
+    }
+    /// Every event of trace inputs, as written by `Debug`, with the file
+    /// facts and the blocks helpers read (stitched, read again, durations
+    /// found).
+    fn events_with(
+        inputs: Vec<Input>,
+        opts: ReadOptions,
+    ) -> (Vec<String>, Vec<Facts>, (u64, u64, u64)) {
+        let mut src = Box::new(TraceSource::new(inputs, opts));
+        let mut events = Vec::new();
+        while let Some(e) = src.next_event() {
+            events.push(format!("{e:?}"));
+        }
+        let counts = src.par_counts;
+        (events, facts(src.finish()), counts)
     }
     fn facts(infos: Vec<FileInfo>) -> Vec<Facts> {
         infos
@@ -2421,6 +2476,16 @@ mod tests {
         }
     }
 
+    /// What `analyze` reads of traces.
+    fn interest() -> ReadOptions {
+        ReadOptions {
+            interest: Some(Arc::new(
+                crate::passes::Plan::new(&[], &[], &[]).unwrap().interest(),
+            )),
+            ..ReadOptions::default()
+        }
+    }
+
     fn par(helpers: usize, block: usize) -> ReadOptions {
         ReadOptions {
             parallel: crate::source::Parallel {
@@ -2441,14 +2506,28 @@ mod tests {
         let mut stitched = 0;
         for set in trace_sets(dir.path()) {
             let (a, _, fa) = fast(inputs_of(&set));
+            let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
+            let (ia, ifa, _) = events_with(inputs_of(&set), interest());
             for (helpers, block) in [(1, 64), (2, 300), (3, 1000), (2, 1 << 20)] {
                 let (b, _, fb, counts) = fast_with(inputs_of(&set), par(helpers, block));
                 assert_eq!(show(&a), show(&b), "{set:?} {helpers} {block}");
                 assert_eq!(fa, fb, "{set:?} {helpers} {block}");
                 stitched += counts.0;
+                let (eb, efb, counts) = events_with(inputs_of(&set), par(helpers, block));
+                assert_eq!(ea, eb, "{set:?} {helpers} {block}");
+                assert_eq!(efa, efb, "{set:?} {helpers} {block}");
+                stitched += counts.0;
+                let opts = ReadOptions {
+                    parallel: par(helpers, block).parallel,
+                    ..interest()
+                };
+                let (ib, ifb, counts) = events_with(inputs_of(&set), opts);
+                assert_eq!(ia, ib, "{set:?} {helpers} {block}");
+                assert_eq!(ifa, ifb, "{set:?} {helpers} {block}");
+                stitched += counts.0;
             }
         }
-        assert!(stitched > 100, "{stitched} blocks stitched");
+        assert!(stitched > 300, "{stitched} blocks stitched");
     }
 
     /// A long trace of interleaved threads: calls open across many blocks,
@@ -2561,6 +2640,8 @@ mod tests {
         let (b, fb) = slow(inputs_of(&set));
         assert_eq!(show(&a), show(&b));
         assert_eq!(fa, fb);
+        let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
+        let (ia, ifa, _) = events_with(inputs_of(&set), interest());
         for (helpers, block) in [(2, 4096), (1, 2000), (3, 777)] {
             let (c, _, fc, counts) = fast_with(inputs_of(&set), par(helpers, block));
             assert_eq!(show(&a), show(&c), "{helpers} {block}");
@@ -2568,6 +2649,21 @@ mod tests {
             let (stitched, again, durations) = counts;
             assert!(stitched > 8 * again && again > 0, "{counts:?}");
             assert!(durations > 100, "{counts:?}");
+            // Events, every one and those `analyze` reads.
+            let (eb, efb, counts) = events_with(inputs_of(&set), par(helpers, block));
+            assert!(ea == eb, "events differ with {helpers} {block}");
+            assert_eq!(efa, efb, "{helpers} {block}");
+            let (stitched, again, durations) = counts;
+            assert!(stitched > 8 * again && again > 0, "{counts:?}");
+            assert!(durations > 100, "{counts:?}");
+            let opts = ReadOptions {
+                parallel: par(helpers, block).parallel,
+                ..interest()
+            };
+            let (ib, ifb, counts) = events_with(inputs_of(&set), opts);
+            assert!(ia == ib, "events of interest differ with {helpers} {block}");
+            assert_eq!(ifa, ifb, "{helpers} {block}");
+            assert!(counts.0 > 8 * counts.1 && counts.1 > 0, "{counts:?}");
         }
     }
 
