@@ -226,6 +226,12 @@ impl Ready {
 pub(super) struct Pipeline {
     jobs: Option<Sender<Job>>,
     workers: Vec<JoinHandle<()>>,
+    /// The helpers' queue, from which the source takes a block itself
+    /// while the one it waits for is not ready.
+    queue: Arc<Mutex<Receiver<Job>>>,
+    /// The source's own reader of blocks ahead (made when first needed).
+    own: Option<Box<(TraceSource, Option<RowSink>)>>,
+    template: Arc<Template>,
     flight: VecDeque<Block>,
     ready: Option<Ready>,
     /// Text rows (else events).
@@ -376,6 +382,33 @@ impl Pipeline {
         }
     }
 
+    /// The block read ahead, once it is: meanwhile, blocks still queued
+    /// for the helpers are read here (the source's thread would wait).
+    /// `None` if no helper could read it.
+    fn wait(&mut self, b: &Block) -> Option<Done> {
+        loop {
+            match b.reply.try_recv() {
+                Ok(d) => return Some(d),
+                Err(mpsc::TryRecvError::Disconnected) => return None,
+                Err(mpsc::TryRecvError::Empty) => {}
+            }
+            let job = match self.queue.try_lock() {
+                Ok(q) => q.try_recv().ok(),
+                Err(_) => None,
+            };
+            let Some(job) = job else {
+                return b.reply.recv().ok();
+            };
+            let t = &self.template;
+            let own = self.own.get_or_insert_with(|| {
+                Box::new((TraceSource::ahead_of(t), t.spec.clone().map(RowSink::new)))
+            });
+            let reply = job.reply.clone();
+            let (src, sink) = &mut **own;
+            let _ = reply.send(src.read_ahead(t, sink.as_mut(), job));
+        }
+    }
+
     fn recycle(&mut self, out: Vec<u8>, rows: Vec<BlockRow>, events: Vec<Event>) {
         if self.spare.len() < self.cap {
             self.spare.push((out, rows, events));
@@ -514,10 +547,8 @@ impl TraceSource {
             self.par_stop(*p);
             return Next::Usual;
         };
-        let stitched = b
-            .reply
-            .recv()
-            .ok()
+        let stitched = p
+            .wait(&b)
             .and_then(|mut d| self.stitch(&mut d, &b, p.shape).map(|patches| (d, patches)));
         match stitched {
             Some((mut d, patches)) => {
@@ -575,9 +606,15 @@ impl TraceSource {
             pid: seg.info.pid,
             spec,
         });
+        // Tests ask for no thread at all (`usize::MAX` helpers): the source
+        // then reads every block itself, while it waits for none.
+        let (spawn, cap) = match helpers {
+            usize::MAX if cfg!(test) => (0, 4),
+            n => (n, 4 * n),
+        };
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
-        let workers = (0..helpers)
+        let workers = (0..spawn)
             .map(|_| {
                 let (t, rx) = (t.clone(), rx.clone());
                 thread::spawn(move || helper(t, rx))
@@ -586,6 +623,9 @@ impl TraceSource {
         self.par = Some(Box::new(Pipeline {
             jobs: Some(tx),
             workers,
+            queue: rx,
+            own: None,
+            template: t,
             flight: VecDeque::new(),
             ready: None,
             rows,
@@ -598,7 +638,7 @@ impl TraceSource {
             line_no,
             bytes,
             block,
-            cap: 2 * helpers,
+            cap,
             shape: self.shape(),
             spare: Vec::new(),
             spare_bytes: Vec::new(),

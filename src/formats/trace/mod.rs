@@ -2711,7 +2711,8 @@ mod tests {
         // Lines skipped by interest keep the clock and the time range line
         // by line (midnight and early lines fall inside skipped runs).
         assert_eq!(efa, ifa);
-        for (helpers, block) in [(2, 4096), (1, 2000), (3, 777)] {
+        // (`usize::MAX`: no helper thread, the source reads the blocks.)
+        for (helpers, block) in [(2, 4096), (1, 2000), (3, 777), (usize::MAX, 1500)] {
             let (c, _, fc, counts) = fast_with(inputs_of(&set), par(helpers, block));
             assert_eq!(show(&a), show(&c), "{helpers} {block}");
             assert_eq!(fa, fc, "{helpers} {block}");
