@@ -459,24 +459,7 @@ impl Thread {
 /// time: it runs for every line `analyze` skips.
 #[inline]
 fn plain_tod(t: &[u8]) -> Option<i64> {
-    let t: &[u8; 15] = t.try_into().ok()?;
-    if t[2] != b':' || t[5] != b':' || t[8] != b'.' {
-        return None;
-    }
-    let word = |at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&t[at..at + 8]);
-        u64::from_le_bytes(w) ^ 0x3030_3030_3030_3030
-    };
-    // `HH:MM:SS` and `S.ffffff`, each byte minus '0'; a byte is a digit
-    // when it is then below 10 (adding 0x76 leaves its top bit clear).
-    let (a, b) = (word(0), word(7));
-    let not_digit = |x: u64, digits: u64| {
-        ((x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080 & digits) != 0
-    };
-    if not_digit(a, 0xFFFF_00FF_FF00_FFFF) || not_digit(b, 0xFFFF_FFFF_FFFF_0000) {
-        return None;
-    }
+    let (a, b) = tod_words(t)?;
     let d = |x: u64, i: u32| ((x >> (8 * i)) & 0xFF) as i64;
     let (h, m, sec) = (
         d(a, 0) * 10 + d(a, 1),
@@ -489,6 +472,32 @@ fn plain_tod(t: &[u8]) -> Option<i64> {
     let micros =
         ((d(b, 2) * 10 + d(b, 3)) * 100 + d(b, 4) * 10 + d(b, 5)) * 100 + d(b, 6) * 10 + d(b, 7);
     Some(((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000)
+}
+
+/// `HH:MM:SS.ffffff` as two words, `HH:MM:SS` and `S.ffffff` (little
+/// endian), each byte minus '0', when every digit is one and every
+/// separator in place.
+#[inline]
+fn tod_words(t: &[u8]) -> Option<(u64, u64)> {
+    let t: &[u8; 15] = t.try_into().ok()?;
+    if t[2] != b':' || t[5] != b':' || t[8] != b'.' {
+        return None;
+    }
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&t[at..at + 8]);
+        u64::from_le_bytes(w) ^ 0x3030_3030_3030_3030
+    };
+    // A byte is a digit when, minus '0', it is below 10: adding 0x76
+    // leaves its top bit clear.
+    let (a, b) = (word(0), word(7));
+    let not_digit = |x: u64, digits: u64| {
+        ((x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080 & digits) != 0
+    };
+    if not_digit(a, 0xFFFF_00FF_FF00_FFFF) || not_digit(b, 0xFFFF_FFFF_FFFF_0000) {
+        return None;
+    }
+    Some((a, b))
 }
 
 /// Nanoseconds since midnight.
@@ -1201,42 +1210,74 @@ impl TraceSource {
         }
         let region = &block[..limit];
         let (mut pos, mut n) = (0usize, 0u64);
-        // Earliest and latest local time, as days since the run's first
-        // date times a day's nanoseconds plus the time of day.
-        const DAY: i64 = 86_400_000_000_000;
-        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-        let mut first: Option<NaiveDate> = None;
-        let mut day: Option<(NaiveDate, i64)> = None;
+        // Every line keeps the clock and the time range, as if it were read
+        // in full: the dates and the file's time range do not depend on
+        // where the read buffer happens to end. A line in the hour of the
+        // clock's last time is within an hour of it: it keeps the date and
+        // becomes the last time, which is read in full only when needed.
+        let full = |t: &[u8]| plain_tod(t).or_else(|| parse_time_of_day(t).map(tod_nanos));
+        let hour_of = |n: i64| {
+            let h = (n / 3_600_000_000_000).clamp(0, 99) as u8;
+            [b'0' + h / 10, b'0' + h % 10]
+        };
+        let mut clock_hour: Option<[u8; 2]> = self.last_tod.map(hour_of);
+        let mut pending: Option<&[u8]> = None;
+        // Earliest and latest: days since the run's first date and the
+        // time's words, in an order that is the order of time; and the time.
+        type Key<'b> = Option<((i64, u64, u64), &'b [u8])>;
+        let (mut lo, mut hi): (Key, Key) = (None, None);
+        // Days count from the clock's date (lines in the clock's hour keep
+        // it).
+        let Some(first) = self.date else {
+            return false;
+        };
+        let mut days = 0i64;
         for nl in memchr::memchr_iter(b'\n', region) {
             let line = &region[pos..nl];
             let Some((s, e)) = record_time_slot(line) else {
                 break;
             };
             let t = &line[s..e];
-            let Some(tod) = plain_tod(t).or_else(|| parse_time_of_day(t).map(tod_nanos)) else {
-                break;
-            };
-            // Every line keeps the clock, as if it were read in full: the
-            // dates and the file's time range do not depend on where the
-            // read buffer happens to end.
-            let date = self.roll_nanos(tod);
-            let base = match day {
-                Some((d, b)) if d == date => b,
+            let words = tod_words(t);
+            let same_hour = clock_hour.is_some_and(|h| t[..2] == h) && t[3] <= b'5' && t[6] <= b'5';
+            let (day, (a, b)) = match words {
+                Some(w) if same_hour => {
+                    pending = Some(t);
+                    (days, w)
+                }
                 _ => {
-                    let f = *first.get_or_insert(date);
-                    let b = (date - f).num_days() * DAY;
-                    day = Some((date, b));
-                    b
+                    let (Some(w), Some(tod)) = (words, full(t)) else {
+                        break;
+                    };
+                    if let Some(p) = pending.take() {
+                        self.last_tod = full(p);
+                    }
+                    let date = self.roll_nanos(tod);
+                    if self.last_tod == Some(tod) {
+                        // The clock moved to this line.
+                        clock_hour = Some([t[0], t[1]]);
+                        days = (self.date.unwrap_or(date) - first).num_days();
+                    }
+                    ((date - first).num_days(), w)
                 }
             };
-            lo = lo.min(base + tod);
-            hi = hi.max(base + tod);
+            let key = (day, a.swap_bytes(), b.swap_bytes());
+            if lo.is_none_or(|(k, _)| key < k) {
+                lo = Some((key, t));
+            }
+            if hi.is_none_or(|(k, _)| key > k) {
+                hi = Some((key, t));
+            }
             n += 1;
             pos = nl + 1;
         }
-        let local = |k: i64| {
-            let date = first?.checked_add_signed(chrono::Duration::days(k.div_euclid(DAY)))?;
-            let n = k.rem_euclid(DAY);
+        if let Some(p) = pending {
+            self.last_tod = full(p);
+        }
+        let local = |k: Key| {
+            let ((day, _, _), t) = k?;
+            let date = first.checked_add_signed(chrono::Duration::days(day))?;
+            let n = full(t)?;
             let (secs, nanos) = (n / 1_000_000_000, n % 1_000_000_000);
             NaiveTime::from_num_seconds_from_midnight_opt(secs as u32, nanos as u32)
                 .map(|t| (date, t))
@@ -2684,6 +2725,10 @@ mod tests {
             }
             if i == 11_000 {
                 l = format!("0000002A {}", &l[1..]);
+            }
+            if i == 5_000 {
+                // Minute 7x: not a time, amid lines no rule reads.
+                l.replace_range(4..5, "7");
             }
             if i % 997 == 0 {
                 l.insert(l.len() - 1, '\r');
