@@ -7,28 +7,32 @@
 //! - the date: a block assumes the date the file had when it was sent, and
 //!   that its first record is not across midnight from the line before;
 //! - open calls: a block starts with no call open. An exit that finds
-//!   nothing open in the block is kept as a question (is its entry open
-//!   before the block?), its row left without a duration; an event's
+//!   nothing of its name open in the block is kept as a question (is its
+//!   entry open before the block?), its row left without a duration. With
+//!   calls of the block open, such an exit is taken as one whose entry the
+//!   trace never saw (else it would close those calls too). An event's
 //!   depth counts only the calls open in the block, and a line with no
 //!   call open in the block has no function;
-//! - anything else (a header or title line, a counter column, an exit
-//!   that would close calls of the block and before it at once) makes the
+//! - anything else (a header or title line, a counter column) makes the
 //!   block unusable.
 //!
-//! The source takes the blocks back in file order and stitches each onto
-//! the state the lines before it left: it checks the block's first record
-//! against the real clock, answers its questions from the real call
-//! stacks (adding the durations to the rows or events they belong to, and
-//! the calls open before the block to every event's depth and function),
-//! and carries the block's open calls, clock and file facts on. A block whose
-//! assumptions do not hold is read again the usual way. Either way the
-//! rows, their order and the file facts are those of reading the file
+//! While the source waits for a block, it reads blocks still queued for
+//! the helpers itself. It takes the blocks back in file order and stitches
+//! each onto the state the lines before it left: it checks the block's
+//! first record against the real clock, answers its questions from the
+//! real call stacks (adding the durations to the rows or events they
+//! belong to, and the calls open before the block to every event's depth
+//! and function), and carries the block's open calls, clock and file facts
+//! on. A block whose assumptions do not hold (its first record across
+//! midnight, a question answered against what the block took, a stack
+//! past its limit) is read again the usual way. Either way the rows or
+//! events, their order and the file facts are those of reading the file
 //! alone, whatever the number of helpers (tests hold both ways to each
-//! other on every trace fixture, damaged ones among them).
+//! other on every trace fixture, damaged ones among them, and on a
+//! generated trace with each of these cases).
 
 use super::{Layout, MAX_STACK, Step, Thread, TraceSource, micros_between};
-use crate::event::Event;
-use crate::event::{Format, Origin};
+use crate::event::{Event, Format, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::output::timeline::push_elapsed;
