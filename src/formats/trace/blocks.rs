@@ -263,6 +263,8 @@ pub(super) struct Pipeline {
     stitched: u64,
     replayed: u64,
     patched: u64,
+    /// Blocks read again since the last one stitched.
+    missed: u32,
 }
 
 impl Drop for Pipeline {
@@ -455,6 +457,9 @@ impl Read for Failing {
     }
 }
 
+/// Blocks read again in a row after which the file is read on alone.
+pub(super) const GIVE_UP: u32 = 16;
+
 /// How far past a block a block's last line may go.
 const LONG_LINE: usize = 1 << 20;
 
@@ -544,6 +549,13 @@ impl TraceSource {
             self.par = Some(p);
             return Next::Usual;
         }
+        // The file is no longer as it was when the blocks were cut (a
+        // second header: traces put together), or the helpers' guesses keep
+        // failing: read on alone.
+        if self.shape() != p.shape || p.missed >= GIVE_UP {
+            self.par_stop(*p);
+            return Next::Usual;
+        }
         if let Some(date) = self.date {
             p.fill(date);
         }
@@ -557,6 +569,7 @@ impl TraceSource {
         match stitched {
             Some((mut d, patches)) => {
                 p.stitched += 1;
+                p.missed = 0;
                 p.patched += patches.len() as u64;
                 if p.rows {
                     p.ready = Some(Ready {
@@ -576,6 +589,7 @@ impl TraceSource {
             None => {
                 // Read again, with the state the lines before it left.
                 p.replayed += 1;
+                p.missed += 1;
                 let r: Box<dyn Read + Send> = Box::new(Shared(b.bytes, 0));
                 let reader = LineReader::resume(BLOCK_READ_BUFFER, r, b.first_line - 1, 0);
                 if let Some(seg) = self.seg.as_mut() {
@@ -649,25 +663,35 @@ impl TraceSource {
             stitched: 0,
             replayed: 0,
             patched: 0,
+            missed: 0,
         }));
     }
 
-    /// Every block is handed on: the rest of the file is read the usual
-    /// way, by this source alone.
+    /// The rest of the file is read the usual way, by this source alone:
+    /// the blocks still in flight (their lines are next), the start of a
+    /// line not yet whole, then what was not read yet.
     fn par_stop(&mut self, mut p: Pipeline) {
         self.par_off = true;
         let Some(raw) = p.raw.take() else {
             return;
         };
-        let mut carry = std::mem::take(&mut p.carry);
-        carry.drain(..p.carry_at);
-        let carry = std::io::Cursor::new(carry);
+        let (mut line_no, mut bytes) = (p.line_no, p.bytes);
+        let mut rest = Vec::new();
+        for b in &p.flight {
+            if rest.is_empty() {
+                line_no = b.first_line - 1;
+            }
+            rest.extend_from_slice(&b.bytes);
+            bytes -= b.bytes.len() as u64;
+        }
+        rest.extend_from_slice(&p.carry[p.carry_at..]);
+        let rest = std::io::Cursor::new(rest);
         let rest: Box<dyn Read + Send> = match p.failed.take() {
-            Some(e) => Box::new(carry.chain(Failing(Some(e)))),
-            None => Box::new(carry.chain(raw)),
+            Some(e) => Box::new(rest.chain(Failing(Some(e)))),
+            None => Box::new(rest.chain(raw)),
         };
         let cap = self.opts.read_buffer.max(64 << 10);
-        let reader = LineReader::resume(cap, rest, p.line_no, p.bytes);
+        let reader = LineReader::resume(cap, rest, line_no, bytes);
         if let Some(seg) = self.seg.as_mut() {
             seg.lines = Some(Box::new(reader));
         }

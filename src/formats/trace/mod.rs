@@ -2589,6 +2589,47 @@ mod tests {
         }
     }
 
+    /// A file whose every block holds a title line: each is read again,
+    /// until the source gives up on the helpers and reads on alone.
+    #[test]
+    fn blocks_that_keep_failing_end_the_helpers() {
+        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
+        let mut body: Vec<u8> = head
+            .split_inclusive(|&c| c == b'\n')
+            .take(11)
+            .flatten()
+            .copied()
+            .collect();
+        for i in 0..3_000u32 {
+            let l = if i % 4 == 3 {
+                "Timestamp        Process.Thread  Trace Ident  Trace Data\n".to_string()
+            } else {
+                format!(
+                    " 11:22:{:02}.{:06}     4711.1      RSESS:000001 {}  fn{}\n",
+                    i / 100 % 60,
+                    i % 100 * 1000,
+                    if i % 4 == 0 { "{" } else { "}" },
+                    i % 4
+                )
+            };
+            body.extend(l.bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("AMQ4711.0.FMT");
+        std::fs::write(&path, &body).unwrap();
+        let set = [path];
+        let (a, _, fa) = fast(inputs_of(&set));
+        let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
+        let (b, _, fb, counts) = fast_with(inputs_of(&set), par(2, 300));
+        assert_eq!(show(&a), show(&b));
+        assert_eq!(fa, fb);
+        assert_eq!(counts.1, u64::from(blocks::GIVE_UP), "{counts:?}");
+        let (eb, efb, counts) = events_with(inputs_of(&set), par(2, 300));
+        assert!(ea == eb);
+        assert_eq!(efa, efb);
+        assert_eq!(counts.1, u64::from(blocks::GIVE_UP), "{counts:?}");
+    }
+
     fn par(helpers: usize, block: usize) -> ReadOptions {
         ReadOptions {
             parallel: crate::source::Parallel {
@@ -2722,6 +2763,11 @@ mod tests {
             let mut l = line(t, tid, &data);
             if i == 9_000 {
                 l = format!("{}\n", data);
+            }
+            if i == 28_000 {
+                // Another layout from here on (traces put together): the
+                // helpers stop, and the rest is read alone.
+                l = "Counter  TimeStamp          PID.TID    Ident  Trace Data\n".into();
             }
             if i == 11_000 {
                 l = format!("0000002A {}", &l[1..]);
