@@ -99,14 +99,18 @@ fn read_buffer_for(n: usize) -> usize {
 
 /// Helper threads for each large trace file: one worker per file keeps
 /// every core busy when there are at least as many large files as
-/// workers; fewer, and the workers left over help read them.
+/// workers; fewer, and the workers left over help read them. At most
+/// eight per file: blocks in flight (four per helper) hold memory, and
+/// one file's source stitches them on one thread.
 fn helpers_for(large: usize, jobs: usize) -> usize {
     if large == 0 || large >= jobs {
         0
     } else {
-        jobs / large
+        (jobs / large).min(MAX_HELPERS)
     }
 }
+
+const MAX_HELPERS: usize = 8;
 
 pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
     let n = inputs.len();
@@ -239,5 +243,7 @@ mod tests {
         assert_eq!(helpers_for(3, 4), 1);
         // -j 1: the file is read alone.
         assert_eq!(helpers_for(1, 1), 0);
+        // Many cores, one file.
+        assert_eq!(helpers_for(1, 64), 8);
     }
 }

@@ -1189,11 +1189,7 @@ impl TraceSource {
         let Some(interest) = self.opts.interest.clone() else {
             return false;
         };
-        if !self.clock_settled
-            || self.in_header
-            || self.layout.counter != Some(false)
-            || self.seg.as_ref().is_none_or(|s| s.info.pid.is_none())
-        {
+        if !self.may_skip() {
             return false;
         }
         let Ok(block) = reader.buffered_lines() else {
@@ -1291,6 +1287,16 @@ impl TraceSource {
             seg.info.lines = reader.line_no();
         }
         true
+    }
+
+    /// Whether record lines may be skipped: the header is read and the
+    /// clock settled. Counter layouts are read in full: every counter is
+    /// checked.
+    fn may_skip(&self) -> bool {
+        self.clock_settled
+            && !self.in_header
+            && self.layout.counter == Some(false)
+            && self.seg.as_ref().is_some_and(|s| s.info.pid.is_some())
     }
 
     fn read_one(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
@@ -1566,12 +1572,7 @@ impl TraceSource {
         let Some(interest) = self.opts.interest.as_deref() else {
             return false;
         };
-        if !self.clock_settled
-            || self.in_header
-            || self.layout.counter != Some(false)
-            || self.seg.as_ref().is_none_or(|s| s.info.pid.is_none())
-        {
-            // Counter layouts are read in full: every counter is checked.
+        if !self.may_skip() {
             return false;
         }
         // ` HH:MM:SS.ffffff` or `*HH:MM:SS.ffffff`, then a blank.
@@ -2338,17 +2339,21 @@ mod tests {
             .collect()
     }
 
+    /// The header of the Linux fixture (its first 11 lines).
+    fn linux_head() -> Vec<u8> {
+        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
+        head.split_inclusive(|&c| c == b'\n')
+            .take(11)
+            .flatten()
+            .copied()
+            .collect()
+    }
+
     /// Every trace fixture as a set of files read together, and two files
     /// of awkward lines written into `dir`.
     fn trace_sets(dir: &std::path::Path) -> Vec<Vec<std::path::PathBuf>> {
         let odd = dir.join("AMQ4711.0.FMT");
-        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
-        let mut body: Vec<u8> = head
-            .split_inclusive(|&c| c == b'\n')
-            .take(11)
-            .flatten()
-            .copied()
-            .collect();
+        let mut body = linux_head();
         for l in [
             &b" 11:21:44.000001     4711.2      RSESS:000001 {  fnA"[..],
             b" 11:21:44.000002     04711.2     RSESS:000001 -{  fnB",
@@ -2397,12 +2402,7 @@ mod tests {
         // file of its own (caches start empty).
         let nul = dir.join("nul").join("AMQ4712.0.FMT");
         std::fs::create_dir_all(nul.parent().unwrap()).unwrap();
-        let mut body: Vec<u8> = head
-            .split_inclusive(|&c| c == b'\n')
-            .take(11)
-            .flatten()
-            .copied()
-            .collect();
+        let mut body = linux_head();
         body.extend_from_slice(
             b" 11:21:44.000001     4711.3  \0     RSESS:000002 NUL among blanks\n",
         );
@@ -2593,13 +2593,7 @@ mod tests {
     /// until the source gives up on the helpers and reads on alone.
     #[test]
     fn blocks_that_keep_failing_end_the_helpers() {
-        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
-        let mut body: Vec<u8> = head
-            .split_inclusive(|&c| c == b'\n')
-            .take(11)
-            .flatten()
-            .copied()
-            .collect();
+        let mut body = linux_head();
         for i in 0..3_000u32 {
             let l = if i % 4 == 3 {
                 "Timestamp        Process.Thread  Trace Ident  Trace Data\n".to_string()
@@ -2682,13 +2676,7 @@ mod tests {
     /// stitched, and the ones whose assumptions fail are read again.
     #[test]
     fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
-        let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
-        let mut body: Vec<u8> = head
-            .split_inclusive(|&c| c == b'\n')
-            .take(11)
-            .flatten()
-            .copied()
-            .collect();
+        let mut body = linux_head();
         let mut rng = crate::testrng::Rng::new(7);
         // Microseconds since midnight: the trace starts at 23:58:00.
         let mut t: u64 = (23 * 3600 + 58 * 60) * 1_000_000;
