@@ -400,7 +400,10 @@ impl Pipeline {
             }
             let job = match self.queue.try_lock() {
                 Ok(q) => q.try_recv().ok(),
-                Err(_) => None,
+                // A helper panicked holding the queue: the queue is still
+                // whole (it held it only to take a block).
+                Err(std::sync::TryLockError::Poisoned(q)) => q.into_inner().try_recv().ok(),
+                Err(std::sync::TryLockError::WouldBlock) => None,
             };
             let Some(job) = job else {
                 return b.reply.recv().ok();
