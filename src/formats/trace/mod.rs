@@ -2033,8 +2033,10 @@ impl Source for TraceSource {
             match self.read_rows(out, n - k, limit, row) {
                 Step::Rows(got) => k += got,
                 // Rows of one call are of one file (see `RowMeta`): the file
-                // is closed on the next call when this one rendered rows.
-                Step::Ended if k > 0 => return true,
+                // is closed on the next call when this one rendered rows. (A
+                // block read again ends inside the file: reading goes on, so
+                // that calls end where they would without helpers.)
+                Step::Ended if k > 0 && self.par.is_none() => return true,
                 Step::Ended => self.reader_ended(),
             }
         }
@@ -2254,27 +2256,32 @@ mod tests {
     type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64, Problems);
     type Rows = Vec<(RowMeta, Vec<u8>)>;
     fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
-        let (rows, straight, facts, _) = fast_with(inputs, ReadOptions::default());
+        let (rows, straight, facts, _, _) = fast_with(inputs, ReadOptions::default());
         (rows, straight, facts)
     }
     /// As `fast`, with these options; also the blocks helpers rendered
-    /// that were stitched and read again.
+    /// that were stitched and read again, and the rows of each call (calls
+    /// end where they would without helpers: where a row too late to be
+    /// put in order goes depends on it).
     fn fast_with(
         inputs: Vec<Input>,
         opts: ReadOptions,
-    ) -> (Rows, usize, Vec<Facts>, (u64, u64, u64)) {
+    ) -> (Rows, usize, Vec<Facts>, (u64, u64, u64), Vec<usize>) {
         let mut src = Box::new(TraceSource::new(inputs, opts));
         let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
         let (mut rows, mut straight) = (Vec::new(), 0);
         let mut out = Vec::new();
         // Calls of varied sizes, so that blocks stop at every point.
         let mut n = 0;
+        let mut calls = Vec::new();
         loop {
             n = n % 7 + 1;
+            let before = rows.len();
             let more = src.next_rows(&mut sink, &mut out, n, 1 << 20, &mut |m, s, e| {
                 straight += usize::from(m.origin.is_none());
                 rows.push((m, s, e));
             });
+            calls.push(rows.len() - before);
             if !more {
                 break;
             }
@@ -2287,7 +2294,12 @@ mod tests {
             })
             .collect();
         let counts = src.par_counts;
-        (rows, straight, facts(src.finish()), counts)
+        (rows, straight, facts(src.finish()), counts, calls)
+    }
+
+    /// The rows of each call when the inputs are read alone.
+    fn calls_of(inputs: Vec<Input>) -> Vec<usize> {
+        fast_with(inputs, ReadOptions::default()).4
     }
     fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
         let mut src = Box::new(TraceSource::new(inputs, ReadOptions::default()));
@@ -2530,7 +2542,12 @@ mod tests {
                 path.display()
             );
             // And with helpers taking blocks of a few lines.
-            let (c, _, fc, _) = fast_with(input(), par(1 + n % 3, 64 + rnd(600)));
+            let (c, _, fc, _, calls) = fast_with(input(), par(1 + n % 3, 64 + rnd(600)));
+            assert!(
+                calls == calls_of(input()),
+                "calls differ: {}",
+                path.display()
+            );
             assert!(
                 a == c && fa == fc,
                 "damaged {} differs with helpers: {}",
@@ -2572,7 +2589,8 @@ mod tests {
             fa[0].5
         );
         for (helpers, block) in [(1, 200), (2, 1000)] {
-            let (b, _, fb, counts) = fast_with(input(), par(helpers, block));
+            let (b, _, fb, counts, calls) = fast_with(input(), par(helpers, block));
+            assert!(calls == calls_of(input()));
             assert_eq!(show(&a), show(&b));
             assert_eq!(fa, fb);
             assert!(counts.0 > 2, "{counts:?}");
@@ -2614,7 +2632,8 @@ mod tests {
         let set = [path];
         let (a, _, fa) = fast(inputs_of(&set));
         let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
-        let (b, _, fb, counts) = fast_with(inputs_of(&set), par(2, 300));
+        let (b, _, fb, counts, calls) = fast_with(inputs_of(&set), par(2, 300));
+        assert!(calls == calls_of(inputs_of(&set)));
         assert_eq!(show(&a), show(&b));
         assert_eq!(fa, fb);
         assert_eq!(counts.1, u64::from(blocks::GIVE_UP), "{counts:?}");
@@ -2647,7 +2666,11 @@ mod tests {
             let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
             let (ia, ifa, _) = events_with(inputs_of(&set), interest());
             for (helpers, block) in [(1, 64), (2, 300), (3, 1000), (2, 1 << 20)] {
-                let (b, _, fb, counts) = fast_with(inputs_of(&set), par(helpers, block));
+                let (b, _, fb, counts, calls) = fast_with(inputs_of(&set), par(helpers, block));
+                assert!(
+                    calls == calls_of(inputs_of(&set)),
+                    "{set:?} {helpers} {block}"
+                );
                 assert_eq!(show(&a), show(&b), "{set:?} {helpers} {block}");
                 assert_eq!(fa, fb, "{set:?} {helpers} {block}");
                 stitched += counts.0;
@@ -2792,7 +2815,8 @@ mod tests {
         assert_eq!(efa, ifa);
         // (`usize::MAX`: no helper thread, the source reads the blocks.)
         for (helpers, block) in [(2, 4096), (1, 2000), (3, 777), (usize::MAX, 1500)] {
-            let (c, _, fc, counts) = fast_with(inputs_of(&set), par(helpers, block));
+            let (c, _, fc, counts, calls) = fast_with(inputs_of(&set), par(helpers, block));
+            assert!(calls == calls_of(inputs_of(&set)), "{helpers} {block}");
             assert_eq!(show(&a), show(&c), "{helpers} {block}");
             assert_eq!(fa, fc, "{helpers} {block}");
             let (stitched, again, durations) = counts;
