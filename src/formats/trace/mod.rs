@@ -2255,6 +2255,9 @@ mod tests {
     type Problems = Vec<(Option<u64>, String)>;
     type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64, Problems);
     type Rows = Vec<(RowMeta, Vec<u8>)>;
+    /// Rows, how many went straight, file facts, blocks (stitched, read
+    /// again, durations found), rows of each call.
+    type Fast = (Rows, usize, Vec<Facts>, (u64, u64, u64), Vec<usize>);
     fn fast(inputs: Vec<Input>) -> (Rows, usize, Vec<Facts>) {
         let (rows, straight, facts, _, _) = fast_with(inputs, ReadOptions::default());
         (rows, straight, facts)
@@ -2263,10 +2266,7 @@ mod tests {
     /// that were stitched and read again, and the rows of each call (calls
     /// end where they would without helpers: where a row too late to be
     /// put in order goes depends on it).
-    fn fast_with(
-        inputs: Vec<Input>,
-        opts: ReadOptions,
-    ) -> (Rows, usize, Vec<Facts>, (u64, u64, u64), Vec<usize>) {
+    fn fast_with(inputs: Vec<Input>, opts: ReadOptions) -> Fast {
         let mut src = Box::new(TraceSource::new(inputs, opts));
         let mut sink = RowSink::new(Arc::new(RowSpec::new(TimelineFormat::Text)));
         let (mut rows, mut straight) = (Vec::new(), 0);
