@@ -3,7 +3,8 @@
 //! are sealed (fingerprints), compared with a baseline, ordered, redacted
 //! if asked, and rendered.
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, InputArgs, io_result};
+use crate::cli::InputArgs;
+use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
 use crate::findings::Finding;
 use crate::passes::{Plan, RULES, RuleInfo};
 use crate::report::redact::Redactor;

@@ -10,8 +10,9 @@ use crate::progress::Progress;
 use crate::rows::{RowMerged, RowSpec};
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
-use crate::timeline::{Merged, drain_all_jobs};
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+pub use crate::timeline::TimeWindow;
+use crate::timeline::{Merged, drain_all_jobs, resolve_time};
+use chrono::{FixedOffset, NaiveDate};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
 use std::fs::File;
@@ -20,10 +21,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread;
 
-/// Exit codes (contract).
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FINDINGS: i32 = 1;
-pub const EXIT_ERROR: i32 = 2;
+pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, io_result};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -226,38 +224,6 @@ impl InputArgs {
 /// Sources to read, and rows for paths that could not be walked.
 pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
 
-/// Inclusive time bounds.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TimeWindow {
-    pub since: Option<Ts>,
-    pub until: Option<Ts>,
-}
-
-impl TimeWindow {
-    pub fn contains(&self, t: &Ts) -> bool {
-        self.since.is_none_or(|s| *t >= s) && self.until.is_none_or(|u| *t <= u)
-    }
-}
-
-fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t);
-    }
-    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
-        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
-        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
-    let Some(first) = first else {
-        // No events: any instant will do, nothing is filtered.
-        return Ok(FixedOffset::east_opt(0)
-            .expect("zero")
-            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
-    };
-    let off = *first.offset();
-    off.from_local_datetime(&first.date_naive().and_time(tod))
-        .single()
-        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
-}
-
 #[derive(Args, Debug)]
 pub struct TimelineArgs {
     #[command(flatten)]
@@ -304,16 +270,6 @@ pub fn run(cli: Cli) -> i32 {
             eprintln!("mqdiag: {msg}");
             EXIT_ERROR
         }
-    }
-}
-
-/// A write error on a closed pipe (`mqdiag timeline | head`) ends the run
-/// quietly; any other is an error.
-pub fn io_result(r: io::Result<()>) -> Result<(), String> {
-    match r {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write output: {e}")),
     }
 }
 

@@ -4,10 +4,10 @@
 //! then only compares keys and copies bytes, so it no longer limits how
 //! fast a timeline is written.
 
-use crate::cli::TimeWindow;
 use crate::event::{Event, Origin, Ts};
 use crate::output::timeline::{RowRenderer, TimelineFormat};
 use crate::source::{FileInfo, Source};
+use crate::timeline::TimeWindow;
 use crate::timeline::{Batch, Merge, Producer, REORDER_WINDOW_NANOS, report_late, source_caps};
 use chrono::{DateTime, FixedOffset};
 use regex::Regex;

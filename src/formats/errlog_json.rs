@@ -335,7 +335,7 @@ impl ErrlogJsonSource {
         info.qmgr = facts.qmgr.clone();
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::ErrlogJson),
+            origin: input.origin(Format::ErrlogJson),
             lines,
             qmgr: facts.qmgr,
             scope: facts.scope,

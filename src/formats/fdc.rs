@@ -152,7 +152,7 @@ impl FdcSource {
         let lines = super::open_lines(&input, &mut info);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::Fdc),
+            origin: input.origin(Format::Fdc),
             lines,
             report: None,
             last_border: None,

@@ -265,7 +265,7 @@ impl JoblogSource {
         let lines = super::open_lines(&input, &mut info);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::ZosJoblog),
+            origin: input.origin(Format::ZosJoblog),
             mtime: input.mtime,
             lines,
             offset: None,

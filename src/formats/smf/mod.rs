@@ -286,7 +286,7 @@ impl FileState {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
         FileState {
-            origin: Origin::of(input, Format::SmfCsv),
+            origin: input.origin(Format::SmfCsv),
             info,
             lines,
             name_struct: columns::structure_from_name(&input.name),

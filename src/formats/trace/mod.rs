@@ -932,7 +932,7 @@ impl TraceSource {
 
     fn start_segment(&mut self, input: Input) {
         let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
-        let origin = Origin::of(&input, Format::FmtTrace);
+        let origin = input.origin(Format::FmtTrace);
         let lines = super::open_lines_with(&input, &mut info, self.opts.read_buffer).map(Box::new);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");
