@@ -21,6 +21,8 @@ pub mod passes;
 pub mod progress;
 pub mod report;
 pub mod rows;
+pub mod run;
+pub mod sink;
 pub mod source;
 #[cfg(test)]
 mod testrng;

@@ -200,11 +200,11 @@ impl Source for Tracked {
 
     fn next_rows(
         &mut self,
-        sink: &mut crate::rows::RowSink,
+        sink: &mut crate::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
     ) -> bool {
         self.inner.next_rows(sink, out, n, limit, row)
     }
