@@ -4,6 +4,8 @@
 //! `input` (discover) → `formats` (sniff, one reader per format) →
 //! `event` (the one model) → `timeline` (dates, offsets, k-way merge) →
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
+//! Imports only point down these layers (`docs/architecture.md` draws them;
+//! `tests/layers.rs` fails on a cycle).
 
 pub mod analyze;
 pub mod catalog;

@@ -192,6 +192,24 @@ fn top_level_modules_have_no_import_cycle() {
     }
 }
 
+/// Beyond having no cycle: the model imports nothing of ours, and nothing
+/// imports the command line (it only parses arguments and calls the rest).
+#[test]
+fn model_at_the_bottom_command_line_at_the_top() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut graph = Graph::new();
+    scan(&src, &src, &mut graph);
+    let nodes: BTreeSet<String> = graph.keys().cloned().collect();
+    let event: Vec<_> = graph["event"].intersection(&nodes).collect();
+    assert!(event.is_empty(), "event imports {event:?}");
+    let users: Vec<_> = graph
+        .iter()
+        .filter(|(_, refs)| refs.contains("cli"))
+        .map(|(n, _)| n)
+        .collect();
+    assert!(users.is_empty(), "cli is imported by {users:?}");
+}
+
 fn graph(edges: &[(&str, &str)]) -> Graph {
     let mut g = Graph::new();
     for (a, b) in edges {
