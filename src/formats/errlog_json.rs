@@ -11,7 +11,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -329,7 +329,13 @@ impl ErrlogJsonSource {
         let mut info = FileInfo::new(&input.display, Format::ErrlogJson, input.bytes);
         let lines = super::open_lines(&input, &mut info);
         if input.bytes == 0 {
-            info.problem(None, Severity::Info, 0, "empty file");
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Info,
+                0,
+                "empty file",
+            );
         }
         let facts = path_facts(&input.display);
         info.qmgr = facts.qmgr.clone();
@@ -356,6 +362,7 @@ impl ErrlogJsonSource {
         let no = meta.no;
         if meta.truncated {
             run.info.problem(
+                ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -381,6 +388,7 @@ impl ErrlogJsonSource {
             Ok(Line::Object(m)) => m,
             Ok(Line::NotObject) => {
                 run.info.problem(
+                    ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -397,6 +405,7 @@ impl ErrlogJsonSource {
                 // serde counts lines within the one line it was given.
                 let why = e.to_string().replace(" at line 1 column ", " at column ");
                 run.info.problem(
+                    ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -425,6 +434,7 @@ impl ErrlogJsonSource {
         });
         let Some(when) = get("ibm_datetime") else {
             run.info.problem(
+                ProblemCode::MissingTime,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -436,6 +446,7 @@ impl ErrlogJsonSource {
             Ok(t) => t,
             Err(_) => {
                 run.info.problem(
+                    ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
                     1,
