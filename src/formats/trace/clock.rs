@@ -1,0 +1,201 @@
+//! Time of day to instants: the file's date, midnight roll-over, and the
+//! clock the source keeps.
+
+use super::*;
+
+/// `HH:MM:SS.ffffff` within one day, as nanoseconds since midnight; `None`
+/// for anything else (which `parse_time_of_day` judges). Read a word at a
+/// time: it runs for every line `analyze` skips.
+#[inline]
+pub(super) fn plain_tod(t: &[u8]) -> Option<i64> {
+    let (a, b) = tod_words(t)?;
+    let d = |x: u64, i: u32| ((x >> (8 * i)) & 0xFF) as i64;
+    let (h, m, sec) = (
+        d(a, 0) * 10 + d(a, 1),
+        d(a, 3) * 10 + d(a, 4),
+        d(a, 6) * 10 + d(a, 7),
+    );
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let micros =
+        ((d(b, 2) * 10 + d(b, 3)) * 100 + d(b, 4) * 10 + d(b, 5)) * 100 + d(b, 6) * 10 + d(b, 7);
+    Some(((h * 60 + m) * 60 + sec) * 1_000_000_000 + micros * 1000)
+}
+
+/// `HH:MM:SS.ffffff` as two words, `HH:MM:SS` and `S.ffffff` (little
+/// endian), each byte minus '0', when every digit is one and every
+/// separator in place.
+#[inline]
+pub(super) fn tod_words(t: &[u8]) -> Option<(u64, u64)> {
+    let t: &[u8; 15] = t.try_into().ok()?;
+    if t[2] != b':' || t[5] != b':' || t[8] != b'.' {
+        return None;
+    }
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&t[at..at + 8]);
+        u64::from_le_bytes(w) ^ 0x3030_3030_3030_3030
+    };
+    // A byte is a digit when, minus '0', it is below 10: adding 0x76
+    // leaves its top bit clear.
+    let (a, b) = (word(0), word(7));
+    let not_digit = |x: u64, digits: u64| {
+        ((x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080 & digits) != 0
+    };
+    if not_digit(a, 0xFFFF_00FF_FF00_FFFF) || not_digit(b, 0xFFFF_FFFF_FFFF_0000) {
+        return None;
+    }
+    Some((a, b))
+}
+
+/// Nanoseconds since midnight.
+pub(super) fn tod_nanos(t: NaiveTime) -> i64 {
+    i64::from(t.num_seconds_from_midnight()) * 1_000_000_000 + i64::from(t.nanosecond())
+}
+
+/// One local day at one offset: its first instant and its timestamp text
+/// (the date and offset parts are copied into every row of the day).
+pub(super) struct Day {
+    pub(super) date: NaiveDate,
+    pub(super) offset: FixedOffset,
+    pub(super) base: i64,
+    pub(super) text: [u8; 32],
+}
+
+impl Day {
+    pub(super) fn new(date: NaiveDate, offset: FixedOffset) -> Option<Day> {
+        let t = offset
+            .from_local_datetime(&date.and_time(NaiveTime::MIN))
+            .single()?;
+        let mut text = [0u8; 32];
+        (crate::timefmt::rfc3339_into(&t, &mut text) == 32).then_some(())?;
+        Some(Day {
+            date,
+            offset,
+            base: t.timestamp_nanos_opt()?,
+            text,
+        })
+    }
+}
+
+impl TraceSource {
+    /// Decide date and offset when the header is complete (or absent):
+    /// from this file's header, else from the previous file of the group
+    /// (a `.TRS` before its `.FMT`), else from the options.
+    pub(super) fn settle_clock(&mut self, first_tod: Option<NaiveTime>) {
+        self.hazard();
+        self.clock_settled = true;
+        let seg = self.seg.as_mut().expect("segment");
+        if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
+            let secs = (l - u).num_seconds();
+            // Round to the minute: the two header lines are written a few
+            // microseconds apart.
+            let mins = ((secs as f64) / 60.0).round() as i32;
+            if let Some(off) = FixedOffset::east_opt(mins * 60) {
+                self.offset = Some(off);
+                seg.info.set_offset(off, "header");
+            }
+        }
+        match self.offset {
+            None => self.offset = Some(self.opts.fallback_offset(&mut seg.info)),
+            Some(off) if seg.info.utc_offset.is_none() => {
+                seg.info.set_offset(off, "previous file of the wrap group")
+            }
+            Some(_) => {}
+        }
+        let off = self.offset.expect("offset");
+        // A header cut after its UTC line still dates the file.
+        let from_utc = self
+            .header
+            .utc
+            .map(|u| u + chrono::Duration::seconds(off.local_minus_utc() as i64));
+        if let Some(s) = self.header.local.or(self.header.plain).or(from_utc) {
+            self.date = Some(s.date());
+            self.last_tod = Some(tod_nanos(s.time()));
+        }
+        if self.date.is_some() {
+            return;
+        }
+        let (date, how) = match self.opts.date {
+            Some(d) => (d, "--date"),
+            None => {
+                let m = seg
+                    .input
+                    .mtime
+                    .map(|t| DateTime::<chrono::Utc>::from(t).with_timezone(&off));
+                match m {
+                    Some(m) => {
+                        // The trace was written before it was formatted: a
+                        // first line later in the day than the file's
+                        // modification belongs to an earlier day.
+                        let mut d = m.date_naive();
+                        if first_tod.is_some_and(|t| t > m.time()) {
+                            d = d.pred_opt().unwrap_or(d);
+                        }
+                        (d, "the file's modification time")
+                    }
+                    None => (
+                        NaiveDate::from_ymd_opt(1970, 1, 1).expect("date"),
+                        "nowhere (1970-01-01 used)",
+                    ),
+                }
+            }
+        };
+        seg.info.problem( ProblemCode::NoDate,
+            None,
+            Severity::Info,
+            0,
+            if self.opts.date.is_some() {
+                format!("no date in the file: date {date} taken from {how}")
+            } else {
+                format!(
+                    "no date in the file (formatted with `dspmqtrc -h`?): date {date} taken from {how}; give --date to set it"
+                )
+            },
+        );
+        self.date = Some(date);
+    }
+
+    pub(super) fn timestamp(&mut self, tod: NaiveTime) -> Ts {
+        let date = self.roll(tod);
+        let off = self.offset.expect("offset settled");
+        match off.from_local_datetime(&date.and_time(tod)) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&date.and_time(tod)),
+        }
+    }
+
+    /// The date of a line with this time of day, rolling the day over at
+    /// midnight. Calling it twice for one line changes nothing.
+    pub(super) fn roll(&mut self, tod: NaiveTime) -> NaiveDate {
+        self.roll_nanos(tod_nanos(tod))
+    }
+
+    /// `roll` for a time of day in nanoseconds since midnight.
+    pub(super) fn roll_nanos(&mut self, tod: i64) -> NaiveDate {
+        if let Some(a) = self.ahead.as_mut() {
+            a.first_tod.get_or_insert(tod);
+        }
+        let mut date = self.date.expect("date settled");
+        if let Some(last) = self.last_tod {
+            // Whole seconds back, as a duration's seconds (towards zero).
+            let back = (last - tod) / 1_000_000_000;
+            if back > ROLLOVER_SECS {
+                // Forward across midnight.
+                date = date.succ_opt().unwrap_or(date);
+                self.date = Some(date);
+                self.last_tod = Some(tod);
+            } else if back < -(86_400 - ROLLOVER_SECS) {
+                // A line from just before midnight after the day rolled
+                // (threads interleave): it belongs to the previous day.
+                date = date.pred_opt().unwrap_or(date);
+            } else {
+                self.last_tod = Some(tod);
+            }
+        } else {
+            self.last_tod = Some(tod);
+        }
+        date
+    }
+}

@@ -1,0 +1,449 @@
+//! One trace line taken apart: the columns of a record, the kind of its
+//! data (entry, exit, dump row, text), and the fast path's plain records.
+
+use super::*;
+
+/// Column layout, from the title line or the first record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Layout {
+    pub(super) counter: Option<bool>,
+    pub(super) ident: Option<bool>,
+}
+
+/// The prefix fields of one record line, borrowing the line.
+#[derive(Debug, PartialEq)]
+pub(super) struct Record<'a> {
+    pub(super) counter: Option<u32>,
+    pub(super) flag: bool,
+    pub(super) tod: NaiveTime,
+    pub(super) pid: u32,
+    pub(super) tid: u32,
+    pub(super) ident: Option<&'a str>,
+    pub(super) data: &'a str,
+}
+
+pub(super) fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
+
+pub(super) fn token_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b' ' && b[i] != b'\t' {
+        i += 1;
+    }
+    i
+}
+
+/// Does this token look like an ident column (`:`, `RSESS:00011e`)?
+pub(super) fn is_ident_token(t: &[u8]) -> bool {
+    let Some(c) = memchr::memchr(b':', t) else {
+        return false;
+    };
+    t[..c].iter().all(|b| b.is_ascii_alphabetic())
+        && t[c + 1..].iter().all(|b| b.is_ascii_alphanumeric())
+        && memchr::memchr(b':', &t[c + 1..]).is_none()
+}
+
+/// Split a record line; `None` when it is not one. `layout` says whether
+/// an ident column exists (unknown: decided from the token's shape).
+pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<'_>> {
+    // Every split below is at an ASCII byte, so slicing `line` is safe.
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut counter = None;
+    // Counter: 8 hex digits and a blank (Windows up to 9.2).
+    if b.len() > 9 && b[8] == b' ' && b[..8].iter().all(|c| c.is_ascii_hexdigit()) {
+        counter = u32::from_str_radix(&line[..8], 16).ok();
+        i = 9;
+    }
+    i = skip_spaces(b, i);
+    let mut flag = false;
+    if b.get(i) == Some(&b'*') {
+        flag = true;
+        i += 1;
+    }
+    let t_end = token_end(b, i);
+    let tod = parse_time_of_day(&b[i..t_end])?;
+    i = skip_spaces(b, t_end);
+    // PID.TID
+    let p_end = token_end(b, i);
+    let pt = &b[i..p_end];
+    let dot = memchr::memchr(b'.', pt)?;
+    let pid = parse_u32(&pt[..dot])?;
+    let tid = parse_u32(&pt[dot + 1..])?;
+    i = skip_spaces(b, p_end);
+    let mut ident = None;
+    let want_ident = layout.and_then(|l| l.ident);
+    let i_end = token_end(b, i);
+    let tok = &b[i..i_end];
+    let has_ident = match want_ident {
+        Some(true) => is_ident_token(tok) || tok.is_empty(),
+        Some(false) => false,
+        None => is_ident_token(tok),
+    };
+    if has_ident {
+        if tok.len() > 1 {
+            ident = Some(&line[i..i_end]);
+        }
+        i = i_end;
+    }
+    let data = &line[skip_spaces(b, i)..];
+    Some(Record {
+        counter,
+        flag,
+        tod,
+        pid,
+        tid,
+        ident,
+        data,
+    })
+}
+
+pub(super) fn parse_u32(b: &[u8]) -> Option<u32> {
+    if b.is_empty() || b.len() > 10 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        v = v * 10 + d as u64;
+    }
+    u32::try_from(v).ok()
+}
+
+/// What the data column says.
+#[derive(Debug, PartialEq)]
+pub(super) enum Data<'a> {
+    Entry {
+        dashes: usize,
+        function: &'a str,
+    },
+    Exit {
+        dashes: usize,
+        error: bool,
+        function: &'a str,
+        rc: Option<&'a str>,
+        function_time: Option<u64>,
+    },
+    Dump,
+    Text(&'a str),
+}
+
+pub(super) fn classify(data: &str) -> Data<'_> {
+    let d = data.strip_prefix("!! - ").unwrap_or(data);
+    let b = d.as_bytes();
+    let dashes = b.iter().take_while(|&&c| c == b'-').count();
+    match b.get(dashes) {
+        Some(b'{') => {
+            let rest = d[dashes + 1..].trim_ascii_start();
+            let function = rest.split_ascii_whitespace().next().unwrap_or("");
+            if !function.is_empty() {
+                return Data::Entry { dashes, function };
+            }
+        }
+        Some(b'}') => {
+            let mut rest = &d[dashes + 1..];
+            let error = rest.starts_with('!');
+            if error {
+                rest = &rest[1..];
+            }
+            let mut words = rest.split_ascii_whitespace();
+            if let Some(function) = words.next() {
+                let mut rc = None;
+                let mut function_time = None;
+                for w in words {
+                    if let Some(v) = w.strip_prefix("(rc=") {
+                        rc = Some(v.strip_suffix(')').unwrap_or(v));
+                    } else if let Some(v) = w.strip_prefix("rc=") {
+                        rc = Some(v);
+                    } else if let Some(v) = w.strip_prefix("FunctionTime=") {
+                        function_time = v.parse().ok();
+                    }
+                }
+                return Data::Exit {
+                    dashes,
+                    error,
+                    function,
+                    rc,
+                    function_time,
+                };
+            }
+        }
+        _ => {}
+    }
+    if is_dump_row(d.as_bytes()) {
+        return Data::Dump;
+    }
+    Data::Text(d)
+}
+
+/// `0x0110:  06000000 616d7173 ...  |....amqsput     |` or
+/// `N lines suppressed, same as above`.
+pub(super) fn is_dump_row(d: &[u8]) -> bool {
+    if let Some(rest) = d.strip_prefix(b"0x") {
+        let hex = rest.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+        return (4..=16).contains(&hex) && rest.get(hex) == Some(&b':');
+    }
+    let digits = d.iter().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && d[digits..].starts_with(b" lines suppressed")
+}
+
+/// The fields of a plain record line: printable ASCII only, UNIX layout
+/// with no counter, ` HH:MM:SS.ffffff` (six decimals) after an optional
+/// flag. Split in one pass over the bytes, with the same outcome as
+/// `parse_record`; `None` for any other line.
+pub(super) struct Plain<'a> {
+    pub(super) tod: &'a [u8],
+    pub(super) tod_nanos: i64,
+    /// `PID.TID`, unchecked, and as a cache key.
+    pub(super) pid_tid: &'a [u8],
+    pub(super) pid_tid_key: u128,
+    pub(super) ident: Option<&'a [u8]>,
+    pub(super) data: &'a [u8],
+}
+
+pub(super) fn plain_record<'a>(
+    b: &'a [u8],
+    ident_col: bool,
+    known: &mut Idents,
+) -> Option<Plain<'a>> {
+    let s = usize::from(matches!(b.first(), Some(b' ' | b'*')));
+    let t = b.get(s..s + 16)?;
+    if t[15] != b' ' {
+        return None;
+    }
+    let tod_nanos = plain_tod(&t[..15])?;
+    let mut i = past_blanks(b, s + 16);
+    // PID.TID: checked when its thread is looked up.
+    let end = next_blank(b, i);
+    let pid_tid = &b[i..end];
+    let pid_tid_key = text_key(b, i, end - i);
+    i = end;
+    i = past_blanks(b, i);
+    let mut ident = None;
+    if ident_col {
+        let end = next_blank(b, i);
+        let tok = &b[i..end];
+        if tok.is_empty() || known.is_ident(tok, text_key(b, i, tok.len())) {
+            if tok.len() > 1 {
+                ident = Some(tok);
+            }
+            i = end;
+        }
+    }
+    // Every byte before the data is checked by its field: the time's
+    // digits, blanks (the scans stop at any other byte), PID.TID and ident
+    // (a token that is not an ident is data). So the line is printable
+    // ASCII when its data is.
+    let data = &b[past_blanks(b, i)..];
+    if !printable_ascii(data) {
+        return None;
+    }
+    Some(Plain {
+        tod: &t[..15],
+        tod_nanos,
+        pid_tid,
+        pid_tid_key,
+        ident,
+        data,
+    })
+}
+
+/// The idents already seen to have the ident shape: a small cache keyed by
+/// the text itself and its length (an empty slot has length 0), so most
+/// records' idents are not checked byte by byte.
+#[derive(Default)]
+pub(super) struct Idents(pub(super) Vec<(u128, usize)>);
+
+impl Idents {
+    pub(super) fn is_ident(&mut self, t: &[u8], key: u128) -> bool {
+        if t.len() > 16 {
+            return is_plain_ident(t);
+        }
+        if self.0.is_empty() {
+            self.0 = vec![(0, 0); TEXT_SLOTS];
+        }
+        let slot = text_slot(key);
+        if self.0[slot] == (key, t.len()) {
+            return true;
+        }
+        let ok = is_plain_ident(t);
+        if ok {
+            self.0[slot] = (key, t.len());
+        }
+        ok
+    }
+}
+
+/// The `len` bytes of `b` at `at` (at most 16) as a cache key, zero
+/// padded: with the length beside it, no two texts share a key (even texts
+/// with zero bytes). Read as one 16-byte load where the line goes on that
+/// far.
+#[inline(always)]
+pub(super) fn text_key(b: &[u8], at: usize, len: usize) -> u128 {
+    let len = len.min(16);
+    let mask = if len == 16 {
+        u128::MAX
+    } else {
+        (1u128 << (8 * len)) - 1
+    };
+    match b.get(at..at + 16) {
+        Some(w) => u128::from_le_bytes(w.try_into().unwrap_or_default()) & mask,
+        None => {
+            let mut k = [0u8; 16];
+            k[..len].copy_from_slice(&b[at..at + len]);
+            u128::from_le_bytes(k)
+        }
+    }
+}
+
+/// Slots of the caches keyed by short texts.
+pub(super) const TEXT_SLOTS: usize = 64;
+
+/// A slot for a short text held in a `u128`: the top bits of a
+/// multiplicative hash (they depend on every bit of the text).
+pub(super) fn text_slot(key: u128) -> usize {
+    let h = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - TEXT_SLOTS.trailing_zeros())) as usize
+}
+
+/// `PID.TID` as `parse_record` reads it: 1 to 10 digits each, within u32.
+pub(super) fn parse_pid_tid(t: &[u8]) -> Option<(u32, u32)> {
+    let dot = memchr::memchr(b'.', t)?;
+    Some((parse_u32(&t[..dot])?, parse_u32(&t[dot + 1..])?))
+}
+
+/// Whether every byte is printable ASCII (no control byte, DEL or byte
+/// above ASCII), eight bytes at a time.
+pub(super) fn printable_ascii(b: &[u8]) -> bool {
+    const LOW7: u64 = ONES * 0x7f;
+    // Per byte, with its high bit cleared first (so nothing carries): adding
+    // 0x60 reaches the high bit from 0x20 up, adding 0x01 only from 0x7f.
+    let odd = |w: u64| {
+        let x = w & LOW7;
+        (w | !x.wrapping_add(ONES * 0x60) | x.wrapping_add(ONES)) & HIGHS
+    };
+    let mut acc = 0u64;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        acc |= odd(u64::from_le_bytes(w.try_into().unwrap_or_default()));
+    }
+    let rest = words.remainder();
+    let mut last = [b' '; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    acc |= odd(u64::from_le_bytes(last));
+    acc == 0
+}
+
+/// `is_ident_token` in one pass, for printable ASCII: letters, one colon,
+/// letters or digits.
+pub(super) fn is_plain_ident(t: &[u8]) -> bool {
+    // Bit 1: a letter; bit 2: a letter or digit.
+    const CLASS: [u8; 256] = {
+        let mut c = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            let b = i as u8;
+            if b.is_ascii_alphabetic() {
+                c[i] = 3;
+            } else if b.is_ascii_digit() {
+                c[i] = 2;
+            }
+            i += 1;
+        }
+        c
+    };
+    let mut i = 0;
+    while i < t.len() && CLASS[t[i] as usize] & 1 != 0 {
+        i += 1;
+    }
+    if i == t.len() || t[i] != b':' {
+        return false;
+    }
+    t[i + 1..].iter().fold(2, |a, &c| a & CLASS[c as usize]) != 0
+}
+
+/// Eight bytes of `b` from `i`, as one little-endian word.
+pub(super) fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
+pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
+pub(super) const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The first blank at or after `i` (or the end), eight bytes at a time.
+/// For printable ASCII only (tabs are not blanks here).
+pub(super) fn next_blank(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let x = w ^ (ONES * u64::from(b' '));
+        // High bit set in the bytes of `x` that are zero (the lowest one
+        // is exact).
+        let z = x.wrapping_sub(ONES) & !x & HIGHS;
+        if z != 0 {
+            return i + (z.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c != b' ')
+        .count()
+}
+
+/// The first byte at or after `i` that is not a blank (or the end), eight
+/// bytes at a time. For printable ASCII only.
+pub(super) fn past_blanks(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let x = w ^ (ONES * u64::from(b' '));
+        // Bytes below 0x80: adding 0x7f sets the high bit of nonzero ones.
+        let nz = (x.wrapping_add(ONES * 0x7f) | x) & HIGHS;
+        if nz != 0 {
+            return i + (nz.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i.min(b.len())..]
+        .iter()
+        .take_while(|&&c| c == b' ')
+        .count()
+}
+
+/// What a record's data says about calls (as `classify` decides).
+pub(super) enum Call<'a> {
+    Entry(&'a [u8]),
+    Exit(&'a [u8]),
+    Other,
+}
+
+/// `classify` for the text path: only the function name is needed.
+/// `d` has its `!! - ` already stripped.
+pub(super) fn call_of<'a>(d: &'a [u8]) -> Call<'a> {
+    let dashes = d.iter().take_while(|&&c| c == b'-').count();
+    let word = |r: &'a [u8]| -> &'a [u8] {
+        let r = &r[past_blanks(r, 0)..];
+        &r[..next_blank(r, 0)]
+    };
+    match d.get(dashes) {
+        Some(b'{') => {
+            let f = word(&d[dashes + 1..]);
+            if !f.is_empty() {
+                return Call::Entry(f);
+            }
+        }
+        Some(b'}') => {
+            let rest = &d[dashes + 1..];
+            let f = word(rest.strip_prefix(b"!").unwrap_or(rest));
+            if !f.is_empty() {
+                return Call::Exit(f);
+            }
+        }
+        _ => {}
+    }
+    Call::Other
+}

@@ -1,0 +1,135 @@
+//! Call stacks per thread, and the interned names they hold.
+
+use super::*;
+
+/// Shares one `Arc<str>` per distinct function name or ident, so events
+/// and call stacks clone a pointer instead of allocating a string.
+#[derive(Default)]
+pub(super) struct Interner(pub(super) HashMap<Box<[u8]>, Arc<str>, FxBuild>);
+
+impl Interner {
+    /// Beyond this many names, new ones are allocated, not kept.
+    const CAP: usize = 100_000;
+
+    pub(super) fn get(&mut self, s: &str) -> Arc<str> {
+        self.get_bytes(s.as_bytes())
+    }
+
+    /// The name of these bytes (UTF-8; anything else is decoded lossily).
+    pub(super) fn get_bytes(&mut self, s: &[u8]) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(String::from_utf8_lossy(s));
+        if self.0.len() < Self::CAP {
+            self.0.insert(Box::from(s), a.clone());
+        }
+        a
+    }
+}
+
+/// The call stacks of the threads seen, found by (PID, TID) through a
+/// small direct-mapped cache in front of the map (lines of a few threads
+/// interleave, so most finds hit the cache).
+#[derive(Default)]
+pub(super) struct Threads {
+    pub(super) all: Vec<Thread>,
+    pub(super) index: HashMap<(u32, u32), usize, FxBuild>,
+    pub(super) cache: Vec<(u64, usize)>,
+    /// (text as a key, its length, thread): an empty slot has length 0.
+    pub(super) text_cache: Vec<(u128, usize, usize)>,
+}
+
+impl Threads {
+    const CACHE: usize = 64;
+
+    /// The thread of a record's `PID.TID` text; `None` when it is not one.
+    /// A cache keyed by the text itself spares parsing the numbers.
+    pub(super) fn by_text(&mut self, t: &[u8], key: u128) -> Option<&mut Thread> {
+        if t.is_empty() || t.len() > 16 {
+            let (pid, tid) = parse_pid_tid(t)?;
+            return Some(self.get(pid, tid));
+        }
+        if self.text_cache.is_empty() {
+            self.text_cache = vec![(0, 0, 0); TEXT_SLOTS];
+        }
+        let slot = text_slot(key);
+        let (ck, len, i) = self.text_cache[slot];
+        if ck == key && len == t.len() {
+            return Some(&mut self.all[i]);
+        }
+        let (pid, tid) = parse_pid_tid(t)?;
+        self.get(pid, tid);
+        let i = self.index[&(pid, tid)];
+        self.text_cache[slot] = (key, t.len(), i);
+        Some(&mut self.all[i])
+    }
+
+    pub(super) fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
+        if self.cache.is_empty() {
+            // An empty slot has no index (every key is a valid PID.TID).
+            self.cache = vec![(0, usize::MAX); Self::CACHE];
+        }
+        let key = (u64::from(pid) << 32) | u64::from(tid);
+        let slot = (tid ^ pid.rotate_left(5)) as usize % Self::CACHE;
+        let (k, i) = self.cache[slot];
+        let i = if k == key && i != usize::MAX {
+            i
+        } else {
+            let all = &mut self.all;
+            let i = *self.index.entry((pid, tid)).or_insert_with(|| {
+                all.push(Thread::new(pid, tid));
+                all.len() - 1
+            });
+            self.cache[slot] = (key, i);
+            i
+        };
+        &mut self.all[i]
+    }
+}
+
+pub(super) struct Thread {
+    pub(super) pid: u32,
+    pub(super) tid: u32,
+    /// Open calls: name and instant (UTC nanoseconds) of entry.
+    pub(super) stack: Vec<(Arc<str>, i64)>,
+    /// Read ahead (`blocks`): exits met with nothing open in the block,
+    /// whose entries may lie before it: name, instant and row.
+    pub(super) queries: Vec<blocks::Query>,
+    /// Read ahead: the deepest the stack was in the block.
+    pub(super) max_depth: usize,
+    /// The thread's last ident: consecutive records of a thread mostly
+    /// carry the same one, so it is compared before the interner is asked.
+    pub(super) ident: Option<Arc<str>>,
+    /// Line of the last non-dump record, which dump rows belong to.
+    pub(super) last_record_line: u64,
+    /// `  PID.TID`, for text rows.
+    pub(super) label: Vec<u8>,
+}
+
+impl Thread {
+    pub(super) fn new(pid: u32, tid: u32) -> Self {
+        let mut label = Vec::new();
+        push_thread(&mut label, Some(pid), Some(tid));
+        Thread {
+            pid,
+            tid,
+            stack: Vec::new(),
+            queries: Vec::new(),
+            max_depth: 0,
+            ident: None,
+            last_record_line: 0,
+            label,
+        }
+    }
+}
+
+/// The UTC instant of a timestamp in nanoseconds (the merge key).
+pub(super) fn instant(t: &Ts) -> i64 {
+    t.timestamp_nanos_opt().unwrap_or(i64::MAX)
+}
+
+/// Microseconds from one instant to a later one (0 if it is earlier).
+pub(super) fn micros_between(start: i64, end: i64) -> u64 {
+    (end.saturating_sub(start) / 1000).max(0) as u64
+}
