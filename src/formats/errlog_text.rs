@@ -1290,6 +1290,8 @@ pub struct RawRecord {
     /// Written in two parts around the record at this line.
     pub interrupted_by: Option<u64>,
     pub reassembled: bool,
+    /// Header (and attributes) only: the message text never came.
+    pub incomplete: bool,
     st: St,
     bytes: usize,
     cut: bool,
@@ -1310,6 +1312,7 @@ impl RawRecord {
             truncated: false,
             interrupted_by: None,
             reassembled: false,
+            incomplete: false,
             st: St::Attrs,
             bytes: 0,
             cut: false,
@@ -1658,26 +1661,30 @@ impl Parser {
             } else {
                 r.interrupted_by = Some(no);
                 if let Some(old) = self.parked.replace(r) {
-                    self.drop_textless(&old);
+                    self.keep_textless(old);
                 }
             }
         } else if let Some(p) = self.parked.take() {
-            self.drop_textless(&p);
+            self.keep_textless(p);
         }
         self.cur = Some(Box::new(RawRecord::new(no, h)));
     }
 
-    fn drop_textless(&mut self, r: &RawRecord) {
+    /// A record with a header but no message text is still an event: its
+    /// time, process, thread, program and host are known.
+    fn keep_textless(&mut self, mut r: Box<RawRecord>) {
         self.problem(
             r.line,
             Severity::Warning,
-            r.lines(),
+            0,
             format!(
-                "record of line {} has no message text (cut short, or interleaved with the record of line {}): skipped",
+                "record of line {} has no message text (cut short, or interleaved with the record of line {}): kept as an incomplete record",
                 r.line,
                 r.interrupted_by.unwrap_or(r.last_line)
             ),
         );
+        r.incomplete = true;
+        self.out.push_back(Item::Record(r));
     }
 
     fn on_separator(&mut self, no: u64, src: Option<String>) {
@@ -1700,7 +1707,7 @@ impl Parser {
                 }
                 self.out.push_back(Item::Record(r));
             } else {
-                self.drop_textless(&r);
+                self.keep_textless(r);
             }
         } else if let Some(o) = self.orphan.as_mut() {
             o.end = no;
@@ -1776,16 +1783,19 @@ impl Parser {
                 self.problem(
                     r.line,
                     Severity::Warning,
-                    r.lines(),
+                    0,
                     format!(
-                        "last record (line {}) is cut short before its message text: skipped",
+                        "last record (line {}) is cut short before its message text: kept as an incomplete record",
                         r.line
                     ),
                 );
+                r.incomplete = true;
+                r.truncated = true;
+                self.out.push_back(Item::Record(r));
             }
         }
         if let Some(p) = self.parked.take() {
-            self.drop_textless(&p);
+            self.keep_textless(p);
         }
     }
 }
@@ -2137,9 +2147,13 @@ impl ErrlogTextSource {
                 t.push_str(&summary);
                 t
             }
+            None if r.incomplete => "(record cut short before its message text)".to_string(),
             None => summary.clone(),
         };
         let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::LogRecord, text);
+        if r.incomplete {
+            e.set_attr("incomplete", "true");
+        }
         // A record carries 20 to 30 attributes: one allocation, not five.
         e.attrs.reserve(32);
         e.pid = r.header.pid;
@@ -2844,6 +2858,27 @@ w
             infos[0].problems[0].message
         );
         assert!(infos[0].problems[0].message.ends_with("read at +01:00"));
+    }
+
+    #[test]
+    fn a_record_cut_before_its_message_is_kept_incomplete() {
+        let text = "06/01/19 15:10:52 - Process(193.15) User(root) Program(amqzmuc0)\n                    Host(mqservice) Installation(Installation1)\n";
+        let (evs, infos) = source_events(text);
+        assert_eq!(evs.len(), 1);
+        let e = &evs[0];
+        assert_eq!(e.kind, Kind::LogRecord);
+        assert_eq!((e.pid, e.tid), (Some(193), Some(15)));
+        assert_eq!(e.attr("incomplete"), Some("true"));
+        assert_eq!(e.attr("program"), Some("amqzmuc0"));
+        assert_eq!(e.attr("local_host"), Some("mqservice"));
+        assert!(
+            infos[0]
+                .problems
+                .iter()
+                .any(|p| p.line == Some(1) && p.message.ends_with("kept as an incomplete record")),
+            "{:?}",
+            infos[0].problems
+        );
     }
 
     #[test]
