@@ -53,3 +53,61 @@ fn error_log_across_both_dst_changes_shows_each_records_wall_clock() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn windows_trace_headers_with_utc_and_local_lines_date_the_file() {
+    let out = run(&[
+        "inventory",
+        "--format",
+        "json",
+        "fixtures/clocks/trace-win",
+        "fixtures/clocks/trace-dotnet",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let files = v["files"].as_array().unwrap();
+    let first: Vec<(&str, &str)> = files
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f["first"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        first,
+        [
+            // dd/MM/yyyy of the .NET client: UTC and local agree only day first.
+            (
+                "fixtures/clocks/trace-dotnet/AMQ7713.0.TRC",
+                "2023-03-05T14:15:01.803002+01:00"
+            ),
+            // Native MM/DD/YY, local minus UTC = -04:00; not the mtime.
+            (
+                "fixtures/clocks/trace-win/AMQ7712.0.TRC",
+                "2023-03-14T09:15:01.803002-04:00"
+            ),
+        ]
+    );
+    for f in files {
+        assert_eq!(f["problem_count"], 0, "{}", f["problems"]);
+    }
+}
+
+#[test]
+fn an_error_log_record_cut_before_its_message_is_on_the_timeline() {
+    let rows = jsonl(&run(&[
+        "timeline",
+        "--format",
+        "jsonl",
+        "--tz",
+        "+00:00",
+        "fixtures/clocks/errlog-cut",
+    ]));
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r["ts"], "2019-06-01T15:10:52.000000+00:00");
+    assert_eq!(r["kind"], "log-record");
+    assert_eq!(
+        (r["pid"].as_u64(), r["tid"].as_u64()),
+        (Some(193), Some(15))
+    );
+    assert_eq!(r["attrs"]["incomplete"], "true");
+    assert_eq!(r["attrs"]["program"], "amqzmuc0");
+    assert_eq!(r["attrs"]["local_host"], "mqservice");
+}

@@ -309,6 +309,78 @@ struct Header {
     utc: Option<NaiveDateTime>,
     /// `Date : .. Time : ..` of the Windows free-text header.
     plain: Option<NaiveDateTime>,
+    /// `UTC Date : ..` and `Local Date : ..` lines of the Windows layout
+    /// (line, text after the key), read once both may be there: their
+    /// date order is decided together.
+    win_utc: Option<(u64, String)>,
+    win_local: Option<(u64, String)>,
+}
+
+/// A header date in one order (`true`: day first); `None` when it is not a
+/// valid date that way.
+fn header_date_as(s: &str, dmy: bool) -> Option<NaiveDate> {
+    let parts: Vec<&str> = s.trim().split(['/', '.', '-']).collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let a: u32 = parts[0].parse().ok()?;
+    let b: u32 = parts[1].parse().ok()?;
+    let mut y: i32 = parts[2].parse().ok()?;
+    if parts[2].len() <= 2 {
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    let (m, d) = if dmy { (b, a) } else { (a, b) };
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+fn date_time_as(s: &str, dmy: bool) -> Option<NaiveDateTime> {
+    let d = header_date_as(first_word(field(s, "Date")?), dmy)?;
+    let t = parse_time_of_day(first_word(field(s, "Time")?).as_bytes())?;
+    Some(d.and_time(t))
+}
+
+/// The UTC and local date lines of a Windows header read in the one date
+/// order that fits both (a day above 12 rules an order out, and the two
+/// must lie within 14 hours of each other); where both orders fit, a
+/// four-digit year is day first (the .NET client's dd/MM/yyyy), a
+/// two-digit one month first (the native MM/DD/YY).
+fn windows_dates(
+    utc: Option<&str>,
+    local: Option<&str>,
+) -> (Option<NaiveDateTime>, Option<NaiveDateTime>) {
+    let read = |dmy: bool| {
+        (
+            utc.and_then(|s| date_time_as(s, dmy)),
+            local.and_then(|s| date_time_as(s, dmy)),
+        )
+    };
+    let fits = |(u, l): (Option<NaiveDateTime>, Option<NaiveDateTime>)| {
+        utc.is_some() == u.is_some()
+            && local.is_some() == l.is_some()
+            && match (u, l) {
+                (Some(u), Some(l)) => (l - u).num_seconds().abs() <= 14 * 3600,
+                _ => true,
+            }
+    };
+    let (dmy, mdy) = (read(true), read(false));
+    match (fits(dmy), fits(mdy)) {
+        (true, false) => dmy,
+        (false, true) => mdy,
+        (true, true) => {
+            let four = utc
+                .or(local)
+                .and_then(|s| field(s, "Date"))
+                .map(first_word)
+                .and_then(|d| d.rsplit(['/', '.', '-']).next())
+                .is_some_and(|y| y.len() == 4);
+            if four { dmy } else { mdy }
+        }
+        // Neither fits both: take what each line gives on its own.
+        (false, false) => (
+            utc.and_then(|s| date_time(s, true)),
+            local.and_then(|s| date_time(s, true)),
+        ),
+    }
 }
 
 /// Value after `Key :` in `... Key : value  Other : x`.
@@ -1024,6 +1096,27 @@ impl TraceSource {
         self.hazard();
         self.clock_settled = true;
         let seg = self.seg.as_mut().expect("segment");
+        if self.header.win_utc.is_some() || self.header.win_local.is_some() {
+            let (wu, wl) = (self.header.win_utc.take(), self.header.win_local.take());
+            let (u, l) = windows_dates(
+                wu.as_ref().map(|(_, s)| s.as_str()),
+                wl.as_ref().map(|(_, s)| s.as_str()),
+            );
+            for (line, got) in [(wu, u), (wl, l)] {
+                if let Some((no, text)) = line
+                    && got.is_none()
+                {
+                    seg.info.problem(
+                        Some(no),
+                        Severity::Warning,
+                        0,
+                        format!("header date `{}` cannot be read", text.trim()),
+                    );
+                }
+            }
+            self.header.utc = self.header.utc.or(u);
+            self.header.local = self.header.local.or(l);
+        }
         if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
             let secs = (l - u).num_seconds();
             // Round to the minute: the two header lines are written a few
@@ -1639,7 +1732,7 @@ impl TraceSource {
         }
         if !self.seen_title {
             // Windows free-text header: `Key : value`.
-            self.header_text(t);
+            self.header_text(no, t);
             return;
         }
         let seg = self.seg.as_mut().expect("segment");
@@ -1653,8 +1746,21 @@ impl TraceSource {
             .problem(Some(no), Severity::Warning, 1, format!("{what}: `{shown}`"));
     }
 
-    fn header_text(&mut self, t: &str) {
+    fn header_text(&mut self, no: u64, t: &str) {
         self.hazard();
+        // `UTC Date : ..` / `Local Date : ..`: read when the header is over.
+        if let Some(rest) = t.strip_prefix("UTC")
+            && field(rest, "Date").is_some()
+        {
+            self.header.win_utc = Some((no, rest.to_string()));
+            return;
+        }
+        if let Some(rest) = t.strip_prefix("Local")
+            && field(rest, "Date").is_some()
+        {
+            self.header.win_local = Some((no, rest.to_string()));
+            return;
+        }
         let seg = self.seg.as_mut().expect("segment");
         let info = &mut seg.info;
         if t.starts_with("Process") {
@@ -1670,8 +1776,14 @@ impl TraceSource {
                 info.mq_version = Some(first_word(v).to_string());
             }
         } else if t.starts_with("Date") {
-            if let Some(dt) = date_time(t, true) {
-                self.header.plain = Some(dt);
+            match date_time(t, true) {
+                Some(dt) => self.header.plain = Some(dt),
+                None => info.problem(
+                    Some(no),
+                    Severity::Warning,
+                    0,
+                    format!("header date `{t}` cannot be read"),
+                ),
             }
         } else if t.starts_with("Host") {
             if let Some(v) = field(t, "Host") {
@@ -2190,6 +2302,34 @@ mod tests {
 
     /// The word-at-a-time time of day agrees with `parse_time_of_day` on
     /// every plain time and on times with any one byte changed.
+    #[test]
+    fn windows_utc_and_local_lines_decide_their_date_order_together() {
+        let d = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S%.f").unwrap();
+        // A day above 12 decides.
+        let (u, l) = windows_dates(
+            Some("   Date : 03/14/23  Time : 13:15:01.802114"),
+            Some(" Date : 03/14/23  Time : 09:15:01.802114  Eastern Daylight Time"),
+        );
+        assert_eq!(u, Some(d("2023-03-14 13:15:01.802114")));
+        assert_eq!(l, Some(d("2023-03-14 09:15:01.802114")));
+        // Both fields 12 or less, four-digit year: day first (.NET).
+        let (u, _) = windows_dates(Some(" Date : 05/03/2023  Time : 13:15:01"), None);
+        assert_eq!(u, Some(d("2023-03-05 13:15:01.0")));
+        // Local across midnight from UTC: only the reading that keeps them
+        // within 14 hours fits (31/12 vs 01/01 next year).
+        let (u, l) = windows_dates(
+            Some(" Date : 01/01/2024  Time : 02:00:00"),
+            Some(" Date : 12/31/2023  Time : 21:00:00"),
+        );
+        assert_eq!(u, Some(d("2024-01-01 02:00:00.0")));
+        assert_eq!(l, Some(d("2023-12-31 21:00:00.0")));
+        // Not a date: nothing.
+        assert_eq!(
+            windows_dates(Some(" Date : 99/99/23  Time : 1"), None),
+            (None, None)
+        );
+    }
+
     #[test]
     fn plain_times_agree_with_the_parser() {
         let mut rng = crate::testrng::Rng::new(11);
