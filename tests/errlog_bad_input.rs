@@ -227,13 +227,17 @@ fn invalid_json_line() {
         vec![p(
             Some(2),
             "warning",
-            "invalid JSON: EOF while parsing a string at column 109: line skipped"
+            "invalid JSON: EOF while parsing a string at column 109: kept as an incomplete record"
         )]
     );
+    // The cut record's time was written before the cut: it is kept.
     let ev = events(path);
-    assert_eq!(ev.len(), 2);
-    assert_eq!(ev[1]["line"], 3);
-    assert_eq!(ev[1]["pid"], 100);
+    assert_eq!(ev.len(), 3);
+    assert_eq!(ev[1]["line"], 2);
+    assert_eq!(ev[1]["ts"], "2024-03-06T09:00:01.000000+00:00");
+    assert_eq!(attr(&ev[1], "incomplete"), Some("true"));
+    assert_eq!(ev[2]["line"], 3);
+    assert_eq!(ev[2]["pid"], 100);
 }
 
 #[test]

@@ -404,6 +404,26 @@ impl ErrlogJsonSource {
                 };
                 // serde counts lines within the one line it was given.
                 let why = e.to_string().replace(" at line 1 column ", " at column ");
+                // A record cut mid-line whose time is already written is
+                // kept with the members before the cut.
+                if let Some(head) = cut_record_head(&line) {
+                    run.info.problem(
+                        ProblemCode::CutRecord,
+                        Some(no),
+                        Severity::Warning,
+                        0,
+                        format!("{what}: {why}: kept as an incomplete record"),
+                    );
+                    if let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&head)
+                        && let Some(mut e) = self.record(no, &m)
+                    {
+                        e.set_attr("incomplete", "true");
+                        let run = self.run.as_mut().expect("run");
+                        run.info.saw_event(&e.ts);
+                        self.out.push_back(e);
+                    }
+                    return true;
+                }
                 run.info.problem(
                     ProblemCode::BadLine,
                     Some(no),
@@ -574,6 +594,28 @@ impl ErrlogJsonSource {
 
 crate::file_by_file!(ErrlogJsonSource);
 
+/// The members of a JSON object cut short, up to the last member that is
+/// whole, closed as an object; only when they include `ibm_datetime`.
+fn cut_record_head(line: &str) -> Option<String> {
+    if !line.starts_with('{') {
+        return None;
+    }
+    let mut end = line.len();
+    // A `,"` inside a string value makes an invalid head: try the one
+    // before, a bounded number of times.
+    for _ in 0..64 {
+        let pos = line[..end].rfind(",\"")?;
+        let mut head = String::with_capacity(pos + 1);
+        head.push_str(&line[..pos]);
+        head.push('}');
+        if let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&head) {
+            return member(&m, "ibm_datetime").is_some().then_some(head.clone());
+        }
+        end = pos;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -620,6 +662,28 @@ mod tests {
         assert_eq!(e.attr("arith_insert2"), Some("1"));
         assert_eq!(infos[0].variant.as_deref(), Some("9.0.4 preview keys"));
         assert_eq!(infos[0].problem_count, 0);
+    }
+
+    #[test]
+    fn a_record_cut_after_its_time_is_kept_incomplete() {
+        let text = r#"{"ibm_messageId":"AMQ9209E","ibm_datetime":"2024-01-01T00:00:00.000Z","ibm_processId":4927,"ibm_threadId":"4","message":"AMQ9209E: Connection to host 'a, \"b\"' for cha"#;
+        let (evs, infos) = read("AMQERR01.json", text);
+        assert_eq!(evs.len(), 1);
+        assert_eq!(evs[0].pid, Some(4927));
+        assert_eq!(evs[0].tid, Some(4));
+        assert_eq!(evs[0].attr("incomplete"), Some("true"));
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-01-01T00:00:00.000000+00:00"
+        );
+        assert_eq!(infos[0].problem_count, 1);
+        assert!(
+            infos[0].problems[0]
+                .message
+                .ends_with("kept as an incomplete record"),
+            "{}",
+            infos[0].problems[0].message
+        );
     }
 
     #[test]

@@ -975,6 +975,50 @@ struct Prescan {
     host: Option<String>,
     vrmf: Option<String>,
     error: Option<String>,
+    /// Runs of records with `Time()` at one UTC offset, as read day first
+    /// ([0]) and month first ([1]): the neighbours that date the records
+    /// without `Time()` at the offset in force where they were written.
+    segs: [Vec<Seg>; 2],
+}
+
+/// A run of records with `Time()` at one offset, lines `first..=last`.
+#[derive(Debug, Clone, Copy)]
+struct Seg {
+    first: u64,
+    last: u64,
+    offset: i32,
+    first_utc: NaiveDateTime,
+    last_utc: NaiveDateTime,
+}
+
+/// A file whose headers and `Time()` disagree at random would make a run
+/// per record: past this many runs the file's most common offset is used.
+const MAX_SEGS: usize = 4096;
+
+fn push_seg(segs: &mut Vec<Seg>, line: u64, offset: i32, utc: NaiveDateTime) {
+    if let Some(s) = segs.last_mut()
+        && s.offset == offset
+    {
+        s.last = line;
+        s.last_utc = utc;
+        return;
+    }
+    if segs.len() < MAX_SEGS {
+        segs.push(Seg {
+            first: line,
+            last: line,
+            offset,
+            first_utc: utc,
+            last_utc: utc,
+        });
+    }
+}
+
+fn order_index(o: Order) -> usize {
+    match o {
+        Order::Dmy => 0,
+        Order::Mdy => 1,
+    }
 }
 
 /// A header waiting for its attribute lines in the first pass.
@@ -1069,6 +1113,13 @@ impl Prescan {
         }
         if h.is_legacy() {
             self.legacy = true;
+        }
+        if let Some(u) = d.utc {
+            for o in [Order::Dmy, Order::Mdy] {
+                if let Some(off) = h.local(o).and_then(|l| offset_of(l, u)) {
+                    push_seg(&mut self.segs[order_index(o)], d.line, off, u);
+                }
+            }
         }
         let se = self.styles.entry(h.style).or_default();
         se.all.add(d.line, h, d.utc);
@@ -1169,27 +1220,6 @@ impl Plan {
             }
         }
         plan.offset = mode(&plan.offsets);
-        if let Some((o, _)) = plan.offset
-            && plan.offsets.len() > 1
-            && scan.without_time > 0
-        {
-            let seen: Vec<String> = plan
-                .offsets
-                .iter()
-                .map(|(k, v)| format!("{} in {v}", offset_label(*k)))
-                .collect();
-            plan.problems.push((
-                ProblemCode::OffsetChange,
-                0,
-                Severity::Info,
-                format!(
-                    "the UTC offset changes within the file ({}; a daylight-saving change?): the {} record(s) without Time() use {}",
-                    seen.join(", "),
-                    scan.without_time,
-                    offset_label(o)
-                ),
-            ));
-        }
         plan.scan = scan;
         plan
     }
@@ -1262,6 +1292,8 @@ pub struct RawRecord {
     /// Written in two parts around the record at this line.
     pub interrupted_by: Option<u64>,
     pub reassembled: bool,
+    /// Header (and attributes) only: the message text never came.
+    pub incomplete: bool,
     st: St,
     bytes: usize,
     cut: bool,
@@ -1282,6 +1314,7 @@ impl RawRecord {
             truncated: false,
             interrupted_by: None,
             reassembled: false,
+            incomplete: false,
             st: St::Attrs,
             bytes: 0,
             cut: false,
@@ -1643,26 +1676,31 @@ impl Parser {
             } else {
                 r.interrupted_by = Some(no);
                 if let Some(old) = self.parked.replace(r) {
-                    self.drop_textless(&old);
+                    self.keep_textless(old);
                 }
             }
         } else if let Some(p) = self.parked.take() {
-            self.drop_textless(&p);
+            self.keep_textless(p);
         }
         self.cur = Some(Box::new(RawRecord::new(no, h)));
     }
 
-    fn drop_textless(&mut self, r: &RawRecord) {
-        self.problem( ProblemCode::CutRecord,
+    /// A record with a header but no message text is still an event: its
+    /// time, process, thread, program and host are known.
+    fn keep_textless(&mut self, mut r: Box<RawRecord>) {
+        self.problem(
+            ProblemCode::CutRecord,
             r.line,
             Severity::Warning,
-            r.lines(),
+            0,
             format!(
-                "record of line {} has no message text (cut short, or interleaved with the record of line {}): skipped",
+                "record of line {} has no message text (cut short, or interleaved with the record of line {}): kept as an incomplete record",
                 r.line,
                 r.interrupted_by.unwrap_or(r.last_line)
             ),
         );
+        r.incomplete = true;
+        self.out.push_back(Item::Record(r));
     }
 
     fn on_separator(&mut self, no: u64, src: Option<String>) {
@@ -1685,7 +1723,7 @@ impl Parser {
                 }
                 self.out.push_back(Item::Record(r));
             } else {
-                self.drop_textless(&r);
+                self.keep_textless(r);
             }
         } else if let Some(o) = self.orphan.as_mut() {
             o.end = no;
@@ -1769,16 +1807,19 @@ impl Parser {
                     ProblemCode::CutRecord,
                     r.line,
                     Severity::Warning,
-                    r.lines(),
+                    0,
                     format!(
-                        "last record (line {}) is cut short before its message text: skipped",
+                        "last record (line {}) is cut short before its message text: kept as an incomplete record",
                         r.line
                     ),
                 );
+                r.incomplete = true;
+                r.truncated = true;
+                self.out.push_back(Item::Record(r));
             }
         }
         if let Some(p) = self.parked.take() {
-            self.drop_textless(&p);
+            self.keep_textless(p);
         }
     }
 }
@@ -1820,6 +1861,55 @@ const INSERT_ATTRS: &[(&str, &str)] = &[
     ("CommentInsert3", "comment_insert3"),
     ("RemoteHost", "remote_host"),
 ];
+
+/// The offset for a record without `Time()` at `line`: that of the records
+/// with `Time()` around it (read in the record's date order). Where the two
+/// neighbours disagree (a daylight-saving change between them) the one that
+/// keeps the record between them in time is taken, the earlier one when
+/// both or neither do, and the record gets a note.
+fn neighbour_offset(
+    run: &mut FileRun,
+    order: Order,
+    line: u64,
+    local: NaiveDateTime,
+) -> FixedOffset {
+    let segs = &run.plan.scan.segs[order_index(order)];
+    // Index of the first run starting after the line.
+    let next = segs.partition_point(|s| s.first <= line);
+    let chosen = match (next.checked_sub(1).map(|i| segs[i]), segs.get(next)) {
+        (None, None) => return run.offset,
+        (Some(p), _) if line <= p.last => p.offset,
+        (None, Some(n)) => n.offset,
+        (Some(p), None) => p.offset,
+        (Some(p), Some(n)) => {
+            let between = |off: i32| {
+                let t = local - chrono::Duration::seconds(off as i64);
+                t >= p.last_utc && t <= n.first_utc
+            };
+            let off = if !between(p.offset) && between(n.offset) {
+                n.offset
+            } else {
+                p.offset
+            };
+            run.info.problem(
+                ProblemCode::OffsetChange,
+                Some(line),
+                Severity::Info,
+                0,
+                format!(
+                    "record has no Time() and its neighbours disagree on the UTC offset ({} at line {}, {} at line {}; a daylight-saving change?): read at {}",
+                    offset_label(p.offset),
+                    p.last,
+                    offset_label(n.offset),
+                    n.first,
+                    offset_label(off)
+                ),
+            );
+            off
+        }
+    };
+    FixedOffset::east_opt(chosen).unwrap_or(run.offset)
+}
 
 struct FileRun {
     info: FileInfo,
@@ -2041,13 +2131,24 @@ impl ErrlogTextSource {
                 ),
             );
         }
-        let local = r.header.local(run.plan.order(&r.header));
+        let order = run.plan.order(&r.header);
+        let local = r.header.local(order);
         let ts = match (utc, local) {
-            (Some(u), _) => run.offset.from_utc_datetime(&u),
-            (None, Some(l)) => match run.offset.from_local_datetime(&l) {
-                chrono::LocalResult::Single(t) => t,
-                _ => run.offset.from_utc_datetime(&l),
-            },
+            // The record's own offset: its header's wall clock minus Time().
+            (Some(u), l) => {
+                let off = l
+                    .and_then(|l| offset_of(l, u))
+                    .and_then(FixedOffset::east_opt)
+                    .unwrap_or(run.offset);
+                off.from_utc_datetime(&u)
+            }
+            (None, Some(l)) => {
+                let off = neighbour_offset(run, order, r.line, l);
+                match off.from_local_datetime(&l) {
+                    chrono::LocalResult::Single(t) => t,
+                    _ => off.from_utc_datetime(&l),
+                }
+            }
             (None, None) => {
                 run.info.problem(
                     ProblemCode::BadTime,
@@ -2094,9 +2195,13 @@ impl ErrlogTextSource {
                 t.push_str(&summary);
                 t
             }
+            None if r.incomplete => "(record cut short before its message text)".to_string(),
             None => summary.clone(),
         };
         let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::LogRecord, text);
+        if r.incomplete {
+            e.set_attr("incomplete", "true");
+        }
         // A record carries 20 to 30 attributes: one allocation, not five.
         e.attrs.reserve(32);
         e.pid = r.header.pid;
@@ -2698,7 +2803,7 @@ w
     }
 
     #[test]
-    fn offset_change_within_a_file_is_reported() {
+    fn each_record_shows_its_own_offset() {
         let text = [
             rec(
                 "03/30/2024 10:00:00 AM",
@@ -2727,13 +2832,101 @@ w
         ]
         .concat();
         let (evs, infos) = source_events(&text);
+        // Each record at the wall clock written in its header.
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-03-30T10:00:00.000000+01:00"
+        );
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-03-31T10:00:00.000000+02:00"
+        );
+        // Without Time(): the offset of its neighbour.
         assert_eq!(
             crate::timefmt::rfc3339(&evs[3].ts),
             "2024-03-31T12:00:00.000000+02:00"
         );
+        assert_eq!(infos[0].problem_count, 0);
+    }
+
+    #[test]
+    fn records_without_time_between_a_dst_change_take_the_neighbour_that_fits() {
+        let text = [
+            rec(
+                "10/27/2024 02:50:00 AM",
+                "u",
+                Some("2024-10-27T00:50:00.000Z"),
+                "AMQ9002I: Channel 'A' is starting.",
+            ),
+            // Inside the run of +02:00 records: no note.
+            rec(
+                "10/27/2024 02:52:00 AM",
+                "u",
+                None,
+                "AMQ9002I: Channel 'B' is starting.",
+            ),
+            rec(
+                "10/27/2024 02:55:00 AM",
+                "u",
+                Some("2024-10-27T00:55:00.000Z"),
+                "AMQ9002I: Channel 'C' is starting.",
+            ),
+            // 02:20 fits only +01:00 (01:20Z) between 00:55Z and 01:30Z.
+            rec(
+                "10/27/2024 02:20:00 AM",
+                "u",
+                None,
+                "AMQ9002I: Channel 'D' is starting.",
+            ),
+            rec(
+                "10/27/2024 02:30:00 AM",
+                "u",
+                Some("2024-10-27T01:30:00.000Z"),
+                "AMQ9002I: Channel 'E' is starting.",
+            ),
+        ]
+        .concat();
+        let (evs, infos) = source_events(&text);
+        let ts: Vec<String> = evs.iter().map(|e| crate::timefmt::rfc3339(&e.ts)).collect();
         assert_eq!(
-            infos[0].problems[0].message,
-            "the UTC offset changes within the file (+01:00 in 1, +02:00 in 2; a daylight-saving change?): the 1 record(s) without Time() use +02:00"
+            ts,
+            [
+                "2024-10-27T02:50:00.000000+02:00",
+                "2024-10-27T02:52:00.000000+02:00",
+                "2024-10-27T02:55:00.000000+02:00",
+                "2024-10-27T02:20:00.000000+01:00",
+                "2024-10-27T02:30:00.000000+01:00",
+            ]
+        );
+        assert_eq!(infos[0].problem_count, 1);
+        assert!(
+            infos[0].problems[0]
+                .message
+                .contains("neighbours disagree on the UTC offset (+02:00 at line"),
+            "{}",
+            infos[0].problems[0].message
+        );
+        assert!(infos[0].problems[0].message.ends_with("read at +01:00"));
+    }
+
+    #[test]
+    fn a_record_cut_before_its_message_is_kept_incomplete() {
+        let text = "06/01/19 15:10:52 - Process(193.15) User(root) Program(amqzmuc0)\n                    Host(mqservice) Installation(Installation1)\n";
+        let (evs, infos) = source_events(text);
+        assert_eq!(evs.len(), 1);
+        let e = &evs[0];
+        assert_eq!(e.kind, Kind::LogRecord);
+        assert_eq!((e.pid, e.tid), (Some(193), Some(15)));
+        assert_eq!(e.attr("incomplete"), Some("true"));
+        assert_eq!(e.attr("program"), Some("amqzmuc0"));
+        assert_eq!(e.attr("local_host"), Some("mqservice"));
+        assert!(
+            infos[0]
+                .problems
+                .iter()
+                .any(|p| p.line == Some(1) && p.message.ends_with("kept as an incomplete record")),
+            "{:?}",
+            infos[0].problems
         );
     }
 

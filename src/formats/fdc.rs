@@ -55,6 +55,8 @@ impl Reader for FdcReader {
 struct Report {
     line: u64,
     fields: Vec<(String, String)>,
+    /// The box was not closed: the file or the box was cut.
+    cut: bool,
 }
 
 impl Report {
@@ -194,6 +196,9 @@ impl FdcSource {
                     0,
                     format!("header box of the report at line {l} is not closed before the next report at line {no}"),
                 );
+                if let Some(r) = self.run.as_mut().and_then(|r| r.report.as_mut()) {
+                    r.cut = true;
+                }
                 self.emit_report();
             }
             let run = self.run.as_mut().expect("run");
@@ -201,6 +206,7 @@ impl FdcSource {
             run.report = Some(Report {
                 line,
                 fields: Vec::new(),
+                cut: false,
             });
             return true;
         }
@@ -232,6 +238,7 @@ impl FdcSource {
                     0,
                     format!("header box of the report at line {l} ends without its closing border"),
                 );
+                report.cut = true;
                 self.emit_report();
             }
         }
@@ -306,6 +313,9 @@ impl FdcSource {
         };
         let text = format!("{probe} {component}: {detail}").trim().to_string();
         let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::Fdc, text);
+        if r.cut {
+            e.set_attr("incomplete", "true");
+        }
         e.pid = r.get("Process").and_then(leading_u32);
         e.tid = r.get("Thread").and_then(leading_u32);
         for (key, attr) in [
@@ -376,8 +386,9 @@ impl FdcSource {
 
     fn end_file(&mut self) {
         if let Some(run) = self.run.as_mut()
-            && let Some(r) = &run.report
+            && let Some(r) = run.report.as_mut()
         {
+            r.cut = true;
             let l = r.line;
             run.info.problem( ProblemCode::CutFile,
                 Some(l),
@@ -502,6 +513,7 @@ zlaMainThread
         let (evs, infos) = read(&cut);
         assert_eq!(evs.len(), 1);
         assert_eq!(evs[0].pid, Some(3084));
+        assert_eq!(evs[0].attr("incomplete"), Some("true"));
         assert_eq!(infos[0].problems[0].line, Some(1));
         assert_eq!(
             infos[0].problems[0].message,

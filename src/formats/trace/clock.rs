@@ -87,6 +87,28 @@ impl TraceSource {
         self.hazard();
         self.clock_settled = true;
         let seg = self.seg.as_mut().expect("segment");
+        if self.header.win_utc.is_some() || self.header.win_local.is_some() {
+            let (wu, wl) = (self.header.win_utc.take(), self.header.win_local.take());
+            let (u, l) = windows_dates(
+                wu.as_ref().map(|(_, s)| s.as_str()),
+                wl.as_ref().map(|(_, s)| s.as_str()),
+            );
+            for (line, got) in [(wu, u), (wl, l)] {
+                if let Some((no, text)) = line
+                    && got.is_none()
+                {
+                    seg.info.problem(
+                        ProblemCode::BadTime,
+                        Some(no),
+                        Severity::Warning,
+                        0,
+                        format!("header date `{}` cannot be read", text.trim()),
+                    );
+                }
+            }
+            self.header.utc = self.header.utc.or(u);
+            self.header.local = self.header.local.or(l);
+        }
         if let (Some(l), Some(u)) = (self.header.local, self.header.utc) {
             let secs = (l - u).num_seconds();
             // Round to the minute: the two header lines are written a few

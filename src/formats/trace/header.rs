@@ -39,6 +39,78 @@ pub(super) struct Header {
     pub(super) utc: Option<NaiveDateTime>,
     /// `Date : .. Time : ..` of the Windows free-text header.
     pub(super) plain: Option<NaiveDateTime>,
+    /// `UTC Date : ..` and `Local Date : ..` lines of the Windows layout
+    /// (line, text after the key), read once both may be there: their
+    /// date order is decided together.
+    pub(super) win_utc: Option<(u64, String)>,
+    pub(super) win_local: Option<(u64, String)>,
+}
+
+/// A header date in one order (`true`: day first); `None` when it is not a
+/// valid date that way.
+pub(super) fn header_date_as(s: &str, dmy: bool) -> Option<NaiveDate> {
+    let parts: Vec<&str> = s.trim().split(['/', '.', '-']).collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let a: u32 = parts[0].parse().ok()?;
+    let b: u32 = parts[1].parse().ok()?;
+    let mut y: i32 = parts[2].parse().ok()?;
+    if parts[2].len() <= 2 {
+        y += if y < 70 { 2000 } else { 1900 };
+    }
+    let (m, d) = if dmy { (b, a) } else { (a, b) };
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+pub(super) fn date_time_as(s: &str, dmy: bool) -> Option<NaiveDateTime> {
+    let d = header_date_as(first_word(field(s, "Date")?), dmy)?;
+    let t = parse_time_of_day(first_word(field(s, "Time")?).as_bytes())?;
+    Some(d.and_time(t))
+}
+
+/// The UTC and local date lines of a Windows header read in the one date
+/// order that fits both (a day above 12 rules an order out, and the two
+/// must lie within 14 hours of each other); where both orders fit, a
+/// four-digit year is day first (the .NET client's dd/MM/yyyy), a
+/// two-digit one month first (the native MM/DD/YY).
+pub(super) fn windows_dates(
+    utc: Option<&str>,
+    local: Option<&str>,
+) -> (Option<NaiveDateTime>, Option<NaiveDateTime>) {
+    let read = |dmy: bool| {
+        (
+            utc.and_then(|s| date_time_as(s, dmy)),
+            local.and_then(|s| date_time_as(s, dmy)),
+        )
+    };
+    let fits = |(u, l): (Option<NaiveDateTime>, Option<NaiveDateTime>)| {
+        utc.is_some() == u.is_some()
+            && local.is_some() == l.is_some()
+            && match (u, l) {
+                (Some(u), Some(l)) => (l - u).num_seconds().abs() <= 14 * 3600,
+                _ => true,
+            }
+    };
+    let (dmy, mdy) = (read(true), read(false));
+    match (fits(dmy), fits(mdy)) {
+        (true, false) => dmy,
+        (false, true) => mdy,
+        (true, true) => {
+            let four = utc
+                .or(local)
+                .and_then(|s| field(s, "Date"))
+                .map(first_word)
+                .and_then(|d| d.rsplit(['/', '.', '-']).next())
+                .is_some_and(|y| y.len() == 4);
+            if four { dmy } else { mdy }
+        }
+        // Neither fits both: take what each line gives on its own.
+        (false, false) => (
+            utc.and_then(|s| date_time(s, true)),
+            local.and_then(|s| date_time(s, true)),
+        ),
+    }
 }
 
 /// Value after `Key :` in `... Key : value  Other : x`.

@@ -39,7 +39,7 @@ impl TraceSource {
         }
         if !self.seen_title {
             // Windows free-text header: `Key : value`.
-            self.header_text(t);
+            self.header_text(no, t);
             return;
         }
         let seg = self.seg.as_mut().expect("segment");
@@ -61,8 +61,21 @@ impl TraceSource {
         );
     }
 
-    pub(super) fn header_text(&mut self, t: &str) {
+    pub(super) fn header_text(&mut self, no: u64, t: &str) {
         self.hazard();
+        // `UTC Date : ..` / `Local Date : ..`: read when the header is over.
+        if let Some(rest) = t.strip_prefix("UTC")
+            && field(rest, "Date").is_some()
+        {
+            self.header.win_utc = Some((no, rest.to_string()));
+            return;
+        }
+        if let Some(rest) = t.strip_prefix("Local")
+            && field(rest, "Date").is_some()
+        {
+            self.header.win_local = Some((no, rest.to_string()));
+            return;
+        }
         let seg = self.seg.as_mut().expect("segment");
         let info = &mut seg.info;
         if t.starts_with("Process") {
@@ -78,8 +91,15 @@ impl TraceSource {
                 info.mq_version = Some(first_word(v).to_string());
             }
         } else if t.starts_with("Date") {
-            if let Some(dt) = date_time(t, true) {
-                self.header.plain = Some(dt);
+            match date_time(t, true) {
+                Some(dt) => self.header.plain = Some(dt),
+                None => info.problem(
+                    ProblemCode::BadTime,
+                    Some(no),
+                    Severity::Warning,
+                    0,
+                    format!("header date `{t}` cannot be read"),
+                ),
             }
         } else if t.starts_with("Host") {
             if let Some(v) = field(t, "Host") {

@@ -127,6 +127,34 @@ fn read_all(path: &str, opts: ReadOptions) -> Vec<Event> {
     out
 }
 
+#[test]
+fn windows_utc_and_local_lines_decide_their_date_order_together() {
+    let d = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S%.f").unwrap();
+    // A day above 12 decides.
+    let (u, l) = windows_dates(
+        Some("   Date : 03/14/23  Time : 13:15:01.802114"),
+        Some(" Date : 03/14/23  Time : 09:15:01.802114  Eastern Daylight Time"),
+    );
+    assert_eq!(u, Some(d("2023-03-14 13:15:01.802114")));
+    assert_eq!(l, Some(d("2023-03-14 09:15:01.802114")));
+    // Both fields 12 or less, four-digit year: day first (.NET).
+    let (u, _) = windows_dates(Some(" Date : 05/03/2023  Time : 13:15:01"), None);
+    assert_eq!(u, Some(d("2023-03-05 13:15:01.0")));
+    // Local across midnight from UTC: only the reading that keeps them
+    // within 14 hours fits (31/12 vs 01/01 next year).
+    let (u, l) = windows_dates(
+        Some(" Date : 01/01/2024  Time : 02:00:00"),
+        Some(" Date : 12/31/2023  Time : 21:00:00"),
+    );
+    assert_eq!(u, Some(d("2024-01-01 02:00:00.0")));
+    assert_eq!(l, Some(d("2023-12-31 21:00:00.0")));
+    // Not a date: nothing.
+    assert_eq!(
+        windows_dates(Some(" Date : 99/99/23  Time : 1"), None),
+        (None, None)
+    );
+}
+
 /// The word-at-a-time time of day agrees with `parse_time_of_day` on
 /// every plain time and on times with any one byte changed.
 #[test]
