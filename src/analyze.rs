@@ -266,7 +266,7 @@ fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "{l}")?;
         }
         writeln!(out, "  Trigger:")?;
-        for l in report::wrap(r.trigger, 80, "    ") {
+        for l in report::wrap(&r.trigger_text(), 80, "    ") {
             writeln!(out, "{l}")?;
         }
         if r.thresholds.is_empty() {
@@ -296,7 +296,7 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
                 "id": r.id,
                 "severity": r.severity.as_str(),
                 "summary": r.summary,
-                "trigger": r.trigger,
+                "trigger": r.trigger_text(),
                 "thresholds": r.thresholds.iter().map(|t| serde_json::json!({
                     "key": t.key, "default": t.default, "unit": t.unit, "description": t.doc
                 })).collect::<Vec<_>>(),

@@ -1,9 +1,11 @@
 //! `channel-error`: network and channel errors from error logs and z/OS
 //! channel-initiator messages, grouped by message, channel and host. The
-//! messages and their advice are in `catalog`.
+//! messages (the catalogue's channel family) and their advice are in
+//! `crate::catalog`.
 
-use super::catalog::{Family, MessagePass};
+use super::catalog::MessagePass;
 use super::{RuleInfo, Threshold};
+use crate::catalog::Family;
 use crate::source::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -11,15 +13,13 @@ pub static RULE: RuleInfo = RuleInfo {
     severity: Severity::Error,
     summary: "Network and channel errors in error logs and z/OS job logs, grouped by message, channel and host",
     trigger: "Every error-log or job-log record whose message is a channel or network error of \
-        the catalogue: AMQ9202, 9203, 9206, 9207, 9208, 9209, 9213, 9259, 9271, 9503, 9507, \
-        9513, 9526, 9544, 9558, 9999 and CSQX207, 209, 489, 504, 599, 777 (with any severity \
-        letter), and \
+        the catalogue: {catalogue-ids:channel} (with any severity letter), and \
         every other record the error-log reader put in the `channel` family (attribute `family`; \
         informational ones excluded). Records are grouped by message number, queue manager, channel and remote host \
         (`????` counts as unknown); a group with at least `min_occurrences` records is a \
         finding with its count, first and last time. Severity is the catalogue's: error, or \
-        warning for messages that are usually harmless noise (AMQ9207, AMQ9209, CSQX207, \
-        CSQX777).",
+        warning for messages that are usually harmless noise \
+        ({catalogue-warnings:channel}).",
     thresholds: &[Threshold::new(
         "min_occurrences",
         1.0,

@@ -90,6 +90,28 @@ pub struct RuleInfo {
     pub make: fn(&Settings) -> Box<dyn Pass>,
 }
 
+impl RuleInfo {
+    /// `trigger` as `mqdiag rules` and the reports print it: the message
+    /// ids a rule reacts to come from the catalogue, written in the text as
+    /// `{catalogue-ids:<family>}` (every id of the family a rule reports)
+    /// or `{catalogue-warnings:<family>}` (those it reports as warnings).
+    pub fn trigger_text(&self) -> String {
+        use crate::catalog::{Family, reported_ids, warning_ids};
+        let mut t = self.trigger.to_string();
+        for f in [Family::Channel, Family::Tls] {
+            let ids = format!("{{catalogue-ids:{}}}", f.as_str());
+            if t.contains(&ids) {
+                t = t.replace(&ids, &reported_ids(f));
+            }
+            let warn = format!("{{catalogue-warnings:{}}}", f.as_str());
+            if t.contains(&warn) {
+                t = t.replace(&warn, &warning_ids(f));
+            }
+        }
+        t
+    }
+}
+
 /// Every rule, in report order.
 pub static RULES: &[&RuleInfo] = &[
     &slow_dns::RULE,

@@ -6,11 +6,11 @@
 
 use super::patterns::{self, Family};
 use super::{Pass, RuleInfo, Settings, Threshold};
+use crate::catalog::{self, Family as MsgFamily, is_ip};
 use crate::event::{Event, Kind, Ts};
 use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms};
 use crate::source::{FileInfo, Severity};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::net::IpAddr;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "slow-dns",
@@ -156,12 +156,6 @@ fn distance(p: &Incident, o: &Incident, slack: chrono::Duration) -> Option<chron
         (None, None) => false,
     };
     ok.then(|| (p.end - o.end).abs())
-}
-
-fn is_ip(s: &str) -> bool {
-    s.trim_matches(|c| c == '[' || c == ']')
-        .parse::<IpAddr>()
-        .is_ok()
 }
 
 impl SlowDns {
@@ -320,7 +314,9 @@ impl Pass for SlowDns {
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::LogRecord => {
-                if !e.attr("msgid").is_some_and(|m| m.starts_with("AMQ9788")) {
+                // The catalogue's DNS family (AMQ9788).
+                let dns = e.attr("msgid").and_then(catalog::lookup);
+                if !dns.is_some_and(|m| m.family == MsgFamily::Dns) {
                     return;
                 }
                 let seconds = e.attr("seconds").and_then(|s| s.trim().parse::<f64>().ok());

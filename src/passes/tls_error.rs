@@ -1,9 +1,10 @@
 //! `tls-error`: TLS errors from error logs and z/OS channel-initiator
-//! messages, grouped by message, channel and host. The messages and their
-//! advice are in `catalog`.
+//! messages, grouped by message, channel and host. The messages (the
+//! catalogue's TLS family) and their advice are in `crate::catalog`.
 
-use super::catalog::{Family, MessagePass};
+use super::catalog::MessagePass;
 use super::{RuleInfo, Threshold};
+use crate::catalog::Family;
 use crate::source::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -11,8 +12,7 @@ pub static RULE: RuleInfo = RuleInfo {
     severity: Severity::Error,
     summary: "TLS errors in error logs and z/OS job logs, grouped by message, channel and host",
     trigger: "Every error-log or job-log record whose message is a TLS error of the catalogue: \
-        AMQ9631, 9633, 9635, 9636, 9637, 9638, 9639, 9641, 9642, 9660, 9665 and CSQX620, 631, \
-        633, 634, 636, 637, 638 (with any severity letter), and \
+        {catalogue-ids:tls} (with any severity letter), and \
         every other record the error-log reader put in the `tls` family (attribute `family`; \
         informational ones excluded). Records are grouped by message \
         number, queue manager, channel and remote host (`????` counts as unknown); a group with \

@@ -55,7 +55,7 @@ pub fn uri(path: &str) -> String {
 }
 
 pub fn rule_help(r: &RuleInfo) -> String {
-    let mut s = format!("{}\n\nTrigger: {}\n", r.summary, r.trigger);
+    let mut s = format!("{}\n\nTrigger: {}\n", r.summary, r.trigger_text());
     if !r.thresholds.is_empty() {
         s.push_str("\nThresholds (--set RULE.KEY=VALUE):\n");
         for t in r.thresholds {
@@ -133,7 +133,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 "id": x.id,
                 "name": camel(x.id),
                 "shortDescription": {"text": x.summary},
-                "fullDescription": {"text": x.trigger},
+                "fullDescription": {"text": x.trigger_text()},
                 "help": {"text": rule_help(x)},
                 "defaultConfiguration": {"level": level(x.severity)},
                 "properties": {
