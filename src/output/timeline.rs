@@ -134,6 +134,7 @@ impl RowRenderer {
             }
             TimelineFormat::Csv => {
                 let r = row(e);
+                let esc = crate::text::escape_controls;
                 let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
                 let attrs = if r.attrs.is_empty() {
                     String::new()
@@ -152,14 +153,14 @@ impl RowRenderer {
                     r.format,
                     &num(r.pid.map(u64::from)),
                     &num(r.tid.map(u64::from)),
-                    r.ident.unwrap_or(""),
+                    &esc(r.ident.unwrap_or("")),
                     r.kind,
-                    r.function.unwrap_or(""),
-                    r.rc.unwrap_or(""),
+                    &esc(r.function.unwrap_or("")),
+                    &esc(r.rc.unwrap_or("")),
                     &num(r.elapsed_us),
                     &num(r.depth.map(u64::from)),
-                    r.text,
-                    &attrs,
+                    &esc(r.text),
+                    &esc(&attrs),
                 ]);
                 let _ = w.flush();
             }
@@ -201,10 +202,11 @@ pub fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) 
     }
     if let Some(i) = &e.ident {
         b.extend_from_slice(b"  ");
-        b.extend_from_slice(i.as_bytes());
+        crate::text::push_escaped(b, i);
     }
     b.extend_from_slice(b"  ");
-    b.extend_from_slice(e.text.as_bytes());
+    // One scan for control bytes; escaped only when one is found.
+    crate::text::push_escaped(b, &e.text);
     if let Some(us) = e.elapsed_us {
         push_elapsed(b, us);
     }

@@ -1383,6 +1383,11 @@ impl TraceSource {
         let ahead = &mut self.ahead;
         let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;
         let seg = self.seg.as_mut()?;
+        // A line holding a control character goes the full way, which
+        // escapes it; one scan of the bytes, nothing more, for all others.
+        if crate::text::has_controls(p.data) || p.ident.is_some_and(crate::text::has_controls) {
+            return None;
+        }
         // Nothing is written before this point: a `None` above leaves the
         // line to the full way.
         out.reserve(b.len() + 128);
