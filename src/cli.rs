@@ -134,7 +134,9 @@ fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     let r = match a.format {
         InventoryFormat::Json => inventory::write_json(&mut out, &rows),
-        InventoryFormat::Text => inventory::write_text(&mut out, &rows),
+        InventoryFormat::Text => {
+            inventory::write_text(&mut crate::text::ControlEscaper(&mut out), &rows)
+        }
     }
     .and_then(|_| out.flush());
     io_result(r)?;

@@ -205,6 +205,7 @@ impl RowRenderer {
             }
             TimelineFormat::Csv => {
                 let r = row(e);
+                let esc = crate::text::escape_controls;
                 let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
                 let attrs = if r.attrs.is_empty() {
                     String::new()
@@ -223,14 +224,14 @@ impl RowRenderer {
                     r.format,
                     &num(r.pid.map(u64::from)),
                     &num(r.tid.map(u64::from)),
-                    r.ident.unwrap_or(""),
+                    &esc(r.ident.unwrap_or("")),
                     r.kind,
-                    r.function.unwrap_or(""),
-                    r.rc.unwrap_or(""),
+                    &esc(r.function.unwrap_or("")),
+                    &esc(r.rc.unwrap_or("")),
                     &num(r.elapsed_us),
                     &num(r.depth.map(u64::from)),
-                    r.text,
-                    &attrs,
+                    &esc(r.text),
+                    &esc(&attrs),
                 ]);
                 let _ = w.flush();
             }
@@ -278,12 +279,14 @@ pub fn push_thread(b: &mut Vec<u8>, pid: Option<u32>, tid: Option<u32>) {
 /// the line end.
 #[inline]
 pub fn push_row_tail(b: &mut Vec<u8>, ident: Option<&[u8]>, text: &[u8], elapsed_us: Option<u64>) {
+    // Control characters from inputs never reach a terminal raw: one scan
+    // each, escaped only when one is found.
     if let Some(i) = ident {
         b.extend_from_slice(b"  ");
-        b.extend_from_slice(i);
+        crate::text::push_escaped_bytes(b, i);
     }
     b.extend_from_slice(b"  ");
-    b.extend_from_slice(text);
+    crate::text::push_escaped_bytes(b, text);
     if let Some(us) = elapsed_us {
         push_elapsed(b, us);
     }

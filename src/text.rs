@@ -150,6 +150,139 @@ pub fn looks_like_text(head: &[u8]) -> bool {
     ctrl * 100 <= head.len()
 }
 
+/// Whether `b` holds a byte that starts a control character a terminal or
+/// a document viewer would act on: C0 except tab, DEL, or a C1 control
+/// (UTF-8 `C2 80`..`C2 9F`). One pass over the bytes with no allocation, so
+/// that the hot output paths pay nearly nothing when, as almost always,
+/// there is nothing to escape.
+#[inline]
+pub fn has_controls(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if (c < 0x20 && c != b'\t') || c == 0x7f {
+            return true;
+        }
+        if c == 0xc2 && b.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+fn is_control(c: char) -> bool {
+    (c < ' ' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c)
+}
+
+/// `s` with every control character from input (see `has_controls`)
+/// written as `\xNN`, so that ESC shows as `\x1b` instead of recolouring
+/// a terminal, and a newline in a file name cannot start a new line of a
+/// report. Borrowed when there is nothing to escape.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !has_controls(s.as_bytes()) {
+        return Cow::Borrowed(s);
+    }
+    let mut o = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_control(c) {
+            o.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            o.push(c);
+        }
+    }
+    Cow::Owned(o)
+}
+
+/// Append `s` to `b`, escaped as `escape_controls` does.
+#[inline]
+pub fn push_escaped(b: &mut Vec<u8>, s: &str) {
+    if has_controls(s.as_bytes()) {
+        b.extend_from_slice(escape_controls(s).as_bytes());
+    } else {
+        b.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// `push_escaped` for text held as bytes (the trace fast path's lines).
+#[inline]
+pub fn push_escaped_bytes(b: &mut Vec<u8>, s: &[u8]) {
+    if has_controls(s) {
+        b.extend_from_slice(escape_controls(&String::from_utf8_lossy(s)).as_bytes());
+    } else {
+        b.extend_from_slice(s);
+    }
+}
+
+/// A name from the file system or an archive as shown in every output:
+/// valid UTF-8 as is, each byte that is not UTF-8 as `\xNN` (so that
+/// `AMQ\xff.0.FMT` and `AMQ\xfe.0.FMT` stay two names, where a lossy
+/// decode would show both as `AMQ\u{fffd}.0.FMT`), and control characters
+/// escaped the same way.
+pub fn name_bytes_display(b: &[u8]) -> String {
+    let mut o = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        o.push_str(&escape_controls(chunk.valid()));
+        for x in chunk.invalid() {
+            o.push_str(&format!("\\x{x:02x}"));
+        }
+    }
+    o
+}
+
+/// `name_bytes_display` for an OS path or file name.
+pub fn os_display(s: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        name_bytes_display(s.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        name_bytes_display(s.to_string_lossy().as_bytes())
+    }
+}
+
+/// A writer for line-oriented documents (text and Markdown reports, the
+/// inventory's text): our own line ends and tabs pass, every other control
+/// character in what is written is escaped as `escape_controls` does. Lines
+/// read from inputs never hold a line end and file names are escaped when
+/// found, so a newline reaching here is always ours.
+pub struct ControlEscaper<'a>(pub &'a mut dyn std::io::Write);
+
+impl std::io::Write for ControlEscaper<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let bad = |b: &[u8], i: usize| {
+            let c = b[i];
+            (c < 0x20 && c != b'\t' && c != b'\n')
+                || c == 0x7f
+                || (c == 0xc2 && b.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)))
+        };
+        let mut start = 0;
+        let mut i = 0;
+        while i < buf.len() {
+            if bad(buf, i) {
+                self.0.write_all(&buf[start..i])?;
+                let (v, w) = if buf[i] == 0xc2 {
+                    (buf[i + 1], 2)
+                } else {
+                    (buf[i], 1)
+                };
+                write!(self.0, "\\x{v:02x}")?;
+                i += w;
+                start = i;
+            } else {
+                i += 1;
+            }
+        }
+        self.0.write_all(&buf[start..])?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -208,5 +341,37 @@ mod tests {
         mostly[10] = 0;
         assert!(looks_like_text(&mostly));
         assert!(looks_like_text(b""));
+    }
+
+    #[test]
+    fn controls_are_escaped_and_plain_text_borrowed() {
+        assert!(matches!(escape_controls("a\tb ü"), Cow::Borrowed(_)));
+        assert_eq!(escape_controls("\x1b[31mred\x07"), "\\x1b[31mred\\x07");
+        assert_eq!(escape_controls("a\nb\u{7f}\u{9b}c"), "a\\x0ab\\x7f\\x9bc");
+        let mut b = Vec::new();
+        push_escaped(&mut b, "x\x1b]0;t\x07");
+        assert_eq!(b, b"x\\x1b]0;t\\x07");
+        assert!(!has_controls("é€".as_bytes()));
+        assert!(has_controls("\u{85}".as_bytes()));
+    }
+
+    #[test]
+    fn undecodable_name_bytes_keep_their_identity() {
+        let a = name_bytes_display(b"AMQ\xff.0.FMT");
+        let b = name_bytes_display(b"AMQ\xfe.0.FMT");
+        assert_eq!(a, "AMQ\\xff.0.FMT");
+        assert_ne!(a, b);
+        assert_eq!(name_bytes_display("x\ny.LOG".as_bytes()), "x\\x0ay.LOG");
+    }
+
+    #[test]
+    fn escaper_keeps_line_ends_and_escapes_the_rest() {
+        use std::io::Write;
+        let mut v = Vec::new();
+        write!(ControlEscaper(&mut v), "a\x1b[31m\tb\n\u{9b}c\u{7f}é\n").unwrap();
+        assert_eq!(
+            String::from_utf8(v).unwrap(),
+            "a\\x1b[31m\tb\n\\x9bc\\x7fé\n"
+        );
     }
 }

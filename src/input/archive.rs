@@ -91,29 +91,38 @@ fn human(n: u64) -> String {
 
 /// Why a member path is refused, if it is; else the path as displayed
 /// (`./` components dropped).
+#[cfg(test)]
 fn member_path(raw: &str) -> Result<String, String> {
-    if raw.contains('\0') {
+    member_path_bytes(raw.as_bytes())
+}
+
+/// `member_path` on the name's bytes as the archive stores them: each
+/// component shown by `text::name_bytes_display`, so that bytes that are
+/// not UTF-8 and control characters are escaped and two different names
+/// never show as one.
+fn member_path_bytes(raw: &[u8]) -> Result<String, String> {
+    if raw.contains(&0) {
         return Err("refused: NUL byte in member path".to_string());
     }
-    let b = raw.as_bytes();
+    let b = raw;
     let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
-    if raw.starts_with('/') || raw.starts_with('\\') || drive {
+    if raw.starts_with(b"/") || raw.starts_with(b"\\") || drive {
         return Err(
             "refused: absolute member path (an archive must not name files outside itself)"
                 .to_string(),
         );
     }
     let mut parts = Vec::new();
-    for p in raw.split(['/', '\\']) {
+    for p in raw.split(|&c| c == b'/' || c == b'\\') {
         match p {
-            "" | "." => {}
-            ".." => {
+            b"" | b"." => {}
+            b".." => {
                 return Err(
                     "refused: member path leaves the archive (`..`): hostile or damaged archive"
                         .to_string(),
                 );
             }
-            _ => parts.push(p),
+            _ => parts.push(crate::text::name_bytes_display(p)),
         }
     }
     if parts.is_empty() {
@@ -434,10 +443,12 @@ impl<'a> Expander<'a> {
                     #[allow(deprecated)] // the number works with or without zip's codecs
                     let method = e.compression().to_u16();
                     ZipEntry {
+                        // The name as decoded by zip (CP437 or UTF-8 as
+                        // its flag says), else its bytes as stored.
                         raw: e
                             .name()
-                            .map(|c| c.into_owned())
-                            .unwrap_or_else(|_| String::from_utf8_lossy(e.name_raw()).into_owned()),
+                            .map(|c| c.into_owned().into_bytes())
+                            .unwrap_or_else(|_| e.name_raw().to_vec()),
                         is_dir: e.is_dir(),
                         symlink: e.is_symlink(),
                         encrypted: e.encrypted(),
@@ -467,11 +478,11 @@ impl<'a> Expander<'a> {
 
     /// One zip member: refuse it, open it as a nested archive, or list it.
     fn zip_entry(&mut self, blob: &Range, display: &str, depth: u32, e: ZipEntry) {
-        let shown = format!("{display}!{}", e.raw);
+        let shown = format!("{display}!{}", crate::text::name_bytes_display(&e.raw));
         if e.is_dir && !e.symlink {
             return;
         }
-        let path = match member_path(&e.raw) {
+        let path = match member_path_bytes(&e.raw) {
             Ok(p) => p,
             Err(msg) => return self.refuse(&shown, msg),
         };
@@ -591,10 +602,10 @@ impl<'a> Expander<'a> {
             if name.len() as u64 != nlen || start > blob.len {
                 break;
             }
-            let raw = String::from_utf8_lossy(&name).into_owned();
+            let raw = crate::text::name_bytes_display(&name);
             let mut e = ZipEntry {
-                raw: raw.clone(),
-                is_dir: raw.ends_with('/'),
+                raw: name.to_vec(),
+                is_dir: name.ends_with(b"/"),
                 symlink: false,
                 encrypted: flags & 1 != 0,
                 method: u16_at(8),
@@ -706,8 +717,8 @@ impl<'a> Expander<'a> {
                     ),
                 );
             }
-            let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-            let shown = format!("{display}!{raw}");
+            let raw = entry.path_bytes().into_owned();
+            let shown = format!("{display}!{}", crate::text::name_bytes_display(&raw));
             use tar::EntryType as T;
             let kind = entry.header().entry_type();
             let refusal = match kind {
@@ -722,7 +733,7 @@ impl<'a> Expander<'a> {
                 T::GNUSparse => Some("refused: sparse file member (not supported)"),
                 _ => Some("refused: not a regular file (device, FIFO or unknown entry type)"),
             };
-            let path = match member_path(&raw) {
+            let path = match member_path_bytes(&raw) {
                 Ok(p) => p,
                 Err(msg) => {
                     self.refuse(&shown, msg);
@@ -783,7 +794,7 @@ impl<'a> Expander<'a> {
 
 /// What is known of a zip member before it is read.
 struct ZipEntry {
-    raw: String,
+    raw: Vec<u8>,
     is_dir: bool,
     symlink: bool,
     encrypted: bool,

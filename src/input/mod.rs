@@ -137,8 +137,8 @@ impl Input {
 
 fn file_name(p: &Path) -> String {
     p.file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.to_string_lossy().into_owned())
+        .map(crate::text::os_display)
+        .unwrap_or_else(|| crate::text::os_display(p.as_os_str()))
 }
 
 /// What discovery found: inputs to read, and rows for what could not be
@@ -161,7 +161,7 @@ pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovere
     let mut seen_dirs = HashSet::new();
     let mut archives = Vec::new();
     for p in paths {
-        let display = p.to_string_lossy().into_owned();
+        let display = crate::text::os_display(p.as_os_str());
         walk(p, &display, &mut seen_dirs, &mut out, &mut archives);
     }
     // Archives after the walk, so that one spill file and one size budget
@@ -174,9 +174,70 @@ pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovere
         x.file(&path, &display, len, mtime);
     }
     out.inputs.sort_by(|a, b| a.display.cmp(&b.display));
-    out.inputs.dedup_by(|a, b| a.display == b.display);
+    keep_identities(&mut out);
     out.problems.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// One input per file: the same file named twice (`case/ case/x.FMT`) is
+/// read once. Distinct files or members that show under one name (zip
+/// members `errors/x` and `./errors/x`, a name stored twice in one
+/// archive) are all read, each later one under `NAME (2)`, `NAME (3)`...
+/// with a warning saying so, never dropped in silence. Expects `inputs`
+/// sorted by display.
+fn keep_identities(out: &mut Discovered) {
+    let same_file = |a: &Input, b: &Input| match (&a.location, &b.location) {
+        (Location::File(x), Location::File(y)) => {
+            x == y
+                || fs::canonicalize(x)
+                    .ok()
+                    .is_some_and(|c| fs::canonicalize(y).ok() == Some(c))
+        }
+        _ => false,
+    };
+    let taken: HashSet<Arc<str>> = out.inputs.iter().map(|i| i.display.clone()).collect();
+    let mut taken = taken;
+    let inputs = std::mem::take(&mut out.inputs);
+    let mut kept: Vec<Input> = Vec::with_capacity(inputs.len());
+    let mut run_start = 0;
+    for mut i in inputs {
+        if kept.last().is_none_or(|l| l.display != i.display) {
+            run_start = kept.len();
+            kept.push(i);
+            continue;
+        }
+        if kept[run_start..].iter().any(|k| same_file(k, &i)) {
+            continue;
+        }
+        let base = i.display.clone();
+        let mut n = kept.len() - run_start + 1;
+        let name: Arc<str> = loop {
+            let c: Arc<str> = format!("{base} ({n})").into();
+            if !taken.contains(&c) {
+                break c;
+            }
+            n += 1;
+        };
+        taken.insert(name.clone());
+        // Told on the archive's row (or the name's own when not a member),
+        // like the archive's other warnings.
+        let owner = base.rsplit_once('!').map_or(&*base, |(a, _)| a);
+        let mut fi = FileInfo::new(owner, Format::Unknown, 0);
+        fi.problem(
+            ProblemCode::ArchiveMember,
+            None,
+            Severity::Warning,
+            0,
+            format!(
+                "two members are both shown as `{base}` (a name stored twice, or `./` or `//` in a member path): both are read, the later one shown as `{name}`"
+            ),
+        );
+        out.problems.push(fi);
+        i.display = name;
+        kept.push(i);
+    }
+    kept.sort_by(|a, b| a.display.cmp(&b.display));
+    out.inputs = kept;
 }
 
 fn problem_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
@@ -262,7 +323,7 @@ fn walk(
     let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
-        let name = e.file_name().to_string_lossy().into_owned();
+        let name = crate::text::os_display(&e.file_name());
         let child_display = if display.ends_with('/') || display.ends_with('\\') {
             format!("{display}{name}")
         } else {

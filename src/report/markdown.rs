@@ -66,7 +66,8 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(
             out,
             "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            i.path.replace('`', "'"),
+            // `|` would end the table cell even inside a code span.
+            i.path.replace('`', "'").replace('|', "\\|"),
             format,
             opt(&i.mq_version),
             opt(&i.platform),

@@ -85,9 +85,11 @@ impl Kind {
 
 pub fn write(kind: Kind, out: &mut dyn std::io::Write, r: &Report) -> std::io::Result<()> {
     match kind {
-        Kind::Text => text::write(out, r),
+        // Control characters from inputs never reach a terminal or a
+        // document raw (JSON-based formats escape them already).
+        Kind::Text => text::write(&mut crate::text::ControlEscaper(out), r),
         Kind::Json => json::write(out, r),
-        Kind::Markdown => markdown::write(out, r),
+        Kind::Markdown => markdown::write(&mut crate::text::ControlEscaper(out), r),
         Kind::Html => html::write(out, r),
         Kind::Sarif => sarif::write(out, r),
     }
