@@ -6,6 +6,7 @@
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
 
 pub mod analyze;
+pub mod calls;
 pub mod catalog;
 pub mod cli;
 pub mod event;
@@ -14,6 +15,7 @@ pub mod formats;
 pub mod fxhash;
 pub mod input;
 pub mod lines;
+pub mod mqrc;
 pub mod output;
 pub mod passes;
 pub mod progress;
