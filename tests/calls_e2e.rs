@@ -135,3 +135,46 @@ fn output_format_from_extension_and_workers() {
     let two = stdout_of(&["calls", "fixtures/", "--date", "2024-02-29", "-j", "2"]);
     assert_eq!(one, two);
 }
+
+/// The fixture's refused connects give `mqi-failures` findings naming the
+/// verb, 2035 and MQRC_NOT_AUTHORIZED with the failing exit lines.
+#[test]
+fn mqi_failures_finding_snapshot() {
+    let r = mqdiag(&[
+        "analyze",
+        "fixtures/calls",
+        "--only",
+        "mqi-failures",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["subject"]["pid"] == 30512 && f["metrics"]["verb"] == "MQCONNX")
+        .expect("the client's MQCONNX finding");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["metrics"]["reason"], 2035);
+    assert_eq!(f["metrics"]["reason_name"], "MQRC_NOT_AUTHORIZED");
+    assert_eq!(f["metrics"]["failures"], 2);
+    assert_eq!(f["metrics"]["calls"], 4);
+    let lines: Vec<u64> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [19, 23]);
+    // 2033 after a wait is normal: no finding for MQGET.
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["metrics"]["verb"] != "MQGET")
+    );
+    insta::assert_json_snapshot!(v["findings"]);
+}
