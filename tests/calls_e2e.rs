@@ -105,10 +105,14 @@ fn grouping_and_verb_filter() {
     let r = rows(&["fixtures/calls", "--by", "connection", "--verb", "MQCONNX"]);
     assert!(r.iter().all(|x| x["verb"] == "MQCONNX"));
     let idents: Vec<&str> = r.iter().map(|x| x["ident"].as_str().unwrap()).collect();
-    // The client's connects carry no ident until the session exists: the
-    // entry's row (` : `) decides, so they group under pid.tid.
-    assert!(idents.contains(&"30512.1"), "{idents:?}");
+    // The client's connect entries carry no ident (` : `): the session
+    // the exit names is the connection.
+    assert!(idents.contains(&"RSESS:000001"), "{idents:?}");
     assert!(idents.contains(&"RSESS:000012"), "{idents:?}");
+    assert!(
+        !idents.iter().any(|i| i.starts_with("30512.")),
+        "{idents:?}"
+    );
     let r = rows(&["fixtures/calls", "--by", "thread"]);
     assert!(
         r.iter()

@@ -191,6 +191,27 @@ struct Thread {
     pending: Option<Done>,
 }
 
+/// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
+/// for `AMQ5555.0.TRS` and `AMQ5555.0.FMT`, one process's trace written in
+/// two files, whose calls may open in one and close in the other), PID and
+/// TID.
+type ThreadKey = (Arc<str>, u32, u32);
+
+fn thread_key(e: &Event, pid: u32, tid: u32) -> ThreadKey {
+    let p = &e.origin.path;
+    let group = match p.rsplit_once('.') {
+        Some((stem, ext))
+            if ["TRS", "FMT", "TRC"]
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(ext)) =>
+        {
+            Arc::from(stem)
+        }
+        _ => p.clone(),
+    };
+    (group, pid, tid)
+}
+
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
@@ -200,7 +221,7 @@ const MAX_NEST: usize = 64;
 pub struct Calls {
     by: By,
     verbs: Option<Vec<String>>,
-    threads: HashMap<(Arc<str>, u32, u32), Thread, crate::fxhash::FxBuild>,
+    threads: HashMap<ThreadKey, Thread, crate::fxhash::FxBuild>,
     rows: HashMap<Key, Stats, crate::fxhash::FxBuild>,
 }
 
@@ -229,8 +250,8 @@ impl Calls {
         let Some(verb) = verb_of(function) else {
             return;
         };
-        let key = (e.origin.path.clone(), pid, tid);
-        let th = self.threads.entry(key).or_default();
+        let key = thread_key(e, pid, tid);
+        let th = self.threads.entry(key.clone()).or_default();
         if e.kind == Kind::Entry {
             if th.stack.is_empty() {
                 // A new outermost call: the previous one can take no more
@@ -238,8 +259,7 @@ impl Calls {
                 if let Some(d) = th.pending.take() {
                     self.finish_call(d);
                 }
-                let th = self.threads.get_mut(&(e.origin.path.clone(), pid, tid));
-                let th = th.expect("thread");
+                let th = self.threads.get_mut(&key).expect("thread");
                 th.stack.push((
                     function.clone(),
                     Some(OpenCall {
@@ -280,7 +300,11 @@ impl Calls {
                 th.pending = Some(Done {
                     verb: call.verb,
                     function: call.function,
-                    ident: call.ident,
+                    // A connect's session ident appears during the call:
+                    // the exit names the connection the entry could not.
+                    ident: call
+                        .ident
+                        .or_else(|| e.ident.as_deref().map(str::to_string)),
                     pid,
                     tid,
                     path: e.origin.path.clone(),
@@ -322,10 +346,7 @@ impl Calls {
                             evidence: Evidence::from_event(e),
                             elapsed: None,
                         };
-                        self.threads
-                            .get_mut(&(e.origin.path.clone(), pid, tid))
-                            .expect("thread")
-                            .pending = Some(d);
+                        self.threads.get_mut(&key).expect("thread").pending = Some(d);
                     }
                 }
             }
@@ -335,7 +356,7 @@ impl Calls {
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {
-        let Some(th) = self.threads.get_mut(&(e.origin.path.clone(), pid, tid)) else {
+        let Some(th) = self.threads.get_mut(&thread_key(e, pid, tid)) else {
             return;
         };
         if th.stack.is_empty() && th.pending.is_none() {

@@ -238,3 +238,41 @@ fn grouping_and_filter() {
     assert!(j.get("tid").is_none() && j.get("ident").is_none());
     assert_eq!(j["calls"], 1);
 }
+
+/// A wrapped trace (`.TRS` then `.FMT` of one process): a call that opens
+/// in the older file and closes in the newer is one timed call.
+#[test]
+fn a_call_across_wrap_files_is_one_call() {
+    let ev = vec![
+        entry("t/AMQ5.0.TRS", 90, "10:00:00.000000", 5, 1, "MQGET"),
+        exit(
+            "t/AMQ5.0.FMT",
+            3,
+            "10:00:00.000700",
+            5,
+            1,
+            "MQGET",
+            "OK",
+            700,
+        ),
+    ];
+    let rows = rows_of(&ev, By::Process);
+    let g = row(&rows, "MQGET");
+    assert_eq!((g.stats.calls, g.stats.ok, g.stats.open), (1, 1, 0));
+    // Two processes' files stay apart.
+    let ev = vec![
+        entry("t/AMQ5.0.FMT", 3, "10:00:00.000000", 5, 1, "MQGET"),
+        exit(
+            "u/AMQ5.0.FMT",
+            3,
+            "10:00:00.000700",
+            5,
+            1,
+            "MQGET",
+            "OK",
+            700,
+        ),
+    ];
+    let rows = rows_of(&ev, By::Process);
+    assert_eq!(row(&rows, "MQGET").stats.open, 2);
+}
