@@ -182,3 +182,30 @@ fn mqi_failures_finding_snapshot() {
     );
     insta::assert_json_snapshot!(v["findings"]);
 }
+
+/// The reports show an "MQI calls" section only when traces have calls;
+/// HTML adds a latency chart per verb.
+#[test]
+fn report_sections_only_with_calls() {
+    let text = stdout_of(&["analyze", "fixtures/calls"]);
+    assert!(text.contains("MQI calls: 11 rows"), "{text}");
+    let md = stdout_of(&["analyze", "fixtures/calls", "--format", "markdown"]);
+    assert!(md.contains("## MQI calls"));
+    let html = stdout_of(&["analyze", "fixtures/calls", "--format", "html"]);
+    assert!(html.contains("<h2>MQI calls</h2>"));
+    let svg = html
+        .split("aria-label=\"MQI call latency per verb\"")
+        .nth(1)
+        .expect("the latency chart");
+    for verb in ["MQCONNX", "MQGET", "MQPUT", "MQOPEN", "MQCLOSE", "MQDISC"] {
+        assert!(svg.contains(&format!(">{verb}</text>")), "{verb}");
+    }
+    let none = stdout_of(&["analyze", "fixtures/errlog"]);
+    assert!(!none.contains("MQI calls"));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["analyze", "fixtures/errlog", "--format", "json"]))
+            .unwrap();
+    assert_eq!(v["calls"], serde_json::json!([]));
+    let empty = stdout_of(&["calls", "fixtures/errlog"]);
+    assert_eq!(empty, "No MQI calls found in the traces.\n");
+}
