@@ -197,9 +197,8 @@ struct Thread {
 /// TID.
 type ThreadKey = (Arc<str>, u32, u32);
 
-fn thread_key(e: &Event, pid: u32, tid: u32) -> ThreadKey {
-    let p = &e.origin.path;
-    let group = match p.rsplit_once('.') {
+fn group_of(p: &Arc<str>) -> Arc<str> {
+    match p.rsplit_once('.') {
         Some((stem, ext))
             if ["TRS", "FMT", "TRC"]
                 .iter()
@@ -208,8 +207,16 @@ fn thread_key(e: &Event, pid: u32, tid: u32) -> ThreadKey {
             Arc::from(stem)
         }
         _ => p.clone(),
-    };
-    (group, pid, tid)
+    }
+}
+
+/// Evidence for a call whose line is never quoted (it ended OK or open).
+fn unquoted() -> Evidence {
+    Evidence {
+        path: String::new(),
+        line: 0,
+        text: String::new(),
+    }
 }
 
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
@@ -222,6 +229,8 @@ pub struct Calls {
     by: By,
     verbs: Option<Vec<String>>,
     threads: HashMap<ThreadKey, Thread, crate::fxhash::FxBuild>,
+    /// Each path's wrap group, worked out once per file.
+    groups: HashMap<Arc<str>, Arc<str>, crate::fxhash::FxBuild>,
     rows: HashMap<Key, Stats, crate::fxhash::FxBuild>,
 }
 
@@ -233,6 +242,18 @@ impl Calls {
             verbs: verbs.map(|v| v.into_iter().map(|s| s.to_ascii_uppercase()).collect()),
             ..Default::default()
         }
+    }
+
+    fn thread_key(&mut self, e: &Event, pid: u32, tid: u32) -> ThreadKey {
+        let g = match self.groups.get(&e.origin.path) {
+            Some(g) => g.clone(),
+            None => {
+                let g = group_of(&e.origin.path);
+                self.groups.insert(e.origin.path.clone(), g.clone());
+                g
+            }
+        };
+        (g, pid, tid)
     }
 
     pub fn observe(&mut self, e: &Event) {
@@ -250,7 +271,7 @@ impl Calls {
         let Some(verb) = verb_of(function) else {
             return;
         };
-        let key = thread_key(e, pid, tid);
+        let key = self.thread_key(e, pid, tid);
         let th = self.threads.entry(key.clone()).or_default();
         if e.kind == Kind::Entry {
             if th.stack.is_empty() {
@@ -295,7 +316,9 @@ impl Calls {
                 let (outcome, evidence) = match (rc_outcome, call.stated) {
                     (Some(o), _) if o != Outcome::Ok => (Some(o), Evidence::from_event(e)),
                     (_, Some((o, ev, _))) => (Some(o), ev),
-                    (o, None) => (o, Evidence::from_event(e)),
+                    // OK (or nothing said): the line is never quoted, and
+                    // quoting every call's line cost more than the rest.
+                    (o, None) => (o, unquoted()),
                 };
                 th.pending = Some(Done {
                     verb: call.verb,
@@ -343,7 +366,7 @@ impl Calls {
                             line: e.line,
                             ts: e.ts,
                             outcome: None,
-                            evidence: Evidence::from_event(e),
+                            evidence: unquoted(),
                             elapsed: None,
                         };
                         self.threads.get_mut(&key).expect("thread").pending = Some(d);
@@ -356,7 +379,8 @@ impl Calls {
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {
-        let Some(th) = self.threads.get_mut(&thread_key(e, pid, tid)) else {
+        let key = self.thread_key(e, pid, tid);
+        let Some(th) = self.threads.get_mut(&key) else {
             return;
         };
         if th.stack.is_empty() && th.pending.is_none() {
@@ -484,11 +508,7 @@ impl Calls {
                     line: 0,
                     ts: call.start,
                     outcome: None,
-                    evidence: Evidence {
-                        path: String::new(),
-                        line: 0,
-                        text: String::new(),
-                    },
+                    evidence: unquoted(),
                     elapsed: None,
                 });
             }
