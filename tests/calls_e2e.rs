@@ -202,9 +202,13 @@ fn report_sections_only_with_calls() {
     }
     let none = stdout_of(&["analyze", "fixtures/errlog"]);
     assert!(!none.contains("MQI calls"));
-    let v: serde_json::Value =
-        serde_json::from_str(&stdout_of(&["analyze", "fixtures/errlog", "--format", "json"]))
-            .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "analyze",
+        "fixtures/errlog",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
     assert_eq!(v["calls"], serde_json::json!([]));
     let empty = stdout_of(&["calls", "fixtures/errlog"]);
     assert_eq!(empty, "No MQI calls found in the traces.\n");
