@@ -59,6 +59,33 @@ const VERBS: [&str; 10] = [
 ];
 /// Network calls, drawn 1 time in 50.
 const NET: [&str; 4] = ["cciTcpSend", "cciTcpReceive", "ccxSend", "ccxReceive"];
+/// MQI calls for `mqdiag calls`: one call name in `MQI_SHARE` becomes an
+/// API verb at one of its layers (so layers nest as in real traces). They
+/// are drawn from a second generator, so the rest of each file (times,
+/// nesting, sizes) is the same bytes as before they were added.
+const MQI_SHARE: u64 = 40;
+const MQI_LAYERS: [&str; 3] = ["", "zst", "trmzst"];
+const MQI_VERBS: [&str; 8] = [
+    "MQGET", "MQPUT", "MQPUT1", "MQOPEN", "MQCLOSE", "MQINQ", "MQCMIT", "MQCONNX",
+];
+
+/// An MQI name, or `None` to keep the drawn name.
+fn mqi_name(mqi: &mut Rng) -> Option<String> {
+    (mqi.below(MQI_SHARE) == 0).then(|| {
+        let l = MQI_LAYERS[mqi.below(MQI_LAYERS.len() as u64) as usize];
+        let v = MQI_VERBS[mqi.below(MQI_VERBS.len() as u64) as usize];
+        format!("{l}{v}")
+    })
+}
+
+/// The `rc=` of an MQI exit: mostly OK, some empty gets and refusals.
+fn mqi_rc(f: &str, mqi: &mut Rng) -> &'static str {
+    match mqi.below(100) {
+        0..=5 if f.ends_with("MQGET") => "MQRC_NO_MSG_AVAILABLE",
+        6 => "2035",
+        _ => "OK",
+    }
+}
 
 fn call_name(rng: &mut Rng) -> String {
     if rng.below(50) == 0 {
@@ -113,6 +140,7 @@ fn write_trace(path: &Path, pid: u32, start_us: u64, bytes: u64, rng: &mut Rng) 
     let mut depth = [0usize; 8];
     let mut stacks: Vec<Vec<String>> = vec![Vec::new(); 8];
     let mut qtime = 5_000u64;
+    let mut mqi = Rng(0xD1B5_4A32_D192_ED03 ^ u64::from(pid));
     while written < bytes {
         let t = rng.below(threads as u64) as usize;
         let tid = t as u32 + 1;
@@ -123,6 +151,7 @@ fn write_trace(path: &Path, pid: u32, start_us: u64, bytes: u64, rng: &mut Rng) 
         let kind = rng.below(100);
         let data = if kind < 35 && depth[t] < 12 {
             let f = call_name(rng);
+            let f = mqi_name(&mut mqi).unwrap_or(f);
             depth[t] += 1;
             let line = format!("{}{{  {f}", "-".repeat(depth[t]));
             stacks[t].push(f);
@@ -133,6 +162,14 @@ fn write_trace(path: &Path, pid: u32, start_us: u64, bytes: u64, rng: &mut Rng) 
             depth[t] -= 1;
             if f == "cciTcpSend" && rng.below(20) == 0 {
                 format!("{}}}! send rc=Unknown(B)", "-".repeat(d))
+            } else if f.contains("MQ") {
+                let rc = mqi_rc(&f, &mut mqi);
+                format!(
+                    "{}}}{} {f} rc={rc} FunctionTime={}",
+                    "-".repeat(d),
+                    if rc == "OK" { " " } else { "!" },
+                    rng.below(900)
+                )
             } else {
                 format!(
                     "{}}}  {f} rc=OK FunctionTime={}",
@@ -519,6 +556,7 @@ fn main() {
             &format!("{bin} timeline {d} --format text -q {extra}"),
         ),
         measure("mqdiag analyze", &format!("{bin} analyze {d} -q {extra}")),
+        measure("mqdiag calls", &format!("{bin} calls {d} -q {extra}")),
     ];
     let mut runs = runs.to_vec();
     if with_zip {

@@ -148,8 +148,12 @@ fn collect(
     sources: Vec<Box<dyn crate::source::Source>>,
     discovery_rows: Vec<FileInfo>,
     mut redactor: Option<&mut Redactor>,
-) -> Result<(Vec<FileInfo>, Vec<Finding>), String> {
+) -> Result<Collected, String> {
     let mut passes = plan.passes();
+    // The report's MQI call tables: per process (`calls`) and per verb
+    // (the HTML chart), whichever rules run.
+    let mut calls = crate::calls::Calls::new(crate::calls::By::Process, None);
+    let mut calls_by_verb = crate::calls::Calls::new(crate::calls::By::Verb, None);
     let mut merged = input.merged(sources);
     let window = input.window(merged.peek_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
@@ -159,6 +163,8 @@ fn collect(
         for p in passes.iter_mut() {
             p.observe(e);
         }
+        calls.observe(e);
+        calls_by_verb.observe(e);
         if let Some(r) = redactor.as_deref_mut() {
             r.observe(e);
         }
@@ -172,8 +178,17 @@ fn collect(
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
     seal_all(&mut findings);
     order(&mut findings);
-    Ok((inputs, findings))
+    let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
+    Ok((inputs, findings, calls))
 }
+
+/// Inputs' facts, sealed and ordered findings, and the MQI call rows (per
+/// process, per verb).
+type Collected = (
+    Vec<FileInfo>,
+    Vec<Finding>,
+    (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
+);
 
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let plan = Plan::new(&a.only, &a.skip, &a.set)?;
@@ -197,7 +212,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
 
     let mut redactor = a.redact.then(Redactor::new);
-    let (mut inputs, mut findings) =
+    let (mut inputs, mut findings, (calls, calls_by_verb)) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
@@ -229,6 +244,8 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         findings: &findings,
         rules: &rules,
         baseline_used: baseline.is_some(),
+        calls: &calls,
+        calls_by_verb: &calls_by_verb,
     };
     io_result(report::write(kind, &mut out, &rep).and_then(|_| out.flush()))?;
     if nothing_read {
@@ -330,7 +347,7 @@ mod tests {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
             let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
-            let (_, findings) = collect(&input, &plan, sources, rows, None).unwrap();
+            let (_, findings, _) = collect(&input, &plan, sources, rows, None).unwrap();
             serde_json::to_string_pretty(&findings).unwrap()
         };
         let full = run(false, 1);

@@ -39,6 +39,8 @@ pub enum Command {
     Inventory(InventoryArgs),
     /// Every rule: id, default severity, trigger, thresholds, advice.
     Rules(crate::analyze::RulesArgs),
+    /// Every MQI call in the traces: counts, failures, reason codes, timings.
+    Calls(crate::calls::cmd::CallsArgs),
 }
 
 pub use crate::run::InputArgs;
@@ -81,6 +83,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Inventory(a)) => inventory_cmd(a),
         Some(Command::Analyze(a)) => crate::analyze::run(a),
         Some(Command::Rules(a)) => crate::analyze::rules(a),
+        Some(Command::Calls(a)) => crate::calls::cmd::run(a),
         None => crate::analyze::run(cli.analyze),
     };
     match r {

@@ -8,6 +8,7 @@
 //! `tests/layers.rs` fails on a cycle).
 
 pub mod analyze;
+pub mod calls;
 pub mod catalog;
 pub mod cli;
 pub mod event;
@@ -18,6 +19,7 @@ pub mod fxhash;
 pub mod input;
 pub mod lines;
 pub mod meter;
+pub mod mqrc;
 pub mod output;
 pub mod passes;
 pub mod progress;

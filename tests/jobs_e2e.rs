@@ -133,3 +133,9 @@ fn one_large_trace_is_identical_for_any_worker_count() {
         );
     }
 }
+
+#[test]
+fn calls_are_identical_for_any_worker_count() {
+    same_for_all_jobs(&["calls", "fixtures", "--format", "json"]);
+    same_for_all_jobs(&["calls", "fixtures", "--by", "connection"]);
+}

@@ -111,6 +111,10 @@ const REQUIRED: &[(&str, &[&str])] = &[
     ),
     ("channel-error", &["message_id", "occurrences"]),
     ("tls-error", &["message_id", "occurrences"]),
+    (
+        "mqi-failures",
+        &["verb", "reason", "reason_name", "failures", "calls"],
+    ),
     ("unreadable-input", &["lines_skipped"]),
 ];
 
@@ -121,8 +125,32 @@ fn json_report_follows_the_contract() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         keys(&v),
-        set(&["schema_version", "tool", "inputs", "findings", "summary"])
+        set(&[
+            "schema_version",
+            "tool",
+            "inputs",
+            "findings",
+            "summary",
+            "calls"
+        ])
     );
+    // `calls`: the rows of `calls --format json` (per process and verb).
+    let calls = v["calls"].as_array().unwrap();
+    assert!(!calls.is_empty());
+    for c in calls {
+        assert_eq!(
+            keys(c),
+            set(&[
+                "pid", "process", "verb", "calls", "ok", "warnings", "failed", "open", "total_us",
+                "mean_us", "p50_us", "p95_us", "max_us", "max_at", "reasons"
+            ])
+        );
+        let n = |k: &str| c[k].as_u64().unwrap();
+        assert_eq!(
+            n("calls"),
+            n("ok") + n("warnings") + n("failed") + n("open")
+        );
+    }
     assert_eq!(v["schema_version"], 1);
     assert_eq!(keys(&v["tool"]), set(&["name", "version"]));
     assert_eq!(v["tool"]["name"], "mqdiag");
@@ -265,6 +293,7 @@ fn sarif_structure() {
             "connection-churn",
             "channel-error",
             "tls-error",
+            "mqi-failures",
             "unreadable-input"
         ]
     );

@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod channel_error;
 pub mod connection_churn;
+pub mod mqi_failures;
 pub mod patterns;
 pub mod qtime_growth;
 pub mod slow_dns;
@@ -122,6 +123,7 @@ pub static RULES: &[&RuleInfo] = &[
     &connection_churn::RULE,
     &channel_error::RULE,
     &tls_error::RULE,
+    &mqi_failures::RULE,
     &unreadable_input::RULE,
 ];
 
@@ -253,6 +255,18 @@ impl Plan {
                 if !keywords.contains(k) {
                     keywords.push(k);
                 }
+            }
+        }
+        // MQI calls and their stated reasons: every report carries the
+        // `calls` table, whichever rules run.
+        for n in crate::calls::FUNCTION_NAMES.iter() {
+            if !functions.contains(&n.as_str()) {
+                functions.push(n);
+            }
+        }
+        for k in crate::calls::KEYWORDS {
+            if !keywords.contains(k) {
+                keywords.push(k);
             }
         }
         crate::source::Interest::new(&functions, &[], &keywords)

@@ -74,6 +74,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             finding(out, n + 1, f)?;
         }
     }
+    super::calls::html_section(out, r.calls, r.calls_by_verb)?;
     writeln!(out, "<h2>Environment</h2>")?;
     writeln!(
         out,

@@ -14,6 +14,8 @@ struct Doc<'a> {
     inputs: Vec<Input<'a>>,
     findings: &'a [Finding],
     summary: Summary,
+    /// The contract's `calls`: the same rows as `calls --format json`.
+    calls: Vec<crate::calls::JsonRow<'a>>,
 }
 
 #[derive(Serialize)]
@@ -71,6 +73,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             warning,
             info,
         },
+        calls: r.calls.iter().map(crate::calls::Row::to_json).collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

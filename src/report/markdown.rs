@@ -84,6 +84,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out)?;
     if r.findings.is_empty() {
         writeln!(out, "No findings.")?;
+        super::calls::markdown_section(out, r.calls)?;
         return out.flush();
     }
     writeln!(out, "| # | Severity | Rule | Finding | Count |")?;
@@ -105,6 +106,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out)?;
         finding(out, n + 1, f)?;
     }
+    super::calls::markdown_section(out, r.calls)?;
     out.flush()
 }
 

@@ -1,6 +1,7 @@
 //! Findings reports: one module per output format, all fed the same
 //! `Report`. `redact` replaces names and addresses before any renders.
 
+pub mod calls;
 pub mod html;
 pub mod json;
 pub mod markdown;
@@ -21,6 +22,10 @@ pub struct Report<'a> {
     pub rules: &'a [&'static RuleInfo],
     /// Whether `--baseline` was given (SARIF `baselineState`).
     pub baseline_used: bool,
+    /// MQI calls per process and verb (`calls`), and per verb alone (the
+    /// HTML latency chart). Empty when the traces have none.
+    pub calls: &'a [crate::calls::Row],
+    pub calls_by_verb: &'a [crate::calls::Row],
 }
 
 impl Report<'_> {

@@ -21,6 +21,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     )?;
     if r.findings.is_empty() {
         writeln!(out, "\nNo findings.")?;
+        super::calls::text_section(out, r.calls)?;
         return out.flush();
     }
     writeln!(out)?;
@@ -58,6 +59,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out, "{}", "-".repeat(WIDTH))?;
         finding(out, i + 1, f)?;
     }
+    super::calls::text_section(out, r.calls)?;
     out.flush()
 }
 

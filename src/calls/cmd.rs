@@ -1,0 +1,66 @@
+//! The `calls` verb: read the traces once (only MQI entries, exits and
+//! reason lines are built), aggregate, write the table.
+
+use super::render::{self, CallsFormat};
+use super::{By, Calls};
+use crate::exit::{EXIT_OK, io_result};
+use crate::run::InputArgs;
+use clap::Args;
+use std::io::Write;
+
+#[derive(Args, Debug)]
+pub struct CallsArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format (default: text, or from the `-o` file's extension).
+    #[arg(long, value_enum)]
+    pub format: Option<CallsFormat>,
+    /// One row per process and verb (default), thread, connection (trace
+    /// ident, or pid.tid where there is none) or verb alone.
+    #[arg(long, value_enum, default_value = "process")]
+    pub by: By,
+    /// Only these verbs (comma-separated: `MQGET,MQPUT`).
+    #[arg(long, value_delimiter = ',')]
+    pub verb: Vec<String>,
+}
+
+pub fn run(a: CallsArgs) -> Result<i32, String> {
+    for v in &a.verb {
+        if !super::VERBS
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(v.trim()))
+        {
+            return Err(format!(
+                "--verb: `{v}` is not an MQI verb; the verbs are: {}",
+                super::VERBS.join(", ")
+            ));
+        }
+    }
+    let format = a
+        .format
+        .or_else(|| a.input.output.as_deref().and_then(CallsFormat::from_path))
+        .unwrap_or(CallsFormat::Text);
+    let opts = crate::source::ReadOptions {
+        interest: Some(std::sync::Arc::new(super::interest())),
+        ..a.input.read_options()
+    };
+    let skip: Vec<_> = a.input.output.iter().cloned().collect();
+    let (sources, discovery_rows) = a
+        .input
+        .open_except(&skip, &opts, a.input.progress_wanted())?;
+    let verbs = (!a.verb.is_empty()).then(|| a.verb.iter().map(|v| v.trim().to_string()).collect());
+    let mut calls = Calls::new(a.by, verbs);
+    let mut merged = a.input.merged(sources);
+    let window = a.input.window(merged.peek_ts().as_ref())?;
+    while let Some(e) = merged.next_ref() {
+        if window.contains(&e.ts) {
+            calls.observe(e);
+        }
+    }
+    let mut inputs = merged.finish();
+    inputs.extend(discovery_rows);
+    let rows = calls.rows(&inputs);
+    let mut out = a.input.writer()?;
+    io_result(render::write(&mut out, &rows, a.by, format).and_then(|_| out.flush()))?;
+    Ok(EXIT_OK)
+}
