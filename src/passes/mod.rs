@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod channel_error;
 pub mod connection_churn;
+pub mod fdc;
 pub mod patterns;
 pub mod qtime_growth;
 pub mod slow_dns;
@@ -100,6 +101,7 @@ pub static RULES: &[&RuleInfo] = &[
     &connection_churn::RULE,
     &channel_error::RULE,
     &tls_error::RULE,
+    &fdc::RULE,
     &unreadable_input::RULE,
 ];
 

@@ -45,6 +45,11 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         esc(r.version),
         esc(&r.headline())
     )?;
+    writeln!(out, "<ul class=\"run\">")?;
+    for l in r.run_lines() {
+        writeln!(out, "<li>{}</li>", esc(&l))?;
+    }
+    writeln!(out, "</ul>")?;
     writeln!(out, "<h2>Findings</h2>")?;
     if r.findings.is_empty() {
         writeln!(out, "<p>No findings.</p>")?;

@@ -14,6 +14,7 @@ struct Doc<'a> {
     inputs: Vec<Input<'a>>,
     findings: &'a [Finding],
     summary: Summary,
+    run: &'a super::runinfo::RunInfo,
 }
 
 #[derive(Serialize)]
@@ -38,6 +39,8 @@ struct Summary {
     error: usize,
     warning: usize,
     info: usize,
+    new: usize,
+    baseline: usize,
 }
 
 fn ts(t: &Option<Ts>) -> Option<String> {
@@ -46,6 +49,7 @@ fn ts(t: &Option<Ts>) -> Option<String> {
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let (error, warning, info) = r.counts();
+    let (new, baseline) = r.new_and_baseline();
     let doc = Doc {
         schema_version: 1,
         tool: Tool {
@@ -70,7 +74,10 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             error,
             warning,
             info,
+            new,
+            baseline,
         },
+        run: r.run,
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

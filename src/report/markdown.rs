@@ -36,6 +36,10 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "mqdiag {} · {}", r.version, r.headline())?;
     writeln!(out)?;
+    for l in r.run_lines() {
+        writeln!(out, "- {}", cell(&l))?;
+    }
+    writeln!(out)?;
     writeln!(out, "## Environment")?;
     writeln!(out)?;
     writeln!(

@@ -19,6 +19,11 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         if files == 1 { "" } else { "s" },
         crate::findings::thousands(r.total_events())
     )?;
+    for l in r.run_lines() {
+        for l in wrap(&l, WIDTH, "  ") {
+            writeln!(out, "{l}")?;
+        }
+    }
     if r.findings.is_empty() {
         writeln!(out, "\nNo findings.")?;
         return out.flush();
