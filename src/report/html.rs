@@ -142,7 +142,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
             out,
             "<tr><td>{}</td><td>{}</td></tr>",
             esc(k),
-            esc(&v.display())
+            esc(&v.display_named(k))
         )?;
     }
     writeln!(out, "</table>")?;

@@ -109,7 +109,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         .metrics
         .0
         .iter()
-        .map(|(k, v)| format!("{k}={}", v.display()))
+        .map(|(k, v)| format!("{k}={}", v.display_named(k)))
         .collect();
     let mut line = String::new();
     let mut first = true;
