@@ -7,6 +7,7 @@ use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
 use crate::findings::Finding;
 use crate::passes::{Plan, RULES, RuleInfo};
 use crate::report::redact::Redactor;
+use crate::report::runinfo::RunInfo;
 use crate::report::{self, Report};
 use crate::run::InputArgs;
 use crate::source::{FileInfo, Severity};
@@ -154,6 +155,9 @@ fn collect(
     // (the HTML chart), whichever rules run.
     let mut calls = crate::calls::Calls::new(crate::calls::By::Process, None);
     let mut calls_by_verb = crate::calls::Calls::new(crate::calls::By::Verb, None);
+    // FDC reports seen, for other findings to cite; FDCs are few, and
+    // the cap keeps a case of thousands bounded.
+    let mut fdcs: Vec<crate::passes::fdc::FdcSeen> = Vec::new();
     let mut merged = input.merged(sources);
     let window = input.window(merged.peek_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
@@ -168,6 +172,11 @@ fn collect(
         if let Some(r) = redactor.as_deref_mut() {
             r.observe(e);
         }
+        if fdcs.len() < 10_000
+            && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
+        {
+            fdcs.push(d);
+        }
     };
     while let Some(e) = merged.next_ref() {
         feed(e);
@@ -177,6 +186,9 @@ fn collect(
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
     seal_all(&mut findings);
+    // After sealing: whether FDC files are in the case does not change
+    // the other findings' fingerprints.
+    crate::passes::fdc::cite_fdcs(&mut findings, &fdcs);
     order(&mut findings);
     let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
     Ok((inputs, findings, calls))
@@ -238,6 +250,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         }
     }
     let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
+    let run_info = RunInfo::new(
+        std::env::args(),
+        &a.only,
+        &a.skip,
+        &a.set,
+        a.input.tz.map(crate::timefmt::offset_str),
+        a.baseline.as_ref().map(|p| p.display().to_string()),
+        a.redact,
+    );
     let rep = Report {
         version: env!("CARGO_PKG_VERSION"),
         inputs: &inputs,
@@ -246,6 +267,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         baseline_used: baseline.is_some(),
         calls: &calls,
         calls_by_verb: &calls_by_verb,
+        run: &run_info,
     };
     io_result(report::write(kind, &mut out, &rep).and_then(|_| out.flush()))?;
     if nothing_read {

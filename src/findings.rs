@@ -258,6 +258,39 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// As shown to people, with the value in human units after the exact
+    /// one where the metric's name gives its unit and the raw number is hard
+    /// to read: `max_us=11701686 (11.7 s)`, `send_final=32766 (32 KiB)`.
+    /// JSON keeps the raw number.
+    pub fn display_named(&self, name: &str) -> String {
+        let raw = self.display();
+        let v = match self {
+            Metric::Int(v) => *v as f64,
+            Metric::Num(v) => *v,
+            _ => return raw,
+        };
+        let human = if name.ends_with("_bytes_per_s") {
+            human_rate(v)
+        } else if name.ends_with("_us_per_s") {
+            format!("{}/s", human_ms(v / 1000.0))
+        } else if name.ends_with("_us") {
+            human_ms(v / 1000.0)
+        } else if name.ends_with("_ms") && v >= 1000.0 {
+            human_ms(v)
+        } else if (name.starts_with("send_")
+            || name.starts_with("recv_")
+            || name.ends_with("_bytes"))
+            && v >= 10.0 * 1024.0
+        {
+            human_bytes(v as u64)
+        } else {
+            return raw;
+        };
+        format!("{raw} ({human})")
+    }
+}
+
 impl Serialize for Metric {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -501,6 +534,35 @@ pub fn human_rate(bps: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metrics_in_human_units() {
+        assert_eq!(
+            Metric::Int(11_701_686).display_named("max_us"),
+            "11701686 (11.7 s)"
+        );
+        assert_eq!(Metric::Int(5829).display_named("first_us"), "5829 (5.8 ms)");
+        assert_eq!(
+            Metric::num(1200.5).display_named("slope_us_per_s"),
+            "1200.5 (1.2 ms/s)"
+        );
+        assert_eq!(Metric::Int(212).display_named("max_wait_ms"), "212");
+        assert_eq!(
+            Metric::Int(17_900).display_named("max_ms"),
+            "17900 (17.9 s)"
+        );
+        assert_eq!(
+            Metric::Int(32_768).display_named("send_current"),
+            "32768 (32 KiB)"
+        );
+        assert_eq!(Metric::Int(3).display_named("stalls"), "3");
+        assert_eq!(
+            Metric::Int(3_276_600).display_named("ceiling_bytes_per_s"),
+            "3276600 (3.3 MB/s)"
+        );
+        assert_eq!(Metric::Int(2048).display_named("send_final"), "2048");
+        assert_eq!(Metric::Null.display_named("max_us"), "null");
+    }
 
     #[test]
     fn number_formats() {

@@ -126,6 +126,14 @@ impl InputArgs {
                 _ => true,
             });
         }
+        // Identical files (loose and in an archive, copies) are read once.
+        let (inputs, dups) =
+            crate::input::dedupe::drop_duplicates(std::mem::take(&mut found.inputs));
+        found.inputs = inputs;
+        if !dups.is_empty() {
+            found.problems.extend(dups);
+            found.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        }
         if found.inputs.is_empty() {
             let why: Vec<String> = found
                 .problems

@@ -90,6 +90,8 @@ pub enum ProblemCode {
     Encoding,
     /// The SMF clock families disagree or cannot be compared.
     ClockOffset,
+    /// The same content as another input: read once, under the other name.
+    DuplicateFile,
 }
 
 impl ProblemCode {
@@ -127,6 +129,7 @@ impl ProblemCode {
         ProblemCode::MalformedCell,
         ProblemCode::Encoding,
         ProblemCode::ClockOffset,
+        ProblemCode::DuplicateFile,
     ];
 
     /// The stable kebab-case name, as in JSON.
@@ -164,6 +167,7 @@ impl ProblemCode {
             ProblemCode::MalformedCell => "malformed-cell",
             ProblemCode::Encoding => "encoding",
             ProblemCode::ClockOffset => "clock-offset",
+            ProblemCode::DuplicateFile => "duplicate-file",
         }
     }
 }
@@ -736,11 +740,12 @@ mod tests {
             | ProblemCode::DuplicateRow
             | ProblemCode::MalformedCell
             | ProblemCode::Encoding
-            | ProblemCode::ClockOffset => 1,
+            | ProblemCode::ClockOffset
+            | ProblemCode::DuplicateFile => 1,
         };
         assert_eq!(
             ProblemCode::ALL.iter().map(|c| count(*c)).sum::<usize>(),
-            32
+            33
         );
     }
 

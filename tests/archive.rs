@@ -221,8 +221,13 @@ fn tar_tgz_and_gz_read_in_place() {
     assert_eq!(r["events"], TRACE_EVENTS);
     // The size is the decompressed one (the gzip trailer's).
     assert_eq!(r["bytes"], TRACE.len());
+    // The same trace in the tgz is read once, from the first path.
     assert_eq!(
-        row(&rows, "case.tgz!var/mqm/trace/AMQ622742.0.FMT")["events"],
+        messages(row(&rows, "case.tgz!var/mqm/trace/AMQ622742.0.FMT")),
+        ["duplicate of AMQ622742.0.FMT.gz: identical content, read once"]
+    );
+    assert_eq!(
+        row(&rows, "case.tgz!var/mqm/trace/AMQ622801.0.FMT")["events"],
         TRACE_EVENTS
     );
 }
@@ -235,9 +240,11 @@ fn archives_are_known_by_content_not_name() {
     fs::write(t.path().join("bundle"), gz(&tar_bytes(&files))).unwrap();
     let rows = inventory(t.path(), &["collected.dat", "bundle"]);
     assert_eq!(rows.len(), 6, "{rows:#?}");
+    // Both archives were opened (their members are listed); the members
+    // are the same files, read once from the first path.
     assert_eq!(
-        row(&rows, "collected.dat!var/mqm/trace/AMQ622742.0.FMT")["events"],
-        TRACE_EVENTS
+        messages(row(&rows, "collected.dat!var/mqm/trace/AMQ622742.0.FMT")),
+        ["duplicate of bundle!var/mqm/trace/AMQ622742.0.FMT: identical content, read once"]
     );
     assert_eq!(
         row(&rows, "bundle!var/mqm/trace/AMQ622801.0.FMT")["events"],
@@ -446,14 +453,21 @@ fn truncated_archives_are_refused_and_the_run_goes_on() {
     // Zips cut inside their second member: the central directory is lost,
     // the first member is found from its local header. One written with
     // sizes up front, one streamed with data descriptors (as Java writes).
-    let two = [
-        ("one/AMQ622742.0.FMT", TRACE.as_bytes().to_vec()),
-        ("two/AMQ1.0.FMT", TRACE.repeat(200).into_bytes()),
-    ];
-    let z = zip_bytes(&two);
+    // Each archive's first member is another process's trace (same events),
+    // so that no two are identical files, which would be read once.
+    let with_pid = |pid: &str| {
+        [
+            (
+                "one/AMQ622742.0.FMT",
+                TRACE.replace("622742", pid).into_bytes(),
+            ),
+            ("two/AMQ1.0.FMT", TRACE.repeat(200).into_bytes()),
+        ]
+    };
+    let z = zip_bytes(&with_pid("700001"));
     fs::write(t.path().join("case/cut.zip"), &z[..z.len() * 3 / 4]).unwrap();
     let mut w = zip::ZipWriter::new_stream(Vec::new());
-    for (p, b) in &two {
+    for (p, b) in &with_pid("700002") {
         w.start_file(*p, zip::write::SimpleFileOptions::default())
             .unwrap();
         w.write_all(b).unwrap();
@@ -463,11 +477,8 @@ fn truncated_archives_are_refused_and_the_run_goes_on() {
     fs::write(t.path().join("case/cutstream.zip"), &z[..z.len() * 3 / 4]).unwrap();
     fs::write(t.path().join("case/junk.zip"), b"PK\x03\x04 not really").unwrap();
     // A tgz cut inside its second member: the first is still read.
-    let tar = tar_bytes(&[
-        ("one/AMQ622742.0.FMT", TRACE.as_bytes().to_vec()),
-        ("two/AMQ1.0.FMT", TRACE.repeat(200).into_bytes()),
-    ]);
-    let tgz = gz(&tar);
+    let tar = tar_bytes(&with_pid("700003"));
+    let tgz = gz(&tar_bytes(&with_pid("700004")));
     fs::write(t.path().join("case/cut.tgz"), &tgz[..tgz.len() * 3 / 4]).unwrap();
     fs::write(t.path().join("case/cut.tar"), &tar[..tar.len() - 20_000]).unwrap();
 
@@ -820,4 +831,63 @@ fn a_zip_of_many_members_read_at_once_holds_one_file_descriptor() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(out.lines().count(), want);
+}
+
+/// The same files loose and inside a zip (and a copied error log) are read
+/// once: the timeline and the findings' counts are those of one copy, and
+/// inventory lists each extra copy as a duplicate of the one read.
+#[test]
+fn a_file_present_twice_changes_no_count() {
+    let t = tempdir();
+    let files = case_files();
+    write_dir(&t.path().join("case"), &files);
+    fs::write(t.path().join("case.zip"), zip_bytes(&files)).unwrap();
+    fs::create_dir_all(t.path().join("backup")).unwrap();
+    fs::write(t.path().join("backup/AMQERR01.LOG.bak"), ERRLOG).unwrap();
+
+    let once = timeline(t.path(), "case", "case/", "");
+    let all = run(
+        t.path(),
+        &[
+            "timeline", "case", "case.zip", "backup", "--format", "jsonl",
+        ],
+    );
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(all.stdout.lines().count(), once.len(), "{}", all.stdout);
+
+    let count = |paths: &[&str]| -> Vec<(String, u64)> {
+        let mut args = vec!["analyze", "--format", "json", "--only", "channel-error"];
+        args.extend_from_slice(paths);
+        let o = run(t.path(), &args);
+        let v: Value = serde_json::from_str(&o.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["title"].as_str().unwrap().to_string(),
+                    f["count"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let single = count(&["case"]);
+    assert!(!single.is_empty());
+    assert_eq!(count(&["case", "case.zip", "backup"]), single);
+
+    let rows = inventory(t.path(), &["case", "case.zip", "backup"]);
+    assert_eq!(
+        messages(row(&rows, "case.zip!var/mqm/trace/AMQ622742.0.FMT")),
+        ["duplicate of case/var/mqm/trace/AMQ622742.0.FMT: identical content, read once"]
+    );
+    // Both loose: the first by path is read.
+    assert_eq!(
+        messages(row(&rows, "case/var/mqm/errors/AMQERR01.LOG")),
+        ["duplicate of backup/AMQERR01.LOG.bak: identical content, read once"]
+    );
+    assert_eq!(
+        row(&rows, "case/var/mqm/trace/AMQ622742.0.FMT")["events"],
+        TRACE_EVENTS
+    );
 }

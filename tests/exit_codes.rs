@@ -172,8 +172,9 @@ fn rules_verb_lists_every_rule() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 10);
+    assert_eq!(ids.len(), 11);
     assert!(ids.contains(&"mqi-failures"));
+    assert!(ids.contains(&"fdc"));
     for r in v.as_array().unwrap() {
         assert!(["error", "warning", "info"].contains(&r["severity"].as_str().unwrap()));
         assert!(r["trigger"].as_str().unwrap().len() > 100, "{}", r["id"]);

@@ -22,12 +22,18 @@ const EVIL: &[u8] = b"\x1b[31mRED\x1b]0;title\x07 \xc2\x9b";
 fn case(root: &Path) {
     let d = root.join("d");
     fs::create_dir_all(&d).unwrap();
-    for name in [
+    // Contents differ by trailing blank lines: identical files would be
+    // read once (duplicates), and each name must be seen here.
+    for (k, name) in [
         &b"AMQ\xff.LOG"[..],
         b"AMQ\xfe.LOG",
         b"x\n# Injected\n<img src=x onerror=alert(1)>\x1b[2J.LOG",
-    ] {
-        fs::write(d.join(OsStr::from_bytes(name)), ERRLOG).unwrap();
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = [ERRLOG, &b"\n".repeat(k)].concat();
+        fs::write(d.join(OsStr::from_bytes(name)), body).unwrap();
     }
     // The trace's last line gets terminal escapes and a C1 control.
     let mut t = TRACE.to_vec();
@@ -41,15 +47,18 @@ fn case(root: &Path) {
 
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let o = zip::write::SimpleFileOptions::default();
-    for name in [
+    for (k, name) in [
         "errors/AMQERR01.LOG",
         "./errors/AMQERR01.LOG",
         "t/x",
         "t//x",
         "t/\x1b[31mred\x1b]0;title\x07.LOG",
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         w.start_file(name, o).unwrap();
-        w.write_all(ERRLOG).unwrap();
+        w.write_all(&[ERRLOG, &b"\n".repeat(k + 3)].concat()).unwrap();
     }
     let z = w.finish().unwrap().into_inner();
     fs::write(root.join("case.zip"), z).unwrap();

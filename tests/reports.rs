@@ -115,6 +115,16 @@ const REQUIRED: &[(&str, &[&str])] = &[
         "mqi-failures",
         &["verb", "reason", "reason_name", "failures", "calls"],
     ),
+    (
+        "fdc",
+        &[
+            "probe_id",
+            "component",
+            "major_error",
+            "reports",
+            "programs",
+        ],
+    ),
     ("unreadable-input", &["lines_skipped"]),
 ];
 
@@ -131,7 +141,8 @@ fn json_report_follows_the_contract() {
             "inputs",
             "findings",
             "summary",
-            "calls"
+            "calls",
+            "run"
         ])
     );
     // `calls`: the rows of `calls --format json` (per process and verb).
@@ -242,10 +253,100 @@ fn json_report_follows_the_contract() {
         assert!(fps.insert(fp.to_string()), "duplicate fingerprint {fp}");
         assert_eq!(f["baseline"], false);
     }
-    assert_eq!(keys(&v["summary"]), set(&["error", "warning", "info"]));
+    assert_eq!(
+        keys(&v["summary"]),
+        set(&["error", "warning", "info", "new", "baseline"])
+    );
     assert_eq!(v["summary"]["error"], e);
     assert_eq!(v["summary"]["warning"], w);
     assert_eq!(v["summary"]["info"], n);
+    let total = v["findings"].as_array().unwrap().len();
+    assert_eq!(v["summary"]["new"], total);
+    assert_eq!(v["summary"]["baseline"], 0);
+    assert_eq!(
+        keys(&v["run"]),
+        set(&["command", "only", "skip", "set", "tz", "baseline", "redact"])
+    );
+    assert_eq!(v["run"]["command"][0], "mqdiag");
+    assert_eq!(v["run"]["command"][1], "analyze");
+}
+
+/// A report made with rules skipped, thresholds changed, `--tz` and a
+/// baseline says so in every format, and counts baseline findings apart.
+#[test]
+fn every_format_states_how_the_report_was_made() {
+    let dir = std::env::temp_dir().join(format!("mqdiag-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = dir.join("base.json");
+    let b = mqdiag(&[
+        "analyze",
+        "fixtures/trace",
+        "--format",
+        "json",
+        "-o",
+        base.to_str().unwrap(),
+    ]);
+    assert!(b.code == 0 || b.code == 1, "{}", b.stderr);
+    let args = |fmt: &'static str| {
+        vec![
+            "analyze",
+            "fixtures/trace",
+            "fixtures/errlog",
+            "--format",
+            fmt,
+            "--skip",
+            "channel-error,tls-error",
+            "--set",
+            "tcp-send-stall.min_wait_ms=100",
+            "--tz",
+            "+01:00",
+            "--baseline",
+            base.to_str().unwrap(),
+        ]
+    };
+    let json = mqdiag(&args("json"));
+    let v: Value = serde_json::from_str(&json.stdout).unwrap();
+    let run = &v["run"];
+    assert_eq!(
+        run["skip"],
+        serde_json::json!(["channel-error", "tls-error"])
+    );
+    assert_eq!(run["only"], serde_json::json!([]));
+    assert_eq!(run["set"]["tcp-send-stall.min_wait_ms"], "100");
+    assert_eq!(run["tz"], "+01:00");
+    assert!(run["baseline"].as_str().unwrap().ends_with("base.json"));
+    assert_eq!(run["redact"], false);
+    let f = v["findings"].as_array().unwrap();
+    let old = f.iter().filter(|f| f["baseline"] == true).count();
+    assert!(old > 0 && old < f.len(), "{old} of {}", f.len());
+    assert_eq!(v["summary"]["baseline"], old);
+    assert_eq!(v["summary"]["new"], f.len() - old);
+    assert!(
+        f.iter()
+            .all(|f| f["rule"] != "channel-error" && f["rule"] != "tls-error")
+    );
+    for fmt in ["text", "markdown", "html"] {
+        let out = mqdiag(&args(fmt)).stdout;
+        for want in [
+            "rules skipped: channel-error, tls-error",
+            "thresholds changed: tcp-send-stall.min_wait_ms=100",
+            "read as +01:00 (--tz)",
+            "base.json",
+            &format!("({} new, {old} in baseline)", f.len() - old),
+        ] {
+            assert!(out.contains(want), "{fmt} lacks {want:?}");
+        }
+    }
+    let sarif: Value = serde_json::from_str(&mqdiag(&args("sarif")).stdout).unwrap();
+    let inv = &sarif["runs"][0]["invocations"][0];
+    assert!(
+        inv["commandLine"]
+            .as_str()
+            .unwrap()
+            .contains("--skip channel-error,tls-error")
+    );
+    assert_eq!(inv["properties"]["run"]["skip"], run["skip"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Same input, same fingerprints; a different directory spelling of the
@@ -294,6 +395,7 @@ fn sarif_structure() {
             "channel-error",
             "tls-error",
             "mqi-failures",
+            "fdc",
             "unreadable-input"
         ]
     );

@@ -4,6 +4,7 @@
 
 pub mod archive;
 pub mod blob;
+pub mod dedupe;
 
 use crate::event::{Format, Origin};
 use crate::meter::Meter;

@@ -6,6 +6,7 @@
 pub mod catalog;
 pub mod channel_error;
 pub mod connection_churn;
+pub mod fdc;
 pub mod mqi_failures;
 pub mod patterns;
 pub mod qtime_growth;
@@ -124,6 +125,7 @@ pub static RULES: &[&RuleInfo] = &[
     &channel_error::RULE,
     &tls_error::RULE,
     &mqi_failures::RULE,
+    &fdc::RULE,
     &unreadable_input::RULE,
 ];
 

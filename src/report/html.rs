@@ -49,6 +49,11 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         esc(r.version),
         esc(&r.headline())
     )?;
+    writeln!(out, "<ul class=\"run\">")?;
+    for l in r.run_lines() {
+        writeln!(out, "<li>{}</li>", esc(&l))?;
+    }
+    writeln!(out, "</ul>")?;
     writeln!(out, "<h2>Findings</h2>")?;
     if r.findings.is_empty() {
         writeln!(out, "<p>No findings.</p>")?;
@@ -142,7 +147,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
             out,
             "<tr><td>{}</td><td>{}</td></tr>",
             esc(k),
-            esc(&v.display())
+            esc(&v.display_named(k))
         )?;
     }
     writeln!(out, "</table>")?;

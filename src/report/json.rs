@@ -16,6 +16,7 @@ struct Doc<'a> {
     summary: Summary,
     /// The contract's `calls`: the same rows as `calls --format json`.
     calls: Vec<crate::calls::JsonRow<'a>>,
+    run: &'a super::runinfo::RunInfo,
 }
 
 #[derive(Serialize)]
@@ -40,6 +41,8 @@ struct Summary {
     error: usize,
     warning: usize,
     info: usize,
+    new: usize,
+    baseline: usize,
 }
 
 fn ts(t: &Option<Ts>) -> Option<String> {
@@ -48,6 +51,7 @@ fn ts(t: &Option<Ts>) -> Option<String> {
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let (error, warning, info) = r.counts();
+    let (new, baseline) = r.new_and_baseline();
     let doc = Doc {
         schema_version: 1,
         tool: Tool {
@@ -72,8 +76,11 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             error,
             warning,
             info,
+            new,
+            baseline,
         },
         calls: r.calls.iter().map(crate::calls::Row::to_json).collect(),
+        run: r.run,
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

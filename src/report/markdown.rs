@@ -36,6 +36,10 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "mqdiag {} · {}", r.version, r.headline())?;
     writeln!(out)?;
+    for l in r.run_lines() {
+        writeln!(out, "- {}", cell(&l))?;
+    }
+    writeln!(out)?;
     writeln!(out, "## Environment")?;
     writeln!(out)?;
     writeln!(
@@ -139,7 +143,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         writeln!(out, "| Metric | Value |")?;
         writeln!(out, "|---|---|")?;
         for (k, v) in &f.metrics.0 {
-            writeln!(out, "| {} | {} |", cell(k), cell(&v.display()))?;
+            writeln!(out, "| {} | {} |", cell(k), cell(&v.display_named(k)))?;
         }
         writeln!(out)?;
     }

@@ -6,6 +6,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod redact;
+pub mod runinfo;
 pub mod sarif;
 pub mod text;
 
@@ -26,6 +27,8 @@ pub struct Report<'a> {
     /// HTML latency chart). Empty when the traces have none.
     pub calls: &'a [crate::calls::Row],
     pub calls_by_verb: &'a [crate::calls::Row],
+    /// How the report was made (rules, thresholds, --tz, baseline).
+    pub run: &'a runinfo::RunInfo,
 }
 
 impl Report<'_> {
@@ -39,16 +42,35 @@ impl Report<'_> {
         self.inputs.iter().map(|i| i.events).sum()
     }
 
-    /// `3 findings: 1 error, 2 warnings, 0 info`.
+    /// (new, in the baseline) finding counts.
+    pub fn new_and_baseline(&self) -> (usize, usize) {
+        let old = self.findings.iter().filter(|f| f.baseline).count();
+        (self.findings.len() - old, old)
+    }
+
+    /// `3 findings: 1 error, 2 warnings, 0 info`; with a baseline
+    /// `3 findings (1 new, 2 in baseline): ...`, so findings already known
+    /// are not read as new.
     pub fn headline(&self) -> String {
         let (e, w, i) = self.counts();
         let n = self.findings.len();
+        let split = if self.baseline_used {
+            let (new, old) = self.new_and_baseline();
+            format!(" ({new} new, {old} in baseline)")
+        } else {
+            String::new()
+        };
         format!(
-            "{n} finding{}: {e} error{}, {w} warning{}, {i} info",
+            "{n} finding{}{split}: {e} error{}, {w} warning{}, {i} info",
             if n == 1 { "" } else { "s" },
             if e == 1 { "" } else { "s" },
             if w == 1 { "" } else { "s" },
         )
+    }
+
+    /// The run's settings as lines for people (see `RunInfo::lines`).
+    pub fn run_lines(&self) -> Vec<String> {
+        self.run.lines(self.rules.len())
     }
 
     pub fn rule(&self, id: &str) -> Option<&'static RuleInfo> {

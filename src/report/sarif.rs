@@ -165,6 +165,14 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 "semanticVersion": r.version,
                 "rules": sarif_rules
             }},
+            // How the report was made, so a run with rules skipped or
+            // thresholds changed is not read as a full one.
+            "invocations": [{
+                "executionSuccessful": true,
+                "commandLine": r.run.command.join(" "),
+                "arguments": r.run.command.iter().skip(1).collect::<Vec<_>>(),
+                "properties": {"run": r.run, "notes": r.run_lines()}
+            }],
             "columnKind": "unicodeCodePoints",
             "results": results
         }]

@@ -19,6 +19,11 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         if files == 1 { "" } else { "s" },
         crate::findings::thousands(r.total_events())
     )?;
+    for l in r.run_lines() {
+        for l in wrap(&l, WIDTH, "  ") {
+            writeln!(out, "{l}")?;
+        }
+    }
     if r.findings.is_empty() {
         writeln!(out, "\nNo findings.")?;
         super::calls::text_section(out, r.calls)?;
@@ -106,7 +111,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         .metrics
         .0
         .iter()
-        .map(|(k, v)| format!("{k}={}", v.display()))
+        .map(|(k, v)| format!("{k}={}", v.display_named(k)))
         .collect();
     let mut line = String::new();
     let mut first = true;
