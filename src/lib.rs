@@ -8,6 +8,7 @@
 pub mod analyze;
 pub mod catalog;
 pub mod cli;
+pub mod encoding;
 pub mod event;
 pub mod findings;
 pub mod formats;

@@ -149,7 +149,7 @@ impl FdcSource {
             return false;
         };
         let mut info = FileInfo::new(&input.display, Format::Fdc, input.bytes);
-        let lines = super::open_lines(&input, &mut info);
+        let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
             origin: Origin::of(&input, Format::Fdc),
