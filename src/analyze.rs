@@ -3,11 +3,12 @@
 //! are sealed (fingerprints), compared with a baseline, ordered, redacted
 //! if asked, and rendered.
 
-use crate::cli::{EXIT_FINDINGS, EXIT_OK, InputArgs, io_result};
+use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
 use crate::findings::Finding;
 use crate::passes::{Plan, RULES, RuleInfo};
 use crate::report::redact::Redactor;
 use crate::report::{self, Report};
+use crate::run::InputArgs;
 use crate::source::{FileInfo, Severity};
 use clap::{Args, ValueEnum};
 use std::collections::{HashMap, HashSet};

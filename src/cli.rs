@@ -1,29 +1,18 @@
 //! The command line (clap derive) and the verbs' plumbing. `main.rs` only
 //! calls `run`.
 
-use crate::event::Ts;
-use crate::formats::open_all;
-use crate::input::discover_with;
 use crate::output::inventory;
 use crate::output::timeline::{TimelineFormat, write_header};
-use crate::progress::Progress;
-use crate::rows::{RowMerged, RowSpec};
-use crate::source::{FileInfo, ReadOptions, Source};
-use crate::timefmt::parse_offset;
-use crate::timeline::{Merged, drain_all_jobs};
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+use crate::rows::RowMerged;
+use crate::sink::RowSpec;
+use crate::source::ReadOptions;
+use crate::timeline::drain_all_jobs;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
-use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
-use std::thread;
 
-/// Exit codes (contract).
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FINDINGS: i32 = 1;
-pub const EXIT_ERROR: i32 = 2;
+pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, io_result};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -52,222 +41,7 @@ pub enum Command {
     Rules(crate::analyze::RulesArgs),
 }
 
-/// Options shared by every verb that reads input.
-#[derive(Args, Debug, Clone, Default)]
-pub struct InputArgs {
-    /// Files, directories (searched recursively) or archives. Default: `.`
-    pub paths: Vec<PathBuf>,
-    /// UTC offset (±HH:MM) for files that state none.
-    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
-    pub tz: Option<FixedOffset>,
-    /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
-    #[arg(long)]
-    pub date: Option<NaiveDate>,
-    /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
-    /// ...). Default: decided per file from its first bytes.
-    #[arg(long, value_parser = parse_encoding)]
-    pub encoding: Option<crate::encoding::TextEncoding>,
-    /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
-    /// first day of the input).
-    #[arg(long)]
-    pub since: Option<String>,
-    /// Only events at or before this time (RFC 3339 or HH:MM:SS).
-    #[arg(long)]
-    pub until: Option<String>,
-    /// Write to this file instead of standard output.
-    #[arg(short = 'o', long)]
-    pub output: Option<PathBuf>,
-    /// No progress or notes on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Worker threads that read and parse input (default: the number of
-    /// cores). `-j 1` reads everything on one thread; the output is the same.
-    #[arg(short = 'j', long = "jobs")]
-    pub jobs: Option<usize>,
-}
-
-fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
-    crate::encoding::TextEncoding::by_name(s).ok_or_else(|| {
-        format!("`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)")
-    })
-}
-
-fn parse_tz(s: &str) -> Result<FixedOffset, String> {
-    parse_offset(s).ok_or_else(|| format!("`{s}` is not a UTC offset like +01:00 or -05:00"))
-}
-
-impl InputArgs {
-    pub fn read_options(&self) -> ReadOptions {
-        ReadOptions {
-            tz: self.tz,
-            date: self.date,
-            interest: None,
-            read_buffer: 0,
-            hold_budget: 0,
-            jobs: self.jobs(),
-            parallel: Default::default(),
-            encoding: self.encoding,
-        }
-    }
-
-    pub fn jobs(&self) -> usize {
-        self.jobs
-            .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1)
-    }
-
-    /// All sources merged into one time-ordered stream.
-    pub fn merged(&self, sources: Vec<Box<dyn Source>>) -> Merged {
-        Merged::with_jobs(sources, self.jobs())
-    }
-
-    pub fn paths(&self) -> Vec<PathBuf> {
-        if self.paths.is_empty() {
-            vec![PathBuf::from(".")]
-        } else {
-            self.paths.clone()
-        }
-    }
-
-    /// Whether a progress line may be drawn: standard error is a terminal
-    /// and `--quiet` is absent.
-    pub fn progress_wanted(&self) -> bool {
-        !self.quiet && io::stderr().is_terminal()
-    }
-
-    /// Discover and open every input (archives included), with a progress
-    /// line on standard error when `progress_wanted()`. The line clears
-    /// itself once every source has finished, or when the sources are
-    /// dropped. Errors when there is nothing to read.
-    pub fn open(&self) -> Result<Opened, String> {
-        self.open_with_progress(self.progress_wanted())
-    }
-
-    /// As `open`, with the progress line only when `progress` is true.
-    pub fn open_with_progress(&self, progress: bool) -> Result<Opened, String> {
-        self.open_except(&[], &self.read_options(), progress)
-    }
-
-    /// As `open_with_progress`, with these reading options, leaving out
-    /// these files (the report being written, a baseline report) when
-    /// discovery finds them.
-    pub fn open_except(
-        &self,
-        skip: &[PathBuf],
-        opts: &ReadOptions,
-        progress: bool,
-    ) -> Result<Opened, String> {
-        let progress = progress.then(Progress::begin);
-        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
-        let skip: Vec<PathBuf> = skip
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .collect();
-        if !skip.is_empty() {
-            found.inputs.retain(|i| match &i.location {
-                crate::input::Location::File(p) => std::fs::canonicalize(p)
-                    .map(|c| !skip.contains(&c))
-                    .unwrap_or(true),
-                _ => true,
-            });
-        }
-        if found.inputs.is_empty() {
-            let why: Vec<String> = found
-                .problems
-                .iter()
-                .flat_map(|f| {
-                    f.problems
-                        .iter()
-                        .map(move |p| format!("{}: {}", f.path, p.message))
-                })
-                .collect();
-            return Err(if why.is_empty() {
-                "no input files found".to_string()
-            } else {
-                format!("no readable input: {}", why.join("; "))
-            });
-        }
-        if let Some(p) = &progress {
-            p.reading(&mut found.inputs);
-        }
-        let sources = open_all(found.inputs, opts);
-        let sources = match progress {
-            Some(p) => p.track(sources),
-            None => sources,
-        };
-        Ok((sources, found.problems))
-    }
-
-    /// Open the output: the `-o` file or standard output.
-    pub fn writer(&self) -> Result<Box<dyn Write>, String> {
-        match &self.output {
-            Some(p) => File::create(p)
-                .map(|f| Box::new(BufWriter::new(f)) as Box<dyn Write>)
-                .map_err(|e| format!("cannot write {}: {e}", p.display())),
-            None => Ok(Box::new(BufWriter::with_capacity(
-                256 * 1024,
-                io::stdout().lock(),
-            ))),
-        }
-    }
-
-    /// The `--since`/`--until` window, resolved against the first event.
-    pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
-        let since = self
-            .since
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        let mut until = self
-            .until
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        // `--since 23:00 --until 01:00`: the end is on the next day.
-        if let (Some(s), Some(u)) = (since, until)
-            && u < s
-            && self.until.as_deref().is_some_and(|t| !t.contains('T'))
-        {
-            until = Some(u + chrono::Duration::days(1));
-        }
-        Ok(TimeWindow { since, until })
-    }
-}
-
-/// Sources to read, and rows for paths that could not be walked.
-pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
-
-/// Inclusive time bounds.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TimeWindow {
-    pub since: Option<Ts>,
-    pub until: Option<Ts>,
-}
-
-impl TimeWindow {
-    pub fn contains(&self, t: &Ts) -> bool {
-        self.since.is_none_or(|s| *t >= s) && self.until.is_none_or(|u| *t <= u)
-    }
-}
-
-fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t);
-    }
-    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
-        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
-        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
-    let Some(first) = first else {
-        // No events: any instant will do, nothing is filtered.
-        return Ok(FixedOffset::east_opt(0)
-            .expect("zero")
-            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
-    };
-    let off = *first.offset();
-    off.from_local_datetime(&first.date_naive().and_time(tod))
-        .single()
-        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
-}
+pub use crate::run::InputArgs;
 
 #[derive(Args, Debug)]
 pub struct TimelineArgs {
@@ -315,16 +89,6 @@ pub fn run(cli: Cli) -> i32 {
             eprintln!("mqdiag: {msg}");
             EXIT_ERROR
         }
-    }
-}
-
-/// A write error on a closed pipe (`mqdiag timeline | head`) ends the run
-/// quietly; any other is an error.
-pub fn io_result(r: io::Result<()>) -> Result<(), String> {
-    match r {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write output: {e}")),
     }
 }
 

@@ -140,12 +140,10 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// The origin shared by every event of this input.
-    pub fn of(input: &crate::input::Input, format: Format) -> Arc<Origin> {
-        Arc::new(Origin {
-            path: input.display.clone(),
-            format,
-        })
+    /// The origin shared by every event of one file (`Input::origin` for
+    /// an input: the model does not know how inputs are found).
+    pub fn new(path: Arc<str>, format: Format) -> Arc<Origin> {
+        Arc::new(Origin { path, format })
     }
 }
 
@@ -233,6 +231,22 @@ impl Event {
         self.attrs.push((name.to_string(), value.into()));
     }
 }
+
+/// The attributes whose values `--redact` learns as names (hosts, users,
+/// queue managers). Here, below readers and reports both, because the SMF
+/// reader keeps only the columns that are read, and these are among them.
+pub const NAME_ATTRS: [&str; 10] = [
+    "host",
+    "address",
+    "conname",
+    "Connection_Name",
+    "Channel_Connection_Name",
+    "user",
+    "MVS_UserId",
+    "Operator_ID",
+    "qmgr",
+    "QMgr",
+];
 
 #[cfg(test)]
 mod tests {

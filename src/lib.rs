@@ -4,22 +4,28 @@
 //! `input` (discover) → `formats` (sniff, one reader per format) →
 //! `event` (the one model) → `timeline` (dates, offsets, k-way merge) →
 //! `passes` (one module per rule) → `findings` → `report` (one per format).
+//! Imports only point down these layers (`docs/architecture.md` draws them;
+//! `tests/layers.rs` fails on a cycle).
 
 pub mod analyze;
 pub mod catalog;
 pub mod cli;
 pub mod encoding;
 pub mod event;
+pub mod exit;
 pub mod findings;
 pub mod formats;
 pub mod fxhash;
 pub mod input;
 pub mod lines;
+pub mod meter;
 pub mod output;
 pub mod passes;
 pub mod progress;
 pub mod report;
 pub mod rows;
+pub mod run;
+pub mod sink;
 pub mod source;
 #[cfg(test)]
 mod testrng;

@@ -4,130 +4,14 @@
 //! then only compares keys and copies bytes, so it no longer limits how
 //! fast a timeline is written.
 
-use crate::cli::TimeWindow;
-use crate::event::{Event, Origin, Ts};
-use crate::output::timeline::{RowRenderer, TimelineFormat};
+use crate::event::{Origin, Ts};
+use crate::sink::{RowSink, RowSpec};
 use crate::source::{FileInfo, Source};
+use crate::timeline::TimeWindow;
 use crate::timeline::{Batch, Merge, Producer, REORDER_WINDOW_NANOS, report_late, source_caps};
 use chrono::{DateTime, FixedOffset};
-use regex::Regex;
 use std::io::{self, Write};
 use std::sync::Arc;
-
-/// Which rows are wanted, and how they are written.
-pub struct RowSpec {
-    pub format: TimelineFormat,
-    /// Only events of this process id.
-    pub pid: Option<u32>,
-    /// Only events with this trace ident.
-    pub ident: Option<String>,
-    /// Only events whose text or function matches.
-    pub grep: Option<Regex>,
-}
-
-impl RowSpec {
-    pub fn new(format: TimelineFormat) -> Self {
-        RowSpec {
-            format,
-            pid: None,
-            ident: None,
-            grep: None,
-        }
-    }
-
-    /// The event filters (the time window is applied by the merge).
-    pub fn wants(&self, e: &Event) -> bool {
-        (self.pid.is_none() || e.pid == self.pid)
-            && self
-                .ident
-                .as_deref()
-                .is_none_or(|id| e.ident.as_deref() == Some(id))
-            && self.grep.as_ref().is_none_or(|re| {
-                re.is_match(&e.text) || e.function.as_deref().is_some_and(|f| re.is_match(f))
-            })
-    }
-
-    /// Text rows with no filter on what an event holds: a reader may render
-    /// them straight from its lines, with no event built.
-    pub fn raw_text(&self) -> bool {
-        self.format == TimelineFormat::Text
-            && self.pid.is_none()
-            && self.ident.is_none()
-            && self.grep.is_none()
-    }
-}
-
-/// A source's rendering state.
-pub struct RowSink {
-    pub spec: Arc<RowSpec>,
-    pub renderer: RowRenderer,
-}
-
-impl RowSink {
-    pub fn new(spec: Arc<RowSpec>) -> Self {
-        RowSink {
-            spec,
-            renderer: RowRenderer::default(),
-        }
-    }
-
-    /// Append `e`'s row to `out`.
-    pub fn event_row(&mut self, e: Event, out: &mut Vec<u8>) -> RowMeta {
-        self.renderer.render(self.spec.format, &e, out);
-        RowMeta {
-            key: e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX),
-            offset: e.ts.offset().local_minus_utc(),
-            line: e.line,
-            origin: Some(e.origin),
-        }
-    }
-}
-
-/// What the merge needs of a row besides its bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RowMeta {
-    /// The instant, UTC nanoseconds: the merge key.
-    pub key: i64,
-    /// The row's UTC offset in seconds (to give the first row's time).
-    pub offset: i32,
-    /// Line in its file (to locate rows that come late).
-    pub line: u64,
-    /// Its file; `None` for rows a reader rendered straight from its lines:
-    /// then it is the source's current file, as every row of one
-    /// `next_rows` call without an origin is of one file.
-    pub origin: Option<Arc<Origin>>,
-}
-
-/// The rows of the source's next wanted events: what `Source::next_rows`
-/// does unless a reader renders rows itself. Up to `n` rows, stopping once
-/// `out` holds `limit` bytes; `row` is told of each with where it lies in
-/// `out`. Returns false when the source is done.
-pub fn rows_of_events<S: Source + ?Sized>(
-    src: &mut S,
-    sink: &mut RowSink,
-    out: &mut Vec<u8>,
-    n: usize,
-    limit: usize,
-    row: &mut dyn FnMut(RowMeta, usize, usize),
-) -> bool {
-    for k in 0..n {
-        if k > 0 && out.len() >= limit {
-            return true;
-        }
-        let Some(e) = (loop {
-            match src.next_event() {
-                Some(e) if !sink.spec.wants(&e) => continue,
-                other => break other,
-            }
-        }) else {
-            return false;
-        };
-        let start = out.len();
-        let m = sink.event_row(e, out);
-        row(m, start, out.len());
-    }
-    true
-}
 
 /// One finished row in a batch.
 #[derive(Debug, Clone, Copy)]
@@ -394,7 +278,9 @@ impl RowMerged {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Event;
     use crate::event::{Format, Kind};
+    use crate::sink::TimelineFormat;
 
     struct VecSource(std::vec::IntoIter<Event>);
     impl Source for VecSource {

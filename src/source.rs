@@ -398,13 +398,13 @@ pub trait Source: Send {
     /// the rest build each event and render it.
     fn next_rows(
         &mut self,
-        sink: &mut crate::rows::RowSink,
+        sink: &mut crate::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
     ) -> bool {
-        crate::rows::rows_of_events(self, sink, out, n, limit, row)
+        rows_of_events(self, sink, out, n, limit, row)
     }
     /// The file being read, for a reader that renders its own rows.
     fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {
@@ -483,4 +483,34 @@ impl<T: FileByFile> Source for T {
         }
         self.take_done()
     }
+}
+/// The rows of the source's next wanted events: what `Source::next_rows`
+/// does unless a reader renders rows itself. Up to `n` rows, stopping once
+/// `out` holds `limit` bytes; `row` is told of each with where it lies in
+/// `out`. Returns false when the source is done.
+pub fn rows_of_events<S: Source + ?Sized>(
+    src: &mut S,
+    sink: &mut crate::sink::RowSink,
+    out: &mut Vec<u8>,
+    n: usize,
+    limit: usize,
+    row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+) -> bool {
+    for k in 0..n {
+        if k > 0 && out.len() >= limit {
+            return true;
+        }
+        let Some(e) = (loop {
+            match src.next_event() {
+                Some(e) if !sink.spec.wants(&e) => continue,
+                other => break other,
+            }
+        }) else {
+            return false;
+        };
+        let start = out.len();
+        let m = sink.event_row(e, out);
+        row(m, start, out.len());
+    }
+    true
 }

@@ -1,9 +1,9 @@
 //! Bad input is normal input: every case becomes a located problem in
 //! `inventory`, and everything else is still read.
 
-mod util;
+mod common;
+use common::{Scratch, jsonl, mqdiag};
 use serde_json::Value;
-use util::{Scratch, jsonl, mqdiag};
 
 const HEADER: &str = "Timestamp        Process.Thread  Trace Ident  Trace Data
 ===========================================================

@@ -3,10 +3,10 @@
 //! run through the built binary. Every test asserts the exact located
 //! problems (line, severity, message) and that the rest was still read.
 
-mod util;
+mod common;
+use common::stdout_of as run;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use util::stdout_of as run;
 
 /// The one inventory row of a file.
 fn row(path: &str) -> Value {

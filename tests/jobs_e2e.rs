@@ -1,8 +1,8 @@
 //! The worker count changes the speed, never the output: every verb gives
 //! byte-identical output with `-j 1` and `-j 2` (and more) on the fixtures.
 
-mod util;
-use util::mqdiag;
+mod common;
+use common::mqdiag;
 
 fn same_for_all_jobs(args: &[&str]) {
     let run = |j: &str| {
@@ -43,7 +43,7 @@ fn reports_are_identical_for_any_worker_count() {
 #[test]
 fn one_large_trace_is_identical_for_any_worker_count() {
     use std::io::Write;
-    let dir = util::Scratch::new("large");
+    let dir = common::Scratch::new("large");
     let path = dir.path().join("AMQ4711.0.FMT");
     let head = std::fs::read("fixtures/trace/linux/AMQ4711.0.FMT").unwrap();
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());

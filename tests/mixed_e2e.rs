@@ -2,8 +2,8 @@
 //! of a trace (-04:00), two error logs (-04:00, +01:00) and SMF data (LPAR
 //! clock, given as UTC) in true time order.
 
-mod util;
-use util::{instant, jsonl, mqdiag};
+mod common;
+use common::{instant, jsonl, mqdiag};
 
 #[test]
 fn trace_error_logs_and_smf_interleave_in_true_time() {

@@ -3,9 +3,9 @@
 //! `--tz` is given so the only problems are the ones under test (and the
 //! clock estimate of files with STCK columns, asserted where it appears).
 
-mod util;
+mod common;
+use common::{jsonl, mqdiag};
 use serde_json::Value;
-use util::{jsonl, mqdiag};
 
 /// The inventory row of the one file in `tests/data/smf/<case>`.
 fn inventory(case: &str) -> Value {

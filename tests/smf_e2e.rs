@@ -5,10 +5,10 @@
 //! at UTC-5; both formatted with TZ=UTC). `--tz +00:00` keeps the output
 //! independent of the machine.
 
-mod util;
+mod common;
+use common::stdout_of as run;
+use common::{instant, jsonl};
 use serde_json::Value;
-use util::stdout_of as run;
-use util::{instant, jsonl};
 
 #[test]
 fn inventory_json_snapshot() {

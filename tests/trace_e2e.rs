@@ -1,7 +1,7 @@
 //! End-to-end: `timeline` and `inventory` on the trace fixtures.
 
-mod util;
-use util::{instant, jsonl, mqdiag};
+mod common;
+use common::{instant, jsonl, mqdiag};
 
 /// `--date` pins the one headerless fixture, so snapshots do not depend on
 /// the checkout's file times.

@@ -273,7 +273,7 @@ impl BasicSource {
         let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::ContainerLog),
+            origin: input.origin(Format::ContainerLog),
             lines,
             pending: None,
             orphans: 0,

@@ -347,7 +347,7 @@ impl ErrlogJsonSource {
         info.qmgr = facts.qmgr.clone();
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, self.format),
+            origin: input.origin(self.format),
             lines,
             qmgr: facts.qmgr,
             scope: facts.scope,

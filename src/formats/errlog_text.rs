@@ -1859,7 +1859,7 @@ impl ErrlogTextSource {
         };
         let plan = self.plans.pop_front().unwrap_or_default();
         let mut info = FileInfo::new(&input.display, Format::ErrlogText, input.bytes);
-        let origin = Origin::of(&input, Format::ErrlogText);
+        let origin = input.origin(Format::ErrlogText);
         if let Some(e) = &plan.scan.error {
             info.problem(None, Severity::Error, 0, e.clone());
         }

@@ -152,7 +152,7 @@ impl FdcSource {
         let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::Fdc),
+            origin: input.origin(Format::Fdc),
             lines,
             report: None,
             last_border: None,

@@ -162,7 +162,7 @@ impl FfstSummarySource {
         let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::Fdc),
+            origin: input.origin(Format::Fdc),
             lines,
             fallback: None,
             other: 0,

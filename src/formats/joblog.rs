@@ -323,7 +323,7 @@ impl JoblogSource {
         let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
-            origin: Origin::of(&input, Format::ZosJoblog),
+            origin: input.origin(Format::ZosJoblog),
             mtime: input.mtime,
             lines,
             offset: None,

@@ -29,7 +29,7 @@
 
 use super::blob::{Limit, Method, Range, Spill, SpillError, ZipMember, read_head};
 use super::{Discovered, Input, Location, problem_row};
-use crate::progress::Meter;
+use crate::meter::Meter;
 use crate::source::Severity;
 use std::io::Read;
 use std::path::Path;

@@ -5,8 +5,8 @@
 pub mod archive;
 pub mod blob;
 
-use crate::event::Format;
-use crate::progress::Meter;
+use crate::event::{Format, Origin};
+use crate::meter::Meter;
 use crate::source::{FileInfo, Severity};
 use std::collections::HashSet;
 use std::fs;
@@ -66,6 +66,11 @@ impl Location {
 }
 
 impl Input {
+    /// The origin shared by every event of this input, read as `format`.
+    pub fn origin(&self, format: Format) -> Arc<Origin> {
+        Origin::new(self.display.clone(), format)
+    }
+
     pub fn from_path(display: &str, path: &Path) -> io::Result<Input> {
         let md = fs::metadata(path)?;
         Ok(Input {

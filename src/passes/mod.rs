@@ -239,7 +239,7 @@ impl Plan {
                     .iter()
                     .flat_map(|(r, _)| r.smf_columns.iter().copied()),
             )
-            .with_smf_columns(crate::report::redact::ATTRS.iter().copied())
+            .with_smf_columns(crate::event::NAME_ATTRS.iter().copied())
     }
 
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {

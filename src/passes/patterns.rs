@@ -50,7 +50,8 @@ const fn f(family: Family, name: &'static str, verified: bool, note: &'static st
 use Family::*;
 
 /// Every function the passes know. MQ's own wrappers around the resolver
-/// are not listed: no trace seen so far names them; add them here.
+/// are not listed one by one: `family` recognises them by their suffix
+/// (`DNS_SUFFIXES`), since the prefix differs per component and release.
 #[rustfmt::skip]
 pub static FUNCTIONS: &[FnPattern] = &[
     f(Send,        "send",                 true,  "seed 004: `----}! send rc=Unknown(B)`"),
@@ -91,7 +92,29 @@ static BY_NAME: LazyLock<HashMap<&'static str, Family>> =
 
 /// The family of a traced function name, if any.
 pub fn family(function: &str) -> Option<Family> {
-    BY_NAME.get(function).copied()
+    BY_NAME
+        .get(function)
+        .copied()
+        .or_else(|| is_dns_wrapper(function).then_some(Family::Dns))
+}
+
+/// Name endings of resolver calls and of MQ's wrappers around them
+/// (`cciTcpGetAddrInfo`), compared ignoring ASCII case: slow-dns promises
+/// to count any such wrapper as a look-up.
+const DNS_SUFFIXES: [&str; 4] = [
+    "getaddrinfo",
+    "getnameinfo",
+    "gethostbyname",
+    "gethostbyaddr",
+];
+
+/// True when `function` ends (ignoring ASCII case) in a resolver name.
+/// No allocation: this runs for every traced exit that is not in the table.
+fn is_dns_wrapper(function: &str) -> bool {
+    let b = function.as_bytes();
+    DNS_SUFFIXES
+        .iter()
+        .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes()))
 }
 
 /// The function names of a family.
@@ -309,7 +332,14 @@ mod tests {
         assert_eq!(family("send"), Some(Family::Send));
         assert_eq!(family("cciTcpSend"), Some(Family::SendWrapper));
         assert_eq!(family("getaddrinfo"), Some(Family::Dns));
-        assert_eq!(family("Getaddrinfo"), None);
+        // MQ's wrappers count by their suffix, in any case.
+        assert_eq!(family("Getaddrinfo"), Some(Family::Dns));
+        assert_eq!(family("cciTcpGetAddrInfo"), Some(Family::Dns));
+        assert_eq!(family("xcsGetNameInfo"), Some(Family::Dns));
+        assert_eq!(family("rriGETHOSTBYNAME"), Some(Family::Dns));
+        assert_eq!(family("cciGetHostByAddr"), Some(Family::Dns));
+        assert_eq!(family("getaddrinfoX"), None);
+        assert_eq!(family("addrinfo"), None);
         assert_eq!(family("gsk_environment_init"), Some(Family::Gskit));
         assert_eq!(family("MQCONNX"), Some(Family::Connect));
         assert_eq!(family("MQDISC"), Some(Family::Disconnect));

@@ -767,6 +767,29 @@ mod tests {
     }
 
     #[test]
+    fn mq_resolver_wrapper_counts_as_a_lookup() {
+        // The rule promises any `...GetAddrInfo` wrapper counts; before it
+        // only exact names did, so a slow `cciTcpGetAddrInfo` was silent.
+        let ev = vec![exit(
+            "c.FMT",
+            7,
+            "10:00:06.000000",
+            5,
+            1,
+            "cciTcpGetAddrInfo",
+            "OK",
+            6_000_000,
+        )];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(
+            metric(&out[0], "function"),
+            Metric::Str("cciTcpGetAddrInfo".into())
+        );
+        assert_eq!(metric(&out[0], "max_seconds"), Metric::num(6.0));
+    }
+
+    #[test]
     fn smf_dns_times() {
         let ev = vec![
             smf(

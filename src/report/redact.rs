@@ -4,7 +4,7 @@
 //! from the events and inventory (attributes `host`, `address`, `conname`,
 //! `user`, `qmgr`); IP addresses are recognised anywhere.
 
-use crate::event::{Event, Kind};
+use crate::event::{Event, Kind, NAME_ATTRS};
 use crate::findings::{Finding, Metric};
 use crate::source::FileInfo;
 use regex::Regex;
@@ -12,30 +12,19 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::LazyLock;
 
-/// The attributes whose values are learnt as names.
-const ATTR_CATS: &[(&str, Cat)] = &[
-    ("host", Cat::Host),
-    ("address", Cat::Host),
-    ("conname", Cat::Host),
-    ("Connection_Name", Cat::Host),
-    ("Channel_Connection_Name", Cat::Host),
-    ("user", Cat::User),
-    ("MVS_UserId", Cat::User),
-    ("Operator_ID", Cat::User),
-    ("qmgr", Cat::Qmgr),
-    ("QMgr", Cat::Qmgr),
+/// The category of each attribute in `NAME_ATTRS`, in the same order.
+const ATTR_CATS: [Cat; NAME_ATTRS.len()] = [
+    Cat::Host, // host
+    Cat::Host, // address
+    Cat::Host, // conname
+    Cat::Host, // Connection_Name
+    Cat::Host, // Channel_Connection_Name
+    Cat::User, // user
+    Cat::User, // MVS_UserId
+    Cat::User, // Operator_ID
+    Cat::Qmgr, // qmgr
+    Cat::Qmgr, // QMgr
 ];
-
-/// Their names, for the readers (SMF rows keep only the columns read).
-pub const ATTRS: [&str; ATTR_CATS.len()] = {
-    let mut a = [""; ATTR_CATS.len()];
-    let mut i = 0;
-    while i < a.len() {
-        a[i] = ATTR_CATS[i].0;
-        i += 1;
-    }
-    a
-};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cat {
@@ -142,8 +131,8 @@ impl Redactor {
             return;
         }
         for (k, v) in &e.attrs {
-            if let Some((_, cat)) = ATTR_CATS.iter().find(|(n, _)| n == k) {
-                self.add(*cat, v);
+            if let Some((_, cat)) = NAME_ATTRS.iter().zip(ATTR_CATS).find(|(n, _)| *n == k) {
+                self.add(cat, v);
             }
         }
     }

@@ -286,7 +286,7 @@ impl FileState {
             info.problem(None, Severity::Warning, 0, "empty file");
         }
         FileState {
-            origin: Origin::of(input, Format::SmfCsv),
+            origin: input.origin(Format::SmfCsv),
             info,
             lines,
             name_struct: columns::structure_from_name(&input.name),
@@ -940,17 +940,17 @@ impl Source for SmfSource {
     /// out when the rows do not show them.
     fn next_rows(
         &mut self,
-        sink: &mut crate::rows::RowSink,
+        sink: &mut crate::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::rows::RowMeta, usize, usize),
+        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
     ) -> bool {
         self.no_attrs = !sink.spec.format.shows_attrs();
         if let Some(fs) = self.file.as_mut() {
             fs.no_attrs = self.no_attrs;
         }
-        crate::rows::rows_of_events(self, sink, out, n, limit, row)
+        crate::source::rows_of_events(self, sink, out, n, limit, row)
     }
 
     fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
@@ -1225,8 +1225,8 @@ mod tests {
     /// attributes built) against rows rendered from full events.
     #[test]
     fn text_rows_without_attributes_are_the_rows_of_full_events() {
-        use crate::output::timeline::{RowRenderer, TimelineFormat};
-        use crate::rows::{RowSink, RowSpec};
+        use crate::sink::{RowRenderer, TimelineFormat};
+        use crate::sink::{RowSink, RowSpec};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/smf");
         let mut files = Vec::new();
         for sub in std::fs::read_dir(&dir).unwrap() {

@@ -16,8 +16,8 @@ use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::fxhash::FxBuild;
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::output::timeline::{push_elapsed, push_num};
-use crate::rows::{RowMeta, RowSink};
+use crate::sink::{RowMeta, RowSink};
+use crate::sink::{push_row_tail, push_thread};
 use crate::source::{FileInfo, ReadOptions, Severity, Source};
 use crate::text::{decode_lossy, looks_like_text};
 use crate::timefmt::parse_time_of_day;
@@ -437,10 +437,8 @@ struct Thread {
 
 impl Thread {
     fn new(pid: u32, tid: u32) -> Self {
-        let mut label = b"  ".to_vec();
-        push_num(&mut label, u64::from(pid));
-        label.push(b'.');
-        push_num(&mut label, u64::from(tid));
+        let mut label = Vec::new();
+        push_thread(&mut label, Some(pid), Some(tid));
         Thread {
             pid,
             tid,
@@ -932,7 +930,7 @@ impl TraceSource {
 
     fn start_segment(&mut self, input: Input) {
         let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
-        let origin = Origin::of(&input, Format::FmtTrace);
+        let origin = input.origin(Format::FmtTrace);
         let lines = super::open_lines_with(&input, &mut info, self.opts.read_buffer).map(Box::new);
         if input.bytes == 0 {
             info.problem(None, Severity::Warning, 0, "empty file");
@@ -1365,7 +1363,7 @@ impl TraceSource {
     }
 
     /// The text row of a plain record line, exactly as the event built the
-    /// full way would render (`output::timeline::text_row`), with no event,
+    /// full way would render (`sink::text_row`, from the same pieces), with no event,
     /// string or time zone arithmetic per line. `None`, with nothing
     /// changed, for any line that needs the full way.
     fn fast_row(&mut self, no: u64, b: &[u8], out: &mut Vec<u8>) -> Option<RowMeta> {
@@ -1429,16 +1427,7 @@ impl TraceSource {
         out.extend_from_slice(&seg.row_path);
         seg.row_line.put(out, no);
         out.extend_from_slice(label);
-        if let Some(i) = p.ident {
-            out.extend_from_slice(b"  ");
-            out.extend_from_slice(i);
-        }
-        out.extend_from_slice(b"  ");
-        out.extend_from_slice(text);
-        if let Some(us) = elapsed {
-            push_elapsed(out, us);
-        }
-        out.push(b'\n');
+        push_row_tail(out, p.ident, text, elapsed);
         seg.info.events += 1;
         if let Some(a) = ahead.as_mut() {
             a.rows += 1;
@@ -2003,7 +1992,7 @@ impl Source for TraceSource {
         row: &mut dyn FnMut(RowMeta, usize, usize),
     ) -> bool {
         if !sink.spec.raw_text() {
-            return crate::rows::rows_of_events(self, sink, out, n, limit, row);
+            return crate::source::rows_of_events(self, sink, out, n, limit, row);
         }
         let mut k = 0;
         while k < n && (k == 0 || out.len() < limit) {
@@ -2250,8 +2239,8 @@ mod tests {
 
     // Rows of trace inputs rendered straight from their lines (`fast`, with
     // how many took that way) and through events (`slow`), with file facts.
-    use crate::output::timeline::{RowRenderer, TimelineFormat};
-    use crate::rows::{RowSink, RowSpec};
+    use crate::sink::{RowRenderer, TimelineFormat};
+    use crate::sink::{RowSink, RowSpec};
     type Problems = Vec<(Option<u64>, String)>;
     type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64, Problems);
     type Rows = Vec<(RowMeta, Vec<u8>)>;

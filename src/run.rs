@@ -1,0 +1,206 @@
+//! One run of a verb that reads input: which inputs, read how (time zone,
+//! date, worker threads), opened (archives unpacked, the report's own file
+//! left out), merged, cut to the `--since`/`--until` window, and where the
+//! output goes. The verbs (`analyze`, `timeline`, `inventory`) use this and
+//! never the command line module, which only parses arguments into it.
+
+use crate::event::Ts;
+use crate::formats::open_all;
+use crate::input::discover_with;
+use crate::progress::Progress;
+use crate::source::{FileInfo, ReadOptions, Source};
+use crate::timefmt::parse_offset;
+use crate::timeline::{Merged, TimeWindow, resolve_time};
+use chrono::{FixedOffset, NaiveDate};
+use clap::Args;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::thread;
+
+/// Options shared by every verb that reads input.
+#[derive(Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// Files, directories (searched recursively) or archives. Default: `.`
+    pub paths: Vec<PathBuf>,
+    /// UTC offset (±HH:MM) for files that state none.
+    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
+    pub tz: Option<FixedOffset>,
+    /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
+    #[arg(long)]
+    pub date: Option<NaiveDate>,
+    /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
+    /// ...). Default: decided per file from its first bytes.
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<crate::encoding::TextEncoding>,
+    /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
+    /// first day of the input).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only events at or before this time (RFC 3339 or HH:MM:SS).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// No progress or notes on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Worker threads that read and parse input (default: the number of
+    /// cores). `-j 1` reads everything on one thread; the output is the same.
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+}
+
+fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
+    crate::encoding::TextEncoding::by_name(s).ok_or_else(|| {
+        format!(
+            "`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)"
+        )
+    })
+}
+
+fn parse_tz(s: &str) -> Result<FixedOffset, String> {
+    parse_offset(s).ok_or_else(|| format!("`{s}` is not a UTC offset like +01:00 or -05:00"))
+}
+
+impl InputArgs {
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            tz: self.tz,
+            date: self.date,
+            interest: None,
+            read_buffer: 0,
+            hold_budget: 0,
+            jobs: self.jobs(),
+            parallel: Default::default(),
+            encoding: self.encoding,
+        }
+    }
+
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    }
+
+    /// All sources merged into one time-ordered stream.
+    pub fn merged(&self, sources: Vec<Box<dyn Source>>) -> Merged {
+        Merged::with_jobs(sources, self.jobs())
+    }
+
+    pub fn paths(&self) -> Vec<PathBuf> {
+        if self.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            self.paths.clone()
+        }
+    }
+
+    /// Whether a progress line may be drawn: standard error is a terminal
+    /// and `--quiet` is absent.
+    pub fn progress_wanted(&self) -> bool {
+        !self.quiet && io::stderr().is_terminal()
+    }
+
+    /// Discover and open every input (archives included), with a progress
+    /// line on standard error when `progress_wanted()`. The line clears
+    /// itself once every source has finished, or when the sources are
+    /// dropped. Errors when there is nothing to read.
+    pub fn open(&self) -> Result<Opened, String> {
+        self.open_with_progress(self.progress_wanted())
+    }
+
+    /// As `open`, with the progress line only when `progress` is true.
+    pub fn open_with_progress(&self, progress: bool) -> Result<Opened, String> {
+        self.open_except(&[], &self.read_options(), progress)
+    }
+
+    /// As `open_with_progress`, with these reading options, leaving out
+    /// these files (the report being written, a baseline report) when
+    /// discovery finds them.
+    pub fn open_except(
+        &self,
+        skip: &[PathBuf],
+        opts: &ReadOptions,
+        progress: bool,
+    ) -> Result<Opened, String> {
+        let progress = progress.then(Progress::begin);
+        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
+        let skip: Vec<PathBuf> = skip
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        if !skip.is_empty() {
+            found.inputs.retain(|i| match &i.location {
+                crate::input::Location::File(p) => std::fs::canonicalize(p)
+                    .map(|c| !skip.contains(&c))
+                    .unwrap_or(true),
+                _ => true,
+            });
+        }
+        if found.inputs.is_empty() {
+            let why: Vec<String> = found
+                .problems
+                .iter()
+                .flat_map(|f| {
+                    f.problems
+                        .iter()
+                        .map(move |p| format!("{}: {}", f.path, p.message))
+                })
+                .collect();
+            return Err(if why.is_empty() {
+                "no input files found".to_string()
+            } else {
+                format!("no readable input: {}", why.join("; "))
+            });
+        }
+        if let Some(p) = &progress {
+            p.reading(&mut found.inputs);
+        }
+        let sources = open_all(found.inputs, opts);
+        let sources = match progress {
+            Some(p) => p.track(sources),
+            None => sources,
+        };
+        Ok((sources, found.problems))
+    }
+
+    /// Open the output: the `-o` file or standard output.
+    pub fn writer(&self) -> Result<Box<dyn Write>, String> {
+        match &self.output {
+            Some(p) => File::create(p)
+                .map(|f| Box::new(BufWriter::new(f)) as Box<dyn Write>)
+                .map_err(|e| format!("cannot write {}: {e}", p.display())),
+            None => Ok(Box::new(BufWriter::with_capacity(
+                256 * 1024,
+                io::stdout().lock(),
+            ))),
+        }
+    }
+
+    /// The `--since`/`--until` window, resolved against the first event.
+    pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
+        let since = self
+            .since
+            .as_deref()
+            .map(|s| resolve_time(s, first))
+            .transpose()?;
+        let mut until = self
+            .until
+            .as_deref()
+            .map(|s| resolve_time(s, first))
+            .transpose()?;
+        // `--since 23:00 --until 01:00`: the end is on the next day.
+        if let (Some(s), Some(u)) = (since, until)
+            && u < s
+            && self.until.as_deref().is_some_and(|t| !t.contains('T'))
+        {
+            until = Some(u + chrono::Duration::days(1));
+        }
+        Ok(TimeWindow { since, until })
+    }
+}
+
+/// Sources to read, and rows for paths that could not be walked.
+pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
