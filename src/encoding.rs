@@ -33,7 +33,8 @@ impl TextEncoding {
     pub fn name(self) -> &'static str {
         match self {
             TextEncoding::Utf8 => "utf-8",
-            TextEncoding::Western => "windows-1252",
+            // Each line is the one or the other (see `text::decode_line`).
+            TextEncoding::Western => "windows-1252/cp850",
             TextEncoding::Cp850 => "cp850",
             TextEncoding::Other(e) => pretty(e),
         }
@@ -52,7 +53,7 @@ impl TextEncoding {
         match n.as_str() {
             "utf-8" | "utf8" | "ascii" | "us-ascii" => return Some(TextEncoding::Utf8),
             "cp850" | "850" | "ibm850" | "ibm-850" => return Some(TextEncoding::Cp850),
-            "western" => return Some(TextEncoding::Western),
+            "western" | "windows-1252/cp850" => return Some(TextEncoding::Western),
             "cp866" | "866" => return Some(TextEncoding::Other(encoding_rs::IBM866)),
             "cp932" | "932" | "ms932" | "sjis" => {
                 return Some(TextEncoding::Other(encoding_rs::SHIFT_JIS));
@@ -375,6 +376,14 @@ mod tests {
         );
         assert_eq!(TextEncoding::by_name("utf8").unwrap(), TextEncoding::Utf8);
         assert!(TextEncoding::by_name("klingon").is_none());
+        // Every name the inventory shows reads back as the same decision.
+        for e in [
+            TextEncoding::Utf8,
+            TextEncoding::Western,
+            TextEncoding::Cp850,
+        ] {
+            assert_eq!(TextEncoding::by_name(e.name()), Some(e));
+        }
     }
 
     #[test]

@@ -341,7 +341,7 @@ impl BasicSource {
             match run.pending.as_mut() {
                 Some(p) if p.conts < MAX_CONTINUATIONS => {
                     p.conts += 1;
-                    p.event.text.push('\n');
+                    p.event.text.push(' ');
                     p.event.text.push_str(text.trim_end());
                 }
                 _ => {
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(evs.len(), 1);
         assert_eq!(
             evs[0].text,
-            "runmqserver: fatal error\ngoroutine 1 [running]:"
+            "runmqserver: fatal error goroutine 1 [running]:"
         );
         let msgs: Vec<&str> = infos[0]
             .problems

@@ -195,13 +195,8 @@ pub fn close_file(
         ));
     }
     info.variant = Some(variant.join(", "));
-    // Bytes read count the UTF-8 form of a converted file, not the file.
-    let converted = info
-        .encoding
-        .as_deref()
-        .is_some_and(|e| e != "utf-8" && e != "windows-1252");
-    if let Some(b) = bytes_read.filter(|_| !converted) {
-        info.bytes = info.bytes.max(b);
+    if let Some(b) = bytes_read {
+        super::raise_bytes(info, b);
     }
     if info.events == 0 && info.lines > 0 && info.problem_count == 0 {
         info.problem(None, Severity::Warning, 0, "no error-log record found");

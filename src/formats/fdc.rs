@@ -390,7 +390,7 @@ impl FdcSource {
             return;
         };
         if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
+            super::raise_bytes(&mut run.info, l.bytes_read());
         }
         run.info.variant = Some(if run.reports == 1 {
             "1 report".to_string()

@@ -702,7 +702,7 @@ impl JoblogSource {
             kinds.join(", ")
         });
         if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
+            super::raise_bytes(&mut run.info, l.bytes_read());
         }
         if run.info.events == 0 && run.info.problem_count == 0 {
             run.info

@@ -248,6 +248,20 @@ pub fn open_decoded(
     })
 }
 
+/// Raise a row's size to the bytes its reader read (a file that grew
+/// while it was read), unless the file was converted to UTF-8: those bytes
+/// are the UTF-8 form's, not the file's.
+pub fn raise_bytes(info: &mut FileInfo, read: u64) {
+    let converted = info
+        .encoding
+        .as_deref()
+        .and_then(TextEncoding::by_name)
+        .is_some_and(TextEncoding::transcodes);
+    if !converted {
+        info.bytes = info.bytes.max(read);
+    }
+}
+
 /// The next line, `None` at the end; a read error ends the file as a
 /// located problem. Keeps the row's line count.
 pub fn read_line<'a>(
