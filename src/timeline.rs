@@ -3,7 +3,7 @@
 //! k-way merge. Memory is bounded by the number of sources, never their size.
 
 use crate::event::{Event, Ts};
-use crate::source::{FileInfo, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, Severity, Source};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -113,7 +113,7 @@ pub fn report_late(infos: &mut [FileInfo], late: u64, first: Option<(String, u64
     );
     let at = infos.iter().position(|i| i.path == path).unwrap_or(0);
     if let Some(fi) = infos.get_mut(at) {
-        fi.problem(Some(line), Severity::Info, 0, msg);
+        fi.problem(ProblemCode::OutOfOrder, Some(line), Severity::Info, 0, msg);
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{Done, Reader};
 use crate::event::Format;
 use crate::input::Input;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::looks_like_text;
 
 pub struct BinaryTraceReader;
@@ -49,7 +49,7 @@ impl Reader for BinaryTraceReader {
                 let ssl = i.name.to_ascii_uppercase().starts_with("AMQ.SSL.TRC");
                 if ssl {
                     fi.variant = Some("gskit".to_string());
-                    fi.problem(
+                    fi.problem( ProblemCode::BinaryGskitTrace,
                         None,
                         Severity::Info,
                         0,
@@ -57,7 +57,7 @@ impl Reader for BinaryTraceReader {
                     );
                 } else {
                     fi.variant = Some("unformatted".to_string());
-                    fi.problem(
+                    fi.problem( ProblemCode::BinaryTrace,
                         None,
                         Severity::Warning,
                         0,

@@ -4,7 +4,7 @@
 
 use crate::fxhash::FxBuild;
 use crate::input::Input;
-use crate::source::{FileInfo, Severity};
+use crate::source::{FileInfo, ProblemCode, Severity};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -199,7 +199,13 @@ pub fn close_file(
         super::raise_bytes(info, b);
     }
     if info.events == 0 && info.lines > 0 && info.problem_count == 0 {
-        info.problem(None, Severity::Warning, 0, "no error-log record found");
+        info.problem(
+            ProblemCode::NoRecords,
+            None,
+            Severity::Warning,
+            0,
+            "no error-log record found",
+        );
     }
 }
 

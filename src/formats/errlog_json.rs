@@ -11,7 +11,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -341,7 +341,13 @@ impl ErrlogJsonSource {
         let mut info = FileInfo::new(&input.display, self.format, input.bytes);
         let lines = super::open_text(&input, &mut info, &self.opts);
         if input.bytes == 0 {
-            info.problem(None, Severity::Info, 0, "empty file");
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Info,
+                0,
+                "empty file",
+            );
         }
         let facts = path_facts(&input.display);
         info.qmgr = facts.qmgr.clone();
@@ -368,6 +374,7 @@ impl ErrlogJsonSource {
         let no = meta.no;
         if meta.truncated {
             run.info.problem(
+                ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -399,6 +406,7 @@ impl ErrlogJsonSource {
             Ok(Line::Object(m)) => m,
             Ok(Line::NotObject) => {
                 run.info.problem(
+                    ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -415,6 +423,7 @@ impl ErrlogJsonSource {
                 // serde counts lines within the one line it was given.
                 let why = e.to_string().replace(" at line 1 column ", " at column ");
                 run.info.problem(
+                    ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -443,6 +452,7 @@ impl ErrlogJsonSource {
         });
         let Some(when) = get("ibm_datetime") else {
             run.info.problem(
+                ProblemCode::MissingTime,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -454,6 +464,7 @@ impl ErrlogJsonSource {
             Ok(t) => t,
             Err(_) => {
                 run.info.problem(
+                    ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
                     1,

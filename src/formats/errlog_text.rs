@@ -21,7 +21,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{Encoding, decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
@@ -1091,7 +1091,7 @@ struct Plan {
     /// headers agreed on it.
     offset: Option<(i32, u64)>,
     offsets: BTreeMap<i32, u64>,
-    problems: Vec<(u64, Severity, String)>,
+    problems: Vec<(ProblemCode, u64, Severity, String)>,
     scan: Prescan,
 }
 
@@ -1118,6 +1118,7 @@ impl Plan {
                 Ok(o) => o,
                 Err((0, 0)) => {
                     plan.problems.push((
+                        ProblemCode::UndecidableDateOrder,
                         se.all.first_line,
                         Severity::Info,
                         format!(
@@ -1135,6 +1136,7 @@ impl Plan {
                 Err((d, m)) => {
                     let o = if d > m { Order::Dmy } else { Order::Mdy };
                     plan.problems.push((
+                        ProblemCode::MixedDateOrder,
                         se.all.first_line,
                         Severity::Warning,
                         format!(
@@ -1177,6 +1179,7 @@ impl Plan {
                 .map(|(k, v)| format!("{} in {v}", offset_label(*k)))
                 .collect();
             plan.problems.push((
+                ProblemCode::OffsetChange,
                 0,
                 Severity::Info,
                 format!(
@@ -1348,6 +1351,7 @@ impl RawRecord {
 /// A problem found while parsing: line, severity, lines skipped, message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
+    pub code: ProblemCode,
     pub line: Option<u64>,
     pub severity: Severity,
     pub skipped: u64,
@@ -1397,8 +1401,16 @@ pub struct Parser {
 }
 
 impl Parser {
-    fn problem(&mut self, line: u64, severity: Severity, skipped: u64, message: String) {
+    fn problem(
+        &mut self,
+        code: ProblemCode,
+        line: u64,
+        severity: Severity,
+        skipped: u64,
+        message: String,
+    ) {
         self.out.push_back(Item::Problem(Found {
+            code,
             line: (line > 0).then_some(line),
             severity,
             skipped,
@@ -1411,6 +1423,7 @@ impl Parser {
     pub fn nul_hole(&mut self, no: u64, count: usize) {
         self.flush_garbage();
         self.problem(
+            ProblemCode::NulBytes,
             no,
             Severity::Warning,
             0,
@@ -1492,7 +1505,7 @@ impl Parser {
                     }
                 }
                 if let Some(name) = scan.unbalanced.filter(|_| !self.line_cut) {
-                    self.problem(
+                    self.problem( ProblemCode::BadAttribute,
                         no,
                         Severity::Warning,
                         0,
@@ -1503,6 +1516,7 @@ impl Parser {
                 } else if let Some(junk) = scan.junk {
                     let shown: String = junk.chars().take(60).collect();
                     self.problem(
+                        ProblemCode::BadAttribute,
                         no,
                         Severity::Warning,
                         0,
@@ -1553,6 +1567,7 @@ impl Parser {
             r.cut = true;
             let line = r.line;
             self.problem(
+                ProblemCode::RecordTooLong,
                 no,
                 Severity::Warning,
                 0,
@@ -1571,7 +1586,7 @@ impl Parser {
         r.last_line = no.saturating_sub(1).max(r.line);
         if let Some(mut p) = self.parked.take() {
             // The text of the record cut off earlier continues here.
-            self.problem(
+            self.problem( ProblemCode::InterleavedRecords,
                 r.line,
                 Severity::Info,
                 0,
@@ -1604,6 +1619,7 @@ impl Parser {
         self.seen_header = true;
         if let Some(name) = &h.unbalanced {
             self.problem(
+                ProblemCode::BadAttribute,
                 no,
                 Severity::Warning,
                 0,
@@ -1614,7 +1630,7 @@ impl Parser {
         }
         if let Some(mut r) = self.cur.take() {
             if r.has_text() {
-                self.problem(
+                self.problem( ProblemCode::MissingSeparator,
                     r.line,
                     Severity::Info,
                     0,
@@ -1637,7 +1653,7 @@ impl Parser {
     }
 
     fn drop_textless(&mut self, r: &RawRecord) {
-        self.problem(
+        self.problem( ProblemCode::CutRecord,
             r.line,
             Severity::Warning,
             r.lines(),
@@ -1656,7 +1672,7 @@ impl Parser {
             r.last_line = no;
             if r.has_text() {
                 if r.reassembled {
-                    self.problem(
+                    self.problem( ProblemCode::InterleavedRecords,
                         r.line,
                         Severity::Info,
                         0,
@@ -1705,7 +1721,13 @@ impl Parser {
                 o.start - 1
             ),
         };
-        self.problem(o.start, Severity::Warning, o.end - o.start + 1, msg);
+        self.problem(
+            ProblemCode::BadLine,
+            o.start,
+            Severity::Warning,
+            o.end - o.start + 1,
+            msg,
+        );
     }
 
     fn flush_garbage(&mut self) {
@@ -1716,6 +1738,7 @@ impl Parser {
                 format!("lines {a}–{b}")
             };
             self.problem(
+                ProblemCode::BinaryData,
                 a,
                 Severity::Warning,
                 b - a + 1,
@@ -1730,7 +1753,7 @@ impl Parser {
         self.flush_orphan();
         if let Some(mut r) = self.cur.take() {
             if r.has_text() {
-                self.problem(
+                self.problem( ProblemCode::CutFile,
                     r.line,
                     Severity::Info,
                     0,
@@ -1743,6 +1766,7 @@ impl Parser {
                 self.out.push_back(Item::Record(r));
             } else {
                 self.problem(
+                    ProblemCode::CutRecord,
                     r.line,
                     Severity::Warning,
                     r.lines(),
@@ -1861,7 +1885,13 @@ impl ErrlogTextSource {
         let mut info = FileInfo::new(&input.display, Format::ErrlogText, input.bytes);
         let origin = input.origin(Format::ErrlogText);
         if let Some(e) = &plan.scan.error {
-            info.problem(None, Severity::Error, 0, e.clone());
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                e.clone(),
+            );
         }
         let lines = match super::open_decoded(&input, self.opts.encoding) {
             Ok((r, enc)) => {
@@ -1870,13 +1900,25 @@ impl ErrlogTextSource {
             }
             Err(e) => {
                 if plan.scan.error.is_none() {
-                    info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+                    info.problem(
+                        ProblemCode::UnreadableFile,
+                        None,
+                        Severity::Error,
+                        0,
+                        format!("cannot read: {e}"),
+                    );
                 }
                 None
             }
         };
         if input.bytes == 0 {
-            info.problem(None, Severity::Info, 0, "empty file");
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Info,
+                0,
+                "empty file",
+            );
         }
         let offset = match (plan.offset, &self.group_offset) {
             (Some((o, _)), _) => {
@@ -1899,8 +1941,8 @@ impl ErrlogTextSource {
                 utc
             }
         };
-        for (line, sev, msg) in &plan.problems {
-            info.problem((*line > 0).then_some(*line), *sev, 0, msg.clone());
+        for (code, line, sev, msg) in &plan.problems {
+            info.problem(*code, (*line > 0).then_some(*line), *sev, 0, msg.clone());
         }
         let path = path_facts(&input.display);
         info.qmgr = plan.scan.qmgr.clone().or_else(|| path.qmgr.clone());
@@ -1934,6 +1976,7 @@ impl ErrlogTextSource {
         };
         if meta.truncated {
             run.info.problem(
+                ProblemCode::LineTooLong,
                 Some(meta.no),
                 Severity::Warning,
                 0,
@@ -1967,7 +2010,8 @@ impl ErrlogTextSource {
             match item {
                 Item::Problem(f) => {
                     let run = self.run.as_mut().expect("run");
-                    run.info.problem(f.line, f.severity, f.skipped, f.message);
+                    run.info
+                        .problem(f.code, f.line, f.severity, f.skipped, f.message);
                 }
                 Item::Record(r) => {
                     if let Some(e) = self.event(*r) {
@@ -1990,6 +2034,7 @@ impl ErrlogTextSource {
         let utc = utc_raw.and_then(parse_utc);
         if utc_raw.is_some() && utc.is_none() {
             run.info.problem(
+                ProblemCode::BadTime,
                 Some(r.line),
                 Severity::Warning,
                 0,
@@ -2008,6 +2053,7 @@ impl ErrlogTextSource {
             },
             (None, None) => {
                 run.info.problem(
+                    ProblemCode::BadTime,
                     Some(r.line),
                     Severity::Warning,
                     r.lines(),
@@ -2021,6 +2067,7 @@ impl ErrlogTextSource {
         };
         if local.is_none() {
             run.info.problem(
+                ProblemCode::BadTime,
                 Some(r.line),
                 Severity::Warning,
                 0,
@@ -2523,6 +2570,7 @@ w
         assert_eq!(
             probs,
             vec![Found {
+                code: ProblemCode::InterleavedRecords,
                 line: Some(1),
                 severity: Severity::Info,
                 skipped: 0,

@@ -9,7 +9,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
 use std::collections::VecDeque;
@@ -188,7 +188,7 @@ impl FdcSource {
         if text.starts_with('|') && text.contains(TITLE) {
             if let Some(r) = &run.report {
                 let l = r.line;
-                run.info.problem(
+                run.info.problem( ProblemCode::CutRecord,
                     Some(l),
                     Severity::Warning,
                     0,
@@ -226,6 +226,7 @@ impl FdcSource {
             None => {
                 let l = report.line;
                 run.info.problem(
+                    ProblemCode::CutRecord,
                     Some(no),
                     Severity::Warning,
                     0,
@@ -273,7 +274,7 @@ impl FdcSource {
                 }
             }
             (None, None, _) => {
-                run.info.problem(
+                run.info.problem( ProblemCode::BadTime,
                     Some(r.line),
                     Severity::Warning,
                     0,
@@ -378,7 +379,7 @@ impl FdcSource {
             && let Some(r) = &run.report
         {
             let l = r.line;
-            run.info.problem(
+            run.info.problem( ProblemCode::CutFile,
                 Some(l),
                 Severity::Info,
                 0,
@@ -399,6 +400,7 @@ impl FdcSource {
         });
         if run.reports == 0 {
             run.info.problem(
+                ProblemCode::NoRecords,
                 None,
                 Severity::Warning,
                 0,

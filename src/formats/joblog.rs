@@ -14,7 +14,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
@@ -515,6 +515,7 @@ impl JoblogSource {
         };
         let run = self.run.as_mut().expect("run");
         run.info.problem(
+            ProblemCode::NoDate,
             None,
             Severity::Info,
             0,
@@ -679,7 +680,7 @@ impl JoblogSource {
         };
         if run.untimed > 0 {
             let first = run.first_untimed.unwrap_or(0);
-            run.info.problem(
+            run.info.problem( ProblemCode::MissingTime,
                 Some(first),
                 Severity::Warning,
                 0,
@@ -705,8 +706,13 @@ impl JoblogSource {
             super::raise_bytes(&mut run.info, l.bytes_read());
         }
         if run.info.events == 0 && run.info.problem_count == 0 {
-            run.info
-                .problem(None, Severity::Warning, 0, "no CSQ console message found");
+            run.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no CSQ console message found",
+            );
         }
         self.done.push(run.info);
     }

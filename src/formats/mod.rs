@@ -15,7 +15,7 @@ pub mod trace;
 use crate::encoding::{TextEncoding, Transcode};
 use crate::event::{Event, Format};
 use crate::input::Input;
-use crate::source::{FileInfo, Parallel, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, Parallel, ProblemCode, ReadOptions, Severity, Source};
 use std::collections::BTreeMap;
 
 /// How many bytes of each file the sniffers see.
@@ -160,7 +160,7 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         match (s.reader, s.error) {
             (_, Some(err)) => {
                 let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);
-                fi.problem(None, Severity::Error, 0, err);
+                fi.problem(ProblemCode::UnreadableFile, None, Severity::Error, 0, err);
                 singles.push((s.input.display.to_string(), Box::new(Done(vec![fi]))));
             }
             (None, None) => {
@@ -206,7 +206,13 @@ pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option
         Ok(r) if cap > 0 => Some(crate::lines::LineReader::with_capacity(cap, r)),
         Ok(r) => Some(crate::lines::LineReader::new(r)),
         Err(e) => {
-            info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                format!("cannot read: {e}"),
+            );
             None
         }
     }
@@ -276,7 +282,13 @@ pub fn read_line<'a>(
         }
         Ok(None) => None,
         Err(e) => {
-            info.problem(Some(n), Severity::Error, 0, format!("read error: {e}"));
+            info.problem(
+                ProblemCode::UnreadableFile,
+                Some(n),
+                Severity::Error,
+                0,
+                format!("read error: {e}"),
+            );
             None
         }
     }

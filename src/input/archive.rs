@@ -30,7 +30,7 @@
 use super::blob::{Limit, Method, Range, Spill, SpillError, ZipMember, read_head};
 use super::{Discovered, Input, Location, problem_row};
 use crate::meter::Meter;
-use crate::source::Severity;
+use crate::source::{ProblemCode, Severity};
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -184,13 +184,30 @@ impl<'a> Expander<'a> {
     }
 
     fn refuse(&mut self, display: &str, msg: impl Into<String>) {
-        self.out.problems.push(problem_row(display, msg.into()));
+        self.refuse_as(display, ProblemCode::ArchiveMember, msg);
+    }
+
+    /// An archive or member that could not be read at all.
+    fn unreadable(&mut self, display: &str, msg: impl Into<String>) {
+        self.refuse_as(display, ProblemCode::UnreadableFile, msg);
+    }
+
+    fn refuse_as(&mut self, display: &str, code: ProblemCode, msg: impl Into<String>) {
+        self.out
+            .problems
+            .push(problem_row(display, code, msg.into()));
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
         let mut fi = crate::source::FileInfo::new(display, crate::event::Format::Unknown, 0);
         fi.variant = Some("archive".to_string());
-        fi.problem(None, Severity::Warning, 0, msg.into());
+        fi.problem(
+            ProblemCode::ArchiveMember,
+            None,
+            Severity::Warning,
+            0,
+            msg.into(),
+        );
         self.out.problems.push(fi);
     }
 
@@ -260,7 +277,7 @@ impl<'a> Expander<'a> {
         let name = super::file_name(path);
         match std::fs::File::open(path) {
             Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
-            Err(e) => self.refuse(display, format!("cannot read: {e}")),
+            Err(e) => self.unreadable(display, format!("cannot read: {e}")),
         }
     }
 
@@ -275,7 +292,7 @@ impl<'a> Expander<'a> {
     ) {
         let head = match blob.head(MAGIC_BYTES) {
             Ok(h) => h,
-            Err(e) => return self.refuse(display, format!("cannot read: {e}")),
+            Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
         };
         let Some(m) = magic(&head) else {
             let bytes = blob.len;
@@ -301,10 +318,10 @@ impl<'a> Expander<'a> {
                     let mut ar = tar::Archive::new(w);
                     match ar.entries_with_seek() {
                         Ok(entries) => self.tar(entries, Place::InPlace(&blob), display, depth + 1),
-                        Err(e) => self.refuse(display, format!("cannot read tar archive: {e}")),
+                        Err(e) => self.unreadable(display, format!("cannot read tar archive: {e}")),
                     }
                 }
-                Err(e) => self.refuse(display, format!("cannot read: {e}")),
+                Err(e) => self.unreadable(display, format!("cannot read: {e}")),
             },
             Magic::Gzip => self.gzip(blob, display, name, mtime, depth + 1),
         }
@@ -326,7 +343,7 @@ impl<'a> Expander<'a> {
         };
         let head = match open(&blob).and_then(|r| read_head(r, MAGIC_BYTES)) {
             Ok(h) => h,
-            Err(e) => return self.refuse(display, format!("corrupt gzip data: {e}")),
+            Err(e) => return self.unreadable(display, format!("corrupt gzip data: {e}")),
         };
         match magic(&head) {
             Some(Magic::Tar) => match open(&blob) {
@@ -334,10 +351,10 @@ impl<'a> Expander<'a> {
                     let mut ar = tar::Archive::new(r);
                     match ar.entries() {
                         Ok(entries) => self.tar(entries, Place::Spill, display, depth),
-                        Err(e) => self.refuse(display, format!("cannot read tar archive: {e}")),
+                        Err(e) => self.unreadable(display, format!("cannot read tar archive: {e}")),
                     }
                 }
-                Err(e) => self.refuse(display, format!("cannot read: {e}")),
+                Err(e) => self.unreadable(display, format!("cannot read: {e}")),
             },
             Some(_) => {
                 // A zip or another gzip inside: it must be unpacked to be
@@ -390,7 +407,7 @@ impl<'a> Expander<'a> {
     fn zip(&mut self, blob: &Range, display: &str, depth: u32) {
         let reader = match blob.open() {
             Ok(r) => r,
-            Err(e) => return self.refuse(display, format!("cannot read: {e}")),
+            Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
         };
         let mut za = match zip::ZipArchive::new(reader) {
             Ok(z) => z,
@@ -433,7 +450,7 @@ impl<'a> Expander<'a> {
                     }
                 }
                 Err(e) => {
-                    self.refuse(display, format!("cannot read member {}: {e}", i + 1));
+                    self.unreadable(display, format!("cannot read member {}: {e}", i + 1));
                     continue;
                 }
             };
@@ -523,7 +540,7 @@ impl<'a> Expander<'a> {
                 Method::Deflated => match member.open() {
                     Ok(r) => self.spill(r, &shown),
                     Err(err) => {
-                        self.refuse(&shown, format!("cannot read: {err}"));
+                        self.unreadable(&shown, format!("cannot read: {err}"));
                         None
                     }
                 },

@@ -7,7 +7,7 @@ pub mod blob;
 
 use crate::event::{Format, Origin};
 use crate::meter::Meter;
-use crate::source::{FileInfo, Severity};
+use crate::source::{FileInfo, ProblemCode, Severity};
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
@@ -179,9 +179,9 @@ pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovere
     out
 }
 
-fn problem_row(display: &str, message: String) -> FileInfo {
+fn problem_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
     let mut fi = FileInfo::new(display, Format::Unknown, 0);
-    fi.problem(None, Severity::Error, 0, message);
+    fi.problem(code, None, Severity::Error, 0, message);
     fi
 }
 
@@ -203,8 +203,11 @@ fn walk(
             } else {
                 "cannot read"
             };
-            out.problems
-                .push(problem_row(display, format!("{what}: {e}")));
+            out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("{what}: {e}"),
+            ));
             return;
         }
     };
@@ -218,9 +221,11 @@ fn walk(
                 archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
             }
             Ok(i) => out.inputs.push(i),
-            Err(e) => out
-                .problems
-                .push(problem_row(display, format!("cannot read: {e}"))),
+            Err(e) => out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("cannot read: {e}"),
+            )),
         }
         return;
     }
@@ -228,6 +233,7 @@ fn walk(
         // FIFOs, sockets, devices: reading them could block forever.
         out.problems.push(problem_row(
             display,
+            ProblemCode::UnreadableFile,
             "not a regular file or directory: skipped".to_string(),
         ));
         return;
@@ -237,6 +243,7 @@ fn walk(
     if !seen.insert(canon) {
         out.problems.push(problem_row(
             display,
+            ProblemCode::UnreadableFile,
             "directory already visited (symbolic link loop?): not followed again".to_string(),
         ));
         return;
@@ -244,8 +251,11 @@ fn walk(
     let rd = match fs::read_dir(path) {
         Ok(r) => r,
         Err(e) => {
-            out.problems
-                .push(problem_row(display, format!("cannot list directory: {e}")));
+            out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("cannot list directory: {e}"),
+            ));
             return;
         }
     };

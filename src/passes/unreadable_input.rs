@@ -5,7 +5,7 @@
 use super::{Pass, RuleInfo, Settings};
 use crate::event::{Event, Format};
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
-use crate::source::{FileInfo, Severity};
+use crate::source::{FileInfo, ProblemCode, Severity};
 use std::collections::BTreeMap;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -176,48 +176,43 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
             compressed in an unsupported way."
             .to_string();
     }
-    let msgs: Vec<&str> = fi.problems.iter().map(|p| p.message.as_str()).collect();
+    // Advice keys on the problems' codes, never on their wording.
+    let has = |codes: &[ProblemCode]| fi.problems.iter().any(|p| codes.contains(&p.code));
     let mut parts = Vec::new();
-    if fi.format == Format::BinaryTrace || msgs.iter().any(|m| m.contains("binary trace")) {
+    if fi.format == Format::BinaryTrace || has(&[ProblemCode::BinaryTrace]) {
         parts.push(
             "Binary trace files cannot be read offline: run `dspmqtrc` on the machine (same \
              MQ level) that wrote them and collect the .FMT files.",
         );
     }
-    if msgs.iter().any(|m| m.contains("UTC assumed")) {
+    if has(&[ProblemCode::AssumedUtc]) {
         parts.push(
             "The file states no UTC offset: give `--tz ±HH:MM` so its events line up with the \
              other files.",
         );
     }
-    if msgs.iter().any(|m| m.contains("no date in the file")) {
-        parts.push(
+    if has(&[ProblemCode::NoDate]) {
+        parts.push(if fi.format == Format::FmtTrace {
             "The file has no date (formatted with `dspmqtrc -h`): give `--date YYYY-MM-DD` if the \
-             file's modification date is not the day it was written.",
-        );
+             file's modification date is not the day it was written."
+        } else {
+            "The file has no date: give `--date YYYY-MM-DD` if the file's modification date is \
+             not the day it was written."
+        });
     }
-    if msgs
-        .iter()
-        .any(|m| m.contains("counter jumped") || m.contains("counter went back"))
-    {
+    if has(&[ProblemCode::CounterGap]) {
         parts.push(
             "The trace counter has gaps: records were lost (the trace buffer wrapped or the file \
              was cut); timings across a gap are not reliable.",
         );
     }
-    if msgs
-        .iter()
-        .any(|m| m.contains("truncated") || m.contains("cut short") || m.contains("ends inside"))
-    {
+    if has(&[ProblemCode::CutFile, ProblemCode::CutRecord]) {
         parts.push("The file looks cut off: collect it again once the writer has finished.");
     }
-    if msgs.iter().any(|m| m.contains("cannot")) {
+    if has(&[ProblemCode::UnreadableFile]) {
         parts.push("Check the file's permissions and that it still exists.");
     }
-    if msgs
-        .iter()
-        .any(|m| m.contains("appear late in the timeline"))
-    {
+    if has(&[ProblemCode::OutOfOrder]) {
         parts.push(
             "Records of this file go back in time by more than the reorder window (a clock \
              change, or rotated files that overlap): every record was analysed, but those \
@@ -243,6 +238,7 @@ mod tests {
     fn graded_per_file() {
         let mut bin = FileInfo::new("case/AMQ1.0.TRC", Format::BinaryTrace, 10);
         bin.problem(
+            ProblemCode::BinaryTrace,
             None,
             Severity::Warning,
             0,
@@ -250,6 +246,7 @@ mod tests {
         );
         let mut tz = FileInfo::new("case/AMQ2.0.FMT", Format::FmtTrace, 10);
         tz.problem(
+            ProblemCode::AssumedUtc,
             None,
             Severity::Info,
             0,
@@ -257,13 +254,21 @@ mod tests {
         );
         let mut bad = FileInfo::new("case/AMQ3.0.FMT", Format::FmtTrace, 10);
         bad.problem(
+            ProblemCode::BadLine,
             Some(7),
             Severity::Warning,
             1,
             "not a trace record: `garbage`",
         );
-        bad.problem(Some(9), Severity::Warning, 1, "not a trace record: `more`");
         bad.problem(
+            ProblemCode::BadLine,
+            Some(9),
+            Severity::Warning,
+            1,
+            "not a trace record: `more`",
+        );
+        bad.problem(
+            ProblemCode::AssumedUtc,
             None,
             Severity::Info,
             0,
@@ -272,6 +277,7 @@ mod tests {
         let clean = FileInfo::new("case/AMQ4.0.FMT", Format::FmtTrace, 10);
         let mut nodate = FileInfo::new("case/AMQ5.0.FMT", Format::FmtTrace, 10);
         nodate.problem(
+            ProblemCode::NoDate,
             None,
             Severity::Info,
             0,
@@ -316,11 +322,39 @@ mod tests {
     }
 
     #[test]
+    fn advice_follows_the_code_not_the_wording() {
+        // A date that "cannot be read" is no permissions problem; a cut
+        // record is "cut" whatever its message says.
+        let mut f = FileInfo::new("AMQERR01.LOG", Format::ErrlogText, 10);
+        f.problem(
+            ProblemCode::BadTime,
+            Some(4),
+            Severity::Warning,
+            1,
+            "date `x` cannot be read",
+        );
+        f.problem(ProblemCode::CutRecord, Some(9), Severity::Warning, 1, "odd");
+        let a = advice(&f, false);
+        assert!(!a.contains("permissions"), "{a}");
+        assert!(a.contains("cut off"), "{a}");
+        let mut g = FileInfo::new("x.FMT", Format::FmtTrace, 10);
+        g.problem(
+            ProblemCode::UnreadableFile,
+            None,
+            Severity::Error,
+            0,
+            "gone",
+        );
+        assert!(advice(&g, false).contains("permissions"));
+    }
+
+    #[test]
     fn notes_of_many_files_are_one_finding() {
         let files: Vec<FileInfo> = (0..8)
             .map(|i| {
                 let mut f = FileInfo::new(&format!("smf/SMF-{i}.csv"), Format::SmfCsv, 10);
                 f.problem(
+                    ProblemCode::AssumedUtc,
                     None,
                     Severity::Info,
                     0,

@@ -32,7 +32,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::source::{FileInfo, Interest, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, Interest, ProblemCode, ReadOptions, Severity, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
@@ -283,7 +283,13 @@ impl FileState {
         info.platform = Some("z/OS".to_string());
         let lines = crate::formats::open_lines(input, &mut info);
         if input.bytes == 0 {
-            info.problem(None, Severity::Warning, 0, "empty file");
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Warning,
+                0,
+                "empty file",
+            );
         }
         FileState {
             origin: input.origin(Format::SmfCsv),
@@ -340,6 +346,7 @@ impl FileState {
         }
         if meta.truncated {
             self.info.problem(
+                ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -360,6 +367,7 @@ impl FileState {
         };
         if line.starts_with(b"Date,Time,") && self.header(no, line, false) {
             self.info.problem(
+                ProblemCode::RepeatedHeader,
                 Some(no),
                 Severity::Info,
                 0,
@@ -390,6 +398,7 @@ impl FileState {
                 "first line is not an mqsmfcsv header (`Date,Time,LPAR,QMgr,...`)"
             };
             self.info.problem(
+                ProblemCode::SmfLayout,
                 Some(no),
                 Severity::Error,
                 1,
@@ -412,11 +421,13 @@ impl FileState {
                         .to_string()
                 }
             };
-            self.info.problem(Some(no), Severity::Info, 0, msg);
+            self.info
+                .problem(ProblemCode::SmfLayout, Some(no), Severity::Info, 0, msg);
         } else if let Some(s) = &self.name_struct
             && *s != layout.structure
         {
             self.info.problem(
+                ProblemCode::SmfLayout,
                 Some(no),
                 Severity::Info,
                 0,
@@ -459,7 +470,8 @@ impl FileState {
                 if unterminated && msg.starts_with("short row") {
                     msg = msg.replacen("short row", "file ends mid-row", 1);
                 }
-                self.info.problem(Some(no), Severity::Warning, 1, msg);
+                self.info
+                    .problem(ProblemCode::BadLine, Some(no), Severity::Warning, 1, msg);
                 return;
             }
         };
@@ -468,6 +480,7 @@ impl FileState {
             Ok(t) => t,
             Err(what) => {
                 self.info.problem(
+                    ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -477,7 +490,7 @@ impl FileState {
             }
         };
         if let Some(first) = self.duplicate(&row, record, line, no) {
-            self.info.problem(
+            self.info.problem( ProblemCode::DuplicateRow,
                 Some(no),
                 Severity::Info,
                 0,
@@ -489,7 +502,7 @@ impl FileState {
             return;
         }
         if let Fit::Rejoined(i) = fitted {
-            self.info.problem(
+            self.info.problem( ProblemCode::MalformedCell,
                 Some(no),
                 Severity::Info,
                 0,
@@ -501,7 +514,7 @@ impl FileState {
             );
         }
         if fitted == Fit::NoInterval {
-            self.info.problem(
+            self.info.problem( ProblemCode::SmfLayout,
                 Some(no),
                 Severity::Info,
                 0,
@@ -514,6 +527,7 @@ impl FileState {
                 .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
                 .unwrap_or(0);
             self.info.problem(
+                ProblemCode::Encoding,
                 Some(no),
                 Severity::Info,
                 0,
@@ -634,7 +648,7 @@ impl FileState {
         {
             self.changes += 1;
             if self.changes <= MAX_CHANGE_REPORTS {
-                self.info.problem(
+                self.info.problem( ProblemCode::ClockOffset,
                     Some(no),
                     Severity::Info,
                     0,
@@ -653,6 +667,7 @@ impl FileState {
             .place(timing, row, record, self.current, &mut bad);
         for what in bad {
             self.info.problem(
+                ProblemCode::BadTime,
                 Some(no),
                 Severity::Warning,
                 0,
@@ -766,7 +781,7 @@ impl FileState {
             .collect::<Vec<_>>()
             .join("/");
         let Some(start) = self.start else {
-            self.info.problem(
+            self.info.problem( ProblemCode::ClockOffset,
                 None,
                 Severity::Info,
                 0,
@@ -807,8 +822,13 @@ impl FileState {
             self.info.bytes = self.info.bytes.max(l.bytes_read());
         }
         if self.layout.is_some() && self.rows == 0 && self.info.problem_count == 0 {
-            self.info
-                .problem(None, Severity::Info, 0, "header only: no data rows");
+            self.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Info,
+                0,
+                "header only: no data rows",
+            );
         }
         let list = |s: &BTreeSet<String>, f: &dyn Fn(&str) -> String| -> Option<String> {
             if s.is_empty() {

@@ -977,7 +977,7 @@ fn absorb(info: &mut FileInfo, d: FileInfo) {
     let kept = d.problems.len() as u64;
     let kept_skipped: u64 = d.problems.iter().map(|p| p.lines_skipped).sum();
     for p in d.problems {
-        info.problem(p.line, p.severity, p.lines_skipped, p.message);
+        info.problem(p.code, p.line, p.severity, p.lines_skipped, p.message);
     }
     // Problems past the block's detail limit: counted only, as they are
     // past the file's limit too.

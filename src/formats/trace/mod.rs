@@ -18,7 +18,7 @@ use crate::input::Input;
 use crate::lines::LineReader;
 use crate::sink::{RowMeta, RowSink};
 use crate::sink::{push_row_tail, push_thread};
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_lossy, looks_like_text};
 use crate::timefmt::parse_time_of_day;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
@@ -933,7 +933,13 @@ impl TraceSource {
         let origin = input.origin(Format::FmtTrace);
         let lines = super::open_lines_with(&input, &mut info, self.opts.read_buffer).map(Box::new);
         if input.bytes == 0 {
-            info.problem(None, Severity::Warning, 0, "empty file");
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Warning,
+                0,
+                "empty file",
+            );
         }
         self.header = Header::default();
         self.in_header = false;
@@ -990,6 +996,7 @@ impl TraceSource {
             }
             if self.in_header {
                 seg.info.problem(
+                    ProblemCode::CutFile,
                     Some(seg.info.lines),
                     Severity::Warning,
                     0,
@@ -1077,7 +1084,7 @@ impl TraceSource {
                 }
             }
         };
-        seg.info.problem(
+        seg.info.problem( ProblemCode::NoDate,
             None,
             Severity::Info,
             0,
@@ -1315,6 +1322,7 @@ impl TraceSource {
         let no = meta.no;
         if meta.truncated {
             seg.info.problem(
+                ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
                 0,
@@ -1326,8 +1334,13 @@ impl TraceSource {
             );
         }
         let clean: Option<Vec<u8>> = if memchr::memchr(0, bytes).is_some() {
-            seg.info
-                .problem(Some(no), Severity::Warning, 0, "NUL bytes in line: removed");
+            seg.info.problem(
+                ProblemCode::NulBytes,
+                Some(no),
+                Severity::Warning,
+                0,
+                "NUL bytes in line: removed",
+            );
             Some(bytes.iter().copied().filter(|&b| b != 0).collect())
         } else {
             None
@@ -1632,14 +1645,22 @@ impl TraceSource {
             return;
         }
         let seg = self.seg.as_mut().expect("segment");
-        let what = if unterminated {
-            "last line cut short (file truncated?)"
+        let (code, what) = if unterminated {
+            (
+                ProblemCode::CutFile,
+                "last line cut short (file truncated?)",
+            )
         } else {
-            "not a trace record"
+            (ProblemCode::BadLine, "not a trace record")
         };
         let shown: String = t.chars().take(60).collect();
-        seg.info
-            .problem(Some(no), Severity::Warning, 1, format!("{what}: `{shown}`"));
+        seg.info.problem(
+            code,
+            Some(no),
+            Severity::Warning,
+            1,
+            format!("{what}: `{shown}`"),
+        );
     }
 
     fn header_text(&mut self, t: &str) {
@@ -1728,7 +1749,8 @@ impl TraceSource {
                     } else {
                         format!("counter went back from {prev:08X} to {c:08X}")
                     };
-                    seg.info.problem(Some(no), Severity::Warning, 0, msg);
+                    seg.info
+                        .problem(ProblemCode::CounterGap, Some(no), Severity::Warning, 0, msg);
                 }
             }
             self.last_counter = Some(c);
@@ -1736,6 +1758,7 @@ impl TraceSource {
         if unterminated {
             let seg = self.seg.as_mut().expect("segment");
             seg.info.problem(
+                ProblemCode::CutFile,
                 Some(no),
                 Severity::Info,
                 0,
