@@ -22,7 +22,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use std::collections::VecDeque;
@@ -309,6 +309,7 @@ impl BasicSource {
         if meta.unterminated && basic_line(&line).is_none() {
             // The file ends inside a line (copied while being written).
             run.info.problem(
+                ProblemCode::CutFile,
                 Some(no),
                 Severity::Warning,
                 1,
@@ -329,6 +330,7 @@ impl BasicSource {
         }
         if truncated {
             run.info.problem(
+                ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
                 0,
@@ -356,6 +358,7 @@ impl BasicSource {
             Err(_) => {
                 run.bad_times += 1;
                 run.info.problem(
+                    ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
                     1,
@@ -398,6 +401,7 @@ impl BasicSource {
         };
         if run.orphans > 0 {
             run.info.problem(
+                ProblemCode::MissingTime,
                 run.first_orphan,
                 Severity::Warning,
                 run.orphans,
@@ -409,8 +413,13 @@ impl BasicSource {
         }
         run.info.variant = Some("basic".to_string());
         if run.info.events == 0 && run.info.problem_count == 0 && run.info.lines > 0 {
-            run.info
-                .problem(None, Severity::Warning, 0, "no timed console line found");
+            run.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no timed console line found",
+            );
         }
         self.done.push(run.info);
     }

@@ -16,7 +16,7 @@ use super::Reader;
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use std::collections::VecDeque;
@@ -240,7 +240,7 @@ impl FfstSummarySource {
             return;
         };
         if run.other > 0 {
-            run.info.problem(
+            run.info.problem(ProblemCode::BadLine,
                 run.first_other,
                 Severity::Warning,
                 run.other,

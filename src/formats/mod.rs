@@ -230,7 +230,13 @@ pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Opti
             Some(crate::lines::LineReader::new(r))
         }
         Err(e) => {
-            info.problem(None, Severity::Error, 0, format!("cannot read: {e}"));
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                format!("cannot read: {e}"),
+            );
             None
         }
     }
