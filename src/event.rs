@@ -70,6 +70,7 @@ pub enum Format {
     Fdc,
     ZosJoblog,
     SmfCsv,
+    ContainerLog,
     Unknown,
 }
 
@@ -83,6 +84,7 @@ impl Format {
             Format::Fdc => "fdc",
             Format::ZosJoblog => "zos-joblog",
             Format::SmfCsv => "smf-csv",
+            Format::ContainerLog => "container-log",
             Format::Unknown => "unknown",
         }
     }

@@ -11,6 +11,7 @@ pub mod analyze;
 pub mod calls;
 pub mod catalog;
 pub mod cli;
+pub mod encoding;
 pub mod event;
 pub mod exit;
 pub mod findings;

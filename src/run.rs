@@ -29,6 +29,10 @@ pub struct InputArgs {
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
     #[arg(long)]
     pub date: Option<NaiveDate>,
+    /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
+    /// ...). Default: decided per file from its first bytes.
+    #[arg(long, value_parser = parse_encoding)]
+    pub encoding: Option<crate::encoding::TextEncoding>,
     /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
     /// first day of the input).
     #[arg(long)]
@@ -48,6 +52,14 @@ pub struct InputArgs {
     pub jobs: Option<usize>,
 }
 
+fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
+    crate::encoding::TextEncoding::by_name(s).ok_or_else(|| {
+        format!(
+            "`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)"
+        )
+    })
+}
+
 fn parse_tz(s: &str) -> Result<FixedOffset, String> {
     parse_offset(s).ok_or_else(|| format!("`{s}` is not a UTC offset like +01:00 or -05:00"))
 }
@@ -62,6 +74,7 @@ impl InputArgs {
             hold_budget: 0,
             jobs: self.jobs(),
             parallel: Default::default(),
+            encoding: self.encoding,
         }
     }
 

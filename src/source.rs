@@ -227,6 +227,9 @@ pub struct FileInfo {
     pub bytes: u64,
     pub lines: u64,
     pub events: u64,
+    /// The character set the file was read in (text inputs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
     pub problems: Vec<Problem>,
     pub problem_count: u64,
     /// What the reader decided or estimated that is worth knowing but is
@@ -267,6 +270,7 @@ impl FileInfo {
             bytes,
             lines: 0,
             events: 0,
+            encoding: None,
             problems: Vec::new(),
             problem_count: 0,
             notes: Vec::new(),
@@ -495,6 +499,9 @@ pub struct ReadOptions {
     /// How one large trace file is spread over more cores (`open_all`
     /// sets it when there are fewer large files than workers).
     pub parallel: Parallel,
+    /// `--encoding`: the character set of every text input (`None`: each
+    /// file's is decided from its first bytes).
+    pub encoding: Option<crate::encoding::TextEncoding>,
 }
 
 /// Helper threads for the lines of one large trace file, and the size of

@@ -58,7 +58,8 @@ fn case(root: &Path) {
     .enumerate()
     {
         w.start_file(name, o).unwrap();
-        w.write_all(&[ERRLOG, &b"\n".repeat(k + 3)].concat()).unwrap();
+        w.write_all(&[ERRLOG, &b"\n".repeat(k + 3)].concat())
+            .unwrap();
     }
     let z = w.finish().unwrap().into_inner();
     fs::write(root.join("case.zip"), z).unwrap();

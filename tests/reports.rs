@@ -185,6 +185,7 @@ fn json_report_follows_the_contract() {
             "fdc",
             "zos-joblog",
             "smf-csv",
+            "container-log",
             "unknown",
         ];
         assert!(known.contains(&i["format"].as_str().unwrap()), "{i}");

@@ -196,7 +196,7 @@ pub fn close_file(
     }
     info.variant = Some(variant.join(", "));
     if let Some(b) = bytes_read {
-        info.bytes = info.bytes.max(b);
+        super::raise_bytes(info, b);
     }
     if info.events == 0 && info.lines > 0 && info.problem_count == 0 {
         info.problem(

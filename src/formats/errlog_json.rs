@@ -114,15 +114,26 @@ impl Reader for ErrlogJsonReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(ErrlogJsonSource {
-            _opts: opts.clone(),
+        Box::new(ErrlogJsonSource::new(inputs, opts, Format::ErrlogJson))
+    }
+}
+
+impl ErrlogJsonSource {
+    /// A source over JSON log lines read as `format`: `errlog-json`, or
+    /// `container-log` (the console of an MQ container, where the same
+    /// records come mixed with `mq_containerlog` ones and may carry a
+    /// `kubectl logs --timestamps` prefix).
+    pub fn new(inputs: Vec<Input>, opts: &ReadOptions, format: Format) -> Self {
+        ErrlogJsonSource {
+            format,
+            opts: opts.clone(),
             inputs: inputs.into(),
             run: None,
             done: Vec::new(),
             dedup: Dedup::default(),
             out: VecDeque::new(),
             line: String::new(),
-        })
+        }
     }
 }
 
@@ -310,8 +321,9 @@ struct Run {
 }
 
 pub struct ErrlogJsonSource {
+    format: Format,
     // `ibm_datetime` is always UTC: no --tz needed.
-    _opts: ReadOptions,
+    opts: ReadOptions,
     inputs: VecDeque<Input>,
     run: Option<Run>,
     done: Vec<FileInfo>,
@@ -326,8 +338,8 @@ impl ErrlogJsonSource {
         let Some(input) = self.inputs.pop_front() else {
             return false;
         };
-        let mut info = FileInfo::new(&input.display, Format::ErrlogJson, input.bytes);
-        let lines = super::open_lines(&input, &mut info);
+        let mut info = FileInfo::new(&input.display, self.format, input.bytes);
+        let lines = super::open_text(&input, &mut info, &self.opts);
         if input.bytes == 0 {
             info.problem(
                 ProblemCode::EmptyFile,
@@ -341,7 +353,7 @@ impl ErrlogJsonSource {
         info.qmgr = facts.qmgr.clone();
         self.run = Some(Run {
             info,
-            origin: input.origin(Format::ErrlogJson),
+            origin: input.origin(self.format),
             lines,
             qmgr: facts.qmgr,
             scope: facts.scope,
@@ -380,6 +392,12 @@ impl ErrlogJsonSource {
         let mut line = std::mem::take(&mut self.line);
         line.clear();
         line.push_str(trim(&decode_line(bytes).0));
+        if self.format == Format::ContainerLog
+            && let Some(rest) = super::container_log::strip_kubectl_stamp(&line)
+        {
+            let n = line.len() - rest.len();
+            line.drain(..n);
+        }
         if line.is_empty() {
             self.line = line;
             return true;
@@ -509,7 +527,13 @@ impl ErrlogJsonSource {
         } else {
             message.to_string()
         };
-        let mut e = Event::new(ts, run.origin.clone(), no, Kind::LogRecord, text);
+        // The container's own programs (`runmqserver`) write records of
+        // type `mq_containerlog`: no MQ message, free text.
+        let kind = match get("type") {
+            Some("mq_containerlog") if msgid.is_none() => Kind::Text,
+            _ => Kind::LogRecord,
+        };
+        let mut e = Event::new(ts, run.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
         e.attrs.reserve(32);
         e.pid = pid;
@@ -579,7 +603,9 @@ impl ErrlogJsonSource {
         };
         self.dedup.end_file();
         let variant = vec![
-            if run.preview_keys {
+            if self.format == Format::ContainerLog {
+                "json"
+            } else if run.preview_keys {
                 "9.0.4 preview keys"
             } else {
                 "ibm_* keys"

@@ -1037,10 +1037,10 @@ fn cannot_be_header(bytes: &[u8]) -> bool {
         .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit() && !is_ascii_ws(b))
 }
 
-fn prescan(input: &Input) -> Prescan {
+fn prescan(input: &Input, forced: Option<crate::encoding::TextEncoding>) -> Prescan {
     let mut p = Prescan::default();
-    let r = match input.open() {
-        Ok(r) => r,
+    let r = match super::open_decoded(input, forced) {
+        Ok((r, _)) => r,
         Err(e) => {
             p.error = Some(format!("cannot read: {e}"));
             return p;
@@ -1956,7 +1956,7 @@ impl ErrlogTextSource {
         self.started = true;
         let mut best: Option<(u64, i32, String)> = None;
         for input in &self.inputs {
-            let plan = Plan::new(prescan(input));
+            let plan = Plan::new(prescan(input, self.opts.encoding));
             if let Some((o, n)) = plan.offset
                 && best.as_ref().is_none_or(|(bn, _, _)| n > *bn)
             {
@@ -1983,8 +1983,11 @@ impl ErrlogTextSource {
                 e.clone(),
             );
         }
-        let lines = match input.open() {
-            Ok(r) => Some(LineReader::new(r)),
+        let lines = match super::open_decoded(&input, self.opts.encoding) {
+            Ok((r, enc)) => {
+                info.encoding = Some(enc.name().to_string());
+                Some(LineReader::new(r))
+            }
             Err(e) => {
                 if plan.scan.error.is_none() {
                     info.problem(

@@ -151,7 +151,7 @@ impl FdcSource {
             return false;
         };
         let mut info = FileInfo::new(&input.display, Format::Fdc, input.bytes);
-        let lines = super::open_lines(&input, &mut info);
+        let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
             origin: input.origin(Format::Fdc),
@@ -402,7 +402,7 @@ impl FdcSource {
             return;
         };
         if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
+            super::raise_bytes(&mut run.info, l.bytes_read());
         }
         run.info.variant = Some(if run.reports == 1 {
             "1 report".to_string()

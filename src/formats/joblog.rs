@@ -36,6 +36,19 @@ static JES_RE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("jes regex")
 });
 
+/// A console or system-log excerpt: `hh:mm:ss[.th]`, blanks, text. Lines
+/// that carry only the time continue the message before them.
+static CLOCK_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^ ?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s+(\S.*)$").expect("clock regex")
+});
+
+/// Any z/OS message id (`IEF403I`, `IXC582I`, `CSQX500I`, `$HASP373`): a
+/// line of the console that starts a message of its own.
+static ANY_MSG_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[+*@]?(?:\$HASP\d{3,4}|[A-Z][A-Z0-9]{2,4}\d{3,5}[A-Z]?)\b")
+        .expect("any msg regex")
+});
+
 /// `---- TUESDAY,   05 MAR 2024 ----`
 static JES_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^-{4}\s+[A-Z]+,\s+(\d{1,2})\s+([A-Z]{3})\s+(\d{4})\s+-{4}").expect("date regex")
@@ -63,6 +76,25 @@ fn is_csect(s: &str) -> bool {
         && s.starts_with("CSQ")
         && s.bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
+/// The message number a console screen shows at the end of a message
+/// (`... Channel SYSTEM.DEF.SVRCONN started 924`): the text before it and
+/// the number. Not after `port`, `code` or a `=`/`:`, where a number ends
+/// the message itself (`Listener stopped for port 1414`).
+fn console_number(line: &str) -> Option<(&str, &str)> {
+    let (head, last) = line.trim_end().rsplit_once(' ')?;
+    if last.is_empty() || last.len() > 5 || !last.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let head = head.trim_end();
+    let before = head.rsplit(' ').next().unwrap_or("");
+    let ends_value = before.ends_with(['=', ':', ','])
+        || ["port", "code", "rc", "reason", "count", "pid", "asid"]
+            .iter()
+            .any(|w| before.eq_ignore_ascii_case(w));
+    // At least id, subsystem and one word of text before it.
+    (!ends_value && head.split(' ').filter(|w| !w.is_empty()).count() >= 3).then_some((head, last))
 }
 
 /// `J E S 2  J O B  L O G  --  S Y S T E M  S 0 W 1  --  N O D E  N 1` →
@@ -99,6 +131,12 @@ enum Line<'a> {
         time: NaiveTime,
         job: &'a str,
         system: Option<&'a str>,
+        text: &'a str,
+    },
+    /// A console excerpt's line: time of day and text (a message, or the
+    /// continuation of the one before).
+    Clock {
+        time: NaiveTime,
         text: &'a str,
     },
     /// A SYSLOG continuation record.
@@ -161,6 +199,23 @@ fn classify(line: &str) -> Line<'_> {
             };
         }
     }
+    if let Some(c) = CLOCK_RE.captures(line) {
+        let frac = c.get(4).map_or(0, |m| {
+            let d = m.as_str();
+            d.parse::<u32>().unwrap_or(0) * 10u32.pow(6 - d.len() as u32)
+        });
+        if let Some(time) = NaiveTime::from_hms_micro_opt(
+            c[1].parse().unwrap_or(99),
+            c[2].parse().unwrap_or(99),
+            c[3].parse().unwrap_or(99),
+            frac,
+        ) {
+            return Line::Clock {
+                time,
+                text: c.get(5).map(|m| m.as_str()).unwrap_or(""),
+            };
+        }
+    }
     if let Some(c) = SYSLOG_CONT_RE.captures(line) {
         return Line::SyslogCont {
             id: c.get(2).map(|m| m.as_str()),
@@ -192,7 +247,7 @@ impl Reader for JoblogReader {
                 framed = true;
             }
             let msg = match classify(line) {
-                Line::Timed { text, .. } => {
+                Line::Timed { text, .. } | Line::Clock { text, .. } => {
                     framed = true;
                     text
                 }
@@ -231,6 +286,9 @@ struct Open {
     system: Option<String>,
     first: String,
     conts: Vec<String>,
+    /// Pasted from a console screen: the line may end with the console's
+    /// message number.
+    paste: bool,
 }
 
 struct Run {
@@ -245,7 +303,7 @@ struct Run {
     open: Option<Open>,
     untimed: u64,
     first_untimed: Option<u64>,
-    kinds: [bool; 3],
+    kinds: [bool; 4],
 }
 
 pub struct JoblogSource {
@@ -262,7 +320,7 @@ impl JoblogSource {
             return false;
         };
         let mut info = FileInfo::new(&input.display, Format::ZosJoblog, input.bytes);
-        let lines = super::open_lines(&input, &mut info);
+        let lines = super::open_text(&input, &mut info, &self.opts);
         self.run = Some(Run {
             info,
             origin: input.origin(Format::ZosJoblog),
@@ -275,7 +333,7 @@ impl JoblogSource {
             open: None,
             untimed: 0,
             first_untimed: None,
-            kinds: [false; 3],
+            kinds: [false; 4],
         });
         true
     }
@@ -330,10 +388,40 @@ impl JoblogSource {
                         system: system.map(str::to_string),
                         first: msg.to_string(),
                         conts: Vec::new(),
+                        paste: false,
                     });
                 } else if date.is_none() {
                     // Keep the day roll-over check honest on other lines.
                     let _ = self.job_log_time(time);
+                }
+            }
+            Line::Clock { time, text } => {
+                let msg = text.trim();
+                match run.open.as_mut() {
+                    // Only the time: the message before goes on.
+                    Some(o) if !ANY_MSG_RE.is_match(msg) => {
+                        if o.conts.len() < MAX_CONTINUATIONS {
+                            o.conts.push(msg.to_string());
+                        }
+                    }
+                    _ => {
+                        self.close();
+                        let is_csq = MSG_RE.is_match(msg);
+                        let local = self.job_log_time(time);
+                        if is_csq {
+                            let run = self.run.as_mut().expect("run");
+                            run.kinds[3] = true;
+                            run.open = Some(Open {
+                                line: no,
+                                local,
+                                job: String::new(),
+                                system: None,
+                                first: msg.to_string(),
+                                conts: Vec::new(),
+                                paste: false,
+                            });
+                        }
+                    }
                 }
             }
             Line::SyslogCont { id: _, text } => {
@@ -379,6 +467,7 @@ impl JoblogSource {
             system: None,
             first: t.to_string(),
             conts: Vec::new(),
+            paste: true,
         });
     }
 
@@ -480,6 +569,14 @@ impl JoblogSource {
             connect = Some(last.to_string());
             first = head.trim_end().to_string();
         }
+        let mut console_no = None;
+        if o.paste
+            && o.conts.is_empty()
+            && let Some((head, no)) = console_number(&first)
+        {
+            console_no = Some(no.to_string());
+            first = head.to_string();
+        }
         let conts: Vec<String> = o
             .conts
             .iter()
@@ -497,9 +594,14 @@ impl JoblogSource {
         let id = c[1].to_string();
         let rest = c.get(2).map(|m| m.as_str()).unwrap_or("");
         let mut words = rest.splitn(3, ' ');
-        let cpf = words.next().unwrap_or("").to_string();
+        let mut cpf = words.next().unwrap_or("").to_string();
         let second = words.next().unwrap_or("");
-        let (csect, body) = if is_csect(second) {
+        let (csect, body) = if is_csect(&cpf) {
+            // No subsystem: `CSQX000I CSQXJST IBM MQ for z/OS V9.1.3`.
+            let csect = std::mem::take(&mut cpf);
+            let body = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
+            (Some(csect), body.to_string())
+        } else if is_csect(second) {
             (
                 Some(second.to_string()),
                 words.next().unwrap_or("").to_string(),
@@ -534,17 +636,22 @@ impl JoblogSource {
         }
         if !cpf.is_empty() {
             e.set_attr("cpf", cpf.clone());
-            // A token of letters and digits only is the subsystem name,
-            // which on z/OS is the queue manager's name.
+            // A token of letters and digits is the subsystem name, which on
+            // z/OS is the queue manager's name; the command prefix before
+            // it (`%CSQ9`, `-M9AD`) is not part of the name.
+            let name = cpf.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
             if e.attr("qmgr").is_none()
-                && (1..=4).contains(&cpf.len())
-                && cpf.bytes().all(|b| b.is_ascii_alphanumeric())
+                && (1..=4).contains(&name.len())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric())
             {
-                e.set_attr("qmgr", cpf.clone());
+                e.set_attr("qmgr", name.to_string());
             }
         }
         if let Some(cs) = csect {
             e.set_attr("csect", cs);
+        }
+        if let Some(n) = console_no {
+            e.set_attr("console_no", n);
         }
         if !o.job.is_empty() {
             e.set_attr("job", o.job.clone());
@@ -584,7 +691,7 @@ impl JoblogSource {
                 ),
             );
         }
-        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console"]
+        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console", "console log"]
             .iter()
             .zip(run.kinds)
             .filter(|(_, k)| *k)
@@ -596,7 +703,7 @@ impl JoblogSource {
             kinds.join(", ")
         });
         if let Some(l) = &run.lines {
-            run.info.bytes = run.info.bytes.max(l.bytes_read());
+            super::raise_bytes(&mut run.info, l.bytes_read());
         }
         if run.info.events == 0 && run.info.problem_count == 0 {
             run.info.problem(
@@ -706,7 +813,8 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
         assert_eq!(evs[1].attr("reason"), Some("1128"));
         assert_eq!(evs[1].attr("local_host"), Some("SYS1"));
         assert_eq!(evs[1].attr("cpf"), Some("%MQ1A"));
-        assert_eq!(evs[1].attr("qmgr"), None);
+        // The subsystem name after the command prefix character.
+        assert_eq!(evs[1].attr("qmgr"), Some("MQ1A"));
         assert_eq!(evs[1].attr("job"), Some("STC04321"));
     }
 

@@ -2,14 +2,17 @@
 //! format is one new module and one line in `READERS`.
 
 pub mod binary_trace;
+pub mod container_log;
 pub mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
 pub mod fdc;
+pub mod ffstsummary;
 pub mod joblog;
 pub mod smf;
 pub mod trace;
 
+use crate::encoding::{TextEncoding, Transcode};
 use crate::event::{Event, Format};
 use crate::input::Input;
 use crate::source::{FileInfo, Parallel, ProblemCode, ReadOptions, Severity, Source};
@@ -45,7 +48,9 @@ pub static READERS: &[&dyn Reader] = &[
     &errlog_text::ErrlogTextReader,
     &errlog_json::ErrlogJsonReader,
     &fdc::FdcReader,
+    &ffstsummary::FfstSummaryReader,
     &joblog::JoblogReader,
+    &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
 ];
 
@@ -59,6 +64,13 @@ pub struct Sniffed {
 
 /// Decide each file's format by content.
 pub fn sniff(input: Input) -> Sniffed {
+    sniff_in(input, None)
+}
+
+/// As `sniff`, the sniffers seeing the first bytes as UTF-8 when the file
+/// is in another character set that must be converted (a Russian or
+/// Japanese log), `forced` by `--encoding` or decided from those bytes.
+pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
     let head = match input.head(SNIFF_BYTES) {
         Ok(h) => h,
         Err(e) => {
@@ -69,6 +81,8 @@ pub fn sniff(input: Input) -> Sniffed {
             };
         }
     };
+    let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
+    let head = crate::encoding::decode_head(&head, enc);
     let mut best: Option<(&'static dyn Reader, u8)> = None;
     for r in READERS {
         let score = r.sniff(&input.name, &head);
@@ -114,7 +128,10 @@ const MAX_HELPERS: usize = 8;
 
 pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
     let n = inputs.len();
-    let sniffed: Vec<Sniffed> = inputs.into_iter().map(sniff).collect();
+    let sniffed: Vec<Sniffed> = inputs
+        .into_iter()
+        .map(|i| sniff_in(i, opts.encoding))
+        .collect();
     let smf = sniffed
         .iter()
         .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
@@ -198,6 +215,62 @@ pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option
             );
             None
         }
+    }
+}
+
+/// Open a text input for reading line by line in its character set:
+/// `--encoding`, else decided from its first bytes; recorded on its row.
+/// UTF-8 and Western single-byte files are read as they are (their lines
+/// are decoded by `text::decode_line`); others are converted to UTF-8 as
+/// they are read.
+pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
+    match open_decoded(input, opts.encoding) {
+        Ok((r, enc)) => {
+            info.encoding = Some(enc.name().to_string());
+            Some(crate::lines::LineReader::new(r))
+        }
+        Err(e) => {
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                format!("cannot read: {e}"),
+            );
+            None
+        }
+    }
+}
+
+/// An input's bytes as the line readers take them (see `open_text`), and
+/// the character set decided.
+pub fn open_decoded(
+    input: &Input,
+    forced: Option<TextEncoding>,
+) -> std::io::Result<(Box<dyn std::io::Read + Send>, TextEncoding)> {
+    let enc = match forced {
+        Some(e) => e,
+        None => crate::encoding::detect(&input.head(SNIFF_BYTES)?),
+    };
+    let r = input.open()?;
+    Ok(if enc.transcodes() {
+        (Box::new(Transcode::new(r, enc)), enc)
+    } else {
+        (r, enc)
+    })
+}
+
+/// Raise a row's size to the bytes its reader read (a file that grew
+/// while it was read), unless the file was converted to UTF-8: those bytes
+/// are the UTF-8 form's, not the file's.
+pub fn raise_bytes(info: &mut FileInfo, read: u64) {
+    let converted = info
+        .encoding
+        .as_deref()
+        .and_then(TextEncoding::by_name)
+        .is_some_and(TextEncoding::transcodes);
+    if !converted {
+        info.bytes = info.bytes.max(read);
     }
 }
 

@@ -51,6 +51,9 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
             (None, Some(n)) => what.push(n.clone()),
             _ => {}
         }
+        if let Some(e) = &f.encoding {
+            what.push(format!("encoding {e}"));
+        }
         writeln!(out, "  {}", what.join(", "))?;
         if let (Some(a), Some(b)) = (&f.first, &f.last) {
             writeln!(out, "  {} .. {}", rfc3339(a), rfc3339(b))?;
