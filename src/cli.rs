@@ -4,6 +4,7 @@
 use crate::event::Ts;
 use crate::formats::open_all;
 use crate::input::discover_with;
+use crate::outpath::{Output, infer};
 use crate::output::inventory;
 use crate::output::timeline::{TimelineFormat, write_header};
 use crate::progress::Progress;
@@ -14,8 +15,7 @@ use crate::timeline::{Merged, drain_all_jobs};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
-use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread;
@@ -50,6 +50,13 @@ pub enum Command {
     Inventory(InventoryArgs),
     /// Every rule: id, default severity, trigger, thresholds, advice.
     Rules(crate::analyze::RulesArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `mqdiag man > mqdiag.1`.
+    Man,
 }
 
 /// Options shared by every verb that reads input.
@@ -70,16 +77,25 @@ pub struct InputArgs {
     /// Only events at or before this time (RFC 3339 or HH:MM:SS).
     #[arg(long)]
     pub until: Option<String>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (`-`: standard
+    /// output). Never an input; replaced only when the run succeeds.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
     /// No progress or notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Worker threads that read and parse input (default: the number of
-    /// cores). `-j 1` reads everything on one thread; the output is the same.
-    #[arg(short = 'j', long = "jobs")]
+    /// Worker threads that read and parse input, 1 to 256 (default: the
+    /// number of cores). `-j 1` reads everything on one thread; the output is the same.
+    #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+}
+
+/// `-j`: more workers than this only cost memory (each holds read buffers).
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    s.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=256).contains(n))
+        .ok_or_else(|| format!("`{s}` is not a number of workers between 1 and 256"))
 }
 
 fn parse_tz(s: &str) -> Result<FixedOffset, String> {
@@ -187,17 +203,11 @@ impl InputArgs {
         Ok((sources, found.problems))
     }
 
-    /// Open the output: the `-o` file or standard output.
-    pub fn writer(&self) -> Result<Box<dyn Write>, String> {
-        match &self.output {
-            Some(p) => File::create(p)
-                .map(|f| Box::new(BufWriter::new(f)) as Box<dyn Write>)
-                .map_err(|e| format!("cannot write {}: {e}", p.display())),
-            None => Ok(Box::new(BufWriter::with_capacity(
-                256 * 1024,
-                io::stdout().lock(),
-            ))),
-        }
+    /// Open the output: the `-o` file (`-` is standard output) or standard
+    /// output. Refused when it is an input (see `outpath::check`); call it
+    /// before reading anything, and `finish` it at the end.
+    pub fn writer(&self) -> Result<Output, String> {
+        Output::open(self.output.as_deref(), &self.paths())
     }
 
     /// The `--since`/`--until` window, resolved against the first event.
@@ -262,8 +272,9 @@ fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
 pub struct TimelineArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: TimelineFormat,
+    /// Row format (default: text, or from the `-o` file's extension).
+    #[arg(long, value_enum)]
+    pub format: Option<TimelineFormat>,
     /// Only events of this process id.
     #[arg(long)]
     pub pid: Option<u32>,
@@ -285,8 +296,41 @@ pub enum InventoryFormat {
 pub struct InventoryArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: InventoryFormat,
+    /// Default: text, or from the `-o` file's extension.
+    #[arg(long, value_enum)]
+    pub format: Option<InventoryFormat>,
+}
+
+/// Parse the arguments and run; returns the exit code. A first argument
+/// that is no path but looks like a mistyped verb is an error with a
+/// suggestion, and help or usage that cannot be written is exit 2.
+pub fn main_with<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> i32 {
+    use clap::CommandFactory;
+    let args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
+        let cmd = Cli::command();
+        let verbs: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+        let exists = std::path::Path::new(first).exists();
+        if let Some(v) = crate::suggest::verb_typo(first, &verbs, exists) {
+            eprintln!(
+                "mqdiag: `{first}` is neither a verb nor an existing path: did you mean `{v}`?"
+            );
+            return EXIT_ERROR;
+        }
+    }
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => run(cli),
+        Err(e) => {
+            let code = e.exit_code();
+            match e.print() {
+                Ok(()) => code,
+                Err(w) => {
+                    eprintln!("mqdiag: cannot write output: {w}");
+                    EXIT_ERROR
+                }
+            }
+        }
+    }
 }
 
 /// Run the command line; returns the exit code.
@@ -296,6 +340,12 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Inventory(a)) => inventory_cmd(a),
         Some(Command::Analyze(a)) => crate::analyze::run(a),
         Some(Command::Rules(a)) => crate::analyze::rules(a),
+        Some(Command::Completions { shell }) => {
+            io_result(crate::shell::completions(shell, &mut io::stdout().lock())).map(|_| EXIT_OK)
+        }
+        Some(Command::Man) => {
+            io_result(crate::shell::man(&mut io::stdout().lock())).map(|_| EXIT_OK)
+        }
         None => crate::analyze::run(cli.analyze),
     };
     match r {
@@ -324,15 +374,29 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         .map(Regex::new)
         .transpose()
         .map_err(|e| format!("--grep: {e}"))?;
+    let format = match a.format {
+        Some(f) => f,
+        None => infer(
+            a.input.output.as_deref(),
+            &[
+                ("txt", TimelineFormat::Text),
+                ("text", TimelineFormat::Text),
+                ("csv", TimelineFormat::Csv),
+                ("jsonl", TimelineFormat::Jsonl),
+            ],
+            "timeline",
+        )?
+        .unwrap_or(TimelineFormat::Text),
+    };
+    let mut out = a.input.writer()?;
     // Events stream to the output as they are read: no progress line when
     // that output is the terminal too.
-    let to_terminal = a.input.output.is_none() && io::stdout().is_terminal();
+    let to_terminal = matches!(out, Output::Stdout(_)) && io::stdout().is_terminal();
     let (sources, _) = a
         .input
         .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
-    let mut out = a.input.writer()?;
     let spec = RowSpec {
-        format: a.format,
+        format,
         pid: a.pid,
         ident: a.ident.clone(),
         grep,
@@ -340,14 +404,28 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
     let window = a.input.window(merged.peek_ts().as_ref())?;
-    let r = write_header(&mut out, a.format)
+    let r = write_header(&mut out, format)
         .and_then(|_| merged.write_all(&mut out, &window))
-        .and_then(|_| out.flush());
+        .and_then(|_| out.finish());
     io_result(r)?;
     Ok(EXIT_OK)
 }
 
 fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
+    let format = match a.format {
+        Some(f) => f,
+        None => infer(
+            a.input.output.as_deref(),
+            &[
+                ("txt", InventoryFormat::Text),
+                ("text", InventoryFormat::Text),
+                ("json", InventoryFormat::Json),
+            ],
+            "inventory",
+        )?
+        .unwrap_or(InventoryFormat::Text),
+    };
+    let mut out = a.input.writer()?;
     // Only counts, times and problems are needed: no trace event is built.
     let opts = ReadOptions {
         interest: Some(std::sync::Arc::new(crate::source::Interest::nothing())),
@@ -356,12 +434,11 @@ fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
     let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
     rows.extend(drain_all_jobs(sources, a.input.jobs()));
     rows.sort_by(|x, y| x.path.cmp(&y.path));
-    let mut out = a.input.writer()?;
-    let r = match a.format {
+    let r = match format {
         InventoryFormat::Json => inventory::write_json(&mut out, &rows),
         InventoryFormat::Text => inventory::write_text(&mut out, &rows),
     }
-    .and_then(|_| out.flush());
+    .and_then(|_| out.finish());
     io_result(r)?;
     Ok(EXIT_OK)
 }

@@ -14,12 +14,15 @@ pub mod formats;
 pub mod fxhash;
 pub mod input;
 pub mod lines;
+pub mod outpath;
 pub mod output;
 pub mod passes;
 pub mod progress;
 pub mod report;
 pub mod rows;
+pub mod shell;
 pub mod source;
+pub mod suggest;
 #[cfg(test)]
 mod testrng;
 pub mod text;
