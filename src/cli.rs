@@ -12,7 +12,7 @@ use crate::rows::{RowMerged, RowSpec};
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
 use crate::timeline::{Merged, drain_all_jobs};
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+use chrono::{FixedOffset, NaiveDate};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use regex::Regex;
 use std::io::{self, IsTerminal};
@@ -70,11 +70,13 @@ pub struct InputArgs {
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
     #[arg(long)]
     pub date: Option<NaiveDate>,
-    /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
-    /// first day of the input).
+    /// Only events at or after this time: RFC 3339, `YYYY-MM-DD HH:MM[:SS]`,
+    /// a date (from its start) or `HH:MM[:SS]` on the first day of the
+    /// input; local forms in --tz, else in the first event's offset.
     #[arg(long)]
     pub since: Option<String>,
-    /// Only events at or before this time (RFC 3339 or HH:MM:SS).
+    /// Only events at or before this time (the same forms; a date means to
+    /// its end).
     #[arg(long)]
     pub until: Option<String>,
     /// Write to this file instead of standard output (`-`: standard
@@ -210,24 +212,23 @@ impl InputArgs {
         Output::open(self.output.as_deref(), &self.paths())
     }
 
-    /// The `--since`/`--until` window, resolved against the first event.
+    /// The `--since`/`--until` window (see `timewindow`): local forms in
+    /// `--tz`, else in the offset of the first event, on its day. The
+    /// resolved window is told on standard error unless `-q`.
     pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
-        let since = self
-            .since
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        let mut until = self
-            .until
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        // `--since 23:00 --until 01:00`: the end is on the next day.
-        if let (Some(s), Some(u)) = (since, until)
-            && u < s
-            && self.until.as_deref().is_some_and(|t| !t.contains('T'))
-        {
-            until = Some(u + chrono::Duration::days(1));
+        if self.since.is_none() && self.until.is_none() {
+            return Ok(TimeWindow::default());
+        }
+        let utc = FixedOffset::east_opt(0).expect("zero");
+        let off = self.tz.or(first.map(|f| *f.offset())).unwrap_or(utc);
+        let day = first
+            .map(|f| f.with_timezone(&off).date_naive())
+            .unwrap_or_default();
+        let (since, until) =
+            crate::timewindow::resolve(self.since.as_deref(), self.until.as_deref(), off, day)?;
+        if !self.quiet {
+            let show = |t: Option<Ts>| t.map_or_else(|| "…".to_string(), |t| t.to_rfc3339());
+            eprintln!("window: {} .. {}", show(since), show(until));
         }
         Ok(TimeWindow { since, until })
     }
@@ -247,25 +248,6 @@ impl TimeWindow {
     pub fn contains(&self, t: &Ts) -> bool {
         self.since.is_none_or(|s| *t >= s) && self.until.is_none_or(|u| *t <= u)
     }
-}
-
-fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t);
-    }
-    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
-        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
-        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
-    let Some(first) = first else {
-        // No events: any instant will do, nothing is filtered.
-        return Ok(FixedOffset::east_opt(0)
-            .expect("zero")
-            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
-    };
-    let off = *first.offset();
-    off.from_local_datetime(&first.date_naive().and_time(tod))
-        .single()
-        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
 }
 
 #[derive(Args, Debug)]

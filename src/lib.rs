@@ -28,3 +28,4 @@ mod testrng;
 pub mod text;
 pub mod timefmt;
 pub mod timeline;
+pub mod timewindow;

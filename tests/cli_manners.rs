@@ -234,3 +234,55 @@ fn completions_and_man_page() {
         &r.stdout[..200.min(r.stdout.len())]
     );
 }
+
+#[test]
+fn time_windows() {
+    const CASE: &str = "fixtures/case-mixed";
+    // Local forms in --tz; the resolved window is told on stderr.
+    let r = mqdiag(&[
+        "timeline",
+        CASE,
+        "--tz",
+        "-04:00",
+        "--since",
+        "2025-03-14 06:22:44",
+        "--until",
+        "06:22:47.03",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("window: 2025-03-14T06:22:44-04:00 .. 2025-03-14T06:22:47.030-04:00"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("06:22:47.020875-04:00"), "{}", r.stdout);
+    assert!(!r.stdout.contains("06:22:41"), "{}", r.stdout);
+    // A whole day, quietly.
+    let r = mqdiag(&[
+        "timeline",
+        CASE,
+        "-q",
+        "--since",
+        "2025-03-14",
+        "--until",
+        "2025-03-14",
+    ]);
+    assert_eq!(r.code, 0);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    assert!(r.stdout.lines().count() > 20);
+    let r = mqdiag(&["timeline", CASE, "-q", "--since", "2025-03-15"]);
+    assert_eq!(r.stdout, "");
+    // Since after until, and text that is no time.
+    let r = mqdiag(&[
+        "timeline",
+        CASE,
+        "--since",
+        "2025-03-15",
+        "--until",
+        "2025-03-14",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("is after"), "{}", r.stderr);
+    assert_eq!(mqdiag(&["analyze", CASE, "--since", "noon"]).code, 2);
+}
