@@ -86,9 +86,12 @@ pub struct AnalyzeArgs {
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
-    /// `text` or `json`.
-    #[arg(long, default_value = "text")]
-    pub format: String,
+    /// `text` or `json` (default: text, or from the `-o` file's extension).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Write to this file instead of standard output (`-`: standard output).
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
 }
 
 /// The fingerprints of an earlier JSON report.
@@ -206,14 +209,21 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let plan = Plan::new(&a.only, &a.skip, &a.set)?;
     let kind = match a.format {
         Some(f) => f.into(),
-        None => a
-            .input
-            .output
-            .as_deref()
-            .and_then(report::Kind::from_path)
-            .unwrap_or(report::Kind::Text),
+        None => crate::outpath::infer(
+            a.input.output.as_deref(),
+            report::Kind::EXTENSIONS,
+            "analyze",
+        )?
+        .unwrap_or(report::Kind::Text),
     };
     let baseline = a.baseline.as_deref().map(read_baseline).transpose()?;
+    if let (Some(o), Some(b)) = (
+        crate::outpath::target(a.input.output.as_deref()),
+        &a.baseline,
+    ) {
+        crate::outpath::check(o, std::slice::from_ref(b))?;
+    }
+    let mut out = a.input.writer()?;
     let mut skip_files: Vec<PathBuf> = a.input.output.iter().cloned().collect();
     skip_files.extend(a.baseline.iter().cloned());
     let mut opts = a.input.read_options();
@@ -221,7 +231,6 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let (sources, discovery_rows) =
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
-    let mut out = a.input.writer()?;
 
     let mut redactor = a.redact.then(Redactor::new);
     let (mut inputs, mut findings, (calls, calls_by_verb)) =
@@ -269,7 +278,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         calls_by_verb: &calls_by_verb,
         run: &run_info,
     };
-    io_result(report::write(kind, &mut out, &rep).and_then(|_| out.flush()))?;
+    io_result(report::write(kind, &mut out, &rep).and_then(|_| out.finish()))?;
     if nothing_read {
         return Err(format!(
             "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",
@@ -281,8 +290,23 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
 }
 
 pub fn rules(a: RulesArgs) -> Result<i32, String> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let r = match a.format.as_str() {
+    let format = match &a.format {
+        Some(f) => f.clone(),
+        None => crate::outpath::infer(
+            a.output.as_deref(),
+            &[("txt", "text"), ("text", "text"), ("json", "json")],
+            "rules",
+        )?
+        .unwrap_or("text")
+        .to_string(),
+    };
+    if !matches!(format.as_str(), "text" | "json") {
+        return Err(format!(
+            "rules --format: `{format}` is not one of text, json"
+        ));
+    }
+    let mut out = crate::outpath::Output::open(a.output.as_deref(), &[])?;
+    let r = match format.as_str() {
         "text" => rules_text(&mut out),
         "json" => rules_json(&mut out),
         other => {
@@ -291,7 +315,7 @@ pub fn rules(a: RulesArgs) -> Result<i32, String> {
             ));
         }
     };
-    io_result(r.and_then(|_| out.flush()))?;
+    io_result(r.and_then(|_| out.finish()))?;
     Ok(EXIT_OK)
 }
 
@@ -343,7 +367,9 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
             })
         })
         .collect();
-    serde_json::to_writer_pretty(&mut *out, &v)?;
+    // An object, not a bare array, so fields can be added beside the list.
+    let doc = serde_json::json!({"schema_version": 1, "rules": v});
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")
 }
 

@@ -21,6 +21,7 @@ pub mod input;
 pub mod lines;
 pub mod meter;
 pub mod mqrc;
+pub mod outpath;
 pub mod output;
 pub mod passes;
 pub mod progress;
@@ -29,8 +30,10 @@ pub mod rows;
 pub mod run;
 pub mod sink;
 pub mod source;
+pub mod suggest;
 #[cfg(test)]
 mod testrng;
 pub mod text;
 pub mod timefmt;
 pub mod timeline;
+pub mod timewindow;

@@ -1,11 +1,9 @@
-use clap::Parser;
-
 // The system allocator: timeline rows are rendered into reused batches and
 // few events cross threads, so mimalloc no longer paid for itself; it kept
 // ~100 MB resident where the system allocator keeps ~30 MB (measured with
 // examples/bench.rs).
 
 fn main() {
-    let code = mqdiag::cli::run(mqdiag::cli::Cli::parse());
+    let code = mqdiag::cli::main_with(std::env::args_os());
     std::process::exit(code);
 }

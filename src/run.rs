@@ -7,14 +7,14 @@
 use crate::event::Ts;
 use crate::formats::open_all;
 use crate::input::discover_with;
+use crate::outpath::Output;
 use crate::progress::Progress;
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
-use crate::timeline::{Merged, TimeWindow, resolve_time};
+use crate::timeline::{Merged, TimeWindow};
 use chrono::{FixedOffset, NaiveDate};
 use clap::Args;
-use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::thread;
 
@@ -33,23 +33,34 @@ pub struct InputArgs {
     /// ...). Default: decided per file from its first bytes.
     #[arg(long, value_parser = parse_encoding)]
     pub encoding: Option<crate::encoding::TextEncoding>,
-    /// Only events at or after this time (RFC 3339, or HH:MM:SS on the
-    /// first day of the input).
+    /// Only events at or after this time: RFC 3339, `YYYY-MM-DD HH:MM[:SS]`,
+    /// a date (from its start) or `HH:MM[:SS]` on the first day of the
+    /// input; local forms in --tz, else in the first event's offset.
     #[arg(long)]
     pub since: Option<String>,
-    /// Only events at or before this time (RFC 3339 or HH:MM:SS).
+    /// Only events at or before this time (the same forms; a date means to
+    /// its end).
     #[arg(long)]
     pub until: Option<String>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (`-`: standard
+    /// output). Never an input; replaced only when the run succeeds.
     #[arg(short = 'o', long)]
     pub output: Option<PathBuf>,
     /// No progress or notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Worker threads that read and parse input (default: the number of
-    /// cores). `-j 1` reads everything on one thread; the output is the same.
-    #[arg(short = 'j', long = "jobs")]
+    /// Worker threads that read and parse input, 1 to 256 (default: the
+    /// number of cores). `-j 1` reads everything on one thread; the output is the same.
+    #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+}
+
+/// `-j`: more workers than this only cost memory (each holds read buffers).
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    s.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=256).contains(n))
+        .ok_or_else(|| format!("`{s}` is not a number of workers between 1 and 256"))
 }
 
 fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
@@ -174,37 +185,30 @@ impl InputArgs {
         Ok((sources, found.problems))
     }
 
-    /// Open the output: the `-o` file or standard output.
-    pub fn writer(&self) -> Result<Box<dyn Write>, String> {
-        match &self.output {
-            Some(p) => File::create(p)
-                .map(|f| Box::new(BufWriter::new(f)) as Box<dyn Write>)
-                .map_err(|e| format!("cannot write {}: {e}", p.display())),
-            None => Ok(Box::new(BufWriter::with_capacity(
-                256 * 1024,
-                io::stdout().lock(),
-            ))),
-        }
+    /// Open the output: the `-o` file (`-` is standard output) or standard
+    /// output. Refused when it is an input (see `outpath::check`); call it
+    /// before reading anything, and `finish` it at the end.
+    pub fn writer(&self) -> Result<Output, String> {
+        Output::open(self.output.as_deref(), &self.paths())
     }
 
-    /// The `--since`/`--until` window, resolved against the first event.
+    /// The `--since`/`--until` window (see `timewindow`): local forms in
+    /// `--tz`, else in the offset of the first event, on its day. The
+    /// resolved window is told on standard error unless `-q`.
     pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
-        let since = self
-            .since
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        let mut until = self
-            .until
-            .as_deref()
-            .map(|s| resolve_time(s, first))
-            .transpose()?;
-        // `--since 23:00 --until 01:00`: the end is on the next day.
-        if let (Some(s), Some(u)) = (since, until)
-            && u < s
-            && self.until.as_deref().is_some_and(|t| !t.contains('T'))
-        {
-            until = Some(u + chrono::Duration::days(1));
+        if self.since.is_none() && self.until.is_none() {
+            return Ok(TimeWindow::default());
+        }
+        let utc = FixedOffset::east_opt(0).expect("zero");
+        let off = self.tz.or(first.map(|f| *f.offset())).unwrap_or(utc);
+        let day = first
+            .map(|f| f.with_timezone(&off).date_naive())
+            .unwrap_or_default();
+        let (since, until) =
+            crate::timewindow::resolve(self.since.as_deref(), self.until.as_deref(), off, day)?;
+        if !self.quiet {
+            let show = |t: Option<Ts>| t.map_or_else(|| "…".to_string(), |t| t.to_rfc3339());
+            eprintln!("window: {} .. {}", show(since), show(until));
         }
         Ok(TimeWindow { since, until })
     }

@@ -165,7 +165,9 @@ fn unwritable_output_exit_2() {
 fn rules_verb_lists_every_rule() {
     let r = mqdiag(&["rules", "--format", "json"]);
     assert_eq!(r.code, 0);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    let v = &doc["rules"];
     let ids: Vec<&str> = v
         .as_array()
         .unwrap()

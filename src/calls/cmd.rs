@@ -6,7 +6,6 @@ use super::{By, Calls};
 use crate::exit::{EXIT_OK, io_result};
 use crate::run::InputArgs;
 use clap::Args;
-use std::io::Write;
 
 #[derive(Args, Debug)]
 pub struct CallsArgs {
@@ -44,6 +43,9 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
         interest: Some(std::sync::Arc::new(super::interest())),
         ..a.input.read_options()
     };
+    // Opened first: an `-o` that would overwrite an input is refused
+    // before anything is read.
+    let mut out = a.input.writer()?;
     let skip: Vec<_> = a.input.output.iter().cloned().collect();
     let (sources, discovery_rows) = a
         .input
@@ -60,7 +62,6 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let mut inputs = merged.finish();
     inputs.extend(discovery_rows);
     let rows = calls.rows(&inputs);
-    let mut out = a.input.writer()?;
-    io_result(render::write(&mut out, &rows, a.by, format).and_then(|_| out.flush()))?;
+    io_result(render::write(&mut out, &rows, a.by, format).and_then(|_| out.finish()))?;
     Ok(EXIT_OK)
 }

@@ -26,7 +26,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "records",
         "fewest records of one message, channel and host to report",
     )
-    .range(1.0, f64::MAX)],
+    .range(1.0, super::THRESHOLD_MAX)],
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",
     functions: &[],

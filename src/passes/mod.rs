@@ -32,6 +32,12 @@ pub trait Pass {
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding>;
 }
 
+/// The largest value any threshold accepts unless it says less: thresholds
+/// become durations added to event times and counts, and past this they
+/// overflow the calendar (`--set slow-dns.correlate_s=1e15` panicked).
+/// A billion seconds is some 31 years, a billion milliseconds 11 days.
+pub const THRESHOLD_MAX: f64 = 1e9;
+
 /// One tunable threshold of a rule.
 #[derive(Debug, Clone, Copy)]
 pub struct Threshold {
@@ -58,7 +64,7 @@ impl Threshold {
             unit,
             doc,
             min: 0.0,
-            max: f64::MAX,
+            max: THRESHOLD_MAX,
         }
     }
 
@@ -214,11 +220,7 @@ impl Plan {
                 .filter(|v: &f64| v.is_finite())
                 .ok_or_else(|| format!("--set `{s}`: `{value}` is not a number"))?;
             if v < t.min || v > t.max {
-                let range = if t.max == f64::MAX {
-                    format!("at least {}", t.min)
-                } else {
-                    format!("between {} and {}", t.min, t.max)
-                };
+                let range = format!("between {} and {}", t.min, t.max);
                 return Err(format!("--set `{s}`: {rid}.{key} must be {range}"));
             }
             settings
@@ -494,7 +496,11 @@ mod tests {
         assert!(err("tcp-send-stall.nokey=1").contains("has no threshold `nokey`"));
         assert!(err("tcp-send-stall.nokey=1").contains("min_wait_ms"));
         assert!(err("tcp-send-stall.min_wait_ms=abc").contains("not a number"));
-        assert!(err("tcp-send-stall.min_wait_ms=-5").contains("must be at least 0"));
+        assert!(err("tcp-send-stall.min_wait_ms=-5").contains("must be between 0 and 1000000000"));
+        // Past the bound a threshold would overflow the calendar when added
+        // to an event time.
+        assert!(err("slow-dns.correlate_s=1e15").contains("between 0 and 1000000000"));
+        assert!(Plan::new(&[], &[], &["slow-dns.correlate_s=1e9".to_string()]).is_ok());
         assert!(err("tcp-send-stall.min_wait_ms").contains("RULE.KEY=VALUE"));
         assert!(err("nodot=1").contains("RULE.KEY=VALUE"));
     }

@@ -23,7 +23,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "records",
         "fewest records of one message, channel and host to report",
     )
-    .range(1.0, f64::MAX)],
+    .range(1.0, super::THRESHOLD_MAX)],
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],

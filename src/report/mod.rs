@@ -93,6 +93,19 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The `-o` extensions and the format each asks for.
+    pub const EXTENSIONS: &'static [(&'static str, Kind)] = &[
+        ("txt", Kind::Text),
+        ("text", Kind::Text),
+        ("json", Kind::Json),
+        ("md", Kind::Markdown),
+        ("markdown", Kind::Markdown),
+        ("html", Kind::Html),
+        ("htm", Kind::Html),
+        ("sarif", Kind::Sarif),
+        ("sarif.json", Kind::Sarif),
+    ];
+
     /// From an output file's extension (`report.sarif.json` is SARIF).
     pub fn from_path(p: &std::path::Path) -> Option<Kind> {
         let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();

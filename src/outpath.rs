@@ -1,0 +1,290 @@
+//! `-o`: which format an output file's name asks for, whether the path may
+//! be written at all, and a writer that only replaces the file once the
+//! whole output is written.
+//!
+//! Evidence is read-only: an output that is an input, lies under an input
+//! directory or is an archive being read is refused before anything is
+//! opened for writing. The output goes to a temporary file beside the
+//! target and is renamed over it at the end, so a failed run leaves an
+//! existing file as it was and never a half-written one.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The file `-o` names; `None` for standard output (no `-o`, or `-o -`).
+pub fn target(o: Option<&Path>) -> Option<&Path> {
+    o.filter(|p| p.as_os_str() != "-")
+}
+
+/// The format an output file's extension asks for. `table` maps an
+/// extension (without the dot, lower case, may itself contain a dot like
+/// `sarif.json`) to a format; the longest matching one wins. A name without
+/// an extension asks for nothing (`Ok(None)`); an extension the verb cannot
+/// write is an error naming the ones it can.
+pub fn infer<T: Copy>(
+    o: Option<&Path>,
+    table: &[(&str, T)],
+    verb: &str,
+) -> Result<Option<T>, String> {
+    let Some(p) = target(o) else {
+        return Ok(None);
+    };
+    let Some(name) = p.file_name() else {
+        return Ok(None);
+    };
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    let Some((_, ext)) = name.split_once('.').filter(|(stem, _)| !stem.is_empty()) else {
+        return Ok(None);
+    };
+    let best = table
+        .iter()
+        .filter(|(e, _)| ext == *e || ext.ends_with(&format!(".{e}")))
+        .max_by_key(|(e, _)| e.len());
+    match best {
+        Some((_, f)) => Ok(Some(*f)),
+        None => {
+            let last = ext.rsplit('.').next().unwrap_or(ext);
+            let accepted: Vec<String> = table.iter().map(|(e, _)| format!(".{e}")).collect();
+            Err(format!(
+                "-o {}: `{verb}` cannot write .{last} files; it writes {} (or name the format with --format)",
+                p.display(),
+                accepted.join(", ")
+            ))
+        }
+    }
+}
+
+/// The directory a new file at `p` would be created in.
+fn parent_of(p: &Path) -> &Path {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Where `p` is, symbolic links and `..` resolved, whether or not the file
+/// exists yet (its directory must).
+fn resolved(p: &Path) -> Option<PathBuf> {
+    if let Ok(c) = fs::canonicalize(p) {
+        return Some(c);
+    }
+    Some(fs::canonicalize(parent_of(p)).ok()?.join(p.file_name()?))
+}
+
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &Path, _: &Path) -> bool {
+    false
+}
+
+/// Whether `out` may be written while `reads` (input paths, archives, a
+/// baseline) are read: its directory exists, it is not a directory, and it
+/// is none of the inputs nor under an input directory.
+pub fn check(out: &Path, reads: &[PathBuf]) -> Result<(), String> {
+    let dir = parent_of(out);
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write {}: directory {} does not exist",
+            out.display(),
+            dir.display()
+        ));
+    }
+    if out.is_dir() {
+        return Err(format!("cannot write {}: it is a directory", out.display()));
+    }
+    let Some(o) = resolved(out) else {
+        return Err(format!("cannot write {}: no such place", out.display()));
+    };
+    for r in reads {
+        let Ok(c) = fs::canonicalize(r) else { continue };
+        if c == o || same_file(out, r) {
+            return Err(format!(
+                "-o {} is the input {}: evidence is read-only, write the output elsewhere",
+                out.display(),
+                r.display()
+            ));
+        }
+        if c.is_dir() && o.starts_with(&c) {
+            return Err(format!(
+                "-o {} is inside the input directory {}: evidence is read-only, write the output elsewhere",
+                out.display(),
+                r.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Standard output, or a temporary file renamed onto the `-o` path by
+/// `finish`. Dropped without `finish` (a failed run), the temporary file
+/// is removed and the target left as it was.
+pub enum Output {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File {
+        w: BufWriter<tempfile::NamedTempFile>,
+        dest: PathBuf,
+    },
+}
+
+impl Output {
+    /// Open the output for `o` (see `target`), after `check` against `reads`.
+    pub fn open(o: Option<&Path>, reads: &[PathBuf]) -> Result<Output, String> {
+        let Some(dest) = target(o) else {
+            return Ok(Output::Stdout(BufWriter::with_capacity(
+                256 * 1024,
+                io::stdout().lock(),
+            )));
+        };
+        check(dest, reads)?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".mqdiag-")
+            .suffix(".tmp")
+            .tempfile_in(parent_of(dest))
+            .map_err(|e| format!("cannot write {}: {e}", dest.display()))?;
+        Ok(Output::File {
+            w: BufWriter::with_capacity(256 * 1024, tmp),
+            dest: dest.to_path_buf(),
+        })
+    }
+
+    /// Flush, and put the file in place.
+    pub fn finish(self) -> io::Result<()> {
+        match self {
+            Output::Stdout(mut w) => w.flush(),
+            Output::File { w, dest } => {
+                let tmp = w.into_inner().map_err(|e| e.into_error())?;
+                tmp.as_file().sync_all()?;
+                // A temporary file is private (0600); the report is an
+                // ordinary file: keep the mode of the file it replaces, or
+                // the usual 0644.
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let mode = fs::metadata(&dest)
+                        .map(|m| m.permissions().mode())
+                        .unwrap_or(0o644);
+                    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(mode))?;
+                }
+                tmp.persist(&dest).map(|_| ()).map_err(|e| e.error)
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File { w, .. } => w.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File { w, .. } => w.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File { w, .. } => w.flush(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: &[(&str, u8)] = &[("json", 1), ("sarif", 2), ("sarif.json", 2), ("txt", 3)];
+
+    fn inf(p: &str) -> Result<Option<u8>, String> {
+        infer(Some(Path::new(p)), T, "analyze")
+    }
+
+    #[test]
+    fn extensions() {
+        assert_eq!(inf("r.json"), Ok(Some(1)));
+        assert_eq!(inf("dir/R.JSON"), Ok(Some(1)));
+        assert_eq!(inf("r.sarif.json"), Ok(Some(2)));
+        assert_eq!(inf("r.sarif"), Ok(Some(2)));
+        assert_eq!(inf("report"), Ok(None));
+        assert_eq!(inf(".hidden"), Ok(None));
+        assert_eq!(inf("-"), Ok(None));
+        let e = inf("r.csv").unwrap_err();
+        assert!(e.contains(".csv") && e.contains(".json, .sarif"), "{e}");
+        assert_eq!(infer(None, T, "analyze"), Ok(None));
+    }
+
+    #[test]
+    fn refuses_inputs_and_missing_directories() {
+        let d = tempfile::tempdir().unwrap();
+        let input = d.path().join("in");
+        fs::create_dir(&input).unwrap();
+        let f = input.join("AMQERR01.LOG");
+        fs::write(&f, "x").unwrap();
+        let reads = vec![input.clone()];
+        assert!(
+            check(&f, &reads)
+                .unwrap_err()
+                .contains("inside the input directory")
+        );
+        assert!(check(&input.join("new.json"), &reads).is_err());
+        assert!(
+            check(&f, std::slice::from_ref(&f))
+                .unwrap_err()
+                .contains("is the input")
+        );
+        // Through `..`: the same file.
+        let odd = input.join("..").join("in").join("AMQERR01.LOG");
+        assert!(check(&odd, std::slice::from_ref(&f)).is_err());
+        assert!(check(&d.path().join("report.json"), &reads).is_ok());
+        assert!(
+            check(&d.path().join("nope").join("r.json"), &reads)
+                .unwrap_err()
+                .contains("does not exist")
+        );
+        assert!(check(&input, &[]).unwrap_err().contains("directory"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_hard_link_to_an_input() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("a.FMT");
+        fs::write(&f, "x").unwrap();
+        let l = d.path().join("b.txt");
+        fs::hard_link(&f, &l).unwrap();
+        assert!(check(&l, std::slice::from_ref(&f)).is_err());
+    }
+
+    #[test]
+    fn replaces_only_when_finished() {
+        let d = tempfile::tempdir().unwrap();
+        let dest = d.path().join("r.txt");
+        fs::write(&dest, "old").unwrap();
+        let mut o = Output::open(Some(&dest), &[]).unwrap();
+        o.write_all(b"new").unwrap();
+        drop(o); // a failed run
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "old");
+        assert_eq!(
+            fs::read_dir(d.path()).unwrap().count(),
+            1,
+            "temporary file left"
+        );
+        let mut o = Output::open(Some(&dest), &[]).unwrap();
+        o.write_all(b"new").unwrap();
+        o.finish().unwrap();
+        assert_eq!(fs::read_to_string(&dest).unwrap(), "new");
+        assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+}
