@@ -10,7 +10,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python3 -m venv "$work/venv"
+# A fresh Debian machine may lack the venv module: install it (CI is root).
+if ! python3 -m venv "$work/venv" >/dev/null 2>&1; then
+    apt-get install -y -qq python3-venv >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq python3-venv >/dev/null 2>&1; } || true
+    python3 -m venv "$work/venv"
+fi
 if ! "$work/venv/bin/pip" install --quiet --disable-pip-version-check pre-commit >"$work/pip.log" 2>&1; then
     if grep -qiE 'connection|resolve|network|timed out|No matching distribution' "$work/pip.log"; then
         echo "precommit-test: SKIPPED: PyPI cannot be reached to install pre-commit:"
