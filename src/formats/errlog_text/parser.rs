@@ -1,0 +1,651 @@
+//! Lines to records: the record state machine, with interleaved writes,
+//! cut records and text outside records reported where they happen.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum St {
+    Attrs,
+    AfterAttrs,
+    Summary,
+    AfterSummary,
+    Section(usize),
+}
+
+/// One record as written, before dating.
+#[derive(Debug)]
+pub struct RawRecord {
+    pub line: u64,
+    pub last_line: u64,
+    pub header: Header,
+    pub attrs: Vec<(String, String)>,
+    pub msgid: Option<String>,
+    pub summary: Vec<String>,
+    /// Explanation and action lines; an empty string is a blank line.
+    pub sections: [Vec<String>; 2],
+    /// `amqccita.c:4214` from the separator.
+    pub source: Option<String>,
+    pub closed: bool,
+    /// The file ended inside the record.
+    pub truncated: bool,
+    /// Written in two parts around the record at this line.
+    pub interrupted_by: Option<u64>,
+    pub reassembled: bool,
+    /// Header (and attributes) only: the message text never came.
+    pub incomplete: bool,
+    pub(super) st: St,
+    pub(super) bytes: usize,
+    pub(super) cut: bool,
+}
+
+impl RawRecord {
+    pub(super) fn new(line: u64, header: Header) -> RawRecord {
+        let mut r = RawRecord {
+            line,
+            last_line: line,
+            header,
+            attrs: Vec::new(),
+            msgid: None,
+            summary: Vec::new(),
+            sections: [Vec::new(), Vec::new()],
+            source: None,
+            closed: false,
+            truncated: false,
+            interrupted_by: None,
+            reassembled: false,
+            incomplete: false,
+            st: St::Attrs,
+            bytes: 0,
+            cut: false,
+        };
+        if let Some(t) = r.header.legacy_text.take() {
+            r.message_line(&t);
+        }
+        r
+    }
+
+    pub(super) fn has_text(&self) -> bool {
+        self.msgid.is_some() || !self.summary.is_empty()
+    }
+
+    pub(super) fn lines(&self) -> u64 {
+        self.last_line - self.line + 1
+    }
+
+    /// Keep a line of text; false when the record is over its size limit.
+    pub(super) fn keep(&mut self, s: &str) -> bool {
+        // One more byte for the space or line break it is joined with.
+        let n = s.len() + 1;
+        if self.bytes + n > MAX_RECORD_BYTES {
+            return false;
+        }
+        self.bytes += n;
+        true
+    }
+
+    pub(super) fn message_line(&mut self, line: &str) {
+        match msg_split(line) {
+            Some((id, rest)) => {
+                self.msgid = Some(id.to_string());
+                self.summary_text(rest);
+            }
+            None => self.summary_text(trim(line)),
+        }
+    }
+
+    pub(super) fn summary_text(&mut self, s: &str) {
+        self.st = St::Summary;
+        if let Some(before) = glued_heading(s) {
+            self.summary.push(before.to_string());
+            self.st = St::Section(0);
+        } else if !s.is_empty() {
+            self.summary.push(s.to_string());
+        }
+    }
+
+    pub(super) fn section_text(&mut self, i: usize, s: &str) {
+        self.st = St::Section(i);
+        if !s.is_empty() {
+            self.sections[i].push(s.to_string());
+        }
+    }
+
+    pub(super) fn blank(&mut self) {
+        match self.st {
+            St::Attrs => self.st = St::AfterAttrs,
+            St::Summary => self.st = St::AfterSummary,
+            St::Section(i) => self.sections[i].push(String::new()),
+            St::AfterAttrs | St::AfterSummary => {}
+        }
+    }
+}
+
+/// A problem found while parsing: line, severity, lines skipped, message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub code: ProblemCode,
+    pub line: Option<u64>,
+    pub severity: Severity,
+    pub skipped: u64,
+    pub message: String,
+}
+
+#[derive(Debug)]
+pub enum Item {
+    Record(Box<RawRecord>),
+    Problem(Found),
+}
+
+/// Why lines are outside any record.
+#[derive(Debug, PartialEq)]
+pub(super) enum Why {
+    /// Before the first header: the tail of a record cut by a copy.
+    FileStart,
+    /// Between a separator and the next header.
+    Outside,
+    /// After a second message id inside the record of this line.
+    SecondMessage(u64),
+}
+
+/// Lines outside any record.
+#[derive(Debug)]
+pub(super) struct Orphan {
+    pub(super) start: u64,
+    pub(super) end: u64,
+    pub(super) msgid: Option<String>,
+    pub(super) why: Why,
+}
+
+/// Line-fed record parser: feed decoded lines, take `Item`s from `out`.
+#[derive(Debug, Default)]
+pub struct Parser {
+    pub(super) cur: Option<Box<RawRecord>>,
+    /// A record cut off after its attributes by another writer's record;
+    /// its text may follow that record.
+    pub(super) parked: Option<Box<RawRecord>>,
+    pub(super) orphan: Option<Orphan>,
+    pub(super) garbage: Option<(u64, u64)>,
+    pub(super) seen_header: bool,
+    /// The line being fed was cut to the line-length limit (so a value
+    /// without its closing parenthesis is expected, and already reported).
+    pub line_cut: bool,
+    pub out: VecDeque<Item>,
+}
+
+impl Parser {
+    pub(super) fn problem(
+        &mut self,
+        code: ProblemCode,
+        line: u64,
+        severity: Severity,
+        skipped: u64,
+        message: String,
+    ) {
+        self.out.push_back(Item::Problem(Found {
+            code,
+            line: (line > 0).then_some(line),
+            severity,
+            skipped,
+            message,
+        }));
+    }
+
+    /// A run of NUL bytes (a hole left by a crash) was removed from the
+    /// start of line `no`.
+    pub fn nul_hole(&mut self, no: u64, count: usize) {
+        self.flush_garbage();
+        self.problem(
+            ProblemCode::NulBytes,
+            no,
+            Severity::Warning,
+            0,
+            format!("{count} NUL bytes at the start of the line (a hole in the file): removed"),
+        );
+    }
+
+    pub fn feed(&mut self, no: u64, text: &str) {
+        if has_control(text) {
+            match &mut self.garbage {
+                Some((_, end)) => *end = no,
+                None => self.garbage = Some((no, no)),
+            }
+            return;
+        }
+        self.flush_garbage();
+        if let Some(h) = parse_header(text) {
+            self.on_header(no, h);
+            return;
+        }
+        if let Some(src) = is_separator(text) {
+            self.on_separator(no, src);
+            return;
+        }
+        let blank = is_blank(text);
+        if let Some(r) = self.cur.as_mut() {
+            r.last_line = no;
+            if blank {
+                r.blank();
+            } else {
+                self.on_text(no, text);
+            }
+            return;
+        }
+        if blank {
+            return;
+        }
+        if self.parked.is_some() && is_msg_line(text) {
+            let mut p = self.parked.take().expect("parked");
+            p.reassembled = true;
+            p.last_line = no;
+            p.message_line(text);
+            self.cur = Some(p);
+            return;
+        }
+        let msgid = is_msg_line(text)
+            .then(|| msg_split(text).map(|(id, _)| id.to_string()))
+            .flatten();
+        match &mut self.orphan {
+            Some(o) => {
+                o.end = no;
+                if o.msgid.is_none() {
+                    o.msgid = msgid;
+                }
+            }
+            None => {
+                self.orphan = Some(Orphan {
+                    start: no,
+                    end: no,
+                    msgid,
+                    why: if self.seen_header {
+                        Why::Outside
+                    } else {
+                        Why::FileStart
+                    },
+                })
+            }
+        }
+    }
+
+    pub(super) fn on_text(&mut self, no: u64, text: &str) {
+        let r = self.cur.as_mut().expect("record");
+        match r.st {
+            St::Attrs | St::AfterAttrs if is_attr_line(text) => {
+                let scan = scan_attrs(trim(text));
+                for a in scan.attrs {
+                    if r.attrs.len() < MAX_ATTRS {
+                        r.attrs.push(a);
+                    }
+                }
+                if let Some(name) = scan.unbalanced.filter(|_| !self.line_cut) {
+                    self.problem( ProblemCode::BadAttribute,
+                        no,
+                        Severity::Warning,
+                        0,
+                        format!(
+                            "unbalanced parentheses in attribute `{name}(`: value taken up to the last `)`"
+                        ),
+                    );
+                } else if let Some(junk) = scan.junk {
+                    let shown: String = junk.chars().take(60).collect();
+                    self.problem(
+                        ProblemCode::BadAttribute,
+                        no,
+                        Severity::Warning,
+                        0,
+                        format!("not an attribute in the attribute lines: `{shown}`"),
+                    );
+                }
+            }
+            St::Attrs | St::AfterAttrs => r.message_line(text),
+            St::Summary | St::AfterSummary | St::Section(_) if is_msg_line(text) => {
+                self.second_message(no, text)
+            }
+            St::Summary => match heading(text) {
+                Some(rest) => r.section_text(0, rest),
+                None => {
+                    if r.keep(text) {
+                        r.summary_text(trim(text));
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+            St::AfterSummary => match heading(text) {
+                Some(rest) => r.section_text(0, rest),
+                None => {
+                    if r.keep(text) {
+                        r.section_text(0, trim_end(text));
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+            St::Section(i) => match heading(text) {
+                Some(rest) if i == 0 => r.section_text(1, rest),
+                _ => {
+                    if r.keep(text) {
+                        r.section_text(i, trim_end(text));
+                    } else {
+                        self.too_long(no);
+                    }
+                }
+            },
+        }
+    }
+
+    pub(super) fn too_long(&mut self, no: u64) {
+        let r = self.cur.as_mut().expect("record");
+        if !r.cut {
+            r.cut = true;
+            let line = r.line;
+            self.problem(
+                ProblemCode::RecordTooLong,
+                no,
+                Severity::Warning,
+                0,
+                format!(
+                    "record of line {line} is longer than {} KiB: the rest of its text is not kept",
+                    MAX_RECORD_BYTES / 1024
+                ),
+            );
+        }
+    }
+
+    /// A message line inside a record that already has one: two writers'
+    /// records are mixed.
+    pub(super) fn second_message(&mut self, no: u64, text: &str) {
+        let mut r = self.cur.take().expect("record");
+        r.last_line = no.saturating_sub(1).max(r.line);
+        if let Some(mut p) = self.parked.take() {
+            // The text of the record cut off earlier continues here.
+            self.problem( ProblemCode::InterleavedRecords,
+                r.line,
+                Severity::Info,
+                0,
+                format!(
+                    "record of line {} ends at line {no}, where the text of the record of line {} continues (interleaved writes)",
+                    r.line, p.line
+                ),
+            );
+            self.out.push_back(Item::Record(r));
+            p.reassembled = true;
+            p.last_line = no;
+            p.message_line(text);
+            self.cur = Some(p);
+            return;
+        }
+        let id = msg_split(text)
+            .map(|(id, _)| id.to_string())
+            .unwrap_or_default();
+        self.orphan = Some(Orphan {
+            start: no,
+            end: no,
+            msgid: Some(id),
+            why: Why::SecondMessage(r.line),
+        });
+        self.out.push_back(Item::Record(r));
+    }
+
+    pub(super) fn on_header(&mut self, no: u64, h: Header) {
+        self.flush_orphan();
+        self.seen_header = true;
+        if let Some(name) = &h.unbalanced {
+            self.problem(
+                ProblemCode::BadAttribute,
+                no,
+                Severity::Warning,
+                0,
+                format!(
+                    "unbalanced parentheses in attribute `{name}(`: value taken up to the last `)`"
+                ),
+            );
+        }
+        if let Some(mut r) = self.cur.take() {
+            if r.has_text() {
+                self.problem( ProblemCode::MissingSeparator,
+                    r.line,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "record of line {} has no separator line before the next record at line {no}",
+                        r.line
+                    ),
+                );
+                self.out.push_back(Item::Record(r));
+            } else {
+                r.interrupted_by = Some(no);
+                if let Some(old) = self.parked.replace(r) {
+                    self.keep_textless(old);
+                }
+            }
+        } else if let Some(p) = self.parked.take() {
+            self.keep_textless(p);
+        }
+        self.cur = Some(Box::new(RawRecord::new(no, h)));
+    }
+
+    /// A record with a header but no message text is still an event: its
+    /// time, process, thread, program and host are known.
+    pub(super) fn keep_textless(&mut self, mut r: Box<RawRecord>) {
+        self.problem(
+            ProblemCode::CutRecord,
+            r.line,
+            Severity::Warning,
+            0,
+            format!(
+                "record of line {} has no message text (cut short, or interleaved with the record of line {}): kept as an incomplete record",
+                r.line,
+                r.interrupted_by.unwrap_or(r.last_line)
+            ),
+        );
+        r.incomplete = true;
+        self.out.push_back(Item::Record(r));
+    }
+
+    pub(super) fn on_separator(&mut self, no: u64, src: Option<String>) {
+        if let Some(mut r) = self.cur.take() {
+            r.source = src;
+            r.closed = true;
+            r.last_line = no;
+            if r.has_text() {
+                if r.reassembled {
+                    self.problem( ProblemCode::InterleavedRecords,
+                        r.line,
+                        Severity::Info,
+                        0,
+                        format!(
+                            "record of line {} was written in two parts around the record of line {} (interleaved writes): joined",
+                            r.line,
+                            r.interrupted_by.unwrap_or(0)
+                        ),
+                    );
+                }
+                self.out.push_back(Item::Record(r));
+            } else {
+                self.keep_textless(r);
+            }
+        } else if let Some(o) = self.orphan.as_mut() {
+            o.end = no;
+            self.flush_orphan();
+        }
+    }
+
+    pub(super) fn flush_orphan(&mut self) {
+        let Some(o) = self.orphan.take() else {
+            return;
+        };
+        let lines = if o.start == o.end {
+            format!("line {}", o.start)
+        } else {
+            format!("lines {}–{}", o.start, o.end)
+        };
+        let id = o.msgid.clone().unwrap_or_default();
+        let msg = match o.why {
+            Why::FileStart => format!(
+                "file starts inside a record whose header is missing (copied during rotation?): {lines}{} skipped",
+                o.msgid
+                    .map(|m| format!(" (message {m})"))
+                    .unwrap_or_default()
+            ),
+            Why::Outside => format!(
+                "text outside any record at {lines} (no header line before it{}): skipped",
+                o.msgid
+                    .map(|m| format!("; message {m}"))
+                    .unwrap_or_default()
+            ),
+            Why::SecondMessage(rec) => format!(
+                "second message id {id} inside the record of line {rec} (interleaved writes?): that record ends at line {}, {lines} skipped",
+                o.start - 1
+            ),
+        };
+        self.problem(
+            ProblemCode::BadLine,
+            o.start,
+            Severity::Warning,
+            o.end - o.start + 1,
+            msg,
+        );
+    }
+
+    pub(super) fn flush_garbage(&mut self) {
+        if let Some((a, b)) = self.garbage.take() {
+            let where_ = if a == b {
+                format!("line {a}")
+            } else {
+                format!("lines {a}–{b}")
+            };
+            self.problem(
+                ProblemCode::BinaryData,
+                a,
+                Severity::Warning,
+                b - a + 1,
+                format!("binary data (control characters) in {where_}: skipped"),
+            );
+        }
+    }
+
+    /// End of input.
+    pub fn finish(&mut self) {
+        self.flush_garbage();
+        self.flush_orphan();
+        if let Some(mut r) = self.cur.take() {
+            if r.has_text() {
+                self.problem( ProblemCode::CutFile,
+                    r.line,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "last record (line {}) has no closing separator line: file cut short or still being written; read as far as it goes",
+                        r.line
+                    ),
+                );
+                r.truncated = true;
+                self.out.push_back(Item::Record(r));
+            } else {
+                self.problem(
+                    ProblemCode::CutRecord,
+                    r.line,
+                    Severity::Warning,
+                    0,
+                    format!(
+                        "last record (line {}) is cut short before its message text: kept as an incomplete record",
+                        r.line
+                    ),
+                );
+                r.incomplete = true;
+                r.truncated = true;
+                self.out.push_back(Item::Record(r));
+            }
+        }
+        if let Some(p) = self.parked.take() {
+            self.keep_textless(p);
+        }
+    }
+}
+
+/// Wrapped lines joined with single spaces; blank lines (paragraphs) kept
+/// as line breaks.
+pub(super) fn join_paragraphs(lines: &[String]) -> String {
+    // One buffer sized once: lines of a paragraph joined by a space,
+    // paragraphs by a newline.
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+    let mut open = false;
+    for l in lines {
+        let t = l.trim();
+        if t.is_empty() {
+            open = false;
+            continue;
+        }
+        if open {
+            out.push(' ');
+        } else if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(t);
+        open = true;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The source
+
+/// Canonical insert names and the event attribute each raw value is kept
+/// under.
+pub(super) const INSERT_ATTRS: &[(&str, &str)] = &[
+    ("ArithInsert1", "arith_insert1"),
+    ("ArithInsert2", "arith_insert2"),
+    ("CommentInsert1", "comment_insert1"),
+    ("CommentInsert2", "comment_insert2"),
+    ("CommentInsert3", "comment_insert3"),
+    ("RemoteHost", "remote_host"),
+];
+
+/// The offset for a record without `Time()` at `line`: that of the records
+/// with `Time()` around it (read in the record's date order). Where the two
+/// neighbours disagree (a daylight-saving change between them) the one that
+/// keeps the record between them in time is taken, the earlier one when
+/// both or neither do, and the record gets a note.
+pub(super) fn neighbour_offset(
+    run: &mut FileRun,
+    order: Order,
+    line: u64,
+    local: NaiveDateTime,
+) -> FixedOffset {
+    let segs = &run.plan.scan.segs[order_index(order)];
+    // Index of the first run starting after the line.
+    let next = segs.partition_point(|s| s.first <= line);
+    let chosen = match (next.checked_sub(1).map(|i| segs[i]), segs.get(next)) {
+        (None, None) => return run.offset,
+        (Some(p), _) if line <= p.last => p.offset,
+        (None, Some(n)) => n.offset,
+        (Some(p), None) => p.offset,
+        (Some(p), Some(n)) => {
+            let between = |off: i32| {
+                let t = local - chrono::Duration::seconds(off as i64);
+                t >= p.last_utc && t <= n.first_utc
+            };
+            let off = if !between(p.offset) && between(n.offset) {
+                n.offset
+            } else {
+                p.offset
+            };
+            run.info.problem(
+                ProblemCode::OffsetChange,
+                Some(line),
+                Severity::Info,
+                0,
+                format!(
+                    "record has no Time() and its neighbours disagree on the UTC offset ({} at line {}, {} at line {}; a daylight-saving change?): read at {}",
+                    offset_label(p.offset),
+                    p.last,
+                    offset_label(n.offset),
+                    n.first,
+                    offset_label(off)
+                ),
+            );
+            off
+        }
+    };
+    FixedOffset::east_opt(chosen).unwrap_or(run.offset)
+}

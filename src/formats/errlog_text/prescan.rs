@@ -1,0 +1,369 @@
+//! The first pass over a file: how its writers write dates (day or month
+//! first), which UTC offsets `Time()` reveals, and the plan that follows.
+
+use super::*;
+
+/// Date-order evidence of one header style (and one user within it).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Evidence {
+    pub(super) count: u64,
+    pub(super) first_line: u64,
+    pub(super) example: String,
+    /// A first field above 12: day first.
+    pub(super) day_first: u64,
+    /// A second field above 12: month first.
+    pub(super) month_first: u64,
+    /// `Time()` agrees with only one reading.
+    pub(super) time_dmy: u64,
+    pub(super) time_mdy: u64,
+    /// Offsets (seconds) per reading, from headers with `Time()`.
+    pub(super) off_dmy: BTreeMap<i32, u64>,
+    pub(super) off_mdy: BTreeMap<i32, u64>,
+}
+
+impl Evidence {
+    pub(super) fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>) {
+        if self.count == 0 {
+            self.first_line = line;
+            self.example = h.local_raw.clone();
+        }
+        self.count += 1;
+        if h.a > 12 && h.b <= 12 {
+            self.day_first += 1;
+        }
+        if h.b > 12 && h.a <= 12 {
+            self.month_first += 1;
+        }
+        if let Some(u) = utc {
+            let dmy = h.local(Order::Dmy).and_then(|l| offset_of(l, u));
+            let mdy = h.local(Order::Mdy).and_then(|l| offset_of(l, u));
+            if let Some(o) = dmy {
+                *self.off_dmy.entry(o).or_default() += 1;
+            }
+            if let Some(o) = mdy {
+                *self.off_mdy.entry(o).or_default() += 1;
+            }
+            if h.a != h.b {
+                match (dmy, mdy) {
+                    (Some(_), None) => self.time_dmy += 1,
+                    (None, Some(_)) => self.time_mdy += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    pub(super) fn votes(&self) -> (u64, u64) {
+        (
+            self.day_first + self.time_dmy,
+            self.month_first + self.time_mdy,
+        )
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct StyleEvidence {
+    pub(super) all: Evidence,
+    pub(super) users: HashMap<String, Evidence>,
+}
+
+/// What the first pass found in one file.
+#[derive(Debug, Default)]
+pub(super) struct Prescan {
+    pub(super) styles: BTreeMap<Style, StyleEvidence>,
+    pub(super) with_time: u64,
+    pub(super) without_time: u64,
+    pub(super) windows: bool,
+    pub(super) legacy: bool,
+    pub(super) qmgr: Option<String>,
+    pub(super) host: Option<String>,
+    pub(super) vrmf: Option<String>,
+    pub(super) error: Option<String>,
+    /// Runs of records with `Time()` at one UTC offset, as read day first
+    /// ([0]) and month first ([1]): the neighbours that date the records
+    /// without `Time()` at the offset in force where they were written.
+    pub(super) segs: [Vec<Seg>; 2],
+}
+
+/// A run of records with `Time()` at one offset, lines `first..=last`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Seg {
+    pub(super) first: u64,
+    pub(super) last: u64,
+    pub(super) offset: i32,
+    pub(super) first_utc: NaiveDateTime,
+    pub(super) last_utc: NaiveDateTime,
+}
+
+/// A file whose headers and `Time()` disagree at random would make a run
+/// per record: past this many runs the file's most common offset is used.
+pub(super) const MAX_SEGS: usize = 4096;
+
+pub(super) fn push_seg(segs: &mut Vec<Seg>, line: u64, offset: i32, utc: NaiveDateTime) {
+    if let Some(s) = segs.last_mut()
+        && s.offset == offset
+    {
+        s.last = line;
+        s.last_utc = utc;
+        return;
+    }
+    if segs.len() < MAX_SEGS {
+        segs.push(Seg {
+            first: line,
+            last: line,
+            offset,
+            first_utc: utc,
+            last_utc: utc,
+        });
+    }
+}
+
+pub(super) fn order_index(o: Order) -> usize {
+    match o {
+        Order::Dmy => 0,
+        Order::Mdy => 1,
+    }
+}
+
+/// A header waiting for its attribute lines in the first pass.
+pub(super) struct Pending {
+    pub(super) line: u64,
+    pub(super) header: Header,
+    pub(super) utc: Option<NaiveDateTime>,
+}
+
+/// True when the line's first byte rules out a header: empty, or ASCII
+/// that is neither a digit nor whitespace (`parse_header` wants a digit
+/// after leading whitespace; a non-ASCII byte may decode to whitespace).
+pub(super) fn cannot_be_header(bytes: &[u8]) -> bool {
+    bytes
+        .first()
+        .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit() && !is_ascii_ws(b))
+}
+
+pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncoding>) -> Prescan {
+    let mut p = Prescan::default();
+    let r = match crate::formats::open_decoded(input, forced) {
+        Ok((r, _)) => r,
+        Err(e) => {
+            p.error = Some(format!("cannot read: {e}"));
+            return p;
+        }
+    };
+    let mut lines = LineReader::new(r);
+    let mut pending: Option<Pending> = None;
+    // A read error ends the scan here; the second pass reports it.
+    while let Ok(Some((meta, bytes))) = lines.next_line() {
+        // With no header pending only a header matters, and a header's
+        // first non-blank character is a digit: a line starting with any
+        // other ASCII character (most text lines) is passed over here.
+        if pending.is_none() && cannot_be_header(bytes) {
+            continue;
+        }
+        // Headers and attributes are ASCII; other bytes do not matter here.
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
+        if let Some(h) = parse_header(&text) {
+            if let Some(done) = pending.take() {
+                p.settle(done);
+            }
+            pending = Some(Pending {
+                line: meta.no,
+                header: h,
+                utc: None,
+            });
+            continue;
+        }
+        let Some(cur) = pending.as_mut() else {
+            continue;
+        };
+        if is_blank(&text) {
+            continue;
+        }
+        if !is_attr_line(&text) {
+            let done = pending.take().expect("pending");
+            p.settle(done);
+            continue;
+        }
+        scan_attrs_each(trim(&text), |k, v| match k {
+            "Time" => cur.utc = parse_utc(v),
+            "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
+            "Host" if p.host.is_none() => p.host = Some(v.to_string()),
+            "VRMF" if p.vrmf.as_deref() != Some(v) => p.vrmf = Some(v.to_string()),
+            _ => {}
+        });
+    }
+    if let Some(done) = pending.take() {
+        p.settle(done);
+    }
+    p
+}
+
+impl Prescan {
+    pub(super) fn settle(&mut self, d: Pending) {
+        let h = &d.header;
+        if d.utc.is_some() {
+            self.with_time += 1;
+        } else {
+            self.without_time += 1;
+        }
+        if h.program.as_deref().is_some_and(|p| {
+            let l = p.to_ascii_lowercase();
+            l.ends_with(".exe")
+        }) {
+            self.windows = true;
+        }
+        if h.is_legacy() {
+            self.legacy = true;
+        }
+        if let Some(u) = d.utc {
+            for o in [Order::Dmy, Order::Mdy] {
+                if let Some(off) = h.local(o).and_then(|l| offset_of(l, u)) {
+                    push_seg(&mut self.segs[order_index(o)], d.line, off, u);
+                }
+            }
+        }
+        let se = self.styles.entry(h.style).or_default();
+        se.all.add(d.line, h, d.utc);
+        // Headers without User() (and users beyond the limit) share one
+        // writer key, so their offsets still count.
+        let mut u = writer_key(h);
+        if !se.users.contains_key(&u) && se.users.len() >= MAX_USERS_PER_STYLE {
+            u = String::new();
+        }
+        se.users.entry(u).or_default().add(d.line, h, d.utc);
+    }
+}
+
+/// Decisions for one file, from its first pass.
+#[derive(Debug, Default)]
+pub(super) struct Plan {
+    pub(super) orders: HashMap<(Style, Option<String>), Order>,
+    pub(super) last_order: Option<(Style, String, Order)>,
+    /// Offset from this file's own `Time()` attributes, and how many
+    /// headers agreed on it.
+    pub(super) offset: Option<(i32, u64)>,
+    pub(super) offsets: BTreeMap<i32, u64>,
+    pub(super) problems: Vec<(ProblemCode, u64, Severity, String)>,
+    pub(super) scan: Prescan,
+}
+
+pub(super) fn decide_order(style: Style, ev: &Evidence) -> Result<Order, (u64, u64)> {
+    if style.sep == b'.' {
+        return Ok(Order::Dmy);
+    }
+    if style.ampm {
+        return Ok(Order::Mdy);
+    }
+    match ev.votes() {
+        (0, 0) => Err((0, 0)),
+        (_, 0) => Ok(Order::Dmy),
+        (0, _) => Ok(Order::Mdy),
+        (d, m) => Err((d, m)),
+    }
+}
+
+impl Plan {
+    pub(super) fn new(scan: Prescan) -> Plan {
+        let mut plan = Plan::default();
+        for (style, se) in &scan.styles {
+            let style_order = match decide_order(*style, &se.all) {
+                Ok(o) => o,
+                Err((0, 0)) => {
+                    plan.problems.push((
+                        ProblemCode::UndecidableDateOrder,
+                        se.all.first_line,
+                        Severity::Info,
+                        format!(
+                            "date order of headers like `{}` cannot be told: day and month are both 12 or less in {} and no Time() attribute decides; read as month/day/year",
+                            se.all.example,
+                            if se.all.count == 1 {
+                                "the only such header".to_string()
+                            } else {
+                                format!("all {} such headers", se.all.count)
+                            }
+                        ),
+                    ));
+                    Order::Mdy
+                }
+                Err((d, m)) => {
+                    let o = if d > m { Order::Dmy } else { Order::Mdy };
+                    plan.problems.push((
+                        ProblemCode::MixedDateOrder,
+                        se.all.first_line,
+                        Severity::Warning,
+                        format!(
+                            "headers like `{}` are written both day first ({d}) and month first ({m}) by different writers; read as {} where a writer's own headers do not decide",
+                            se.all.example,
+                            o.as_str()
+                        ),
+                    ));
+                    o
+                }
+            };
+            plan.orders.insert((*style, None), style_order);
+            for (user, ev) in &se.users {
+                let o = decide_order(*style, ev).unwrap_or(style_order);
+                plan.orders.insert((*style, Some(user.clone())), o);
+            }
+            // Offsets as read in each writer's decided order.
+            let mut merged: BTreeMap<i32, u64> = BTreeMap::new();
+            for (user, ev) in &se.users {
+                let src = match plan.orders[&(*style, Some(user.clone()))] {
+                    Order::Dmy => &ev.off_dmy,
+                    Order::Mdy => &ev.off_mdy,
+                };
+                for (k, v) in src {
+                    *merged.entry(*k).or_default() += v;
+                }
+            }
+            for (k, v) in merged {
+                *plan.offsets.entry(k).or_default() += v;
+            }
+        }
+        plan.offset = mode(&plan.offsets);
+        plan.scan = scan;
+        plan
+    }
+
+    pub(super) fn order(&mut self, h: &Header) -> Order {
+        // Records of one writer come in runs: keep the last answer rather
+        // than copy the user name into a key for every record.
+        let user = h.user.as_deref().unwrap_or("");
+        if let Some((style, u, o)) = &self.last_order
+            && *style == h.style
+            && u == user
+        {
+            return *o;
+        }
+        let o = self
+            .orders
+            .get(&(h.style, Some(writer_key(h))))
+            .or_else(|| self.orders.get(&(h.style, None)))
+            .copied()
+            .unwrap_or(Order::Mdy);
+        self.last_order = Some((h.style, user.to_string(), o));
+        o
+    }
+}
+
+/// The writer a header's date format belongs to: its user (the locale of
+/// a Windows process comes from its user profile).
+pub(super) fn writer_key(h: &Header) -> String {
+    h.user.clone().unwrap_or_default()
+}
+
+pub(super) fn mode(m: &BTreeMap<i32, u64>) -> Option<(i32, u64)> {
+    m.iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.abs().cmp(&a.0.abs())))
+        .map(|(k, v)| (*k, *v))
+}
+
+pub(super) fn offset_label(secs: i32) -> String {
+    crate::timefmt::offset_str(FixedOffset::east_opt(secs).expect("offset in range"))
+}
+
+// ---------------------------------------------------------------------------
+// Second pass: records
