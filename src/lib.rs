@@ -16,6 +16,8 @@ pub mod event;
 pub mod exit;
 pub mod findings;
 pub mod formats;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod fxhash;
 pub mod input;
 pub mod lines;

@@ -136,3 +136,112 @@ pub fn num(f: &Value, metric: &str) -> f64 {
         .as_f64()
         .unwrap_or_else(|| panic!("metric {metric} is not a number in {f:#}"))
 }
+
+// Hostile inputs: archives built at run time, and runs with bounds.
+
+use std::io::Write;
+
+/// A zip of these members, deflated.
+pub fn zip_deflated(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (p, b) in files {
+        let o = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        w.start_file(*p, o).expect("zip member");
+        w.write_all(b).expect("zip write");
+    }
+    w.finish().expect("zip").into_inner()
+}
+
+/// A tar of these members (names taken as given, `../` and `/` included:
+/// the header is filled in by hand, as the tar crate refuses such names).
+pub fn tar_raw(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (p, data) in files {
+        let mut h = tar::Header::new_old();
+        let name = h.as_old_mut().name.as_mut();
+        name[..p.len()].copy_from_slice(p.as_bytes());
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(1_463_310_000);
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_cksum();
+        out.extend_from_slice(h.as_bytes());
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.resize(out.len() + 1024, 0);
+    out
+}
+
+/// Gzip of `data`.
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+/// What a bounded run gave.
+pub struct Bounded {
+    pub code: i32,
+    pub stderr: String,
+    pub stdout_bytes: u64,
+    pub stdout_head: String,
+    pub secs: f64,
+}
+
+/// Run `mqdiag` in `dir` (TMPDIR there too) with its standard output in a
+/// file of `dir`, killed after `limit_secs`. Fails the test when it was
+/// killed, died of a signal or panicked, or took longer than the limit.
+pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
+    // Outside `dir`, which the run may be reading.
+    let outs = tempfile::tempdir().expect("temporary directory");
+    let out_path = outs.path().join("stdout");
+    let err_path = outs.path().join("stderr");
+    let start = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"))
+        .spawn()
+        .expect("run mqdiag");
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed().as_secs() >= limit_secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mqdiag {args:?} still running after {limit_secs} s: killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let stderr =
+        String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
+    let code = status.code().unwrap_or(-1);
+    assert!(
+        matches!(code, 0..=2),
+        "mqdiag {args:?}: exit {code} ({status}); stderr: {stderr}"
+    );
+    assert!(
+        !stderr.contains("panicked"),
+        "mqdiag {args:?} panicked: {stderr}"
+    );
+    let stdout_bytes = std::fs::metadata(&out_path).map_or(0, |m| m.len());
+    let mut head = Vec::new();
+    if let Ok(f) = std::fs::File::open(&out_path) {
+        use std::io::Read;
+        let _ = f.take(1 << 20).read_to_end(&mut head);
+    }
+    Bounded {
+        code,
+        stderr,
+        stdout_bytes,
+        stdout_head: String::from_utf8_lossy(&head).into_owned(),
+        secs,
+    }
+}
