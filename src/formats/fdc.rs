@@ -256,8 +256,10 @@ impl FdcSource {
         let offset = utc_offset(&r).or_else(|| {
             let (u, l) = (utc?, local?);
             let secs = (l - u.naive_utc()).num_seconds();
-            let q = ((secs as f64) / 900.0).round() as i32 * 900;
-            FixedOffset::east_opt(q)
+            // Times years apart (a damaged report) make no offset: the
+            // product is taken in i64 and must fit the offset's range.
+            let q = ((secs as f64) / 900.0).round() as i64 * 900;
+            i32::try_from(q).ok().and_then(FixedOffset::east_opt)
         });
         let ts: Ts = match (utc, local, offset) {
             (Some(u), _, Some(o)) => u.with_timezone(&o),

@@ -113,8 +113,13 @@ impl TraceSource {
             let secs = (l - u).num_seconds();
             // Round to the minute: the two header lines are written a few
             // microseconds apart.
-            let mins = ((secs as f64) / 60.0).round() as i32;
-            if let Some(off) = FixedOffset::east_opt(mins * 60) {
+            // Lines years apart (a damaged header) make no offset: the
+            // product is taken in i64 and must fit the offset's range.
+            let mins = ((secs as f64) / 60.0).round() as i64;
+            let off = i32::try_from(mins * 60)
+                .ok()
+                .and_then(FixedOffset::east_opt);
+            if let Some(off) = off {
                 self.offset = Some(off);
                 seg.info.set_offset(off, "header");
             }

@@ -155,6 +155,26 @@ fn windows_utc_and_local_lines_decide_their_date_order_together() {
     );
 }
 
+/// A header whose UTC and local lines are centuries apart (found by
+/// fuzzing: the offset in minutes times 60 overflowed) gives no
+/// offset from the header; the records are still read.
+#[test]
+fn header_lines_centuries_apart_give_no_offset() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trace/AMQ622742.0.FMT");
+    let text = std::fs::read_to_string(p)
+        .unwrap()
+        .replace("UTC   Date : 05/15/16 ", "UTC   Date : 05/15/162");
+    assert!(text.contains("05/15/162"));
+    let input = Input::from_bytes("AMQ622742.0.FMT", text.into_bytes());
+    let mut src = TraceSource::new(vec![input], ReadOptions::default());
+    let mut n = 0;
+    while let Some(e) = src.next_event() {
+        assert_eq!(e.ts.offset().local_minus_utc(), 0);
+        n += 1;
+    }
+    assert!(n > 10, "{n} events");
+}
+
 /// The word-at-a-time time of day agrees with `parse_time_of_day` on
 /// every plain time and on times with any one byte changed.
 #[test]
