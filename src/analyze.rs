@@ -82,6 +82,10 @@ pub struct AnalyzeArgs {
     /// stable tokens.
     #[arg(long)]
     pub redact: bool,
+    /// Colour in the text report: `auto` (on a terminal, unless `NO_COLOR`
+    /// is set), `always`, `never`.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: crate::report::color::ColorChoice,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -278,7 +282,10 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         calls_by_verb: &calls_by_verb,
         run: &run_info,
     };
-    io_result(report::write(kind, &mut out, &rep).and_then(|_| out.finish()))?;
+    let color = a
+        .color
+        .wanted(crate::outpath::target(a.input.output.as_deref()).is_none());
+    io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
     if nothing_read {
         return Err(format!(
             "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",

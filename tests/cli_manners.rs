@@ -286,3 +286,43 @@ fn time_windows() {
     assert!(r.stderr.contains("is after"), "{}", r.stderr);
     assert_eq!(mqdiag(&["analyze", CASE, "--since", "noon"]).code, 2);
 }
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let always = mqdiag(&["analyze", "fixtures/client-errors", "--color", "always"]);
+    assert!(
+        always.stdout.contains("\x1b[1;33mwarning\x1b[0m"),
+        "{}",
+        always.stdout
+    );
+    // Not a terminal here: auto means none; never means none.
+    for extra in [&[][..], &["--color", "never"][..], &["--color", "auto"][..]] {
+        let mut args = vec!["analyze", "fixtures/client-errors"];
+        args.extend_from_slice(extra);
+        let r = mqdiag(&args);
+        assert!(!r.stdout.contains('\x1b'), "{extra:?}: {}", r.stdout);
+    }
+    // A file report never gets colour unless asked.
+    let d = scratch();
+    let out = d.path().join("r.txt");
+    let r = mqdiag(&[
+        "analyze",
+        "fixtures/client-errors",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!fs::read_to_string(&out).unwrap().contains('\x1b'));
+    // Colour does not let an escape sequence from an input through (here
+    // in a directory name, printed with the evidence).
+    let dir = d.path().join("case\x1b[2J");
+    fs::create_dir(&dir).unwrap();
+    fs::copy(
+        "fixtures/client-errors/AMQERR01.LOG",
+        dir.join("AMQERR01.LOG"),
+    )
+    .unwrap();
+    let r = mqdiag(&["analyze", dir.to_str().unwrap(), "--color", "always"]);
+    assert!(r.stdout.contains("case\\x1b[2J"), "{}", r.stdout);
+    assert!(!r.stdout.contains("\x1b[2J"), "{}", r.stdout);
+}

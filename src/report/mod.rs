@@ -2,6 +2,7 @@
 //! `Report`. `redact` replaces names and addresses before any renders.
 
 pub mod calls;
+pub mod color;
 pub mod html;
 pub mod json;
 pub mod markdown;
@@ -124,7 +125,23 @@ impl Kind {
 }
 
 pub fn write(kind: Kind, out: &mut dyn std::io::Write, r: &Report) -> std::io::Result<()> {
+    write_painted(kind, out, r, false)
+}
+
+/// As `write`; `color` paints the text report for a terminal (other
+/// formats ignore it).
+pub fn write_painted(
+    kind: Kind,
+    out: &mut dyn std::io::Write,
+    r: &Report,
+    color: bool,
+) -> std::io::Result<()> {
     match kind {
+        Kind::Text if color => {
+            let mut painted = color::Colorize::new(out);
+            text::write(&mut crate::text::ControlEscaper(&mut painted), r)?;
+            std::io::Write::flush(&mut painted)
+        }
         // Control characters from inputs never reach a terminal or a
         // document raw (JSON-based formats escape them already).
         Kind::Text => text::write(&mut crate::text::ControlEscaper(out), r),
