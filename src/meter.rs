@@ -3,7 +3,7 @@
 //! whether, progress is drawn; `progress` reads its snapshots and draws.
 
 use crate::source::FileInfo;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,6 +23,9 @@ pub struct Meter {
     total_files: AtomicU64,
     /// Bytes read per input path, by readers already closed.
     read: Mutex<HashMap<Arc<str>, u64>>,
+    /// Inputs read to their end and already counted in `files` (a source
+    /// finishes only when the merge is done with it, often at the very end).
+    ended: Mutex<HashSet<Arc<str>>>,
 }
 
 /// The counters at one instant.
@@ -54,6 +57,7 @@ impl Meter {
             total_bytes: AtomicU64::new(0),
             total_files: AtomicU64::new(0),
             read: Mutex::new(HashMap::new()),
+            ended: Mutex::new(HashSet::new()),
         }
     }
 
@@ -86,17 +90,21 @@ impl Meter {
             meter: self.clone(),
             path,
             count: 0,
+            ended: false,
         }
     }
 
     /// A source finished these files: credit what of them was not read.
     pub fn finished(&self, infos: &[FileInfo]) {
         let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ended = self.ended.lock().unwrap_or_else(|p| p.into_inner());
         for fi in infos {
             let got = read.remove(fi.path.as_str()).unwrap_or(0);
             self.bytes
                 .fetch_add(fi.bytes.saturating_sub(got), Ordering::Relaxed);
-            self.files.fetch_add(1, Ordering::Relaxed);
+            if !ended.remove(fi.path.as_str()) {
+                self.files.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 
@@ -117,6 +125,7 @@ pub struct Counting {
     meter: Arc<Meter>,
     path: Arc<str>,
     count: u64,
+    ended: bool,
 }
 
 impl Read for Counting {
@@ -124,6 +133,15 @@ impl Read for Counting {
         let n = self.inner.read(buf)?;
         self.count += n as u64;
         self.meter.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        if n == 0 && !buf.is_empty() && !self.ended {
+            // The file is read: it counts as done now. Several readers of
+            // one file (blocks of a large trace) count it once.
+            self.ended = true;
+            let mut ended = self.meter.ended.lock().unwrap_or_else(|p| p.into_inner());
+            if ended.insert(self.path.clone()) {
+                self.meter.files.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         Ok(n)
     }
 }

@@ -1,4 +1,5 @@
-//! The progress line on standard error while inputs are read: files done,
+//! The progress line on standard error while inputs are read (drawn by
+//! indicatif, fed from the `Meter` here): files done,
 //! bytes done, MB/s and the time left, redrawn in place every 200 ms and
 //! cleared when reading ends. Before that, while inputs are looked for, it
 //! shows how much archive content has been unpacked (a large `.tar.gz`
@@ -14,7 +15,7 @@
 use crate::event::Event;
 use crate::input::Input;
 use crate::source::{FileInfo, Source};
-use std::io::{self, Write};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -71,8 +72,9 @@ pub fn render(s: &Snapshot, elapsed: Duration) -> String {
     } else {
         "--:--".to_string()
     };
+    // Most telling first: a narrow terminal cuts the end of the line.
     format!(
-        "mqdiag: {}/{} files, {} of {} ({pct}%), {:.1} MB/s, ETA {eta}",
+        "mqdiag: {pct}%, {}/{} files, {} of {}, {:.1} MB/s, ETA {eta}",
         s.files.min(s.total_files),
         s.total_files,
         mb(bytes),
@@ -80,6 +82,9 @@ pub fn render(s: &Snapshot, elapsed: Duration) -> String {
         rate / 1e6
     )
 }
+
+/// How often indicatif may redraw the terminal (per second).
+const DRAW_HZ: u8 = 5;
 
 /// The drawing thread and the way to stop it.
 struct Display {
@@ -99,7 +104,7 @@ pub struct Progress {
 impl Progress {
     /// Draw the line on standard error, from the looking-for-inputs phase.
     pub fn begin() -> Arc<Progress> {
-        Progress::begin_with(Box::new(io::stderr()), INTERVAL)
+        Progress::begin_on(ProgressDrawTarget::stderr_with_hz(DRAW_HZ), INTERVAL)
     }
 
     /// Count the inputs' reads and draw the line on standard error.
@@ -109,25 +114,28 @@ impl Progress {
         p
     }
 
-    /// As `begin`, drawing on `out` every `every`.
-    pub fn begin_with(mut out: Box<dyn Write + Send>, every: Duration) -> Arc<Progress> {
+    /// As `begin`, drawing on `term` every `every`.
+    pub fn begin_with(term: Box<dyn TermLike>, every: Duration) -> Arc<Progress> {
+        Progress::begin_on(ProgressDrawTarget::term_like_with_hz(term, 50), every)
+    }
+
+    /// indicatif draws the line: cut to the terminal's width (a line that
+    /// wraps cannot be redrawn in place), redrawn in place, cleared at the
+    /// end. The thread here only feeds it the counters.
+    fn begin_on(target: ProgressDrawTarget, every: Duration) -> Arc<Progress> {
         let meter = Arc::new(Meter::new());
         let (tx, rx) = mpsc::channel::<()>();
         let m = meter.clone();
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(ProgressStyle::with_template("{wide_msg}").expect("a valid template"));
         let thread = std::thread::spawn(move || {
-            let mut drawn = 0usize;
-            // Writes are best effort: a closed terminal must not stop the run.
-            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(every) {
-                let line = render(&m.snapshot(), m.phase_elapsed());
-                let pad = drawn.saturating_sub(line.len());
-                let _ = write!(out, "\r{line}{:pad$}", "");
-                let _ = out.flush();
-                drawn = line.len();
+            loop {
+                bar.set_message(render(&m.snapshot(), m.phase_elapsed()));
+                if !matches!(rx.recv_timeout(every), Err(RecvTimeoutError::Timeout)) {
+                    break;
+                }
             }
-            if drawn > 0 {
-                let _ = write!(out, "\r{:drawn$}\r", "");
-                let _ = out.flush();
-            }
+            bar.finish_and_clear();
         });
         Arc::new(Progress {
             meter,
@@ -229,6 +237,7 @@ mod tests {
     use super::*;
     use crate::event::Format;
     use crate::formats::Done;
+    use std::io::{self, Read};
 
     #[test]
     fn renders_counts_rate_and_eta() {
@@ -241,7 +250,7 @@ mod tests {
         };
         assert_eq!(
             render(&s, Duration::from_secs(5)),
-            "mqdiag: 3/10 files, 250 MB of 1.0 GB (25%), 50.0 MB/s, ETA 0:15"
+            "mqdiag: 25%, 3/10 files, 250 MB of 1.0 GB, 50.0 MB/s, ETA 0:15"
         );
         let s = Snapshot {
             reading: true,
@@ -252,7 +261,7 @@ mod tests {
         };
         assert_eq!(
             render(&s, Duration::ZERO),
-            "mqdiag: 0/1 files, 0.0 MB of 5.0 MB (0%), 0.0 MB/s, ETA --:--"
+            "mqdiag: 0%, 0/1 files, 0.0 MB of 5.0 MB, 0.0 MB/s, ETA --:--"
         );
         assert_eq!(clock(3725), "1:02:05");
         let s = Snapshot {
@@ -276,16 +285,66 @@ mod tests {
         );
     }
 
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
+    /// A terminal `width` columns wide that records what is drawn: each
+    /// entry is one operation, lines written are checked against the width.
+    #[derive(Debug, Clone)]
+    struct Screen {
+        width: u16,
+        ops: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl Screen {
+        fn new(width: u16) -> Screen {
+            Screen {
+                width,
+                ops: Arc::default(),
+            }
         }
-        fn flush(&mut self) -> io::Result<()> {
+        fn ops(&self) -> Vec<String> {
+            self.ops.lock().unwrap().clone()
+        }
+        fn push(&self, op: String) -> io::Result<()> {
+            self.ops.lock().unwrap().push(op);
             Ok(())
         }
+    }
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            self.width
+        }
+        fn move_cursor_up(&self, n: usize) -> io::Result<()> {
+            self.push(format!("up {n}"))
+        }
+        fn move_cursor_down(&self, n: usize) -> io::Result<()> {
+            self.push(format!("down {n}"))
+        }
+        fn move_cursor_right(&self, n: usize) -> io::Result<()> {
+            self.push(format!("right {n}"))
+        }
+        fn move_cursor_left(&self, n: usize) -> io::Result<()> {
+            self.push(format!("left {n}"))
+        }
+        fn write_line(&self, s: &str) -> io::Result<()> {
+            self.push(format!("line {s}"))
+        }
+        fn write_str(&self, s: &str) -> io::Result<()> {
+            self.push(format!("str {s}"))
+        }
+        fn clear_line(&self) -> io::Result<()> {
+            self.push("clear".into())
+        }
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The text drawn, one entry per write.
+    fn drawn(ops: &[String]) -> Vec<&str> {
+        ops.iter()
+            .filter_map(|o| o.strip_prefix("str ").or_else(|| o.strip_prefix("line ")))
+            .filter(|t| !t.is_empty())
+            .collect()
     }
 
     #[test]
@@ -294,8 +353,8 @@ mod tests {
             Input::from_bytes("a", b"0123456789".to_vec()),
             Input::from_bytes("b", b"abcdef".to_vec()),
         ];
-        let out = Shared::default();
-        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
+        let screen = Screen::new(200);
+        let p = Progress::begin_with(Box::new(screen.clone()), Duration::from_millis(5));
         p.meter().unpacked(1000);
         p.reading(&mut inputs);
         assert_eq!(inputs[0].head(4).unwrap(), b"0123");
@@ -305,41 +364,72 @@ mod tests {
         r.read_exact(&mut buf).unwrap();
         assert_eq!(p.meter().snapshot().bytes, 4);
         drop(r);
+        // b read to its end counts as a done file at once.
+        let mut rb = inputs[1].open().unwrap();
+        std::io::copy(&mut rb, &mut std::io::sink()).unwrap();
+        assert_eq!(p.meter().snapshot().files, 1);
+        drop(rb);
         let sources = p.track(vec![
             Box::new(Done(vec![FileInfo::new("a", Format::FmtTrace, 10)])),
             Box::new(Done(vec![FileInfo::new("b", Format::Unknown, 6)])),
         ]);
         // Let the line be drawn at least once.
-        std::thread::sleep(Duration::from_millis(60));
-        let drawn = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        assert!(drawn.contains("0/2 files, 0.0 MB of 0.0 MB"), "{drawn:?}");
+        std::thread::sleep(Duration::from_millis(80));
+        let ops = screen.ops();
+        assert!(
+            drawn(&ops)
+                .iter()
+                .any(|l| l.contains("1/2 files, 0.0 MB of 0.0 MB")),
+            "{ops:?}"
+        );
         let mut infos = Vec::new();
         for s in sources {
             infos.extend(s.finish());
         }
-        // Read 4 of a, then 6 of a and 6 of b credited: 16 in all.
+        // Read 4 of a, 6 of b, then 6 of a credited: 16 in all; b is not
+        // counted twice.
         let snap = p.meter().snapshot();
         assert_eq!((snap.files, snap.bytes), (2, 16));
         assert_eq!(infos.len(), 2);
         // Finishing the last source stopped the thread and cleared the line.
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let last = text.rsplit('\r').nth(1).unwrap();
-        assert!(last.trim().is_empty(), "line cleared: {text:?}");
-        assert!(text.ends_with('\r'));
-        let len = text.len();
+        let ops = screen.ops();
+        let last = ops.iter().rev().find(|o| !o.starts_with("up ")); // moves of 0
+        assert_eq!(last.map(String::as_str), Some("clear"), "{ops:?}");
         std::thread::sleep(Duration::from_millis(30));
-        assert_eq!(out.0.lock().unwrap().len(), len, "nothing drawn after stop");
+        assert_eq!(screen.ops().len(), ops.len(), "nothing drawn after stop");
+    }
+
+    #[test]
+    fn the_line_fits_a_narrow_terminal() {
+        let screen = Screen::new(40);
+        let mut inputs = vec![Input::from_bytes("a", vec![b'x'; 1000])];
+        let p = Progress::begin_with(Box::new(screen.clone()), Duration::from_millis(5));
+        p.reading(&mut inputs);
+        std::thread::sleep(Duration::from_millis(80));
+        drop(p);
+        let ops = screen.ops();
+        let lines = drawn(&ops);
+        assert!(!lines.is_empty(), "{ops:?}");
+        for l in &lines {
+            assert!(l.chars().count() <= 40, "{l:?} is wider than 40");
+            assert!(l.starts_with("mqdiag: 0%, 0/1 files"), "{l:?}");
+        }
+        // Every redraw replaces the line in place: never a new line.
+        assert!(
+            !ops.iter().any(|o| o.starts_with("line ") && o.len() > 5),
+            "{ops:?}"
+        );
     }
 
     #[test]
     fn dropping_everything_stops_the_line() {
-        let out = Shared::default();
-        let p = Progress::begin_with(Box::new(out.clone()), Duration::from_millis(5));
+        let screen = Screen::new(80);
+        let p = Progress::begin_with(Box::new(screen.clone()), Duration::from_millis(5));
         std::thread::sleep(Duration::from_millis(30));
         drop(p);
-        let len = out.0.lock().unwrap().len();
-        assert!(len > 0);
+        let n = screen.ops().len();
+        assert!(n > 0);
         std::thread::sleep(Duration::from_millis(30));
-        assert_eq!(out.0.lock().unwrap().len(), len);
+        assert_eq!(screen.ops().len(), n);
     }
 }
