@@ -166,7 +166,7 @@ fn collect(
     // the cap keeps a case of thousands bounded.
     let mut fdcs: Vec<crate::passes::fdc::FdcSeen> = Vec::new();
     let mut merged = input.merged(sources);
-    let window = input.window(merged.peek_ts().as_ref())?;
+    let window = input.window(merged.reference_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
         if !window.contains(&e.ts) {
             return;

@@ -179,7 +179,7 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     };
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
-    let window = a.input.window(merged.peek_ts().as_ref())?;
+    let window = a.input.window(merged.reference_ts().as_ref())?;
     let r = write_header(&mut out, format)
         .and_then(|_| merged.write_all(&mut out, &window))
         .and_then(|_| out.finish());

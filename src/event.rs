@@ -75,6 +75,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// Traces and error logs state the local time people read off them: a
+    /// time of day the user types (`--since 06:22`) is meant in their offset.
+    pub fn states_local_time(self) -> bool {
+        matches!(
+            self,
+            Format::FmtTrace | Format::ErrlogText | Format::ErrlogJson | Format::ContainerLog
+        )
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Format::FmtTrace => "fmt-trace",

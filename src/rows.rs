@@ -4,7 +4,7 @@
 //! then only compares keys and copies bytes, so it no longer limits how
 //! fast a timeline is written.
 
-use crate::event::{Origin, Ts};
+use crate::event::{Format, Origin, Ts};
 use crate::sink::{RowSink, RowSpec};
 use crate::source::{FileInfo, Source};
 use crate::timeline::TimeWindow;
@@ -29,6 +29,8 @@ pub struct RowBatch {
     bytes: Vec<u8>,
     rows: Vec<Row>,
     pos: usize,
+    /// The format of the file the rows come from, once known.
+    format: Option<Format>,
 }
 
 impl Batch for RowBatch {
@@ -188,6 +190,9 @@ impl Producer for RowReordered {
         loop {
             // Each pass renders new rows, however much was held back.
             self.render(b, n, b.bytes.len() + bytes);
+            if let Some(o) = self.src.as_ref().and_then(|s| s.current_origin()) {
+                b.format = Some(o.format);
+            }
             let cut = self.releasable(b);
             if cut == 0 && self.src.is_some() {
                 // Everything is still within reach of rows to come.
@@ -241,6 +246,19 @@ impl RowMerged {
     pub fn peek_ts(&self) -> Option<Ts> {
         let (_, i) = self.0.peek()?;
         self.0.batch_ref(i).front_time()
+    }
+
+    /// As `Merged::reference_ts`: the earliest waiting row of a trace or
+    /// error log, else the first row.
+    pub fn reference_ts(&self) -> Option<Ts> {
+        self.0
+            .waiting()
+            .map(|i| self.0.batch_ref(i))
+            .filter(|b| b.format.is_some_and(Format::states_local_time))
+            .filter_map(|b| Some((b.front_key()?, b.front_time()?)))
+            .min_by_key(|(k, _)| *k)
+            .map(|(_, t)| t)
+            .or_else(|| self.peek_ts())
     }
 
     /// Write every row whose time is in `window`, in order.

@@ -193,7 +193,8 @@ impl InputArgs {
     }
 
     /// The `--since`/`--until` window (see `timewindow`): local forms in
-    /// `--tz`, else in the offset of the first event, on its day. The
+    /// `--tz`, else in the offset of the first event of a trace or error
+    /// log (the first event of any input without one), on its day. The
     /// resolved window is told on standard error unless `-q`.
     pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
         if self.since.is_none() && self.until.is_none() {

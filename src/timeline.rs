@@ -524,6 +524,11 @@ impl<P: Producer> Merge<P> {
     }
 
     /// The source and key of the next item, without taking it.
+    /// The feeds that have an item waiting, in no particular order.
+    pub fn waiting(&self) -> impl Iterator<Item = usize> + '_ {
+        self.heap.iter().map(|Reverse((_, i))| *i)
+    }
+
     pub fn peek(&self) -> Option<(i64, usize)> {
         self.heap.peek().map(|Reverse(t)| *t)
     }
@@ -615,6 +620,22 @@ impl Merged {
         self.move_on();
         let i = self.merge.top()?;
         self.merge.batch_ref(i).front().map(|e| e.ts)
+    }
+
+    /// The time to read a time of day in (`--since 06:22`): the earliest
+    /// waiting event of a trace or error log, else the next event. An SMF
+    /// row in UTC that comes first does not decide the offset of a window
+    /// picked from a trace at -04:00.
+    pub fn reference_ts(&mut self) -> Option<crate::event::Ts> {
+        self.move_on();
+        let local = self
+            .merge
+            .waiting()
+            .filter_map(|i| self.merge.batch_ref(i).front())
+            .filter(|e| e.origin.format.states_local_time())
+            .min_by_key(|e| (instant(e), e.origin.path.clone()))
+            .map(|e| e.ts);
+        local.or_else(|| self.peek_ts())
     }
 
     /// Per-file facts, once the stream is drained (or given up).

@@ -4,8 +4,8 @@
 //! (`2012-05-04 11:42[:00[.fff]]`, also with `T`), a bare date (the whole
 //! day: `--since` is its 00:00, `--until` its last instant), and a time of
 //! day (`11:42[:00[.fff]]`) on the reference day. Local forms are read in
-//! the reference offset (`--tz`, else the offset of the input's first
-//! event).
+//! the reference offset (`--tz`, else the offset of the first event of a
+//! trace or error log, see `Merged::reference_ts`).
 
 use crate::event::Ts;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};

@@ -258,6 +258,19 @@ fn time_windows() {
     );
     assert!(r.stdout.contains("06:22:47.020875-04:00"), "{}", r.stdout);
     assert!(!r.stdout.contains("06:22:41"), "{}", r.stdout);
+    // Without --tz a time of day is read in the offset of the first trace
+    // or error log (-04:00), not in that of the SMF row that comes first
+    // (UTC assumed): the same window, for every verb that takes one.
+    for verb in ["timeline", "analyze", "calls"] {
+        let r = mqdiag(&[verb, CASE, "--since", "06:22:44", "--until", "06:22:47.03"]);
+        assert!(r.code == 0 || r.code == 1, "{verb}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("window: 2025-03-14T06:22:44-04:00 .. 2025-03-14T06:22:47.030-04:00"),
+            "{verb}: {}",
+            r.stderr
+        );
+    }
     // A whole day, quietly.
     let r = mqdiag(&[
         "timeline",

@@ -53,7 +53,7 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let verbs = (!a.verb.is_empty()).then(|| a.verb.iter().map(|v| v.trim().to_string()).collect());
     let mut calls = Calls::new(a.by, verbs);
     let mut merged = a.input.merged(sources);
-    let window = a.input.window(merged.peek_ts().as_ref())?;
+    let window = a.input.window(merged.reference_ts().as_ref())?;
     while let Some(e) = merged.next_ref() {
         if window.contains(&e.ts) {
             calls.observe(e);
