@@ -20,6 +20,8 @@ seed errlog_json $(find fixtures -name 'AMQERR*.json')
 seed fdc $(find fixtures -name '*.FDC')
 seed joblog $(find fixtures/zos -name '*.txt')
 seed smf_csv $(find fixtures -name '*.csv')
+seed container_log $(find fixtures -name 'container-*.log')
+seed ffstsummary $(find fixtures -name 'FFST.output')
 # analyze: one small file of each format.
 seed analyze fixtures/trace/AMQ622742.0.FMT fixtures/trace/windows/AMQ2512.0.TRC \
     fixtures/client-errors/AMQERR01.LOG fixtures/errlog/qmgrs/QM2/errors/AMQERR01.json \

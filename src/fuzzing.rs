@@ -28,6 +28,8 @@ pub static TARGETS: &[Target] = &[
     ("fdc", fdc),
     ("joblog", joblog),
     ("smf_csv", smf_csv),
+    ("container_log", container_log),
+    ("ffstsummary", ffstsummary),
     ("archive", archive),
     ("analyze", analyze),
 ];
@@ -152,6 +154,22 @@ fn joblog(data: &[u8]) {
     );
 }
 
+fn container_log(data: &[u8]) {
+    events(
+        &formats::container_log::ContainerLogReader,
+        "mq-container.log",
+        data,
+    );
+}
+
+fn ffstsummary(data: &[u8]) {
+    events(
+        &formats::ffstsummary::FfstSummaryReader,
+        "FFST.output",
+        data,
+    );
+}
+
 /// The SMF reader takes the structure from the file name when the header
 /// does not say: the length picks one of the names `mqsmfcsv` writes.
 fn smf_csv(data: &[u8]) {
@@ -233,6 +251,18 @@ mod tests {
             assert!(run(name, trace), "{name}");
         }
         assert!(!run("no-such-target", b""));
+    }
+
+    #[test]
+    fn every_target_has_its_cargo_fuzz_binary() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");
+        let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
+        for (name, _) in TARGETS {
+            let file = format!("{dir}/fuzz_targets/{name}.rs");
+            let body = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert!(body.contains(&format!("run(\"{name}\"")), "{file}");
+            assert!(manifest.contains(&format!("name = \"{name}\"")), "{name}");
+        }
     }
 
     #[test]
