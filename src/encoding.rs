@@ -12,6 +12,7 @@
 //! English lines in a Russian log (ASCII is the same in all of them).
 
 use std::io::{self, Read};
+use std::sync::{Arc, OnceLock};
 
 /// How a file's bytes become text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +271,146 @@ impl<R: Read> Read for Transcode<R> {
     }
 }
 
+/// How much of a file is looked at to decide its character set when its
+/// first non-ASCII byte comes after the head (see `LateDecide`).
+const LATE_WINDOW: usize = 64 * 1024;
+
+/// The decision of a `LateDecide` reader, shared with the file's row.
+pub type Later = Arc<OnceLock<TextEncoding>>;
+
+/// A file whose head is plain ASCII says nothing about its character set:
+/// a Russian log can start with pages of English records. This reader
+/// passes ASCII through and decides at the first non-ASCII byte, from the
+/// 64 KB that start there (the same `detect` as for a head): UTF-8 and
+/// Western text go on as bytes (lines decoded one by one as before), any
+/// other character set is transcoded from that byte on (the ASCII before
+/// it reads the same in all of them). The decision is told through `later`.
+pub struct LateDecide {
+    /// Still in the ASCII part: the file itself.
+    ascii: Option<Box<dyn Read + Send>>,
+    /// After the decision: the bytes from the first non-ASCII one on.
+    decided: Option<Box<dyn Read + Send>>,
+    later: Later,
+}
+
+impl LateDecide {
+    pub fn new(inner: Box<dyn Read + Send>) -> (LateDecide, Later) {
+        let later = Later::default();
+        (
+            LateDecide {
+                ascii: Some(inner),
+                decided: None,
+                later: later.clone(),
+            },
+            later,
+        )
+    }
+
+    /// Decide from `window` (starting at the first non-ASCII byte) plus
+    /// what follows it, and go on from there.
+    fn decide(&mut self, mut inner: Box<dyn Read + Send>, mut window: Vec<u8>) -> io::Result<()> {
+        let mut chunk = [0u8; 8192];
+        while window.len() < LATE_WINDOW {
+            let n = match inner.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // Keep what was read; the error ends the stream later.
+                    self.ascii = Some(inner);
+                    return Err(e);
+                }
+            };
+            window.extend_from_slice(&chunk[..n]);
+        }
+        let enc = match detect(&window) {
+            // A UTF-16 guess cannot follow ASCII text: the bytes are what
+            // they are.
+            TextEncoding::Other(e) if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => {
+                TextEncoding::Utf8
+            }
+            e => e,
+        };
+        let _ = self.later.set(enc);
+        let rest: Box<dyn Read + Send> = Box::new(io::Cursor::new(window).chain(inner));
+        self.decided = Some(if enc.transcodes() {
+            Box::new(Transcode::new(rest, enc))
+        } else {
+            rest
+        });
+        Ok(())
+    }
+}
+
+impl Read for LateDecide {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(d) = self.decided.as_mut() {
+            return d.read(buf);
+        }
+        let Some(mut inner) = self.ascii.take() else {
+            return Ok(0);
+        };
+        let n = match inner.read(buf) {
+            Ok(n) => n,
+            Err(e) => {
+                self.ascii = Some(inner);
+                return Err(e);
+            }
+        };
+        // `is_ascii` looks at a word at a time: the common case stays cheap.
+        let first = if buf[..n].is_ascii() {
+            None
+        } else {
+            buf[..n].iter().position(|&b| b >= 0x80)
+        };
+        match first {
+            None => {
+                self.ascii = Some(inner);
+                Ok(n)
+            }
+            Some(i) => {
+                let window = buf[i..n].to_vec();
+                self.decide(inner, window)?;
+                if i > 0 { Ok(i) } else { self.read(buf) }
+            }
+        }
+    }
+}
+
+/// A file's character set as its inventory row tells it: decided at open,
+/// or (`LateDecide`) once the first non-ASCII byte was read.
+#[derive(Debug, Clone)]
+pub struct EncodingNote {
+    pub at_open: TextEncoding,
+    pub later: Option<Later>,
+}
+
+impl EncodingNote {
+    pub fn new(at_open: TextEncoding, later: Option<Later>) -> EncodingNote {
+        EncodingNote { at_open, later }
+    }
+
+    /// The decision in force: the late one once made.
+    pub fn get(&self) -> TextEncoding {
+        self.later
+            .as_ref()
+            .and_then(|l| l.get().copied())
+            .unwrap_or(self.at_open)
+    }
+}
+
+impl std::fmt::Display for EncodingNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.get().name())
+    }
+}
+
+impl serde::Serialize for EncodingNote {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.get().name())
+    }
+}
+
 /// `head` as UTF-8 text in `enc` (for sniffers, which see bytes).
 pub fn decode_head(head: &[u8], enc: TextEncoding) -> std::borrow::Cow<'_, [u8]> {
     if !enc.transcodes() {
@@ -384,6 +525,69 @@ mod tests {
         ] {
             assert_eq!(TextEncoding::by_name(e.name()), Some(e));
         }
+    }
+
+    /// Reads one byte at a time: decisions must not depend on read sizes.
+    struct Trickle<'a>(&'a [u8]);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn late(bytes: Vec<u8>, trickle: bool) -> (Vec<u8>, Option<TextEncoding>) {
+        let inner: Box<dyn Read + Send> = if trickle {
+            let leaked: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            Box::new(Trickle(leaked))
+        } else {
+            Box::new(io::Cursor::new(bytes))
+        };
+        let (mut r, later) = LateDecide::new(inner);
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).unwrap();
+        (out, later.get().copied())
+    }
+
+    #[test]
+    fn a_character_set_first_seen_after_pages_of_ascii_is_decided_there() {
+        let english =
+            "AMQ9209E: Connection to host 'qm2 (10.1.1.1)' for channel 'A.B' closed.\n".repeat(400);
+        let russian = "AMQ9999: Канал 'QM1.QM2' к хосту 'qm2' завершен аварийно.\n\
+                       Канал программы завершен аварийно, повторите попытку.\n";
+        let (cp1251, _, _) = encoding_rs::WINDOWS_1251.encode(russian);
+        for trickle in [false, true] {
+            let mut bytes = english.clone().into_bytes();
+            bytes.extend_from_slice(&cp1251);
+            let (out, enc) = late(bytes, trickle);
+            assert_eq!(enc.map(|e| e.name()), Some("windows-1251"));
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("{english}{russian}")
+            );
+            // UTF-8 after ASCII stays as it is.
+            let mut bytes = english.clone().into_bytes();
+            bytes.extend_from_slice(russian.as_bytes());
+            let (out, enc) = late(bytes.clone(), trickle);
+            assert_eq!(enc, Some(TextEncoding::Utf8));
+            assert_eq!(out, bytes);
+        }
+        // Western text goes on as bytes: the per-line guess decodes it.
+        let mut bytes = english.clone().into_bytes();
+        bytes.extend_from_slice(b"Le canal 'A.B' s'est arr\xeat\xe9 \xe0 cause d'une erreur.\n");
+        let (out, enc) = late(bytes.clone(), false);
+        assert_eq!(enc, Some(TextEncoding::Western));
+        assert_eq!(out, bytes);
+        // All ASCII: nothing decided, nothing changed.
+        let (out, enc) = late(english.clone().into_bytes(), false);
+        assert_eq!(enc, None);
+        assert_eq!(out, english.as_bytes());
+        let note = EncodingNote::new(TextEncoding::Utf8, Some(Later::default()));
+        assert_eq!(note.to_string(), "utf-8");
+        let _ = note.later.as_ref().unwrap().set(TextEncoding::Western);
+        assert_eq!(note.to_string(), "windows-1252/cp850");
     }
 
     #[test]

@@ -229,7 +229,7 @@ pub struct FileInfo {
     pub events: u64,
     /// The character set the file was read in (text inputs only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub encoding: Option<String>,
+    pub encoding: Option<crate::encoding::EncodingNote>,
     pub problems: Vec<Problem>,
     pub problem_count: u64,
     /// What the reader decided or estimated that is worth knowing but is

@@ -12,7 +12,7 @@ pub mod joblog;
 pub mod smf;
 pub mod trace;
 
-use crate::encoding::{TextEncoding, Transcode};
+use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
 use crate::event::{Event, Format};
 use crate::input::Input;
 use crate::source::{FileInfo, Parallel, ProblemCode, ReadOptions, Severity, Source};
@@ -225,8 +225,8 @@ pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option
 /// they are read.
 pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
     match open_decoded(input, opts.encoding) {
-        Ok((r, enc)) => {
-            info.encoding = Some(enc.name().to_string());
+        Ok((r, note)) => {
+            info.encoding = Some(note);
             Some(crate::lines::LineReader::new(r))
         }
         Err(e) => {
@@ -243,20 +243,34 @@ pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Opti
 }
 
 /// An input's bytes as the line readers take them (see `open_text`), and
-/// the character set decided.
+/// the character set decided. A head of plain ASCII decides nothing: the
+/// decision is then taken at the first non-ASCII byte (`LateDecide`).
 pub fn open_decoded(
     input: &Input,
     forced: Option<TextEncoding>,
-) -> std::io::Result<(Box<dyn std::io::Read + Send>, TextEncoding)> {
-    let enc = match forced {
-        Some(e) => e,
-        None => crate::encoding::detect(&input.head(SNIFF_BYTES)?),
+) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote)> {
+    let (enc, ascii) = match forced {
+        Some(e) => (e, false),
+        None => {
+            let head = input.head(SNIFF_BYTES)?;
+            // Only a full head can be followed by more bytes.
+            (
+                crate::encoding::detect(&head),
+                head.len() >= SNIFF_BYTES && head.is_ascii(),
+            )
+        }
     };
     let r = input.open()?;
     Ok(if enc.transcodes() {
-        (Box::new(Transcode::new(r, enc)), enc)
+        (
+            Box::new(Transcode::new(r, enc)),
+            EncodingNote::new(enc, None),
+        )
+    } else if ascii {
+        let (r, later) = LateDecide::new(r);
+        (Box::new(r), EncodingNote::new(enc, Some(later)))
     } else {
-        (r, enc)
+        (r, EncodingNote::new(enc, None))
     })
 }
 
@@ -264,11 +278,7 @@ pub fn open_decoded(
 /// while it was read), unless the file was converted to UTF-8: those bytes
 /// are the UTF-8 form's, not the file's.
 pub fn raise_bytes(info: &mut FileInfo, read: u64) {
-    let converted = info
-        .encoding
-        .as_deref()
-        .and_then(TextEncoding::by_name)
-        .is_some_and(TextEncoding::transcodes);
+    let converted = info.encoding.as_ref().is_some_and(|e| e.get().transcodes());
     if !converted {
         info.bytes = info.bytes.max(read);
     }

@@ -76,8 +76,8 @@ impl ErrlogTextSource {
             );
         }
         let lines = match crate::formats::open_decoded(&input, self.opts.encoding) {
-            Ok((r, enc)) => {
-                info.encoding = Some(enc.name().to_string());
+            Ok((r, note)) => {
+                info.encoding = Some(note);
                 Some(LineReader::new(r))
             }
             Err(e) => {
