@@ -200,7 +200,9 @@ impl RowRenderer {
             TimelineFormat::Text => text_row(out, &mut self.tsw, e),
             TimelineFormat::Jsonl => {
                 // Writing to a Vec cannot fail.
+                let start = out.len();
                 let _ = serde_json::to_writer(&mut *out, &row(e));
+                crate::text::escape_json_controls_from(out, start);
                 out.push(b'\n');
             }
             TimelineFormat::Csv => {

@@ -283,9 +283,116 @@ impl std::io::Write for ControlEscaper<'_> {
     }
 }
 
+/// JSON escapes C0 controls but lets DEL and the C1 controls (U+0080 to
+/// U+009F) through as raw characters, which a terminal acts on (`\u{9b}` is
+/// CSI) when a user `cat`s the file. In JSON text those bytes only occur
+/// inside strings, where `\u00XX` is the same value: rewrite them so.
+fn push_json_control(out: &mut Vec<u8>, v: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.extend_from_slice(b"\\u00");
+    out.push(HEX[(v >> 4) as usize]);
+    out.push(HEX[(v & 15) as usize]);
+}
+
+/// `escape_json_controls` on `out[from..]`, in place.
+pub fn escape_json_controls_from(out: &mut Vec<u8>, from: usize) {
+    let tail = &out[from..];
+    if memchr::memchr2(0xc2, 0x7f, tail).is_none() {
+        return;
+    }
+    let tail = out.split_off(from);
+    let mut i = 0;
+    while i < tail.len() {
+        let c = tail[i];
+        if c == 0x7f {
+            push_json_control(out, c);
+        } else if c == 0xc2 && tail.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) {
+            push_json_control(out, tail[i + 1]);
+            i += 1;
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+}
+
+/// A writer of JSON text that escapes DEL and C1 controls (see
+/// `escape_json_controls_from`); a lead byte cut off at the end of one
+/// write is held for the next.
+pub struct JsonControlEscaper<'a> {
+    out: &'a mut dyn std::io::Write,
+    held: bool,
+    buf: Vec<u8>,
+}
+
+impl<'a> JsonControlEscaper<'a> {
+    pub fn new(out: &'a mut dyn std::io::Write) -> Self {
+        JsonControlEscaper {
+            out,
+            held: false,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl std::io::Write for JsonControlEscaper<'_> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.clear();
+        if std::mem::take(&mut self.held) {
+            self.buf.push(0xc2);
+        }
+        self.buf.extend_from_slice(data);
+        if self.buf.last() == Some(&0xc2) {
+            self.buf.pop();
+            self.held = true;
+        }
+        let mut b = std::mem::take(&mut self.buf);
+        escape_json_controls_from(&mut b, 0);
+        let r = self.out.write_all(&b);
+        self.buf = b;
+        r.map(|_| data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if std::mem::take(&mut self.held) {
+            self.out.write_all(&[0xc2])?;
+        }
+        self.out.flush()
+    }
+}
+
+impl Drop for JsonControlEscaper<'_> {
+    fn drop(&mut self) {
+        if self.held {
+            let _ = self.out.write_all(&[0xc2]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_gets_del_and_c1_as_escapes_even_across_writes() {
+        use std::io::Write;
+        let json = serde_json::to_string("a\u{7f}b\u{85}c\u{9b}d é\u{a0}").unwrap();
+        let mut v = json.clone().into_bytes();
+        escape_json_controls_from(&mut v, 0);
+        let want = "\"a\\u007fb\\u0085c\\u009bd é\u{a0}\"";
+        assert_eq!(String::from_utf8(v.clone()).unwrap(), want);
+        let back: String = serde_json::from_slice(&v).unwrap();
+        assert_eq!(back, "a\u{7f}b\u{85}c\u{9b}d é\u{a0}");
+        // Byte by byte through the writer: the same.
+        let mut out = Vec::new();
+        {
+            let mut w = JsonControlEscaper::new(&mut out);
+            for b in json.as_bytes() {
+                w.write_all(&[*b]).unwrap();
+            }
+            w.flush().unwrap();
+        }
+        assert_eq!(out, v);
+    }
 
     #[test]
     fn latin1_fallback_keeps_every_byte() {

@@ -37,7 +37,8 @@ pub fn write_json(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
         "schema_version": 1,
         "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
     });
-    serde_json::to_writer_pretty(&mut *out, &v)?;
+    // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
+    serde_json::to_writer_pretty(&mut crate::text::JsonControlEscaper::new(&mut *out), &v)?;
     out.write_all(b"\n")
 }
 

@@ -16,8 +16,9 @@ struct Doc<'a> {
 }
 
 pub fn write_json(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
+    // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
     serde_json::to_writer_pretty(
-        &mut *out,
+        &mut crate::text::JsonControlEscaper::new(&mut *out),
         &Doc {
             schema_version: 1,
             files,

@@ -82,6 +82,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         calls: r.calls.iter().map(crate::calls::Row::to_json).collect(),
         run: r.run,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
+    serde_json::to_writer_pretty(&mut crate::text::JsonControlEscaper::new(&mut *out), &doc)?;
     out.write_all(b"\n")
 }

@@ -177,7 +177,8 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             "results": results
         }]
     });
-    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
+    serde_json::to_writer_pretty(&mut crate::text::JsonControlEscaper::new(&mut *out), &doc)?;
     out.write_all(b"\n")
 }
 
