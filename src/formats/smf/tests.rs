@@ -102,22 +102,34 @@ fn offset_change_mid_file_is_followed_and_reported() {
     let (evs, fi) = read("SMF-WTAS.csv", &text, None);
     assert_eq!(
         messages(&fi),
-        vec![
-            (None, "no UTC offset in the file and no --tz given: UTC assumed".to_string()),
-            (
-                Some(4),
-                "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
-            ),
-        ]
+        vec![(
+            Some(4),
+            "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
+        )]
     );
     assert_eq!(
         fi.notes,
-        vec!["STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()]
+        vec!["STCK columns read as UTC; LPAR offset -05:00 from 2 rows. STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock; if mqsmfcsv did not run in UTC (TZ=UTC or -g yes), give its zone with --smf-stck-tz".to_string()]
     );
-    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+00:00");
+    assert_eq!(fi.utc_offset.as_deref(), Some("-05:00"));
+    assert_eq!(fi.utc_offset_source.as_deref(), Some("data"));
+    // Each row in the LPAR's offset of its time, at the true instant: the
+    // clock went from 01:59:59 EST to 03:00:00 EDT.
+    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000-05:00");
     assert_eq!(evs[1].attr("clock_offset_s"), Some("18000"));
-    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+00:00");
+    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000-04:00");
     assert_eq!(evs[2].attr("clock_offset_s"), Some("14400"));
+    assert_eq!(end(&evs[2]), "2024-03-10T03:00:30.005000-04:00");
+    // The same with --tz: the LPAR clock read as that zone, whatever the
+    // STCK columns say.
+    let (evs, fi) = read("SMF-WTAS.csv", &text, Some("+01:00"));
+    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+01:00");
+    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+01:00");
+    assert_eq!(fi.utc_offset_source.as_deref(), Some("--tz"));
+    assert_eq!(
+        fi.notes,
+        vec!["STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock".to_string()]
+    );
 }
 
 const WQ: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Correlation,Open_Name,Base_Name,Open (DATE),Open (TIME),Close (DATE),Close (TIME),Get_Count,Total_Valid_Gets,Max_Time_On_Queue(S),Max_Time_On_Queue(US),Total_Time_On_Queue(S),Total_Time_On_Queue(US),Put_Min_Msg_Size,\n";
