@@ -162,7 +162,7 @@ fn unknown_zone_is_said_once_per_lpar() {
         problems[0]["message"]
             .as_str()
             .unwrap()
-            .starts_with("LPAR `MVSE`: its UTC offset cannot be told")
+            .starts_with("no UTC offset for LPAR `MVSE` in its SMF clocks")
     );
     assert_eq!(files[0]["problem_count"], 1);
     for f in &files {

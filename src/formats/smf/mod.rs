@@ -11,11 +11,15 @@
 //! column (formatters before 5.6): the inventory's variant says so.
 //!
 //! Time: `Date`/`Time` are the LPAR's local time (to 1/100 s), STCK columns
-//! are in the formatter's zone. The offset between the two is estimated
-//! from the data (`clock`) and reported once per file as an info problem;
-//! STCK-derived row times are moved onto the LPAR clock (`clock_offset_s`
-//! says by how much, raw STCK cells stay as written), and the LPAR clock's
-//! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
+//! are UTC rendered in the formatter's zone (UTC, or `--smf-stck-tz`). The
+//! offset between the two is estimated from the data (`clock`) and noted
+//! once per file; STCK-derived row times are moved onto the LPAR clock
+//! (`clock_offset_s` says by how much, raw STCK cells stay as written).
+//! The LPAR clock's UTC offset is `--tz`, else the STCK zone minus that
+//! estimate when the two differ (or the STCK zone was given), learned from
+//! the file itself or, before any row is read, from the other files of its
+//! queue manager (`survey`); else UTC, said once per LPAR. Rows are shown
+//! in their LPAR's offset at their true instant. Rows are placed at the start of
 //! the interval their counts cover (`timing`; `ts_from` names the source),
 //! which is not the file order, so the raw rows (not events) wait in a
 //! buffer bounded by time (`HORIZON`) and size (`hold_budget_for`).
@@ -764,7 +768,7 @@ impl FileState {
                     Severity::Info,
                     0,
                     format!(
-                        "LPAR `{lpar}`: its UTC offset cannot be told from the SMF clocks (STCK and Date/Time agree, or no STCK column in its files) and no --tz given: UTC assumed for its rows in every file"
+                        "no UTC offset for LPAR `{lpar}` in its SMF clocks (STCK columns agree with Date/Time, or there are none) and no --tz given: UTC assumed, in all its files"
                     ),
                 );
             }
