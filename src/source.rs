@@ -525,7 +525,9 @@ pub struct LparClock {
 #[derive(Debug, Default, Clone)]
 pub struct LparClocks {
     pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
-    /// LPAR → the first file (by path) holding its rows.
+    /// LPAR → the first file (by path) expected to find its zone unknown.
+    /// A file that finds it unknown against this expectation says so
+    /// itself.
     pub first_file: std::collections::BTreeMap<String, String>,
 }
 

@@ -152,8 +152,8 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
         .map(|s| &s.input)
         .collect();
-    let smf_clocks =
-        (!smf_inputs.is_empty()).then(|| std::sync::Arc::new(smf::survey(&smf_inputs)));
+    let smf_clocks = (!smf_inputs.is_empty())
+        .then(|| std::sync::Arc::new(smf::survey(&smf_inputs, opts.smf_stck_tz.is_some())));
     let opts = &ReadOptions {
         read_buffer: read_buffer_for(n),
         hold_budget: smf::hold_budget_for(smf),

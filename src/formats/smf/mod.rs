@@ -754,8 +754,9 @@ impl FileState {
         }
         let lpar = row.get("LPAR").unwrap_or_default();
         if !self.unknown.contains(lpar.as_ref()) {
-            // Said by the first file of the LPAR in the run; by each file
-            // of an LPAR the survey did not see.
+            // Said by the first file of the LPAR in the run expected to
+            // find its zone unknown; by each file the survey did not
+            // expect it of.
             let first = self
                 .clocks
                 .as_ref()

@@ -20,16 +20,20 @@ const PLAIN_ROWS: usize = 16;
 /// Bytes read from one file at most (headers are 10 KB, rows 1-2 KB).
 const MAX_BYTES: usize = 4 << 20;
 
-/// The clock evidence of these SMF files (in path order, so the file that
-/// reports an LPAR's unknown zone does not depend on thread timing).
-pub fn survey(inputs: &[&Input]) -> LparClocks {
+/// The clock evidence of these SMF files, and for each LPAR whose zone
+/// stays unknown the file that says so: the first in path order, so that
+/// it does not depend on thread timing. `stck_tz_given`: `--smf-stck-tz`,
+/// which makes even agreeing clock families tell the zone.
+pub fn survey(inputs: &[&Input], stck_tz_given: bool) -> LparClocks {
     let mut inputs = inputs.to_vec();
     inputs.sort_by(|a, b| a.display.cmp(&b.display));
     let mut out = LparClocks::default();
+    let mut files = Vec::new();
     for input in inputs {
         let path = input.display.to_string();
-        for ((lpar, qmgr), votes) in survey_file(input) {
-            out.first_file.entry(lpar.clone()).or_insert(path.clone());
+        let (keys, own) = survey_file(input);
+        files.push((path.clone(), keys.keys().cloned().collect::<Vec<_>>(), own));
+        for ((lpar, qmgr), votes) in keys {
             let Some(off) = votes.decide() else { continue };
             let rows = votes.support(off).0;
             let new = LparClock {
@@ -49,19 +53,31 @@ pub fn survey(inputs: &[&Input]) -> LparClocks {
                 .or_insert(new);
         }
     }
+    // Which files will find their LPAR's zone unknown, as the reader
+    // decides it: the file's own estimate first, else the run's evidence.
+    for (path, keys, own) in files {
+        for (lpar, qmgr) in keys {
+            let c = own.or_else(|| out.get(&lpar, &qmgr).map(|c| c.stck_minus_local));
+            if !c.is_some_and(|c| c != 0 || stck_tz_given) {
+                out.first_file.entry(lpar).or_insert(path.clone());
+            }
+        }
+    }
     out
 }
 
-/// Votes per (LPAR, queue manager) of one file's first rows.
-fn survey_file(input: &Input) -> BTreeMap<(String, String), clock::Votes> {
+/// Votes per (LPAR, queue manager) of one file's first rows, and the
+/// offset the file will decide on its own (its rows' votes together).
+fn survey_file(input: &Input) -> (BTreeMap<(String, String), clock::Votes>, Option<i32>) {
     let mut keys: BTreeMap<(String, String), clock::Votes> = BTreeMap::new();
+    let mut all = clock::Votes::default();
     // Read quietly: problems are the real read's to report, and the bytes
     // are not the progress line's.
     let mut input = input.clone();
     input.progress = None;
     let mut info = FileInfo::new(&input.display, crate::event::Format::SmfCsv, input.bytes);
     let Some(mut lines) = crate::formats::open_lines(&input, &mut info) else {
-        return keys;
+        return (keys, None);
     };
     let name_struct = columns::structure_from_name(&input.name);
     let mut layout: Option<Layout> = None;
@@ -87,7 +103,7 @@ fn survey_file(input: &Input) -> BTreeMap<(String, String), clock::Votes> {
                 cells.pop();
             }
             if columns::common_block(cells.iter().copied()).is_none() {
-                return keys;
+                return (keys, None);
             }
             layout = Some(Layout::new(&cells, name_struct.as_deref()));
             continue;
@@ -107,6 +123,7 @@ fn survey_file(input: &Input) -> BTreeMap<(String, String), clock::Votes> {
         let v = keys.entry(key).or_default();
         if let Some((strong, c)) = anchor(timing, &row, record) {
             v.add(strong, c);
+            all.add(strong, c);
             votes += 1;
         }
         rows += 1;
@@ -119,5 +136,5 @@ fn survey_file(input: &Input) -> BTreeMap<(String, String), clock::Votes> {
             break;
         }
     }
-    keys
+    (keys, all.decide())
 }

@@ -538,7 +538,7 @@ fn survey_collects_each_queue_managers_clock_evidence() {
     );
     let c = mem("c/SMF-QMAC.csv", &qmac_rows("MPX3", "QML3"));
     let junk = mem("d/SMF-QCST.csv", "not a header\n");
-    let clocks = survey(&[&c, &junk, &b, &a]);
+    let clocks = survey(&[&c, &junk, &b, &a], false);
     let mpx1 = clocks.get("MPX1", "QML1").unwrap();
     assert_eq!(mpx1.stck_minus_local, 4 * 3600);
     assert_eq!((mpx1.rows, mpx1.path.as_str()), (3, "a/SMF-QCST.csv"));
@@ -548,7 +548,8 @@ fn survey_collects_each_queue_managers_clock_evidence() {
     // Another queue manager of an LPAR shares its clock.
     assert_eq!(clocks.get("MPX1", "QML9").unwrap().rows, 3);
     assert!(clocks.get("MPX9", "QML1").is_none());
-    // Every LPAR seen is told about by its first file in path order.
+    // Each LPAR whose zone stays unknown is told about by its first file
+    // in path order.
     let first: Vec<(&str, &str)> = clocks
         .first_file
         .iter()
@@ -556,12 +557,11 @@ fn survey_collects_each_queue_managers_clock_evidence() {
         .collect();
     assert_eq!(
         first,
-        [
-            ("MPX1", "a/SMF-QCST.csv"),
-            ("MPX2", "b/SMF-QCST.csv"),
-            ("MPX3", "c/SMF-QMAC.csv")
-        ]
+        [("MPX2", "b/SMF-QCST.csv"), ("MPX3", "c/SMF-QMAC.csv")]
     );
+    // With the formatter's zone given, agreeing families tell it too.
+    let clocks = survey(&[&c, &b, &a], true);
+    assert_eq!(clocks.first_file.len(), 1);
 }
 
 #[test]
@@ -583,7 +583,10 @@ fn queue_managers_of_one_lpar_that_disagree_lend_nothing_to_others() {
 
 /// Read `inputs` as `open_all` does: surveyed first, one source each.
 fn read_all(inputs: Vec<Input>, opts: ReadOptions) -> Vec<(Vec<Event>, FileInfo)> {
-    let clocks = survey(&inputs.iter().collect::<Vec<_>>());
+    let clocks = survey(
+        &inputs.iter().collect::<Vec<_>>(),
+        opts.smf_stck_tz.is_some(),
+    );
     let opts = ReadOptions {
         smf_clocks: Some(Arc::new(clocks)),
         ..opts
@@ -689,6 +692,30 @@ fn an_unknown_zone_is_said_once_per_lpar() {
         assert_eq!(fi.utc_offset_source.as_deref(), Some("assumed-utc"));
         assert!(ts(&evs[0]).ends_with("+00:00"));
     }
+    // Two queue managers of one LPAR disagree: the one whose families
+    // agree says it, though a file of the other comes first.
+    let files = read_all(
+        vec![
+            mem("a/SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+            mem(
+                "b/SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
+            ),
+            mem(
+                "c/SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML2", "18:08:01,809383", 2),
+            ),
+        ],
+        ReadOptions::default(),
+    );
+    let said: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, fi))| !fi.problems.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(said, [2]);
+    assert_eq!(ts(&files[0].0[0]), "2016-02-27T18:10:00.000000-04:00");
     // --tz: nothing to say.
     let files = read_all(
         vec![mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1"))],
