@@ -26,6 +26,10 @@ pub struct InputArgs {
     /// UTC offset (±HH:MM) for files that state none.
     #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
     pub tz: Option<FixedOffset>,
+    /// UTC offset (±HH:MM) of the zone `mqsmfcsv` ran in, for its STCK
+    /// columns (default: UTC, as with `-g yes` or on a UTC host).
+    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
+    pub smf_stck_tz: Option<FixedOffset>,
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
     #[arg(long)]
     pub date: Option<NaiveDate>,
@@ -86,6 +90,8 @@ impl InputArgs {
             jobs: self.jobs(),
             parallel: Default::default(),
             encoding: self.encoding,
+            smf_stck_tz: self.smf_stck_tz,
+            smf_clocks: None,
         }
     }
 

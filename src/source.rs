@@ -502,6 +502,51 @@ pub struct ReadOptions {
     /// `--encoding`: the character set of every text input (`None`: each
     /// file's is decided from its first bytes).
     pub encoding: Option<crate::encoding::TextEncoding>,
+    /// `--smf-stck-tz`: the zone `mqsmfcsv` rendered STCK columns in
+    /// (`None`: UTC, as with `-g yes` or on a UTC host).
+    pub smf_stck_tz: Option<FixedOffset>,
+    /// What the SMF files of the run say about their LPARs' clocks, learned
+    /// before any row is read (`open_all` sets it).
+    pub smf_clocks: Option<std::sync::Arc<LparClocks>>,
+}
+
+/// One queue manager's clock evidence from the SMF files of a run: how far
+/// STCK columns read from the LPAR-local `Date`/`Time` (seconds, STCK minus
+/// local), from how many agreeing rows of which file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LparClock {
+    pub stck_minus_local: i32,
+    pub rows: u32,
+    pub path: String,
+}
+
+/// The clock evidence of a run per (LPAR, queue manager), and for each LPAR
+/// the file that says once that its zone is unknown.
+#[derive(Debug, Default, Clone)]
+pub struct LparClocks {
+    pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
+    /// LPAR → the first file (by path) expected to find its zone unknown.
+    /// A file that finds it unknown against this expectation says so
+    /// itself.
+    pub first_file: std::collections::BTreeMap<String, String>,
+}
+
+impl LparClocks {
+    /// The evidence for a queue manager, else for its LPAR when every
+    /// queue manager of the LPAR seen agrees (they share the LPAR's clock).
+    pub fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
+        if let Some(c) = self.by_qmgr.get(&(lpar.to_string(), qmgr.to_string())) {
+            return Some(c);
+        }
+        let mut same = self
+            .by_qmgr
+            .range((lpar.to_string(), String::new())..)
+            .take_while(|((l, _), _)| l == lpar)
+            .map(|(_, c)| c);
+        let first = same.next()?;
+        same.all(|c| c.stck_minus_local == first.stck_minus_local)
+            .then_some(first)
+    }
 }
 
 /// Helper threads for the lines of one large trace file, and the size of

@@ -348,3 +348,58 @@ fn timelines_are_in_time_order() {
         assert!(rows.len() > 5, "{sample}");
     }
 }
+
+/// Without `--tz`, every file's LPAR offset comes from the clocks of its
+/// sample (the formatter ran in UTC, so it is minus the STCK offset), files
+/// without STCK columns included: no "UTC assumed", no problem at all.
+#[test]
+#[ignore = "needs ../shared (present on CI)"]
+fn every_real_file_gets_its_lpar_offset_from_the_clocks() {
+    let root = real_dir();
+    let mut checked = 0;
+    for (sample, stck) in SAMPLES {
+        let lpar = if let Some(east) = stck.strip_prefix('+') {
+            format!("-{east}")
+        } else {
+            format!("+{}", &stck[1..])
+        };
+        let r = mqdiag(&[
+            "inventory",
+            root.join(sample).to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        for f in v["files"].as_array().unwrap() {
+            let path = f["path"].as_str().unwrap();
+            assert_eq!(f["problem_count"], 0, "{path}: {}", f["problems"]);
+            assert_eq!(f["utc_offset"], lpar.as_str(), "{path}");
+            assert_eq!(f["utc_offset_source"], "data", "{path}");
+            let first = f["notes"][0].as_str().unwrap();
+            assert!(
+                first.starts_with(&format!(
+                    "STCK columns read as UTC; LPAR offset {lpar} from "
+                )),
+                "{path}: {first}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 45);
+    // The same instants as with --tz +00:00, shifted by the LPAR offset:
+    // the first channel instance of TESTCHL began at 18:03:17.888 on the
+    // LPAR clock, 22:03:17.888 UTC.
+    let r = mqdiag(&[
+        "timeline",
+        root.join("TESTCHL/SMF-QCST.csv").to_str().unwrap(),
+        "--format",
+        "jsonl",
+    ]);
+    let rows = jsonl(&r.stdout);
+    assert_eq!(find(&rows, 2)["ts"], "2016-02-27T18:03:17.888000-04:00");
+    assert_eq!(
+        instant(find(&rows, 2)["ts"].as_str().unwrap()),
+        instant("2016-02-27T22:03:17.888Z")
+    );
+}

@@ -144,9 +144,20 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
                 && s.input.bytes >= opts.parallel.min_bytes
         })
         .count();
+    // Every SMF file needs its LPAR's offset before its first row is
+    // placed, and a file without STCK columns can only learn it from its
+    // siblings: a short pass over their first rows, before any is read.
+    let smf_inputs: Vec<&Input> = sniffed
+        .iter()
+        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .map(|s| &s.input)
+        .collect();
+    let smf_clocks = (!smf_inputs.is_empty())
+        .then(|| std::sync::Arc::new(smf::survey(&smf_inputs, opts.smf_stck_tz.is_some())));
     let opts = &ReadOptions {
         read_buffer: read_buffer_for(n),
         hold_budget: smf::hold_budget_for(smf),
+        smf_clocks,
         parallel: Parallel {
             helpers: helpers_for(large, opts.jobs),
             ..opts.parallel

@@ -11,11 +11,15 @@
 //! column (formatters before 5.6): the inventory's variant says so.
 //!
 //! Time: `Date`/`Time` are the LPAR's local time (to 1/100 s), STCK columns
-//! are in the formatter's zone. The offset between the two is estimated
-//! from the data (`clock`) and reported once per file as an info problem;
-//! STCK-derived row times are moved onto the LPAR clock (`clock_offset_s`
-//! says by how much, raw STCK cells stay as written), and the LPAR clock's
-//! UTC offset is `--tz` (or UTC, said so). Rows are placed at the start of
+//! are UTC rendered in the formatter's zone (UTC, or `--smf-stck-tz`). The
+//! offset between the two is estimated from the data (`clock`) and noted
+//! once per file; STCK-derived row times are moved onto the LPAR clock
+//! (`clock_offset_s` says by how much, raw STCK cells stay as written).
+//! The LPAR clock's UTC offset is `--tz`, else the STCK zone minus that
+//! estimate when the two differ (or the STCK zone was given), learned from
+//! the file itself or, before any row is read, from the other files of its
+//! queue manager (`survey`); else UTC, said once per LPAR. Rows are shown
+//! in their LPAR's offset at their true instant. Rows are placed at the start of
 //! the interval their counts cover (`timing`; `ts_from` names the source),
 //! which is not the file order, so the raw rows (not events) wait in a
 //! buffer bounded by time (`HORIZON`) and size (`hold_budget_for`).
@@ -25,14 +29,19 @@ mod columns;
 mod csvline;
 mod derive;
 mod row;
+mod survey;
 mod timing;
 mod value;
+
+pub use survey::survey;
 
 use super::Reader;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::source::{FileInfo, Interest, ProblemCode, ReadOptions, Severity, Source};
+use crate::source::{
+    FileInfo, Interest, LparClock, LparClocks, ProblemCode, ReadOptions, Severity, Source,
+};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
@@ -135,10 +144,14 @@ struct Pending {
     record: NaiveDateTime,
 }
 
-/// A placed row waiting for its turn.
+/// A placed row waiting for its turn. Its times are UTC (naive), so rows
+/// of LPARs in different zones, or either side of a daylight saving change,
+/// come out in instant order.
 struct Held {
     key: (NaiveDateTime, u64),
     end: Option<NaiveDateTime>,
+    /// The LPAR's UTC offset (seconds) the row is shown in.
+    lpar: i32,
     offset: Option<i32>,
     from: &'static str,
     line_no: u64,
@@ -172,7 +185,23 @@ struct FileState {
     layout: Option<Arc<Layout>>,
     /// The file has rows but no header: nothing can be named.
     headless: bool,
-    offset: Option<FixedOffset>,
+    path: String,
+    /// `--tz`: the LPAR's offset, whatever the clocks say.
+    tz: Option<FixedOffset>,
+    /// `--smf-stck-tz`: the zone STCK columns are in (UTC when absent).
+    stck_tz: Option<FixedOffset>,
+    /// The run's clock evidence per LPAR and queue manager.
+    clocks: Option<Arc<LparClocks>>,
+    /// The file's STCK offset came from another file of its queue manager.
+    borrowed: Option<LparClock>,
+    /// The last row's LPAR and queue manager, and their evidence.
+    looked_up: Option<(String, String, Option<LparClock>)>,
+    /// The first LPAR offset taken from another file, for the note.
+    sibling: Option<(i32, LparClock)>,
+    /// LPARs whose zone is unknown (UTC assumed), once each.
+    unknown: BTreeSet<String>,
+    /// The inventory's `utc_offset` is set (from the first row).
+    offset_set: bool,
     votes: clock::Votes,
     settled: bool,
     /// All lines read.
@@ -298,7 +327,15 @@ impl FileState {
             name_struct: columns::structure_from_name(&input.name),
             layout: None,
             headless: false,
-            offset: None,
+            path: input.display.to_string(),
+            tz: opts.tz,
+            stck_tz: opts.smf_stck_tz,
+            clocks: opts.smf_clocks.clone(),
+            borrowed: None,
+            looked_up: None,
+            sibling: None,
+            unknown: BTreeSet::new(),
+            offset_set: false,
             votes: clock::Votes::default(),
             settled: false,
             eof: false,
@@ -333,7 +370,7 @@ impl FileState {
         self.layout.as_deref().map_or(Timing::Point, Timing::of)
     }
 
-    fn handle(&mut self, meta: LineMeta, line: &[u8], opts: &ReadOptions) {
+    fn handle(&mut self, meta: LineMeta, line: &[u8]) {
         let no = meta.no;
         let line = if no == 1 {
             line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
@@ -376,7 +413,7 @@ impl FileState {
             return;
         }
         let mut fields = std::mem::take(&mut self.fields);
-        self.data_row(no, meta.unterminated, line, &layout, &mut fields, opts);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields);
         self.fields = fields;
     }
 
@@ -462,7 +499,6 @@ impl FileState {
         line: &[u8],
         layout: &Arc<Layout>,
         fields: &mut Vec<Field>,
-        opts: &ReadOptions,
     ) {
         let fitted = match fit(layout, line, fields) {
             Ok(v) => v,
@@ -550,11 +586,7 @@ impl FileState {
                 set.insert(v.into_owned());
             }
         }
-        if self.offset.is_none() {
-            self.offset = Some(opts.fallback_offset(&mut self.info));
-        }
         self.rows += 1;
-        self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
         let timing = Timing::of(layout);
         if let Some((strong, c)) = anchor(timing, &row, record) {
             self.votes.add(strong, c);
@@ -575,7 +607,8 @@ impl FileState {
             }
         } else {
             let placed = self.place(timing, &row, no, record);
-            self.hold(placed, no, line.to_vec(), layout.clone());
+            let lpar = self.lpar_offset(&row, no);
+            self.hold(placed, lpar, record, no, line.to_vec(), layout.clone());
         }
     }
 
@@ -624,6 +657,22 @@ impl FileState {
             });
             self.start = Some(first_strong.unwrap_or(off));
             self.current = self.start;
+        } else if timing.needs_offset() && !self.pending.is_empty() {
+            // Too few anchors of its own: another file of the same queue
+            // manager may have had enough.
+            let (bytes, layout) = (
+                self.pending[0].bytes.clone(),
+                self.pending[0].layout.clone(),
+            );
+            let mut f = Vec::new();
+            if fit(&layout, &bytes, &mut f).is_ok() {
+                let r = Row::new(&layout, &bytes, &f);
+                if let Some(c) = self.evidence(&r) {
+                    self.start = Some(c.stck_minus_local);
+                    self.current = self.start;
+                    self.borrowed = Some(c);
+                }
+            }
         }
         let pending = std::mem::take(&mut self.pending);
         self.pending_bytes = 0;
@@ -634,8 +683,99 @@ impl FileState {
             }
             let r = Row::new(&p.layout, &p.bytes, &f);
             let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
-            self.hold(placed, p.line_no, p.bytes, p.layout);
+            let lpar = self.lpar_offset(&r, p.line_no);
+            self.hold(placed, lpar, p.record, p.line_no, p.bytes, p.layout);
         }
+    }
+
+    /// The run's clock evidence for a row's LPAR and queue manager.
+    fn evidence(&mut self, row: &Row) -> Option<LparClock> {
+        let clocks = self.clocks.as_ref()?;
+        let lpar = row.get("LPAR").unwrap_or_default();
+        let qmgr = row.get("QMgr").unwrap_or_default();
+        // Rows of one queue manager come together: one lookup for a run.
+        if let Some((l, q, c)) = &self.looked_up
+            && *l == lpar
+            && *q == qmgr
+        {
+            return c.clone();
+        }
+        let c = clocks.get(&lpar, &qmgr).cloned();
+        self.looked_up = Some((lpar.into_owned(), qmgr.into_owned(), c.clone()));
+        c
+    }
+
+    /// The UTC offset (seconds) of the LPAR that wrote a row: `--tz`, else
+    /// what its clocks reveal (this file's, or another file's of its queue
+    /// manager), else UTC, said once per LPAR.
+    ///
+    /// STCK columns are UTC as the formatter rendered them (in
+    /// `--smf-stck-tz`, else UTC); `Date`/`Time` are LPAR local. So when
+    /// STCK reads `c` ahead of `Date`/`Time`, the LPAR is at STCK zone
+    /// minus `c`. Families that agree (`c` = 0) tell nothing, unless the
+    /// STCK zone was given: the formatter may simply have run in the
+    /// LPAR's zone.
+    fn lpar_offset(&mut self, row: &Row, no: u64) -> i32 {
+        if let Some(tz) = self.tz {
+            if !self.offset_set {
+                self.offset_set = true;
+                self.info.set_offset(tz, "--tz");
+            }
+            return tz.local_minus_utc();
+        }
+        let (c, other) = match self.current {
+            Some(c) => (Some(c), self.borrowed.clone()),
+            None => match self.evidence(row) {
+                Some(e) => (Some(e.stck_minus_local), Some(e)),
+                None => (None, None),
+            },
+        };
+        let stck = self.stck_tz.map_or(0, |z| z.local_minus_utc());
+        let known = c
+            .filter(|c| *c != 0 || self.stck_tz.is_some())
+            .and_then(|c| FixedOffset::east_opt(stck - c));
+        if let Some(off) = known {
+            if !self.offset_set {
+                self.offset_set = true;
+                self.info.set_offset(off, "data");
+            }
+            if let Some(e) = other
+                && self.sibling.is_none()
+                && e.path != self.path
+            {
+                self.sibling = Some((off.local_minus_utc(), e));
+            }
+            return off.local_minus_utc();
+        }
+        let utc = FixedOffset::east_opt(0).expect("zero offset");
+        if !self.offset_set {
+            self.offset_set = true;
+            self.info.set_offset(utc, "assumed-utc");
+        }
+        let lpar = row.get("LPAR").unwrap_or_default();
+        if !self.unknown.contains(lpar.as_ref()) {
+            // Said by the first file of the LPAR in the run expected to
+            // find its zone unknown; by each file the survey did not
+            // expect it of.
+            let first = self
+                .clocks
+                .as_ref()
+                .and_then(|c| c.first_file.get(lpar.as_ref()));
+            if first.is_none_or(|p| *p == self.path) {
+                let at = if first.is_some() { None } else { Some(no) };
+                self.info.problem(
+                    ProblemCode::AssumedUtc,
+                    at,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "no UTC offset for LPAR `{lpar}` in its SMF clocks (STCK columns agree with Date/Time, or there are none) and no --tz given: UTC assumed, in all its files"
+                    ),
+                );
+            }
+            self.unknown.insert(lpar.into_owned());
+        }
+        0
     }
 
     /// Place one row, following the offset where a strong anchor shows it
@@ -677,12 +817,25 @@ impl FileState {
         placed
     }
 
-    fn hold(&mut self, p: Placed, no: u64, bytes: Vec<u8>, layout: Arc<Layout>) {
+    #[allow(clippy::too_many_arguments)]
+    fn hold(
+        &mut self,
+        p: Placed,
+        lpar: i32,
+        record: NaiveDateTime,
+        no: u64,
+        bytes: Vec<u8>,
+        layout: Arc<Layout>,
+    ) {
         self.seq += 1;
         self.held_bytes += bytes.len() + HELD_OVERHEAD;
+        let utc = |t: NaiveDateTime| t - Duration::seconds(lpar.into());
+        let record = utc(record);
+        self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
         self.heap.push(Reverse(Held {
-            key: (p.ts, self.seq),
-            end: p.end,
+            key: (utc(p.ts), self.seq),
+            end: p.end.map(utc),
+            lpar,
             offset: p.offset,
             from: p.from,
             line_no: no,
@@ -730,7 +883,7 @@ impl FileState {
     }
 
     fn event(&mut self, h: Held) -> Option<Event> {
-        let off = self.offset?;
+        let off = FixedOffset::east_opt(h.lpar)?;
         let (text, attrs) = if self.bare {
             // Only counted and timed: the row fitted when it was read.
             (String::new(), Vec::new())
@@ -755,11 +908,7 @@ impl FileState {
             self.fields = f;
             built?
         };
-        let at = |t: NaiveDateTime| {
-            off.from_local_datetime(&t)
-                .single()
-                .unwrap_or_else(|| off.from_utc_datetime(&t))
-        };
+        let at = |t: NaiveDateTime| off.from_utc_datetime(&t);
         let ts = at(h.key.0);
         let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
         e.end = h.end.map(at);
@@ -768,10 +917,29 @@ impl FileState {
         Some(e)
     }
 
-    /// Say what was estimated about the two clocks, over the whole file.
-    fn clock_summary(&mut self, opts: &ReadOptions) {
+    /// Say what was estimated about the two clocks, over the whole file,
+    /// and where the LPAR's UTC offset came from.
+    fn clock_summary(&mut self) {
         let timing = self.timing();
-        if !timing.needs_offset() || self.rows == 0 {
+        if self.rows == 0 {
+            return;
+        }
+        let stck = match self.stck_tz {
+            Some(z) => format!(
+                "{} (--smf-stck-tz)",
+                clock::offset_text(z.local_minus_utc())
+            ),
+            None => "UTC".to_string(),
+        };
+        if !timing.needs_offset() {
+            if let Some((l, e)) = &self.sibling {
+                self.info.note(format!(
+                    "STCK columns read as {stck}; LPAR offset {} from {} of {}",
+                    clock::offset_text(*l),
+                    rows_text(e.rows),
+                    e.path
+                ));
+            }
             return;
         }
         let anchor_name = timing
@@ -791,13 +959,28 @@ impl FileState {
             );
             return;
         };
-        let (agree, total) = self.votes.support(start);
-        let hint = match opts.tz {
-            Some(_) => String::new(),
-            None => format!(
-                ". If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC{0}: use --tz {0}",
-                clock::offset_text(-start)
+        let (estimate, rows, from) = match &self.borrowed {
+            Some(e) => (
+                format!(
+                    "STCK timestamps read {} against the LPAR-local Date/Time (too few {anchor_name} rows here: taken from {} of {}, same queue manager)",
+                    clock::offset_text(start),
+                    rows_text(e.rows),
+                    e.path
+                ),
+                e.rows,
+                format!(" of {}", e.path),
             ),
+            None => {
+                let (agree, total) = self.votes.support(start);
+                (
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree)",
+                        clock::offset_text(start)
+                    ),
+                    agree,
+                    String::new(),
+                )
+            }
         };
         let how = if start == 0 {
             "rows placed on the LPAR clock as they are"
@@ -805,19 +988,33 @@ impl FileState {
             "their times moved onto the LPAR clock"
         };
         // An estimate, reported as a note: nothing is wrong with the file.
-        self.info.note(format!(
-            "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree): {how}{hint}",
-            clock::offset_text(start)
-        ));
+        let note = if self.tz.is_some() {
+            format!("{estimate}: {how}")
+        } else if start != 0 || self.stck_tz.is_some() {
+            let stck_off = self.stck_tz.map_or(0, |z| z.local_minus_utc());
+            let hint = if self.stck_tz.is_none() {
+                "; if mqsmfcsv did not run in UTC (TZ=UTC or -g yes), give its zone with --smf-stck-tz"
+            } else {
+                ""
+            };
+            format!(
+                "STCK columns read as {stck}; LPAR offset {} from {}{from}. {estimate}: {how}{hint}",
+                clock::offset_text(stck_off - start),
+                rows_text(rows)
+            )
+        } else {
+            format!("{estimate}: {how}; they do not tell the LPAR's UTC offset (--tz gives it)")
+        };
+        self.info.note(note);
     }
 
     /// The inventory row's last facts. Rows still held (the reader of the
     /// stream stopped early) are dropped.
-    fn finish(&mut self, opts: &ReadOptions) {
+    fn finish(&mut self) {
         if !self.settled {
             self.settle();
         }
-        self.clock_summary(opts);
+        self.clock_summary();
         if let Some(l) = &self.lines {
             self.info.bytes = self.info.bytes.max(l.bytes_read());
         }
@@ -846,6 +1043,11 @@ impl FileState {
             value::mq_version(s).unwrap_or_else(|| s.to_string())
         });
     }
+}
+
+/// `1 row`, `12 rows`.
+fn rows_text(n: u32) -> String {
+    format!("{n} row{}", if n == 1 { "" } else { "s" })
 }
 
 /// The offset one row's anchor suggests, and whether the anchor is strong.
@@ -911,7 +1113,7 @@ impl SmfSource {
         };
         let more = match crate::formats::read_line(&mut reader, &mut fs.info) {
             Some((meta, bytes)) => {
-                fs.handle(meta, bytes, &self.opts);
+                fs.handle(meta, bytes);
                 true
             }
             None => false,
@@ -922,7 +1124,7 @@ impl SmfSource {
 
     fn end_file(&mut self) {
         if let Some(mut fs) = self.file.take() {
-            fs.finish(&self.opts);
+            fs.finish();
             self.done.push(fs.info);
         }
     }

@@ -102,22 +102,34 @@ fn offset_change_mid_file_is_followed_and_reported() {
     let (evs, fi) = read("SMF-WTAS.csv", &text, None);
     assert_eq!(
         messages(&fi),
-        vec![
-            (None, "no UTC offset in the file and no --tz given: UTC assumed".to_string()),
-            (
-                Some(4),
-                "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
-            ),
-        ]
+        vec![(
+            Some(4),
+            "STCK timestamps read +04:00 against the LPAR-local Date/Time from here (before: +05:00): daylight saving change, or output of runs in different zones joined".to_string()
+        )]
     );
     assert_eq!(
         fi.notes,
-        vec!["STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock. If mqsmfcsv ran in UTC (TZ=UTC or -g yes), the LPAR was at UTC-05:00: use --tz -05:00".to_string()]
+        vec!["STCK columns read as UTC; LPAR offset -05:00 from 2 rows. STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock; if mqsmfcsv did not run in UTC (TZ=UTC or -g yes), give its zone with --smf-stck-tz".to_string()]
     );
-    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+00:00");
+    assert_eq!(fi.utc_offset.as_deref(), Some("-05:00"));
+    assert_eq!(fi.utc_offset_source.as_deref(), Some("data"));
+    // Each row in the LPAR's offset of its time, at the true instant: the
+    // clock went from 01:59:59 EST to 03:00:00 EDT.
+    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000-05:00");
     assert_eq!(evs[1].attr("clock_offset_s"), Some("18000"));
-    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+00:00");
+    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000-04:00");
     assert_eq!(evs[2].attr("clock_offset_s"), Some("14400"));
+    assert_eq!(end(&evs[2]), "2024-03-10T03:00:30.005000-04:00");
+    // The same with --tz: the LPAR clock read as that zone, whatever the
+    // STCK columns say.
+    let (evs, fi) = read("SMF-WTAS.csv", &text, Some("+01:00"));
+    assert_eq!(ts(&evs[0]), "2024-03-10T01:58:00.000000+01:00");
+    assert_eq!(ts(&evs[2]), "2024-03-10T03:00:10.000000+01:00");
+    assert_eq!(fi.utc_offset_source.as_deref(), Some("--tz"));
+    assert_eq!(
+        fi.notes,
+        vec!["STCK timestamps read +05:00 against the LPAR-local Date/Time (estimated from `WTAS_Interval_End`: 2 of 3 rows agree): their times moved onto the LPAR clock".to_string()]
+    );
 }
 
 const WQ: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Correlation,Open_Name,Base_Name,Open (DATE),Open (TIME),Close (DATE),Close (TIME),Get_Count,Total_Valid_Gets,Max_Time_On_Queue(S),Max_Time_On_Queue(US),Total_Time_On_Queue(S),Total_Time_On_Queue(US),Put_Min_Msg_Size,\n";
@@ -488,4 +500,230 @@ fn sniff_by_content_with_the_name_as_tie_break() {
     assert_eq!(r.sniff("data.csv", row), 0);
     assert_eq!(r.sniff("SMF-QCST.csv", b""), 5);
     assert_eq!(r.sniff("AMQERR01.LOG", b"Date,Time,Other\n"), 0);
+}
+
+/// QCST rows of `lpar`/`qmgr` whose collection time reads `stck` against
+/// the record time 18:08:01.80.
+fn qcst_rows(lpar: &str, qmgr: &str, stck: &str, n: usize) -> String {
+    let mut t = QCST.to_string();
+    for _ in 0..n {
+        t.push_str(&format!(
+            "\"2016/02/27\",\"18:08:01,800000\",\"{lpar}\",\"{qmgr}\",\"....\",=\"800\",\"2016/02/27\",\"{stck}\",\"SVR.A\",\"Running\",\"10.1.1.1  \",\"2016/02/27\",\"{stck}\",\"\",\"\",1,0,\n"
+        ));
+    }
+    t
+}
+
+/// Class 1 accounting (no STCK column) of `lpar`/`qmgr`, recorded at
+/// 18:10:00 LPAR time.
+fn qmac_rows(lpar: &str, qmgr: &str) -> String {
+    format!(
+        "Date,Time,LPAR,QMgr,QSG,MQ_Version,Authorisation_ID,Connection_Name,\n\"2016/02/27\",\"18:10:00,000000\",\"{lpar}\",\"{qmgr}\",\"....\",=\"800\",\"USER1   \",\"BATCH1  \",\n"
+    )
+}
+
+fn mem(name: &str, text: &str) -> Input {
+    Input::from_bytes(name, text.as_bytes().to_vec())
+}
+
+#[test]
+fn survey_collects_each_queue_managers_clock_evidence() {
+    let a = mem(
+        "a/SMF-QCST.csv",
+        &qcst_rows("MPX1", "QML1", "22:08:01,809383", 3),
+    );
+    let b = mem(
+        "b/SMF-QCST.csv",
+        &qcst_rows("MPX2", "QML2", "18:08:01,809383", 2),
+    );
+    let c = mem("c/SMF-QMAC.csv", &qmac_rows("MPX3", "QML3"));
+    let junk = mem("d/SMF-QCST.csv", "not a header\n");
+    let clocks = survey(&[&c, &junk, &b, &a], false);
+    let mpx1 = clocks.get("MPX1", "QML1").unwrap();
+    assert_eq!(mpx1.stck_minus_local, 4 * 3600);
+    assert_eq!((mpx1.rows, mpx1.path.as_str()), (3, "a/SMF-QCST.csv"));
+    // Families that agree are evidence too (of an unknown zone).
+    assert_eq!(clocks.get("MPX2", "QML2").unwrap().stck_minus_local, 0);
+    assert!(clocks.get("MPX3", "QML3").is_none());
+    // Another queue manager of an LPAR shares its clock.
+    assert_eq!(clocks.get("MPX1", "QML9").unwrap().rows, 3);
+    assert!(clocks.get("MPX9", "QML1").is_none());
+    // Each LPAR whose zone stays unknown is told about by its first file
+    // in path order.
+    let first: Vec<(&str, &str)> = clocks
+        .first_file
+        .iter()
+        .map(|(l, p)| (l.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(
+        first,
+        [("MPX2", "b/SMF-QCST.csv"), ("MPX3", "c/SMF-QMAC.csv")]
+    );
+    // With the formatter's zone given, agreeing families tell it too.
+    let clocks = survey(&[&c, &b, &a], true);
+    assert_eq!(clocks.first_file.len(), 1);
+}
+
+#[test]
+fn queue_managers_of_one_lpar_that_disagree_lend_nothing_to_others() {
+    let mut clocks = LparClocks::default();
+    for (q, off) in [("QM1", 3600), ("QM2", 7200)] {
+        clocks.by_qmgr.insert(
+            ("L".to_string(), q.to_string()),
+            LparClock {
+                stck_minus_local: off,
+                rows: 1,
+                path: "x".to_string(),
+            },
+        );
+    }
+    assert_eq!(clocks.get("L", "QM2").unwrap().stck_minus_local, 7200);
+    assert!(clocks.get("L", "QM3").is_none());
+}
+
+/// Read `inputs` as `open_all` does: surveyed first, one source each.
+fn read_all(inputs: Vec<Input>, opts: ReadOptions) -> Vec<(Vec<Event>, FileInfo)> {
+    let clocks = survey(
+        &inputs.iter().collect::<Vec<_>>(),
+        opts.smf_stck_tz.is_some(),
+    );
+    let opts = ReadOptions {
+        smf_clocks: Some(Arc::new(clocks)),
+        ..opts
+    };
+    inputs
+        .into_iter()
+        .map(|i| {
+            let mut src = SmfCsvReader.open(vec![i], &opts);
+            let mut evs = Vec::new();
+            while let Some(e) = src.next_event() {
+                evs.push(e);
+            }
+            (evs, src.finish().remove(0))
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_without_stck_columns_takes_its_lpars_offset_from_another() {
+    let files = read_all(
+        vec![
+            mem(
+                "SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
+            ),
+            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+        ],
+        ReadOptions::default(),
+    );
+    let (evs, fi) = &files[1];
+    assert_eq!(ts(&evs[0]), "2016-02-27T18:10:00.000000-04:00");
+    assert_eq!(fi.utc_offset.as_deref(), Some("-04:00"));
+    assert_eq!(fi.utc_offset_source.as_deref(), Some("data"));
+    assert!(messages(fi).is_empty());
+    assert_eq!(
+        fi.notes,
+        ["STCK columns read as UTC; LPAR offset -04:00 from 2 rows of SMF-QCST.csv"]
+    );
+    // The formatter ran at UTC-5: STCK 22:08 was 03:08 UTC next day, and
+    // the LPAR clock 18:08 is at UTC-9.
+    let files = read_all(
+        vec![
+            mem(
+                "SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
+            ),
+            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+        ],
+        ReadOptions {
+            smf_stck_tz: crate::timefmt::parse_offset("-05:00"),
+            ..ReadOptions::default()
+        },
+    );
+    assert_eq!(ts(&files[1].0[0]), "2016-02-27T18:10:00.000000-09:00");
+    assert_eq!(ts(&files[0].0[0]), "2016-02-27T18:08:01.809383-09:00");
+    // Families that agree, with the formatter's zone given: that zone is
+    // the LPAR's.
+    let files = read_all(
+        vec![
+            mem(
+                "SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "18:08:01,809383", 2),
+            ),
+            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+        ],
+        ReadOptions {
+            smf_stck_tz: crate::timefmt::parse_offset("+02:00"),
+            ..ReadOptions::default()
+        },
+    );
+    assert_eq!(ts(&files[1].0[0]), "2016-02-27T18:10:00.000000+02:00");
+    assert!(files.iter().all(|(_, fi)| messages(fi).is_empty()));
+}
+
+#[test]
+fn an_unknown_zone_is_said_once_per_lpar() {
+    let files = read_all(
+        vec![
+            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+            mem(
+                "SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "18:08:01,809383", 2),
+            ),
+            mem("x/SMF-QMAC.csv", &qmac_rows("MPX2", "QML2")),
+        ],
+        ReadOptions::default(),
+    );
+    let said: Vec<(usize, String)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, fi))| messages(fi).into_iter().map(move |m| (i, m.1)))
+        .collect();
+    // By the first file of the LPAR in path order (SMF-QCST.csv), whatever
+    // the order the files are read in.
+    assert_eq!(
+        said,
+        [
+            (1, "no UTC offset for LPAR `MPX1` in its SMF clocks (STCK columns agree with Date/Time, or there are none) and no --tz given: UTC assumed, in all its files".to_string()),
+            (2, "no UTC offset for LPAR `MPX2` in its SMF clocks (STCK columns agree with Date/Time, or there are none) and no --tz given: UTC assumed, in all its files".to_string()),
+        ]
+    );
+    for (evs, fi) in &files {
+        assert_eq!(fi.utc_offset_source.as_deref(), Some("assumed-utc"));
+        assert!(ts(&evs[0]).ends_with("+00:00"));
+    }
+    // Two queue managers of one LPAR disagree: the one whose families
+    // agree says it, though a file of the other comes first.
+    let files = read_all(
+        vec![
+            mem("a/SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+            mem(
+                "b/SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
+            ),
+            mem(
+                "c/SMF-QCST.csv",
+                &qcst_rows("MPX1", "QML2", "18:08:01,809383", 2),
+            ),
+        ],
+        ReadOptions::default(),
+    );
+    let said: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, fi))| !fi.problems.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(said, [2]);
+    assert_eq!(ts(&files[0].0[0]), "2016-02-27T18:10:00.000000-04:00");
+    // --tz: nothing to say.
+    let files = read_all(
+        vec![mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1"))],
+        ReadOptions {
+            tz: crate::timefmt::parse_offset("+03:00"),
+            ..ReadOptions::default()
+        },
+    );
+    assert!(messages(&files[0].1).is_empty());
+    assert_eq!(ts(&files[0].0[0]), "2016-02-27T18:10:00.000000+03:00");
 }
