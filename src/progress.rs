@@ -405,14 +405,23 @@ mod tests {
         let mut inputs = vec![Input::from_bytes("a", vec![b'x'; 1000])];
         let p = Progress::begin_with(Box::new(screen.clone()), Duration::from_millis(5));
         p.reading(&mut inputs);
-        std::thread::sleep(Duration::from_millis(80));
+        // Wait (on a busy machine) until the reading line was drawn.
+        let reading = |ops: &[String]| {
+            drawn(ops)
+                .iter()
+                .any(|l| l.starts_with("mqdiag: 0%, 0/1 files"))
+        };
+        for _ in 0..400 {
+            if reading(&screen.ops()) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
         drop(p);
         let ops = screen.ops();
-        let lines = drawn(&ops);
-        assert!(!lines.is_empty(), "{ops:?}");
-        for l in &lines {
+        assert!(reading(&ops), "{ops:?}");
+        for l in drawn(&ops) {
             assert!(l.chars().count() <= 40, "{l:?} is wider than 40");
-            assert!(l.starts_with("mqdiag: 0%, 0/1 files"), "{l:?}");
         }
         // Every redraw replaces the line in place: never a new line.
         assert!(
