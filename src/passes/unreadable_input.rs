@@ -49,10 +49,12 @@ impl Pass for UnreadableInput {
                 fi.worst.unwrap_or(Severity::Warning)
             };
             if severity == Severity::Info {
-                notes
-                    .entry(first_message(fi).to_string())
-                    .or_default()
-                    .push(fi);
+                // Copies name the file they copy: one finding for them all.
+                let key = match fi.problems.first() {
+                    Some(p) if p.code == ProblemCode::DuplicateFile => DUPLICATES.to_string(),
+                    _ => first_message(fi).to_string(),
+                };
+                notes.entry(key).or_default().push(fi);
             } else {
                 out.push(file_finding(fi, severity));
             }
@@ -76,6 +78,7 @@ fn first_message(fi: &FileInfo) -> &str {
 }
 
 const NOT_RECOGNISED: &str = "format not recognised: not analysed";
+const DUPLICATES: &str = "duplicates of other inputs: identical content, read once";
 
 fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
     let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
@@ -147,7 +150,8 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
         .map(|fi| Evidence {
             path: fi.path.clone(),
             line: fi.problems.first().and_then(|p| p.line).unwrap_or(1).max(1),
-            text: format!("info: {msg}"),
+            // Each file's own words: a copy names the file it copies.
+            text: format!("info: {}", first_message(fi)),
         })
         .collect();
     f.key = format!("{n} files: {msg}");
@@ -346,6 +350,38 @@ mod tests {
             "gone",
         );
         assert!(advice(&g, false).contains("permissions"));
+    }
+
+    #[test]
+    fn copies_of_different_files_are_one_finding_naming_each_original() {
+        let mut infos = Vec::new();
+        for (copy, of) in [("b/AMQERR01.LOG", "a/AMQERR01.LOG"), ("b/X.FDC", "a/X.FDC")] {
+            let mut fi = FileInfo::new(copy, Format::Unknown, 10);
+            fi.problem(
+                ProblemCode::DuplicateFile,
+                None,
+                Severity::Info,
+                0,
+                format!("duplicate of {of}: identical content, read once"),
+            );
+            infos.push(fi);
+        }
+        let out = UnreadableInput.finish(&infos);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].count, 2);
+        assert!(
+            out[0]
+                .title
+                .starts_with("2 files: duplicates of other inputs")
+        );
+        let texts: Vec<&str> = out[0].evidence.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "info: duplicate of a/AMQERR01.LOG: identical content, read once",
+                "info: duplicate of a/X.FDC: identical content, read once"
+            ]
+        );
     }
 
     #[test]
