@@ -226,6 +226,11 @@ impl Redactor {
         for s in f.subject.strings_mut() {
             *s = self.apply(s);
         }
+        for b in &mut f.breakdown {
+            for s in b.strings_mut() {
+                *s = self.apply(s);
+            }
+        }
         for (_, v) in f.metrics.0.iter_mut() {
             if let Metric::Str(s) = v {
                 *s = self.apply(s);
