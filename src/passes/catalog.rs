@@ -493,8 +493,9 @@ impl MessagePass {
             .find(|(_, r)| &r.msgid == top_id)
             .map_or(top, |(_, r)| *r);
         let qmgr = &members[0].0.qmgr;
-        let roots: BTreeSet<Option<usize>> = members.iter().map(|(k, _)| ends.of_row(k)).collect();
-        let one_end = roots.len() == 1 && roots.iter().next().is_some_and(Option::is_some);
+        // The known remote ends; records that name none may be any of them.
+        let roots: BTreeSet<usize> = members.iter().filter_map(|(k, _)| ends.of_row(k)).collect();
+        let one_end = roots.len() == 1;
         let name = busiest(members, |k| k.name.as_str());
         let address = busiest(members, |k| k.address.as_str());
         let channels: BTreeSet<&str> = members
@@ -632,8 +633,9 @@ impl MessagePass {
             let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
             for (k, r) in members {
                 let h = end_text(non_empty(&k.name), non_empty(&k.address));
-                let h = if h.is_empty() { "(unknown)".into() } else { h };
-                *hosts.entry(h).or_default() += r.occurrences;
+                if !h.is_empty() {
+                    *hosts.entry(h).or_default() += r.occurrences;
+                }
             }
             f.metrics.set("hosts", Metric::int(roots.len() as u64));
             let h: Vec<String> = ranked(hosts)

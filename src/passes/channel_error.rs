@@ -480,6 +480,27 @@ mod tests {
     }
 
     #[test]
+    fn records_naming_no_end_do_not_count_as_another_host() {
+        let ev = vec![
+            rec(
+                1,
+                "2024-03-01T10:00:00+00:00",
+                "AMQ9208E",
+                "TO.QM2",
+                "qm2 (10.0.0.2)",
+            ),
+            rec(2, "2024-03-01T11:00:00+00:00", "AMQ9999E", "TO.QM2", ""),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.subject.address.as_deref(), Some("10.0.0.2"));
+        assert!(f.metrics.get("hosts").is_none(), "{f:#?}");
+        assert!(!f.title.contains("hosts"), "{}", f.title);
+        assert_eq!(f.breakdown.len(), 2);
+    }
+
+    #[test]
     fn min_occurrences() {
         let ev = vec![rec(10, "2024-03-01T10:00:00+00:00", "AMQ9999E", "X", "h")];
         assert_eq!(run(&RULE, &[], &ev).len(), 1);
