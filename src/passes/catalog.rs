@@ -22,9 +22,11 @@ pub use crate::catalog::Family;
 // `lookup` here is the catalogue's rows some rule reports, with their words.
 use crate::catalog::reported as lookup;
 
-/// Rows kept per rule; past this, further rows are counted in one
-/// overflow row.
+/// Rows kept per rule; past this, further rows lose their remote end (and
+/// past twice this, their channel) so that they join a row that exists.
 const MAX_ROWS: usize = 2000;
+/// The name of the end (or channel) of rows past the cap.
+const OTHER: &str = "(other)";
 /// Breakdown rows shown per finding, busiest first.
 const MAX_BREAKDOWN: usize = 20;
 /// Hosts named in the `busiest_hosts` metric.
@@ -127,11 +129,16 @@ impl MessagePass {
             address: s.address().to_string(),
             reason: s.reason().to_string(),
         };
+        // Past the cap a new row keeps its message and channel (findings
+        // are per channel) and loses its end and return code; past twice
+        // the cap, its channel too.
         if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
-            key.channel = "(other)".to_string();
-            key.name.clear();
+            key.name = OTHER.to_string();
             key.address.clear();
             key.reason.clear();
+            if self.rows.len() >= 2 * MAX_ROWS && !self.rows.contains_key(&key) {
+                key.channel = OTHER.to_string();
+            }
         }
         let first_ts = s.members.iter().map(|m| m.ts).min().unwrap_or(cause.ts);
         let row = self.rows.entry(key).or_insert_with(|| {
@@ -389,7 +396,7 @@ impl Ends {
     }
 
     fn id(&mut self, s: &str) -> Option<usize> {
-        if s.is_empty() {
+        if s.is_empty() || s == OTHER {
             return None;
         }
         let n = self.parent.len();
@@ -495,8 +502,10 @@ impl MessagePass {
         let qmgr = &members[0].0.qmgr;
         // The known remote ends; records that name none may be any of them.
         let roots: BTreeSet<usize> = members.iter().filter_map(|(k, _)| ends.of_row(k)).collect();
-        let one_end = roots.len() == 1;
-        let name = busiest(members, |k| k.name.as_str());
+        // Rows past the cap lost their end: it may be any other.
+        let overflow = members.iter().any(|(k, _)| k.name == OTHER);
+        let one_end = roots.len() == 1 && !overflow;
+        let name = busiest(members, |k| k.name.as_str()).filter(|n| *n != OTHER);
         let address = busiest(members, |k| k.address.as_str());
         let channels: BTreeSet<&str> = members
             .iter()
@@ -553,6 +562,9 @@ impl MessagePass {
             }
             if one_end {
                 at.push(format!("host '{}'", end_text(name, address)));
+            } else if overflow {
+                // Some rows lost their end past the cap: at least one more.
+                at.push(format!("{}+ hosts", thousands(roots.len() as u64 + 1)));
             } else if roots.len() > 1 {
                 at.push(format!("{} hosts", thousands(roots.len() as u64)));
             }
@@ -687,5 +699,48 @@ impl MessagePass {
                 .collect();
         }
         Some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testutil::{log, run};
+
+    #[test]
+    fn rows_past_the_cap_keep_their_channel_and_lose_their_end() {
+        let ev: Vec<Event> = (0..MAX_ROWS + 50)
+            .map(|i| {
+                let host = format!("h{i}");
+                log(
+                    "AMQERR01.LOG",
+                    i as u64 + 1,
+                    "2024-03-14T12:00:00Z",
+                    &format!("AMQ9209E: Connection to host '{host}' closed."),
+                    &[
+                        ("msgid", "AMQ9209E"),
+                        ("channel", "APP.SVRCONN"),
+                        ("host", &host),
+                    ],
+                )
+            })
+            .collect();
+        let out = run(&crate::passes::channel_error::RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.count, MAX_ROWS as u64 + 50);
+        assert_eq!(f.subject.channel.as_deref(), Some("APP.SVRCONN"));
+        assert_eq!(f.subject.host, None);
+        assert_eq!(f.breakdown[0].host.as_deref(), Some(OTHER));
+        assert_eq!(f.breakdown[0].occurrences, 50);
+        assert!(f.title.contains("2,001+ hosts"), "{}", f.title);
+        assert_eq!(metric_int(f, "hosts"), MAX_ROWS as i64);
+    }
+
+    fn metric_int(f: &Finding, name: &str) -> i64 {
+        match f.metrics.get(name) {
+            Some(Metric::Int(v)) => *v,
+            other => panic!("{name}: {other:?}"),
+        }
     }
 }

@@ -25,7 +25,7 @@ use std::sync::Arc;
 /// generous for a slow disk and still far below the gap between failures.
 const JOIN_WINDOW_MS: i64 = 1000;
 /// Open stories kept before the ones that can no longer grow are closed.
-const MAX_OPEN: usize = 10_000;
+const MAX_OPEN: usize = 1_000;
 /// Record keys remembered to drop copies (rotated logs that overlap).
 const MAX_SEEN: usize = 500_000;
 
