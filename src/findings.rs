@@ -340,6 +340,57 @@ pub struct Chart {
     pub fit: Option<(f64, f64)>,
 }
 
+/// One row of a finding's `breakdown`: the occurrences of one message on
+/// one channel and remote end. Only the fields that apply are set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Breakdown {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub return_code: Option<String>,
+    pub occurrences: u64,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub first: Option<Ts>,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub last: Option<Ts>,
+}
+
+impl Breakdown {
+    /// `AMQ9209E channel TO.QM2 host qm2 (10.0.0.2) rc 104`, for people.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(v) = &self.message_id {
+            parts.push(v.clone());
+        }
+        if let Some(v) = &self.channel {
+            parts.push(format!("channel {v}"));
+        }
+        match (&self.host, &self.address) {
+            (Some(h), Some(a)) if h != a => parts.push(format!("host {h} ({a})")),
+            (Some(h), _) => parts.push(format!("host {h}")),
+            (None, Some(a)) => parts.push(format!("address {a}")),
+            (None, None) => {}
+        }
+        if let Some(v) = &self.return_code {
+            parts.push(format!("rc {v}"));
+        }
+        parts.join(", ")
+    }
+
+    /// Every string field, mutable (for redaction).
+    pub fn strings_mut(&mut self) -> impl Iterator<Item = &mut String> {
+        [&mut self.channel, &mut self.host, &mut self.address]
+            .into_iter()
+            .flatten()
+    }
+}
+
 /// One finding, as in the contract's JSON report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
@@ -357,6 +408,10 @@ pub struct Finding {
     pub advice: String,
     pub fingerprint: String,
     pub baseline: bool,
+    /// Detail of a finding that groups several messages, channels or
+    /// remote ends; not part of the fingerprint.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub breakdown: Vec<Breakdown>,
     /// What tells two findings of one rule and subject apart (a message
     /// id, a function); part of the fingerprint.
     #[serde(skip)]
@@ -387,6 +442,7 @@ impl Finding {
             advice: String::new(),
             fingerprint: String::new(),
             baseline: false,
+            breakdown: Vec::new(),
             key: String::new(),
             chart: None,
         }

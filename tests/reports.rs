@@ -201,9 +201,32 @@ fn json_report_follows_the_contract() {
     ]);
     let mut fps = BTreeSet::new();
     let (mut e, mut w, mut n) = (0, 0, 0);
+    let allowed_breakdown = set(&[
+        "message_id",
+        "channel",
+        "host",
+        "address",
+        "return_code",
+        "occurrences",
+        "first",
+        "last",
+    ]);
+    let mut breakdowns = 0;
     for f in findings {
+        // `breakdown` is optional: only findings that group several rows.
+        if let Some(b) = f.get("breakdown") {
+            let rows = b.as_array().unwrap();
+            assert!(rows.len() >= 2, "{f}");
+            for r in rows {
+                assert!(keys(r).is_subset(&allowed_breakdown), "{r}");
+                assert!(r["occurrences"].as_u64().unwrap() >= 1);
+            }
+            breakdowns += 1;
+        }
+        let mut k = keys(f);
+        k.remove("breakdown");
         assert_eq!(
-            keys(f),
+            k,
             set(&[
                 "rule",
                 "severity",
@@ -254,6 +277,8 @@ fn json_report_follows_the_contract() {
         assert!(fps.insert(fp.to_string()), "duplicate fingerprint {fp}");
         assert_eq!(f["baseline"], false);
     }
+    // fixtures/ has channel-error findings that group several rows.
+    assert!(breakdowns > 0);
     assert_eq!(
         keys(&v["summary"]),
         set(&["error", "warning", "info", "new", "baseline"])

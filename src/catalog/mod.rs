@@ -318,11 +318,28 @@ pub static CATALOG: &[Entry] = &[
         }),
     },
     Entry {
+        id: "AMQ9519",
+        severity: 'E',
+        family: Family::Channel,
+        fields: &[t("channel", r"Channel '([^']*)' not found")],
+        rule: Some(RuleText {
+            severity: Severity::Warning,
+            meaning: "Channel not found: the partner or client asked for a channel this queue manager does not define",
+            advice: "Check the channel name on the other end (CONNAME, client channel table, MQSERVER) against DISPLAY CHANNEL here; many different names from one address are a scan of the listener (block it with CHLAUTH or a firewall).",
+            verified: true,
+        }),
+    },
+    Entry {
         id: "AMQ9520",
         severity: 'E',
         family: Family::Channel,
-        fields: &[],
-        rule: None,
+        fields: &[t("channel", r"channel '([^']*)'")],
+        rule: Some(RuleText {
+            severity: Severity::Warning,
+            meaning: "Channel not defined remotely: the other end has no channel of this name",
+            advice: "Define the partner channel (same name, matching type) on the remote queue manager, or correct the channel name on this end.",
+            verified: false,
+        }),
     },
     Entry {
         id: "AMQ9524",
@@ -381,6 +398,15 @@ pub static CATALOG: &[Entry] = &[
             advice: "A generic end: the record just before it from the same process (pid.tid) says why.",
             verified: true,
         }),
+    },
+    // Written after the error that ended a channel, naming only the remote
+    // end: evidence for that error, not an error of its own.
+    Entry {
+        id: "AMQ9780",
+        severity: 'E',
+        family: Family::Channel,
+        fields: &[t("hostspec", r"remote machine '([^']*)'")],
+        rule: None,
     },
     // TLS.
     Entry {
@@ -1127,7 +1153,7 @@ mod tests {
                 }
             }
         }
-        for (family, n) in [(Family::Channel, 22), (Family::Tls, 18)] {
+        for (family, n) in [(Family::Channel, 24), (Family::Tls, 18)] {
             let listed = reported_ids(family);
             assert_eq!(
                 CATALOG
@@ -1181,7 +1207,7 @@ mod tests {
         );
         assert_eq!(
             warning_ids(Family::Channel),
-            "AMQ9207, AMQ9209, CSQX207, CSQX777"
+            "AMQ9207, AMQ9209, AMQ9519, AMQ9520, CSQX207, CSQX777"
         );
         assert!(reported_ids(Family::Dns).is_empty());
     }

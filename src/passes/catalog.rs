@@ -2,203 +2,222 @@
 //! messages they report, how severe each is, what it means and what to do
 //! is data in the one message catalogue, `crate::catalog`.
 //!
-//! The pass shared by both rules groups records by message id, channel
-//! and host, with counts and first/last times.
+//! Records MQ writes together for one failure are first joined into one
+//! story (`super::stories`) and counted once, under their cause. Stories
+//! are tallied per message, queue manager, channel, remote end and return
+//! code (a `breakdown` row); at the end the rows become findings: one per
+//! channel of a queue manager, or per remote end where no channel is known
+//! (a name and an address are one end when any record pairs them), and one
+//! per address that tried many channel names this queue manager does not
+//! define (a scan).
 
-use super::{Pass, RuleInfo};
+use super::stories::{Joiner, Member, Story};
+use super::{RuleInfo, Settings};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, thousands};
-use crate::fxhash::FxBuild;
+use crate::findings::{Breakdown, Evidence, EvidenceSet, Finding, Metric, thousands};
 use crate::source::{FileInfo, Severity};
-use std::borrow::Borrow;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub use crate::catalog::Family;
 // `lookup` here is the catalogue's rows some rule reports, with their words.
-use crate::catalog::{base_id, reported as lookup};
+use crate::catalog::reported as lookup;
 
-/// Groups kept per rule; past this, further channel/host pairs of a message
-/// are counted in one overflow group.
-const MAX_GROUPS: usize = 2000;
-/// Hosts of one message and channel reported apart; with more (a server
-/// connection channel used by many clients, a scanner sweeping a
-/// listener), they are one finding that names the busiest hosts.
-const MAX_HOSTS_APART: usize = 5;
-/// Hosts named in such a finding.
+/// Rows kept per rule; past this, further rows lose their remote end (and
+/// past twice this, their channel) so that they join a row that exists.
+const MAX_ROWS: usize = 2000;
+/// The name of the end (or channel) of rows past the cap.
+const OTHER: &str = "(other)";
+/// Breakdown rows shown per finding, busiest first.
+const MAX_BREAKDOWN: usize = 20;
+/// Hosts named in the `busiest_hosts` metric.
 const HOSTS_NAMED: usize = 5;
+/// Channel names named in a scan finding's title.
+const NAMES_IN_TITLE: usize = 4;
+/// Messages that say a channel name is not defined: many names from one
+/// address are a scan of the listener.
+const UNDEFINED_CHANNEL: &[&str] = &["AMQ9519", "AMQ9520"];
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Key {
-    /// Message number without the severity letter.
+/// A pass's thresholds, read once.
+pub struct Config {
+    pub min_occurrences: u64,
+    /// Groups with at least this many occurrences keep their severity
+    /// however old they are.
+    pub frequent: u64,
+    /// Groups seen within this many days of the newest record keep their
+    /// severity however rare they are.
+    pub recent_days: f64,
+    /// Fewest undefined channel names from one address that make a scan;
+    /// `None`: this rule does not look for scans.
+    pub scan_min_channels: Option<usize>,
+}
+
+impl Config {
+    pub fn from(s: &Settings, scans: bool) -> Config {
+        Config {
+            min_occurrences: s.get("min_occurrences").max(1.0) as u64,
+            frequent: s.get("frequent_occurrences").max(1.0) as u64,
+            recent_days: s.get("recent_days").max(0.0),
+            scan_min_channels: scans.then(|| s.get("scan_min_channels").max(2.0) as usize),
+        }
+    }
+}
+
+/// One breakdown row's key: what a story's cause and its records say.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct RowKey {
     id: String,
     qmgr: String,
     channel: String,
-    host: String,
+    name: String,
+    address: String,
+    reason: String,
 }
 
-struct Group {
+struct Row {
     msgid: String,
-    /// For a message the catalogue does not know (the reader marked its
-    /// family): what the record's own text says, and its severity.
-    fallback: Option<(String, Severity)>,
-    count: u64,
+    severity: Severity,
+    /// The catalogue's meaning and advice, or the record's own words.
+    meaning: String,
+    advice: String,
+    occurrences: u64,
     first: Ts,
     last: Ts,
-    evidence: EvidenceSet,
+    /// The records of the first story, and the cause of the latest one.
+    evidence: Vec<Evidence>,
     last_ev: Option<Evidence>,
-    reasons: BTreeMap<String, u64>,
-    /// Hosts folded into this group, busiest first, and how many there were.
-    hosts: Option<(Vec<(String, u64)>, usize)>,
-}
-
-impl Group {
-    /// Count one more record of this group.
-    fn record(&mut self, e: &Event) {
-        self.count += 1;
-        self.first = self.first.min(e.ts);
-        self.last = self.last.max(e.ts);
-        let ev = Evidence::from_event(e);
-        if self.evidence.lines.len() < 3 {
-            self.evidence.push(ev);
-        } else {
-            self.last_ev = Some(ev);
-        }
-        if let Some(r) = e.attr("reason")
-            && (self.reasons.len() < 8 || self.reasons.contains_key(r))
-        {
-            *self.reasons.entry(r.to_string()).or_default() += 1;
-        }
-    }
-
-    /// One group for many hosts' groups of one message and channel.
-    fn fold(mut parts: Vec<(String, Group)>) -> Option<Group> {
-        parts.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
-        let n = parts.len();
-        let named = parts
-            .iter()
-            .take(HOSTS_NAMED)
-            .map(|(h, g)| (h.clone(), g.count))
-            .collect();
-        // The newest record of the host heard from last.
-        let latest = parts.iter().max_by_key(|(_, g)| g.last).and_then(|(_, g)| {
-            g.last_ev
-                .clone()
-                .or_else(|| g.evidence.lines.last().cloned())
-        });
-        let mut it = parts.into_iter();
-        let (_, mut all) = it.next()?;
-        // The first record of each of the busiest hosts, then the last one.
-        all.evidence.lines.truncate(1);
-        all.last_ev = None;
-        for (_, g) in it {
-            all.count += g.count;
-            all.first = all.first.min(g.first);
-            all.last = all.last.max(g.last);
-            if all.evidence.lines.len() < 3
-                && let Some(ev) = g.evidence.lines.into_iter().next()
-            {
-                all.evidence.push(ev);
-            }
-            for (r, c) in g.reasons {
-                if all.reasons.len() < 8 || all.reasons.contains_key(&r) {
-                    *all.reasons.entry(r).or_default() += c;
-                }
-            }
-        }
-        all.last_ev = latest;
-        all.hosts = Some((named, n));
-        Some(all)
-    }
+    /// Other records of the stories (AMQ9999, AMQ9780), by id as written.
+    companions: BTreeMap<String, u64>,
 }
 
 /// The pass behind `channel-error` and `tls-error`.
 pub struct MessagePass {
     rule: &'static RuleInfo,
     family: Family,
-    min_occurrences: u64,
-    /// Each key's place in `slots`: hashed (the order only matters at the
-    /// end), and the groups themselves stay put as more arrive.
-    groups: HashMap<Key, usize, FxBuild>,
-    slots: Vec<Group>,
+    config: Config,
+    joiner: Joiner,
+    rows: HashMap<RowKey, Row>,
+    /// The newest record of either family per queue manager (`""` for
+    /// records that name none): "recent" is measured from it, so that the
+    /// logs of several queue managers analysed together do not age each
+    /// other.
+    newest: HashMap<String, Ts>,
 }
 
 impl MessagePass {
-    pub fn new(rule: &'static RuleInfo, family: Family, min_occurrences: f64) -> Self {
+    pub fn new(rule: &'static RuleInfo, family: Family, config: Config) -> Self {
         MessagePass {
             rule,
             family,
-            min_occurrences: min_occurrences.max(1.0) as u64,
-            groups: HashMap::default(),
-            slots: Vec::new(),
+            config,
+            joiner: Joiner::default(),
+            rows: HashMap::new(),
+            newest: HashMap::new(),
+        }
+    }
+
+    /// Count one story, if its cause is of this rule's family.
+    fn tally(&mut self, s: Story) {
+        let cause = s.cause();
+        if cause.family != self.family {
+            return;
+        }
+        let mut key = RowKey {
+            id: cause.id.clone(),
+            qmgr: s.qmgr().to_string(),
+            channel: s.channel().to_string(),
+            name: s.name().to_string(),
+            address: s.address().to_string(),
+            reason: s.reason().to_string(),
+        };
+        // Past the cap a new row keeps its message and channel (findings
+        // are per channel) and loses its end and return code; past twice
+        // the cap, its channel too.
+        if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
+            key.name = OTHER.to_string();
+            key.address.clear();
+            key.reason.clear();
+            if self.rows.len() >= 2 * MAX_ROWS && !self.rows.contains_key(&key) {
+                key.channel = OTHER.to_string();
+            }
+        }
+        let first_ts = s.members.iter().map(|m| m.ts).min().unwrap_or(cause.ts);
+        let row = self.rows.entry(key).or_insert_with(|| {
+            let (meaning, advice) = words(cause);
+            Row {
+                msgid: cause.msgid.clone(),
+                severity: cause.severity(),
+                meaning,
+                advice,
+                occurrences: 0,
+                first: first_ts,
+                last: first_ts,
+                evidence: s
+                    .members
+                    .iter()
+                    .take(3)
+                    .map(|m| m.evidence.clone())
+                    .collect(),
+                last_ev: None,
+                companions: BTreeMap::new(),
+            }
+        });
+        row.occurrences += 1;
+        for m in &s.members {
+            row.first = row.first.min(m.ts);
+            row.last = row.last.max(m.ts);
+        }
+        if row.occurrences > 1 {
+            row.last_ev = Some(cause.evidence.clone());
+        }
+        let cause_at = (cause.evidence.line, cause.id.as_str());
+        for m in &s.members {
+            if (m.evidence.line, m.id.as_str()) != cause_at {
+                *row.companions.entry(m.msgid.clone()).or_default() += 1;
+            }
         }
     }
 }
 
-fn clean(v: Option<&str>) -> &str {
-    match v.map(str::trim) {
-        Some("????") | None => "",
-        Some(s) => s,
+impl Row {
+    /// Add another row of the same message, channel and end.
+    fn merge(&mut self, o: Row) {
+        if o.first < self.first {
+            self.evidence = o.evidence;
+        }
+        if o.last > self.last || self.last_ev.is_none() {
+            self.last_ev = o.last_ev.or(self.last_ev.take());
+        }
+        self.occurrences += o.occurrences;
+        self.first = self.first.min(o.first);
+        self.last = self.last.max(o.last);
+        self.severity = self.severity.max(o.severity);
+        for (c, n) in o.companions {
+            *self.companions.entry(c).or_default() += n;
+        }
     }
 }
 
-/// A group key's fields, owned (`Key`) or borrowed (a tuple), so that the
-/// map is searched without building a `Key`. Ordered as `Key` derives it.
-trait KeyParts {
-    fn parts(&self) -> (&str, &str, &str, &str);
-}
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.parts().hash(state)
+/// A message's short meaning (for titles) and its advice.
+fn words(m: &Member) -> (String, String) {
+    match (&m.known, &m.fallback) {
+        (Some(k), _) => {
+            let short = k.meaning.split(" (").next().unwrap_or(k.meaning);
+            let short = short.split(':').next().unwrap_or(short).to_string();
+            (short, format!("{}. {}", k.meaning, k.advice))
+        }
+        (None, Some((text, _))) => (
+            text.clone(),
+            format!(
+                "{text}. mqdiag has no specific advice for {}: read the message's EXPLANATION \
+                 and ACTION in the log, and the other end's log at the same time.",
+                m.id
+            ),
+        ),
+        (None, None) => (m.msgid.clone(), String::new()),
     }
 }
 
-impl Hash for dyn KeyParts + '_ {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.parts().hash(state)
-    }
-}
-
-impl KeyParts for Key {
-    fn parts(&self) -> (&str, &str, &str, &str) {
-        (&self.id, &self.qmgr, &self.channel, &self.host)
-    }
-}
-
-impl KeyParts for (&str, &str, &str, &str) {
-    fn parts(&self) -> (&str, &str, &str, &str) {
-        *self
-    }
-}
-
-impl PartialEq for dyn KeyParts + '_ {
-    fn eq(&self, other: &Self) -> bool {
-        self.parts() == other.parts()
-    }
-}
-
-impl Eq for dyn KeyParts + '_ {}
-
-impl PartialOrd for dyn KeyParts + '_ {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for dyn KeyParts + '_ {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.parts().cmp(&other.parts())
-    }
-}
-
-impl<'a> Borrow<dyn KeyParts + 'a> for Key {
-    fn borrow(&self) -> &(dyn KeyParts + 'a) {
-        self
-    }
-}
-
-impl Pass for MessagePass {
+impl super::Pass for MessagePass {
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::LogRecord {
             return;
@@ -206,248 +225,522 @@ impl Pass for MessagePass {
         let Some(msgid) = e.attr("msgid") else {
             return;
         };
-        // The catalogue decides; for messages it does not know, the
-        // family the error-log reader gave the record (`channel`, `tls`).
-        let known = match lookup(msgid) {
-            Some(m) if m.family == self.family => Some(m),
-            Some(_) => return,
-            None => {
-                let fam = match e.attr("family") {
-                    Some("channel") => Family::Channel,
-                    Some("tls") => Family::Tls,
-                    _ => return,
-                };
-                if fam != self.family || e.attr("severity") == Some("I") {
-                    return;
-                }
-                None
-            }
+        let Some(m) = Member::of(e, lookup(msgid)) else {
+            return;
         };
-        let id = match known {
-            Some(m) => m.id,
-            None => base_id(msgid.trim()),
-        };
-        let qmgr = clean(e.attr("qmgr"));
-        let channel = clean(e.attr("channel"));
-        let host = clean(
-            e.attr("host")
-                .or_else(|| e.attr("address"))
-                .or_else(|| e.attr("conname")),
-        );
-        // Most records join a group that exists: find it by the borrowed
-        // fields, and build the owned key only for a new group.
-        let parts = (id, qmgr, channel, host);
-        if let Some(&i) = self.groups.get(&parts as &dyn KeyParts) {
-            self.slots[i].record(e);
+        if self.joiner.seen_before(e) {
             return;
         }
-        let mut key = Key {
-            id: id.to_string(),
-            qmgr: qmgr.to_string(),
-            channel: channel.to_string(),
-            host: host.to_string(),
-        };
-        if self.groups.len() >= MAX_GROUPS {
-            key.channel = "(other)".to_string();
-            key.host = "(other)".to_string();
+        match self.newest.get_mut(m.qmgr.as_str()) {
+            Some(n) => *n = (*n).max(e.ts),
+            None => {
+                self.newest.insert(m.qmgr.clone(), e.ts);
+            }
         }
-        let slots = &mut self.slots;
-        let i = *self.groups.entry(key).or_insert_with(|| {
-            // For messages the catalogue does not know, the record's own
-            // words and severity.
-            let fallback = known.is_none().then(|| {
-                let severity = match e.attr("severity") {
-                    Some("W") => Severity::Warning,
-                    _ => Severity::Error,
-                };
-                let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
-                (text.trim().trim_end_matches('.').to_string(), severity)
-            });
-            slots.push(Group {
-                msgid: msgid.trim().to_string(),
-                fallback,
-                count: 0,
-                first: e.ts,
-                last: e.ts,
-                evidence: EvidenceSet::default(),
-                last_ev: None,
-                reasons: BTreeMap::new(),
-                hosts: None,
-            });
-            slots.len() - 1
-        });
-        self.slots[i].record(e);
+        self.joiner.push(e, m);
+        let closed: Vec<Story> = self.joiner.take_closed().collect();
+        for s in closed {
+            self.tally(s);
+        }
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        let mut slots: Vec<Option<Group>> = std::mem::take(&mut self.slots)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let groups: BTreeMap<Key, Group> = std::mem::take(&mut self.groups)
-            .into_iter()
-            .filter_map(|(k, i)| Some((k, slots[i].take()?)))
-            .collect();
-        for (k, mut g) in fold_hosts(groups, self.min_occurrences) {
-            let m = lookup(&k.id);
-            // Known: the catalogue's words; unknown: the record's own.
-            let (meaning, severity, advice) = match (m, &g.fallback) {
-                (Some(m), _) => {
-                    let short = m.meaning.split(" (").next().unwrap_or(m.meaning);
-                    let short = short.split(':').next().unwrap_or(short).to_string();
-                    (short, m.severity, format!("{}. {}", m.meaning, m.advice))
+        for s in self.joiner.finish() {
+            self.tally(s);
+        }
+        let mut rows: Vec<(RowKey, Row)> = std::mem::take(&mut self.rows).into_iter().collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let ends = Ends::of(&rows);
+        let rows = ends.complete(rows);
+        // Scans first: their rows are not reported again per channel.
+        let mut taken = vec![false; rows.len()];
+        let mut groups: Vec<(GroupKind, Vec<usize>)> = Vec::new();
+        if let Some(min) = self.config.scan_min_channels {
+            let mut by_end: BTreeMap<(&str, usize), Vec<usize>> = BTreeMap::new();
+            for (i, (k, _)) in rows.iter().enumerate() {
+                if UNDEFINED_CHANNEL.contains(&k.id.as_str())
+                    && !k.channel.is_empty()
+                    && let Some(end) = ends.of_row(k)
+                {
+                    by_end.entry((&k.qmgr, end)).or_default().push(i);
                 }
-                (None, Some((text, sev))) => (
-                    text.clone(),
-                    *sev,
-                    format!(
-                        "{text}. mqdiag has no specific advice for {}: read the message's \
-                         EXPLANATION and ACTION in the log, and the other end's log at the same \
-                         time.",
-                        k.id
-                    ),
-                ),
-                (None, None) => continue,
+            }
+            for (_, idx) in by_end {
+                let names: BTreeSet<&str> =
+                    idx.iter().map(|&i| rows[i].0.channel.as_str()).collect();
+                if names.len() >= min {
+                    for &i in &idx {
+                        taken[i] = true;
+                    }
+                    groups.push((GroupKind::Scan, idx));
+                }
+            }
+        }
+        // The rest: per channel of a queue manager, else per remote end,
+        // else per message.
+        let mut rest: BTreeMap<(String, GroupKind, String), Vec<usize>> = BTreeMap::new();
+        for (i, (k, _)) in rows.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            let (kind, what) = if !k.channel.is_empty() {
+                (GroupKind::Channel, k.channel.clone())
+            } else if let Some(end) = ends.of_row(k) {
+                (GroupKind::End, format!("{end:020}"))
+            } else {
+                (GroupKind::Message, k.id.clone())
             };
-            let mut at = Vec::new();
-            if !k.channel.is_empty() {
-                at.push(format!("channel '{}'", k.channel));
+            rest.entry((k.qmgr.clone(), kind, what))
+                .or_default()
+                .push(i);
+        }
+        groups.extend(rest.into_iter().map(|((_, kind, _), idx)| (kind, idx)));
+        let mut out = Vec::new();
+        for (kind, idx) in groups {
+            let members: Vec<(&RowKey, &Row)> =
+                idx.iter().map(|&i| (&rows[i].0, &rows[i].1)).collect();
+            if let Some(f) = self.finding(kind, &members, &ends) {
+                out.push(f);
             }
-            if !k.host.is_empty() {
-                at.push(format!("host '{}'", k.host));
-            }
-            if let Some((_, n)) = &g.hosts {
-                at.push(format!("{} hosts", thousands(*n as u64)));
-            }
-            let mut title = format!("{} {meaning}", g.msgid);
-            if !at.is_empty() {
-                title.push_str(&format!(", {}", at.join(", ")));
-            }
-            if g.count > 1 {
-                title.push_str(&format!(": {} times", thousands(g.count)));
-            }
-            let mut f = Finding::new(self.rule.id, severity, title);
-            f.first = Some(g.first);
-            f.last = Some(g.last);
-            f.count = g.count;
-            f.key = k.id.to_string();
-            if !k.channel.is_empty() {
-                f.subject.channel = Some(k.channel.clone());
-            }
-            if !k.host.is_empty() {
-                f.subject.host = Some(k.host.clone());
-            }
-            if !k.qmgr.is_empty() {
-                f.subject.qmgr = Some(k.qmgr.clone());
-            }
-            f.metrics.set("message_id", Metric::Str(g.msgid.clone()));
-            f.metrics.set("occurrences", Metric::int(g.count));
-            if !g.reasons.is_empty() {
-                let r: Vec<String> = g.reasons.iter().map(|(r, n)| format!("{r} x{n}")).collect();
-                f.metrics.set("reasons", Metric::Str(r.join(", ")));
-            }
-            if let Some((named, n)) = &g.hosts {
-                f.metrics.set("hosts", Metric::int(*n as u64));
-                let h: Vec<String> = named.iter().map(|(h, c)| format!("{h} x{c}")).collect();
-                f.metrics.set("busiest_hosts", Metric::Str(h.join(", ")));
-            }
-            if let Some(last) = g.last_ev.take() {
-                g.evidence.push(last);
-            }
-            f.evidence = g.evidence.into_sorted();
-            f.advice = advice;
-            out.push(f);
         }
         out
     }
 }
 
-/// The groups worth reporting (at least `min` records), with the hosts of
-/// one message, queue manager and channel folded into one group when there
-/// are more than `MAX_HOSTS_APART` of them.
-fn fold_hosts(groups: BTreeMap<Key, Group>, min: u64) -> Vec<(Key, Group)> {
-    let mut out = Vec::new();
-    let mut bucket: Vec<(Key, Group)> = Vec::new();
-    let flush = |bucket: &mut Vec<(Key, Group)>, out: &mut Vec<(Key, Group)>| {
-        if bucket.len() <= MAX_HOSTS_APART {
-            out.append(bucket);
-            return;
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum GroupKind {
+    Scan,
+    Channel,
+    End,
+    Message,
+}
+
+/// Remote ends: a name and an address are one end when any story pairs
+/// them, and so are all the names and addresses linked through such pairs.
+struct Ends {
+    index: HashMap<String, usize>,
+    parent: Vec<usize>,
+}
+
+impl Ends {
+    fn of(rows: &[(RowKey, Row)]) -> Ends {
+        let mut ends = Ends {
+            index: HashMap::new(),
+            parent: Vec::new(),
+        };
+        for (k, _) in rows {
+            let a = ends.id(&k.name);
+            let b = ends.id(&k.address);
+            if let (Some(a), Some(b)) = (a, b) {
+                let (ra, rb) = (ends.root(a), ends.root(b));
+                // The smaller index is the root: the same end whatever the
+                // order rows are linked in.
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                ends.parent[hi] = lo;
+            }
         }
-        let mut key = bucket[0].0.clone();
-        key.host = String::new();
-        let parts = bucket.drain(..).map(|(k, g)| (k.host, g)).collect();
-        if let Some(g) = Group::fold(parts) {
-            out.push((key, g));
+        ends
+    }
+
+    /// Rows with the end's busiest name and address filled in where a
+    /// record gave only one of them, and rows that then agree merged: a
+    /// record naming `10.44.1.20` and one naming `mqus01 (10.44.1.20)` are
+    /// about the same end.
+    fn complete(&self, rows: Vec<(RowKey, Row)>) -> Vec<(RowKey, Row)> {
+        let mut names: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
+        let mut addresses: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
+        for (k, r) in &rows {
+            if let Some(end) = self.of_row(k) {
+                for (map, v) in [(&mut names, &k.name), (&mut addresses, &k.address)] {
+                    if !v.is_empty() {
+                        *map.entry(end).or_default().entry(v.clone()).or_default() += r.occurrences;
+                    }
+                }
+            }
         }
-    };
-    // Keys sort by message, queue manager, channel, then host: one
-    // message's and channel's hosts are neighbours.
-    for (k, g) in groups {
-        if g.count < min {
-            continue;
+        let best = |m: &HashMap<usize, BTreeMap<String, u64>>, end: usize| -> String {
+            let mut best: Option<(&str, u64)> = None;
+            for (v, c) in m.get(&end).into_iter().flatten() {
+                if best.is_none_or(|(_, b)| *c > b) {
+                    best = Some((v, *c));
+                }
+            }
+            best.map_or(String::new(), |(v, _)| v.to_string())
+        };
+        let keys: Vec<RowKey> = rows
+            .iter()
+            .map(|(k, _)| {
+                let mut k = k.clone();
+                if let Some(end) = self.of_row(&k) {
+                    if k.name.is_empty() {
+                        k.name = best(&names, end);
+                    }
+                    if k.address.is_empty() {
+                        k.address = best(&addresses, end);
+                    }
+                }
+                k
+            })
+            .collect();
+        let filled = keys.into_iter().zip(rows.into_iter().map(|(_, r)| r));
+        let mut merged: BTreeMap<RowKey, Row> = BTreeMap::new();
+        for (k, r) in filled {
+            match merged.get_mut(&k) {
+                Some(m) => m.merge(r),
+                None => {
+                    merged.insert(k, r);
+                }
+            }
         }
-        let same = bucket
-            .last()
-            .is_some_and(|(b, _)| (&b.id, &b.qmgr, &b.channel) == (&k.id, &k.qmgr, &k.channel));
-        // The overflow group and records without a host stay apart.
-        if !same || k.host.is_empty() || k.host == "(other)" {
-            flush(&mut bucket, &mut out);
+        merged.into_iter().collect()
+    }
+
+    fn id(&mut self, s: &str) -> Option<usize> {
+        if s.is_empty() || s == OTHER {
+            return None;
         }
-        if k.host.is_empty() || k.host == "(other)" {
-            out.push((k, g));
-        } else {
-            bucket.push((k, g));
+        let n = self.parent.len();
+        let i = *self.index.entry(s.to_string()).or_insert(n);
+        if i == n {
+            self.parent.push(n);
+        }
+        Some(i)
+    }
+
+    fn root(&self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            i = self.parent[i];
+        }
+        i
+    }
+
+    /// The end a row names, by its address else its name.
+    fn of_row(&self, k: &RowKey) -> Option<usize> {
+        [&k.address, &k.name]
+            .into_iter()
+            .find_map(|s| self.index.get(s.as_str()))
+            .map(|&i| self.root(i))
+    }
+}
+
+/// The most frequent non-empty value among rows, by occurrences; ties go
+/// to the first in key order.
+fn busiest<'a>(
+    members: &[(&'a RowKey, &Row)],
+    f: impl Fn(&'a RowKey) -> &'a str,
+) -> Option<&'a str> {
+    let mut n: BTreeMap<&str, u64> = BTreeMap::new();
+    for (k, r) in members {
+        let v = f(k);
+        if !v.is_empty() {
+            *n.entry(v).or_default() += r.occurrences;
         }
     }
-    flush(&mut bucket, &mut out);
-    out
+    let mut best: Option<(&str, u64)> = None;
+    for (v, c) in n {
+        if best.is_none_or(|(_, b)| c > b) {
+            best = Some((v, c));
+        }
+    }
+    best.map(|(v, _)| v)
+}
+
+fn end_text(name: Option<&str>, address: Option<&str>) -> String {
+    match (name, address) {
+        (Some(n), Some(a)) => format!("{n} ({a})"),
+        (Some(v), None) | (None, Some(v)) => v.to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+fn non_empty(s: &str) -> Option<&str> {
+    (!s.is_empty()).then_some(s)
+}
+
+/// Counts of a string per key, most frequent first: `A x3, B x1`.
+fn ranked(counts: BTreeMap<String, u64>) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+impl MessagePass {
+    fn finding(
+        &self,
+        kind: GroupKind,
+        members: &[(&RowKey, &Row)],
+        ends: &Ends,
+    ) -> Option<Finding> {
+        let occurrences: u64 = members.iter().map(|(_, r)| r.occurrences).sum();
+        if occurrences < self.config.min_occurrences {
+            return None;
+        }
+        let first = members.iter().map(|(_, r)| r.first).min()?;
+        let last = members.iter().map(|(_, r)| r.last).max()?;
+        // Message ids (as written) by occurrences; the busiest row's words.
+        let mut ids: BTreeMap<String, u64> = BTreeMap::new();
+        let mut companions: BTreeMap<String, u64> = BTreeMap::new();
+        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        for (k, r) in members {
+            *ids.entry(r.msgid.clone()).or_default() += r.occurrences;
+            for (c, n) in &r.companions {
+                *companions.entry(c.clone()).or_default() += n;
+            }
+            if !k.reason.is_empty() {
+                *reasons.entry(k.reason.clone()).or_default() += r.occurrences;
+            }
+        }
+        let ids = ranked(ids);
+        let mut by_count: Vec<&(&RowKey, &Row)> = members.iter().collect();
+        by_count.sort_by(|a, b| b.1.occurrences.cmp(&a.1.occurrences).then(a.0.cmp(b.0)));
+        let top = by_count[0].1;
+        let top_id = &ids[0].0;
+        let top_row = by_count
+            .iter()
+            .find(|(_, r)| &r.msgid == top_id)
+            .map_or(top, |(_, r)| *r);
+        let qmgr = &members[0].0.qmgr;
+        // The known remote ends; records that name none may be any of them.
+        let roots: BTreeSet<usize> = members.iter().filter_map(|(k, _)| ends.of_row(k)).collect();
+        // Rows past the cap lost their end: it may be any other.
+        let overflow = members.iter().any(|(k, _)| k.name == OTHER);
+        let one_end = roots.len() == 1 && !overflow;
+        let name = busiest(members, |k| k.name.as_str()).filter(|n| *n != OTHER);
+        let address = busiest(members, |k| k.address.as_str());
+        let channels: BTreeSet<&str> = members
+            .iter()
+            .map(|(k, _)| k.channel.as_str())
+            .filter(|c| !c.is_empty())
+            .collect();
+
+        let mut severity = members.iter().map(|(_, r)| r.severity).max()?;
+        let title;
+        let mut f;
+        if kind == GroupKind::Scan {
+            // Someone tries names until one is defined: worth an error
+            // whatever the single message's own severity.
+            severity = Severity::Error;
+            let mut names: Vec<(String, u64)> = Vec::new();
+            for (k, r) in members {
+                match names.iter_mut().find(|(n, _)| *n == k.channel) {
+                    Some(slot) => slot.1 += r.occurrences,
+                    None => names.push((k.channel.clone(), r.occurrences)),
+                }
+            }
+            names.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut shown: Vec<String> = names
+                .iter()
+                .take(NAMES_IN_TITLE)
+                .map(|(n, _)| format!("'{n}'"))
+                .collect();
+            if names.len() > NAMES_IN_TITLE {
+                shown.push(format!("{} more", names.len() - NAMES_IN_TITLE));
+            }
+            title = format!(
+                "Undefined channel names tried from {}: {} names ({}), {} times",
+                end_text(name, address),
+                names.len(),
+                shown.join(", "),
+                thousands(occurrences)
+            );
+            f = Finding::new(self.rule.id, severity, String::new());
+            f.key = "channel-scan".to_string();
+            f.metrics
+                .set("channels_tried", Metric::int(names.len() as u64));
+            f.advice = format!(
+                "One address asked for {} channel names this queue manager does not define: a \
+                 scanner or a misconfigured client trying names. If the address is not one of \
+                 yours, block it (CHLAUTH ADDRESSMAP with USERSRC(NOACCESS), or a firewall); if \
+                 it is, correct its channel name. {}",
+                names.len(),
+                top_row.advice
+            );
+        } else {
+            let mut at = Vec::new();
+            if let Some(c) = channels.iter().next().filter(|_| channels.len() == 1) {
+                at.push(format!("channel '{c}'"));
+            }
+            if one_end {
+                at.push(format!("host '{}'", end_text(name, address)));
+            } else if overflow {
+                // Some rows lost their end past the cap: at least one more.
+                at.push(format!("{}+ hosts", thousands(roots.len() as u64 + 1)));
+            } else if roots.len() > 1 {
+                at.push(format!("{} hosts", thousands(roots.len() as u64)));
+            }
+            let mut t = format!("{top_id} {}", top_row.meaning);
+            if ids.len() > 1 {
+                let n = ids.len() - 1;
+                let s = if n == 1 { "" } else { "s" };
+                t.push_str(&format!(" and {n} other message{s}"));
+            }
+            if !at.is_empty() {
+                t.push_str(&format!(", {}", at.join(", ")));
+            }
+            if occurrences > 1 {
+                t.push_str(&format!(": {} times", thousands(occurrences)));
+            }
+            title = t;
+            f = Finding::new(self.rule.id, severity, String::new());
+            f.key = match kind {
+                GroupKind::Message => ids[0].0.clone(),
+                _ => String::new(),
+            };
+            let mut advice = top_row.advice.clone();
+            let mut seen: BTreeSet<&str> = BTreeSet::from([top_row.msgid.as_str()]);
+            for (_, r) in &by_count {
+                if seen.insert(r.msgid.as_str()) && seen.len() <= 4 {
+                    advice.push_str(&format!(" {}: {}.", r.msgid, r.meaning));
+                }
+            }
+            f.advice = advice;
+            if kind == GroupKind::Channel
+                && let Some(c) = channels.iter().next()
+            {
+                f.subject.channel = Some(c.to_string());
+            }
+        }
+        // Rare and old: kept, but below the errors someone should act on.
+        let newest = self
+            .newest
+            .get(qmgr.as_str())
+            .copied()
+            .unwrap_or(last)
+            .max(last);
+        let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
+        if occurrences < self.config.frequent && !recent {
+            severity = Severity::Info;
+        }
+        f.severity = severity;
+        f.title = title;
+        f.first = Some(first);
+        f.last = Some(last);
+        f.count = occurrences;
+        if !qmgr.is_empty() {
+            f.subject.qmgr = Some(qmgr.clone());
+        }
+        if one_end {
+            f.subject.host = name.map(str::to_string);
+            f.subject.address = address.map(str::to_string);
+        }
+        let id_list: Vec<&str> = ids.iter().map(|(i, _)| i.as_str()).collect();
+        f.metrics.set("message_id", Metric::Str(id_list.join(", ")));
+        f.metrics.set("occurrences", Metric::int(occurrences));
+        if !reasons.is_empty() {
+            let r: Vec<String> = ranked(reasons)
+                .into_iter()
+                .take(8)
+                .map(|(r, n)| format!("{r} x{n}"))
+                .collect();
+            f.metrics.set("reasons", Metric::Str(r.join(", ")));
+        }
+        if !companions.is_empty() {
+            let c: Vec<String> = ranked(companions)
+                .into_iter()
+                .map(|(c, n)| format!("{c} x{n}"))
+                .collect();
+            f.metrics.set("also_written", Metric::Str(c.join(", ")));
+        }
+        if roots.len() > 1 && kind != GroupKind::Scan {
+            let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
+            for (k, r) in members {
+                let h = end_text(non_empty(&k.name), non_empty(&k.address));
+                if !h.is_empty() {
+                    *hosts.entry(h).or_default() += r.occurrences;
+                }
+            }
+            f.metrics.set("hosts", Metric::int(roots.len() as u64));
+            let h: Vec<String> = ranked(hosts)
+                .into_iter()
+                .take(HOSTS_NAMED)
+                .map(|(h, c)| format!("{h} x{c}"))
+                .collect();
+            f.metrics.set("busiest_hosts", Metric::Str(h.join(", ")));
+        }
+        // Evidence: the first story of the busiest row, the first record of
+        // the next rows, then the newest cause seen.
+        let mut ev = EvidenceSet::default();
+        for e in &by_count[0].1.evidence {
+            ev.push(e.clone());
+        }
+        for (_, r) in by_count.iter().skip(1) {
+            if ev.lines.len() >= 5 {
+                break;
+            }
+            if let Some(e) = r.evidence.first() {
+                ev.push(e.clone());
+            }
+        }
+        let latest = by_count
+            .iter()
+            .filter(|(_, r)| r.last_ev.is_some())
+            .max_by_key(|(_, r)| r.last);
+        if let Some(e) = latest.and_then(|(_, r)| r.last_ev.clone()) {
+            if ev.is_full() {
+                ev.lines.pop();
+            }
+            ev.push(e);
+        }
+        f.evidence = ev.into_sorted();
+        if members.len() > 1 {
+            f.breakdown = by_count
+                .iter()
+                .take(MAX_BREAKDOWN)
+                .map(|(k, r)| Breakdown {
+                    message_id: Some(r.msgid.clone()),
+                    channel: Some(k.channel.clone()).filter(|s| !s.is_empty()),
+                    host: Some(k.name.clone()).filter(|s| !s.is_empty()),
+                    address: Some(k.address.clone()).filter(|s| !s.is_empty()),
+                    return_code: Some(k.reason.clone()).filter(|s| !s.is_empty()),
+                    occurrences: r.occurrences,
+                    first: Some(r.first),
+                    last: Some(r.last),
+                })
+                .collect();
+        }
+        Some(f)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::testutil::{log, run};
 
     #[test]
-    fn lookup_strips_the_severity_letter() {
-        assert_eq!(lookup("AMQ9202E").unwrap().id, "AMQ9202");
-        assert_eq!(lookup("AMQ9202").unwrap().id, "AMQ9202");
-        assert_eq!(lookup("CSQX209E").unwrap().family, Family::Channel);
-        assert_eq!(lookup("AMQ9633E").unwrap().family, Family::Tls);
-        assert!(lookup("AMQ9788W").is_none());
-        assert!(lookup("AMQ5026I").is_none());
+    fn rows_past_the_cap_keep_their_channel_and_lose_their_end() {
+        let ev: Vec<Event> = (0..MAX_ROWS + 50)
+            .map(|i| {
+                let host = format!("h{i}");
+                log(
+                    "AMQERR01.LOG",
+                    i as u64 + 1,
+                    "2024-03-14T12:00:00Z",
+                    &format!("AMQ9209E: Connection to host '{host}' closed."),
+                    &[
+                        ("msgid", "AMQ9209E"),
+                        ("channel", "APP.SVRCONN"),
+                        ("host", &host),
+                    ],
+                )
+            })
+            .collect();
+        let out = run(&crate::passes::channel_error::RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.count, MAX_ROWS as u64 + 50);
+        assert_eq!(f.subject.channel.as_deref(), Some("APP.SVRCONN"));
+        assert_eq!(f.subject.host, None);
+        assert_eq!(f.breakdown[0].host.as_deref(), Some(OTHER));
+        assert_eq!(f.breakdown[0].occurrences, 50);
+        assert!(f.title.contains("2,001+ hosts"), "{}", f.title);
+        assert_eq!(metric_int(f, "hosts"), MAX_ROWS as i64);
     }
 
-    #[test]
-    fn groups_beyond_the_limit_share_one_and_known_ones_still_count() {
-        use crate::event::Format;
-        use crate::passes::testutil::{origin, ts};
-        let o = origin("AMQERR01.LOG", Format::ErrlogText);
-        let mut pass = MessagePass::new(&crate::passes::channel_error::RULE, Family::Channel, 1.0);
-        let event = |host: &str| {
-            let mut e = Event::new(
-                ts("2024-03-14T12:00:00Z"),
-                o.clone(),
-                1,
-                Kind::LogRecord,
-                "AMQ9209E: closed".to_string(),
-            );
-            e.set_attr("msgid", "AMQ9209E");
-            e.set_attr("channel", "APP.SVRCONN");
-            e.set_attr("host", host);
-            e
-        };
-        for i in 0..MAX_GROUPS + 50 {
-            pass.observe(&event(&format!("h{i}")));
+    fn metric_int(f: &Finding, name: &str) -> i64 {
+        match f.metrics.get(name) {
+            Some(Metric::Int(v)) => *v,
+            other => panic!("{name}: {other:?}"),
         }
-        pass.observe(&event("h0"));
-        pass.observe(&event(" ???? "));
-        assert_eq!(pass.groups.len(), MAX_GROUPS + 1);
-        let count = |c: &str, h: &str| {
-            let parts = ("AMQ9209", "", c, h);
-            pass.slots[pass.groups[&parts as &dyn KeyParts]].count
-        };
-        assert_eq!(count("APP.SVRCONN", "h0"), 2);
-        assert_eq!(count("(other)", "(other)"), 51);
     }
 }

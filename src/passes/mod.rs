@@ -13,6 +13,7 @@ pub mod qtime_growth;
 pub mod slow_dns;
 pub mod socket_buffer_size;
 pub mod stats;
+pub mod stories;
 pub mod tcp_send_stall;
 pub mod tls_error;
 pub mod tls_handshake_slow;

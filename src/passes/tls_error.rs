@@ -1,8 +1,9 @@
 //! `tls-error`: TLS errors from error logs and z/OS channel-initiator
-//! messages, grouped by message, channel and host. The messages (the
+//! messages, one per failure, grouped by channel or
+//! remote end. The messages (the
 //! catalogue's TLS family) and their advice are in `crate::catalog`.
 
-use super::catalog::MessagePass;
+use super::catalog::{Config, MessagePass};
 use super::{RuleInfo, Threshold};
 use crate::catalog::Family;
 use crate::source::Severity;
@@ -10,32 +11,54 @@ use crate::source::Severity;
 pub static RULE: RuleInfo = RuleInfo {
     id: "tls-error",
     severity: Severity::Error,
-    summary: "TLS errors in error logs and z/OS job logs, grouped by message, channel and host",
+    summary: "TLS errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",
     trigger: "Every error-log or job-log record whose message is a TLS error of the catalogue: \
         {catalogue-ids:tls} (with any severity letter), and \
         every other record the error-log reader put in the `tls` family (attribute `family`; \
-        informational ones excluded). Records are grouped by message \
-        number, queue manager, channel and remote host (`????` counts as unknown); a group with \
-        at least `min_occurrences` records is a finding with its count, first and last time.",
-    thresholds: &[Threshold::new(
-        "min_occurrences",
-        1.0,
-        "records",
-        "fewest records of one message, channel and host to report",
-    )
-    .range(1.0, super::THRESHOLD_MAX)],
+        informational ones excluded). Records MQ writes together for one failure (the same file, process and thread, within a \
+        second, not naming different channels or remote ends: AMQ9209 + AMQ9999 + AMQ9780, \
+        CSQX209E + CSQX599E, ...) are one occurrence, counted under the most specific message \
+        (AMQ9780 and the generic AMQ9999/CSQX599 only when nothing else says why), the others kept \
+        as evidence (`also_written`); identical records (same time, process, thread, message and \
+        text) in rotated or copied logs count once. Occurrences are grouped by queue manager and \
+        channel, or by remote end where no channel is known (a host name and an address are one \
+        end when any record pairs them; `????` counts as unknown), else by message; a group with \
+        at least `min_occurrences` occurrences is a finding with its count, first and last time, \
+        the message ids most frequent first, and a `breakdown` per message, channel, remote end and \
+        return code. Severity is the highest of the group's messages in the catalogue, lowered to \
+        info when the group has fewer than `frequent_occurrences` occurrences and its last one is \
+        more than `recent_days` days before the newest channel or TLS record of its queue \
+        manager: a long log then \
+        reads as the failures that recur or are current. A failure \
+        whose most specific record is a channel error is reported by `channel-error`.",
+    thresholds: &[
+        Threshold::new(
+            "min_occurrences",
+            1.0,
+            "occurrences",
+            "fewest occurrences of one group (channel, remote end) to report",
+        )
+        .range(1.0, super::THRESHOLD_MAX),
+        Threshold::new(
+            "frequent_occurrences",
+            10.0,
+            "occurrences",
+            "a group with at least this many occurrences keeps its severity however old",
+        )
+        .range(1.0, super::THRESHOLD_MAX),
+        Threshold::new(
+            "recent_days",
+            7.0,
+            "days",
+            "a group seen within this many days of the newest record keeps its severity however rare",
+        ),
+    ],
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],
     keywords: &[],
     smf_columns: &[],
-    make: |s| {
-        Box::new(MessagePass::new(
-            &RULE,
-            Family::Tls,
-            s.get("min_occurrences"),
-        ))
-    },
+    make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
 };
 
 #[cfg(test)]

@@ -151,6 +151,25 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         )?;
     }
     writeln!(out, "</table>")?;
+    if !f.breakdown.is_empty() {
+        writeln!(out, "<table><tr><th>Occurrences</th><th>Detail</th></tr>")?;
+        for b in f.breakdown.iter().take(super::BREAKDOWN_SHOWN) {
+            writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td></tr>",
+                b.occurrences,
+                esc(&b.describe())
+            )?;
+        }
+        if f.breakdown.len() > super::BREAKDOWN_SHOWN {
+            let more = f.breakdown.len() - super::BREAKDOWN_SHOWN;
+            writeln!(
+                out,
+                "<tr><td></td><td>{more} more in the JSON report</td></tr>"
+            )?;
+        }
+        writeln!(out, "</table>")?;
+    }
     writeln!(out, "<p><strong>Evidence</strong></p><pre>")?;
     for e in &f.evidence {
         writeln!(out, "{}:{}\n    {}", esc(&e.path), e.line, esc(&e.text))?;

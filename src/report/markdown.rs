@@ -147,6 +147,18 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         }
         writeln!(out)?;
     }
+    if !f.breakdown.is_empty() {
+        writeln!(out, "| Occurrences | Detail |")?;
+        writeln!(out, "|---|---|")?;
+        for b in f.breakdown.iter().take(super::BREAKDOWN_SHOWN) {
+            writeln!(out, "| {} | {} |", b.occurrences, cell(&b.describe()))?;
+        }
+        if f.breakdown.len() > super::BREAKDOWN_SHOWN {
+            let more = f.breakdown.len() - super::BREAKDOWN_SHOWN;
+            writeln!(out, "| | {more} more in the JSON report |")?;
+        }
+        writeln!(out)?;
+    }
     writeln!(out, "**Evidence**")?;
     writeln!(out)?;
     let mut body = String::new();

@@ -12,6 +12,10 @@ pub mod sarif;
 pub mod text;
 
 use crate::findings::Finding;
+
+/// Breakdown rows the text, Markdown and HTML reports show per finding;
+/// the JSON report has all of them.
+pub const BREAKDOWN_SHOWN: usize = 8;
 use crate::passes::RuleInfo;
 use crate::source::{FileInfo, Severity};
 

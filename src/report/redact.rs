@@ -226,6 +226,11 @@ impl Redactor {
         for s in f.subject.strings_mut() {
             *s = self.apply(s);
         }
+        for b in &mut f.breakdown {
+            for s in b.strings_mut() {
+                *s = self.apply(s);
+            }
+        }
         for (_, v) in f.metrics.0.iter_mut() {
             if let Metric::Str(s) = v {
                 *s = self.apply(s);
@@ -252,6 +257,28 @@ impl Redactor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn breakdown_rows_are_redacted() {
+        let mut r = Redactor::new();
+        r.add(Cat::Host, "qm2host (10.0.0.2)(1414)");
+        let mut f = Finding::new("channel-error", crate::source::Severity::Error, "t");
+        f.breakdown.push(crate::findings::Breakdown {
+            message_id: Some("AMQ9209E".into()),
+            channel: Some("TO.QM2".into()),
+            host: Some("qm2host".into()),
+            address: Some("10.0.0.2".into()),
+            return_code: None,
+            occurrences: 1,
+            first: None,
+            last: None,
+        });
+        r.finding(&mut f);
+        let b = &f.breakdown[0];
+        assert_eq!(b.host.as_deref(), Some("host-1"));
+        assert_eq!(b.address.as_deref(), Some("ip-1"));
+        assert_eq!(b.message_id.as_deref(), Some("AMQ9209E"));
+    }
 
     #[test]
     fn stable_tokens_per_value() {

@@ -1,8 +1,8 @@
 //! `--format text` (default): a summary table, then each finding with its
 //! metrics, evidence lines and advice; fits an 80-column terminal.
 
-use super::{Report, fold, wrap};
-use crate::findings::Finding;
+use super::{BREAKDOWN_SHOWN, Report, fold, wrap};
+use crate::findings::{Finding, thousands};
 use crate::timefmt::rfc3339;
 use std::io::{self, Write};
 
@@ -128,6 +128,25 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     }
     if !line.is_empty() {
         writeln!(out, "    {:<9}{line}", if first { "metrics" } else { "" })?;
+    }
+    // The breakdown, busiest first, a few rows: the JSON has them all.
+    for (i, b) in f.breakdown.iter().take(BREAKDOWN_SHOWN).enumerate() {
+        let label = if i == 0 { "detail" } else { "" };
+        let row = format!("{} x {}", thousands(b.occurrences), b.describe());
+        for (j, l) in wrap(&row, WIDTH, "             ").into_iter().enumerate() {
+            if j == 0 {
+                writeln!(out, "    {label:<9}{}", l.trim_start())?;
+            } else {
+                writeln!(out, "{l}")?;
+            }
+        }
+    }
+    if f.breakdown.len() > BREAKDOWN_SHOWN {
+        writeln!(
+            out,
+            "             ... {} more",
+            f.breakdown.len() - BREAKDOWN_SHOWN
+        )?;
     }
     writeln!(out, "    evidence")?;
     for e in &f.evidence {

@@ -1,0 +1,430 @@
+//! Records MQ writes together for one failure, joined into one story.
+//!
+//! When a channel fails MQ writes several records at once from the same
+//! process and thread: the error that says why (AMQ9209 connection closed,
+//! AMQ9519 channel not found, AMQ9631 CipherSpec mismatch ...), then the
+//! generic AMQ9999 "channel ended abnormally" and often AMQ9780 "channel to
+//! remote machine is ending". Counting each record would report one failure
+//! three times under three ids; a story counts it once, under its most
+//! specific record (the cause), and keeps the others as evidence.
+//!
+//! Records join the open story of their file, process and thread when they
+//! are written within `JOIN_WINDOW_MS` of its last record, do not name a
+//! different channel or remote end, and do not repeat a message already in
+//! it (a repeat is the next failure).
+
+use crate::catalog::{Family, Reported, is_ip, split_host};
+use crate::event::{Event, Ts};
+use crate::findings::{Evidence, Fnv};
+use crate::fxhash::FxBuild;
+use crate::source::Severity;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Records of one failure are written in the same instant; a second is
+/// generous for a slow disk and still far below the gap between failures.
+const JOIN_WINDOW_MS: i64 = 1000;
+/// Open stories kept before the ones that can no longer grow are closed.
+const MAX_OPEN: usize = 1_000;
+/// Record keys remembered to drop copies (rotated logs that overlap).
+const MAX_SEEN: usize = 500_000;
+
+/// How specific a message is about why a channel failed: the generic
+/// "channel ended" records are the least, so any other record of the same
+/// story is its cause.
+pub fn specificity(id: &str) -> u8 {
+    match id {
+        // "Channel to remote machine is ending due to an error."
+        "AMQ9780" => 0,
+        // "Channel ended abnormally."
+        "AMQ9999" | "CSQX599" => 1,
+        _ => 2,
+    }
+}
+
+/// One error-log record of a story, with what the rules need of it.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The id as written (`AMQ9209E`, `AMQ9209`).
+    pub msgid: String,
+    /// Without the severity letter.
+    pub id: String,
+    pub family: Family,
+    /// The catalogue's words, when a rule reports this message.
+    pub known: Option<Reported>,
+    /// For other messages: the record's own words and severity.
+    pub fallback: Option<(String, Severity)>,
+    pub qmgr: String,
+    pub channel: String,
+    /// The remote end's name (not an address), and its address.
+    pub name: String,
+    pub address: String,
+    pub reason: String,
+    pub ts: Ts,
+    pub evidence: Evidence,
+}
+
+fn clean(v: Option<&str>) -> &str {
+    match v.map(str::trim) {
+        Some(s) if s.is_empty() || s.bytes().all(|b| b == b'?') => "",
+        Some(s) => s,
+        None => "",
+    }
+}
+
+impl Member {
+    /// The record as a story member: `None` unless it is a channel or TLS
+    /// record (by the catalogue, else by the family the reader gave it).
+    pub fn of(e: &Event, known: Option<Reported>) -> Option<Member> {
+        let msgid = e.attr("msgid")?.trim();
+        let (family, fallback) = match known {
+            Some(m) => (m.family, None),
+            None => {
+                let fam = match e.attr("family") {
+                    Some("channel") => Family::Channel,
+                    Some("tls") => Family::Tls,
+                    _ => return None,
+                };
+                if e.attr("severity") == Some("I") {
+                    return None;
+                }
+                let severity = match e.attr("severity") {
+                    Some("W") => Severity::Warning,
+                    _ => Severity::Error,
+                };
+                let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
+                let text = text.trim().trim_end_matches('.').to_string();
+                (fam, Some((text, severity)))
+            }
+        };
+        if !matches!(family, Family::Channel | Family::Tls) {
+            return None;
+        }
+        let id = match known {
+            Some(m) => m.id.to_string(),
+            None => crate::catalog::base_id(msgid).to_string(),
+        };
+        // The reader splits `name (ip)(port)`; a value still written whole
+        // (older readers, CONNAME) is split here.
+        let mut name = clean(e.attr("host").or_else(|| e.attr("conname"))).to_string();
+        let mut address = clean(e.attr("address")).to_string();
+        if name.contains('(')
+            && let Some(h) = split_host(&name)
+        {
+            if address.is_empty() {
+                address = h.address.unwrap_or_default();
+            }
+            name = h.host;
+        }
+        if is_ip(&name) {
+            if address.is_empty() {
+                address = std::mem::take(&mut name);
+            } else {
+                name.clear();
+            }
+        }
+        Some(Member {
+            msgid: msgid.to_string(),
+            id,
+            family,
+            known,
+            fallback,
+            qmgr: clean(e.attr("qmgr")).to_string(),
+            channel: clean(e.attr("channel")).to_string(),
+            name,
+            address,
+            reason: clean(e.attr("reason")).to_string(),
+            ts: e.ts,
+            evidence: Evidence::from_event(e),
+        })
+    }
+
+    /// The finding severity of this message.
+    pub fn severity(&self) -> Severity {
+        match (&self.known, &self.fallback) {
+            (Some(m), _) => m.severity,
+            (None, Some((_, s))) => *s,
+            (None, None) => Severity::Error,
+        }
+    }
+}
+
+/// The records of one failure.
+#[derive(Debug, Clone)]
+pub struct Story {
+    pub members: Vec<Member>,
+}
+
+impl Story {
+    /// The most specific record; the first of equals.
+    pub fn cause(&self) -> &Member {
+        let mut best = &self.members[0];
+        for m in &self.members[1..] {
+            if specificity(&m.id) > specificity(&best.id) {
+                best = m;
+            }
+        }
+        best
+    }
+
+    /// The first non-empty value of a field, the cause's first.
+    fn pick(&self, f: impl Fn(&Member) -> &str) -> &str {
+        let c = f(self.cause());
+        if !c.is_empty() {
+            return c;
+        }
+        self.members
+            .iter()
+            .map(f)
+            .find(|v| !v.is_empty())
+            .unwrap_or("")
+    }
+
+    pub fn channel(&self) -> &str {
+        self.pick(|m| &m.channel)
+    }
+    pub fn qmgr(&self) -> &str {
+        self.pick(|m| &m.qmgr)
+    }
+    pub fn name(&self) -> &str {
+        self.pick(|m| &m.name)
+    }
+    pub fn address(&self) -> &str {
+        self.pick(|m| &m.address)
+    }
+    pub fn reason(&self) -> &str {
+        self.pick(|m| &m.reason)
+    }
+
+    fn last(&self) -> Ts {
+        self.members
+            .iter()
+            .map(|m| m.ts)
+            .max()
+            .unwrap_or(self.members[0].ts)
+    }
+
+    /// Whether `m` is written for the same failure.
+    fn takes(&self, m: &Member) -> bool {
+        if (m.ts - self.last()).num_milliseconds().abs() > JOIN_WINDOW_MS {
+            return false;
+        }
+        if self.members.iter().any(|o| o.id == m.id) {
+            return false;
+        }
+        let ch = self.channel();
+        if !ch.is_empty() && !m.channel.is_empty() && ch != m.channel {
+            return false;
+        }
+        // Ends conflict only when both are known and share no name or
+        // address (`centos6 (192.168.253.160)` and `192.168.253.160` agree).
+        let ends: Vec<&str> = self
+            .members
+            .iter()
+            .flat_map(|o| [o.name.as_str(), o.address.as_str()])
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mine = [m.name.as_str(), m.address.as_str()];
+        let mine: Vec<&str> = mine.into_iter().filter(|s| !s.is_empty()).collect();
+        ends.is_empty() || mine.is_empty() || mine.iter().any(|s| ends.contains(s))
+    }
+}
+
+/// Where records of one story are written: the file, process and thread.
+type Writer = (Arc<str>, Option<u32>, Option<u32>);
+
+/// Joins records into stories as they arrive; closed stories are taken
+/// with `take_closed`, the rest with `finish`.
+#[derive(Default)]
+pub struct Joiner {
+    open: HashMap<Writer, Story, FxBuild>,
+    closed: Vec<Story>,
+    seen: HashSet<u64, FxBuild>,
+}
+
+impl Joiner {
+    /// Whether this record was seen before: the same time, process,
+    /// thread, message and text in another file of a rotated set or a copy.
+    /// Remembers it either way (up to `MAX_SEEN` records).
+    pub fn seen_before(&mut self, e: &Event) -> bool {
+        let mut h = Fnv::new();
+        h.write(&e.ts.timestamp().to_le_bytes());
+        h.write(&e.ts.timestamp_subsec_nanos().to_le_bytes());
+        h.write(&e.pid.map_or(u64::MAX, u64::from).to_le_bytes());
+        h.write(&e.tid.map_or(u64::MAX, u64::from).to_le_bytes());
+        h.write(e.attr("msgid").unwrap_or("").as_bytes());
+        h.write(b"\0");
+        h.write(e.text.as_bytes());
+        let key = h.finish();
+        if self.seen.contains(&key) {
+            return true;
+        }
+        if self.seen.len() < MAX_SEEN {
+            self.seen.insert(key);
+        }
+        false
+    }
+
+    /// Add a record written by `e`'s file, process and thread.
+    pub fn push(&mut self, e: &Event, m: Member) {
+        let w: Writer = (e.origin.path.clone(), e.pid, e.tid);
+        if self.open.len() >= MAX_OPEN && !self.open.contains_key(&w) {
+            self.close_before(m.ts);
+        }
+        match self.open.get_mut(&w) {
+            Some(s) if s.takes(&m) => s.members.push(m),
+            Some(s) => {
+                let old = std::mem::replace(s, Story { members: vec![m] });
+                self.closed.push(old);
+            }
+            None => {
+                self.open.insert(w, Story { members: vec![m] });
+            }
+        }
+    }
+
+    /// Close the stories that a record at `now` can no longer join.
+    fn close_before(&mut self, now: Ts) {
+        let closed = &mut self.closed;
+        self.open.retain(|_, s| {
+            let keep = (now - s.last()).num_milliseconds() <= JOIN_WINDOW_MS;
+            if !keep {
+                closed.push(s.clone());
+            }
+            keep
+        });
+    }
+
+    pub fn take_closed(&mut self) -> std::vec::Drain<'_, Story> {
+        self.closed.drain(..)
+    }
+
+    /// Every story still open, in a stable order (by writer).
+    pub fn finish(&mut self) -> Vec<Story> {
+        let mut open: Vec<(Writer, Story)> = std::mem::take(&mut self.open).into_iter().collect();
+        open.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<Story> = self.closed.drain(..).collect();
+        out.extend(open.into_iter().map(|(_, s)| s));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::reported;
+    use crate::passes::testutil::log;
+
+    fn rec(line: u64, at: &str, pid: u32, id: &str, attrs: &[(&str, &str)]) -> Event {
+        let mut all = vec![("msgid", id)];
+        all.extend_from_slice(attrs);
+        // The text names what the attributes say, as MQ's does.
+        let said: Vec<&str> = attrs.iter().map(|(_, v)| *v).collect();
+        let text = format!("{id}: {}", said.join(" "));
+        let mut e = log("qmgrs/QM1/errors/AMQERR01.LOG", line, at, &text, &all);
+        e.pid = Some(pid);
+        e.tid = Some(1);
+        e
+    }
+
+    fn stories(events: &[Event]) -> Vec<Story> {
+        let mut j = Joiner::default();
+        let mut out = Vec::new();
+        for e in events {
+            if j.seen_before(e) {
+                continue;
+            }
+            if let Some(m) = Member::of(e, reported(e.attr("msgid").unwrap())) {
+                j.push(e, m);
+            }
+            out.extend(j.take_closed());
+        }
+        out.extend(j.finish());
+        out
+    }
+
+    #[test]
+    fn records_of_one_failure_are_one_story_under_the_cause() {
+        let t = "2024-03-01T10:00:00+00:00";
+        let ev = vec![
+            rec(1, t, 7, "AMQ9519", &[("channel", "QA.CHL")]),
+            rec(
+                2,
+                t,
+                7,
+                "AMQ9999",
+                &[
+                    ("channel", "QA.CHL"),
+                    ("host", "centos6"),
+                    ("address", "192.168.253.160"),
+                ],
+            ),
+            rec(
+                3,
+                "2024-03-01T10:00:01+00:00",
+                7,
+                "AMQ9780",
+                &[("family", "channel"), ("host", "192.168.253.160")],
+            ),
+            // Another process at the same time: its own story.
+            rec(4, t, 8, "AMQ9999", &[("channel", "OTHER")]),
+            // The same process a minute later: the next failure.
+            rec(
+                5,
+                "2024-03-01T10:01:00+00:00",
+                7,
+                "AMQ9519",
+                &[("channel", "QB.CHL")],
+            ),
+        ];
+        let s = stories(&ev);
+        assert_eq!(s.len(), 3, "{s:#?}");
+        let first = s.iter().find(|s| s.members.len() == 3).unwrap();
+        assert_eq!(first.cause().id, "AMQ9519");
+        assert_eq!(first.channel(), "QA.CHL");
+        assert_eq!(first.name(), "centos6");
+        assert_eq!(first.address(), "192.168.253.160");
+    }
+
+    #[test]
+    fn different_channels_or_ends_and_repeats_are_apart() {
+        let t = "2024-03-01T10:00:00+00:00";
+        let ev = vec![
+            rec(1, t, 7, "AMQ9209", &[("channel", "A"), ("host", "h1")]),
+            rec(2, t, 7, "AMQ9999", &[("channel", "B"), ("host", "h1")]),
+            rec(3, t, 7, "AMQ9999", &[("channel", "B"), ("host", "h2")]),
+            rec(4, t, 7, "AMQ9209", &[("channel", "C")]),
+            rec(5, t, 7, "AMQ9209", &[("channel", "C")]),
+        ];
+        // Identical records (5 repeats 4 exactly) count once.
+        assert_eq!(stories(&ev).len(), 4);
+        assert_eq!(specificity("AMQ9999"), 1);
+        assert!(specificity("AMQ9209") > specificity("CSQX599"));
+    }
+
+    #[test]
+    fn names_with_addresses_are_split_and_addresses_kept_apart() {
+        let e = rec(
+            1,
+            "2024-03-01T10:00:00+00:00",
+            7,
+            "AMQ9209",
+            &[("host", "qm2 (10.0.0.2)(1414)")],
+        );
+        let m = Member::of(&e, reported("AMQ9209")).unwrap();
+        assert_eq!((m.name.as_str(), m.address.as_str()), ("qm2", "10.0.0.2"));
+        let e = rec(
+            1,
+            "2024-03-01T10:00:00+00:00",
+            7,
+            "AMQ9209",
+            &[("host", "10.0.0.3"), ("channel", "????")],
+        );
+        let m = Member::of(&e, reported("AMQ9209")).unwrap();
+        assert_eq!((m.name.as_str(), m.address.as_str()), ("", "10.0.0.3"));
+        assert_eq!(m.channel, "");
+        // Not a channel or TLS record.
+        let e = rec(1, "2024-03-01T10:00:00+00:00", 7, "AMQ9788", &[]);
+        assert!(Member::of(&e, reported("AMQ9788")).is_none());
+    }
+}
