@@ -2,6 +2,7 @@
 //! `Report`. `redact` replaces names and addresses before any renders.
 
 pub mod calls;
+pub mod charts;
 pub mod html;
 pub mod json;
 pub mod markdown;
@@ -29,6 +30,8 @@ pub struct Report<'a> {
     pub calls_by_verb: &'a [crate::calls::Row],
     /// How the report was made (rules, thresholds, --tz, baseline).
     pub run: &'a runinfo::RunInfo,
+    /// The HTML report's overview and error charts.
+    pub charts: &'a charts::Collected,
 }
 
 impl Report<'_> {
