@@ -257,6 +257,10 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         }
         for f in &mut findings {
             r.finding(f);
+            // Chart series are named by address, channel or program.
+            if let Some(c) = &mut f.chart {
+                c.rename_series(|s| r.apply(s));
+            }
         }
         for i in &mut inputs {
             r.input(i);

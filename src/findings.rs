@@ -409,6 +409,14 @@ impl Chart {
     pub fn points(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
     }
+
+    /// Rename every series (for `--redact`: names are addresses,
+    /// channels, programs).
+    pub fn rename_series(&mut self, mut f: impl FnMut(&str) -> String) {
+        for s in &mut self.series {
+            s.name = f(&s.name);
+        }
+    }
 }
 
 /// The most points a pass keeps for one chart series.
@@ -468,6 +476,155 @@ impl SeriesBuf {
         }
         self.points.sort_by_key(|a| a.0);
         self.points
+    }
+}
+
+/// Named series drawn one by one in a count chart; the rest share one.
+pub const MAX_COUNT_SERIES: usize = 8;
+/// Count buckets kept before they are made wider.
+const MAX_COUNT_BUCKETS: usize = 2_048;
+/// Bars a count chart shows at most; wider buckets are chosen above it.
+const MAX_BARS: i64 = 72;
+/// Count bucket widths in seconds, each a multiple of the one before, so
+/// widening adds whole buckets together.
+const WIDTHS: [i64; 13] = [
+    1, 5, 10, 30, 60, 300, 600, 1_800, 3_600, 10_800, 21_600, 86_400, 604_800,
+];
+
+/// Events counted per clock bucket (local minutes, hours, days of the
+/// first event's offset) and per named series, in bounded memory: at most
+/// `MAX_COUNT_SERIES` names (the rest share one series) and a few
+/// thousand buckets (then the width grows).
+#[derive(Debug, Clone, Default)]
+pub struct ClockCounts {
+    offset: Option<chrono::FixedOffset>,
+    width_s: i64,
+    /// Buckets kept before the width grows.
+    max_buckets: usize,
+    /// Bucket start (seconds since the epoch) -> count per series.
+    buckets: std::collections::BTreeMap<i64, Vec<u32>>,
+    names: Vec<String>,
+}
+
+/// The start of the `width_s`-second bucket holding `secs`, on local
+/// boundaries of `off`.
+fn bucket_start(secs: i64, width_s: i64, off: chrono::FixedOffset) -> i64 {
+    let o = off.local_minus_utc() as i64;
+    (secs + o).div_euclid(width_s) * width_s - o
+}
+
+impl ClockCounts {
+    /// Buckets at least `min_width_s` seconds wide (rounded up to the
+    /// next width of the chain).
+    pub fn new(min_width_s: i64) -> ClockCounts {
+        ClockCounts::with_cap(min_width_s, MAX_COUNT_BUCKETS)
+    }
+
+    /// As `new`, keeping at most `max_buckets` buckets (at least twice
+    /// the bars shown, so a chart keeps its detail): for passes that hold
+    /// one per group.
+    pub fn with_cap(min_width_s: i64, max_buckets: usize) -> ClockCounts {
+        ClockCounts {
+            max_buckets: max_buckets.max(2 * MAX_BARS as usize),
+            width_s: WIDTHS
+                .iter()
+                .copied()
+                .find(|w| *w >= min_width_s)
+                .unwrap_or(WIDTHS[WIDTHS.len() - 1]),
+            ..Default::default()
+        }
+    }
+
+    pub fn add(&mut self, ts: &Ts, name: &str) {
+        let off = *self.offset.get_or_insert(*ts.offset());
+        if self.width_s == 0 {
+            self.width_s = WIDTHS[0];
+        }
+        let series = match self.names.iter().position(|n| n == name) {
+            Some(i) => i,
+            None if self.names.len() < MAX_COUNT_SERIES => {
+                self.names.push(name.to_string());
+                self.names.len() - 1
+            }
+            None => MAX_COUNT_SERIES,
+        };
+        let counts = self
+            .buckets
+            .entry(bucket_start(ts.timestamp(), self.width_s, off))
+            .or_default();
+        if counts.len() <= series {
+            counts.resize(series + 1, 0);
+        }
+        counts[series] = counts[series].saturating_add(1);
+        while self.buckets.len() > self.max_buckets.max(2 * MAX_BARS as usize) {
+            let Some(next) = WIDTHS.iter().copied().find(|w| *w > self.width_s) else {
+                break;
+            };
+            self.widen(next, off);
+        }
+    }
+
+    fn widen(&mut self, width_s: i64, off: chrono::FixedOffset) {
+        let mut merged: std::collections::BTreeMap<i64, Vec<u32>> = Default::default();
+        for (k, v) in std::mem::take(&mut self.buckets) {
+            let slot = merged.entry(bucket_start(k, width_s, off)).or_default();
+            if slot.len() < v.len() {
+                slot.resize(v.len(), 0);
+            }
+            for (a, b) in slot.iter_mut().zip(v) {
+                *a = a.saturating_add(b);
+            }
+        }
+        self.buckets = merged;
+        self.width_s = width_s;
+    }
+
+    /// Stacked bars per series, in the narrowest buckets that give at
+    /// most `MAX_BARS` bars over the span (weeks at most); `None` when
+    /// nothing was counted. `other` names the shared series.
+    pub fn chart(mut self, title: &str, y_label: &str, other: &str) -> Option<Chart> {
+        let off = self.offset?;
+        let first = *self.buckets.keys().next()?;
+        let last = *self.buckets.keys().next_back()?;
+        let span = last - first + self.width_s;
+        let w = WIDTHS
+            .iter()
+            .copied()
+            .find(|w| *w >= self.width_s && span / w <= MAX_BARS)
+            .unwrap_or(WIDTHS[WIDTHS.len() - 1]);
+        if w > self.width_s {
+            self.widen(w, off);
+        }
+        let mut names = std::mem::take(&mut self.names);
+        if self.buckets.values().any(|v| v.len() > MAX_COUNT_SERIES) {
+            names.push(other.to_string());
+        }
+        let series = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| Series {
+                name,
+                points: self
+                    .buckets
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let n = *v.get(i)?;
+                        let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
+                        (n > 0).then_some((t, n as f64))
+                    })
+                    .collect(),
+            })
+            .collect();
+        Some(Chart {
+            title: title.to_string(),
+            y_label: y_label.to_string(),
+            unit: Unit::Count,
+            style: Style::Bars,
+            series,
+            refs: Vec::new(),
+            fit: None,
+            bucket_s: self.width_s,
+        })
     }
 }
 

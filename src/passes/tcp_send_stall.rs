@@ -7,7 +7,10 @@ use super::patterns::{self, Family, Os, RcCode};
 use super::stats::Distribution;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms};
+use crate::findings::{
+    Chart, Evidence, EvidenceSet, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit,
+    human_ms,
+};
 use crate::source::{FileInfo, Severity};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -100,6 +103,8 @@ struct Group {
     last: Option<Ts>,
     first_eagain: Option<Evidence>,
     worst: Option<(u64, Vec<Evidence>)>,
+    /// Each wait at the time the send succeeded, for the report's chart.
+    chart: SeriesBuf,
 }
 
 /// A group: one thread and ident, one errno value.
@@ -172,6 +177,7 @@ impl TcpSendStall {
             g.last = Some(*end_ts);
         }
         g.waits.push(wait);
+        g.chart.push(*end_ts, wait as f64);
         if g.worst.as_ref().is_none_or(|(w, _)| wait > *w) {
             let mut ev = vec![open.eagain];
             if let Some((_, w)) = open.longest_wait_call {
@@ -335,6 +341,24 @@ impl Pass for TcpSendStall {
                 }
             }
             f.evidence = ev.into_sorted();
+            f.chart = Some(Chart {
+                title: "Send waits after a full socket buffer".to_string(),
+                y_label: "wait".to_string(),
+                unit: Unit::Micros,
+                style: Style::Points,
+                series: vec![Series {
+                    name: "wait until the next send succeeded".to_string(),
+                    points: g.chart.into_points(),
+                }],
+                // The receiver's delayed-ACK timer: waits lined up on it
+                // are the signature of seed 002.
+                refs: vec![RefLine {
+                    value: 200_000.0,
+                    label: "delayed-ACK timer 200 ms".to_string(),
+                }],
+                fit: None,
+                bucket_s: 0,
+            });
             let lo = self.delack_lo_us / 1000;
             let hi = self.delack_hi_us / 1000;
             f.advice = if delack {

@@ -6,6 +6,7 @@ use super::Report;
 use crate::findings::{Chart, Finding, thousands};
 use crate::source::Severity;
 use crate::timefmt::rfc3339;
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, Write};
 
@@ -126,7 +127,12 @@ fn badge(s: Severity) -> String {
     format!("<span class=\"sev {0}\">{0}</span>", s.as_str())
 }
 
-fn finding(out: &mut dyn Write, n: usize, f: &Finding, chart: Option<&Chart>) -> io::Result<()> {
+fn finding(
+    out: &mut dyn Write,
+    n: usize,
+    f: &Finding,
+    chart: Option<Cow<Chart>>,
+) -> io::Result<()> {
     writeln!(out, "<div class=\"finding\" id=\"f{n}\">")?;
     writeln!(
         out,
@@ -155,7 +161,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding, chart: Option<&Chart>) ->
     facts.push(format!("Count: {}", thousands(f.count)));
     writeln!(out, "<p>{}</p>", facts.join(" · "))?;
     if let Some(c) = chart {
-        super::charts::html_chart(out, c)?;
+        super::charts::html_chart(out, &c)?;
     }
     writeln!(out, "<table><tr><th>Metric</th><th>Value</th></tr>")?;
     for (k, v) in &f.metrics.0 {

@@ -6,9 +6,8 @@
 
 use crate::catalog::{Family, lookup};
 use crate::event::{Event, Format, Kind, Ts};
-use crate::findings::{Chart, Series, Style, Unit};
-use chrono::FixedOffset;
-use std::collections::{BTreeMap, HashMap};
+use crate::findings::{Chart, ClockCounts};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::svg::Lane;
@@ -20,134 +19,10 @@ pub const MAX_LANES: usize = 24;
 /// The narrowest overview bucket: traces of a fraction of a second still
 /// get a picture.
 const FIRST_BUCKET_US: i64 = 1_000;
-/// Channels (or hosts) drawn as their own series; the rest share one.
-pub const MAX_ERROR_SERIES: usize = 8;
-/// Error buckets kept before they are coarsened.
-const MAX_ERROR_BUCKETS: usize = 2_048;
-/// Error bucket widths in seconds, each a multiple of the one before, so
-/// coarsening adds whole buckets together.
-const GRANS: [i64; 7] = [60, 300, 900, 3_600, 21_600, 86_400, 604_800];
-/// Bars an error chart shows at most; wider buckets are chosen above it.
-const MAX_BARS: i64 = 72;
-
 struct LaneAcc {
     name: Arc<str>,
     format: Format,
     counts: Vec<u64>,
-}
-
-/// Errors of one family (channel or TLS) per clock bucket and channel.
-#[derive(Default)]
-struct ErrorCounts {
-    /// The first record's offset: buckets start on its local minutes,
-    /// hours and days.
-    offset: Option<FixedOffset>,
-    gran_s: i64,
-    /// Bucket start (seconds since the epoch) -> count per series.
-    buckets: BTreeMap<i64, Vec<u32>>,
-    names: Vec<String>,
-}
-
-impl ErrorCounts {
-    fn add(&mut self, ts: &Ts, name: &str) {
-        let off = *self.offset.get_or_insert(*ts.offset());
-        if self.gran_s == 0 {
-            self.gran_s = GRANS[0];
-        }
-        let series = match self.names.iter().position(|n| n == name) {
-            Some(i) => i,
-            None if self.names.len() < MAX_ERROR_SERIES => {
-                self.names.push(name.to_string());
-                self.names.len() - 1
-            }
-            // One shared series for the rest, after the named ones.
-            None => MAX_ERROR_SERIES,
-        };
-        let key = bucket(ts.timestamp(), self.gran_s, off);
-        let counts = self.buckets.entry(key).or_default();
-        if counts.len() <= series {
-            counts.resize(series + 1, 0);
-        }
-        counts[series] = counts[series].saturating_add(1);
-        while self.buckets.len() > MAX_ERROR_BUCKETS {
-            let Some(next) = GRANS.iter().copied().find(|g| *g > self.gran_s) else {
-                break;
-            };
-            self.regroup(next, off);
-        }
-    }
-
-    fn regroup(&mut self, gran_s: i64, off: FixedOffset) {
-        let mut merged: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
-        for (k, v) in std::mem::take(&mut self.buckets) {
-            let slot = merged.entry(bucket(k, gran_s, off)).or_default();
-            if slot.len() < v.len() {
-                slot.resize(v.len(), 0);
-            }
-            for (a, b) in slot.iter_mut().zip(v) {
-                *a = a.saturating_add(b);
-            }
-        }
-        self.buckets = merged;
-        self.gran_s = gran_s;
-    }
-
-    /// Stacked bars per channel, in buckets wide enough for at most
-    /// `MAX_BARS` bars over the span.
-    fn chart(mut self, title: &str) -> Option<Chart> {
-        let off = self.offset?;
-        let (first, last) = (
-            *self.buckets.keys().next()?,
-            *self.buckets.keys().next_back()?,
-        );
-        let span = last - first + self.gran_s;
-        // The narrowest width that gives few enough bars; weeks at most.
-        let g = GRANS
-            .iter()
-            .copied()
-            .find(|g| *g >= self.gran_s && span / g <= MAX_BARS)
-            .unwrap_or(GRANS[GRANS.len() - 1]);
-        if g > self.gran_s {
-            self.regroup(g, off);
-        }
-        let mut names = self.names.clone();
-        if self.buckets.values().any(|v| v.len() > MAX_ERROR_SERIES) {
-            names.push("other channels".to_string());
-        }
-        let series = names
-            .into_iter()
-            .enumerate()
-            .map(|(i, name)| Series {
-                name,
-                points: self
-                    .buckets
-                    .iter()
-                    .filter_map(|(k, v)| {
-                        let n = *v.get(i)?;
-                        let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
-                        (n > 0).then_some((t, n as f64))
-                    })
-                    .collect(),
-            })
-            .collect();
-        Some(Chart {
-            title: title.to_string(),
-            y_label: "errors".to_string(),
-            unit: Unit::Count,
-            style: Style::Bars,
-            series,
-            refs: Vec::new(),
-            fit: None,
-            bucket_s: self.gran_s,
-        })
-    }
-}
-
-/// The start of the `gran_s`-second bucket holding `secs`, on local
-/// boundaries of `off`.
-fn bucket(secs: i64, gran_s: i64, off: FixedOffset) -> i64 {
-    let o = off.local_minus_utc() as i64;
-    (secs + o).div_euclid(gran_s) * gran_s - o
 }
 
 /// Sees every analysed event; `finish` gives what the charts draw.
@@ -159,8 +34,8 @@ pub struct Collector {
     /// The lane of the previous event: consecutive events mostly come
     /// from the same file, and a pointer compare beats hashing the path.
     last: Option<(Arc<str>, usize)>,
-    channel: ErrorCounts,
-    tls: ErrorCounts,
+    channel: ClockCounts,
+    tls: ClockCounts,
 }
 
 impl Default for Collector {
@@ -177,8 +52,9 @@ impl Collector {
             lanes: Vec::new(),
             index: HashMap::new(),
             last: None,
-            channel: ErrorCounts::default(),
-            tls: ErrorCounts::default(),
+            // Errors are counted per minute at the finest.
+            channel: ClockCounts::new(60),
+            tls: ClockCounts::new(60),
         }
     }
 
@@ -296,10 +172,16 @@ impl Collector {
             t0: self.t0,
             bucket_us,
             lanes,
-            channel_errors: self
-                .channel
-                .chart("Channel and network errors over time, by channel"),
-            tls_errors: self.tls.chart("TLS errors over time, by channel"),
+            channel_errors: self.channel.chart(
+                "Channel and network errors over time, by channel",
+                "errors",
+                "other channels",
+            ),
+            tls_errors: self.tls.chart(
+                "TLS errors over time, by channel",
+                "errors",
+                "other channels",
+            ),
         }
     }
 }
@@ -347,6 +229,7 @@ impl Collected {
 mod tests {
     use super::*;
     use crate::event::Origin;
+    use crate::findings::{MAX_COUNT_SERIES, Style};
 
     fn ev(path: &Arc<Origin>, at: &str, kind: Kind, attrs: &[(&str, &str)]) -> Event {
         let ts = chrono::DateTime::parse_from_rfc3339(at).unwrap();
@@ -445,7 +328,7 @@ mod tests {
         }
         let ch = c.finish().channel_errors.unwrap();
         assert!(ch.bucket_s >= 21_600, "{}", ch.bucket_s);
-        assert_eq!(ch.series.len(), MAX_ERROR_SERIES + 1);
+        assert_eq!(ch.series.len(), MAX_COUNT_SERIES + 1);
         assert_eq!(ch.series.last().unwrap().name, "other channels");
         let total: f64 = ch.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
         assert_eq!(total, (30 * 144) as f64);

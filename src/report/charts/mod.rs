@@ -9,7 +9,8 @@ pub mod svg;
 pub use collect::{Collected, Collector};
 
 use super::Report;
-use crate::findings::{Chart, Finding};
+use crate::findings::{Chart, Finding, MAX_COUNT_SERIES, Series};
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// The overview section: events per input file over time, with every
@@ -41,15 +42,64 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "<figure class=\"chart overview\">{s}</figure>")
 }
 
-/// The chart a finding shows: its own (qtime-growth, tcp-send-stall, ...)
-/// or, for the first finding of the channel-error and tls-error kinds,
+/// Rules whose findings are few samples each (one look-up, one call):
+/// their charts are drawn together, one series per finding, in the first
+/// finding of the kind, so the durations can be compared on one clock.
+const MERGED: [&str; 2] = ["slow-dns", "tls-handshake-slow"];
+
+/// The chart a finding shows: its own (qtime-growth, tcp-send-stall,
+/// connection-churn); for the first finding of a kind in `MERGED`, all
+/// that kind's series; for the first channel-error and tls-error finding,
 /// the errors of that kind over time from the whole case.
-pub fn for_finding<'a>(r: &'a Report, f: &'a Finding, first_of_kind: bool) -> Option<&'a Chart> {
-    f.chart.as_ref().or(match (first_of_kind, f.rule.as_str()) {
-        (true, "channel-error") => r.charts.channel_errors.as_ref(),
-        (true, "tls-error") => r.charts.tls_errors.as_ref(),
-        _ => None,
-    })
+pub fn for_finding<'a>(
+    r: &'a Report,
+    f: &'a Finding,
+    first_of_kind: bool,
+) -> Option<Cow<'a, Chart>> {
+    let rule = f.rule.as_str();
+    if MERGED.contains(&rule) {
+        return first_of_kind
+            .then(|| merged(r, rule))
+            .flatten()
+            .map(Cow::Owned);
+    }
+    f.chart
+        .as_ref()
+        .or(match (first_of_kind, rule) {
+            (true, "channel-error") => r.charts.channel_errors.as_ref(),
+            (true, "tls-error") => r.charts.tls_errors.as_ref(),
+            _ => None,
+        })
+        .map(Cow::Borrowed)
+}
+
+/// The charts of every finding of `rule`, as one chart with a series per
+/// finding (the first `MAX_COUNT_SERIES`, then one series for the rest).
+fn merged(r: &Report, rule: &str) -> Option<Chart> {
+    let mut charts = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .filter_map(|f| f.chart.as_ref());
+    let mut out = charts.next()?.clone();
+    for c in charts {
+        for s in &c.series {
+            if out.series.len() < MAX_COUNT_SERIES {
+                out.series.push(s.clone());
+            } else {
+                if out.series.len() == MAX_COUNT_SERIES {
+                    out.series.push(Series {
+                        name: "others".to_string(),
+                        points: Vec::new(),
+                    });
+                }
+                if let Some(rest) = out.series.last_mut() {
+                    rest.points.extend(s.points.iter().copied());
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// A chart inside a finding, as a figure (nothing when it has no points).

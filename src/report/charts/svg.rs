@@ -285,6 +285,7 @@ pub fn per(bucket_s: i64) -> String {
         3600 => "per hour".to_string(),
         s if s < 86_400 && s % 3600 == 0 => format!("per {} h", s / 3600),
         86_400 => "per day".to_string(),
+        604_800 => "per week".to_string(),
         s => format!("per {s} s"),
     }
 }
@@ -331,7 +332,16 @@ fn time_ticks(s: &mut String, ax: &TimeAxis, f: &Frame, grid_top: f64) {
             "<line x1=\"{x:.1}\" y1=\"{grid_top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" class=\"grid\"/>",
             f.b + 4.0
         );
-        text(s, x, f.b + 17.0, "middle", "", &t.label);
+        // A label at the drawing's edge is kept inside it.
+        let w = 3.4 * t.label.chars().count() as f64;
+        let (lx, anchor) = if x + w > W - 2.0 {
+            (W - 2.0, "end")
+        } else if x - w < 2.0 {
+            (2.0, "start")
+        } else {
+            (x, "middle")
+        };
+        text(s, lx, f.b + 17.0, anchor, "", &t.label);
     }
     text(
         s,
@@ -890,6 +900,7 @@ mod tests {
         assert_eq!(per(60), "per minute");
         assert_eq!(per(300), "per 5 min");
         assert_eq!(per(3600), "per hour");
+        assert_eq!(per(604_800), "per week");
         assert_eq!(per_duration(256_000), "per 256 ms");
         assert_eq!(per_duration(2_147_483_648_000), "per 24.9 days");
         assert_eq!(per_duration(8_192_000_000), "per 2.3 h");
