@@ -41,7 +41,7 @@ pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6em;overflow-x:auto;fon
 figure.chart{margin:.8em 0}svg.chart{width:100%;height:auto;max-width:960px;font-size:11px;font-family:inherit;border:0}
 svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888;fill:none}svg .axis-title{font-size:12px;fill:#444}
 svg .chart-title{font-size:14px;font-weight:600}svg .marker{font-size:11px;font-weight:700}svg .ref{fill:#444}
-table.files{table-layout:fixed;width:100%}table.files td{overflow-wrap:anywhere}
+table.files{table-layout:fixed;width:100%}table.files td{overflow-wrap:anywhere}table.files td.t{font-size:.85em}
 @media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
@@ -100,20 +100,20 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         out,
         // Fixed layout with set widths: long paths and times wrap inside
         // their cells instead of widening the page past the window.
-        "<table class=\"files\"><colgroup><col style=\"width:27%\"><col style=\"width:9%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:13%\"><col style=\"width:13%\"><col style=\"width:8%\"><col style=\"width:7%\"></colgroup>\n<tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
+        "<table class=\"files\"><colgroup><col style=\"width:24%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:15%\"><col style=\"width:15%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\n<tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
     )?;
     for i in r.inputs {
         let o = |v: &Option<String>| esc(v.as_deref().unwrap_or(""));
         writeln!(
             out,
-            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&i.path),
             esc(i.format.as_str()),
             o(&i.mq_version),
             o(&i.platform),
             o(&i.host),
-            i.first.as_ref().map(rfc3339).unwrap_or_default(),
-            i.last.as_ref().map(rfc3339).unwrap_or_default(),
+            i.first.as_ref().map(cell_time).unwrap_or_default(),
+            i.last.as_ref().map(cell_time).unwrap_or_default(),
             thousands(i.events),
             i.problem_count
         )?;
@@ -121,6 +121,12 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "</table>")?;
     writeln!(out, "</body></html>")?;
     out.flush()
+}
+
+/// A time for a narrow table cell: may break after the date (`<wbr>`),
+/// copies as the plain RFC 3339 text.
+fn cell_time(t: &crate::event::Ts) -> String {
+    rfc3339(t).replacen('T', "T<wbr>", 1)
 }
 
 fn badge(s: Severity) -> String {

@@ -437,6 +437,16 @@ pub fn chart(c: &Chart) -> String {
     if let Some(fit) = &c.fit {
         y_max = y_max.max(fit.y0).max(fit.y1);
     }
+    // Room around the data: points are not drawn on the frame, and a few
+    // bars do not fill the whole width (a single bar would look like a
+    // wall).
+    let span = hi_us.saturating_sub(lo_us);
+    let pad = if bars {
+        (bucket_us.saturating_mul(12).saturating_sub(span) / 2).max(0)
+    } else {
+        (span / 30).max(1)
+    };
+    let (lo_us, hi_us) = (lo_us.saturating_sub(pad), hi_us.saturating_add(pad));
     let tax = TimeAxis::new(lo_us, hi_us, *lo.offset());
     let vax = ValueAxis::new(y_max, c.unit);
     // The legend first: its rows decide where the plot starts.
@@ -702,8 +712,8 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
             );
         }
         // Long paths keep their end, which names the file.
-        let name = if lane.name.chars().count() > 36 {
-            let tail: Vec<char> = lane.name.chars().rev().take(35).collect();
+        let name = if lane.name.chars().count() > 33 {
+            let tail: Vec<char> = lane.name.chars().rev().take(32).collect();
             format!("…{}", tail.into_iter().rev().collect::<String>())
         } else {
             lane.name.clone()
