@@ -740,6 +740,11 @@ mod tests {
         assert_eq!(metric(f, "disconnects"), Metric::Int(20));
         assert_eq!(f.subject.pid, Some(42));
         assert!(f.advice.contains("connection pool"));
+        // The chart counts every connect, in buckets of whole seconds.
+        let c = f.chart.as_ref().unwrap();
+        let total: f64 = c.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
+        assert_eq!(total, 20.0);
+        assert_eq!(c.bucket_s, 1);
     }
 
     #[test]

@@ -621,6 +621,9 @@ mod tests {
         assert_eq!(metric(f, "address"), Metric::Str("LOCALHOST".into()));
         assert_eq!(metric(f, "function"), Metric::Str("getaddrinfo".into()));
         assert_eq!(metric(f, "max_seconds"), Metric::num(5.0039));
+        let c = f.chart.as_ref().unwrap();
+        assert_eq!(c.series[0].points.len(), 1);
+        assert!((c.series[0].points[0].1 - 5_003_900.0).abs() < 1.0);
         assert_eq!(metric(f, "occurrences"), Metric::Int(1));
         assert_eq!(metric(f, "corroborated"), Metric::Int(1));
         assert_eq!(metric(f, "sources"), Metric::Str("error log, trace".into()));

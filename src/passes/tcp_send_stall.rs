@@ -434,6 +434,12 @@ mod tests {
         // Each wait is measured EAGAIN exit -> good send exit: wait + 20 µs.
         assert_eq!(metric(f, "max_wait_ms"), Metric::num(212.02));
         assert_eq!(metric(f, "total_wait_ms"), Metric::num(1055.12));
+        // Every wait is on the chart, in µs, with the delayed-ACK line.
+        let c = f.chart.as_ref().unwrap();
+        let waits: Vec<f64> = c.series[0].points.iter().map(|p| p.1).collect();
+        assert_eq!(waits.len(), 6);
+        assert_eq!(waits.iter().copied().fold(0.0, f64::max), 212_020.0);
+        assert_eq!(c.refs[0].value, 200_000.0);
         assert_eq!(metric(f, "p95_wait_ms"), Metric::num(212.02));
         assert_eq!(metric(f, "errno"), Metric::Str("EAGAIN (11)".into()));
         assert_eq!(metric(f, "platform"), Metric::Str("AIX".into()));

@@ -339,6 +339,9 @@ mod tests {
             Metric::Str("gsk_environment_init".into())
         );
         assert_eq!(metric(f, "max_ms"), Metric::num(17905.968));
+        let c = f.chart.as_ref().unwrap();
+        assert_eq!(c.series[0].points.len(), 1);
+        assert_eq!(c.series[0].points[0].1, 17_905_968.0);
         assert_eq!(metric(f, "calls"), Metric::Int(1));
         assert_eq!(f.title, "gsk_environment_init took 17.9 s");
         assert_eq!(f.evidence.len(), 2);

@@ -660,11 +660,19 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
         .iter()
         .map(|k| (kind_colour(k).to_string(), false, k.to_string()))
         .collect();
-    items.push((
-        "#e08a00".to_string(),
-        false,
-        "finding: number as in the list, band from first to last time".to_string(),
-    ));
+    for sev in [
+        crate::source::Severity::Error,
+        crate::source::Severity::Warning,
+        crate::source::Severity::Info,
+    ] {
+        if markers.iter().any(|m| m.severity == sev) {
+            items.push((
+                severity_colour(sev).to_string(),
+                false,
+                format!("{} finding", sev.as_str()),
+            ));
+        }
+    }
     let mut leg = String::new();
     let extra = 16.0 * (legend(&mut leg, 10.0, 42.0, &items) - 1) as f64;
     let lane_h = 26.0;
@@ -690,7 +698,7 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
         "start",
         " class=\"axis-title\"",
         &format!(
-            "Bar height: events {}, scaled to each file's peak (right).",
+            "Bars: events {}, scaled to each file's peak (right). Bands: findings, first to last time, numbered as in the list.",
             per_duration(bucket_us)
         ),
     );
@@ -702,15 +710,51 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
         " class=\"axis-title\"",
         "peak",
     );
+    // Lane shading first, then the findings' bands, then the bars, so
+    // the bands tint the background and not the bars.
+    for i in (0..lanes.len()).step_by(2) {
+        let y0 = f.t + lane_h * i as f64;
+        let _ = write!(
+            s,
+            "<rect x=\"0\" y=\"{y0:.1}\" width=\"{W}\" height=\"{lane_h}\" fill=\"#f6f8fa\"/>"
+        );
+    }
+    let mut last_label = [f64::MIN; 3];
+    let mut markers: Vec<&Marker> = markers.iter().collect();
+    markers.sort_by_key(|m| (m.first, m.n));
+    for m in markers {
+        let x0 = f.x(tax.frac(m.first.timestamp_micros()));
+        let x1 = f.x(tax.frac(m.last.timestamp_micros())).max(x0 + 2.0);
+        let colour = severity_colour(m.severity);
+        let _ = write!(
+            s,
+            "<g><title>{}. {} {} – {}</title><rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" fill-opacity=\"0.18\" stroke=\"{colour}\" stroke-width=\"1\"/>",
+            m.n,
+            esc(&m.rule),
+            m.first.format("%Y-%m-%d %H:%M:%S%.3f"),
+            m.last.format("%H:%M:%S%.3f"),
+            f.t,
+            x1 - x0,
+            f.b - f.t
+        );
+        // Numbers of nearby findings are staggered on three rows; one that
+        // finds no room is left out (its band keeps its tooltip).
+        if let Some(row) = (0..3).find(|r| x0 - last_label[*r] >= 16.0) {
+            last_label[row] = x0;
+            text(
+                &mut s,
+                x0,
+                f.t - 4.0 - row as f64 * 12.0,
+                "middle",
+                &format!(" class=\"marker\" fill=\"{colour}\""),
+                &m.n.to_string(),
+            );
+        }
+        s.push_str("</g>");
+    }
     for (i, lane) in lanes.iter().enumerate() {
         let y0 = f.t + lane_h * i as f64;
         let peak = lane.counts.iter().copied().max().unwrap_or(0);
-        if i % 2 == 0 {
-            let _ = write!(
-                s,
-                "<rect x=\"0\" y=\"{y0:.1}\" width=\"{W}\" height=\"{lane_h}\" fill=\"#f6f8fa\"/>"
-            );
-        }
         // Long paths keep their end, which names the file.
         let name = if lane.name.chars().count() > 33 {
             let tail: Vec<char> = lane.name.chars().rev().take(32).collect();
@@ -750,39 +794,6 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
                 "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\"/>",
                 y0 + lane_h - 3.0 - bh,
                 (x1 - x0).max(1.0)
-            );
-        }
-        s.push_str("</g>");
-    }
-    let mut last_label = [f64::MIN; 3];
-    let mut markers: Vec<&Marker> = markers.iter().collect();
-    markers.sort_by_key(|m| (m.first, m.n));
-    for m in markers {
-        let x0 = f.x(tax.frac(m.first.timestamp_micros()));
-        let x1 = f.x(tax.frac(m.last.timestamp_micros())).max(x0 + 2.0);
-        let colour = severity_colour(m.severity);
-        let _ = write!(
-            s,
-            "<g><title>{}. {} {} – {}</title><rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" fill-opacity=\"0.18\" stroke=\"{colour}\" stroke-width=\"1\"/>",
-            m.n,
-            esc(&m.rule),
-            m.first.format("%Y-%m-%d %H:%M:%S%.3f"),
-            m.last.format("%H:%M:%S%.3f"),
-            f.t,
-            x1 - x0,
-            f.b - f.t
-        );
-        // Numbers of nearby findings are staggered on three rows; one that
-        // finds no room is left out (its band keeps its tooltip).
-        if let Some(row) = (0..3).find(|r| x0 - last_label[*r] >= 16.0) {
-            last_label[row] = x0;
-            text(
-                &mut s,
-                x0,
-                f.t - 4.0 - row as f64 * 12.0,
-                "middle",
-                &format!(" class=\"marker\" fill=\"{colour}\""),
-                &m.n.to_string(),
             );
         }
         s.push_str("</g>");
