@@ -420,7 +420,7 @@ impl Chart {
 }
 
 /// The most points a pass keeps for one chart series.
-pub const MAX_CHART_POINTS: usize = 1024;
+pub const MAX_CHART_POINTS: usize = 512;
 
 /// A bounded sample of (time, value) points for a chart: when full,
 /// neighbouring points are merged pairwise keeping the larger value, and
