@@ -614,13 +614,15 @@ pub struct Marker {
     pub last: Ts,
 }
 
+/// Lane colours stay clear of the severity colours (red, orange, blue
+/// bands) except trace blue, which is drawn over the bands.
 fn kind_colour(kind: &str) -> &'static str {
     match kind {
         "trace" => PALETTE[0],
-        "error log" => PALETTE[1],
+        "error log" => PALETTE[4],
         "SMF" => PALETTE[2],
         "job log" => PALETTE[3],
-        "FDC" => "#c62828",
+        "FDC" => PALETTE[6],
         _ => PALETTE[7],
     }
 }
