@@ -165,6 +165,8 @@ fn collect(
     // FDC reports seen, for other findings to cite; FDCs are few, and
     // the cap keeps a case of thousands bounded.
     let mut fdcs: Vec<crate::passes::fdc::FdcSeen> = Vec::new();
+    // The HTML report's overview and per-channel error charts.
+    let mut charts = report::charts::Collector::new();
     let mut merged = input.merged(sources);
     let window = input.window(merged.reference_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
@@ -176,6 +178,7 @@ fn collect(
         }
         calls.observe(e);
         calls_by_verb.observe(e);
+        charts.observe(e);
         if let Some(r) = redactor.as_deref_mut() {
             r.observe(e);
         }
@@ -198,7 +201,7 @@ fn collect(
     crate::passes::fdc::cite_fdcs(&mut findings, &fdcs);
     order(&mut findings);
     let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
-    Ok((inputs, findings, calls))
+    Ok((inputs, findings, calls, charts.finish()))
 }
 
 /// Inputs' facts, sealed and ordered findings, and the MQI call rows (per
@@ -207,6 +210,7 @@ type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
     (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
+    report::charts::Collected,
 );
 
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
@@ -237,7 +241,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
     let mut redactor = a.redact.then(Redactor::new);
-    let (mut inputs, mut findings, (calls, calls_by_verb)) =
+    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
@@ -257,10 +261,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         }
         for f in &mut findings {
             r.finding(f);
+            // Chart series are named by address, channel or program.
+            if let Some(c) = &mut f.chart {
+                c.rename_series(|s| r.apply(s));
+            }
         }
         for i in &mut inputs {
             r.input(i);
         }
+        charts.redact(|s| r.apply(s));
     }
     let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
     let run_info = RunInfo::new(
@@ -281,6 +290,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         calls: &calls,
         calls_by_verb: &calls_by_verb,
         run: &run_info,
+        charts: &charts,
     };
     let color = a
         .color
@@ -402,7 +412,7 @@ mod tests {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
             let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
-            let (_, findings, _) = collect(&input, &plan, sources, rows, None).unwrap();
+            let (_, findings, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
             serde_json::to_string_pretty(&findings).unwrap()
         };
         let full = run(false, 1);

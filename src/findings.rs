@@ -259,35 +259,45 @@ impl Metric {
 }
 
 impl Metric {
-    /// As shown to people, with the value in human units after the exact
-    /// one where the metric's name gives its unit and the raw number is hard
-    /// to read: `max_us=11701686 (11.7 s)`, `send_final=32766 (32 KiB)`.
-    /// JSON keeps the raw number.
+    /// As shown to people: in human units where the metric's name gives
+    /// its unit (`max_us` 11701686 is `11.7 s`, `send_final` 32766 is
+    /// `32 KiB`), large counts with thousands separators, the rest as is.
+    /// JSON keeps the raw number under the unit-suffixed name.
     pub fn display_named(&self, name: &str) -> String {
-        let raw = self.display();
         let v = match self {
             Metric::Int(v) => *v as f64,
             Metric::Num(v) => *v,
-            _ => return raw,
+            _ => return self.display(),
         };
-        let human = if name.ends_with("_bytes_per_s") {
+        let duration = |ms: f64| {
+            if ms < 0.0 {
+                format!("-{}", human_ms(-ms))
+            } else {
+                human_ms(ms)
+            }
+        };
+        if name.ends_with("_bytes_per_s") {
             human_rate(v)
         } else if name.ends_with("_us_per_s") {
-            format!("{}/s", human_ms(v / 1000.0))
+            format!("{}/s", duration(v / 1000.0))
         } else if name.ends_with("_us") {
-            human_ms(v / 1000.0)
-        } else if name.ends_with("_ms") && v >= 1000.0 {
-            human_ms(v)
+            duration(v / 1000.0)
+        } else if name.ends_with("_ms") {
+            duration(v)
+        } else if name.ends_with("_s") || name.ends_with("_seconds") {
+            duration(v * 1000.0)
         } else if (name.starts_with("send_")
             || name.starts_with("recv_")
             || name.ends_with("_bytes"))
-            && v >= 10.0 * 1024.0
+            && v >= 0.0
         {
             human_bytes(v as u64)
         } else {
-            return raw;
-        };
-        format!("{raw} ({human})")
+            match self {
+                Metric::Int(i) if *i >= 10_000 => thousands(*i as u64),
+                _ => self.display(),
+            }
+        }
     }
 }
 
@@ -329,15 +339,293 @@ impl Serialize for Metrics {
     }
 }
 
-/// A time series a report may draw (qtime-growth); not part of the JSON.
+/// What a chart's values measure; the drawing picks human units (µs, ms,
+/// s, KiB, MiB, per minute) from it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unit {
+    /// Durations in microseconds.
+    Micros,
+    /// Durations in milliseconds.
+    Millis,
+    Bytes,
+    /// Plain counts (connects, errors).
+    #[default]
+    Count,
+}
+
+/// How a chart's series are drawn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Style {
+    /// One dot per sample (queue times, waits, look-up durations).
+    #[default]
+    Points,
+    /// One bar per time bucket, series stacked (counts per minute or hour).
+    Bars,
+}
+
+/// One named series of time-stamped values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(Ts, f64)>,
+}
+
+/// A horizontal line at a value people compare against (the 200 ms
+/// delayed-ACK timer).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefLine {
+    pub value: f64,
+    pub label: String,
+}
+
+/// A fitted straight line from (`from`, `y0`) to (`to`, `y1`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    pub from: Ts,
+    pub to: Ts,
+    pub y0: f64,
+    pub y1: f64,
+    pub label: String,
+}
+
+/// A picture of a finding's samples over clock time, drawn by the HTML
+/// report; not part of the JSON.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Chart {
-    pub x_label: String,
+    pub title: String,
+    /// What the y axis measures, without the unit (`queue time`).
     pub y_label: String,
-    /// (seconds since the first point, value)
-    pub points: Vec<(f64, f64)>,
-    /// The fitted line, as (intercept, slope) in the same units.
-    pub fit: Option<(f64, f64)>,
+    pub unit: Unit,
+    pub style: Style,
+    pub series: Vec<Series>,
+    pub refs: Vec<RefLine>,
+    pub fit: Option<Fit>,
+    /// For `Bars`: the bucket width in seconds (the bars' width and the
+    /// `per minute` in the axis title).
+    pub bucket_s: i64,
+}
+
+impl Chart {
+    pub fn points(&self) -> usize {
+        self.series.iter().map(|s| s.points.len()).sum()
+    }
+
+    /// Rename every series (for `--redact`: names are addresses,
+    /// channels, programs).
+    pub fn rename_series(&mut self, mut f: impl FnMut(&str) -> String) {
+        for s in &mut self.series {
+            s.name = f(&s.name);
+        }
+    }
+}
+
+/// The most points a pass keeps for one chart series.
+pub const MAX_CHART_POINTS: usize = 512;
+
+/// A bounded sample of (time, value) points for a chart: when full,
+/// neighbouring points are merged pairwise keeping the larger value, and
+/// later points are taken one per merged run, so the peaks a person looks
+/// for survive however long the input is.
+#[derive(Debug, Clone, Default)]
+pub struct SeriesBuf {
+    points: Vec<(Ts, f64)>,
+    /// How many raw points each kept point stands for.
+    stride: usize,
+    /// The run being merged into the next kept point, and its length.
+    pending: Option<(Ts, f64)>,
+    pending_n: usize,
+}
+
+impl SeriesBuf {
+    pub fn push(&mut self, t: Ts, v: f64) {
+        if self.stride == 0 {
+            self.stride = 1;
+        }
+        let keep = match self.pending {
+            Some((_, pv)) if pv >= v => self.pending.unwrap(),
+            _ => (t, v),
+        };
+        self.pending = Some(keep);
+        self.pending_n += 1;
+        if self.pending_n < self.stride {
+            return;
+        }
+        self.points.push(keep);
+        self.pending = None;
+        self.pending_n = 0;
+        if self.points.len() >= MAX_CHART_POINTS {
+            let merged = self
+                .points
+                .chunks(2)
+                .map(|c| {
+                    if c.len() == 2 && c[1].1 > c[0].1 {
+                        c[1]
+                    } else {
+                        c[0]
+                    }
+                })
+                .collect();
+            self.points = merged;
+            self.stride *= 2;
+        }
+    }
+
+    pub fn into_points(mut self) -> Vec<(Ts, f64)> {
+        if let Some(p) = self.pending.take() {
+            self.points.push(p);
+        }
+        self.points.sort_by_key(|a| a.0);
+        self.points
+    }
+}
+
+/// Named series drawn one by one in a count chart; the rest share one.
+pub const MAX_COUNT_SERIES: usize = 8;
+/// Count buckets kept before they are made wider.
+const MAX_COUNT_BUCKETS: usize = 2_048;
+/// Bars a count chart shows at most; wider buckets are chosen above it.
+const MAX_BARS: i64 = 72;
+/// Count bucket widths in seconds, each a multiple of the one before, so
+/// widening adds whole buckets together.
+const WIDTHS: [i64; 13] = [
+    1, 5, 10, 30, 60, 300, 600, 1_800, 3_600, 10_800, 21_600, 86_400, 604_800,
+];
+
+/// Events counted per clock bucket (local minutes, hours, days of the
+/// first event's offset) and per named series, in bounded memory: at most
+/// `MAX_COUNT_SERIES` names (the rest share one series) and a few
+/// thousand buckets (then the width grows).
+#[derive(Debug, Clone, Default)]
+pub struct ClockCounts {
+    offset: Option<chrono::FixedOffset>,
+    width_s: i64,
+    /// Buckets kept before the width grows.
+    max_buckets: usize,
+    /// Bucket start (seconds since the epoch) -> count per series.
+    buckets: std::collections::BTreeMap<i64, Vec<u32>>,
+    names: Vec<String>,
+}
+
+/// The start of the `width_s`-second bucket holding `secs`, on local
+/// boundaries of `off`.
+fn bucket_start(secs: i64, width_s: i64, off: chrono::FixedOffset) -> i64 {
+    let o = off.local_minus_utc() as i64;
+    (secs + o).div_euclid(width_s) * width_s - o
+}
+
+impl ClockCounts {
+    /// Buckets at least `min_width_s` seconds wide (rounded up to the
+    /// next width of the chain).
+    pub fn new(min_width_s: i64) -> ClockCounts {
+        ClockCounts::with_cap(min_width_s, MAX_COUNT_BUCKETS)
+    }
+
+    /// As `new`, keeping at most `max_buckets` buckets (at least twice
+    /// the bars shown, so a chart keeps its detail): for passes that hold
+    /// one per group.
+    pub fn with_cap(min_width_s: i64, max_buckets: usize) -> ClockCounts {
+        ClockCounts {
+            max_buckets: max_buckets.max(2 * MAX_BARS as usize),
+            width_s: WIDTHS
+                .iter()
+                .copied()
+                .find(|w| *w >= min_width_s)
+                .unwrap_or(WIDTHS[WIDTHS.len() - 1]),
+            ..Default::default()
+        }
+    }
+
+    pub fn add(&mut self, ts: &Ts, name: &str) {
+        let off = *self.offset.get_or_insert(*ts.offset());
+        if self.width_s == 0 {
+            self.width_s = WIDTHS[0];
+        }
+        let series = match self.names.iter().position(|n| n == name) {
+            Some(i) => i,
+            None if self.names.len() < MAX_COUNT_SERIES => {
+                self.names.push(name.to_string());
+                self.names.len() - 1
+            }
+            None => MAX_COUNT_SERIES,
+        };
+        let counts = self
+            .buckets
+            .entry(bucket_start(ts.timestamp(), self.width_s, off))
+            .or_default();
+        if counts.len() <= series {
+            counts.resize(series + 1, 0);
+        }
+        counts[series] = counts[series].saturating_add(1);
+        while self.buckets.len() > self.max_buckets.max(2 * MAX_BARS as usize) {
+            let Some(next) = WIDTHS.iter().copied().find(|w| *w > self.width_s) else {
+                break;
+            };
+            self.widen(next, off);
+        }
+    }
+
+    fn widen(&mut self, width_s: i64, off: chrono::FixedOffset) {
+        let mut merged: std::collections::BTreeMap<i64, Vec<u32>> = Default::default();
+        for (k, v) in std::mem::take(&mut self.buckets) {
+            let slot = merged.entry(bucket_start(k, width_s, off)).or_default();
+            if slot.len() < v.len() {
+                slot.resize(v.len(), 0);
+            }
+            for (a, b) in slot.iter_mut().zip(v) {
+                *a = a.saturating_add(b);
+            }
+        }
+        self.buckets = merged;
+        self.width_s = width_s;
+    }
+
+    /// Stacked bars per series, in the narrowest buckets that give at
+    /// most `MAX_BARS` bars over the span (weeks at most); `None` when
+    /// nothing was counted. `other` names the shared series.
+    pub fn chart(mut self, title: &str, y_label: &str, other: &str) -> Option<Chart> {
+        let off = self.offset?;
+        let first = *self.buckets.keys().next()?;
+        let last = *self.buckets.keys().next_back()?;
+        let span = last - first + self.width_s;
+        let w = WIDTHS
+            .iter()
+            .copied()
+            .find(|w| *w >= self.width_s && span / w <= MAX_BARS)
+            .unwrap_or(WIDTHS[WIDTHS.len() - 1]);
+        if w > self.width_s {
+            self.widen(w, off);
+        }
+        let mut names = std::mem::take(&mut self.names);
+        if self.buckets.values().any(|v| v.len() > MAX_COUNT_SERIES) {
+            names.push(other.to_string());
+        }
+        let series = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| Series {
+                name,
+                points: self
+                    .buckets
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let n = *v.get(i)?;
+                        let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
+                        (n > 0).then_some((t, n as f64))
+                    })
+                    .collect(),
+            })
+            .collect();
+        Some(Chart {
+            title: title.to_string(),
+            y_label: y_label.to_string(),
+            unit: Unit::Count,
+            style: Style::Bars,
+            series,
+            refs: Vec::new(),
+            fit: None,
+            bucket_s: self.width_s,
+        })
+    }
 }
 
 /// One row of a finding's `breakdown`: the occurrences of one message on
@@ -590,34 +878,60 @@ pub fn human_rate(bps: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::TimeZone;
 
     #[test]
     fn metrics_in_human_units() {
-        assert_eq!(
-            Metric::Int(11_701_686).display_named("max_us"),
-            "11701686 (11.7 s)"
-        );
-        assert_eq!(Metric::Int(5829).display_named("first_us"), "5829 (5.8 ms)");
+        assert_eq!(Metric::Int(11_701_686).display_named("max_us"), "11.7 s");
+        assert_eq!(Metric::Int(5829).display_named("first_us"), "5.8 ms");
         assert_eq!(
             Metric::num(1200.5).display_named("slope_us_per_s"),
-            "1200.5 (1.2 ms/s)"
-        );
-        assert_eq!(Metric::Int(212).display_named("max_wait_ms"), "212");
-        assert_eq!(
-            Metric::Int(17_900).display_named("max_ms"),
-            "17900 (17.9 s)"
+            "1.2 ms/s"
         );
         assert_eq!(
-            Metric::Int(32_768).display_named("send_current"),
-            "32768 (32 KiB)"
+            Metric::num(-1200.5).display_named("slope_us_per_s"),
+            "-1.2 ms/s"
         );
+        assert_eq!(Metric::Int(212).display_named("max_wait_ms"), "212 ms");
+        assert_eq!(Metric::Int(17_900).display_named("max_ms"), "17.9 s");
+        assert_eq!(Metric::num(2.5).display_named("max_seconds"), "2.5 s");
+        assert_eq!(Metric::num(90.0).display_named("span_s"), "90.0 s");
+        assert_eq!(Metric::Int(32_768).display_named("send_current"), "32 KiB");
         assert_eq!(Metric::Int(3).display_named("stalls"), "3");
+        assert_eq!(Metric::Int(123_456).display_named("connects"), "123,456");
+        assert_eq!(Metric::num(0.25).display_named("per_second"), "0.25");
         assert_eq!(
             Metric::Int(3_276_600).display_named("ceiling_bytes_per_s"),
-            "3276600 (3.3 MB/s)"
+            "3.3 MB/s"
         );
-        assert_eq!(Metric::Int(2048).display_named("send_final"), "2048");
+        assert_eq!(Metric::Int(2048).display_named("send_final"), "2,048 B");
         assert_eq!(Metric::Null.display_named("max_us"), "null");
+        assert_eq!(
+            Metric::Str("AMQ9209".into()).display_named("message_id"),
+            "AMQ9209"
+        );
+    }
+
+    #[test]
+    fn series_buffer_is_bounded_and_keeps_peaks() {
+        let t0 = crate::timefmt::parse_offset("Z")
+            .unwrap()
+            .with_ymd_and_hms(2026, 1, 2, 3, 4, 5)
+            .unwrap();
+        let mut b = SeriesBuf::default();
+        for i in 0..100_000i64 {
+            let v = if i == 77_777 { 1e9 } else { (i % 10) as f64 };
+            b.push(t0 + chrono::Duration::milliseconds(i), v);
+        }
+        let p = b.into_points();
+        assert!(p.len() <= MAX_CHART_POINTS, "{}", p.len());
+        assert!(p.len() >= MAX_CHART_POINTS / 4, "{}", p.len());
+        assert!(p.iter().any(|x| x.1 == 1e9));
+        assert!(p.windows(2).all(|w| w[0].0 <= w[1].0));
+        let mut small = SeriesBuf::default();
+        small.push(t0, 1.0);
+        assert_eq!(small.into_points(), vec![(t0, 1.0)]);
+        assert!(SeriesBuf::default().into_points().is_empty());
     }
 
     #[test]

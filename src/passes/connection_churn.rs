@@ -8,7 +8,7 @@ use super::patterns::{self, Family};
 use super::stats::Distribution;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
+use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
 use crate::source::{FileInfo, Severity};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -108,11 +108,19 @@ struct Group {
     evidence: EvidenceSet,
     program: Option<String>,
     host: Option<String>,
+    /// Connects per clock bucket, for the report's chart.
+    per_bucket: Option<ClockCounts>,
 }
+
+/// Chart buckets a group keeps (memory: up to `MAX_GROUPS` groups).
+const CHART_BUCKETS: usize = 160;
 
 impl Group {
     fn connect(&mut self, at: Ts, ev: Evidence) {
         self.connects += 1;
+        self.per_bucket
+            .get_or_insert_with(|| ClockCounts::with_cap(1, CHART_BUCKETS))
+            .add(&at, "connects");
         if self.first_connect.is_none_or(|f| at < f) {
             self.first_connect = Some(at);
         }
@@ -584,6 +592,10 @@ impl Pass for ConnectionChurn {
                 Metric::num(g.lifetimes.max() as f64 / 1000.0),
             );
             f.metrics.set("span_s", Metric::num(span_s));
+            f.chart = g
+                .per_bucket
+                .take()
+                .and_then(|c| c.chart("Connects over time", "connects", "connects"));
             f.evidence = std::mem::take(&mut g.evidence).into_sorted();
             f.advice = format!(
                 "{} connected {} times in {:.1} s and each connection lasted {} on average. \
@@ -728,6 +740,11 @@ mod tests {
         assert_eq!(metric(f, "disconnects"), Metric::Int(20));
         assert_eq!(f.subject.pid, Some(42));
         assert!(f.advice.contains("connection pool"));
+        // The chart counts every connect, in buckets of whole seconds.
+        let c = f.chart.as_ref().unwrap();
+        let total: f64 = c.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
+        assert_eq!(total, 20.0);
+        assert_eq!(c.bucket_s, 1);
     }
 
     #[test]

@@ -8,7 +8,10 @@ use super::patterns;
 use super::stats::{Decimated, r_squared, spearman, theil_sen};
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Chart, EventRef, EvidenceSet, Finding, Metric, human_ms, thousands};
+use crate::findings::{
+    Chart, EventRef, EvidenceSet, Finding, Fit, Metric, Series as ChartSeries, Style, Unit,
+    human_ms, thousands,
+};
 use crate::source::{FileInfo, Severity};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -333,14 +336,29 @@ impl Pass for QtimeGrowth {
                     human_ms(b * 3600.0 / 1000.0)
                 ),
             };
+            // Points back on the clock: x is seconds since the series' t0.
+            let at = |x: f64| s.t0 + chrono::Duration::microseconds((x * 1e6).round() as i64);
             f.chart = Some(Chart {
-                x_label: "seconds".to_string(),
-                y_label: "queue time (ms)".to_string(),
-                points: pts
-                    .iter()
-                    .map(|(x, y)| (*x - x_first, *y / 1000.0))
-                    .collect(),
-                fit: Some((fit_start / 1000.0, b / 1000.0)),
+                title: "Queue time per sample, with the fitted trend".to_string(),
+                y_label: "queue time".to_string(),
+                unit: Unit::Micros,
+                style: Style::Points,
+                series: vec![ChartSeries {
+                    name: match &key {
+                        SeriesKey::Trace(..) => "message".to_string(),
+                        SeriesKey::Smf(..) => "interval".to_string(),
+                    },
+                    points: pts.iter().map(|(x, y)| (at(*x), *y)).collect(),
+                }],
+                refs: Vec::new(),
+                fit: Some(Fit {
+                    from: s.first.ts,
+                    to: s.last.ts,
+                    y0: fit_start,
+                    y1: fit_end,
+                    label: format!("trend ({}/s)", human_ms(b / 1000.0)),
+                }),
+                bucket_s: 0,
             });
             out.push(f);
         }
@@ -408,7 +426,7 @@ mod tests {
         );
         assert_eq!(f.subject.ident.as_deref(), Some("RSESS:00011e"));
         assert_eq!(f.evidence.len(), 3);
-        assert!(f.chart.as_ref().unwrap().points.len() == 40);
+        assert!(f.chart.as_ref().unwrap().points() == 40);
     }
 
     #[test]

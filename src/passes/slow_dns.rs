@@ -8,7 +8,9 @@ use super::patterns::{self, Family};
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::{self, Family as MsgFamily, is_ip};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms};
+use crate::findings::{
+    Chart, Evidence, EvidenceSet, Finding, Metric, Series, SeriesBuf, Style, Unit, human_ms,
+};
 use crate::source::{FileInfo, Severity};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -114,6 +116,8 @@ struct Group {
     qmgr: Option<String>,
     channel: Option<String>,
     evidence: EvidenceSet,
+    /// Each look-up's duration (µs) at its start, for the chart.
+    chart: SeriesBuf,
 }
 
 pub struct SlowDns {
@@ -219,6 +223,7 @@ impl SlowDns {
         }
         if let Some(s) = inc.seconds {
             g.max_seconds = Some(g.max_seconds.map_or(s, |m| m.max(s)));
+            g.chart.push(inc.start, s * 1e6);
         }
         if g.first.is_none_or(|f| inc.start < f) {
             g.first = Some(inc.start);
@@ -259,6 +264,7 @@ impl SlowDns {
         g.occurrences += 1;
         let s = us as f64 / 1e6;
         g.max_seconds = Some(g.max_seconds.map_or(s, |m| m.max(s)));
+        g.chart.push(e.ts, us as f64);
         g.saw(&e.ts);
         g.sources.insert("SMF");
         g.evidence.push(Evidence::from_event(e));
@@ -497,6 +503,27 @@ impl Pass for SlowDns {
                 Metric::Str(g.sources.iter().copied().collect::<Vec<_>>().join(", ")),
             );
             f.metrics.set("corroborated", Metric::int(g.corroborated));
+            let points = g.chart.into_points();
+            if !points.is_empty() {
+                f.chart = Some(Chart {
+                    title: "DNS look-up durations".to_string(),
+                    y_label: "look-up time".to_string(),
+                    unit: Unit::Micros,
+                    style: Style::Points,
+                    series: vec![Series {
+                        name: match (&g.address, &g.channel, &g.qmgr) {
+                            (Some(a), _, _) => a.clone(),
+                            (None, Some(c), _) => format!("channel {c}"),
+                            (None, None, Some(q)) => format!("qmgr {q}"),
+                            _ => g.function.clone().unwrap_or_else(|| "look-ups".to_string()),
+                        },
+                        points,
+                    }],
+                    refs: Vec::new(),
+                    fit: None,
+                    bucket_s: 0,
+                });
+            }
             f.evidence = g.evidence.into_sorted();
             let reverse = g.function.as_deref().is_some_and(|f| {
                 let l = f.to_ascii_lowercase();
@@ -594,6 +621,9 @@ mod tests {
         assert_eq!(metric(f, "address"), Metric::Str("LOCALHOST".into()));
         assert_eq!(metric(f, "function"), Metric::Str("getaddrinfo".into()));
         assert_eq!(metric(f, "max_seconds"), Metric::num(5.0039));
+        let c = f.chart.as_ref().unwrap();
+        assert_eq!(c.series[0].points.len(), 1);
+        assert!((c.series[0].points[0].1 - 5_003_900.0).abs() < 1.0);
         assert_eq!(metric(f, "occurrences"), Metric::Int(1));
         assert_eq!(metric(f, "corroborated"), Metric::Int(1));
         assert_eq!(metric(f, "sources"), Metric::Str("error log, trace".into()));

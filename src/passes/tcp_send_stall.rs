@@ -7,7 +7,10 @@ use super::patterns::{self, Family, Os, RcCode};
 use super::stats::Distribution;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms};
+use crate::findings::{
+    Chart, Evidence, EvidenceSet, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit,
+    human_ms,
+};
 use crate::source::{FileInfo, Severity};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -100,6 +103,8 @@ struct Group {
     last: Option<Ts>,
     first_eagain: Option<Evidence>,
     worst: Option<(u64, Vec<Evidence>)>,
+    /// Each wait at the time the send succeeded, for the report's chart.
+    chart: SeriesBuf,
 }
 
 /// A group: one thread and ident, one errno value.
@@ -172,6 +177,7 @@ impl TcpSendStall {
             g.last = Some(*end_ts);
         }
         g.waits.push(wait);
+        g.chart.push(*end_ts, wait as f64);
         if g.worst.as_ref().is_none_or(|(w, _)| wait > *w) {
             let mut ev = vec![open.eagain];
             if let Some((_, w)) = open.longest_wait_call {
@@ -335,6 +341,24 @@ impl Pass for TcpSendStall {
                 }
             }
             f.evidence = ev.into_sorted();
+            f.chart = Some(Chart {
+                title: "Send waits after a full socket buffer".to_string(),
+                y_label: "wait".to_string(),
+                unit: Unit::Micros,
+                style: Style::Points,
+                series: vec![Series {
+                    name: "wait until the next send succeeded".to_string(),
+                    points: g.chart.into_points(),
+                }],
+                // The receiver's delayed-ACK timer: waits lined up on it
+                // are the signature of seed 002.
+                refs: vec![RefLine {
+                    value: 200_000.0,
+                    label: "delayed-ACK timer 200 ms".to_string(),
+                }],
+                fit: None,
+                bucket_s: 0,
+            });
             let lo = self.delack_lo_us / 1000;
             let hi = self.delack_hi_us / 1000;
             f.advice = if delack {
@@ -410,6 +434,12 @@ mod tests {
         // Each wait is measured EAGAIN exit -> good send exit: wait + 20 µs.
         assert_eq!(metric(f, "max_wait_ms"), Metric::num(212.02));
         assert_eq!(metric(f, "total_wait_ms"), Metric::num(1055.12));
+        // Every wait is on the chart, in µs, with the delayed-ACK line.
+        let c = f.chart.as_ref().unwrap();
+        let waits: Vec<f64> = c.series[0].points.iter().map(|p| p.1).collect();
+        assert_eq!(waits.len(), 6);
+        assert_eq!(waits.iter().copied().fold(0.0, f64::max), 212_020.0);
+        assert_eq!(c.refs[0].value, 200_000.0);
         assert_eq!(metric(f, "p95_wait_ms"), Metric::num(212.02));
         assert_eq!(metric(f, "errno"), Metric::Str("EAGAIN (11)".into()));
         assert_eq!(metric(f, "platform"), Metric::Str("AIX".into()));

@@ -5,7 +5,10 @@
 use super::patterns::{self, Family};
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_ms};
+use crate::findings::{
+    Chart, Evidence, EvidenceSet, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit,
+    human_ms,
+};
 use crate::source::{FileInfo, Severity};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -77,6 +80,8 @@ struct Group {
     ident: Option<String>,
     first_slow: Vec<Evidence>,
     worst: Vec<Evidence>,
+    /// Every call's duration at its end, slow or not, for the chart.
+    chart: SeriesBuf,
 }
 
 pub struct TlsHandshakeSlow {
@@ -102,6 +107,7 @@ impl TlsHandshakeSlow {
     fn call(&mut self, key: GroupKey, e: &Event, start: Ts, us: u64, ev: Vec<Evidence>) {
         let g = self.groups.entry(key).or_default();
         g.calls += 1;
+        g.chart.push(e.ts, us as f64);
         if g.tid.is_none() {
             g.tid = e.tid;
             g.ident = e.ident.as_deref().map(String::from);
@@ -191,7 +197,7 @@ impl Pass for TlsHandshakeSlow {
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
         let mut out = Vec::new();
-        for (key, g) in std::mem::take(&mut self.groups) {
+        for (key, mut g) in std::mem::take(&mut self.groups) {
             if g.slow == 0 {
                 continue;
             }
@@ -233,6 +239,26 @@ impl Pass for TlsHandshakeSlow {
                 .set("function", Metric::opt_str(function.as_deref()));
             f.metrics.set("max_ms", Metric::num(max_ms));
             f.metrics.set("calls", Metric::int(g.calls));
+            f.chart = Some(Chart {
+                title: "TLS call durations".to_string(),
+                y_label: "duration".to_string(),
+                unit: Unit::Micros,
+                style: Style::Points,
+                series: vec![Series {
+                    name: match &key {
+                        GroupKey::Trace(_, pid, func) => format!("{func}, pid {pid}"),
+                        GroupKey::Smf(_, qm) if !qm.is_empty() => format!("QCTSSL {qm}"),
+                        GroupKey::Smf(..) => "QCTSSL".to_string(),
+                    },
+                    points: std::mem::take(&mut g.chart).into_points(),
+                }],
+                refs: vec![RefLine {
+                    value: self.min_us as f64,
+                    label: format!("slow from {}", human_ms(self.min_us as f64 / 1000.0)),
+                }],
+                fit: None,
+                bucket_s: 0,
+            });
             f.metrics.set("slow_calls", Metric::int(g.slow));
             let mut ev = EvidenceSet::default();
             for x in g.first_slow.into_iter().chain(g.worst) {
@@ -313,6 +339,9 @@ mod tests {
             Metric::Str("gsk_environment_init".into())
         );
         assert_eq!(metric(f, "max_ms"), Metric::num(17905.968));
+        let c = f.chart.as_ref().unwrap();
+        assert_eq!(c.series[0].points.len(), 1);
+        assert_eq!(c.series[0].points[0].1, 17_905_968.0);
         assert_eq!(metric(f, "calls"), Metric::Int(1));
         assert_eq!(f.title, "gsk_environment_init took 17.9 s");
         assert_eq!(f.evidence.len(), 2);

@@ -6,6 +6,8 @@ use super::Report;
 use crate::findings::{Chart, Finding, thousands};
 use crate::source::Severity;
 use crate::timefmt::rfc3339;
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::io::{self, Write};
 
 pub fn esc(s: &str) -> String {
@@ -35,7 +37,12 @@ th{background:#f4f4f6}td.n{text-align:right}
 .error{background:#c62828}.warning{background:#e08a00}.info{background:#1e6fd9}
 pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6em;overflow-x:auto;font-size:.85em}
 .finding{border:1px solid #ddd;border-radius:6px;padding:0 1em 1em;margin:1em 0}
-.muted{color:#666;font-size:.85em}svg{background:#fff;border:1px solid #e1e4e8}";
+.muted{color:#666;font-size:.85em}svg{background:#fff;border:1px solid #e1e4e8}
+figure.chart{margin:.8em 0}svg.chart{width:100%;height:auto;max-width:960px;font-size:11px;font-family:inherit;border:0}
+svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888;fill:none}svg .axis-title{font-size:12px;fill:#444}
+svg .chart-title{font-size:14px;font-weight:600}svg .marker{font-size:11px;font-weight:700}svg .ref{fill:#444}
+table.files{table-layout:fixed;width:100%}table.files td{overflow-wrap:anywhere}table.files td.t{font-size:.85em}
+@media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "<!DOCTYPE html>")?;
@@ -54,6 +61,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out, "<li>{}</li>", esc(&l))?;
     }
     writeln!(out, "</ul>")?;
+    super::charts::html_overview(out, r)?;
     writeln!(out, "<h2>Findings</h2>")?;
     if r.findings.is_empty() {
         writeln!(out, "<p>No findings.</p>")?;
@@ -75,28 +83,37 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             )?;
         }
         writeln!(out, "</table>")?;
+        let mut kinds_seen = HashSet::new();
         for (n, f) in r.findings.iter().enumerate() {
-            finding(out, n + 1, f)?;
+            let first_of_kind = kinds_seen.insert(f.rule.as_str());
+            finding(
+                out,
+                n + 1,
+                f,
+                super::charts::for_finding(r, f, first_of_kind),
+            )?;
         }
     }
     super::calls::html_section(out, r.calls, r.calls_by_verb)?;
     writeln!(out, "<h2>Environment</h2>")?;
     writeln!(
         out,
-        "<table><tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
+        // Fixed layout with set widths: long paths and times wrap inside
+        // their cells instead of widening the page past the window.
+        "<table class=\"files\"><colgroup><col style=\"width:24%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:15%\"><col style=\"width:15%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\n<tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
     )?;
     for i in r.inputs {
         let o = |v: &Option<String>| esc(v.as_deref().unwrap_or(""));
         writeln!(
             out,
-            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             esc(&i.path),
             esc(i.format.as_str()),
             o(&i.mq_version),
             o(&i.platform),
             o(&i.host),
-            i.first.as_ref().map(rfc3339).unwrap_or_default(),
-            i.last.as_ref().map(rfc3339).unwrap_or_default(),
+            i.first.as_ref().map(cell_time).unwrap_or_default(),
+            i.last.as_ref().map(cell_time).unwrap_or_default(),
             thousands(i.events),
             i.problem_count
         )?;
@@ -106,11 +123,22 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     out.flush()
 }
 
+/// A time for a narrow table cell: may break after the date (`<wbr>`),
+/// copies as the plain RFC 3339 text.
+fn cell_time(t: &crate::event::Ts) -> String {
+    rfc3339(t).replacen('T', "T<wbr>", 1)
+}
+
 fn badge(s: Severity) -> String {
     format!("<span class=\"sev {0}\">{0}</span>", s.as_str())
 }
 
-fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
+fn finding(
+    out: &mut dyn Write,
+    n: usize,
+    f: &Finding,
+    chart: Option<Cow<Chart>>,
+) -> io::Result<()> {
     writeln!(out, "<div class=\"finding\" id=\"f{n}\">")?;
     writeln!(
         out,
@@ -138,8 +166,8 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     }
     facts.push(format!("Count: {}", thousands(f.count)));
     writeln!(out, "<p>{}</p>", facts.join(" · "))?;
-    if let Some(c) = &f.chart {
-        chart(out, c)?;
+    if let Some(c) = chart {
+        super::charts::html_chart(out, &c)?;
     }
     writeln!(out, "<table><tr><th>Metric</th><th>Value</th></tr>")?;
     for (k, v) in &f.metrics.0 {
@@ -182,122 +210,6 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         esc(&f.fingerprint)
     )?;
     writeln!(out, "</div>")
-}
-
-/// A scatter plot with the fitted line, axes and labels, in SVG.
-fn chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
-    if c.points.len() < 2 {
-        return Ok(());
-    }
-    let (w, h, l, r, t, b) = (640.0, 260.0, 60.0, 15.0, 15.0, 40.0);
-    let xmax_data = c
-        .points
-        .iter()
-        .map(|p| p.0)
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let ymax_data = c
-        .points
-        .iter()
-        .map(|p| p.1)
-        .fold(0.0f64, f64::max)
-        .max(1e-9);
-    let (xstep, xmax) = nice_axis(xmax_data);
-    let (ystep, ymax) = nice_axis(ymax_data);
-    let sx = |x: f64| l + x / xmax * (w - l - r);
-    let sy = |y: f64| t + (1.0 - (y / ymax).clamp(0.0, 1.0)) * (h - t - b);
-    writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{} over {}\">",
-        esc(&c.y_label),
-        esc(&c.x_label)
-    )?;
-    // Axes and ticks.
-    writeln!(
-        out,
-        "<line x1=\"{l}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/><line x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{}\" stroke=\"#888\"/>",
-        h - b,
-        w - r,
-        h - b,
-        h - b
-    )?;
-    let mut v = 0.0;
-    while v <= ymax + ystep / 2.0 {
-        writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{}</text><line x1=\"{l}\" y1=\"{:.1}\" x2=\"{}\" y2=\"{:.1}\" stroke=\"#eee\"/>",
-            l - 4.0,
-            sy(v) + 3.0,
-            tick(v),
-            sy(v),
-            w - r,
-            sy(v)
-        )?;
-        v += ystep;
-    }
-    let mut v = 0.0;
-    while v <= xmax + xstep / 2.0 {
-        writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-            sx(v),
-            h - b + 14.0,
-            tick(v)
-        )?;
-        v += xstep;
-    }
-    writeln!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
-        (l + w - r) / 2.0,
-        h - 6.0,
-        esc(&c.x_label)
-    )?;
-    writeln!(
-        out,
-        "<text x=\"12\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 12 {:.1})\">{}</text>",
-        (t + h - b) / 2.0,
-        (t + h - b) / 2.0,
-        esc(&c.y_label)
-    )?;
-    if let Some((a, s)) = c.fit {
-        writeln!(
-            out,
-            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#c62828\" stroke-dasharray=\"5 3\"/>",
-            sx(0.0),
-            sy(a),
-            sx(xmax_data),
-            sy(a + s * xmax_data)
-        )?;
-    }
-    let mut pts = String::new();
-    for (x, y) in &c.points {
-        pts.push_str(&format!(
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#1e6fd9\"/>",
-            sx(*x),
-            sy(*y)
-        ));
-    }
-    writeln!(out, "{pts}")?;
-    writeln!(out, "</svg>")
-}
-
-/// A round step (1, 2 or 5 times a power of ten) giving about four
-/// intervals, and the axis end it implies.
-fn nice_axis(max: f64) -> (f64, f64) {
-    let raw = max / 4.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw * (1.0 - 1e-9))
-        .unwrap_or(10.0 * mag);
-    (step, (max / step - 1e-9).ceil() * step)
-}
-
-fn tick(v: f64) -> String {
-    let t = format!("{:.3}", v);
-    t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]

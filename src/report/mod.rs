@@ -2,6 +2,7 @@
 //! `Report`. `redact` replaces names and addresses before any renders.
 
 pub mod calls;
+pub mod charts;
 pub mod color;
 pub mod html;
 pub mod json;
@@ -12,12 +13,12 @@ pub mod sarif;
 pub mod text;
 
 use crate::findings::Finding;
+use crate::passes::RuleInfo;
+use crate::source::{FileInfo, Severity};
 
 /// Breakdown rows the text, Markdown and HTML reports show per finding;
 /// the JSON report has all of them.
 pub const BREAKDOWN_SHOWN: usize = 8;
-use crate::passes::RuleInfo;
-use crate::source::{FileInfo, Severity};
 
 /// Everything a report shows.
 pub struct Report<'a> {
@@ -34,6 +35,8 @@ pub struct Report<'a> {
     pub calls_by_verb: &'a [crate::calls::Row],
     /// How the report was made (rules, thresholds, --tz, baseline).
     pub run: &'a runinfo::RunInfo,
+    /// The HTML report's overview and error charts.
+    pub charts: &'a charts::Collected,
 }
 
 impl Report<'_> {
