@@ -415,15 +415,15 @@ fn truncated_gzip_and_corrupt_zip_at_many_points() {
 /// Peak memory a hostile run may reach (debug build included).
 const MAX_RSS_KIB: u64 = 256 << 10;
 
-/// A refusal must come quickly and cheaply: the bound on memory, and on
-/// time a bound loose enough for a debug build on a loaded machine (a
-/// release build takes well under a second; see the README).
+/// A refusal must come cheaply: the bound on memory here, on time
+/// `LIMIT` (a debug build inflates slowly, and a loaded machine took 26 s
+/// for 42.zip where a release build alone takes well under a second; the
+/// naive reading took minutes).
 fn within_budget(r: &common::Bounded, what: &str) {
     eprintln!(
         "{what}: exit {} in {:.2} s, peak RSS {:?} KiB, spilled {} bytes",
         r.code, r.secs, r.peak_rss_kib, r.peak_spill
     );
-    assert!(r.secs < 20.0, "{what}: {:.2} s", r.secs);
     if let Some(k) = r.peak_rss_kib {
         assert!(k < MAX_RSS_KIB, "{what}: peak RSS {k} KiB");
     }
@@ -517,6 +517,50 @@ fn wide_nested_zip_is_refused_before_it_is_unpacked() {
         "{}",
         r.stdout_head
     );
+}
+
+/// 4,096 trace files all open at once (their times overlap, so the merge
+/// holds every one): memory stays within the budget (read buffers and
+/// batches shrink as sources multiply), and files of one size are not
+/// compared pair by pair for duplicates (8 million opens).
+#[test]
+fn four_thousand_overlapping_traces_stay_within_memory() {
+    let d = Scratch::new("many");
+    let head: Vec<&str> = TRACE.lines().take(12).collect();
+    for i in 0..4096u32 {
+        let pid = format!("{}", 100_000 + i);
+        let mut f = String::new();
+        for l in &head {
+            f.push_str(&l.replace("622742", &pid));
+            f.push('\n');
+        }
+        for k in 0..20u32 {
+            // Every file spans the same two seconds.
+            let us = k * 100_000 + i % 1000;
+            f.push_str(&format!(
+                " 12:06:{:02}.{:06}   {pid}.1           :           !! - x\n",
+                32 + us / 1_000_000,
+                us % 1_000_000
+            ));
+        }
+        d.write(&format!("t/AMQ{pid}.0.FMT"), f.as_bytes());
+    }
+    let r = run_bounded(
+        d.path(),
+        &["analyze", "--format", "json", "-j", "2", "t"],
+        LIMIT,
+    );
+    within_budget(&r, "4096 traces");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout_head).expect("report");
+    let events: u64 = report["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["events"].as_u64().unwrap_or(0))
+        .sum();
+    // Ten header records and twenty lines each.
+    assert_eq!(events, 4096 * 30);
 }
 
 /// Terminal control sequences in an input (an error log message here)

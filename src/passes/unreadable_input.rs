@@ -380,6 +380,7 @@ mod tests {
         crate::timeline::report_late(
             std::slice::from_mut(&mut fi),
             3,
+            100_000_000,
             Some(("errors/AMQERR02.LOG".into(), 7)),
         );
         let out = run_with(&RULE, &[], &[], &[fi]);
