@@ -219,6 +219,13 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
              records sit in the timeline where they were read, not at their time.",
         );
     }
+    if has(&[ProblemCode::ClockJump]) {
+        parts.push(
+            "The time of day steps back by hours where no midnight can be (a clock set back, or \
+             lines from another file): the date was kept, and those records sit in the timeline \
+             at the time they state.",
+        );
+    }
     if parts.is_empty() {
         parts.push(
             "The lines listed could not be read as records of this format and were skipped; \
