@@ -98,10 +98,38 @@ pub struct RulesArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Largest baseline read: a report of a very large case is a few MB; a
+/// path naming something else (a device, a huge file) is refused rather
+/// than read into memory.
+pub const MAX_BASELINE_BYTES: u64 = 64 << 20;
+
 /// The fingerprints of an earlier JSON report.
 fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
-    let text = std::fs::read_to_string(p)
-        .map_err(|e| format!("cannot read baseline {}: {e}", p.display()))?;
+    use std::io::Read;
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot read baseline {}: {e}", p.display());
+    // Checked before opening: opening a FIFO for reading waits for a writer.
+    let md = std::fs::metadata(p).map_err(|e| cannot(&e))?;
+    if !md.is_file() {
+        return Err(cannot(&"not a regular file"));
+    }
+    if md.len() > MAX_BASELINE_BYTES {
+        return Err(cannot(&format!(
+            "{} bytes, more than the {} MiB a baseline report may have",
+            md.len(),
+            MAX_BASELINE_BYTES >> 20
+        )));
+    }
+    let mut text = String::new();
+    std::fs::File::open(p)
+        .and_then(|f| f.take(MAX_BASELINE_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| cannot(&e))?;
+    // It may have grown since it was measured.
+    if text.len() as u64 > MAX_BASELINE_BYTES {
+        return Err(cannot(&format!(
+            "more than the {} MiB a baseline report may have",
+            MAX_BASELINE_BYTES >> 20
+        )));
+    }
     let v: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("baseline {} is not a JSON report: {e}", p.display()))?;
     let findings = v
@@ -396,6 +424,32 @@ mod tests {
 
     /// The readers skip what no pass reads; the findings must be exactly
     /// those of reading everything, and the same with one worker or many.
+    #[test]
+    fn baseline_must_be_a_regular_file_of_bounded_size() {
+        let d = tempfile::tempdir().unwrap();
+        let ok = d.path().join("ok.json");
+        std::fs::write(&ok, r#"{"findings": [{"fingerprint": "abc"}]}"#).unwrap();
+        assert_eq!(read_baseline(&ok).unwrap().len(), 1);
+        let err = read_baseline(d.path()).unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
+        // Sparse: nothing is written, but its size is past the limit.
+        let big = d.path().join("big.json");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_BASELINE_BYTES + 1).unwrap();
+        let err = read_baseline(&big).unwrap_err();
+        assert!(err.contains("more than the 64 MiB"), "{err}");
+        #[cfg(unix)]
+        {
+            let fifo = d.path().join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                // Refused at once, not waited on.
+                let err = read_baseline(&fifo).unwrap_err();
+                assert!(err.contains("not a regular file"), "{err}");
+            }
+        }
+    }
+
     #[test]
     fn interest_and_workers_do_not_change_findings() {
         let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");

@@ -85,6 +85,8 @@ pub struct RowReordered {
     newest: i64,
     released: i64,
     late: u64,
+    /// How far behind the latest late row was (nanoseconds).
+    max_late: i64,
     first_late: Option<(String, u64)>,
     infos: Vec<FileInfo>,
 }
@@ -100,6 +102,7 @@ impl RowReordered {
             newest: i64::MIN,
             released: i64::MIN,
             late: 0,
+            max_late: 0,
             first_late: None,
             infos: Vec::new(),
         }
@@ -110,6 +113,7 @@ impl RowReordered {
     fn render(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
         let Some(src) = self.src.as_mut() else { return };
         let (released, mut newest, mut late) = (self.released, self.newest, 0u64);
+        let mut max_late = self.max_late;
         let mut first_late: Option<(Option<Arc<Origin>>, u64)> = None;
         let rows = &mut b.rows;
         let more = src.next_rows(
@@ -122,6 +126,7 @@ impl RowReordered {
                     // Too late to be put in order: it goes out first in this
                     // batch, and is reported.
                     late += 1;
+                    max_late = max_late.max(released.saturating_sub(m.key));
                     if first_late.is_none() {
                         first_late = Some((m.origin.clone(), m.line));
                     }
@@ -140,6 +145,7 @@ impl RowReordered {
         );
         self.newest = newest;
         self.late += late;
+        self.max_late = max_late;
         if let Some((origin, line)) = first_late
             && self.first_late.is_none()
         {
@@ -219,7 +225,12 @@ impl Producer for RowReordered {
         if let Some(s) = self.src.take() {
             self.infos = s.finish();
         }
-        report_late(&mut self.infos, self.late, self.first_late.take());
+        report_late(
+            &mut self.infos,
+            self.late,
+            self.max_late,
+            self.first_late.take(),
+        );
         self.infos
     }
 }

@@ -92,6 +92,9 @@ pub enum ProblemCode {
     ClockOffset,
     /// The same content as another input: read once, under the other name.
     DuplicateFile,
+    /// The time of day steps back by more than an hour where no midnight
+    /// can be: the date is kept.
+    ClockJump,
 }
 
 impl ProblemCode {
@@ -130,6 +133,7 @@ impl ProblemCode {
         ProblemCode::Encoding,
         ProblemCode::ClockOffset,
         ProblemCode::DuplicateFile,
+        ProblemCode::ClockJump,
     ];
 
     /// The stable kebab-case name, as in JSON.
@@ -168,6 +172,7 @@ impl ProblemCode {
             ProblemCode::Encoding => "encoding",
             ProblemCode::ClockOffset => "clock-offset",
             ProblemCode::DuplicateFile => "duplicate-file",
+            ProblemCode::ClockJump => "clock-jump",
         }
     }
 }
@@ -793,11 +798,12 @@ mod tests {
             | ProblemCode::MalformedCell
             | ProblemCode::Encoding
             | ProblemCode::ClockOffset
-            | ProblemCode::DuplicateFile => 1,
+            | ProblemCode::DuplicateFile
+            | ProblemCode::ClockJump => 1,
         };
         assert_eq!(
             ProblemCode::ALL.iter().map(|c| count(*c)).sum::<usize>(),
-            33
+            34
         );
     }
 

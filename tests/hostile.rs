@@ -412,6 +412,157 @@ fn truncated_gzip_and_corrupt_zip_at_many_points() {
     assert_eq!(code, 0);
 }
 
+/// Peak memory a hostile run may reach (debug build included).
+const MAX_RSS_KIB: u64 = 256 << 10;
+
+/// A refusal must come cheaply: the bound on memory here, on time
+/// `LIMIT` (a debug build inflates slowly, and a loaded machine took 26 s
+/// for 42.zip where a release build alone takes well under a second; the
+/// naive reading took minutes).
+fn within_budget(r: &common::Bounded, what: &str) {
+    eprintln!(
+        "{what}: exit {} in {:.2} s, peak RSS {:?} KiB, spilled {} bytes",
+        r.code, r.secs, r.peak_rss_kib, r.peak_spill
+    );
+    if let Some(k) = r.peak_rss_kib {
+        assert!(k < MAX_RSS_KIB, "{what}: peak RSS {k} KiB");
+    }
+}
+
+/// A zip whose central directory lists the same local member many times
+/// (each entry a different name, all at offset 0): read naively, a 30 KB
+/// file gives gigabytes.
+#[test]
+fn overlapping_zip_members_are_not_read_again_and_again() {
+    let d = Scratch::new("overlap");
+    let line = " 12:06:32.904335   622742.1           :           x\n";
+    let mut text = TRACE.to_string();
+    text.push_str(&line.repeat((8 << 20) / line.len()));
+    let one = zip_deflated(&[("AMQ0.0.FMT", text.as_bytes())]);
+    // Split the one-member zip: local part, its central entry, the end.
+    let cd = u32::from_le_bytes(one[one.len() - 6..one.len() - 2].try_into().unwrap()) as usize;
+    let eocd = one.len() - 22;
+    let entry = &one[cd..eocd];
+    let mut z = one[..cd].to_vec();
+    let copies = 2000u16;
+    for i in 0..copies {
+        let mut e = entry.to_vec();
+        // Same name length: AMQ0.0.FMT .. AMQ1999.0.FMT would change it,
+        // so the names differ in letters only.
+        let tag = format!("{:04}", i);
+        e[46 + 3] = b'A' + (i % 26) as u8;
+        e[46..46 + 3].copy_from_slice(&tag.as_bytes()[1..4]);
+        z.extend_from_slice(&e);
+    }
+    let cd_len = (z.len() - cd) as u32;
+    z.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    z.extend_from_slice(&copies.to_le_bytes());
+    z.extend_from_slice(&copies.to_le_bytes());
+    z.extend_from_slice(&cd_len.to_le_bytes());
+    z.extend_from_slice(&(cd as u32).to_le_bytes());
+    z.extend_from_slice(&0u16.to_le_bytes());
+    d.write("overlap.zip", &z);
+    let r = run_bounded(
+        d.path(),
+        &["analyze", "--format", "json", "overlap.zip"],
+        LIMIT,
+    );
+    within_budget(&r, "overlap.zip");
+    let report: Option<Value> = serde_json::from_str(&r.stdout_head).ok();
+    assert!(r.code <= 2);
+    // One member is read, every other entry refused for sharing its bytes.
+    let report = report.expect("a JSON report");
+    let refused = report["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["path"].as_str())
+        .filter(|p| problems(&report, p).contains("overlap those of member"))
+        .count();
+    assert_eq!(refused, usize::from(copies) - 1);
+    // Whatever the wording of the refusal: the member's lines are not read
+    // once per entry (one read is about 160,000 lines).
+    let lines: u64 = report["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["lines"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(lines < 2_000_000, "{lines} lines read");
+}
+
+/// 42.zip's shape: 16 zips in each zip, four levels, gigabytes of zeros at
+/// the bottom. The depth cap must refuse the fourth level before anything
+/// of it is unpacked into the temporary file (16³ members there).
+#[test]
+fn wide_nested_zip_is_refused_before_it_is_unpacked() {
+    let d = Scratch::new("42");
+    let inner = zip_one("zeros.bin", &zeros_deflate(4 << 20, 64), 256 << 20);
+    let mut level = inner;
+    for _ in 0..3 {
+        let names: Vec<String> = (0..16).map(|i| format!("{i:x}.zip")).collect();
+        let members: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &level[..])).collect();
+        level = zip_deflated(&members);
+    }
+    d.write("42.zip", &level);
+    d.write("AMQ622742.0.FMT", TRACE.as_bytes());
+    let r = run_bounded(d.path(), &["inventory", "--format", "json", "."], LIMIT);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    within_budget(&r, "42.zip");
+    // The two upper levels are unpacked (16 + 256 small zips, about 40 MB);
+    // the 4,096 of the third, 1 GiB, are not.
+    assert!(r.peak_spill < 128 << 20, "{} bytes spilled", r.peak_spill);
+    assert!(
+        r.stdout_head.contains("nested more than"),
+        "{}",
+        r.stdout_head
+    );
+}
+
+/// 4,096 trace files all open at once (their times overlap, so the merge
+/// holds every one): memory stays within the budget (read buffers and
+/// batches shrink as sources multiply), and files of one size are not
+/// compared pair by pair for duplicates (8 million opens).
+#[test]
+fn four_thousand_overlapping_traces_stay_within_memory() {
+    let d = Scratch::new("many");
+    let head: Vec<&str> = TRACE.lines().take(12).collect();
+    for i in 0..4096u32 {
+        let pid = format!("{}", 100_000 + i);
+        let mut f = String::new();
+        for l in &head {
+            f.push_str(&l.replace("622742", &pid));
+            f.push('\n');
+        }
+        for k in 0..20u32 {
+            // Every file spans the same two seconds.
+            let us = k * 100_000 + i % 1000;
+            f.push_str(&format!(
+                " 12:06:{:02}.{:06}   {pid}.1           :           !! - x\n",
+                32 + us / 1_000_000,
+                us % 1_000_000
+            ));
+        }
+        d.write(&format!("t/AMQ{pid}.0.FMT"), f.as_bytes());
+    }
+    let r = run_bounded(
+        d.path(),
+        &["analyze", "--format", "json", "-j", "2", "t"],
+        LIMIT,
+    );
+    within_budget(&r, "4096 traces");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout_head).expect("report");
+    let events: u64 = report["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["events"].as_u64().unwrap_or(0))
+        .sum();
+    // Ten header records and twenty lines each.
+    assert_eq!(events, 4096 * 30);
+}
+
 /// Terminal control sequences in an input (an error log message here)
 /// must not reach a terminal through the text report, timeline or
 /// inventory, whether the reader skips the line or keeps it escaped.

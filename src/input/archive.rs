@@ -51,6 +51,20 @@ pub const RATIO_FLOOR: u64 = 16 << 20;
 /// Members listed from one archive at most (each costs a few hundred bytes
 /// of memory until the run ends).
 pub const MAX_MEMBERS: usize = 200_000;
+/// Bytes one archive named on the command line (or found in a directory)
+/// may unpack, its nested archives included, so that one hostile archive
+/// cannot use the whole run's `MAX_TOTAL_BYTES`.
+pub const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
+/// Bytes one member may hold once unpacked, whatever its ratio.
+pub const MAX_MEMBER_BYTES: u64 = 16 << 30;
+/// Bytes written to the temporary file (in `$TMPDIR`) in one run: members
+/// that cannot be read in place (tar.gz members, archives inside deflated
+/// members) are unpacked there.
+pub const MAX_SPILL_BYTES: u64 = 16 << 30;
+// All of these are counted while archives are listed, which is done by
+// one thread in a fixed order before any input is read: what is refused
+// is the same for every `-j`. The per-member limits enforced while a member
+// is read (declared size, ratio) depend on that member alone.
 
 /// How many bytes decide whether a file is an archive (`ustar` sits at 257).
 pub const MAGIC_BYTES: usize = 512;
@@ -170,6 +184,8 @@ pub(super) struct Expander<'a> {
     spill: Option<Spill>,
     /// Bytes unpacked or declared by archives so far (`MAX_TOTAL_BYTES`).
     expanded: u64,
+    /// The same, for the top-level archive being listed (`MAX_ARCHIVE_BYTES`).
+    archive_expanded: u64,
     /// Counts unpacked bytes for the progress line.
     meter: Option<Arc<Meter>>,
 }
@@ -188,6 +204,7 @@ impl<'a> Expander<'a> {
             out,
             spill: None,
             expanded: 0,
+            archive_expanded: 0,
             meter,
         }
     }
@@ -223,9 +240,34 @@ impl<'a> Expander<'a> {
     /// Count `size` more unpacked bytes against the run's total; false (and
     /// the member refused) when that would pass it.
     fn budget(&mut self, display: &str, size: u64) -> bool {
+        if size > MAX_MEMBER_BYTES {
+            self.refuse(
+                display,
+                format!(
+                    "refused: {size} bytes unpacked, more than the {} a member may hold",
+                    human(MAX_MEMBER_BYTES)
+                ),
+            );
+            return false;
+        }
+        if self
+            .archive_expanded
+            .checked_add(size)
+            .is_none_or(|t| t > MAX_ARCHIVE_BYTES)
+        {
+            self.refuse(
+                display,
+                format!(
+                    "refused: unpacking its {size} bytes would take its archive's total past {} (decompression bomb?)",
+                    human(MAX_ARCHIVE_BYTES)
+                ),
+            );
+            return false;
+        }
         match self.expanded.checked_add(size) {
             Some(t) if t <= MAX_TOTAL_BYTES => {
                 self.expanded = t;
+                self.archive_expanded += size;
                 true
             }
             _ => {
@@ -239,6 +281,20 @@ impl<'a> Expander<'a> {
                 false
             }
         }
+    }
+
+    /// True (and `display` refused) when an archive found `depth` layers
+    /// down may not be opened. Checked before anything of it is unpacked
+    /// into the temporary file.
+    fn too_deep(&mut self, display: &str, depth: u32) -> bool {
+        if depth < MAX_DEPTH {
+            return false;
+        }
+        self.refuse(
+            display,
+            format!("refused: archive nested more than {MAX_DEPTH} levels deep"),
+        );
+        true
     }
 
     /// Copy a stream into the spill file.
@@ -259,9 +315,16 @@ impl<'a> Expander<'a> {
             }
         }
         let spill = self.spill.as_mut().expect("created above");
-        match spill.append(r, self.meter.as_deref()) {
+        let room = MAX_SPILL_BYTES.saturating_sub(spill.written());
+        let why = format!(
+            "the {} the temporary file may hold in one run",
+            human(MAX_SPILL_BYTES)
+        );
+        match spill.append(Limit::new(r, room, why), self.meter.as_deref()) {
             Ok(r) => Some(r),
             Err(SpillError::Read { error, copied }) => {
+                // What was copied stays in the file (it has no name and
+                // goes when the run ends) and counts against the budget.
                 self.refuse(
                     display,
                     format!("cannot unpack: {error} (after {copied} bytes)"),
@@ -283,6 +346,10 @@ impl<'a> Expander<'a> {
 
     /// A file found on disk whose first bytes announce an archive.
     pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
+        self.archive_expanded = 0;
+        if self.out.full() {
+            return self.out.left_out(display);
+        }
         let name = super::file_name(path);
         match std::fs::File::open(path) {
             Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
@@ -305,7 +372,7 @@ impl<'a> Expander<'a> {
         };
         let Some(m) = magic(&head) else {
             let bytes = blob.len;
-            self.out.inputs.push(Input::member(
+            self.out.add(Input::member(
                 display,
                 name,
                 Location::Range(blob),
@@ -314,11 +381,8 @@ impl<'a> Expander<'a> {
             ));
             return;
         };
-        if depth >= MAX_DEPTH {
-            return self.refuse(
-                display,
-                format!("refused: archive nested more than {MAX_DEPTH} levels deep"),
-            );
+        if self.too_deep(display, depth) {
+            return;
         }
         match m {
             Magic::Zip => self.zip(&blob, display, depth + 1),
@@ -367,7 +431,10 @@ impl<'a> Expander<'a> {
             },
             Some(_) => {
                 // A zip or another gzip inside: it must be unpacked to be
-                // read (a zip needs to seek).
+                // read (a zip needs to seek). Not when it may not be opened.
+                if self.too_deep(display, depth) {
+                    return;
+                }
                 let room = MAX_TOTAL_BYTES.saturating_sub(self.expanded);
                 let Ok(r) = open(&blob) else { return };
                 let r = Limit::new(r, room, format!("the {} total", human(MAX_TOTAL_BYTES)));
@@ -398,7 +465,7 @@ impl<'a> Expander<'a> {
                     return;
                 }
                 let inner = Location::Range(blob);
-                self.out.inputs.push(Input::member(
+                self.out.add(Input::member(
                     display,
                     &strip_gz(name),
                     Location::Gzip {
@@ -435,14 +502,15 @@ impl<'a> Expander<'a> {
                 format!("{n} members: only the first {MAX_MEMBERS} are read"),
             );
         }
+        let mut entries = Vec::with_capacity(n.min(MAX_MEMBERS));
         for i in 0..n.min(MAX_MEMBERS) {
             // The central directory's facts first, so that a member whose
             // local header is damaged can still be named.
-            let mut entry = match za.by_index_data(i) {
+            let (header, mut entry) = match za.by_index_data(i) {
                 Ok(e) => {
                     #[allow(deprecated)] // the number works with or without zip's codecs
                     let method = e.compression().to_u16();
-                    ZipEntry {
+                    let entry = ZipEntry {
                         // The name as decoded by zip (CP437 or UTF-8 as
                         // its flag says), else its bytes as stored.
                         raw: e
@@ -458,7 +526,8 @@ impl<'a> Expander<'a> {
                         crc: e.crc32(),
                         start: Err(String::new()),
                         mtime: None,
-                    }
+                    };
+                    (e.header_start(), entry)
                 }
                 Err(e) => {
                     self.unreadable(display, format!("cannot read member {}: {e}", i + 1));
@@ -471,6 +540,20 @@ impl<'a> Expander<'a> {
                     entry.mtime = zip_mtime(&f);
                 }
                 Err(e) => entry.start = Err(format!("refused: damaged local header: {e}")),
+            }
+            entries.push((header, entry));
+        }
+        let overlaps = overlapping(&entries);
+        for (k, (_, entry)) in entries.into_iter().enumerate() {
+            if let Some((other, lo, hi)) = overlaps.get(&k) {
+                let shown = format!("{display}!{}", crate::text::name_bytes_display(&entry.raw));
+                self.refuse(
+                    &shown,
+                    format!(
+                        "refused: its bytes {lo}..{hi} in the archive overlap those of member `{other}` (the same data listed twice: a zip bomb, or a damaged archive)",
+                    ),
+                );
+                continue;
             }
             self.zip_entry(blob, display, depth, entry);
         }
@@ -531,9 +614,6 @@ impl<'a> Expander<'a> {
                 );
             }
         };
-        if !self.budget(&shown, size) {
-            return;
-        }
         let member = ZipMember {
             data: blob.sub(start, csize),
             method,
@@ -545,7 +625,11 @@ impl<'a> Expander<'a> {
             .and_then(|r| read_head(r, MAGIC_BYTES))
             .unwrap_or_default();
         if magic(&head).is_some() {
-            // An archive inside: in place when stored, else unpacked.
+            // An archive inside: in place when stored, else unpacked, but
+            // only when it may be opened.
+            if self.too_deep(&shown, depth) || !self.budget(&shown, size) {
+                return;
+            }
             let inner = match method {
                 Method::Stored => Some(member.data.clone()),
                 Method::Deflated => match member.open() {
@@ -561,7 +645,10 @@ impl<'a> Expander<'a> {
             }
             return;
         }
-        self.out.inputs.push(Input::member(
+        if !self.budget(&shown, size) {
+            return;
+        }
+        self.out.add(Input::member(
             &shown,
             leaf(&path),
             Location::Zip(Arc::new(member)),
@@ -767,10 +854,26 @@ impl<'a> Expander<'a> {
                     blob.sub(pos, size)
                 }
                 Place::Spill => {
+                    // Its first bytes say whether it is an archive, which
+                    // may be one nested too deep: refused unspilled (the
+                    // tar reader skips what is left of it).
+                    let head = match read_head(&mut entry, MAGIC_BYTES) {
+                        Ok(h) => h,
+                        Err(e) => {
+                            return self.refuse(
+                                &shown,
+                                format!("cannot unpack: {e} (truncated or corrupt archive)"),
+                            );
+                        }
+                    };
+                    if magic(&head).is_some() && self.too_deep(&shown, depth) {
+                        continue;
+                    }
                     if !self.budget(&shown, size) {
                         continue;
                     }
-                    let Some(r) = self.spill(&mut entry, &shown) else {
+                    let whole = std::io::Cursor::new(head).chain(&mut entry);
+                    let Some(r) = self.spill(whole, &shown) else {
                         // The stream is broken from here on.
                         return;
                     };
@@ -806,6 +909,42 @@ struct ZipEntry {
     /// archive's end).
     start: Result<u64, String>,
     mtime: Option<SystemTime>,
+}
+
+/// The zip entries (local header offset, entry) whose bytes, from their
+/// local header to the end of their data, overlap an earlier one's: the
+/// index of each, with the member it overlaps and its own byte range. Of
+/// entries sharing bytes the one whose header comes first (then the first
+/// listed) is kept. A well-formed zip never shares bytes between members;
+/// a hostile one lists one deflated member thousands of times (a 300 KB
+/// file standing for 64 GiB). Entries whose data cannot be located are
+/// left to `zip_entry` to refuse.
+fn overlapping(
+    entries: &[(u64, ZipEntry)],
+) -> std::collections::HashMap<usize, (String, u64, u64)> {
+    let mut ranges: Vec<(u64, u64, usize)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (header, e))| {
+            let start = *e.start.as_ref().ok()?;
+            let end = start.checked_add(e.csize)?;
+            Some((*header, end.max(*header + 1), k))
+        })
+        .collect();
+    ranges.sort_unstable();
+    let mut out = std::collections::HashMap::new();
+    // The kept range reaching furthest so far, and its entry.
+    let mut reach: Option<(u64, usize)> = None;
+    for (lo, hi, k) in ranges {
+        match reach {
+            Some((end, owner)) if lo < end => {
+                let name = crate::text::name_bytes_display(&entries[owner].1.raw);
+                out.insert(k, (name, lo, hi));
+            }
+            _ => reach = Some((hi, k)),
+        }
+    }
+    out
 }
 
 /// Sizes from a local header's zip64 extra field, when the header says so.
@@ -933,6 +1072,45 @@ mod tests {
         assert!(member_path("./").unwrap_err().contains("empty"));
         // A name merely containing dots is fine.
         assert_eq!(member_path("a/..b/c..").unwrap(), "a/..b/c..");
+    }
+
+    fn entry(name: &str, start: u64, csize: u64) -> ZipEntry {
+        ZipEntry {
+            raw: name.as_bytes().to_vec(),
+            is_dir: false,
+            symlink: false,
+            encrypted: false,
+            method: 8,
+            csize,
+            size: csize,
+            crc: 0,
+            start: Ok(start),
+            mtime: None,
+        }
+    }
+
+    #[test]
+    fn zip_entries_sharing_bytes_are_found() {
+        // Local header at 0 (data 40..140), at 140 (data 180..280); a third
+        // entry points at the first header again; a fourth starts inside
+        // the second's data; a fifth lies after them all.
+        let entries = vec![
+            (140, entry("b", 180, 100)),
+            (0, entry("a", 40, 100)),
+            (0, entry("a-again", 40, 100)),
+            (200, entry("inside-b", 240, 10)),
+            (280, entry("c", 320, 5)),
+        ];
+        let o = overlapping(&entries);
+        let mut got: Vec<(usize, &str)> = o.iter().map(|(k, v)| (*k, v.0.as_str())).collect();
+        got.sort();
+        assert_eq!(got, [(2, "a"), (3, "b")]);
+        assert_eq!(o[&2].1..o[&2].2, 0..140);
+        // Members that merely touch do not overlap; unlocated ones are left out.
+        let mut lost = entry("lost", 0, 0);
+        lost.start = Err(String::new());
+        let entries = vec![(0, entry("a", 30, 10)), (40, entry("b", 70, 0)), (0, lost)];
+        assert!(overlapping(&entries).is_empty());
     }
 
     #[test]

@@ -359,6 +359,11 @@ impl Spill {
         })
     }
 
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.end
+    }
+
     /// Copy a stream to the end of the spill file; the range it occupies.
     /// On error the bytes written so far are returned in the error's
     /// message context by the caller; the range is not.

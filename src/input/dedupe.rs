@@ -56,6 +56,17 @@ fn fill(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// A hash of an input's first block (None when it cannot be read).
+fn head_hash(i: &Input) -> Option<u64> {
+    use std::hash::Hasher;
+    let mut r = i.location.open().ok()?;
+    let mut buf = vec![0u8; BLOCK];
+    let n = fill(&mut r, &mut buf).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(&buf[..n]);
+    Some(h.finish())
+}
+
 /// Which copy is read: a loose file before an archive member (cheaper to
 /// read, and the path a person opens), then the first by path.
 fn preference(i: &Input) -> (bool, &str) {
@@ -72,14 +83,26 @@ pub fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>) {
         }
     }
     let mut dup_of: Vec<Option<usize>> = vec![None; inputs.len()];
-    for mut group in by_size.into_values().filter(|g| g.len() > 1) {
-        group.sort_by(|&a, &b| preference(&inputs[a]).cmp(&preference(&inputs[b])));
-        // Distinct contents found so far in this group, by their kept copy.
-        let mut kept: Vec<usize> = Vec::new();
+    for group in by_size.into_values().filter(|g| g.len() > 1) {
+        // Then by a hash of the first block: thousands of trace files of
+        // one size (they wrap at a set size) would otherwise be compared
+        // pair by pair, n² opens (4,096 files: 8 million). One read each
+        // here, and whole comparisons only where first blocks agree.
+        let mut by_head: BTreeMap<Option<u64>, Vec<usize>> = BTreeMap::new();
         for i in group {
-            match kept.iter().find(|&&k| same_content(&inputs[k], &inputs[i])) {
-                Some(&k) => dup_of[i] = Some(k),
-                None => kept.push(i),
+            by_head.entry(head_hash(&inputs[i])).or_default().push(i);
+        }
+        // Unreadable ones (None) are each read, and reported, on their own.
+        by_head.remove(&None);
+        for mut group in by_head.into_values().filter(|g| g.len() > 1) {
+            group.sort_by(|&a, &b| preference(&inputs[a]).cmp(&preference(&inputs[b])));
+            // Distinct contents found so far in this group, by their kept copy.
+            let mut kept: Vec<usize> = Vec::new();
+            for i in group {
+                match kept.iter().find(|&&k| same_content(&inputs[k], &inputs[i])) {
+                    Some(&k) => dup_of[i] = Some(k),
+                    None => kept.push(i),
+                }
             }
         }
     }

@@ -148,6 +148,70 @@ fn file_name(p: &Path) -> String {
 pub struct Discovered {
     pub inputs: Vec<Input>,
     pub problems: Vec<FileInfo>,
+    /// What the input cap kept out.
+    not_read: NotRead,
+    /// `MAX_INPUTS` unless a test sets a smaller cap.
+    cap: Option<usize>,
+}
+
+/// Files and archive members one run reads at most. Each costs memory
+/// until the run ends (its inventory row, its reader's state while the
+/// timeline is merged): a case of more is better split, and a directory
+/// or archive of millions of files is refused instead of exhausting
+/// memory. Counted in the order of discovery (files found by the walk in
+/// name order, then archive members), so what is left out does not depend
+/// on `-j`.
+pub const MAX_INPUTS: usize = 50_000;
+
+/// Inputs found past `MAX_INPUTS`: how many, the first and the last.
+#[derive(Debug, Default)]
+struct NotRead {
+    count: u64,
+    first: Option<String>,
+    last: String,
+}
+
+impl Discovered {
+    /// Take `i` unless the run's input cap is reached (then it is only
+    /// counted, and named in the problem `discover` adds at the end).
+    pub(crate) fn add(&mut self, i: Input) {
+        if self.full() {
+            self.left_out(&i.display);
+        } else {
+            self.inputs.push(i);
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.inputs.len() >= self.cap.unwrap_or(MAX_INPUTS)
+    }
+
+    fn left_out(&mut self, display: &str) {
+        let n = &mut self.not_read;
+        n.count += 1;
+        if n.first.is_none() {
+            n.first = Some(display.to_string());
+        }
+        n.last = display.to_string();
+    }
+
+    /// One problem row, on the first input left out, for all of them.
+    fn report_cap(&mut self) {
+        let n = std::mem::take(&mut self.not_read);
+        let Some(first) = n.first else { return };
+        let more = match n.count - 1 {
+            0 => String::new(),
+            k => format!(" and {k} more after it (the last `{}`)", n.last),
+        };
+        self.problems.push(problem_row(
+            &first,
+            ProblemCode::UnreadableFile,
+            format!(
+                "not read: a run reads at most {} files and archive members; this one{more} were left out (name fewer files, or split the case)",
+                self.cap.unwrap_or(MAX_INPUTS)
+            ),
+        ));
+    }
 }
 
 /// Walk the paths given on the command line, opening archives. Never
@@ -158,7 +222,18 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
 
 /// As `discover`, counting bytes unpacked from archives on `meter`.
 pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
-    let mut out = Discovered::default();
+    discover_capped(paths, meter, None)
+}
+
+fn discover_capped(
+    paths: &[PathBuf],
+    meter: Option<&Arc<Meter>>,
+    cap: Option<usize>,
+) -> Discovered {
+    let mut out = Discovered {
+        cap,
+        ..Discovered::default()
+    };
     let mut seen_dirs = HashSet::new();
     let mut archives = Vec::new();
     for p in paths {
@@ -174,6 +249,7 @@ pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovere
     for (path, display, len, mtime) in archives {
         x.file(&path, &display, len, mtime);
     }
+    out.report_cap();
     out.inputs.sort_by(|a, b| a.display.cmp(&b.display));
     keep_identities(&mut out);
     out.problems.sort_by(|a, b| a.path.cmp(&b.path));
@@ -276,13 +352,15 @@ fn walk(
     if md.is_file() {
         match Input::from_path(display, path) {
             // Archives are known by their first bytes, whatever their name.
+            // Past the cap nothing more is opened, archives included.
+            Ok(_) if out.full() => out.left_out(display),
             Ok(i)
                 if i.head(archive::MAGIC_BYTES)
                     .is_ok_and(|h| archive::magic(&h).is_some()) =>
             {
                 archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
             }
-            Ok(i) => out.inputs.push(i),
+            Ok(i) => out.add(i),
             Err(e) => out.problems.push(problem_row(
                 display,
                 ProblemCode::UnreadableFile,
@@ -344,6 +422,45 @@ mod tests {
         assert_eq!(i.name, "AMQERR01.LOG");
         assert_eq!(i.head(10).unwrap(), b"abc");
         assert_eq!(i.head(2).unwrap(), b"ab");
+    }
+
+    #[test]
+    fn inputs_past_the_cap_are_named_not_read() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        for n in ["a", "b", "c"] {
+            fs::write(d.path().join(format!("{n}.LOG")), "x\n").unwrap();
+        }
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        for n in ["m1", "m2", "m3"] {
+            w.start_file(n, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(b"y\n").unwrap();
+        }
+        fs::write(d.path().join("z.zip"), w.finish().unwrap().into_inner()).unwrap();
+        let shown = |i: &Input| i.display.rsplit('/').next().unwrap().to_string();
+        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6));
+        assert_eq!(all.inputs.len(), 6);
+        assert!(all.problems.is_empty());
+        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4));
+        let kept: Vec<String> = some.inputs.iter().map(shown).collect();
+        assert_eq!(kept, ["a.LOG", "b.LOG", "c.LOG", "z.zip!m1"]);
+        assert_eq!(some.problems.len(), 1);
+        let p = &some.problems[0];
+        assert!(p.path.ends_with("z.zip!m2"), "{}", p.path);
+        let msg = &p.problems[0].message;
+        assert!(msg.contains("at most 4 files"), "{msg}");
+        assert!(msg.contains("1 more after it (the last `"), "{msg}");
+        assert!(msg.ends_with("(name fewer files, or split the case)"));
+        assert!(msg.contains("z.zip!m3`"), "{msg}");
+        // Past the cap, an archive is not even opened.
+        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2));
+        assert!(none.problems[0].path.ends_with("c.LOG"));
+        assert!(
+            none.problems[0].problems[0]
+                .message
+                .contains("1 more after it")
+        );
     }
 
     #[test]

@@ -223,6 +223,13 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
              records sit in the timeline where they were read, not at their time.",
         );
     }
+    if has(&[ProblemCode::ClockJump]) {
+        parts.push(
+            "The time of day steps back by hours where no midnight can be (a clock set back, or \
+             lines from another file): the date was kept, and those records sit in the timeline \
+             at the time they state.",
+        );
+    }
     if parts.is_empty() {
         parts.push(
             "The lines listed could not be read as records of this format and were skipped; \
@@ -416,6 +423,7 @@ mod tests {
         crate::timeline::report_late(
             std::slice::from_mut(&mut fi),
             3,
+            100_000_000,
             Some(("errors/AMQERR02.LOG".into(), 7)),
         );
         let out = run_with(&RULE, &[], &[], &[fi]);

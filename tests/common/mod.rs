@@ -186,8 +186,38 @@ pub struct Bounded {
     pub code: i32,
     pub stderr: String,
     pub stdout_bytes: u64,
+    /// The first 8 MiB of standard output (`MAX_REPORT` in hostile.rs).
     pub stdout_head: String,
     pub secs: f64,
+    /// The child's peak resident memory (`VmHWM`) in KiB, as last seen
+    /// while it ran (sampled every 20 ms: a run shorter than that may show
+    /// none).
+    pub peak_rss_kib: Option<u64>,
+    /// The largest size seen of a deleted file the child held open in
+    /// `dir` (its anonymous temporary file), sampled likewise.
+    pub peak_spill: u64,
+}
+
+/// `VmHWM` of a running process, in KiB (Linux; None elsewhere).
+fn vm_hwm(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let l = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    l.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Bytes in the deleted files under `dir` that `pid` holds open.
+fn spilled(pid: u32, dir: &Path) -> u64 {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return 0;
+    };
+    fds.filter_map(|e| e.ok())
+        .filter(|e| {
+            std::fs::read_link(e.path())
+                .is_ok_and(|t| t.starts_with(dir) && t.to_string_lossy().ends_with(" (deleted)"))
+        })
+        .filter_map(|e| std::fs::metadata(e.path()).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// Run `mqdiag` in `dir` (TMPDIR there too) with its standard output in a
@@ -208,10 +238,17 @@ pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
         .stderr(std::fs::File::create(&err_path).expect("stderr file"))
         .spawn()
         .expect("run mqdiag");
+    let (mut peak_rss_kib, mut peak_spill) = (None, 0);
+    // TMPDIR as the child sees it (the link targets it shows are absolute).
+    let tmp = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let status = loop {
         if let Some(s) = child.try_wait().expect("wait") {
             break s;
         }
+        if let Some(k) = vm_hwm(child.id()) {
+            peak_rss_kib = Some(peak_rss_kib.unwrap_or(0).max(k));
+        }
+        peak_spill = peak_spill.max(spilled(child.id(), &tmp));
         if start.elapsed().as_secs() >= limit_secs {
             let _ = child.kill();
             let _ = child.wait();
@@ -235,7 +272,7 @@ pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
     let mut head = Vec::new();
     if let Ok(f) = std::fs::File::open(&out_path) {
         use std::io::Read;
-        let _ = f.take(1 << 20).read_to_end(&mut head);
+        let _ = f.take(8 << 20).read_to_end(&mut head);
     }
     Bounded {
         code,
@@ -243,5 +280,7 @@ pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
         stdout_bytes,
         stdout_head: String::from_utf8_lossy(&head).into_owned(),
         secs,
+        peak_rss_kib,
+        peak_spill,
     }
 }

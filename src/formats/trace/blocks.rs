@@ -846,6 +846,11 @@ impl TraceSource {
         }
         let (date, last) = (self.date, self.last_tod);
         if let Some(t) = d.first_tod {
+            // A block starting with a step back that is no midnight is
+            // read again: the usual way reports it at its line.
+            if self.implausible_jump(t) {
+                return None;
+            }
             // The block's first record, on the real clock.
             let got = self.roll_nanos(t);
             let same = got == d.assumed && self.last_tod == Some(t);

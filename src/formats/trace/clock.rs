@@ -49,6 +49,17 @@ pub(super) fn tod_words(t: &[u8]) -> Option<(u64, u64)> {
     Some((a, b))
 }
 
+/// A line at or after this time of day may be the last before midnight...
+const LATE_EVENING: i64 = 20 * 3_600_000_000_000;
+/// ... and one before this the first after it.
+const EARLY_MORNING: i64 = 4 * 3_600_000_000_000;
+
+/// Whether midnight may lie between a line at `last` and the next at `tod`
+/// (times of day in nanoseconds).
+fn midnight_between(last: i64, tod: i64) -> bool {
+    last >= LATE_EVENING && tod < EARLY_MORNING
+}
+
 /// Nanoseconds since midnight.
 pub(super) fn tod_nanos(t: NaiveTime) -> i64 {
     i64::from(t.num_seconds_from_midnight()) * 1_000_000_000 + i64::from(t.nanosecond())
@@ -184,7 +195,28 @@ impl TraceSource {
         self.date = Some(date);
     }
 
-    pub(super) fn timestamp(&mut self, tod: NaiveTime) -> Ts {
+    /// The instant of a record at line `no` with this time of day; a step
+    /// back that cannot be midnight is reported there.
+    pub(super) fn timestamp(&mut self, tod: NaiveTime, no: u64) -> Ts {
+        if self.implausible_jump(tod_nanos(tod))
+            && let (Some(last), Some(seg)) = (self.last_tod, self.seg.as_mut())
+        {
+            let hms = |n: i64| {
+                let s = n / 1_000_000_000;
+                format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+            };
+            seg.info.problem(
+                ProblemCode::ClockJump,
+                Some(no),
+                Severity::Warning,
+                0,
+                format!(
+                    "time of day steps back from {} to {}: more than an hour, and not across midnight (that needs the line before at or after 20:00 and this one before 04:00): the date is kept, and these events come before the earlier ones in the timeline",
+                    hms(last),
+                    hms(tod_nanos(tod))
+                ),
+            );
+        }
         let date = self.roll(tod);
         let off = self.offset.expect("offset settled");
         match off.from_local_datetime(&date.and_time(tod)) {
@@ -199,6 +231,19 @@ impl TraceSource {
         self.roll_nanos(tod_nanos(tod))
     }
 
+    /// Whether a line with this time of day steps back more than an hour
+    /// where the day cannot have ended: midnight is taken only from a line
+    /// at or after 20:00 to one before 04:00 (a gap of at most 8 hours;
+    /// traces are not written across longer silences, and a step back of
+    /// hours in mid-day is a clock set back or lines from elsewhere, not a
+    /// new day). Such a line keeps the date; the fast paths leave it to the
+    /// full way, which reports it (`timestamp`).
+    pub(super) fn implausible_jump(&self, tod: i64) -> bool {
+        self.last_tod.is_some_and(|last| {
+            (last - tod) / 1_000_000_000 > ROLLOVER_SECS && !midnight_between(last, tod)
+        })
+    }
+
     /// `roll` for a time of day in nanoseconds since midnight.
     pub(super) fn roll_nanos(&mut self, tod: i64) -> NaiveDate {
         if let Some(a) = self.ahead.as_mut() {
@@ -208,7 +253,10 @@ impl TraceSource {
         if let Some(last) = self.last_tod {
             // Whole seconds back, as a duration's seconds (towards zero).
             let back = (last - tod) / 1_000_000_000;
-            if back > ROLLOVER_SECS {
+            if back > ROLLOVER_SECS && !midnight_between(last, tod) {
+                // Back in the day, not across midnight: the date is kept.
+                self.last_tod = Some(tod);
+            } else if back > ROLLOVER_SECS {
                 // Forward across midnight.
                 date = date.succ_opt().unwrap_or(date);
                 self.date = Some(date);

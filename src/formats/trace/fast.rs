@@ -73,6 +73,10 @@ impl TraceSource {
                     if let Some(p) = pending.take() {
                         self.last_tod = full(p);
                     }
+                    if self.implausible_jump(tod) {
+                        // Reported, with its line, the full way.
+                        break;
+                    }
                     let date = self.roll_nanos(tod);
                     if self.last_tod == Some(tod) {
                         // The clock moved to this line.
@@ -153,6 +157,10 @@ impl TraceSource {
         let off = self.offset?;
         // Rolling the date twice for one line changes nothing, so a `None`
         // below still leaves the line to the full way.
+        if self.implausible_jump(p.tod_nanos) {
+            // Reported, with its line, the full way.
+            return None;
+        }
         let date = self.roll_nanos(p.tod_nanos);
         let day = match &self.day {
             Some(d) if d.date == date && d.offset == off => d,
@@ -355,7 +363,7 @@ impl TraceSource {
         let Some(tod) = parse_time_of_day(&b[start..end]) else {
             return false;
         };
-        if interest.candidate(b) {
+        if interest.candidate(b) || self.implausible_jump(tod_nanos(tod)) {
             return false;
         }
         let date = self.roll(tod);

@@ -231,7 +231,7 @@ impl TraceSource {
         if let Some(seg) = self.seg.as_mut() {
             seg.info.pid.get_or_insert(rec.pid);
         }
-        let ts = self.timestamp(rec.tod);
+        let ts = self.timestamp(rec.tod, no);
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
         let interest = self.opts.interest.as_deref();

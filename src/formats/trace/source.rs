@@ -248,7 +248,7 @@ impl TraceSource {
         }
         let held = std::mem::take(&mut self.held);
         for (tod, mut e) in held {
-            e.ts = self.timestamp(tod);
+            e.ts = self.timestamp(tod, e.line);
             self.emit(e);
         }
     }

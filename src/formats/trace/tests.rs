@@ -713,6 +713,8 @@ fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
             0..3_000_000 if rng.below(4) == 0 => t - 2_500_000,
             // The file's latest time, amid lines no rule reads.
             _ if i == 29_000 => t + 60_000_000,
+            // Two hours back a minute before midnight: no new day.
+            _ if i == 20_000 => t - 7_200_000_000,
             _ => t,
         };
         let st = &mut stacks[tid];
@@ -793,6 +795,13 @@ fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
     let (b, fb) = slow(inputs_of(&set));
     assert_eq!(show(&a), show(&b));
     assert_eq!(fa, fb);
+    let jumps = format!("{:?}", fa[0].5);
+    assert_eq!(
+        jumps.matches("time of day steps back").count(),
+        1,
+        "{jumps}"
+    );
+    assert!(jumps.contains("steps back from 23:5"), "{jumps}");
     let (ea, efa, _) = events_with(inputs_of(&set), ReadOptions::default());
     let (ia, ifa, _) = events_with(inputs_of(&set), interest());
     // Lines skipped by interest keep the clock and the time range line
