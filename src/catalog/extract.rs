@@ -3,7 +3,9 @@
 //! This is the error-log hot path: changes here are measured.
 
 use super::net::{is_ip, is_unknown, split_host};
-use super::{CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Src, base_id, lookup};
+use super::{
+    CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, lookup,
+};
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -414,30 +416,31 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
                 Some(sure) => sure.map(str::to_string),
                 None => regex_first(p, text).map(str::to_string),
             },
+            // After everything else, below.
+            Src::Localised { .. } => None,
         };
-        let Some(value) = value else { continue };
-        match f.attr {
-            "hostspec" => {
-                let Some(h) = split_host(&value) else {
-                    continue;
-                };
-                set_once(&mut attrs, "host", h.host);
-                if let Some(a) = h.address {
-                    set_once(&mut attrs, "address", a);
-                }
-                if let Some(p) = h.port {
-                    set_once(&mut attrs, "port", p);
-                }
-            }
-            "rc_hex" => {
-                if let Ok(v) = u64::from_str_radix(&value, 16) {
-                    set_once(&mut attrs, "reason", v.to_string());
-                }
-                set_once(&mut attrs, "reason_hex", value);
-            }
-            "channel" if is_unknown(&value) => {}
-            "address" if is_unknown(&value) => {}
-            name => set_once(&mut attrs, name, value),
+        if let Some(value) = value {
+            apply(&mut attrs, f.attr, value);
+        }
+    }
+    // A localised text: what the inserts and the patterns left unset, from
+    // the quoted values by their shapes.
+    let wanted: Vec<(&'static str, Shape)> = own
+        .iter()
+        .filter_map(|f| match f.src {
+            Src::Localised { english, shape } if !text.contains(english) => Some((f.attr, shape)),
+            _ => None,
+        })
+        .filter(|&(a, shape)| match (a, shape) {
+            ("hostspec", _) => !has(&attrs, "host"),
+            (_, Shape::ReturnCode) => !has(&attrs, a) || !has(&attrs, "reason_hex"),
+            _ => !has(&attrs, a),
+        })
+        .collect();
+    if !wanted.is_empty() {
+        let taken: Vec<&str> = attrs.iter().map(|(_, v)| v.as_str()).collect();
+        for (name, value) in localised::values(text, &wanted, &taken) {
+            apply(&mut attrs, name, value);
         }
     }
     // A slow look-up of an IP address, or through getnameinfo, is a
@@ -454,6 +457,38 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
         family: entry.map(|e| e.family.as_str()),
         attrs,
     }
+}
+
+/// Set the attributes `value` gives for field `name` (compound names
+/// split), each only when not set yet.
+fn apply(attrs: &mut Vec<(&'static str, String)>, name: &'static str, value: String) {
+    match name {
+        "hostspec" => {
+            let Some(h) = split_host(&value) else {
+                return;
+            };
+            set_once(attrs, "host", h.host);
+            if let Some(a) = h.address {
+                set_once(attrs, "address", a);
+            }
+            if let Some(p) = h.port {
+                set_once(attrs, "port", p);
+            }
+        }
+        "rc_hex" => {
+            if let Ok(v) = u64::from_str_radix(&value, 16) {
+                set_once(attrs, "reason", v.to_string());
+            }
+            set_once(attrs, "reason_hex", value);
+        }
+        "channel" if is_unknown(&value) => {}
+        "address" if is_unknown(&value) => {}
+        name => set_once(attrs, name, value),
+    }
+}
+
+fn has(attrs: &[(&'static str, String)], name: &str) -> bool {
+    attrs.iter().any(|(k, _)| *k == name)
 }
 
 fn attr<'a>(attrs: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
@@ -486,7 +521,7 @@ mod tests {
             .chain(GENERIC_CSQ)
             .filter_map(|f| match f.src {
                 Src::Text(p) => Some(p),
-                Src::Insert(_) => None,
+                Src::Insert(_) | Src::Localised { .. } => None,
             })
             .collect();
         v.sort_unstable();
@@ -801,5 +836,182 @@ mod tests {
         );
         assert_eq!(get(&x, "limit"), Some("20"));
         assert_eq!(get(&x, "channel"), Some("APP.SVRCONN"));
+    }
+
+    /// The values grouping and the rules use.
+    fn keyed(x: &Extracted) -> Vec<(&'static str, &str)> {
+        let keys = [
+            "channel",
+            "host",
+            "address",
+            "port",
+            "function",
+            "reason",
+            "reason_hex",
+            "seconds",
+            "reverse",
+        ];
+        let mut v: Vec<_> = x
+            .attrs
+            .iter()
+            .filter(|(k, _)| keys.contains(k))
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Each localised record, written after the structure of real ones
+    /// (summary, explanation, action joined), gives what its English
+    /// record gives. Ids with and without the severity letter alike.
+    #[test]
+    fn localised_records_give_the_english_values() {
+        let cases: [(&str, &str, &[&str]); 4] = [
+            (
+                "AMQ9208E",
+                "Error on receive from host 'app1 (10.1.1.5)(51234)'. An error occurred \
+                 receiving data from 'app1 (10.1.1.5)(51234)' over TCP/IP. The channel name is \
+                 'APP1.SVRCONN'. This may be due to a communications failure. The return code \
+                 from the TCP/IP recv() call was 104 (X'68'). Record these values.",
+                &[
+                    "Fehler beim Empfangen von Host 'app1 (10.1.1.5)(51234)'. Beim Empfangen \
+                     von Daten von 'app1 (10.1.1.5)(51234)' über TCP/IP ist ein Fehler \
+                     aufgetreten. Der Kanalname ist 'APP1.SVRCONN'. Die Ursache kann ein \
+                     Kommunikationsfehler sein. Der Rückgabecode vom TCP/IP-Aufruf recv() war \
+                     104 (X'68'). Notieren Sie diese Werte.",
+                    "Erreur lors de la réception depuis l'hôte « app1 (10.1.1.5)(51234) ». Une \
+                     erreur s'est produite lors de la réception de données de « app1 \
+                     (10.1.1.5)(51234) » via TCP/IP. Le nom du canal est « APP1.SVRCONN ». Le \
+                     code retour de l'appel TCP/IP recv() était 104 (X'68').",
+                    "Ошибка при получении данных с хоста 'app1 (10.1.1.5)(51234)'. При \
+                     получении данных с 'app1 (10.1.1.5)(51234)' по TCP/IP произошла ошибка. \
+                     Имя канала - 'APP1.SVRCONN'. Код возврата вызова TCP/IP recv() - 104 \
+                     (X'68').",
+                    "ホスト 'app1 (10.1.1.5)(51234)' からの受信でエラーが発生しました。 TCP/IP \
+                     を介した 'app1 (10.1.1.5)(51234)' からのデータ受信中にエラーが発生しました。\
+                     チャネル名は「APP1.SVRCONN」です。 TCP/IP の recv() 呼び出しからの戻りコードは \
+                     104 (X'68') でした。",
+                ],
+            ),
+            (
+                "AMQ9209",
+                "Connection to host 'app01 (10.1.2.3)' for channel 'APP1.SVRCONN' closed. An \
+                 error occurred receiving data from 'app01 (10.1.2.3)' over TCP/IP.",
+                &[
+                    "Die Verbindung zum Host 'app01 (10.1.2.3)' für Kanal 'APP1.SVRCONN' wurde \
+                     geschlossen.",
+                    "La connexion à l'hôte 'app01 (10.1.2.3)' pour le canal 'APP1.SVRCONN' a \
+                     été fermée.",
+                    "Соединение с хостом 'app01 (10.1.2.3)' для канала 'APP1.SVRCONN' закрыто.",
+                    "チャネル 'APP1.SVRCONN' のホスト 'app01 (10.1.2.3)' への接続がクローズされました。",
+                ],
+            ),
+            (
+                "AMQ9999E",
+                "Channel 'QM1.QM2' to host 'srv02 (10.0.0.5)(1414)' ended abnormally. The \
+                 channel program running under process ID 4512(3096) for channel 'QM1.QM2' \
+                 ended abnormally.",
+                &[
+                    "Kanal 'QM1.QM2' zum Host 'srv02 (10.0.0.5)(1414)' wurde abnormal beendet.",
+                    "Le canal 'QM1.QM2' vers l'hôte 'srv02 (10.0.0.5)(1414)' s'est arrêté de \
+                     façon anormale.",
+                    "Канал 'QM1.QM2' к хосту 'srv02 (10.0.0.5)(1414)' аварийно завершил работу. \
+                     Программа канала, работавшая в процессе 4512(3096), аварийно завершила \
+                     работу. Имя канала: 'QM1.QM2'.",
+                    // The host before the channel: shapes, not order.
+                    "ホスト 'srv02 (10.0.0.5)(1414)' へのチャネル 'QM1.QM2' が異常終了しました。",
+                ],
+            ),
+            (
+                "AMQ9788",
+                "Slow DNS lookup for address 'centos6'. An attempt to resolve address \
+                 'centos6' using the 'getaddrinfo' function call took 5 seconds to complete.",
+                &[
+                    "Langsame DNS-Suche für Adresse 'centos6'. Ein Versuch, die Adresse \
+                     'centos6' mit dem Funktionsaufruf 'getaddrinfo' aufzulösen, dauerte 5 \
+                     Sekunden.",
+                    "Recherche DNS lente pour l'adresse 'centos6'. Une tentative de résolution \
+                     de l'adresse 'centos6' à l'aide de l'appel de fonction 'getaddrinfo' a \
+                     pris 5 secondes.",
+                    "Медленный поиск DNS для адреса 'centos6'. Попытка разрешить адрес \
+                     'centos6' с помощью вызова функции 'getaddrinfo' заняла 5 секунд.",
+                    "アドレス 'centos6' の DNS 検索が低速です。 'getaddrinfo' 関数呼び出しを使用して\
+                     アドレス 'centos6' を解決しようとしましたが、完了までに 5 秒かかりました。",
+                ],
+            ),
+        ];
+        for (id, english, others) in cases {
+            let en = extract(id, &normalise(english), &[]);
+            assert!(keyed(&en).len() >= 3, "{id}: {:?}", en.attrs);
+            for other in others {
+                let x = extract(id, &normalise(other), &[]);
+                assert_eq!(x.msgid, en.msgid, "{other}");
+                assert_eq!(keyed(&x), keyed(&en), "{other}");
+                // Without the letter, the same message.
+                let bare = extract(base_id(id), &normalise(other), &[]);
+                assert_eq!(bare.msgid, en.msgid, "{other}");
+                assert_eq!(keyed(&bare), keyed(&en), "{other}");
+            }
+        }
+    }
+
+    #[test]
+    fn localised_reverse_lookup_and_bare_names_in_order() {
+        let x = extract(
+            "AMQ9788W",
+            &normalise(
+                "アドレス '10.1.2.3' の DNS 検索が低速です。 'getnameinfo' 関数呼び出しで 10 秒かかりました。",
+            ),
+            &[],
+        );
+        assert_eq!(get(&x, "address"), Some("10.1.2.3"));
+        assert_eq!(get(&x, "function"), Some("getnameinfo"));
+        assert_eq!(get(&x, "seconds"), Some("10"));
+        assert_eq!(get(&x, "reverse"), Some("true"));
+        // Two bare names: the English order (channel, then host).
+        let x = extract(
+            "AMQ9999",
+            "Канал 'QM1.QM2' к хосту 'srv02' аварийно завершил работу.",
+            &[],
+        );
+        assert_eq!(get(&x, "channel"), Some("QM1.QM2"));
+        assert_eq!(get(&x, "host"), Some("srv02"));
+        assert_eq!(get(&x, "address"), None);
+    }
+
+    #[test]
+    fn inserts_win_over_localised_text() {
+        let x = extract(
+            "AMQ9208E",
+            &normalise(
+                "Fehler beim Empfangen von Daten 'app1 (10.1.1.5)(51234)'. Der Kanalname ist \
+                 'APP1.SVRCONN'. Der Rückgabecode vom TCP/IP-Aufruf recv() war 104 (X'68').",
+            ),
+            &[
+                ("ArithInsert1", "10054"),
+                ("CommentInsert1", "other (10.9.9.9)(1414)"),
+                ("CommentInsert2", "TCP/IP"),
+                ("CommentInsert3", "send"),
+            ],
+        );
+        assert_eq!(get(&x, "host"), Some("other"));
+        assert_eq!(get(&x, "address"), Some("10.9.9.9"));
+        assert_eq!(get(&x, "function"), Some("send"));
+        assert_eq!(get(&x, "reason"), Some("10054"));
+        // The text's own values fill only what the inserts do not carry.
+        assert_eq!(get(&x, "reason_hex"), Some("68"));
+        assert_eq!(get(&x, "channel"), Some("APP1.SVRCONN"));
+    }
+
+    #[test]
+    fn english_texts_do_not_use_the_fallback() {
+        // The English AMQ9208 names no channel: a quoted MQ name elsewhere
+        // in it is not taken for one.
+        let x = extract(
+            "AMQ9208E",
+            "Error on receive from host 'app1 (10.1.1.5)(51234)'. See 'AMQERR01'.",
+            &[],
+        );
+        assert_eq!(get(&x, "channel"), None);
     }
 }
