@@ -25,7 +25,7 @@ mod extract;
 mod localised;
 mod net;
 
-pub use extract::{Extracted, extract, normalise, normalise_parts};
+pub use extract::{Extracted, extract, normalise, normalise_cow, normalise_parts};
 pub use net::{HostSpec, is_ip, split_host};
 
 use crate::source::Severity;
