@@ -125,6 +125,17 @@ fn fast_stamp(s: &str) -> Option<DateTime<FixedOffset>> {
         .single()
 }
 
+/// A line that starts like an RFC 3339 time (`yyyy-mm-`) but has none.
+fn cut_stamp(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() >= 8
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && stamp_len(b).is_none()
+}
+
 /// A `basic` line: its time and the text after it.
 fn basic_line(line: &str) -> Option<(&str, &str)> {
     let line = strip_kubectl_stamp(line).unwrap_or(line);
@@ -379,6 +390,20 @@ impl BasicSource {
             );
         }
         let Some((stamp, rest)) = basic_line(text) else {
+            // A line starting like a time whose time is cut (`2021-12-15T23:
+            // 39:1 ...`, a console copied with a line damaged) is no
+            // program's continuation: say so instead of joining it.
+            if cut_stamp(text) {
+                run.bad_times += 1;
+                run.info.problem(
+                    ProblemCode::BadTime,
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    "line starts with a cut time: skipped",
+                );
+                return;
+            }
             // A line without a time continues the message before it (a
             // program's multi-line output).
             match run.pending.as_mut() {
@@ -541,6 +566,22 @@ mod tests {
 2021-12-15T23:38:52.101Z AMQ9209E: Connection to host 'app01 (10.1.2.3)' for channel 'APP1.SVRCONN' closed. [CommentInsert1(app01 (10.1.2.3)), CommentInsert3(APP1.SVRCONN)]
 2021-12-15T23:38:52.200Z AMQ9788: Slow DNS lookup for address 'centos6'.
 ";
+
+    #[test]
+    fn a_cut_time_is_a_located_problem_not_a_continuation() {
+        let text = "2021-12-15T23:38:51.702Z mqhtpass: started\n\
+                    2021-12-15T23:3 AMQ9209E: Connection to host 'a' closed.\n\
+                    \tgoroutine 1 [running]:\n\
+                    2021-12-15T23:38:52.000Z runmqserver: done\n";
+        let (evs, infos) = read(text);
+        assert_eq!(evs.len(), 2);
+        // The program's own continuation is still joined.
+        assert_eq!(evs[0].text, "mqhtpass: started \tgoroutine 1 [running]:");
+        let p = &infos[0].problems[0];
+        assert_eq!((p.line, p.code), (Some(2), ProblemCode::BadTime));
+        assert!(!cut_stamp("goroutine 1"));
+        assert!(!cut_stamp("2021-12-15T23:38:51Z x"));
+    }
 
     #[test]
     fn fast_stamps_are_chronos() {
