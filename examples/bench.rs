@@ -15,6 +15,9 @@
 //! `--mix` (instead of traces alone, a whole case: traces, error logs in
 //! text and JSON, SMF CSV and a nested `runmqras` zip; run from the
 //! repository's root, as the SMF rows come from `fixtures/`),
+//! `--kind container` (an MQ container's console, half `basic` lines and
+//! half JSON lines, with `kubectl --timestamps`), `--kind joblog` (a z/OS
+//! channel initiator's job log), each to time one reader alone;
 //! `--mqdiag-arg ARG` (passed on to mqdiag, e.g. `-j`). Wall time and peak
 //! RSS come from `/usr/bin/time`.
 
@@ -389,6 +392,112 @@ fn write_mix(root: &Path, size_mb: u64, rng: &mut Rng) {
     fs::remove_dir_all(&ras).expect("remove runmqras dir");
 }
 
+/// A container console of about `bytes` bytes, `basic` variant: MQ
+/// messages with their insert trailers, the container programs' lines and
+/// now and then a Go panic's stack (continuation lines).
+fn write_container_basic(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path).expect("create console"));
+    let (mut now, mut written) = (start_us, 0u64);
+    let mut rec = String::new();
+    while written < bytes {
+        now += 1_000 + rng.below(200_000);
+        let (date, t) = date_tod(now);
+        let host = format!("10.1.{}.{}", rng.below(4), 1 + rng.below(250));
+        rec.clear();
+        let stamp = format!("{date}T{t}Z");
+        let body = match rng.below(10) {
+            0..=3 => format!(
+                "AMQ9209E: Connection to host 'app{0} ({host})' for channel 'APP{0}.SVRCONN' closed. [ArithInsert1(10054), CommentInsert1(app{0} ({host})), CommentInsert3(APP{0}.SVRCONN)]",
+                rng.below(8)
+            ),
+            4 => format!(
+                "AMQ9999E: Channel 'APP1.SVRCONN' to host '{host}' ended abnormally. [ArithInsert1({}), CommentInsert1(APP1.SVRCONN), CommentInsert2({}(12000)), CommentInsert3({host})]",
+                rng.below(100),
+                300 + rng.below(100)
+            ),
+            5 => format!("AMQ9788: Slow DNS lookup for address 'host{}'.", rng.below(20)),
+            6 => format!(
+                "AMQ5026I: The listener 'SYSTEM.LISTENER.TCP.1' has started. ProcessId({}). [ArithInsert1({0}), CommentInsert1(SYSTEM.LISTENER.TCP.1)]",
+                200 + rng.below(100)
+            ),
+            7 => "runmqserver: Metrics: publishing queue manager statistics".to_string(),
+            8 => format!("mqhtpass: MQStart options=Secondary qmgr=mqpoc{}", rng.below(3)),
+            _ => "runmqserver: panic: runtime error: invalid memory address\ngoroutine 1 [running]:\nmain.main()\n\t/go/src/runmqserver/main.go:42 +0x1d".to_string(),
+        };
+        rec.push_str(&stamp);
+        rec.push(' ');
+        rec.push_str(&body);
+        rec.push('\n');
+        let _ = out.write_all(rec.as_bytes());
+        written += rec.len() as u64;
+    }
+    out.flush().expect("write console");
+}
+
+/// The JSON variant with `kubectl logs --timestamps`: the container
+/// programs' `mq_containerlog` lines and the error log's `mq_log` ones.
+fn write_container_json(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path).expect("create console"));
+    let (mut now, mut written, mut seq) = (start_us, 0u64, 0u64);
+    while written < bytes {
+        now += 1_000 + rng.below(200_000);
+        seq += 1;
+        let (date, t) = date_tod(now);
+        let host = format!("10.1.{}.{}", rng.below(4), 1 + rng.below(250));
+        let rec = if rng.below(5) == 0 {
+            format!(
+                "{date}T{t}Z {{\"ibm_datetime\":\"{date}T{}Z\",\"type\":\"mq_containerlog\",\"host\":\"mqpoc1-ibm-mq-0\",\"ibm_processName\":\"runmqserver\",\"ibm_processId\":\"1\",\"ibm_serverName\":\"mqpoc1\",\"loglevel\":\"INFO\",\"message\":\"Metrics: publishing queue manager statistics\"}}\n",
+                &t[..12]
+            )
+        } else {
+            format!(
+                "{date}T{t}Z {{\"ibm_messageId\":\"AMQ9209E\",\"ibm_arithInsert1\":10054,\"ibm_commentInsert1\":\"app ({host})\",\"ibm_commentInsert3\":\"APP.SVRCONN\",\"ibm_datetime\":\"{date}T{}Z\",\"ibm_serverName\":\"mqpoc1\",\"type\":\"mq_log\",\"host\":\"mqpoc1-ibm-mq-0\",\"loglevel\":\"ERROR\",\"module\":\"amqccita.c:4214\",\"ibm_sequence\":\"1710400000_{seq:09}\",\"ibm_remoteHost\":\"{host}\",\"ibm_processId\":{},\"ibm_threadId\":{},\"ibm_version\":\"9.2.4.0\",\"ibm_processName\":\"amqrmppa\",\"ibm_userName\":\"1001\",\"message\":\"AMQ9209E: Connection to host 'app ({host})' for channel 'APP.SVRCONN' closed.\"}}\n",
+                &t[..12],
+                400 + rng.below(20),
+                1 + rng.below(40)
+            )
+        };
+        let _ = out.write_all(rec.as_bytes());
+        written += rec.len() as u64;
+    }
+    out.flush().expect("write console");
+}
+
+/// A z/OS channel initiator's JES job log of about `bytes` bytes: CSQX
+/// messages, some wrapped onto continuation lines, and other components'.
+fn write_joblog(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path).expect("create job log"));
+    let head = "1                    J E S 2  J O B  L O G  --  S Y S T E M  S 0 W 1  --  N O D E  N 1\n0\n 09.00.01 STC04321 ---- TUESDAY,   05 MAR 2024 ----\n";
+    let _ = out.write_all(head.as_bytes());
+    let (mut now, mut written) = (start_us, head.len() as u64);
+    let pad = " ".repeat(20);
+    while written < bytes && now < start_us + 86_000_000_000 {
+        now += 1_000 + rng.below(50_000);
+        let t = tod(now);
+        let hms = format!("{}.{}.{}", &t[0..2], &t[3..5], &t[6..8]);
+        let ip = format!("10.1.{}.{}", rng.below(4), 1 + rng.below(250));
+        let ch = format!("APP{}.SVRCONN", rng.below(8));
+        let rec = match rng.below(6) {
+            0 | 1 => format!(
+                " {hms} STC04321  CSQX511I %MQ1A CSQXRESP Channel {ch} started\n{pad}connection {ip}\n"
+            ),
+            2 => format!(
+                " {hms} STC04321  CSQX209E %MQ1A CSQXRESP Connection unexpectedly terminated,\n{pad}channel {ch}\n{pad}connection {ip} ({ip})\n{pad}(queue manager MQ1A)\n{pad}TRPTYPE=TCP RC=00000468\n"
+            ),
+            3 => format!(
+                " {hms} STC04321  CSQX512I %MQ1A CSQXRESP Channel {ch} no longer active\n{pad}connection {ip}\n"
+            ),
+            4 => format!(
+                " {hms} STC04321  CSQX599E %MQ1A CSQXRESP Channel {ch} ended abnormally\n{pad}connection {ip}\n"
+            ),
+            _ => format!(" {hms} STC04321  IEF196I IEF237I JES2 ALLOCATED TO SYSOUT\n"),
+        };
+        let _ = out.write_all(rec.as_bytes());
+        written += rec.len() as u64;
+    }
+    out.flush().expect("write job log");
+}
+
 /// `zip -1 -r` of a folder's contents (the `zip` command must be there).
 fn zip_dir(dir: &Path, zip: &Path) {
     let ok = Command::new("sh")
@@ -468,6 +577,7 @@ fn main() {
     let mut only_generate = false;
     let mut with_zip = false;
     let mut mix = false;
+    let mut kind = String::from("traces");
     let mut bin = PathBuf::from("target/release/mqdiag");
     let mut extra: Vec<String> = Vec::new();
     while let Some(a) = args.next() {
@@ -485,6 +595,7 @@ fn main() {
             "--only-generate" => only_generate = true,
             "--zip" => with_zip = true,
             "--mix" => mix = true,
+            "--kind" => kind = args.next().expect("--kind traces|mix|container|joblog"),
             "--mqdiag-arg" => extra.push(args.next().expect("--mqdiag-arg ARG")),
             _ => {
                 eprintln!("unknown argument {a}; see the file's doc comment");
@@ -492,9 +603,15 @@ fn main() {
             }
         }
     }
-    // The input: `files` generated traces, or (`--mix`) a whole case.
+    if kind == "mix" {
+        mix = true;
+    }
+    // The input: `files` generated traces, (`--mix`) a whole case, or one
+    // reader's format.
     let name = if mix {
         format!("case-mix-{size_mb}mb")
+    } else if kind != "traces" {
+        format!("{kind}-{size_mb}mb")
     } else {
         format!("traces-{size_mb}mb-{files}f")
     };
@@ -503,8 +620,20 @@ fn main() {
         let _ = fs::remove_dir_all(&input);
         fs::create_dir_all(&input).expect("create bench dir");
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let bytes = size_mb * 1024 * 1024;
+        let start = 10 * 3_600_000_000;
         if mix {
             write_mix(&input, size_mb, &mut rng);
+        } else if kind == "container" {
+            let b = input.join("mqpoc1-basic.log");
+            write_container_basic(&b, start, bytes / 2, &mut rng);
+            let j = input.join("mqpoc1-json.log");
+            write_container_json(&j, start, bytes / 2, &mut rng);
+        } else if kind == "joblog" {
+            write_joblog(&input.join("MQ1ACHIN.JESMSGLG.txt"), start, bytes, &mut rng);
+        } else if kind != "traces" {
+            eprintln!("unknown --kind {kind}: traces, mix, container or joblog");
+            std::process::exit(2);
         } else {
             let per_file = size_mb * 1024 * 1024 / files as u64;
             for i in 0..files {
@@ -532,7 +661,9 @@ fn main() {
     let bin = bin.display();
     let extra = extra.join(" ");
     // Every file for cat and grep; the traces for sort, as users sort them.
-    let (all, traces) = if mix {
+    let (all, traces) = if kind == "container" || kind == "joblog" {
+        (format!("{d}/*"), format!("{d}/*"))
+    } else if mix {
         (
             format!("$(find {d} -type f ! -name done)"),
             format!("{d}/trace/*.FMT"),

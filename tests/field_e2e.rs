@@ -29,9 +29,27 @@ fn file<'a>(files: &'a [Value], path: &str) -> &'a Value {
 #[test]
 fn every_field_input_is_recognised_with_its_events() {
     let files = files();
-    let want: [(&str, &str, &str, u64); 9] = [
+    let want: [(&str, &str, &str, u64); 13] = [
         ("fixtures/field/CSQ9.console.txt", "zos-joblog", "utf-8", 4),
         ("fixtures/field/FFST.output", "fdc", "utf-8", 3),
+        (
+            "fixtures/field/de/qmgrs/QMDE/errors/AMQERR01.LOG",
+            "errlog-text",
+            "utf-8",
+            3,
+        ),
+        (
+            "fixtures/field/de/qmgrs/QMDE/errors/AMQERR02.LOG",
+            "errlog-text",
+            "utf-8",
+            1,
+        ),
+        (
+            "fixtures/field/fr/errors/AMQERR01.LOG",
+            "errlog-text",
+            "utf-8",
+            2,
+        ),
         ("fixtures/field/M9AD.paste.txt", "zos-joblog", "utf-8", 3),
         ("fixtures/field/SYSA.syslog.txt", "zos-joblog", "utf-8", 3),
         (
@@ -53,6 +71,12 @@ fn every_field_input_is_recognised_with_its_events() {
             1,
         ),
         ("fixtures/field/ja/AMQ5424.0.FDC", "fdc", "shift_jis", 1),
+        (
+            "fixtures/field/ja/errors/AMQERR01.LOG",
+            "errlog-text",
+            "utf-8",
+            2,
+        ),
         (
             "fixtures/field/ru/qmgrs/QM1/errors/AMQERR01.LOG",
             "errlog-text",
@@ -199,4 +223,83 @@ fn encoding_option_corrects_a_wrong_guess() {
     // An unknown name is a usage error.
     let r = common::mqdiag(&["inventory", "--encoding", "klingon", p]);
     assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// Issue 12 item 4: an AMQ9208E from a German and from an English
+/// instance of one queue manager, about the same channel and host, are one
+/// channel-error group; the localised texts carry no inserts.
+#[test]
+fn german_and_english_records_are_one_group() {
+    let out = run(&[
+        "analyze",
+        "--format",
+        "json",
+        "--tz",
+        "+02:00",
+        "fixtures/field/de",
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let groups: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "channel-error" && f["metrics"]["message_id"] == "AMQ9208E")
+        .collect();
+    assert_eq!(groups.len(), 1, "{out}");
+    let g = groups[0];
+    assert_eq!(g["count"], 2, "{out}");
+    assert_eq!(g["subject"]["channel"], "APP1.SVRCONN");
+    assert_eq!(g["subject"]["host"], "app1");
+    assert_eq!(g["metrics"]["reasons"], "104 x2");
+    let paths: Vec<&str> = g["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "fixtures/field/de/qmgrs/QMDE/errors/AMQERR01.LOG",
+            "fixtures/field/de/qmgrs/QMDE/errors/AMQERR02.LOG"
+        ]
+    );
+}
+
+/// French and Japanese records give the same fields as English ones:
+/// French quotes with « », Japanese names the host before the channel.
+#[test]
+fn french_and_japanese_records_carry_channel_and_host() {
+    let mut a = vec!["timeline", "--format", "jsonl"];
+    a.extend(ARGS);
+    let rows = jsonl(&run(&a));
+    let attrs = |path: &str, line: u64| -> Value {
+        rows.iter()
+            .find(|r| r["path"] == path && r["line"] == line)
+            .map(|r| r["attrs"].clone())
+            .unwrap_or_else(|| panic!("{path}:{line}"))
+    };
+    for (path, line, msgid) in [
+        ("fixtures/field/fr/errors/AMQERR01.LOG", 1, "AMQ9209E"),
+        ("fixtures/field/ja/errors/AMQERR01.LOG", 1, "AMQ9999E"),
+    ] {
+        let x = attrs(path, line);
+        assert_eq!(x["msgid"], msgid, "{path}");
+        assert_eq!(x["channel"], "APP1.SVRCONN", "{path}");
+        assert_eq!(x["host"], "app1", "{path}");
+        assert_eq!(x["address"], "10.1.1.5", "{path}");
+    }
+    // Slow look-ups: a reverse one in French, a forward one in Japanese.
+    let fr = attrs("fixtures/field/fr/errors/AMQERR01.LOG", 14);
+    assert_eq!(
+        (&fr["function"], &fr["seconds"], &fr["reverse"]),
+        (
+            &Value::from("getnameinfo"),
+            &Value::from("10"),
+            &Value::from("true")
+        )
+    );
+    let ja = attrs("fixtures/field/ja/errors/AMQERR01.LOG", 13);
+    assert_eq!(ja["address"], "app1.example.jp");
+    assert_eq!(ja["seconds"], "5");
 }

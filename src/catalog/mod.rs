@@ -22,9 +22,10 @@
 //! patterns are kept loose (a quoted channel, a quoted host).
 
 mod extract;
+mod localised;
 mod net;
 
-pub use extract::{Extracted, extract, normalise, normalise_parts};
+pub use extract::{Extracted, extract, normalise, normalise_cow, normalise_parts};
 pub use net::{HostSpec, is_ip, split_host};
 
 use crate::source::Severity;
@@ -39,6 +40,25 @@ pub enum Src {
     /// The first participating capture group of a regex over the
     /// whitespace-normalised message text.
     Text(&'static str),
+    /// A quoted value or number of a localised text, by its shape
+    /// (`localised.rs`): used only when the text lacks `english`, the
+    /// message's English wording, and after inserts and patterns.
+    Localised { english: &'static str, shape: Shape },
+}
+
+/// The shape of a value in a localised text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// An MQ name (a channel).
+    Channel,
+    /// A host spec or address, or a bare host name.
+    Host,
+    /// A socket or resolver call.
+    Function,
+    /// `N (X'H')`: sets `reason` and `reason_hex`.
+    ReturnCode,
+    /// The bare integer (seconds).
+    Number,
 }
 
 /// One value of a message. `attr` is an event attribute name, or one of the
@@ -128,6 +148,19 @@ const fn ins(attr: &'static str, name: &'static str) -> Field {
     }
 }
 
+const fn loc(attr: &'static str, english: &'static str, shape: Shape) -> Field {
+    Field {
+        attr,
+        src: Src::Localised { english, shape },
+    }
+}
+
+/// The English wording of the messages with localised fallbacks.
+const EN_9208: &str = "receive from host";
+const EN_9209: &str = "onnection to host";
+const EN_9788: &str = "Slow DNS lookup";
+const EN_9999: &str = "ended abnormally";
+
 /// Every catalogued message.
 pub static CATALOG: &[Entry] = &[
     // DNS. The insert mapping of AMQ9788 is not documented: the text comes
@@ -145,6 +178,9 @@ pub static CATALOG: &[Entry] = &[
             ins("function", "CommentInsert2"),
             t("seconds", r"took (\d+) seconds"),
             ins("seconds", "ArithInsert1"),
+            loc("address", EN_9788, Shape::Host),
+            loc("function", EN_9788, Shape::Function),
+            loc("seconds", EN_9788, Shape::Number),
         ],
         rule: None,
     },
@@ -204,8 +240,19 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9208",
         severity: 'E',
         family: Family::Channel,
-        // Older releases write the host unquoted.
-        fields: &[t("hostspec", r"receive from host ([^\s']+(?: \([^)]*\))*)")],
+        // Inserts as MQ 9.3 writes them: ArithInsert1 the return code,
+        // CommentInsert1 the host, 2 the transport, 3 the call. Older
+        // releases write the host unquoted.
+        fields: &[
+            ins("hostspec", "CommentInsert1"),
+            ins("function", "CommentInsert3"),
+            ins("reason", "ArithInsert1"),
+            t("hostspec", r"receive from host ([^\s']+(?: \([^)]*\))*)"),
+            loc("hostspec", EN_9208, Shape::Host),
+            loc("channel", EN_9208, Shape::Channel),
+            loc("function", EN_9208, Shape::Function),
+            loc("reason", EN_9208, Shape::ReturnCode),
+        ],
         rule: Some(RuleText {
             severity: Severity::Error,
             meaning: "Error on receive from the host (connection reset by peer)",
@@ -224,6 +271,8 @@ pub static CATALOG: &[Entry] = &[
                 "hostspec",
                 r"[Cc]onnection to host ([^\s']+(?: \([^)]*\))*) closed",
             ),
+            loc("hostspec", EN_9209, Shape::Host),
+            loc("channel", EN_9209, Shape::Channel),
         ],
         rule: Some(RuleText {
             severity: Severity::Warning,
@@ -391,6 +440,8 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             ins("channel", "CommentInsert1"),
             ins("hostspec", "CommentInsert3"),
+            loc("channel", EN_9999, Shape::Channel),
+            loc("hostspec", EN_9999, Shape::Host),
         ],
         rule: Some(RuleText {
             severity: Severity::Error,
