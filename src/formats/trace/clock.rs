@@ -6,6 +6,9 @@ use super::*;
 /// `HH:MM:SS.ffffff` within one day, as nanoseconds since midnight; `None`
 /// for anything else (which `parse_time_of_day` judges). Read a word at a
 /// time: it runs for every line `analyze` skips.
+/// The last day a date may have (RFC 3339 years have four digits).
+const LAST_DAY: NaiveDate = NaiveDate::from_ymd_opt(9999, 12, 31).expect("a valid date");
+
 #[inline]
 pub(super) fn plain_tod(t: &[u8]) -> Option<i64> {
     let (a, b) = tod_words(t)?;
@@ -198,6 +201,7 @@ impl TraceSource {
     /// The instant of a record at line `no` with this time of day; a step
     /// back that cannot be midnight is reported there.
     pub(super) fn timestamp(&mut self, tod: NaiveTime, no: u64) -> Ts {
+        let last_day = self.at_last_day();
         if self.implausible_jump(tod_nanos(tod))
             && let (Some(last), Some(seg)) = (self.last_tod, self.seg.as_mut())
         {
@@ -205,13 +209,18 @@ impl TraceSource {
                 let s = n / 1_000_000_000;
                 format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
             };
+            let why = if last_day {
+                "a new day after 9999-12-31".to_string()
+            } else {
+                "more than an hour, and not across midnight (that needs the line before at or after 20:00 and this one before 04:00)".to_string()
+            };
             seg.info.problem(
                 ProblemCode::ClockJump,
                 Some(no),
                 Severity::Warning,
                 0,
                 format!(
-                    "time of day steps back from {} to {}: more than an hour, and not across midnight (that needs the line before at or after 20:00 and this one before 04:00): the date is kept, and these events come before the earlier ones in the timeline",
+                    "time of day steps back from {} to {}: {why}: the date is kept, and these events come before the earlier ones in the timeline",
                     hms(last),
                     hms(tod_nanos(tod))
                 ),
@@ -240,8 +249,16 @@ impl TraceSource {
     /// full way, which reports it (`timestamp`).
     pub(super) fn implausible_jump(&self, tod: i64) -> bool {
         self.last_tod.is_some_and(|last| {
-            (last - tod) / 1_000_000_000 > ROLLOVER_SECS && !midnight_between(last, tod)
+            (last - tod) / 1_000_000_000 > ROLLOVER_SECS
+                && (!midnight_between(last, tod) || self.at_last_day())
         })
+    }
+
+    /// Dates end with 9999-12-31: no day follows it (a file whose times
+    /// of day swing across midnight millions of times would otherwise be
+    /// dated in year 12426).
+    fn at_last_day(&self) -> bool {
+        self.date.is_some_and(|d| d >= LAST_DAY)
     }
 
     /// `roll` for a time of day in nanoseconds since midnight.
@@ -253,7 +270,7 @@ impl TraceSource {
         if let Some(last) = self.last_tod {
             // Whole seconds back, as a duration's seconds (towards zero).
             let back = (last - tod) / 1_000_000_000;
-            if back > ROLLOVER_SECS && !midnight_between(last, tod) {
+            if back > ROLLOVER_SECS && (!midnight_between(last, tod) || date >= LAST_DAY) {
                 // Back in the day, not across midnight: the date is kept.
                 self.last_tod = Some(tod);
             } else if back > ROLLOVER_SECS {

@@ -929,3 +929,42 @@ fn not_records() {
     assert!(parse_record("====", None).is_none());
     assert!(parse_record("Process : C:\\x.exe", None).is_none());
 }
+
+/// Days stop at 9999-12-31: a midnight after it is a located clock jump,
+/// and no event gets a five-digit year (RFC 3339 has four), in every way
+/// a trace is read.
+#[test]
+fn no_day_after_the_last_one() {
+    let mut text = Vec::new();
+    for (i, t) in ["23:00:00", "01:00:00", "23:30:00", "02:00:00"]
+        .iter()
+        .enumerate()
+    {
+        text.extend_from_slice(
+            format!(" {t}.00000{i}     7777.1           :       {{  MQCONN\n").as_bytes(),
+        );
+    }
+    let opts = ReadOptions {
+        date: NaiveDate::from_ymd_opt(9999, 12, 31),
+        tz: FixedOffset::east_opt(0),
+        ..Default::default()
+    };
+    let input = || vec![Input::from_bytes("AMQ7777.0.FMT", text.clone())];
+    let (events, facts, _) = events_with(input(), opts.clone());
+    assert_eq!(events.len(), 4);
+    let (_, first, last, _, _, problems) = &facts[0];
+    use chrono::Datelike;
+    assert_eq!(first.unwrap().year(), 9999);
+    assert_eq!(last.unwrap().year(), 9999);
+    let jumps: Vec<&(Option<u64>, String)> = problems
+        .iter()
+        .filter(|(_, m)| m.contains("a new day after 9999-12-31"))
+        .collect();
+    assert_eq!(jumps.len(), 2, "{problems:?}");
+    assert_eq!(jumps[0].0, Some(2));
+    // The row fast path agrees.
+    let rows = fast_with(input(), opts).0;
+    let text = show(&rows);
+    assert!(!text.contains("10000-"), "{text}");
+    assert_eq!(text.matches("9999-12-31T").count(), 4, "{text}");
+}
