@@ -78,10 +78,6 @@ pub struct AnalyzeArgs {
     /// Threshold override, `RULE.KEY=VALUE` (repeatable).
     #[arg(long = "set")]
     pub set: Vec<String>,
-    /// Replace host names, addresses, user ids and queue-manager names by
-    /// stable tokens.
-    #[arg(long)]
-    pub redact: bool,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -164,6 +160,11 @@ fn collect(
     let mut merged = input.merged(sources);
     let window = input.window(merged.peek_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
+        // Names are learnt from every event read, in the window or not:
+        // problems and paths may show them.
+        if let Some(r) = redactor.as_deref_mut() {
+            r.observe(e);
+        }
         if !window.contains(&e.ts) {
             return;
         }
@@ -172,9 +173,6 @@ fn collect(
         }
         calls.observe(e);
         calls_by_verb.observe(e);
-        if let Some(r) = redactor.as_deref_mut() {
-            r.observe(e);
-        }
         if fdcs.len() < 10_000
             && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
         {
@@ -232,7 +230,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let mut redactor = a.redact.then(Redactor::new);
+    let mut redactor = a.input.redact.then(|| a.input.redactor());
     let (mut inputs, mut findings, (calls, calls_by_verb)) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
     if let Some(b) = &baseline {
@@ -247,15 +245,21 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
     let nothing_read = inputs.iter().all(|i| i.events == 0);
 
+    let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
     if let Some(r) = redactor.as_mut() {
         for i in &inputs {
-            r.observe_input(i);
+            crate::run::learn_input(r, i);
         }
+        // Exit 2 rather than a report that leaks what did not fit.
+        r.check()?;
         for f in &mut findings {
-            r.finding(f);
+            report::redact::finding(r, f);
         }
         for i in &mut inputs {
-            r.input(i);
+            crate::run::redact_input(r, i);
+        }
+        for row in calls.iter_mut().chain(calls_by_verb.iter_mut()) {
+            row.redact(r);
         }
     }
     let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
@@ -266,7 +270,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         &a.set,
         a.input.tz.map(crate::timefmt::offset_str),
         a.baseline.as_ref().map(|p| p.display().to_string()),
-        a.redact,
+        a.input.redact,
     );
     let rep = Report {
         version: env!("CARGO_PKG_VERSION"),
