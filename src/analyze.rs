@@ -263,7 +263,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         }
     }
     let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
-    let run_info = RunInfo::new(
+    let mut run_info = RunInfo::new(
         std::env::args(),
         &a.only,
         &a.skip,
@@ -272,6 +272,17 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.baseline.as_ref().map(|p| p.display().to_string()),
         a.input.redact,
     );
+    if let Some(r) = &redactor {
+        // The paths given on the command line name hosts and queue
+        // managers too (`/var/mqm/qmgrs/QM1`).
+        for arg in run_info
+            .command
+            .iter_mut()
+            .chain(run_info.baseline.iter_mut())
+        {
+            *arg = r.apply(arg);
+        }
+    }
     let rep = Report {
         version: env!("CARGO_PKG_VERSION"),
         inputs: &inputs,

@@ -300,6 +300,14 @@ fn no_secret_survives_any_verb_or_format() {
         assert!(!out.contains(c.as_str()), "channel {c} left");
     }
     assert!(out.contains("chl-1"));
+    // The report's `run.command` shows the paths given: redacted too.
+    let (code, out, err) = run(
+        root,
+        &["analyze", "--format", "json", "qmgrs/ZQPATHQMX", "--redact"],
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(!out.contains("ZQPATHQMX"), "{out}");
+    assert!(out.contains("qmgrs/qmgr-"), "{out}");
 }
 
 /// 10,000 distinct host names: the scan scales and nothing is dropped (a
