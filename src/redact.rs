@@ -142,6 +142,37 @@ static PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
     ]
 });
 
+/// Capitalised words that follow `user` or `queue manager` in MQ's
+/// messages without being a name.
+const BARE_STOP: &[&str] = &[
+    "ID",
+    "IDS",
+    "NAME",
+    "NAMES",
+    "IS",
+    "IN",
+    "ON",
+    "OF",
+    "OR",
+    "TO",
+    "FOR",
+    "THE",
+    "AND",
+    "NOT",
+    "WAS",
+    "HAS",
+    "MQ",
+    "MQI",
+    "TCP",
+    "IP",
+    "SSL",
+    "TLS",
+    "DNS",
+    "API",
+    "EXPLANATION",
+    "ACTION",
+];
+
 /// Names in message text learnt only with `--redact-names`.
 static OBJECT_PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
     let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#;
@@ -286,7 +317,12 @@ fn attr_cat(key: &str, objects: bool) -> Option<Cat> {
     if has("password") || has("passwd") || has("secret") || has("token") || k.ends_with("key") {
         return Some(Cat::Secret);
     }
-    if has("host") || has("conname") || has("connection_name") || has("address") {
+    if has("host")
+        || has("conname")
+        || has("connection_name")
+        || k.ends_with("address")
+        || k.ends_with("_addr")
+    {
         return Some(Cat::Host);
     }
     if has("user") || k == "operator_id" || k == "principal" {
@@ -521,7 +557,12 @@ impl Redactor {
         for list in lists {
             for (re, cat) in list.iter() {
                 for c in re.captures_iter(s) {
-                    if let Some(m) = c.iter().skip(1).flatten().next() {
+                    // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
+                    // bare word, which must not be a word of the sentence
+                    // (`user ID is`, `queue manager NOT`).
+                    if let Some(m) = c.iter().skip(1).flatten().next()
+                        && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
+                    {
                         found.push((*cat, m.as_str().to_string()));
                     }
                 }
@@ -920,7 +961,8 @@ mod tests {
             "user-1 on qmgr-1 and qmgr-2 from host-1 / host-2"
         );
         // Plain words after the phrases are not learnt as names.
-        assert_eq!(r.apply("is ending"), "is ending");
+        r.learn_text("User ID is not authorized; USER ID 'x1'");
+        assert_eq!(r.apply("is ending ID"), "is ending ID");
     }
 
     #[test]
