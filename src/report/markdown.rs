@@ -55,7 +55,7 @@ fn quoted(s: &str, in_table: bool) -> String {
 /// longer than any backtick run inside, so nothing in it ends the span; in
 /// a table `|` is escaped (it would end the cell even inside a span) and a
 /// line break becomes a space.
-fn code(s: &str, in_table: bool) -> String {
+pub(super) fn code(s: &str, in_table: bool) -> String {
     let mut body = s.replace(['\n', '\r'], " ");
     if in_table {
         body = body.replace('|', "\\|");
