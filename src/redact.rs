@@ -23,11 +23,12 @@
 //! Here, at the top level importing only `event`, because the timeline's
 //! row sink (below `report`) applies it too.
 
-use crate::event::Event;
+use crate::event::{Event, Origin};
+use crate::fxhash::FxBuild;
 use regex::Regex;
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Cat {
@@ -288,8 +289,10 @@ pub struct Redactor {
     /// Whether learning hands out tokens (for rows rendered on several
     /// threads; a single-threaded caller gets the same order by applying).
     ordered: bool,
-    /// The last event's path (learnt once per file, not per event).
-    last_path: Option<String>,
+    /// The last event's file (its path is learnt once, not per event).
+    last_origin: Option<Arc<Origin>>,
+    /// `attr_cat` per attribute name (an SMF row has ~510).
+    attr_cats: HashMap<String, Option<Cat>, FxBuild>,
     /// The budget that was passed, if one was.
     over: Option<String>,
     max_names: usize,
@@ -310,13 +313,25 @@ fn run_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '#' | '%')
 }
 
+/// Whether an attribute's name says its value is a secret (no allocation:
+/// asked for every attribute of every row written).
+fn secret_name(k: &str) -> bool {
+    let b = k.as_bytes();
+    let has = |w: &[u8]| b.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
+    has(b"password")
+        || has(b"passwd")
+        || has(b"secret")
+        || has(b"token")
+        || (b.len() >= 3 && b[b.len() - 3..].eq_ignore_ascii_case(b"key"))
+}
+
 /// The category of an attribute's value, by the attribute's name.
 fn attr_cat(key: &str, objects: bool) -> Option<Cat> {
-    let k = key.to_ascii_lowercase();
-    let has = |s: &str| k.contains(s);
-    if has("password") || has("passwd") || has("secret") || has("token") || k.ends_with("key") {
+    if secret_name(key) {
         return Some(Cat::Secret);
     }
+    let k = key.to_ascii_lowercase();
+    let has = |s: &str| k.contains(s);
     if has("host")
         || has("conname")
         || has("connection_name")
@@ -489,6 +504,15 @@ impl Redactor {
         self.learn_name(cat, v);
     }
 
+    fn attr_cat_cached(&mut self, k: &str) -> Option<Cat> {
+        if let Some(c) = self.attr_cats.get(k) {
+            return *c;
+        }
+        let c = attr_cat(k, self.objects);
+        self.attr_cats.insert(k.to_string(), c);
+        c
+    }
+
     fn learn_name(&mut self, cat: Cat, v: &str) {
         let key = lower(v);
         if self.names.contains_key(&key) || self.over_budget() {
@@ -501,18 +525,25 @@ impl Redactor {
     /// Learn what an event holds: its attributes by name, its text by
     /// phrase, and a token for every value the scan replaces in it.
     pub fn observe(&mut self, e: &Event) {
-        if self.last_path.as_deref() != Some(e.path()) {
+        if !self
+            .last_origin
+            .as_ref()
+            .is_some_and(|o| Arc::ptr_eq(o, &e.origin))
+        {
             self.learn_path(e.path());
-            self.last_path = Some(e.path().to_string());
+            self.last_origin = Some(e.origin.clone());
         }
         for (k, v) in &e.attrs {
-            if let Some(cat) = attr_cat(k, self.objects) {
+            if let Some(cat) = self.attr_cat_cached(k) {
                 self.add(cat, v);
             }
         }
         self.learn_text(&e.text);
         for (_, v) in &e.attrs {
-            self.learn_text(v);
+            // Numbers (most of an SMF row) state no name.
+            if v.bytes().any(|b| b.is_ascii_alphabetic()) {
+                self.learn_text(v);
+            }
         }
         if !self.ordered {
             return;
@@ -520,7 +551,7 @@ impl Redactor {
         // Tokens in the order values are first met.
         self.assign(&e.text);
         for (k, v) in &e.attrs {
-            if attr_cat(k, false) == Some(Cat::Secret) {
+            if self.attr_cat_cached(k) == Some(Cat::Secret) {
                 self.assign_whole(Cat::Secret, v);
             } else {
                 self.assign(v);
@@ -771,6 +802,10 @@ impl Redactor {
             if word.is_empty() {
                 continue;
             }
+            // Names hold a letter (see `add`): numbers are not looked up.
+            if !word.chars().any(char::is_alphabetic) {
+                continue;
+            }
             let a = from + st + (raw.len() - raw.trim_start_matches(['.', '-']).len());
             buf.clear();
             buf.push_str(word);
@@ -831,7 +866,7 @@ impl Redactor {
 
     /// An attribute's value: whole when its name says it is a secret.
     pub fn apply_attr(&self, key: &str, v: &str) -> String {
-        if !v.is_empty() && attr_cat(key, false) == Some(Cat::Secret) {
+        if !v.is_empty() && secret_name(key) {
             self.token(Cat::Secret, v)
         } else {
             self.apply(v)
