@@ -202,7 +202,7 @@ static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| 
         ("token", 1),
         ("secret", 1),
         ("key", 1),
-        ("addressmap", 2),
+        ("addressmap", 2 | 4),
         ("sslpeer", 2),
         ("clntuser", 2 | 4),
         ("mcauser", 2 | 4),
@@ -221,8 +221,11 @@ static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| 
         ("qname", 8),
         ("xmitq", 8),
     ];
+    // Leftmost-first, not overlapping: faster, and a word that holds
+    // another (`addressmap`, `clntuser`) carries the other's bits.
     let ac = aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
         .build(words.iter().map(|(w, _)| w))
         .expect("automaton");
     (ac, words.iter().map(|(_, b)| *b).collect())
@@ -237,7 +240,7 @@ const H_OBJECTS: u8 = 8;
 fn hints(s: &str) -> u8 {
     let (ac, bits) = &*HINTS;
     let mut h = 0;
-    for m in ac.find_overlapping_iter(s) {
+    for m in ac.find_iter(s) {
         h |= bits[m.pattern().as_usize()];
     }
     h
