@@ -78,10 +78,6 @@ pub struct AnalyzeArgs {
     /// Threshold override, `RULE.KEY=VALUE` (repeatable).
     #[arg(long = "set")]
     pub set: Vec<String>,
-    /// Replace host names, addresses, user ids and queue-manager names by
-    /// stable tokens.
-    #[arg(long)]
-    pub redact: bool,
     /// Colour in the text report: `auto` (on a terminal, unless `NO_COLOR`
     /// is set), `always`, `never`.
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
@@ -198,6 +194,11 @@ fn collect(
     let mut merged = input.merged(sources);
     let window = input.window(merged.reference_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
+        // Names are learnt from every event read, in the window or not:
+        // problems and paths may show them.
+        if let Some(r) = redactor.as_deref_mut() {
+            r.observe(e);
+        }
         if !window.contains(&e.ts) {
             return;
         }
@@ -207,9 +208,6 @@ fn collect(
         calls.observe(e);
         calls_by_verb.observe(e);
         charts.observe(e);
-        if let Some(r) = redactor.as_deref_mut() {
-            r.observe(e);
-        }
         if fdcs.len() < 10_000
             && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
         {
@@ -268,7 +266,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let mut redactor = a.redact.then(Redactor::new);
+    let mut redactor = a.input.redact.then(|| a.input.redactor());
     let (mut inputs, mut findings, (calls, calls_by_verb), mut charts) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
     if let Some(b) = &baseline {
@@ -283,32 +281,49 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
     let nothing_read = inputs.iter().all(|i| i.events == 0);
 
+    let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
     if let Some(r) = redactor.as_mut() {
         for i in &inputs {
-            r.observe_input(i);
+            crate::run::learn_input(r, i);
         }
+        // Exit 2 rather than a report that leaks what did not fit.
+        r.check()?;
         for f in &mut findings {
-            r.finding(f);
+            report::redact::finding(r, f);
             // Chart series are named by address, channel or program.
             if let Some(c) = &mut f.chart {
                 c.rename_series(|s| r.apply(s));
             }
         }
         for i in &mut inputs {
-            r.input(i);
+            crate::run::redact_input(r, i);
+        }
+        for row in calls.iter_mut().chain(calls_by_verb.iter_mut()) {
+            row.redact(r);
         }
         charts.redact(|s| r.apply(s));
     }
     let rules: Vec<&'static RuleInfo> = plan.rules.iter().map(|(r, _)| *r).collect();
-    let run_info = RunInfo::new(
+    let mut run_info = RunInfo::new(
         std::env::args(),
         &a.only,
         &a.skip,
         &a.set,
         a.input.tz.map(crate::timefmt::offset_str),
         a.baseline.as_ref().map(|p| p.display().to_string()),
-        a.redact,
+        a.input.redact,
     );
+    if let Some(r) = &redactor {
+        // The paths given on the command line name hosts and queue
+        // managers too (`/var/mqm/qmgrs/QM1`).
+        for arg in run_info
+            .command
+            .iter_mut()
+            .chain(run_info.baseline.iter_mut())
+        {
+            *arg = r.apply(arg);
+        }
+    }
     let rep = Report {
         version: env!("CARGO_PKG_VERSION"),
         inputs: &inputs,

@@ -165,6 +165,9 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         .unwrap_or(TimelineFormat::Text),
     };
     let mut out = a.input.writer()?;
+    // With `--redact`: a first pass learns every name, so the rows (which
+    // stream) are redacted from the first one.
+    let redact = a.input.learn_redaction(&[], true)?.map(Arc::new);
     // Events stream to the output as they are read: no progress line when
     // that output is the terminal too.
     let to_terminal = matches!(out, Output::Stdout(_)) && io::stdout().is_terminal();
@@ -176,6 +179,7 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
         pid: a.pid,
         ident: a.ident.clone(),
         grep,
+        redact,
     };
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
@@ -207,9 +211,17 @@ fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
         interest: Some(std::sync::Arc::new(crate::source::Interest::nothing())),
         ..a.input.read_options()
     };
+    // With `--redact`, names are learnt from every event first (this
+    // verb's own pass builds none).
+    let redactor = a.input.learn_redaction(&[], false)?;
     let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
     rows.extend(drain_all_jobs(sources, a.input.jobs()));
     rows.sort_by(|x, y| x.path.cmp(&y.path));
+    if let Some(r) = &redactor {
+        for fi in &mut rows {
+            crate::run::redact_input(r, fi);
+        }
+    }
     let r = match format {
         InventoryFormat::Json => inventory::write_json(&mut out, &rows),
         InventoryFormat::Text => {

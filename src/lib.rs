@@ -27,6 +27,7 @@ pub mod outpath;
 pub mod output;
 pub mod passes;
 pub mod progress;
+pub mod redact;
 pub mod report;
 pub mod rows;
 pub mod run;

@@ -9,6 +9,7 @@ use crate::formats::open_all;
 use crate::input::discover_with;
 use crate::outpath::Output;
 use crate::progress::Progress;
+use crate::redact::{Cat, Redactor};
 use crate::source::{FileInfo, ReadOptions, Source};
 use crate::timefmt::parse_offset;
 use crate::timeline::{Merged, TimeWindow};
@@ -57,6 +58,13 @@ pub struct InputArgs {
     /// number of cores). `-j 1` reads everything on one thread; the output is the same.
     #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+    /// Replace host names, addresses, user ids, queue-manager names,
+    /// distinguished names and secrets by stable tokens (`host-1`, `ip-3`).
+    #[arg(long)]
+    pub redact: bool,
+    /// With `--redact`: replace whole channel and queue names too.
+    #[arg(long, requires = "redact")]
+    pub redact_names: bool,
 }
 
 /// `-j`: more workers than this only cost memory (each holds read buffers).
@@ -218,6 +226,91 @@ impl InputArgs {
             eprintln!("window: {} .. {}", show(since), show(until));
         }
         Ok(TimeWindow { since, until })
+    }
+}
+
+impl InputArgs {
+    /// A redactor set as `--redact-names` asks.
+    pub fn redactor(&self) -> Redactor {
+        Redactor::new().with_object_names(self.redact_names)
+    }
+
+    /// With `--redact`: a first pass over every input (every event built,
+    /// whatever the verb reads) that learns the names to replace and hands
+    /// out tokens in time order, so a streaming verb knows them all before
+    /// its first row. `skip` as for `open_except`. Fails (exit 2) when the
+    /// names pass the redactor's budget.
+    /// `ordered`: tokens handed out while learning (see
+    /// `Redactor::with_ordered_tokens`).
+    pub fn learn_redaction(
+        &self,
+        skip: &[PathBuf],
+        ordered: bool,
+    ) -> Result<Option<Redactor>, String> {
+        if !self.redact {
+            return Ok(None);
+        }
+        let mut r = self.redactor().with_ordered_tokens(ordered);
+        let (sources, discovery_rows) =
+            self.open_except(skip, &self.read_options(), self.progress_wanted())?;
+        let mut merged = self.merged(sources);
+        while let Some(e) = merged.next_ref() {
+            r.observe(e);
+        }
+        let mut inputs = merged.finish();
+        inputs.extend(discovery_rows);
+        inputs.sort_by(|x, y| x.path.cmp(&y.path));
+        for fi in &inputs {
+            learn_input(&mut r, fi);
+        }
+        for fi in &inputs {
+            assign_input(&mut r, fi);
+        }
+        r.check()?;
+        Ok(Some(r))
+    }
+}
+
+/// Learn what an input's facts name: its host and queue manager, the queue
+/// manager in its path, names stated in its problems.
+pub fn learn_input(r: &mut Redactor, fi: &FileInfo) {
+    if let Some(h) = &fi.host {
+        r.add(Cat::Host, h);
+    }
+    if let Some(q) = &fi.qmgr {
+        r.add(Cat::Qmgr, q);
+    }
+    r.learn_path(&fi.path);
+    for p in &fi.problems {
+        r.learn_text(&p.message);
+    }
+}
+
+/// Tokens for what an input's facts show (once every input is learnt).
+pub fn assign_input(r: &mut Redactor, fi: &FileInfo) {
+    r.assign(&fi.path);
+    for p in &fi.problems {
+        r.assign(&p.message);
+    }
+    for n in &fi.notes {
+        r.assign(n);
+    }
+}
+
+/// Replace names in an input's facts.
+pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
+    fi.path = r.apply(&fi.path);
+    for v in [&mut fi.host, &mut fi.qmgr, &mut fi.process]
+        .into_iter()
+        .flatten()
+    {
+        *v = r.apply(v);
+    }
+    for p in &mut fi.problems {
+        p.message = r.apply(&p.message);
+    }
+    for n in &mut fi.notes {
+        *n = r.apply(n);
     }
 }
 

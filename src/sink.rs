@@ -6,6 +6,7 @@
 //! finished rows.
 
 use crate::event::{Event, Origin};
+use crate::redact::Redactor;
 use crate::timefmt::rfc3339;
 use regex::Regex;
 use serde::Serialize;
@@ -20,6 +21,9 @@ pub struct RowSpec {
     pub ident: Option<String>,
     /// Only events whose text or function matches.
     pub grep: Option<Regex>,
+    /// `--redact`: names learnt beforehand, applied to every row's path,
+    /// text and attributes after the filters.
+    pub redact: Option<Arc<Redactor>>,
 }
 
 impl RowSpec {
@@ -29,6 +33,7 @@ impl RowSpec {
             pid: None,
             ident: None,
             grep: None,
+            redact: None,
         }
     }
 
@@ -51,6 +56,7 @@ impl RowSpec {
             && self.pid.is_none()
             && self.ident.is_none()
             && self.grep.is_none()
+            && self.redact.is_none()
     }
 }
 
@@ -58,6 +64,9 @@ impl RowSpec {
 pub struct RowSink {
     pub spec: Arc<RowSpec>,
     pub renderer: RowRenderer,
+    /// With `--redact`: the last file's origin and its redacted copy (a
+    /// file's events share one).
+    redacted_origin: Option<(Arc<Origin>, Arc<Origin>)>,
 }
 
 impl RowSink {
@@ -65,11 +74,24 @@ impl RowSink {
         RowSink {
             spec,
             renderer: RowRenderer::default(),
+            redacted_origin: None,
         }
     }
 
     /// Append `e`'s row to `out`.
-    pub fn event_row(&mut self, e: Event, out: &mut Vec<u8>) -> RowMeta {
+    pub fn event_row(&mut self, mut e: Event, out: &mut Vec<u8>) -> RowMeta {
+        if let Some(r) = &self.spec.redact {
+            r.event(&mut e);
+            let o = match &self.redacted_origin {
+                Some((from, to)) if Arc::ptr_eq(from, &e.origin) => to.clone(),
+                _ => {
+                    let to = Origin::new(r.apply(e.path()).into(), e.format());
+                    self.redacted_origin = Some((e.origin.clone(), to.clone()));
+                    to
+                }
+            };
+            e.origin = o;
+        }
         self.renderer.render(self.spec.format, &e, out);
         RowMeta {
             key: e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX),

@@ -47,6 +47,8 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     // before anything is read.
     let mut out = a.input.writer()?;
     let skip: Vec<_> = a.input.output.iter().cloned().collect();
+    // With `--redact`, names are learnt from everything first.
+    let redactor = a.input.learn_redaction(&skip, false)?;
     let (sources, discovery_rows) = a
         .input
         .open_except(&skip, &opts, a.input.progress_wanted())?;
@@ -61,7 +63,12 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     }
     let mut inputs = merged.finish();
     inputs.extend(discovery_rows);
-    let rows = calls.rows(&inputs);
+    let mut rows = calls.rows(&inputs);
+    if let Some(r) = &redactor {
+        for row in &mut rows {
+            row.redact(r);
+        }
+    }
     io_result(render::write(&mut out, &rows, a.by, format).and_then(|_| out.finish()))?;
     Ok(EXIT_OK)
 }

@@ -551,6 +551,26 @@ pub struct Row {
 }
 
 impl Row {
+    /// `--redact`: every string the row shows (its process, connection,
+    /// where its slowest call was, its reasons' evidence).
+    pub fn redact(&mut self, r: &crate::redact::Redactor) {
+        for v in [&mut self.process, &mut self.key.ident]
+            .into_iter()
+            .flatten()
+        {
+            *v = r.apply(v);
+        }
+        if let Some((path, _)) = &mut self.stats.max_at {
+            *path = Arc::from(r.apply(path));
+        }
+        for rs in self.stats.reasons.values_mut() {
+            for e in &mut rs.evidence {
+                e.path = r.apply(&e.path);
+                e.text = r.apply(&e.text);
+            }
+        }
+    }
+
     pub fn timed(&self) -> u64 {
         self.stats.sketch.count()
     }

@@ -146,7 +146,8 @@ pub fn markdown_section(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
         let at = if c[10].is_empty() {
             String::new()
         } else {
-            format!("`{}`", c[10].replace('`', "'"))
+            // A file name may hold `|` or backticks.
+            super::markdown::code(&c[10], true)
         };
         writeln!(
             out,

@@ -7,17 +7,70 @@ use crate::findings::{Finding, thousands};
 use crate::timefmt::rfc3339;
 use std::io::{self, Write};
 
-/// Escape text for a table cell or inline text.
+/// Escape text for a table cell or inline text: nothing in it can end the
+/// cell, open a code span, link, image or emphasis, start a line (a
+/// heading) or be HTML.
 fn cell(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('\n', " ")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '|' | '`' | '*' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
-/// A fence longer than any backtick run inside the block.
-fn fence(body: &str) -> String {
+/// Text that quotes values in backticks (a finding's title: "run
+/// `dspmqtrc`", "not a trace record: `...`"): each quoted part becomes a
+/// code span whose fence is longer than any backtick run in it, the rest is
+/// escaped as `cell` does. Unpaired backticks (a value holding one) are
+/// escaped as text: nothing a value holds can open a span that swallows
+/// the line.
+fn quoted(s: &str, in_table: bool) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return cell(s);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if !i.is_multiple_of(2) && !p.is_empty() {
+                code(p, in_table)
+            } else {
+                cell(p)
+            }
+        })
+        .collect()
+}
+
+/// A value shown as is (a file name) in an inline code span: its fence is
+/// longer than any backtick run inside, so nothing in it ends the span; in
+/// a table `|` is escaped (it would end the cell even inside a span) and a
+/// line break becomes a space.
+pub(super) fn code(s: &str, in_table: bool) -> String {
+    let mut body = s.replace(['\n', '\r'], " ");
+    if in_table {
+        body = body.replace('|', "\\|");
+    }
+    let ticks = "`".repeat(longest_tick_run(&body) + 1);
+    // A span that starts or ends with a backtick needs a space inside.
+    let pad = if body.starts_with('`') || body.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{body}{pad}{ticks}")
+}
+
+fn longest_tick_run(body: &str) -> usize {
     let mut longest = 0;
     let mut run = 0;
     for c in body.chars() {
@@ -28,7 +81,12 @@ fn fence(body: &str) -> String {
             run = 0;
         }
     }
-    "`".repeat((longest + 1).max(3))
+    longest
+}
+
+/// A fence longer than any backtick run inside the block.
+fn fence(body: &str) -> String {
+    "`".repeat((longest_tick_run(body) + 1).max(3))
 }
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
@@ -69,9 +127,8 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         };
         writeln!(
             out,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            // `|` would end the table cell even inside a code span.
-            i.path.replace('`', "'").replace('|', "\\|"),
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            code(&i.path, true),
             format,
             opt(&i.mq_version),
             opt(&i.platform),
@@ -101,7 +158,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             f.severity.as_str(),
             if f.baseline { " (baseline)" } else { "" },
             f.rule,
-            cell(&f.title),
+            quoted(&f.title, true),
             n + 1,
             thousands(f.count)
         )?;
@@ -116,7 +173,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 
 fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     writeln!(out, "<a id=\"finding-{n}\"></a>")?;
-    writeln!(out, "### {n}. {}", cell(&f.title))?;
+    writeln!(out, "### {n}. {}", quoted(&f.title, false))?;
     writeln!(out)?;
     let mut facts = vec![
         format!("**Severity:** {}", f.severity.as_str()),
@@ -170,7 +227,9 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     write!(out, "{body}")?;
     writeln!(out, "{fnc}")?;
     writeln!(out)?;
-    writeln!(out, "**Remedy:** {}", f.advice)?;
+    // The advice is the rule's own Markdown (`dspmqtrc`); values in it
+    // must not start a line.
+    writeln!(out, "**Remedy:** {}", f.advice.replace(['\n', '\r'], " "))?;
     writeln!(out)?;
     writeln!(out, "<sub>fingerprint `{}`</sub>", f.fingerprint)
 }
@@ -182,6 +241,16 @@ mod tests {
     #[test]
     fn escaping() {
         assert_eq!(cell("a|b<c>"), "a\\|b&lt;c&gt;");
+        assert_eq!(
+            cell("x\n# H [l](u) `c` *e*"),
+            "x # H \\[l\\](u) \\`c\\` \\*e\\*"
+        );
+        assert_eq!(code("a|b", true), "`a\\|b`");
+        assert_eq!(code("a``b", false), "```a``b```");
+        assert_eq!(code("`x", false), "`` `x ``");
+        assert_eq!(code("x\n# H", false), "`x # H`");
+        assert_eq!(quoted("run `a|b` *x*", true), "run `a\\|b` \\*x\\*");
+        assert_eq!(quoted("odd ` tick [l]", false), "odd \\` tick \\[l\\]");
         assert_eq!(fence("no ticks"), "```");
         assert_eq!(fence("has ```` four"), "`````");
     }

@@ -1,0 +1,1031 @@
+//! `--redact`: host names, IP addresses, user ids, queue-manager names,
+//! distinguished-name values, CHLAUTH map values and secret environment
+//! values replaced by stable tokens (`host-1`, `ip-3`, `user-2`,
+//! `qmgr-1`, `dn-1`, `addr-1`, `secret-1`), the same token for the same
+//! value throughout one output. With `--redact-names` whole channel and
+//! queue names too (`chl-1`, `queue-1`).
+//!
+//! Two phases. Learning (`&mut self`): names come from events' attributes
+//! (by attribute name) and from phrases in their text (`user id 'x'`,
+//! `queue manager 'QM1'`, `host 'h (1.2.3.4)'`), and every value the
+//! scanner replaces gets its token in event order, so tokens do not depend
+//! on which worker thread renders a row. Applying (`&self`, shareable
+//! across threads): the text is cut into word-like runs, each looked up in
+//! a `HashMap` (cost per character, not per learnt name: 10,000 or a
+//! million names scan at the same speed); addresses and the `KEY=value`
+//! forms are found by pattern. A value first met while applying still gets
+//! a token (under a lock).
+//!
+//! Nothing is silently dropped: when the learnt names pass the budget
+//! (`MAX_NAMES` values or `MAX_BYTES` bytes) `check` fails and the verb
+//! exits 2 instead of printing unredacted names.
+//!
+//! Here, at the top level importing only `event`, because the timeline's
+//! row sink (below `report`) applies it too.
+
+use crate::event::{Event, Origin};
+use crate::fxhash::FxBuild;
+use regex::Regex;
+use std::collections::HashMap;
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::sync::{Arc, LazyLock, Mutex};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Cat {
+    Host,
+    Ip,
+    User,
+    Qmgr,
+    Dn,
+    Addr,
+    Secret,
+    Channel,
+    Queue,
+}
+
+const CATS: usize = 9;
+
+impl Cat {
+    fn prefix(self) -> &'static str {
+        match self {
+            Cat::Host => "host",
+            Cat::Ip => "ip",
+            Cat::User => "user",
+            Cat::Qmgr => "qmgr",
+            Cat::Dn => "dn",
+            Cat::Addr => "addr",
+            Cat::Secret => "secret",
+            Cat::Channel => "chl",
+            Cat::Queue => "queue",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Learnt names and tokens kept at most (a few hundred MB at worst).
+pub const MAX_NAMES: usize = 1_000_000;
+/// Bytes of learnt names kept at most.
+pub const MAX_BYTES: usize = 128 << 20;
+
+/// `NAME=value` where the name says it holds a secret (FDC environment
+/// dumps, container logs). The value runs to the end of the line, or to its
+/// closing quote: a password may hold spaces.
+static SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|TOKEN|SECRET|KEY)[A-Z0-9_.-]*["']?[ \t]*[=:][ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'][^\r\n]*))"#,
+    )
+    .expect("regex")
+});
+
+/// Distinguished-name components: `CN=John Smith,OU=Payments`.
+static DN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\b(?:CN|OU|O|L|ST|C|DC|UID)[ \t]*=[ \t]*([^,;+/'"()\r\n=]+)"#).expect("regex")
+});
+
+/// CHLAUTH-style values: `ADDRESSMAP('10.1.*')`, `SSLPEER('CN=x')`,
+/// `USERMAP(CLNTUSER('bob'))`, `MCAUSER('app')`, `QMNAME(QM1)`.
+static CHLAUTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(ADDRESSMAP|SSLPEER|CLNTUSER|MCAUSER|QMNAME)[ \t]*\([ \t]*(?:'([^'\r\n]*)'|([^()'\r\n]*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// Dotted quads (leading zeros allowed: `010.009.009.010`).
+static IPV4: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}").expect("regex"));
+
+/// IPv6 candidates (with an embedded IPv4 tail: `::ffff:10.1.2.3`); each is
+/// checked by parsing, so times like 12:06:32 are not addresses.
+static IPV6: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{1,4})?")
+        .expect("regex")
+});
+
+/// Names in message text, learnt as if they were attributes.
+static PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
+    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#;
+    let bare =
+        r"|[ \t]+([A-Za-z0-9._%$#@-]*[0-9._%$#@][A-Za-z0-9._%$#@-]*|[A-Z][A-Z0-9._%$#@-]+)\b";
+    let mk = |head: &str, bare_ok: bool| {
+        let tail = if bare_ok {
+            format!("(?:{q}{bare})")
+        } else {
+            q.to_string()
+        };
+        Regex::new(&format!("(?i:{head}){tail}")).expect("regex")
+    };
+    vec![
+        (
+            mk(
+                r"\b(?:user[ \t_-]*(?:id|identifier|name)?|userid|uid|principal)",
+                true,
+            ),
+            Cat::User,
+        ),
+        (
+            mk(
+                r"\b(?:queue[ \t_-]*manager(?:[ \t_-]*name)?|qmgr|qmname|qmgrname)",
+                true,
+            ),
+            Cat::Qmgr,
+        ),
+        (
+            mk(
+                r"\b(?:host(?:[ \t_-]*name)?|remote[ \t_-]*host|conname|connection[ \t_-]*name|address)",
+                false,
+            ),
+            Cat::Host,
+        ),
+    ]
+});
+
+/// Capitalised words that follow `user` or `queue manager` in MQ's
+/// messages without being a name.
+const BARE_STOP: &[&str] = &[
+    "ID",
+    "IDS",
+    "NAME",
+    "NAMES",
+    "IS",
+    "IN",
+    "ON",
+    "OF",
+    "OR",
+    "TO",
+    "FOR",
+    "THE",
+    "AND",
+    "NOT",
+    "WAS",
+    "HAS",
+    "MQ",
+    "MQI",
+    "TCP",
+    "IP",
+    "SSL",
+    "TLS",
+    "DNS",
+    "API",
+    "EXPLANATION",
+    "ACTION",
+];
+
+/// Names in message text learnt only with `--redact-names`.
+static OBJECT_PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
+    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#;
+    vec![
+        (
+            Regex::new(&format!(r"(?i:\bchannel(?:[ \t_-]*name)?){q}")).expect("regex"),
+            Cat::Channel,
+        ),
+        (
+            Regex::new(&format!(
+                r"(?i:\b(?:queue|qname|xmitq|transmission[ \t]+queue)(?:[ \t_-]*name)?){q}"
+            ))
+            .expect("regex"),
+            Cat::Queue,
+        ),
+    ]
+});
+
+/// Words that must be in a text for a pattern to be tried (one scan
+/// instead of one per pattern): bit 0 secrets, 1 CHLAUTH values, 2 name
+/// phrases, 3 object-name phrases.
+static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
+    let words: &[(&str, u8)] = &[
+        ("password", 1),
+        ("passwd", 1),
+        ("token", 1),
+        ("secret", 1),
+        ("key", 1),
+        ("addressmap", 2 | 4),
+        ("sslpeer", 2),
+        ("clntuser", 2 | 4),
+        ("mcauser", 2 | 4),
+        ("qmname", 2 | 4),
+        ("user", 4),
+        ("uid", 4),
+        ("principal", 4),
+        ("manager", 4),
+        ("qmgr", 4),
+        ("host", 4),
+        ("conname", 4),
+        ("connection", 4),
+        ("address", 4),
+        ("channel", 8),
+        ("queue", 8),
+        ("qname", 8),
+        ("xmitq", 8),
+    ];
+    // Leftmost-first, not overlapping: faster, and a word that holds
+    // another (`addressmap`, `clntuser`) carries the other's bits.
+    let ac = aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(words.iter().map(|(w, _)| w))
+        .expect("automaton");
+    (ac, words.iter().map(|(_, b)| *b).collect())
+});
+
+const H_SECRET: u8 = 1;
+const H_CHLAUTH: u8 = 2;
+const H_NAMES: u8 = 4;
+const H_OBJECTS: u8 = 8;
+
+/// Which patterns may match in `s` (see `HINTS`).
+fn hints(s: &str) -> u8 {
+    let (ac, bits) = &*HINTS;
+    let mut h = 0;
+    for m in ac.find_iter(s) {
+        h |= bits[m.pattern().as_usize()];
+    }
+    h
+}
+
+/// A digit, a dot and a digit: an IPv4 address may be there.
+fn has_dotted_digits(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.windows(3)
+        .any(|w| w[1] == b'.' && w[0].is_ascii_digit() && w[2].is_ascii_digit())
+}
+
+/// `::` or seven colons: an IPv6 address may be there.
+fn may_hold_v6(s: &str) -> bool {
+    s.contains("::") || s.bytes().filter(|&b| b == b':').count() >= 7
+}
+
+/// Tokens handed out.
+#[derive(Default)]
+struct Tokens {
+    map: HashMap<(Cat, String), String>,
+    next: [u32; CATS],
+}
+
+impl Tokens {
+    fn get_or_make(&mut self, cat: Cat, key: String) -> String {
+        if let Some(t) = self.map.get(&(cat, key.clone())) {
+            return t.clone();
+        }
+        let n = &mut self.next[cat.index()];
+        *n += 1;
+        let t = format!("{}-{n}", cat.prefix());
+        self.map.insert((cat, key), t.clone());
+        t
+    }
+}
+
+#[derive(Default)]
+pub struct Redactor {
+    /// Learnt names, lower-cased, with their category.
+    names: HashMap<String, Cat>,
+    name_bytes: usize,
+    /// Tokens handed out while learning.
+    tokens: Tokens,
+    /// Tokens handed out while applying (values not met while learning).
+    late: Mutex<Tokens>,
+    /// Whether whole channel and queue names are redacted.
+    objects: bool,
+    /// Whether learning hands out tokens (for rows rendered on several
+    /// threads; a single-threaded caller gets the same order by applying).
+    ordered: bool,
+    /// The last event's file (its path is learnt once, not per event).
+    last_origin: Option<Arc<Origin>>,
+    /// `attr_cat` per attribute name (an SMF row has ~510).
+    attr_cats: HashMap<String, Option<Cat>, FxBuild>,
+    /// The budget that was passed, if one was.
+    over: Option<String>,
+    max_names: usize,
+}
+
+/// A replacement found in a text: bytes `a..b` become the token of
+/// (`cat`, `key`).
+struct Hit {
+    a: usize,
+    b: usize,
+    cat: Cat,
+    key: String,
+}
+
+/// Characters of a word-like run: names (host names, user ids, queue
+/// manager, channel and queue names) are made of these.
+fn run_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '#' | '%')
+}
+
+/// Whether an attribute's name says its value is a secret (no allocation:
+/// asked for every attribute of every row written).
+fn secret_name(k: &str) -> bool {
+    let b = k.as_bytes();
+    let has = |w: &[u8]| b.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
+    has(b"password")
+        || has(b"passwd")
+        || has(b"secret")
+        || has(b"token")
+        || (b.len() >= 3 && b[b.len() - 3..].eq_ignore_ascii_case(b"key"))
+}
+
+/// The category of an attribute's value, by the attribute's name.
+fn attr_cat(key: &str, objects: bool) -> Option<Cat> {
+    if secret_name(key) {
+        return Some(Cat::Secret);
+    }
+    let k = key.to_ascii_lowercase();
+    let has = |s: &str| k.contains(s);
+    if has("host")
+        || has("conname")
+        || has("connection_name")
+        || k.ends_with("address")
+        || k.ends_with("_addr")
+    {
+        return Some(Cat::Host);
+    }
+    if has("user") || k == "operator_id" || k == "principal" {
+        return Some(Cat::User);
+    }
+    if has("qmgr") || has("qmname") || has("queue_manager") || has("queuemanager") {
+        return Some(Cat::Qmgr);
+    }
+    if objects {
+        if has("channel") && !has("type") && !has("status") && !has("count") {
+            return Some(Cat::Channel);
+        }
+        if k == "queue"
+            || has("xmitq")
+            || has("qname")
+            || has("queue_name")
+            || k.ends_with("_queue")
+        {
+            return Some(Cat::Queue);
+        }
+    }
+    None
+}
+
+fn lower(s: &str) -> String {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) || !s.is_ascii() {
+        s.to_lowercase()
+    } else {
+        s.to_string()
+    }
+}
+
+/// An MQ level (`VRMF(9.3.0.15)`, `Version : 9.0.0.0`) rather than an
+/// address: it follows such a word directly and has the V.R.M.F shape
+/// (three one-digit parts). A dotted quad anywhere else is an address.
+fn is_mq_level(s: &str, a: usize, quad: &str) -> bool {
+    let parts: Vec<&str> = quad.split('.').collect();
+    if parts.len() != 4 || parts[..3].iter().any(|p| p.len() != 1) || parts[0] == "0" {
+        return false;
+    }
+    let head = s[..a].trim_end_matches([' ', '\t', ':', '=', '(', '\'', '"', '[']);
+    let gap = s[..a].len() - head.len();
+    if gap > 4 {
+        return false;
+    }
+    let tail: String = head
+        .chars()
+        .rev()
+        .take(7)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["version", "level", "vrmf", "lvls"]
+        .iter()
+        .any(|w| tail.ends_with(w))
+}
+
+fn parse_v4(s: &str) -> Option<Ipv4Addr> {
+    let mut o = [0u8; 4];
+    let mut n = 0;
+    for p in s.split('.') {
+        if n == 4 {
+            return None;
+        }
+        o[n] = p.parse::<u8>().ok()?;
+        n += 1;
+    }
+    (n == 4).then(|| Ipv4Addr::from(o))
+}
+
+impl Redactor {
+    pub fn new() -> Redactor {
+        Redactor::with_budget(MAX_NAMES)
+    }
+
+    /// With at most `max_names` learnt names and tokens (tests use a small one).
+    pub fn with_budget(max_names: usize) -> Redactor {
+        Redactor {
+            max_names,
+            ..Redactor::default()
+        }
+    }
+
+    /// Also redact whole channel and queue names (`--redact-names`).
+    pub fn with_object_names(mut self, on: bool) -> Redactor {
+        self.objects = on;
+        self
+    }
+
+    /// Hand out tokens while learning, in event order (the timeline: its
+    /// rows are rendered on several threads).
+    pub fn with_ordered_tokens(mut self, on: bool) -> Redactor {
+        self.ordered = on;
+        self
+    }
+
+    /// Fails when a budget was passed: the caller must not print output.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.over {
+            Some(why) => Err(format!(
+                "--redact: {why}; refusing to write output that could leak names"
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn over_budget(&mut self) -> bool {
+        if self.over.is_none()
+            && (self.names.len() + self.tokens.map.len() >= self.max_names
+                || self.name_bytes >= MAX_BYTES)
+        {
+            self.over = Some(format!(
+                "more than {} distinct names or {} MB of them to replace",
+                self.max_names,
+                MAX_BYTES >> 20
+            ));
+        }
+        self.over.is_some()
+    }
+
+    /// Learn a value of a category. Compound values (`name (1.2.3.4)(1414)`,
+    /// `DOMAIN\user`) are cut into their word-like runs.
+    pub fn add(&mut self, cat: Cat, value: &str) {
+        let v = value
+            .trim()
+            .trim_matches(|c| c == '\'' || c == '"')
+            .trim_matches(|c| c == '.' || c == '-');
+        if v.is_empty() {
+            return;
+        }
+        if cat == Cat::Secret || cat == Cat::Dn || cat == Cat::Addr {
+            // Replaced where their patterns are found; the value itself is
+            // also learnt as a whole name so it goes wherever else it shows.
+            if v.chars().all(run_char) {
+                self.learn_name(cat, v);
+            }
+            return;
+        }
+        if !v.chars().all(run_char) {
+            let parts: Vec<String> = v
+                .split(|c: char| !run_char(c))
+                .map(str::to_string)
+                .collect();
+            for p in parts {
+                self.add(cat, &p);
+            }
+            return;
+        }
+        if parse_v4(v).is_some() || v.parse::<Ipv6Addr>().is_ok() {
+            return; // found by pattern anyway
+        }
+        // Ports, numbers and one-letter values are not names.
+        if v.chars().count() < 2 || !v.chars().any(char::is_alphabetic) {
+            return;
+        }
+        if cat == Cat::Host && v.contains('.') {
+            // `dynamo.example.com`: the short name shows alone too.
+            if let Some(first) = v.split('.').next() {
+                self.add(Cat::Host, first);
+            }
+        }
+        self.learn_name(cat, v);
+    }
+
+    fn attr_cat_cached(&mut self, k: &str) -> Option<Cat> {
+        if let Some(c) = self.attr_cats.get(k) {
+            return *c;
+        }
+        let c = attr_cat(k, self.objects);
+        self.attr_cats.insert(k.to_string(), c);
+        c
+    }
+
+    fn learn_name(&mut self, cat: Cat, v: &str) {
+        let key = lower(v);
+        if self.names.contains_key(&key) || self.over_budget() {
+            return;
+        }
+        self.name_bytes += key.len();
+        self.names.insert(key, cat);
+    }
+
+    /// Learn what an event holds: its attributes by name, its text by
+    /// phrase, and a token for every value the scan replaces in it.
+    pub fn observe(&mut self, e: &Event) {
+        if !self
+            .last_origin
+            .as_ref()
+            .is_some_and(|o| Arc::ptr_eq(o, &e.origin))
+        {
+            self.learn_path(e.path());
+            self.last_origin = Some(e.origin.clone());
+        }
+        for (k, v) in &e.attrs {
+            if let Some(cat) = self.attr_cat_cached(k) {
+                self.add(cat, v);
+            }
+        }
+        self.learn_text(&e.text);
+        for (_, v) in &e.attrs {
+            // Numbers (most of an SMF row) state no name.
+            if v.bytes().any(|b| b.is_ascii_alphabetic()) {
+                self.learn_text(v);
+            }
+        }
+        if !self.ordered {
+            return;
+        }
+        // Tokens in the order values are first met.
+        self.assign(&e.text);
+        for (k, v) in &e.attrs {
+            if self.attr_cat_cached(k) == Some(Cat::Secret) {
+                self.assign_whole(Cat::Secret, v);
+            } else {
+                self.assign(v);
+            }
+        }
+    }
+
+    /// Learn the queue manager a path names (`.../qmgrs/QM1/errors/...`).
+    pub fn learn_path(&mut self, path: &str) {
+        let mut parts = path.split(['/', '\\', '!']);
+        while let Some(p) = parts.next() {
+            if p.eq_ignore_ascii_case("qmgrs")
+                && let Some(q) = parts.next()
+            {
+                self.add(Cat::Qmgr, q);
+            }
+        }
+    }
+
+    /// Learn names stated in free text (`user id 'bob'`).
+    pub fn learn_text(&mut self, s: &str) {
+        let h = hints(s);
+        if h & (H_NAMES | H_OBJECTS) == 0 {
+            return;
+        }
+        let mut found: Vec<(Cat, String)> = Vec::new();
+        let lists: &[&Vec<(Regex, Cat)>] =
+            match (h & H_NAMES != 0, self.objects && h & H_OBJECTS != 0) {
+                (true, true) => &[&PHRASES, &OBJECT_PHRASES],
+                (true, false) => &[&PHRASES],
+                (false, true) => &[&OBJECT_PHRASES],
+                (false, false) => &[],
+            };
+        for list in lists {
+            for (re, cat) in list.iter() {
+                for c in re.captures_iter(s) {
+                    // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
+                    // bare word, which must not be a word of the sentence
+                    // (`user ID is`, `queue manager NOT`).
+                    if let Some(m) = c.iter().skip(1).flatten().next()
+                        && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
+                    {
+                        found.push((*cat, m.as_str().to_string()));
+                    }
+                }
+            }
+        }
+        for c in CHLAUTH.captures_iter(s) {
+            let what = c[1].to_ascii_uppercase();
+            if let Some(m) = c.get(2).or(c.get(3)) {
+                let cat = match what.as_str() {
+                    "CLNTUSER" | "MCAUSER" => Cat::User,
+                    "QMNAME" => Cat::Qmgr,
+                    _ => continue,
+                };
+                found.push((cat, m.as_str().to_string()));
+            }
+        }
+        for (cat, v) in found {
+            self.add(cat, &v);
+        }
+    }
+
+    /// Hand out tokens for what `s` holds, in order.
+    pub fn assign(&mut self, s: &str) {
+        if !self.ordered {
+            return;
+        }
+        for h in self.hits(s) {
+            if !self.tokens.map.contains_key(&(h.cat, h.key.clone())) && !self.over_budget() {
+                self.tokens.get_or_make(h.cat, h.key);
+            }
+        }
+    }
+
+    fn assign_whole(&mut self, cat: Cat, v: &str) {
+        if !v.is_empty() && !self.over_budget() {
+            self.tokens.get_or_make(cat, v.to_string());
+        }
+    }
+
+    fn token(&self, cat: Cat, key: &str) -> String {
+        if let Some(t) = self.tokens.map.get(&(cat, key.to_string())) {
+            return t.clone();
+        }
+        let mut late = self.late.lock().unwrap_or_else(|p| p.into_inner());
+        if late.map.is_empty() {
+            late.next = self.tokens.next;
+        }
+        late.get_or_make(cat, key.to_string())
+    }
+
+    /// Every replacement in `s`, in order, not overlapping.
+    fn hits(&self, s: &str) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = Vec::new();
+        let claimed = |hits: &[Hit], a: usize, b: usize| hits.iter().any(|h| a < h.b && h.a < b);
+        let h = hints(s);
+        if h & H_SECRET != 0 && s.contains(['=', ':']) {
+            for c in SECRET.captures_iter(s) {
+                if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
+                    let v = m.as_str().trim_end();
+                    if !v.is_empty() {
+                        hits.push(Hit {
+                            a: m.start(),
+                            b: m.start() + v.len(),
+                            cat: Cat::Secret,
+                            key: v.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+        if h & H_CHLAUTH != 0 && s.contains('(') {
+            for c in CHLAUTH.captures_iter(s) {
+                let cat = match c[1].to_ascii_uppercase().as_str() {
+                    "ADDRESSMAP" => Cat::Addr,
+                    "SSLPEER" => Cat::Dn,
+                    "CLNTUSER" | "MCAUSER" => Cat::User,
+                    _ => Cat::Qmgr,
+                };
+                if let Some(m) = c.get(2).or(c.get(3)) {
+                    let v = m.as_str().trim();
+                    let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+                    if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
+                        let key = if matches!(cat, Cat::User | Cat::Qmgr) {
+                            lower(v)
+                        } else {
+                            v.to_string()
+                        };
+                        hits.push(Hit {
+                            a,
+                            b: a + v.len(),
+                            cat,
+                            key,
+                        });
+                    }
+                }
+            }
+        }
+        if s.contains('=') {
+            for c in DN.captures_iter(s) {
+                let m = c.get(1).expect("group");
+                let v = m.as_str().trim();
+                let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+                if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
+                    hits.push(Hit {
+                        a,
+                        b: a + v.len(),
+                        cat: Cat::Dn,
+                        key: v.to_string(),
+                    });
+                }
+            }
+        }
+        if may_hold_v6(s) {
+            for m in IPV6.find_iter(s) {
+                // A trailing `:` (`fe80::1:` before a port) is not part of it.
+                let t = m.as_str().trim_end_matches(':');
+                let (a, b) = (m.start(), m.start() + t.len());
+                let glued = s[..a]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    || s[b..]
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_');
+                if !glued
+                    && (t.contains("::") || t.matches(':').count() == 7)
+                    && let Ok(ip) = t.parse::<Ipv6Addr>()
+                    && !claimed(&hits, a, b)
+                {
+                    hits.push(Hit {
+                        a,
+                        b,
+                        cat: Cat::Ip,
+                        key: ip.to_string(),
+                    });
+                }
+            }
+        }
+        if has_dotted_digits(s) {
+            for m in IPV4.find_iter(s) {
+                let (a, b) = (m.start(), m.end());
+                let before = s[..a].chars().next_back();
+                let mut after = s[b..].chars();
+                let next = after.next();
+                // Not a part of a longer dotted number or of a word.
+                let glued_before = before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    || (before == Some('.')
+                        && s[..a - 1]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_ascii_digit()));
+                let glued_after = next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    || (next == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()));
+                if glued_before || glued_after || claimed(&hits, a, b) {
+                    continue;
+                }
+                let Some(ip) = parse_v4(m.as_str()) else {
+                    continue;
+                };
+                if is_mq_level(s, a, m.as_str()) {
+                    continue;
+                }
+                hits.push(Hit {
+                    a,
+                    b,
+                    cat: Cat::Ip,
+                    key: ip.to_string(),
+                });
+            }
+        }
+        hits.sort_by_key(|h| h.a);
+        // Names: the word-like runs outside what patterns found.
+        if !self.names.is_empty() {
+            let mut names: Vec<Hit> = Vec::new();
+            let mut from = 0;
+            for h in hits.iter().map(|h| (h.a, h.b)).chain([(s.len(), s.len())]) {
+                self.name_hits(s, from, h.0, &mut names);
+                from = from.max(h.1);
+            }
+            hits.extend(names);
+            hits.sort_by_key(|h| h.a);
+        }
+        hits
+    }
+
+    /// Known names among the runs of `s[from..to]`.
+    fn name_hits(&self, s: &str, from: usize, to: usize, out: &mut Vec<Hit>) {
+        if from >= to {
+            return;
+        }
+        let seg = &s[from..to];
+        let mut start: Option<usize> = None;
+        let mut buf = String::new();
+        for (i, c) in seg.char_indices().chain([(seg.len(), ' ')]) {
+            if run_char(c) && i < seg.len() {
+                start.get_or_insert(i);
+                continue;
+            }
+            let Some(st) = start.take() else {
+                continue;
+            };
+            // A run ending a sentence (`host.`) or a flag (`-host`).
+            let raw = &seg[st..i];
+            let word = raw.trim_matches(|c| c == '.' || c == '-');
+            if word.is_empty() {
+                continue;
+            }
+            // Names hold a letter (see `add`): numbers are not looked up.
+            if !word.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            let a = from + st + (raw.len() - raw.trim_start_matches(['.', '-']).len());
+            buf.clear();
+            buf.push_str(word);
+            if buf.bytes().any(|b| b.is_ascii_uppercase()) || !buf.is_ascii() {
+                buf = buf.to_lowercase();
+            }
+            if let Some(&cat) = self.names.get(buf.as_str()) {
+                out.push(Hit {
+                    a,
+                    b: a + word.len(),
+                    cat,
+                    key: buf.clone(),
+                });
+            } else if let Some(fq) = self.fqdn(word) {
+                out.push(Hit {
+                    a,
+                    b: a + word.len(),
+                    cat: Cat::Host,
+                    key: fq,
+                });
+            }
+        }
+    }
+
+    /// `dynamo.example.com` where `dynamo` is a known host: the whole
+    /// domain name is one host. Dotted names in capitals
+    /// (`QM2.TO.QM3`, a channel) are left whole.
+    fn fqdn(&self, word: &str) -> Option<String> {
+        let (first, rest) = word.split_once('.')?;
+        if rest.bytes().any(|b| b.is_ascii_uppercase())
+            || !rest.bytes().any(|b| b.is_ascii_lowercase())
+        {
+            return None;
+        }
+        let first = lower(first);
+        (self.names.get(first.as_str()) == Some(&Cat::Host)).then(|| lower(word))
+    }
+
+    /// `s` with every known name, address and secret replaced.
+    pub fn apply(&self, s: &str) -> String {
+        let hits = self.hits(s);
+        if hits.is_empty() {
+            return s.to_string();
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut last = 0;
+        for h in hits {
+            if h.a < last {
+                continue;
+            }
+            out.push_str(&s[last..h.a]);
+            out.push_str(&self.token(h.cat, &h.key));
+            last = h.b;
+        }
+        out.push_str(&s[last..]);
+        out
+    }
+
+    /// An attribute's value: whole when its name says it is a secret.
+    pub fn apply_attr(&self, key: &str, v: &str) -> String {
+        if !v.is_empty() && secret_name(key) {
+            self.token(Cat::Secret, v)
+        } else {
+            self.apply(v)
+        }
+    }
+
+    /// Redact an event's text and attributes in place (its path is the
+    /// caller's: it is shared by the file's events; trace idents and
+    /// function names are MQ's own, not the site's).
+    pub fn event(&self, e: &mut Event) {
+        e.text = self.apply(&e.text);
+        for (k, v) in e.attrs.iter_mut() {
+            *v = self.apply_attr(k, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn learnt(pairs: &[(Cat, &str)]) -> Redactor {
+        let mut r = Redactor::new();
+        for (c, v) in pairs {
+            r.add(*c, v);
+        }
+        r
+    }
+
+    #[test]
+    fn stable_tokens_per_value() {
+        let r = learnt(&[
+            (Cat::Host, "qm2host (10.0.0.2)(1414)"),
+            (Cat::Host, "LOCALHOST"),
+            (Cat::User, "colinpaice"),
+            (Cat::Qmgr, "QM1"),
+        ]);
+        let a = r.apply("Remote host 'qm2host (10.0.0.2)' user colinpaice on QM1");
+        assert_eq!(a, "Remote host 'host-1 (ip-1)' user user-1 on qmgr-1");
+        let b = r.apply("again 10.0.0.2 and QM1, localhost; 10.0.0.3");
+        assert_eq!(b, "again ip-1 and qmgr-1, host-2; ip-2");
+        assert_eq!(
+            r.apply("qmgrs/QM1/errors/AMQERR01.LOG"),
+            "qmgrs/qmgr-1/errors/AMQERR01.LOG"
+        );
+        assert_eq!(r.apply("QM12 XQM1 QM1_B"), "QM12 XQM1 QM1_B");
+        let mut r = Redactor::new();
+        r.learn_path("case.zip!var/mqm/qmgrs/QMPATH/errors/AMQERR01.LOG");
+        r.learn_path(r"C:\ProgramData\IBM\MQ\Qmgrs\QMWIN\errors\AMQERR01.LOG");
+        assert_eq!(r.apply("/qmgrs/QMPATH/ QMWIN"), "/qmgrs/qmgr-1/ qmgr-2");
+    }
+
+    #[test]
+    fn times_versions_and_dotted_names() {
+        let r = learnt(&[
+            (Cat::Host, "dynamo"),
+            (Cat::Qmgr, "QM2"),
+            (Cat::Qmgr, "QM3"),
+        ]);
+        assert_eq!(r.apply("12:06:32.904335 dynamo"), "12:06:32.904335 host-1");
+        assert_eq!(r.apply("dynamo.example.com"), "host-2");
+        assert_eq!(r.apply("dynamo.example.com."), "host-2.");
+        // A channel name is kept whole: its parts are not rewritten.
+        assert_eq!(r.apply("channel 'QM2.TO.QM3'"), "channel 'QM2.TO.QM3'");
+        assert_eq!(r.apply("Host(dynamo)."), "Host(host-1).");
+        assert_eq!(
+            r.apply("std::string Version : 9.0.0.0 VRMF(9.3.0.15)"),
+            "std::string Version : 9.0.0.0 VRMF(9.3.0.15)"
+        );
+        // Only a level right after its word, in the V.R.M.F shape, is kept.
+        assert_eq!(
+            r.apply("level of the peer at 198.51.100.23 version"),
+            "level of the peer at ip-1 version"
+        );
+        assert_eq!(r.apply("version 10.66.55.44"), "version ip-2");
+        assert_eq!(r.apply("peer fe80::1 and ::1"), "peer ip-3 and ip-4");
+    }
+
+    #[test]
+    fn address_forms() {
+        let r = Redactor::new();
+        assert_eq!(r.apply("198.51.100.23:1414"), "ip-1:1414");
+        assert_eq!(r.apply("(198.51.100.23)(1414)"), "(ip-1)(1414)");
+        // Leading zeros are the same address.
+        assert_eq!(r.apply("010.009.009.010 10.9.9.10"), "ip-2 ip-2");
+        assert_eq!(r.apply("::ffff:10.66.55.44"), "ip-3");
+        assert_eq!(r.apply("[2001:db8::7]:1414"), "[ip-4]:1414");
+        assert_eq!(r.apply("end at 10.1.2.3."), "end at ip-5.");
+        // Not addresses: longer dotted numbers, out of range, in words.
+        assert_eq!(
+            r.apply("1.3.6.1.4.1 300.1.1.1 v1.2.3.4"),
+            "1.3.6.1.4.1 300.1.1.1 v1.2.3.4"
+        );
+    }
+
+    #[test]
+    fn secrets_dns_and_chlauth() {
+        let r = Redactor::new();
+        assert_eq!(
+            r.apply("MQ_ADMIN_PASSWORD=s3cr3t pass"),
+            "MQ_ADMIN_PASSWORD=secret-1"
+        );
+        assert_eq!(r.apply("  API_TOKEN : 'a b'"), "  API_TOKEN : 'secret-2'");
+        assert_eq!(r.apply("MQ_APP_KEY=\"x\""), "MQ_APP_KEY=\"secret-3\"");
+        assert_eq!(
+            r.apply("SSLPEER('CN=John Smith,OU=Pay') from CN=Ann Lee, OU=Ops, C=GB"),
+            "SSLPEER('dn-1') from CN=dn-2, OU=dn-3, C=dn-4"
+        );
+        assert_eq!(
+            r.apply("SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESSMAP('10.20.*') USERSRC(MAP) MCAUSER('appuser')"),
+            "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESSMAP('addr-1') USERSRC(MAP) MCAUSER('user-1')"
+        );
+        // Return codes are not DN values.
+        assert_eq!(r.apply("RC=2035 CompCode=2"), "RC=2035 CompCode=2");
+    }
+
+    #[test]
+    fn names_learnt_from_text_and_attributes() {
+        let mut r = Redactor::new();
+        r.learn_text("AMQ8077W: Entity 'bob7' has insufficient authority; user ID 'alice9'");
+        r.learn_text(
+            "queue manager QMPROD1 started; queue manager 'QMX'. Host 'h1.example.com (10.1.1.1)'",
+        );
+        r.learn_text("the queue manager is ending");
+        assert_eq!(
+            r.apply("alice9 on QMPROD1 and qmx from h1 / h1.example.com"),
+            "user-1 on qmgr-1 and qmgr-2 from host-1 / host-2"
+        );
+        // Plain words after the phrases are not learnt as names.
+        r.learn_text("User ID is not authorized; USER ID 'x1'");
+        assert_eq!(r.apply("is ending ID"), "is ending ID");
+    }
+
+    #[test]
+    fn object_names_only_when_asked() {
+        let mut r = Redactor::new();
+        r.learn_text("channel 'QM2.TO.QM3' queue 'APP.Q'");
+        assert_eq!(r.apply("QM2.TO.QM3 APP.Q"), "QM2.TO.QM3 APP.Q");
+        let mut r = Redactor::new().with_object_names(true);
+        r.learn_text("channel 'QM2.TO.QM3' queue 'APP.Q'");
+        assert_eq!(r.apply("QM2.TO.QM3 APP.Q"), "chl-1 queue-1");
+    }
+
+    #[test]
+    fn many_names_scan_and_a_budget_fails() {
+        let mut r = Redactor::new();
+        for i in 0..20_000 {
+            r.add(Cat::Host, &format!("srv{i}.corp.example"));
+        }
+        assert!(r.check().is_ok());
+        let out = r.apply("from srv19999.corp.example and srv5");
+        assert!(!out.contains("srv"), "{out}");
+        let mut small = Redactor::with_budget(10);
+        for i in 0..20 {
+            small.add(Cat::User, &format!("user{i}x"));
+        }
+        assert!(small.check().is_err());
+    }
+}
