@@ -18,7 +18,6 @@ pub mod findings;
 pub mod formats;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod fxhash;
 pub mod input;
 pub mod lines;
 pub mod meter;

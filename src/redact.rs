@@ -24,8 +24,8 @@
 //! row sink (below `report`) applies it too.
 
 use crate::event::{Event, Origin};
-use crate::fxhash::FxBuild;
 use regex::Regex;
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::{Arc, LazyLock, Mutex};
@@ -295,7 +295,7 @@ pub struct Redactor {
     /// The last event's file (its path is learnt once, not per event).
     last_origin: Option<Arc<Origin>>,
     /// `attr_cat` per attribute name (an SMF row has ~510).
-    attr_cats: HashMap<String, Option<Cat>, FxBuild>,
+    attr_cats: HashMap<String, Option<Cat>, FxBuildHasher>,
     /// The budget that was passed, if one was.
     over: Option<String>,
     max_names: usize,

@@ -335,7 +335,7 @@ impl FileInfo {
 /// always kept.
 #[derive(Debug, Clone)]
 pub struct Interest {
-    functions: std::collections::HashSet<String, crate::fxhash::FxBuild>,
+    functions: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
     function_prefixes: Vec<String>,
     text: Option<regex::Regex>,
     /// Any of the names, prefixes or keywords anywhere in a raw line: the
@@ -344,7 +344,7 @@ pub struct Interest {
     /// SMF CSV columns read by name. Rows keep only these of their cells
     /// (and every attribute the reader derives): a WQ row has ~300 cells,
     /// the passes read a dozen names.
-    smf_columns: std::collections::HashSet<String, crate::fxhash::FxBuild>,
+    smf_columns: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
     /// Whether SMF rows need more than their times and line numbers.
     smf_detail: bool,
 }

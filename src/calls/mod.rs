@@ -228,10 +228,10 @@ const MAX_NEST: usize = 64;
 pub struct Calls {
     by: By,
     verbs: Option<Vec<String>>,
-    threads: HashMap<ThreadKey, Thread, crate::fxhash::FxBuild>,
+    threads: HashMap<ThreadKey, Thread, rustc_hash::FxBuildHasher>,
     /// Each path's wrap group, worked out once per file.
-    groups: HashMap<Arc<str>, Arc<str>, crate::fxhash::FxBuild>,
-    rows: HashMap<Key, Stats, crate::fxhash::FxBuild>,
+    groups: HashMap<Arc<str>, Arc<str>, rustc_hash::FxBuildHasher>,
+    rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
 }
 
 impl Calls {

@@ -2,9 +2,9 @@
 //! scope and queue manager a path implies, and de-duplication of records
 //! copied into two generations during rotation.
 
-use crate::fxhash::FxBuild;
 use crate::input::Input;
 use crate::source::{FileInfo, ProblemCode, Severity};
+use rustc_hash::FxBuildHasher;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -147,7 +147,7 @@ impl RecordKey {
 pub struct Dedup {
     // The keys are hashes already: Fx spreads them well enough and costs
     // far less than SipHash.
-    earlier: HashSet<u64, FxBuild>,
+    earlier: HashSet<u64, FxBuildHasher>,
     order: VecDeque<u64>,
     current: Vec<u64>,
 }

@@ -146,7 +146,7 @@ pub struct QtimeGrowth {
     min_rise_us: f64,
     min_ratio: f64,
     series: BTreeMap<SeriesKey, Series>,
-    recent: HashMap<QuickKey, SeriesKey, crate::fxhash::FxBuild>,
+    recent: HashMap<QuickKey, SeriesKey, rustc_hash::FxBuildHasher>,
 }
 
 impl QtimeGrowth {

@@ -16,8 +16,8 @@
 use crate::catalog::{Family, Reported, is_ip, split_host};
 use crate::event::{Event, Ts};
 use crate::findings::{Evidence, Fnv};
-use crate::fxhash::FxBuild;
 use crate::source::Severity;
+use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -237,9 +237,9 @@ type Writer = (Arc<str>, Option<u32>, Option<u32>);
 /// with `take_closed`, the rest with `finish`.
 #[derive(Default)]
 pub struct Joiner {
-    open: HashMap<Writer, Story, FxBuild>,
+    open: HashMap<Writer, Story, FxBuildHasher>,
     closed: Vec<Story>,
-    seen: HashSet<u64, FxBuild>,
+    seen: HashSet<u64, FxBuildHasher>,
 }
 
 impl Joiner {

@@ -3,7 +3,7 @@
 //! where the columns the reader needs are. Behaviour is data here: adding a
 //! structure or a renamed column is one table row.
 
-use crate::fxhash::FxBuild;
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// Structures told apart by columns only they have, most specific first
@@ -257,7 +257,7 @@ pub struct Layout {
     pub by_header: bool,
     /// Current column names, by position.
     pub names: Vec<String>,
-    index: HashMap<String, usize, FxBuild>,
+    index: HashMap<String, usize, FxBuildHasher>,
     pub has_qsg: bool,
     /// How many columns had an old name.
     pub renamed: usize,
@@ -290,7 +290,7 @@ impl Layout {
             renamed += usize::from(r);
             names.push(n);
         }
-        let mut index = HashMap::with_capacity_and_hasher(names.len(), FxBuild::default());
+        let mut index = HashMap::with_capacity_and_hasher(names.len(), FxBuildHasher);
         for (i, n) in names.iter().enumerate() {
             // The first of duplicate names wins.
             index.entry(n.clone()).or_insert(i);

@@ -29,8 +29,8 @@
 
 use super::columns::Layout;
 use super::row::Row;
-use crate::fxhash::FxBuild;
 use chrono::{Duration, NaiveDateTime};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 /// Per-task memory is dropped beyond this many tasks (a rough ts is the
@@ -87,7 +87,7 @@ pub struct Placed {
 pub const RECORD_TIME: &str = "Date/Time";
 
 /// What the placement remembers between rows.
-type Times = HashMap<String, (Option<NaiveDateTime>, NaiveDateTime), FxBuild>;
+type Times = HashMap<String, (Option<NaiveDateTime>, NaiveDateTime), FxBuildHasher>;
 
 #[derive(Debug, Default)]
 pub struct Timer {

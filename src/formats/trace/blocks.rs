@@ -932,7 +932,7 @@ impl TraceSource {
     /// rows before their thread's first record take the record before.
     /// The stacks are still as the lines before the block left them.
     fn complete(&mut self, d: &mut Done, answers: &[(Vec<usize>, Vec<Option<usize>>)]) {
-        let index: std::collections::HashMap<(u32, u32), usize, crate::fxhash::FxBuild> = d
+        let index: std::collections::HashMap<(u32, u32), usize, rustc_hash::FxBuildHasher> = d
             .threads
             .iter()
             .enumerate()

@@ -5,7 +5,7 @@ use super::*;
 /// Shares one `Arc<str>` per distinct function name or ident, so events
 /// and call stacks clone a pointer instead of allocating a string.
 #[derive(Default)]
-pub(super) struct Interner(pub(super) HashMap<Box<[u8]>, Arc<str>, FxBuild>);
+pub(super) struct Interner(pub(super) HashMap<Box<[u8]>, Arc<str>, FxBuildHasher>);
 
 impl Interner {
     /// Beyond this many names, new ones are allocated, not kept.
@@ -34,7 +34,7 @@ impl Interner {
 #[derive(Default)]
 pub(super) struct Threads {
     pub(super) all: Vec<Thread>,
-    pub(super) index: HashMap<(u32, u32), usize, FxBuild>,
+    pub(super) index: HashMap<(u32, u32), usize, FxBuildHasher>,
     pub(super) cache: Vec<(u64, usize)>,
     /// (text as a key, its length, thread): an empty slot has length 0.
     pub(super) text_cache: Vec<(u128, usize, usize)>,
