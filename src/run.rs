@@ -182,10 +182,22 @@ impl InputArgs {
                         .map(move |p| format!("{}: {}", f.path, p.message))
                 })
                 .collect();
+            // A few reasons say why; thousands (every member of a refused
+            // archive) would bury the message.
+            const SHOWN: usize = 5;
+            let more = why.len().saturating_sub(SHOWN);
+            let tail = if more > 0 {
+                format!("; and {more} more (`mqdiag inventory` lists them)")
+            } else {
+                String::new()
+            };
             return Err(if why.is_empty() {
                 "no input files found".to_string()
             } else {
-                format!("no readable input: {}", why.join("; "))
+                format!(
+                    "no readable input: {}{tail}",
+                    why[..why.len().min(SHOWN)].join("; ")
+                )
             });
         }
         if let Some(p) = &progress {

@@ -188,3 +188,18 @@ fn rules_verb_lists_every_rule() {
     assert!(text.contains("tcp-send-stall.KEY=VALUE"));
     assert!(text.lines().all(|l| l.chars().count() <= 80), "80 columns");
 }
+
+#[test]
+fn no_readable_input_names_a_few_reasons_not_thousands() {
+    // Twelve members that climb out of the archive: all refused.
+    let names: Vec<String> = (0..12).map(|i| format!("../up{i}/AMQERR01.LOG")).collect();
+    let files: Vec<(&str, &[u8])> = names.iter().map(|n| (n.as_str(), &b"x\n"[..])).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("case.zip");
+    std::fs::write(&zip, common::zip_deflated(&files)).unwrap();
+    let r = mqdiag(&["inventory", zip.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("no readable input"), "{}", r.stderr);
+    assert!(r.stderr.contains("and 7 more"), "{}", r.stderr);
+    assert_eq!(r.stderr.matches("up").count(), 5, "{}", r.stderr);
+}

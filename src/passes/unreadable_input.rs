@@ -218,9 +218,10 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
     }
     if has(&[ProblemCode::OutOfOrder]) {
         parts.push(
-            "Records of this file go back in time by more than the reorder window (a clock \
-             change, or rotated files that overlap): every record was analysed, but those \
-             records sit in the timeline where they were read, not at their time.",
+            "Records of this file go back in time further than the merge could wait for them \
+             (a clock change, or rotated files that overlap; the problem says how far): every \
+             record was analysed, but those records sit in the timeline where they were read, \
+             not at their time.",
         );
     }
     if has(&[ProblemCode::ClockJump]) {
