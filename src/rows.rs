@@ -8,7 +8,9 @@ use crate::event::{Format, Origin, Ts};
 use crate::sink::{RowSink, RowSpec};
 use crate::source::{FileInfo, Source};
 use crate::timeline::TimeWindow;
-use crate::timeline::{Batch, Merge, Producer, REORDER_WINDOW_NANOS, report_late, source_caps};
+use crate::timeline::{
+    Batch, Merge, OutOfRange, Producer, REORDER_WINDOW_NANOS, orderable, report_late, source_caps,
+};
 use chrono::{DateTime, FixedOffset};
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -89,6 +91,7 @@ pub struct RowReordered {
     max_late: i64,
     first_late: Option<(String, u64)>,
     infos: Vec<FileInfo>,
+    out_of_range: OutOfRange,
 }
 
 impl RowReordered {
@@ -105,6 +108,7 @@ impl RowReordered {
             max_late: 0,
             first_late: None,
             infos: Vec::new(),
+            out_of_range: OutOfRange::default(),
         }
     }
 
@@ -116,12 +120,19 @@ impl RowReordered {
         let mut max_late = self.max_late;
         let mut first_late: Option<(Option<Arc<Origin>>, u64)> = None;
         let rows = &mut b.rows;
+        let out_of_range = &mut self.out_of_range;
         let more = src.next_rows(
             &mut self.sink,
             &mut b.bytes,
             n,
             bytes,
             &mut |m, start, end| {
+                if !orderable(m.key) {
+                    // Its bytes stay in the batch unindexed: never written.
+                    let path = m.origin.as_ref().map(|o| o.path.to_string());
+                    out_of_range.saw(|| path.unwrap_or_default(), m.line);
+                    return;
+                }
                 if m.key < released {
                     // Too late to be put in order: it goes out first in this
                     // batch, and is reported.
@@ -231,6 +242,7 @@ impl Producer for RowReordered {
             self.max_late,
             self.first_late.take(),
         );
+        self.out_of_range.report(&mut self.infos);
         self.infos
     }
 }

@@ -315,6 +315,11 @@ impl FileInfo {
     /// Account for one emitted event.
     pub fn saw_event(&mut self, ts: &Ts) {
         self.events += 1;
+        // The merge leaves out what it cannot order (before 1970, after
+        // 2262): it does not widen the file's time range either.
+        if ts.timestamp_nanos_opt().is_none_or(|n| n < 0) {
+            return;
+        }
         if self.first.is_none_or(|f| *ts < f) {
             self.first = Some(*ts);
         }

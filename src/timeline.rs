@@ -139,12 +139,58 @@ pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Opti
     }
 }
 
+/// Instants the merge can order: 1970-01-01 to 2262-04-11 (nanoseconds
+/// since the epoch in an i64). A time outside them is a misread date (a
+/// two-digit year taken in the wrong century, a clock gone astray), and an
+/// RFC 3339 timestamp has four-digit years: such an event is left out and
+/// reported, never printed.
+pub fn orderable(key: i64) -> bool {
+    (0..i64::MAX).contains(&key)
+}
+
+/// Events a source had whose time cannot be ordered: counted, and the
+/// first one's place kept, for one problem at the end.
+#[derive(Default)]
+pub struct OutOfRange {
+    count: u64,
+    first: Option<(String, u64)>,
+}
+
+impl OutOfRange {
+    pub fn saw(&mut self, path: impl FnOnce() -> String, line: u64) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some((path(), line));
+        }
+    }
+
+    pub fn report(&mut self, infos: &mut [FileInfo]) {
+        let Some((path, line)) = self.first.take() else {
+            return;
+        };
+        let at = infos.iter().position(|i| i.path == path).unwrap_or(0);
+        if let Some(fi) = infos.get_mut(at) {
+            fi.problem(
+                ProblemCode::BadTime,
+                Some(line),
+                Severity::Warning,
+                self.count,
+                format!(
+                    "{} event(s) dated outside 1970-01-01 .. 2262-04-11 (a misread date or a clock gone astray), the first at line {line}: left out",
+                    self.count
+                ),
+            );
+        }
+    }
+}
+
 /// A source whose local disorder (within the window) is repaired.
 pub struct Reordered {
     src: Option<Box<dyn Source>>,
     order: Order<Event>,
     first_late_line: Option<(String, u64)>,
     infos: Vec<FileInfo>,
+    out_of_range: OutOfRange,
 }
 
 impl Reordered {
@@ -159,6 +205,7 @@ impl Reordered {
             order: Order::new(cap, cap_bytes),
             first_late_line: None,
             infos: Vec::new(),
+            out_of_range: OutOfRange::default(),
         }
     }
 
@@ -179,6 +226,10 @@ impl Reordered {
                     break;
                 };
                 let k = instant(&e);
+                if !orderable(k) {
+                    self.out_of_range.saw(|| e.path().to_string(), e.line);
+                    continue;
+                }
                 if self.first_late_line.is_none() && self.order.is_late(k) {
                     self.first_late_line = Some((e.path().to_string(), e.line));
                 }
@@ -198,6 +249,7 @@ impl Reordered {
             self.order.max_late,
             self.first_late_line.take(),
         );
+        self.out_of_range.report(&mut self.infos);
         self.infos
     }
 }
@@ -722,8 +774,16 @@ pub fn drain_all(sources: Vec<Box<dyn Source>>) -> Vec<FileInfo> {
 /// The same with `jobs` threads, each draining whole sources in turn.
 pub fn drain_all_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Vec<FileInfo> {
     let drain = |mut s: Box<dyn Source>| {
-        while s.next_event().is_some() {}
-        s.finish()
+        // What a merge would leave out is reported here too.
+        let mut out_of_range = OutOfRange::default();
+        while let Some(e) = s.next_event() {
+            if !orderable(instant(&e)) {
+                out_of_range.saw(|| e.path().to_string(), e.line);
+            }
+        }
+        let mut infos = s.finish();
+        out_of_range.report(&mut infos);
+        infos
     };
     let mut out: Vec<FileInfo> = if jobs <= 1 || sources.len() <= 1 {
         sources.into_iter().flat_map(drain).collect()

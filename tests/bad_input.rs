@@ -327,3 +327,45 @@ fn binary_trace_and_unknown_files() {
     assert_eq!(u["problem_count"], 0);
     assert_eq!(row(&rows, "AMQ42.0.FMT")["events"], 7);
 }
+
+/// A record dated before 1970 (a clock gone astray) is left out of the
+/// timeline and the file's time range, with a located problem; the other
+/// records are read.
+#[test]
+fn a_record_dated_before_1970_is_reported_not_printed() {
+    let good = std::fs::read_to_string("fixtures/client-errors/AMQERR01.LOG").unwrap();
+    let bad = good
+        .replace("06/10/18 16:39:06", "06/10/1969 16:39:06")
+        .replace(
+            "Time(2018-10-06T15:39:06.004Z)",
+            "Time(1969-10-06T15:39:06.004Z)",
+        );
+    assert_ne!(bad, good);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("AMQERR01.LOG"), format!("{bad}{good}")).unwrap();
+    let d = dir.path().to_str().unwrap();
+    for format in ["text", "jsonl", "csv"] {
+        let r = mqdiag(&["timeline", d, "--format", format]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(!r.stdout.contains("1969"), "{format}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("2018-10-06T16:39:06"),
+            "{format}: {}",
+            r.stdout
+        );
+    }
+    let r = mqdiag(&["inventory", d]);
+    assert!(!r.stdout.contains("1969-"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("dated outside 1970-01-01 .. 2262-04-11"),
+        "{}",
+        r.stdout
+    );
+    let r = mqdiag(&["analyze", d, "--format", "json"]);
+    assert!(!r.stdout.contains("1969-"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("dated outside 1970-01-01"),
+        "{}",
+        r.stdout
+    );
+}
