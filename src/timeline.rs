@@ -255,11 +255,14 @@ impl Reordered {
 }
 
 /// Reorder buffers shrink as sources multiply, so that the total stays
-/// bounded (about 256k items and 64 MiB) however many files a case holds.
+/// bounded (about 64k items and 64 MiB) however many files a case holds:
+/// past 256 sources each holds fewer than 256 items, down to 16 (4,096
+/// overlapping traces: `timeline` jsonl peaked at 381 MB with a floor of
+/// 64, 206 MB with 16, the same rows in the same order).
 pub fn source_caps(n: usize) -> (usize, usize) {
     let n = n.max(1);
     (
-        ((1usize << 18) / n).clamp(64, REORDER_CAP),
+        ((1usize << 16) / n).clamp(16, REORDER_CAP),
         ((64usize << 20) / n).clamp(256 << 10, REORDER_BYTES),
     )
 }

@@ -525,6 +525,7 @@ fn wide_nested_zip_is_refused_before_it_is_unpacked() {
 /// compared pair by pair for duplicates (8 million opens).
 #[test]
 fn four_thousand_overlapping_traces_stay_within_memory() {
+    const LINES: u32 = 100;
     let d = Scratch::new("many");
     let head: Vec<&str> = TRACE.lines().take(12).collect();
     for i in 0..4096u32 {
@@ -534,9 +535,11 @@ fn four_thousand_overlapping_traces_stay_within_memory() {
             f.push_str(&l.replace("622742", &pid));
             f.push('\n');
         }
-        for k in 0..20u32 {
+        // More rows than a source's reorder buffer holds, so that the
+        // buffers are full in every source at once.
+        for k in 0..LINES {
             // Every file spans the same two seconds.
-            let us = k * 100_000 + i % 1000;
+            let us = k * (2_000_000 / LINES) + i % 1000;
             f.push_str(&format!(
                 " 12:06:{:02}.{:06}   {pid}.1           :           !! - x\n",
                 32 + us / 1_000_000,
@@ -559,8 +562,18 @@ fn four_thousand_overlapping_traces_stay_within_memory() {
         .iter()
         .map(|i| i["events"].as_u64().unwrap_or(0))
         .sum();
-    // Ten header records and twenty lines each.
-    assert_eq!(events, 4096 * 30);
+    // Ten header records and the lines.
+    assert_eq!(events, 4096 * (10 + LINES as u64));
+    // The row path keeps its reorder buffers within the budget too.
+    for format in ["text", "jsonl"] {
+        let r = run_bounded(
+            d.path(),
+            &["timeline", "--format", format, "-q", "-j", "2", "t"],
+            LIMIT,
+        );
+        within_budget(&r, &format!("4096 traces, timeline {format}"));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
 }
 
 /// Terminal control sequences in an input (an error log message here)
