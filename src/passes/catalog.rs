@@ -89,6 +89,36 @@ struct Row {
     companions: BTreeMap<String, u64>,
 }
 
+/// The thresholds both message rules group by, then a rule's own.
+macro_rules! message_thresholds {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            $crate::passes::Threshold::new(
+                "min_occurrences",
+                1.0,
+                "occurrences",
+                "fewest occurrences of one group (channel, remote end) to report",
+            )
+            .range(1.0, $crate::passes::THRESHOLD_MAX),
+            $crate::passes::Threshold::new(
+                "frequent_occurrences",
+                10.0,
+                "occurrences",
+                "a group with at least this many occurrences keeps its severity however old",
+            )
+            .range(1.0, $crate::passes::THRESHOLD_MAX),
+            $crate::passes::Threshold::new(
+                "recent_days",
+                7.0,
+                "days",
+                "a group seen within this many days of the newest record keeps its severity however rare",
+            ),
+            $($extra),*
+        ]
+    };
+}
+pub(crate) use message_thresholds;
+
 /// The pass behind `channel-error` and `tls-error`.
 pub struct MessagePass {
     rule: &'static RuleInfo,

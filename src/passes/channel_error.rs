@@ -34,27 +34,7 @@ pub static RULE: RuleInfo = RuleInfo {
         ({catalogue-warnings:channel}). AMQ9519/AMQ9520 (channel not defined) on at least \
         `scan_min_channels` different channel names from one remote end of a queue manager are \
         one error finding instead, naming the address and the names tried (`channels_tried`).",
-    thresholds: &[
-        Threshold::new(
-            "min_occurrences",
-            1.0,
-            "occurrences",
-            "fewest occurrences of one group (channel, remote end) to report",
-        )
-        .range(1.0, super::THRESHOLD_MAX),
-        Threshold::new(
-            "frequent_occurrences",
-            10.0,
-            "occurrences",
-            "a group with at least this many occurrences keeps its severity however old",
-        )
-        .range(1.0, super::THRESHOLD_MAX),
-        Threshold::new(
-            "recent_days",
-            7.0,
-            "days",
-            "a group seen within this many days of the newest record keeps its severity however rare",
-        ),
+    thresholds: super::catalog::message_thresholds!(
         Threshold::new(
             "scan_min_channels",
             3.0,
@@ -62,7 +42,7 @@ pub static RULE: RuleInfo = RuleInfo {
             "fewest undefined channel names tried from one address that make one scan finding",
         )
         .range(2.0, super::THRESHOLD_MAX),
-    ],
+    ),
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",
     functions: &[],

@@ -3,8 +3,8 @@
 //! remote end. The messages (the
 //! catalogue's TLS family) and their advice are in `crate::catalog`.
 
+use super::RuleInfo;
 use super::catalog::{Config, MessagePass};
-use super::{RuleInfo, Threshold};
 use crate::catalog::Family;
 use crate::source::Severity;
 
@@ -31,28 +31,7 @@ pub static RULE: RuleInfo = RuleInfo {
         manager: a long log then \
         reads as the failures that recur or are current. A failure \
         whose most specific record is a channel error is reported by `channel-error`.",
-    thresholds: &[
-        Threshold::new(
-            "min_occurrences",
-            1.0,
-            "occurrences",
-            "fewest occurrences of one group (channel, remote end) to report",
-        )
-        .range(1.0, super::THRESHOLD_MAX),
-        Threshold::new(
-            "frequent_occurrences",
-            10.0,
-            "occurrences",
-            "a group with at least this many occurrences keeps its severity however old",
-        )
-        .range(1.0, super::THRESHOLD_MAX),
-        Threshold::new(
-            "recent_days",
-            7.0,
-            "days",
-            "a group seen within this many days of the newest record keeps its severity however rare",
-        ),
-    ],
+    thresholds: super::catalog::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],
