@@ -144,13 +144,23 @@ fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
 }
 
 /// Report order: most severe first, then rule order, then time.
+/// Within a rule, findings read in time order; the message rules
+/// (`channel-error`, `tls-error`) group months of a log, so there what
+/// happened last comes first, then what happened most.
 fn order(findings: &mut [Finding]) {
     let rank: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
+    let recent_first = |f: &Finding| matches!(f.rule.as_str(), "channel-error" | "tls-error");
     findings.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)
             .then_with(|| rank.get(a.rule.as_str()).cmp(&rank.get(b.rule.as_str())))
-            .then_with(|| a.first.cmp(&b.first))
+            .then_with(|| {
+                if recent_first(a) {
+                    b.last.cmp(&a.last).then_with(|| b.count.cmp(&a.count))
+                } else {
+                    a.first.cmp(&b.first)
+                }
+            })
             .then_with(|| a.fingerprint.cmp(&b.fingerprint))
     });
 }
