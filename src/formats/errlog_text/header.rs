@@ -80,13 +80,17 @@ pub(super) fn scan_attrs_each<'a>(
     }
 }
 
-/// How a header writes its date: the separator, the year's digits and
-/// whether the clock has AM/PM. The date order is decided per style.
+/// How a header writes its date: the separator, the year's digits,
+/// whether the clock has AM/PM and whether the year comes first. The date
+/// order is decided per style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Style {
     pub(super) sep: u8,
     pub(super) year_digits: u8,
     pub(super) ampm: bool,
+    /// `2018/10/17` (the short date of Japanese, Chinese, Korean and
+    /// Hungarian systems): year, month, day, whatever the order decided.
+    pub(super) year_first: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,11 +248,12 @@ pub(super) fn header_fast(line: &str) -> Step<HeaderSpans> {
         i: 0,
     };
     c.ws()?;
-    let a = c.digits(1, 2)?;
+    // `header_from` tells `dd/mm/yyyy` from `yyyy/mm/dd` by the digits.
+    let a = c.digits(1, 4)?;
     let sep = c.one_of(b"./-")?;
     let b = c.digits(1, 2)?;
     c.one_of(b"./-")?;
-    let year = c.digits(2, 4)?;
+    let year = c.digits(1, 4)?;
     if c.ws()? == 0 {
         return Err(Stop::No);
     }
@@ -509,8 +514,19 @@ pub(super) fn header_from(line: &str, c: &HeaderSpans) -> Option<Header> {
         _ => extra.push((k.to_string(), v.to_string())),
     });
     pid?;
-    let ylen = (c.year.1 - c.year.0) as u8;
-    let mut year: i32 = g(c.year).parse().ok()?;
+    let alen = c.a.1 - c.a.0;
+    let mut ylen = (c.year.1 - c.year.0) as u8;
+    // `yyyy/mm/dd`: the first field is the year, the last the day.
+    let year_first = alen == 4 && ylen <= 2;
+    let (a, year_span, day) = if year_first {
+        ylen = 4;
+        (num(g(c.b)), c.a, num(g(c.year)))
+    } else if alen <= 2 && ylen >= 2 {
+        (num(g(c.a)), c.year, num(g(c.b)))
+    } else {
+        return None;
+    };
+    let mut year: i32 = g(year_span).parse().ok()?;
     if ylen <= 2 {
         year += if year < 70 { 2000 } else { 1900 };
     }
@@ -531,13 +547,14 @@ pub(super) fn header_from(line: &str, c: &HeaderSpans) -> Option<Header> {
     let raw_end = c.ampm.map(|s| s.1).unwrap_or(c.sec.1);
     let raw_start = c.a.0;
     Some(Header {
-        a: num(g(c.a)),
-        b: num(g(c.b)),
+        a,
+        b: day,
         year,
         style: Style {
             sep: line.as_bytes()[c.sep],
             year_digits: ylen,
             ampm: ampm.is_some(),
+            year_first,
         },
         hour,
         min: num(g(c.min)),
@@ -564,6 +581,7 @@ pub(super) fn legacy_from(line: &str, c: &LegacySpans) -> Header {
             sep: b'/',
             year_digits: 2,
             ampm: false,
+            year_first: false,
         },
         hour: num(f[3]),
         min: num(f[4]),
@@ -583,6 +601,7 @@ impl Header {
     /// The local date and time in the given order; `None` when invalid.
     pub(super) fn local(&self, order: Order) -> Option<NaiveDateTime> {
         let (m, d) = match order {
+            _ if self.style.year_first => (self.a, self.b),
             Order::Mdy => (self.a, self.b),
             Order::Dmy => (self.b, self.a),
         };

@@ -50,11 +50,12 @@ const MAX_OFFSET_SECS: i64 = 14 * 3600;
 
 pub struct ErrlogTextReader;
 
-/// `<date> <time>[ AM] - ` followed by the `Process(...)` attributes. The en
+/// `<date> <time>[ AM] - ` (the date `dd/mm/yyyy`, `mm/dd/yy` or
+/// `yyyy/mm/dd`, told apart by `header::header_from`) followed by the `Process(...)` attributes. The en
 /// dash and no-break spaces come from copies pasted into documents.
 static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\s*(\d{1,2})([./-])(\d{1,2})[./-](\d{2,4})[\s\u{a0}]+(\d{1,2}):(\d{2}):(\d{2})(?:[\s\u{a0}]*([AaPp][Mm]))?[\s\u{a0}]+[-–][\s\u{a0}]+(Process\(.*)$",
+        r"^\s*(\d{1,4})([./-])(\d{1,2})[./-](\d{1,4})[\s\u{a0}]+(\d{1,2}):(\d{2}):(\d{2})(?:[\s\u{a0}]*([AaPp][Mm]))?[\s\u{a0}]+[-–][\s\u{a0}]+(Process\(.*)$",
     )
     .expect("header regex")
 });

@@ -254,7 +254,8 @@ pub(super) fn decide_order(style: Style, ev: &Evidence) -> Result<Order, (u64, u
     if style.sep == b'.' {
         return Ok(Order::Dmy);
     }
-    if style.ampm {
+    if style.ampm || style.year_first {
+        // Year first is always year, month, day (`Header::local`).
         return Ok(Order::Mdy);
     }
     match ev.votes() {

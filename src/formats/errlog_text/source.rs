@@ -359,8 +359,13 @@ impl ErrlogTextSource {
                 "QMgr" | "Time" => continue,
                 other => match INSERT_ATTRS.iter().find(|(n, _)| *n == other) {
                     Some((_, a)) => a,
-                    // Unknown attributes are kept under their own name.
-                    None => other,
+                    None => {
+                        // Unknown attributes are kept under their own name.
+                        if e.attr(other).is_none() {
+                            e.set_attr_named(k, v);
+                        }
+                        continue;
+                    }
                 },
             };
             if e.attr(name).is_none() {

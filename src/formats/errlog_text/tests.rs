@@ -81,6 +81,24 @@ fn header_forms() {
         h.local(Order::Mdy).unwrap().to_string(),
         "1999-01-02 10:00:00"
     );
+    // Year first (Japanese, Chinese, Korean systems): the order decided
+    // for the file does not apply.
+    let h =
+        parse_header("2018/10/07 22:16:25 - Process(5424.12) User(mqm) Program(amqrmppa)").unwrap();
+    assert!(h.style.year_first);
+    for o in [Order::Mdy, Order::Dmy] {
+        assert_eq!(h.local(o).unwrap().to_string(), "2018-10-07 22:16:25");
+    }
+    assert_eq!(h.local_raw, "2018/10/07 22:16:25");
+    let h = parse_header("2018-1-7 9:16:25 - Process(1.1)").unwrap();
+    assert_eq!(
+        h.local(Order::Dmy).unwrap().to_string(),
+        "2018-01-07 09:16:25"
+    );
+    // Four digits at both ends, or three at the start, are no date.
+    assert!(parse_header("2018/10/2018 22:16:25 - Process(1.1)").is_none());
+    assert!(parse_header("201/10/18 22:16:25 - Process(1.1)").is_none());
+    assert!(parse_header("10/17/1 22:16:25 - Process(1.1)").is_none());
     assert!(parse_header("10.15.30 STC04321  CSQX511I").is_none());
     assert!(parse_header(" 11:21:43.913212   8.1  RSESS:000001 -{ MQCRTMH").is_none());
 }
@@ -96,6 +114,7 @@ fn awkward_lines() -> Vec<String> {
         "04/26/17 10:04:34 \u{2013} Process(773602.3) Program(amqrmppa)",
         "  2024-03-14 1:02:03pm   -  Process(1.2) User(a (b) Program(c)",
         "1/2/2024 1:02:03 - Process(x.y) Host(h)",
+        "2018/10/17 22:16:25 - Process(5424.12) User(mqm) Program(amqrmppa)",
         "01/02/99 10:00:00 AMQ9999: Channel program ended abnormally.",
         "01/02/03 10:00:05",
         "01/02/03 10:00:05   ",
@@ -410,6 +429,44 @@ fn date_order_per_writer_within_one_style() {
             "headers like `15/07/2024 10:00:00` are written both day first (1) and month first (1) by different writers; read as month/day/year where a writer's own headers do not decide",
         ]
     );
+}
+
+#[test]
+fn year_first_headers_are_read_beside_day_first_ones() {
+    // A Japanese system's log, then the same host's records written with
+    // a day-first locale: each style is read its own way.
+    let text = [
+        rec(
+            "2018/10/07 22:16:25",
+            "u",
+            Some("2018-10-07T13:16:25.000Z"),
+            "AMQ9002I: Channel 'A' is starting.",
+        ),
+        rec(
+            "2018/10/08 09:00:00",
+            "u",
+            None,
+            "AMQ9002I: Channel 'B' is starting.",
+        ),
+        rec(
+            "13/10/2018 09:00:00",
+            "v",
+            None,
+            "AMQ9002I: Channel 'C' is starting.",
+        ),
+    ]
+    .concat();
+    let (evs, infos) = source_events(&text);
+    let ts: Vec<String> = evs.iter().map(|e| crate::timefmt::rfc3339(&e.ts)).collect();
+    assert_eq!(
+        ts,
+        [
+            "2018-10-07T22:16:25.000000+09:00",
+            "2018-10-08T09:00:00.000000+09:00",
+            "2018-10-13T09:00:00.000000+09:00",
+        ]
+    );
+    assert_eq!(infos[0].problem_count, 0, "{:?}", infos[0].problems);
 }
 
 #[test]
