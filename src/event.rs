@@ -184,8 +184,13 @@ pub struct Event {
     pub function_time: Option<u64>,
     /// Typed values, named; small and ordered. Readers and passes agree on
     /// these names (see the module docs of `event` for the list).
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(AttrName, String)>,
 }
+
+/// An attribute's name: the readers' fixed names are borrowed (most events
+/// carry a dozen, and allocating each name cost a tenth of reading a log);
+/// names read from the input (SMF columns, error-log header keys) are owned.
+pub type AttrName = std::borrow::Cow<'static, str>;
 
 impl Event {
     pub fn new(ts: Ts, origin: Arc<Origin>, line: u64, kind: Kind, text: String) -> Event {
@@ -236,8 +241,13 @@ impl Event {
             .map(|(_, v)| v.as_str())
     }
 
-    pub fn set_attr(&mut self, name: &str, value: impl Into<String>) {
-        self.attrs.push((name.to_string(), value.into()));
+    pub fn set_attr(&mut self, name: &'static str, value: impl Into<String>) {
+        self.attrs.push((AttrName::Borrowed(name), value.into()));
+    }
+
+    /// `set_attr` for a name read from the input.
+    pub fn set_attr_named(&mut self, name: String, value: impl Into<String>) {
+        self.attrs.push((AttrName::Owned(name), value.into()));
     }
 }
 

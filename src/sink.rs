@@ -168,7 +168,7 @@ impl<'a> Attrs<'a> {
         let mut v: Vec<(&str, &str)> = e
             .attrs
             .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .map(|(k, v)| (k.as_ref(), v.as_str()))
             .collect();
         // Stable: equal names keep their order, and dedup keeps the first.
         v.sort_by(|a, b| a.0.cmp(b.0));

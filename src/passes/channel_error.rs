@@ -162,7 +162,7 @@ mod tests {
     }
 
     /// A record of process 42 thread 1 in the error log of QM1.
-    fn mq(line: u64, at: &str, text: &str, attrs: &[(&str, &str)]) -> crate::event::Event {
+    fn mq(line: u64, at: &str, text: &str, attrs: &[(&'static str, &str)]) -> crate::event::Event {
         let id = text.split(':').next().unwrap();
         let mut all = vec![("msgid", id), ("qmgr", "QM1")];
         all.extend_from_slice(attrs);

@@ -11,7 +11,8 @@ use crate::event::{Event, Kind, Ts};
 use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
 use crate::source::{FileInfo, Severity};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use rustc_hash::FxBuildHasher;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -175,7 +176,14 @@ pub struct ConnectionChurn {
     min_rate: f64,
     max_mean_us: f64,
     threads: HashMap<ThreadKey, ThreadConn>,
-    groups: BTreeMap<GroupKey, Group>,
+    /// In first-seen order; sorted by key at the end. Looked up through
+    /// the indexes below, the channel one by a borrowed key so that a
+    /// record of a known group allocates nothing.
+    groups: Vec<(GroupKey, Group)>,
+    by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
+    by_channel: HashMap<String, usize, FxBuildHasher>,
+    /// Scratch for the channel index's key.
+    key_buf: String,
     tasks: HashMap<String, i64>,
     task_order: VecDeque<String>,
 }
@@ -254,17 +262,61 @@ impl ConnectionChurn {
             min_rate: s.get("min_per_second"),
             max_mean_us: s.get("max_mean_ms") * 1000.0,
             threads: HashMap::new(),
-            groups: BTreeMap::new(),
+            groups: Vec::new(),
+            by_process: HashMap::default(),
+            by_channel: HashMap::default(),
+            key_buf: String::new(),
             tasks: HashMap::new(),
             task_order: VecDeque::new(),
         }
     }
 
-    fn group(&mut self, key: GroupKey) -> Option<&mut Group> {
-        if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
+    /// The group of a process; `None` past `MAX_GROUPS` groups.
+    fn process_group(&mut self, path: &Arc<str>, pid: u32) -> Option<&mut Group> {
+        let i = match self.by_process.get(&(path.clone(), pid)) {
+            Some(&i) => i,
+            None => {
+                let i = self.new_group(GroupKey::Process(path.clone(), pid))?;
+                self.by_process.insert((path.clone(), pid), i);
+                i
+            }
+        };
+        Some(&mut self.groups[i].1)
+    }
+
+    /// The group of a channel instance as `src` names it (values trimmed);
+    /// `None` past `MAX_GROUPS` groups.
+    fn channel_group(
+        &mut self,
+        src: &'static str,
+        qmgr: &str,
+        channel: &str,
+        conname: &str,
+    ) -> Option<&mut Group> {
+        let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
+        self.key_buf.clear();
+        for part in [src, qmgr, channel, conname] {
+            self.key_buf.push_str(part);
+            self.key_buf.push('\0');
+        }
+        let i = match self.by_channel.get(self.key_buf.as_str()) {
+            Some(&i) => i,
+            None => {
+                let key = GroupKey::Channel(src, qmgr.into(), channel.into(), conname.into());
+                let i = self.new_group(key)?;
+                self.by_channel.insert(self.key_buf.clone(), i);
+                i
+            }
+        };
+        Some(&mut self.groups[i].1)
+    }
+
+    fn new_group(&mut self, key: GroupKey) -> Option<usize> {
+        if self.groups.len() >= MAX_GROUPS {
             return None;
         }
-        Some(self.groups.entry(key).or_default())
+        self.groups.push((key, Group::default()));
+        Some(self.groups.len() - 1)
     }
 
     fn trace(&mut self, e: &Event, fam: Family) {
@@ -272,7 +324,7 @@ impl ConnectionChurn {
         else {
             return;
         };
-        let gk = GroupKey::Process(tk.0.clone(), tk.1);
+        let (path, pid) = (tk.0.clone(), tk.1);
         let t = self.threads.entry(tk).or_insert(ThreadConn {
             in_connect: None,
             connected_at: None,
@@ -320,7 +372,7 @@ impl ConnectionChurn {
             return;
         }
         let ev = Evidence::from_event(e);
-        if let Some(g) = self.group(gk) {
+        if let Some(g) = self.process_group(&path, pid) {
             if connected {
                 g.connect(e.ts, ev);
             } else if let Some(us) = ended {
@@ -335,19 +387,17 @@ impl ConnectionChurn {
         if !start && !stop {
             return;
         }
-        let channel = e.attr("channel").unwrap_or("").trim().to_string();
+        let channel = e.attr("channel").unwrap_or("");
         let conname = e
             .attr("conname")
             .or_else(|| e.attr("address"))
             .or_else(|| e.attr("host"))
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        let qmgr = e.attr("qmgr").unwrap_or("").trim().to_string();
-        let ev = Evidence::from_event(e);
-        let Some(g) = self.group(GroupKey::Channel("log", qmgr, channel, conname)) else {
+            .unwrap_or("");
+        let qmgr = e.attr("qmgr").unwrap_or("");
+        let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
             return;
         };
+        let ev = Evidence::from_event(e);
         if start {
             g.connect(e.ts, ev);
             if g.open.len() >= MAX_OPEN {
@@ -366,27 +416,22 @@ impl ConnectionChurn {
                 let channel = e
                     .attr("channel")
                     .or_else(|| e.attr("Chl_Name"))
-                    .unwrap_or("")
-                    .trim()
-                    .to_string();
+                    .unwrap_or("");
                 let conname = e
                     .attr("conname")
                     .or_else(|| e.attr("Connection_Name"))
-                    .unwrap_or("")
-                    .trim()
-                    .to_string();
+                    .unwrap_or("");
                 let start = smf_time(e.attr("Start (DATE)"), e.attr("Start (TIME)"));
                 let stop = smf_time(e.attr("Stop (DATE)"), e.attr("Stop (TIME)"));
                 let Some(start) = start else {
                     return;
                 };
-                let qmgr = e.attr("qmgr").unwrap_or("").trim().to_string();
+                let qmgr = e.attr("qmgr").unwrap_or("");
                 // The instance start is in the formatter's zone; place it on
                 // the timeline by its distance from the row's own time.
                 let ev = Evidence::from_event(e);
                 let ts = e.ts;
-                let Some(g) = self.group(GroupKey::Channel("SMF QCST", qmgr, channel, conname))
-                else {
+                let Some(g) = self.channel_group("SMF QCST", qmgr, channel, conname) else {
                     return;
                 };
                 if g.seen_before(start.to_string()) {
@@ -433,26 +478,22 @@ impl ConnectionChurn {
                     .attr("channel")
                     .or_else(|| e.attr("Channel_Name"))
                     .unwrap_or("")
-                    .trim()
-                    .to_string();
+                    .trim();
                 if channel.is_empty() {
                     return; // not a channel task (batch, CICS, IMS)
                 }
                 let conname = e
                     .attr("conname")
                     .or_else(|| e.attr("Channel_Connection_Name"))
-                    .unwrap_or("")
-                    .trim()
-                    .to_string();
+                    .unwrap_or("");
                 let Some(task) = e.attr("task").map(str::to_string) else {
                     return;
                 };
                 let life = self.tasks.get(&task).copied();
-                let qmgr = e.attr("qmgr").unwrap_or("").trim().to_string();
+                let qmgr = e.attr("qmgr").unwrap_or("");
                 let ev = Evidence::from_event(e);
                 let ts = e.ts;
-                let Some(g) = self.group(GroupKey::Channel("SMF WTID", qmgr, channel, conname))
-                else {
+                let Some(g) = self.channel_group("SMF WTID", qmgr, channel, conname) else {
                     return;
                 };
                 if g.seen_before(task) {
@@ -508,7 +549,9 @@ impl Pass for ConnectionChurn {
             .filter_map(|i| Some((i.path.as_str(), i.host.as_deref()?)))
             .collect();
         let mut out = Vec::new();
-        for (key, mut g) in std::mem::take(&mut self.groups) {
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, mut g) in groups {
             let (Some(first), Some(last)) = (g.first_connect, g.last_connect) else {
                 continue;
             };

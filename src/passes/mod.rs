@@ -389,7 +389,13 @@ pub mod testutil {
     }
 
     /// An error-log record with attributes.
-    pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&str, &str)]) -> Event {
+    pub fn log(
+        path: &str,
+        line: u64,
+        at: &str,
+        text: &str,
+        attrs: &[(&'static str, &str)],
+    ) -> Event {
         let mut e = Event::new(
             ts(at),
             origin(path, Format::ErrlogText),
@@ -404,7 +410,7 @@ pub mod testutil {
     }
 
     /// An SMF row with attributes.
-    pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&str, &str)]) -> Event {
+    pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
         let mut e = Event::new(
             ts(at),
             origin(path, Format::SmfCsv),

@@ -3,6 +3,7 @@
 //! for people.
 
 use super::row::Row;
+use crate::event::AttrName;
 use crate::timefmt::human_us;
 use std::fmt::Write;
 
@@ -34,17 +35,20 @@ pub const NAMES: &[&str] = &[
 pub const MAX_DERIVED: usize = 10;
 
 /// Derived attributes (appended to `attrs`) and the summary text.
-pub fn derive(row: &Row, attrs: &mut Vec<(String, String)>) -> String {
+pub fn derive(row: &Row, attrs: &mut Vec<(AttrName, String)>) -> String {
     let l = row.layout;
     let s = l.structure.as_str();
-    let mut set = |k: &str, v: String| {
-        debug_assert!(NAMES.contains(&k), "{k} missing from derive::NAMES");
-        attrs.push((k.to_string(), v))
+    let mut set = |k: AttrName, v: String| {
+        debug_assert!(
+            NAMES.contains(&k.as_ref()),
+            "{k} missing from derive::NAMES"
+        );
+        attrs.push((k, v))
     };
-    set("record", s.to_string());
+    set("record".into(), s.to_string());
     let qmgr = row.get("QMgr").map(|q| q.into_owned());
     if let Some(q) = &qmgr {
-        set("qmgr", q.clone());
+        set("qmgr".into(), q.clone());
     }
     let head = match &qmgr {
         Some(q) => format!("{s} {q}"),
@@ -71,7 +75,7 @@ pub fn derive(row: &Row, attrs: &mut Vec<(String, String)>) -> String {
     t
 }
 
-type Set<'s> = dyn FnMut(&str, String) + 's;
+type Set<'s> = dyn FnMut(AttrName, String) + 's;
 
 /// `LPAR/QMgr/correlator`: the correlator repeats for every interval
 /// record of a long-running task, so it names the task; the queue manager
@@ -99,13 +103,13 @@ fn us(v: i64) -> String {
 
 fn wq(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "Correlation") {
-        set("task", k);
+        set("task".into(), k);
     }
     // Aggregate on the base queue: the opened name may be an alias or a
     // remote queue (then the base is the transmission queue).
     let queue = row.get("Base_Name").or_else(|| row.get("Open_Name"));
     if let Some(q) = &queue {
-        set("queue", q.to_string());
+        set("queue".into(), q.to_string());
         let _ = write!(t, " queue {q}");
     }
     if let (Some(o), Some(q)) = (row.get("Open_Name"), &queue)
@@ -126,10 +130,10 @@ fn wq(row: &Row, set: &mut Set, t: &mut String) {
         && let Some(total) = row.dur_us("Total_Time_On_Queue")
     {
         let avg = total / valid;
-        set("qtime_avg_us", avg.to_string());
+        set("qtime_avg_us".into(), avg.to_string());
         let _ = write!(t, ", time on queue avg {}", us(avg));
         if let Some(max) = row.dur_us("Max_Time_On_Queue") {
-            set("qtime_max_us", max.to_string());
+            set("qtime_max_us".into(), max.to_string());
             let _ = write!(t, " max {}", us(max));
         }
     }
@@ -140,7 +144,7 @@ fn wq(row: &Row, set: &mut Set, t: &mut String) {
 
 fn wtas(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "Correl") {
-        set("task", k);
+        set("task".into(), k);
     }
     if let Some(c) = row.get("Correl") {
         let _ = write!(t, " task {c}");
@@ -162,7 +166,7 @@ fn wtas(row: &Row, set: &mut Set, t: &mut String) {
 
 fn wtid(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "WTAS_Correlator") {
-        set("task", k);
+        set("task".into(), k);
     }
     if let Some(a) = row.get("Appl_Type") {
         let _ = write!(t, " {a}");
@@ -171,15 +175,15 @@ fn wtid(row: &Row, set: &mut Set, t: &mut String) {
         let _ = write!(t, " {c}");
     }
     if let Some(c) = row.get("Channel_Name") {
-        set("channel", c.to_string());
+        set("channel".into(), c.to_string());
         let _ = write!(t, " channel {c}");
     }
     if let Some(c) = row.get("Channel_Connection_Name") {
-        set("conname", c.to_string());
+        set("conname".into(), c.to_string());
         let _ = write!(t, " conn {c}");
     }
     if let Some(u) = row.get("MVS_UserId") {
-        set("user", u.to_string());
+        set("user".into(), u.to_string());
         let _ = write!(t, " user {u}");
     }
 }
@@ -208,7 +212,7 @@ fn qmac(row: &Row, t: &mut String) {
 
 fn qcst(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(c) = row.get("Chl_Name") {
-        set("channel", c.to_string());
+        set("channel".into(), c.to_string());
         let _ = write!(t, " channel {c}");
     }
     let kind: Vec<String> = ["Type", "Status"]
@@ -219,7 +223,7 @@ fn qcst(row: &Row, set: &mut Set, t: &mut String) {
         let _ = write!(t, " ({})", kind.join(", "));
     }
     if let Some(c) = row.get("Connection_Name") {
-        set("conname", c.to_string());
+        set("conname".into(), c.to_string());
         let _ = write!(t, " conn {c}");
     }
     if let Some(r) = row.get("Remote_QMgr_Or_App") {
@@ -245,7 +249,7 @@ fn qcst(row: &Row, set: &mut Set, t: &mut String) {
         );
     }
     if let Some(d) = row.int("DNS_Resolution_Time") {
-        set("dns_us", d.to_string());
+        set("dns_us".into(), d.to_string());
         if d > 0 {
             let _ = write!(t, " DNS {}", us(d));
         }
@@ -254,7 +258,7 @@ fn qcst(row: &Row, set: &mut Set, t: &mut String) {
 
 fn qqst(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(q) = row.get("Queue") {
-        set("queue", q.to_string());
+        set("queue".into(), q.to_string());
         let _ = write!(t, " queue {q}");
     }
     let full = row.get("Record").is_none_or(|r| r != "PARTIAL");
@@ -278,16 +282,16 @@ fn qqst(row: &Row, set: &mut Set, t: &mut String) {
         );
     }
     if let Some(q) = row.int("QTime_Short") {
-        set("qtime_avg_us", q.to_string());
+        set("qtime_avg_us".into(), q.to_string());
         let _ = write!(t, ", qtime short {}", us(q));
     }
     if let Some(q) = row.int("QTime_Long") {
-        set("qtime_long_us", q.to_string());
+        set("qtime_long_us".into(), q.to_string());
         let _ = write!(t, " long {}", us(q));
     }
     if full && let Some(a) = row.int("Max_Age") {
         set(
-            "oldest_msg_age_us",
+            "oldest_msg_age_us".into(),
             a.max(0).saturating_mul(1_000_000).to_string(),
         );
         let _ = write!(t, ", oldest message {a} s");
@@ -318,11 +322,11 @@ fn task_stats(row: &Row, what: &str, prefix: &str, set: &mut Set, t: &mut String
         && let Some(e) = elapsed
     {
         let avg = e / reqs;
-        set(&format!("{prefix}_avg_us"), avg.to_string());
+        set(format!("{prefix}_avg_us").into(), avg.to_string());
         let _ = write!(t, ", avg {}", us(avg));
     }
     if let Some(m) = row.dur_us(&format!("Max_{what}_Request_Duration")) {
-        set(&format!("{prefix}_max_us"), m.to_string());
+        set(format!("{prefix}_max_us").into(), m.to_string());
         let _ = write!(t, ", longest {}", us(m));
     }
     if let Ok(Some(at)) = row.datetime(&format!("Max_{what}_Request_Time")) {

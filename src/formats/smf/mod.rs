@@ -36,7 +36,7 @@ mod value;
 pub use survey::survey;
 
 use super::Reader;
-use crate::event::{Event, Format, Kind, Origin};
+use crate::event::{AttrName, Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
 use crate::source::{
@@ -899,9 +899,9 @@ impl FileState {
                 let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
                 cells(&row, &mut attrs);
                 let text = derive::derive(&row, &mut attrs);
-                attrs.push(("ts_from".to_string(), h.from.to_string()));
+                attrs.push(("ts_from".into(), h.from.to_string()));
                 if let Some(o) = h.offset {
-                    attrs.push(("clock_offset_s".to_string(), o.to_string()));
+                    attrs.push(("clock_offset_s".into(), o.to_string()));
                 }
                 (text, attrs)
             });
@@ -1060,7 +1060,7 @@ fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32
 
 /// Every cell with a value, under its current column name. A `(DATE)` and
 /// `(TIME)` pair holding the formatter's 1970 placeholder is dropped whole.
-fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
+fn cells(row: &Row, attrs: &mut Vec<(AttrName, String)>) {
     let l = row.layout;
     let mut skip_time = None;
     for (i, name) in l.names.iter().enumerate() {
@@ -1081,7 +1081,7 @@ fn cells(row: &Row, attrs: &mut Vec<(String, String)>) {
             continue;
         }
         if l.keep[i] {
-            attrs.push((name.clone(), v.into_owned()));
+            attrs.push((name.clone().into(), v.into_owned()));
         }
     }
 }

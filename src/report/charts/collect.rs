@@ -231,7 +231,7 @@ mod tests {
     use crate::event::Origin;
     use crate::findings::{MAX_COUNT_SERIES, Style};
 
-    fn ev(path: &Arc<Origin>, at: &str, kind: Kind, attrs: &[(&str, &str)]) -> Event {
+    fn ev(path: &Arc<Origin>, at: &str, kind: Kind, attrs: &[(&'static str, &str)]) -> Event {
         let ts = chrono::DateTime::parse_from_rfc3339(at).unwrap();
         let mut e = Event::new(ts, path.clone(), 1, kind, "x".into());
         for (k, v) in attrs {
