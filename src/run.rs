@@ -100,6 +100,7 @@ impl InputArgs {
             encoding: self.encoding,
             smf_stck_tz: self.smf_stck_tz,
             smf_clocks: None,
+            errlog_clocks: None,
         }
     }
 

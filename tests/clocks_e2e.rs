@@ -111,3 +111,57 @@ fn an_error_log_record_cut_before_its_message_is_on_the_timeline() {
     assert_eq!(r["attrs"]["program"], "amqzmuc0");
     assert_eq!(r["attrs"]["local_host"], "mqservice");
 }
+
+#[test]
+fn json_log_rows_take_the_offset_the_text_log_beside_it_states() {
+    let out = run(&[
+        "timeline",
+        "--format",
+        "jsonl",
+        "fixtures/clocks/errlog-json-beside",
+    ]);
+    let rows = jsonl(&out);
+    let json: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().ends_with(".json"))
+        .map(|r| r["ts"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        json,
+        [
+            // ibm_datetime 08:46:25.924Z, where the text log says +02:00.
+            "2018-10-11T10:46:25.924000+02:00",
+            // Between the runs (summer time ended at 01:00Z on 28 October):
+            // the nearer run, still +02:00.
+            "2018-10-27T23:30:00.500000+02:00",
+            "2018-11-15T09:05:00.017000+01:00",
+        ]
+    );
+    let inv = run(&[
+        "inventory",
+        "--format",
+        "json",
+        "fixtures/clocks/errlog-json-beside",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&inv).unwrap();
+    let json_file = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"].as_str().unwrap().ends_with(".json"))
+        .unwrap();
+    assert_eq!(json_file["utc_offset"], "+02:00");
+    assert_eq!(
+        json_file["utc_offset_source"],
+        "text log fixtures/clocks/errlog-json-beside/qmgrs/QMEU/errors/AMQERR01.LOG"
+    );
+    // Alone, the JSON log stays in UTC, as written.
+    let out = run(&[
+        "timeline",
+        "--format",
+        "jsonl",
+        "fixtures/clocks/errlog-json-beside/qmgrs/QMEU/errors/AMQERR01.json",
+    ]);
+    let first = &jsonl(&out)[0];
+    assert_eq!(first["ts"], "2018-10-11T08:46:25.924000+00:00");
+}

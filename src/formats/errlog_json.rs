@@ -11,7 +11,7 @@ use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
+use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source, display_dir};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -322,7 +322,8 @@ struct Run {
 
 pub struct ErrlogJsonSource {
     format: Format,
-    // `ibm_datetime` is always UTC: no --tz needed.
+    // `ibm_datetime` is always UTC: no --tz needed; `errlog_clocks` gives
+    // the local offset when a text log beside it states one.
     opts: ReadOptions,
     inputs: VecDeque<Input>,
     run: Option<Run>,
@@ -493,8 +494,22 @@ impl ErrlogJsonSource {
                 return None;
             }
         };
+        // Shown at the offset the text log beside it states for that moment.
+        let local = match (&self.opts.errlog_clocks, self.format) {
+            (Some(c), Format::ErrlogJson) => c
+                .at(display_dir(&run.info.path), get("host"), ts.timestamp())
+                .and_then(|(off, path)| Some((FixedOffset::east_opt(off)?, path))),
+            _ => None,
+        };
+        let ts = match local {
+            Some((off, _)) => ts.with_timezone(&off),
+            None => ts,
+        };
         if run.info.utc_offset.is_none() {
-            run.info.set_offset(*ts.offset(), "data");
+            match local {
+                Some((off, path)) => run.info.set_offset(off, &format!("text log {path}")),
+                None => run.info.set_offset(*ts.offset(), "data"),
+            }
         }
         let pid = get("ibm_processid").and_then(|s| s.trim().parse().ok());
         let tid = get("ibm_threadid").and_then(|s| s.trim().parse().ok());

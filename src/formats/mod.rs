@@ -157,10 +157,26 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         .collect();
     let smf_clocks = (!smf_inputs.is_empty())
         .then(|| std::sync::Arc::new(smf::survey(&smf_inputs, opts.smf_stck_tz.is_some())));
+    // JSON error logs state UTC only; the text logs beside them say which
+    // local offset the queue manager's clock had.
+    let of_format = |f: Format| -> Vec<&Input> {
+        sniffed
+            .iter()
+            .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == f))
+            .map(|s| &s.input)
+            .collect()
+    };
+    let errlog_clocks = if of_format(Format::ErrlogJson).is_empty() {
+        None
+    } else {
+        let text = of_format(Format::ErrlogText);
+        (!text.is_empty()).then(|| std::sync::Arc::new(errlog_text::survey(&text, opts.encoding)))
+    };
     let opts = &ReadOptions {
         read_buffer: read_buffer_for(n),
         hold_budget: smf::hold_budget_for(smf),
         smf_clocks,
+        errlog_clocks,
         parallel: Parallel {
             helpers: helpers_for(large, opts.jobs),
             ..opts.parallel

@@ -13,11 +13,13 @@
 //! offset (local header time minus `Time()`). The second pass parses the
 //! records. A rotated set (AMQERR03, 02, 01) is one source, oldest first.
 
+mod clocks;
 mod header;
 mod parser;
 mod prescan;
 mod source;
 
+pub use clocks::survey;
 use header::*;
 use parser::*;
 use prescan::*;
