@@ -735,18 +735,13 @@ impl TraceSource {
             mut events,
             ..
         } = job;
+        // A fresh source for every block: whatever an earlier block left in
+        // it (held lines, counters, header state) would make a block's rows
+        // depend on which thread read which blocks before it (a fuzzed
+        // trace gave other dates with a helper, now and then).
+        *self = TraceSource::ahead_of(t);
         self.date = Some(date);
-        self.last_tod = None;
         self.ahead = Some(Ahead::default());
-        for th in &mut self.threads.all {
-            th.stack.clear();
-            th.queries.clear();
-            th.max_depth = 0;
-            th.last_record_line = 0;
-        }
-        self.fast_span = None;
-        self.skipped = None;
-        self.out.clear();
         if let Some(seg) = self.seg.as_mut() {
             seg.info = FileInfo::new(&t.input.display, Format::FmtTrace, 0);
             seg.info.pid = t.pid;
