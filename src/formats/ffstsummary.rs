@@ -67,7 +67,11 @@ fn time_and_offset(s: &str) -> Option<(NaiveTime, Option<FixedOffset>)> {
         Some(o) => {
             let sign = if o.starts_with('-') { -1 } else { 1 };
             let (h, m) = o[1..].split_once(':').unwrap_or((&o[1..], "0"));
-            let secs = h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60;
+            // An offset is under a day: anything larger is no offset (and
+            // would overflow the seconds).
+            let h = h.parse::<i32>().ok().filter(|h| (0..24).contains(h))?;
+            let m = m.parse::<i32>().ok().filter(|m| (0..60).contains(m))?;
+            let secs = h * 3600 + m * 60;
             Some(FixedOffset::east_opt(sign * secs)?)
         }
     };
@@ -286,6 +290,13 @@ AMQ2143";
         assert_eq!(b.installation, Some("Installation1"));
         assert_eq!(b.major, Some("xecE_W_UNEXPECTED_ASYNC_SIGNAL"));
         assert_eq!(b.minor, Some("OK"));
+        // Offsets of a day or more are no offsets (a fuzzed line overflowed).
+        assert_eq!(time_and_offset("07:25:17-4348308").map(|t| t.1), None);
+        assert_eq!(time_and_offset("07:25:17+5:75").map(|t| t.1), None);
+        assert_eq!(
+            time_and_offset("07:25:17+5:30").and_then(|t| t.1),
+            FixedOffset::east_opt(5 * 3600 + 30 * 60)
+        );
         assert!(parse("AMQ2143").is_none());
         assert!(parse("an ordinary line of some other program 1 2 3 4").is_none());
     }
