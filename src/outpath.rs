@@ -126,9 +126,12 @@ pub fn check(out: &Path, reads: &[PathBuf]) -> Result<(), String> {
 
 /// Standard output, or a temporary file renamed onto the `-o` path by
 /// `finish`. Dropped without `finish` (a failed run), the temporary file
-/// is removed and the target left as it was.
+/// is removed and the target left as it was. A target that exists and is
+/// no regular file (`/dev/null`, a FIFO) is written directly: renaming over
+/// it would replace the device with a file.
 pub enum Output {
     Stdout(BufWriter<io::StdoutLock<'static>>),
+    Direct(BufWriter<fs::File>),
     File {
         w: BufWriter<tempfile::NamedTempFile>,
         dest: PathBuf,
@@ -145,6 +148,22 @@ impl Output {
             )));
         };
         check(dest, reads)?;
+        // An existing link is followed: the file it names is replaced, the
+        // link stays.
+        let dest = &fs::canonicalize(dest).unwrap_or_else(|_| dest.to_path_buf());
+        match fs::metadata(dest) {
+            Ok(m) if m.is_dir() => {
+                return Err(format!("cannot write {}: a directory", dest.display()));
+            }
+            Ok(m) if !m.is_file() => {
+                let f = fs::OpenOptions::new()
+                    .write(true)
+                    .open(dest)
+                    .map_err(|e| format!("cannot write {}: {e}", dest.display()))?;
+                return Ok(Output::Direct(BufWriter::with_capacity(256 * 1024, f)));
+            }
+            _ => {}
+        }
         let tmp = tempfile::Builder::new()
             .prefix(".mqdiag-")
             .suffix(".tmp")
@@ -160,6 +179,7 @@ impl Output {
     pub fn finish(self) -> io::Result<()> {
         match self {
             Output::Stdout(mut w) => w.flush(),
+            Output::Direct(mut w) => w.flush(),
             Output::File { w, dest } => {
                 let tmp = w.into_inner().map_err(|e| e.into_error())?;
                 tmp.as_file().sync_all()?;
@@ -184,18 +204,21 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Output::Stdout(w) => w.write(buf),
+            Output::Direct(w) => w.write(buf),
             Output::File { w, .. } => w.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Output::Stdout(w) => w.write_all(buf),
+            Output::Direct(w) => w.write_all(buf),
             Output::File { w, .. } => w.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Output::Stdout(w) => w.flush(),
+            Output::Direct(w) => w.flush(),
             Output::File { w, .. } => w.flush(),
         }
     }
@@ -265,6 +288,35 @@ mod tests {
         let l = d.path().join("b.txt");
         fs::hard_link(&f, &l).unwrap();
         assert!(check(&l, std::slice::from_ref(&f)).is_err());
+    }
+
+    /// `-o /dev/null` (benchmarks, scripts) must not replace the device
+    /// with a file; a link to a report stays a link.
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_written_in_place_and_links_followed() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        let mut o = Output::open(Some(null), &[]).unwrap();
+        o.write_all(b"report").unwrap();
+        o.finish().unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real.txt");
+        let link = d.path().join("link.txt");
+        fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut o = Output::open(Some(&link), &[]).unwrap();
+        o.write_all(b"new").unwrap();
+        o.finish().unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert!(Output::open(Some(d.path()), &[]).is_err());
     }
 
     #[test]
