@@ -89,6 +89,29 @@ struct Row {
     companions: BTreeMap<String, u64>,
 }
 
+/// What both message rules say of how records become occurrences and
+/// findings (their `trigger` texts differ before and after it).
+macro_rules! story_trigger {
+    () => {
+        "informational ones excluded). Records MQ writes together for one failure (the same file, process and thread, within a \
+        second, not naming different channels or remote ends: AMQ9209 + AMQ9999 + AMQ9780, \
+        CSQX209E + CSQX599E, ...) are one occurrence, counted under the most specific message \
+        (AMQ9780 and the generic AMQ9999/CSQX599 only when nothing else says why), the others kept \
+        as evidence (`also_written`); identical records (same time, process, thread, message and \
+        text) in rotated or copied logs count once. Occurrences are grouped by queue manager and \
+        channel, or by remote end where no channel is known (a host name and an address are one \
+        end when any record pairs them; `????` counts as unknown), else by message; a group with \
+        at least `min_occurrences` occurrences is a finding with its count, first and last time, \
+        the message ids most frequent first, and a `breakdown` per message, channel, remote end and \
+        return code. Severity is the highest of the group's messages in the catalogue, lowered to \
+        info when the group has fewer than `frequent_occurrences` occurrences and its last one is \
+        more than `recent_days` days before the newest channel or TLS record of its queue \
+        manager: a long log then \
+        reads as the failures that recur or are current."
+    };
+}
+pub(crate) use story_trigger;
+
 /// The thresholds both message rules group by, then a rule's own.
 macro_rules! message_thresholds {
     ($($extra:expr),* $(,)?) => {

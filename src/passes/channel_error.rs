@@ -13,27 +13,16 @@ pub static RULE: RuleInfo = RuleInfo {
     id: "channel-error",
     severity: Severity::Error,
     summary: "Network and channel errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",
-    trigger: "Every error-log or job-log record whose message is a channel or network error of \
+    trigger: concat!(
+        "Every error-log or job-log record whose message is a channel or network error of \
         the catalogue: {catalogue-ids:channel} (with any severity letter), and \
-        every other record the error-log reader put in the `channel` family (attribute `family`; \
-        informational ones excluded). Records MQ writes together for one failure (the same file, process and thread, within a \
-        second, not naming different channels or remote ends: AMQ9209 + AMQ9999 + AMQ9780, \
-        CSQX209E + CSQX599E, ...) are one occurrence, counted under the most specific message \
-        (AMQ9780 and the generic AMQ9999/CSQX599 only when nothing else says why), the others kept \
-        as evidence (`also_written`); identical records (same time, process, thread, message and \
-        text) in rotated or copied logs count once. Occurrences are grouped by queue manager and \
-        channel, or by remote end where no channel is known (a host name and an address are one \
-        end when any record pairs them; `????` counts as unknown), else by message; a group with \
-        at least `min_occurrences` occurrences is a finding with its count, first and last time, \
-        the message ids most frequent first, and a `breakdown` per message, channel, remote end and \
-        return code. Severity is the highest of the group's messages in the catalogue, lowered to \
-        info when the group has fewer than `frequent_occurrences` occurrences and its last one is \
-        more than `recent_days` days before the newest channel or TLS record of its queue \
-        manager: a long log then \
-        reads as the failures that recur or are current. Messages that are usually harmless noise are warnings \
+        every other record the error-log reader put in the `channel` family (attribute `family`; ",
+        super::catalog::story_trigger!(),
+        " Messages that are usually harmless noise are warnings \
         ({catalogue-warnings:channel}). AMQ9519/AMQ9520 (channel not defined) on at least \
         `scan_min_channels` different channel names from one remote end of a queue manager are \
-        one error finding instead, naming the address and the names tried (`channels_tried`).",
+        one error finding instead, naming the address and the names tried (`channels_tried`)."
+    ),
     thresholds: super::catalog::message_thresholds!(
         Threshold::new(
             "scan_min_channels",

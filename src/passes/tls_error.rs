@@ -12,25 +12,14 @@ pub static RULE: RuleInfo = RuleInfo {
     id: "tls-error",
     severity: Severity::Error,
     summary: "TLS errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",
-    trigger: "Every error-log or job-log record whose message is a TLS error of the catalogue: \
+    trigger: concat!(
+        "Every error-log or job-log record whose message is a TLS error of the catalogue: \
         {catalogue-ids:tls} (with any severity letter), and \
-        every other record the error-log reader put in the `tls` family (attribute `family`; \
-        informational ones excluded). Records MQ writes together for one failure (the same file, process and thread, within a \
-        second, not naming different channels or remote ends: AMQ9209 + AMQ9999 + AMQ9780, \
-        CSQX209E + CSQX599E, ...) are one occurrence, counted under the most specific message \
-        (AMQ9780 and the generic AMQ9999/CSQX599 only when nothing else says why), the others kept \
-        as evidence (`also_written`); identical records (same time, process, thread, message and \
-        text) in rotated or copied logs count once. Occurrences are grouped by queue manager and \
-        channel, or by remote end where no channel is known (a host name and an address are one \
-        end when any record pairs them; `????` counts as unknown), else by message; a group with \
-        at least `min_occurrences` occurrences is a finding with its count, first and last time, \
-        the message ids most frequent first, and a `breakdown` per message, channel, remote end and \
-        return code. Severity is the highest of the group's messages in the catalogue, lowered to \
-        info when the group has fewer than `frequent_occurrences` occurrences and its last one is \
-        more than `recent_days` days before the newest channel or TLS record of its queue \
-        manager: a long log then \
-        reads as the failures that recur or are current. A failure \
-        whose most specific record is a channel error is reported by `channel-error`.",
+        every other record the error-log reader put in the `tls` family (attribute `family`; ",
+        super::catalog::story_trigger!(),
+        " A failure \
+        whose most specific record is a channel error is reported by `channel-error`."
+    ),
     thresholds: super::catalog::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
