@@ -604,18 +604,23 @@ fn read_all(inputs: Vec<Input>, opts: ReadOptions) -> Vec<(Vec<Event>, FileInfo)
         .collect()
 }
 
+/// A QCST file (two rows, STCK `Start` at `stck`) and a QMAC file of one
+/// LPAR and queue manager, read together; `stck_tz`: `--smf-stck-tz`.
+fn lpar_files(stck: &str, stck_tz: Option<&str>) -> Vec<(Vec<Event>, FileInfo)> {
+    let files = vec![
+        mem("SMF-QCST.csv", &qcst_rows("MPX1", "QML1", stck, 2)),
+        mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
+    ];
+    let opts = ReadOptions {
+        smf_stck_tz: stck_tz.and_then(crate::timefmt::parse_offset),
+        ..ReadOptions::default()
+    };
+    read_all(files, opts)
+}
+
 #[test]
 fn a_file_without_stck_columns_takes_its_lpars_offset_from_another() {
-    let files = read_all(
-        vec![
-            mem(
-                "SMF-QCST.csv",
-                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
-            ),
-            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
-        ],
-        ReadOptions::default(),
-    );
+    let files = lpar_files("22:08:01,809383", None);
     let (evs, fi) = &files[1];
     assert_eq!(ts(&evs[0]), "2016-02-27T18:10:00.000000-04:00");
     assert_eq!(fi.utc_offset.as_deref(), Some("-04:00"));
@@ -627,36 +632,12 @@ fn a_file_without_stck_columns_takes_its_lpars_offset_from_another() {
     );
     // The formatter ran at UTC-5: STCK 22:08 was 03:08 UTC next day, and
     // the LPAR clock 18:08 is at UTC-9.
-    let files = read_all(
-        vec![
-            mem(
-                "SMF-QCST.csv",
-                &qcst_rows("MPX1", "QML1", "22:08:01,809383", 2),
-            ),
-            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
-        ],
-        ReadOptions {
-            smf_stck_tz: crate::timefmt::parse_offset("-05:00"),
-            ..ReadOptions::default()
-        },
-    );
+    let files = lpar_files("22:08:01,809383", Some("-05:00"));
     assert_eq!(ts(&files[1].0[0]), "2016-02-27T18:10:00.000000-09:00");
     assert_eq!(ts(&files[0].0[0]), "2016-02-27T18:08:01.809383-09:00");
     // Families that agree, with the formatter's zone given: that zone is
     // the LPAR's.
-    let files = read_all(
-        vec![
-            mem(
-                "SMF-QCST.csv",
-                &qcst_rows("MPX1", "QML1", "18:08:01,809383", 2),
-            ),
-            mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
-        ],
-        ReadOptions {
-            smf_stck_tz: crate::timefmt::parse_offset("+02:00"),
-            ..ReadOptions::default()
-        },
-    );
+    let files = lpar_files("18:08:01,809383", Some("+02:00"));
     assert_eq!(ts(&files[1].0[0]), "2016-02-27T18:10:00.000000+02:00");
     assert!(files.iter().all(|(_, fi)| messages(fi).is_empty()));
 }
