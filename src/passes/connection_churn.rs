@@ -13,6 +13,7 @@ use crate::source::{FileInfo, Severity};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -294,10 +295,11 @@ impl ConnectionChurn {
         conname: &str,
     ) -> Option<&mut Group> {
         let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
+        // Each part after its length: no two keys share a text, whatever
+        // bytes the names hold.
         self.key_buf.clear();
         for part in [src, qmgr, channel, conname] {
-            self.key_buf.push_str(part);
-            self.key_buf.push('\0');
+            let _ = write!(self.key_buf, "{}:{part}", part.len());
         }
         let i = match self.by_channel.get(self.key_buf.as_str()) {
             Some(&i) => i,
@@ -669,6 +671,17 @@ impl Pass for ConnectionChurn {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn channel_groups_are_told_apart_whatever_their_names_hold() {
+        let mut c = ConnectionChurn::new(&Settings::defaults(&RULE));
+        c.channel_group("log", "QM1", "A\0B", "C").unwrap().connects = 1;
+        c.channel_group("log", "QM1", "A", "B\0C").unwrap().connects = 2;
+        // Values are trimmed, as before the groups were indexed.
+        c.channel_group("log", "QM1 ", " A", "B\0C").unwrap().connects += 1;
+        let n: Vec<u64> = c.groups.iter().map(|(_, g)| g.connects).collect();
+        assert_eq!(n, [1, 3]);
+    }
 
     #[test]
     fn smf_time_by_hand_agrees_with_chrono() {
