@@ -678,7 +678,9 @@ mod tests {
         c.channel_group("log", "QM1", "A\0B", "C").unwrap().connects = 1;
         c.channel_group("log", "QM1", "A", "B\0C").unwrap().connects = 2;
         // Values are trimmed, as before the groups were indexed.
-        c.channel_group("log", "QM1 ", " A", "B\0C").unwrap().connects += 1;
+        c.channel_group("log", "QM1 ", " A", "B\0C")
+            .unwrap()
+            .connects += 1;
         let n: Vec<u64> = c.groups.iter().map(|(_, g)| g.connects).collect();
         assert_eq!(n, [1, 3]);
     }
