@@ -184,7 +184,7 @@ pub struct Event {
     pub function_time: Option<u64>,
     /// Typed values, named; small and ordered. Readers and passes agree on
     /// these names (see the module docs of `event` for the list).
-    pub attrs: Vec<(AttrName, String)>,
+    pub attrs: Attrs,
 }
 
 /// An attribute's name: the readers' fixed names are borrowed (most events
@@ -209,20 +209,14 @@ impl Event {
             depth: None,
             elapsed_us: None,
             function_time: None,
-            attrs: Vec::new(),
+            attrs: Attrs::default(),
         }
     }
 
     /// Rough heap and inline size, for buffers that must stay bounded in
     /// bytes (an SMF WQ row carries ~500 attributes; a trace line none).
     pub fn approx_bytes(&self) -> usize {
-        std::mem::size_of::<Event>()
-            + self.text.len()
-            + self
-                .attrs
-                .iter()
-                .map(|(k, v)| k.len() + v.len() + 48)
-                .sum::<usize>()
+        std::mem::size_of::<Event>() + self.text.len() + self.attrs.approx_bytes()
     }
 
     pub fn path(&self) -> &str {
@@ -235,21 +229,161 @@ impl Event {
 
     /// The first attribute with this name.
     pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.attrs.get(name)
     }
 
-    pub fn set_attr(&mut self, name: &'static str, value: impl Into<String>) {
-        self.attrs.push((AttrName::Borrowed(name), value.into()));
+    pub fn set_attr(&mut self, name: &'static str, value: impl AsRef<str>) {
+        self.attrs.push(AttrName::Borrowed(name), value.as_ref());
     }
 
     /// `set_attr` for a name read from the input.
-    pub fn set_attr_named(&mut self, name: String, value: impl Into<String>) {
-        self.attrs.push((AttrName::Owned(name), value.into()));
+    pub fn set_attr_named(&mut self, name: String, value: impl AsRef<str>) {
+        self.attrs.push(AttrName::Owned(name), value.as_ref());
     }
 }
+
+/// An event's attributes, in the order they were set. The values live in
+/// one string: a log record carries 10 to 30 of them, and a `String` each
+/// made allocation the larger part of reading event-dense inputs (job logs,
+/// container consoles).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Attrs {
+    /// Each name with the end of its value in `values` (the start is the
+    /// previous entry's end).
+    keys: Vec<(AttrName, u32)>,
+    values: String,
+}
+
+impl Attrs {
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Room for `n` more attributes of `bytes` bytes of values in all.
+    pub fn reserve(&mut self, n: usize, bytes: usize) {
+        self.keys.reserve(n);
+        self.values.reserve(bytes);
+    }
+
+    pub fn push(&mut self, name: AttrName, value: &str) {
+        // Values past 4 GB in one event cannot be stored; such a value is
+        // cut (no reader keeps lines that long).
+        let room = (u32::MAX as usize).saturating_sub(self.values.len());
+        let mut cut = value.len().min(room);
+        while !value.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.values.push_str(&value[..cut]);
+        self.keys.push((name, self.values.len() as u32));
+    }
+
+    /// The first value with this name.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let mut start = 0;
+        for (k, end) in &self.keys {
+            if k == name {
+                return Some(&self.values[start..*end as usize]);
+            }
+            start = *end as usize;
+        }
+        None
+    }
+
+    pub fn iter(&self) -> AttrIter<'_> {
+        AttrIter {
+            attrs: self,
+            i: 0,
+            start: 0,
+        }
+    }
+
+    /// Keep the attributes `keep` says yes to, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str, &str) -> bool) {
+        if self.iter().all(|(k, v)| keep(k, v)) {
+            return;
+        }
+        let old = std::mem::take(self);
+        self.reserve(old.len(), old.values.len());
+        let mut start = 0;
+        for (k, end) in old.keys {
+            let v = &old.values[start..end as usize];
+            start = end as usize;
+            if keep(&k, v) {
+                self.push(k, v);
+            }
+        }
+    }
+
+    /// Replace every value by what `f` makes of it (name, value).
+    pub fn map_values(&mut self, mut f: impl FnMut(&str, &str) -> String) {
+        let old = std::mem::take(self);
+        self.reserve(old.len(), old.values.len());
+        let mut start = 0;
+        for (k, end) in old.keys {
+            let v = f(&k, &old.values[start..end as usize]);
+            start = end as usize;
+            self.push(k, &v);
+        }
+    }
+
+    /// Rough heap size with a share of the event's inline size per entry.
+    pub fn approx_bytes(&self) -> usize {
+        self.values.len() + self.keys.iter().map(|(k, _)| k.len() + 48).sum::<usize>()
+    }
+}
+
+impl std::fmt::Debug for Attrs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<N: Into<AttrName>, V: AsRef<str>> FromIterator<(N, V)> for Attrs {
+    fn from_iter<I: IntoIterator<Item = (N, V)>>(iter: I) -> Self {
+        let mut a = Attrs::default();
+        for (k, v) in iter {
+            a.push(k.into(), v.as_ref());
+        }
+        a
+    }
+}
+
+impl<'a> IntoIterator for &'a Attrs {
+    type Item = (&'a str, &'a str);
+    type IntoIter = AttrIter<'a>;
+    fn into_iter(self) -> AttrIter<'a> {
+        self.iter()
+    }
+}
+
+/// The attributes as (name, value), in order.
+pub struct AttrIter<'a> {
+    attrs: &'a Attrs,
+    i: usize,
+    start: usize,
+}
+
+impl<'a> Iterator for AttrIter<'a> {
+    type Item = (&'a str, &'a str);
+    fn next(&mut self) -> Option<Self::Item> {
+        let (k, end) = self.attrs.keys.get(self.i)?;
+        let v = &self.attrs.values[self.start..*end as usize];
+        self.i += 1;
+        self.start = *end as usize;
+        Some((k, v))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.attrs.keys.len() - self.i;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for AttrIter<'_> {}
 
 /// The attributes whose values `--redact` learns as names (hosts, users,
 /// queue managers). Here, below readers and reports both, because the SMF
@@ -275,5 +409,31 @@ mod tests {
         let n = std::mem::size_of::<super::Event>();
         assert!(n <= 256, "Event is {n} bytes");
         eprintln!("Event: {n} bytes");
+    }
+
+    #[test]
+    fn attrs_keep_order_values_and_first_of_a_name() {
+        let mut a = super::Attrs::default();
+        assert!(a.is_empty() && a.get("x").is_none());
+        a.push("x".into(), "1");
+        a.push("é".into(), "");
+        a.push("x".into(), "two");
+        a.push(String::from("owned").into(), "ü3");
+        assert_eq!(a.len(), 4);
+        assert_eq!(a.get("x"), Some("1"));
+        assert_eq!(a.get("é"), Some(""));
+        assert_eq!(a.get("owned"), Some("ü3"));
+        let all: Vec<_> = a.iter().collect();
+        assert_eq!(all, [("x", "1"), ("é", ""), ("x", "two"), ("owned", "ü3")]);
+        assert_eq!(a.iter().len(), 4);
+        let mut b = a.clone();
+        b.retain(|k, v| !(k == "x" && v == "1"));
+        assert_eq!(b.get("x"), Some("two"));
+        assert_eq!(b.len(), 3);
+        b.map_values(|k, v| format!("{k}={v}"));
+        let all: Vec<_> = b.iter().collect();
+        assert_eq!(all, [("é", "é="), ("x", "x=two"), ("owned", "owned=ü3")]);
+        let c: super::Attrs = [("a", "1"), ("b", "2")].into_iter().collect();
+        assert_eq!(format!("{c:?}"), r#"[("a", "1"), ("b", "2")]"#);
     }
 }

@@ -881,9 +881,7 @@ impl Redactor {
     /// function names are MQ's own, not the site's).
     pub fn event(&self, e: &mut Event) {
         e.text = self.apply(&e.text);
-        for (k, v) in e.attrs.iter_mut() {
-            *v = self.apply_attr(k, v);
-        }
+        e.attrs.map_values(|k, v| self.apply_attr(k, v));
     }
 }
 

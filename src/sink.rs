@@ -165,11 +165,7 @@ struct Attrs<'a>(Vec<(&'a str, &'a str)>);
 
 impl<'a> Attrs<'a> {
     fn of(e: &'a Event) -> Self {
-        let mut v: Vec<(&str, &str)> = e
-            .attrs
-            .iter()
-            .map(|(k, v)| (k.as_ref(), v.as_str()))
-            .collect();
+        let mut v: Vec<(&str, &str)> = e.attrs.iter().collect();
         // Stable: equal names keep their order, and dedup keeps the first.
         v.sort_by(|a, b| a.0.cmp(b.0));
         v.dedup_by(|later, first| later.0 == first.0);
@@ -353,8 +349,8 @@ mod tests {
         );
         let mut map = serde_json::Map::new();
         for (k, v) in &e.attrs {
-            map.entry(k.clone())
-                .or_insert_with(|| serde_json::Value::String(v.clone()));
+            map.entry(k.to_string())
+                .or_insert_with(|| serde_json::Value::String(v.to_string()));
         }
         let want = serde_json::Value::Object(map).to_string();
         assert_eq!(serde_json::to_string(&Attrs::of(&e)).unwrap(), want);

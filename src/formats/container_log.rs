@@ -513,7 +513,7 @@ fn mq_event(
     // Most lines need no normalising: no copy for those.
     let x = catalog::extract(id, &catalog::normalise_cow(text), &inserts);
     // A record has about ten attributes: one allocation, not four.
-    e.attrs.reserve(12);
+    e.attrs.reserve(20, 256);
     e.set_attr("msgid", x.msgid);
     if let Some(s) = x.severity {
         e.set_attr("severity", s.to_string());

@@ -550,7 +550,7 @@ impl ErrlogJsonSource {
         };
         let mut e = Event::new(ts, run.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
-        e.attrs.reserve(32);
+        e.attrs.reserve(32, 512);
         e.pid = pid;
         e.tid = tid;
         if let Some(id) = msgid {

@@ -712,7 +712,7 @@ impl JoblogSource {
             (None, after_cpf.to_string())
         };
         let mut e = Event::new(ts, run.origin.clone(), o.line, Kind::LogRecord, joined);
-        e.attrs.reserve(12);
+        e.attrs.reserve(20, 256);
         let x = catalog::extract(&id, &catalog::normalise(&body), &[]);
         e.set_attr("msgid", x.msgid);
         if let Some(s) = x.severity {
@@ -740,7 +740,7 @@ impl JoblogSource {
                 && (1..=4).contains(&name.len())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric())
             {
-                e.set_attr("qmgr", name.to_string());
+                e.set_attr("qmgr", name);
             }
         }
         if let Some(cs) = csect {

@@ -298,7 +298,7 @@ impl ErrlogTextSource {
             e.set_attr("incomplete", "true");
         }
         // A record carries 20 to 30 attributes: one allocation, not five.
-        e.attrs.reserve(32);
+        e.attrs.reserve(32, 512);
         e.pid = r.header.pid;
         e.tid = r.header.tid;
         let explanation = join_paragraphs(&r.sections[0]);

@@ -912,7 +912,7 @@ impl FileState {
         let ts = at(h.key.0);
         let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
         e.end = h.end.map(at);
-        e.attrs = attrs;
+        e.attrs = attrs.into_iter().collect();
         self.info.saw_event(&ts);
         Some(e)
     }

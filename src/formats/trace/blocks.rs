@@ -945,7 +945,7 @@ impl TraceSource {
                     e.depth = Some(pos as u32);
                     let at = e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX);
                     e.elapsed_us = Some(micros_between(th.stack[pos].1, at));
-                    e.attrs.retain(|(k, _)| k != "unmatched");
+                    e.attrs.retain(|k, _| k != "unmatched");
                 }
                 _ => e.depth = e.depth.map(|d| d + before as u32),
             }
