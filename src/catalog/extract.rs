@@ -7,8 +7,10 @@ use super::{
     CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, lookup,
 };
 use regex::Regex;
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 pub(super) fn regex(pattern: &'static str) -> &'static Regex {
     // Each pattern is compiled on first use: a file holds a few message
@@ -50,7 +52,9 @@ mod fast {
     /// Outcome of a hand matcher: `Some(result)` sure, `None` unsure.
     pub type Answer<'a> = Option<Option<&'a str>>;
 
-    pub fn matcher(pattern: &str) -> Option<for<'a> fn(&'a str) -> Answer<'a>> {
+    pub type MatchFn = for<'a> fn(&'a str) -> Answer<'a>;
+
+    pub fn matcher(pattern: &str) -> Option<MatchFn> {
         Some(match pattern {
             r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is| program)?\s+'([^']+)'" => {
                 generic_channel
@@ -400,17 +404,22 @@ mod fast {
     }
 }
 
-/// What the catalogue makes of one message.
+/// What the catalogue makes of one message; values borrow from the text
+/// and inserts where they are written as they are.
 #[derive(Debug, Default, PartialEq)]
-pub struct Extracted {
+pub struct Extracted<'a> {
     /// With severity letter when known: `AMQ9999E` even if the log wrote
     /// `AMQ9999`.
-    pub msgid: String,
+    pub msgid: Cow<'a, str>,
     pub severity: Option<char>,
     pub family: Option<&'static str>,
     /// Typed values, in a stable order, each name once.
-    pub attrs: Vec<(&'static str, String)>,
+    pub attrs: Vec<(&'static str, Cow<'a, str>)>,
 }
+
+/// A value `extract` found.
+type Value<'a> = Cow<'a, str>;
+type Found<'a> = Vec<(&'static str, Value<'a>)>;
 
 /// Join wrapped lines and undo copy artefacts before matching: runs of
 /// whitespace (no-break spaces too) become one space, typographic quotes
@@ -496,14 +505,14 @@ pub fn normalise_parts(parts: &[&str]) -> String {
 /// wins over the catalogue's) and pull its typed values from `inserts` (canonical
 /// names: `ArithInsert1`, `CommentInsert1`, `RemoteHost`, ...) and `text`
 /// (already normalised).
-pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
+pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> Extracted<'a> {
     let entry = lookup(id);
     let base = base_id(id);
     let letter = (base.len() < id.len()).then(|| id.chars().last()).flatten();
     let severity = letter.or(entry.map(|e| e.severity));
     let msgid = match severity {
-        Some(s) if base.len() == id.len() => format!("{base}{s}"),
-        _ => id.to_string(),
+        Some(s) if base.len() == id.len() => Cow::Owned(format!("{base}{s}")),
+        _ => Cow::Borrowed(id),
     };
     let (first, generic): (&[Field], &[Field]) = if base.starts_with("CSQ") {
         (&[], GENERIC_CSQ)
@@ -511,7 +520,7 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
         (REMOTE_HOST, GENERIC_AMQ)
     };
     let own = entry.map(|e| e.fields).unwrap_or(&[]);
-    let mut attrs: Vec<(&'static str, String)> = Vec::new();
+    let mut attrs: Found<'a> = Vec::with_capacity(8);
     let ascii = text.is_ascii();
     for f in first.iter().chain(own).chain(generic) {
         // A field whose every attribute is already set changes nothing
@@ -529,17 +538,17 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
             Src::Insert(name) => inserts
                 .iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.trim().to_string())
+                .map(|(_, v)| v.trim())
                 .filter(|v| !v.is_empty()),
-            Src::Text(p) => match fast::matcher(p).filter(|_| ascii).and_then(|m| m(text)) {
-                Some(sure) => sure.map(str::to_string),
-                None => regex_first(p, text).map(str::to_string),
+            Src::Text(p) => match fast_matcher(p).filter(|_| ascii).and_then(|m| m(text)) {
+                Some(sure) => sure,
+                None => regex_first(p, text),
             },
             // After everything else, below.
             Src::Localised { .. } => None,
         };
         if let Some(value) = value {
-            apply(&mut attrs, f.attr, value);
+            apply(&mut attrs, f.attr, Cow::Borrowed(value));
         }
     }
     // A localised text: what the inserts and the patterns left unset, from
@@ -557,9 +566,9 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
         })
         .collect();
     if !wanted.is_empty() {
-        let taken: Vec<&str> = attrs.iter().map(|(_, v)| v.as_str()).collect();
+        let taken: Vec<&str> = attrs.iter().map(|(_, v)| v.as_ref()).collect();
         for (name, value) in localised::values(text, &wanted, &taken) {
-            apply(&mut attrs, name, value);
+            apply(&mut attrs, name, Cow::Owned(value));
         }
     }
     // A slow look-up of an IP address, or through getnameinfo, is a
@@ -568,7 +577,11 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
         let func = attr(&attrs, "function").unwrap_or("");
         let addr = attr(&attrs, "address").unwrap_or("");
         let reverse = func == "getnameinfo" || is_ip(addr);
-        set_once(&mut attrs, "reverse", reverse.to_string());
+        set_once(
+            &mut attrs,
+            "reverse",
+            Cow::Borrowed(if reverse { "true" } else { "false" }),
+        );
     }
     Extracted {
         msgid,
@@ -580,23 +593,32 @@ pub fn extract(id: &str, text: &str, inserts: &[(&str, &str)]) -> Extracted {
 
 /// Set the attributes `value` gives for field `name` (compound names
 /// split), each only when not set yet.
-fn apply(attrs: &mut Vec<(&'static str, String)>, name: &'static str, value: String) {
+fn apply<'a>(attrs: &mut Found<'a>, name: &'static str, value: Value<'a>) {
     match name {
         "hostspec" => {
             let Some(h) = split_host(&value) else {
                 return;
             };
-            set_once(attrs, "host", h.host);
-            if let Some(a) = h.address {
+            // The parts are slices of the value: borrowed when it is.
+            let part = |p: &str| match &value {
+                Cow::Borrowed(v) => {
+                    let at = p.as_ptr() as usize - v.as_ptr() as usize;
+                    Cow::Borrowed(&v[at..at + p.len()])
+                }
+                Cow::Owned(_) => Cow::Owned(p.to_string()),
+            };
+            let (host, address, port) = (part(h.host), h.address.map(part), h.port.map(part));
+            set_once(attrs, "host", host);
+            if let Some(a) = address {
                 set_once(attrs, "address", a);
             }
-            if let Some(p) = h.port {
+            if let Some(p) = port {
                 set_once(attrs, "port", p);
             }
         }
         "rc_hex" => {
             if let Ok(v) = u64::from_str_radix(&value, 16) {
-                set_once(attrs, "reason", v.to_string());
+                set_once(attrs, "reason", Cow::Owned(v.to_string()));
             }
             set_once(attrs, "reason_hex", value);
         }
@@ -606,20 +628,44 @@ fn apply(attrs: &mut Vec<(&'static str, String)>, name: &'static str, value: Str
     }
 }
 
-fn has(attrs: &[(&'static str, String)], name: &str) -> bool {
+fn has(attrs: &[(&'static str, Value<'_>)], name: &str) -> bool {
     attrs.iter().any(|(k, _)| *k == name)
 }
 
-fn attr<'a>(attrs: &'a [(&'static str, String)], name: &str) -> Option<&'a str> {
+fn attr<'b>(attrs: &'b [(&'static str, Value<'_>)], name: &str) -> Option<&'b str> {
     attrs
         .iter()
         .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.as_str())
+        .map(|(_, v)| v.as_ref())
 }
 
-fn set_once(attrs: &mut Vec<(&'static str, String)>, name: &'static str, value: String) {
+fn set_once<'a>(attrs: &mut Found<'a>, name: &'static str, value: Value<'a>) {
     if attrs.iter().all(|(k, _)| *k != name) {
         attrs.push((name, value));
+    }
+}
+
+/// `fast::matcher` of a catalogue pattern, looked up by the pattern's
+/// address (comparing the pattern text with every hand-matched one, for
+/// every field of every record, was a tenth of reading a job log).
+fn fast_matcher(p: &'static str) -> Option<fast::MatchFn> {
+    static BY_ADDR: LazyLock<FxHashMap<(usize, usize), Option<fast::MatchFn>>> =
+        LazyLock::new(|| {
+            CATALOG
+                .iter()
+                .flat_map(|e| e.fields.iter())
+                .chain(GENERIC_AMQ)
+                .chain(GENERIC_CSQ)
+                .chain(REMOTE_HOST)
+                .filter_map(|f| match f.src {
+                    Src::Text(p) => Some(((p.as_ptr() as usize, p.len()), fast::matcher(p))),
+                    _ => None,
+                })
+                .collect()
+        });
+    match BY_ADDR.get(&(p.as_ptr() as usize, p.len())) {
+        Some(m) => *m,
+        None => fast::matcher(p),
     }
 }
 
@@ -978,7 +1024,7 @@ mod tests {
     }
 
     /// The values grouping and the rules use.
-    fn keyed(x: &Extracted) -> Vec<(&'static str, &str)> {
+    fn keyed<'a>(x: &'a Extracted<'_>) -> Vec<(&'static str, &'a str)> {
         let keys = [
             "channel",
             "host",
@@ -994,7 +1040,7 @@ mod tests {
             .attrs
             .iter()
             .filter(|(k, _)| keys.contains(k))
-            .map(|(k, v)| (*k, v.as_str()))
+            .map(|(k, v)| (*k, v.as_ref()))
             .collect();
         v.sort_unstable();
         v
@@ -1080,14 +1126,16 @@ mod tests {
             ),
         ];
         for (id, english, others) in cases {
-            let en = extract(id, &normalise(english), &[]);
+            let en_text = normalise(english);
+            let en = extract(id, &en_text, &[]);
             assert!(keyed(&en).len() >= 3, "{id}: {:?}", en.attrs);
             for other in others {
-                let x = extract(id, &normalise(other), &[]);
+                let other = normalise(other);
+                let x = extract(id, &other, &[]);
                 assert_eq!(x.msgid, en.msgid, "{other}");
                 assert_eq!(keyed(&x), keyed(&en), "{other}");
                 // Without the letter, the same message.
-                let bare = extract(base_id(id), &normalise(other), &[]);
+                let bare = extract(base_id(id), &other, &[]);
                 assert_eq!(bare.msgid, en.msgid, "{other}");
                 assert_eq!(keyed(&bare), keyed(&en), "{other}");
             }
@@ -1096,13 +1144,10 @@ mod tests {
 
     #[test]
     fn localised_reverse_lookup_and_bare_names_in_order() {
-        let x = extract(
-            "AMQ9788W",
-            &normalise(
-                "アドレス '10.1.2.3' の DNS 検索が低速です。 'getnameinfo' 関数呼び出しで 10 秒かかりました。",
-            ),
-            &[],
+        let text = normalise(
+            "アドレス '10.1.2.3' の DNS 検索が低速です。 'getnameinfo' 関数呼び出しで 10 秒かかりました。",
         );
+        let x = extract("AMQ9788W", &text, &[]);
         assert_eq!(get(&x, "address"), Some("10.1.2.3"));
         assert_eq!(get(&x, "function"), Some("getnameinfo"));
         assert_eq!(get(&x, "seconds"), Some("10"));
@@ -1120,12 +1165,13 @@ mod tests {
 
     #[test]
     fn inserts_win_over_localised_text() {
+        let text = normalise(
+            "Fehler beim Empfangen von Daten 'app1 (10.1.1.5)(51234)'. Der Kanalname ist \
+             'APP1.SVRCONN'. Der Rückgabecode vom TCP/IP-Aufruf recv() war 104 (X'68').",
+        );
         let x = extract(
             "AMQ9208E",
-            &normalise(
-                "Fehler beim Empfangen von Daten 'app1 (10.1.1.5)(51234)'. Der Kanalname ist \
-                 'APP1.SVRCONN'. Der Rückgabecode vom TCP/IP-Aufruf recv() war 104 (X'68').",
-            ),
+            &text,
             &[
                 ("ArithInsert1", "10054"),
                 ("CommentInsert1", "other (10.9.9.9)(1414)"),

@@ -8,16 +8,16 @@ pub(super) fn is_unknown(v: &str) -> bool {
 
 /// A host as messages write it, split.
 #[derive(Debug, PartialEq)]
-pub struct HostSpec {
+pub struct HostSpec<'a> {
     /// The name, or the address when no name is given.
-    pub host: String,
-    pub address: Option<String>,
-    pub port: Option<String>,
+    pub host: &'a str,
+    pub address: Option<&'a str>,
+    pub port: Option<&'a str>,
 }
 
 /// `name (ip) (port)`, `name (ip)(port)`, `ip (port)`, `name (ip)`, bare
 /// `ip` or name, `host(port)` (CONNAME); `????` is unknown.
-pub fn split_host(s: &str) -> Option<HostSpec> {
+pub fn split_host(s: &str) -> Option<HostSpec<'_>> {
     let s = s.trim().trim_end_matches('.');
     if is_unknown(s) {
         return None;
@@ -35,14 +35,14 @@ pub fn split_host(s: &str) -> Option<HostSpec> {
         };
         let inner = rest[open + 1..open + close].trim();
         if !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()) {
-            port.get_or_insert_with(|| inner.to_string());
+            port.get_or_insert(inner);
         } else if is_ip(inner) {
-            address.get_or_insert_with(|| inner.to_string());
+            address.get_or_insert(inner);
         }
         rest = &rest[open + close + 1..];
     }
     if head.is_empty() || is_unknown(head) {
-        let a = address.clone()?;
+        let a = address?;
         return Some(HostSpec {
             host: a,
             address,
@@ -50,10 +50,10 @@ pub fn split_host(s: &str) -> Option<HostSpec> {
         });
     }
     if address.is_none() && is_ip(head) {
-        address = Some(head.to_string());
+        address = Some(head);
     }
     Some(HostSpec {
-        host: head.to_string(),
+        host: head,
         address,
         port,
     })
@@ -78,7 +78,7 @@ mod tests {
     #[test]
     fn host_shapes() {
         let h = |s| split_host(s).map(|h| (h.host, h.address, h.port));
-        let o = |s: &str| Some(s.to_string());
+        let o = |s| Some(s);
         assert_eq!(
             h("localhost (127.0.0.1)"),
             Some(("localhost".into(), o("127.0.0.1"), None))

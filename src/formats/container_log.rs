@@ -511,7 +511,8 @@ fn mq_event(
         whole.to_string(),
     );
     // Most lines need no normalising: no copy for those.
-    let x = catalog::extract(id, &catalog::normalise_cow(text), &inserts);
+    let norm = catalog::normalise_cow(text);
+    let x = catalog::extract(id, &norm, &inserts);
     // A record has about ten attributes: one allocation, not four.
     e.attrs.reserve(20, 256);
     e.set_attr("msgid", x.msgid);

@@ -554,7 +554,8 @@ impl ErrlogJsonSource {
         e.pid = pid;
         e.tid = tid;
         if let Some(id) = msgid {
-            let x = catalog::extract(id, &catalog::normalise(message), &inserts);
+            let norm = catalog::normalise_cow(message);
+            let x = catalog::extract(id, &norm, &inserts);
             e.set_attr("msgid", x.msgid);
             if let Some(s) = x.severity {
                 e.set_attr("severity", s.to_string());

@@ -11,7 +11,7 @@
 
 use super::Reader;
 use crate::catalog;
-use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::event::{Attrs, Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
@@ -374,6 +374,7 @@ impl Reader for JoblogReader {
             run: None,
             done: Vec::new(),
             out: VecDeque::new(),
+            line: String::new(),
         })
     }
 }
@@ -413,6 +414,8 @@ pub struct JoblogSource {
     run: Option<Run>,
     done: Vec<FileInfo>,
     out: VecDeque<Event>,
+    /// The line being read (reused).
+    line: String,
 }
 
 impl JoblogSource {
@@ -448,15 +451,27 @@ impl JoblogSource {
             return false;
         };
         let no = meta.no;
-        let (text, _) = decode_line(bytes);
-        let text = text.into_owned();
+        let (decoded, _) = decode_line(bytes);
+        // The line outlives the reader's buffer (the message being
+        // collected is closed below): copied into one reused string.
+        let mut text = std::mem::take(&mut self.line);
+        text.clear();
+        text.push_str(&decoded);
         if run.info.host.is_none()
             && let Some(sys) = jes_system(&text)
         {
             run.info.host = Some(sys);
+            self.line = text;
             return true;
         }
-        match classify(&text) {
+        self.classified(no, &text);
+        self.line = text;
+        true
+    }
+
+    fn classified(&mut self, no: u64, text: &str) {
+        let run = self.run.as_mut().expect("run");
+        match classify(text) {
             Line::Blank => {}
             Line::Date(d) => {
                 self.close();
@@ -548,7 +563,6 @@ impl JoblogSource {
                 self.plain(no, t);
             }
         }
-        true
     }
 
     /// An unprefixed line: a pasted console message, or other job-log text
@@ -660,61 +674,58 @@ impl JoblogSource {
         };
         // The WTO connect id closes the first line of a multi-line message
         // and may open its continuation lines.
-        let mut first = o.first.clone();
+        let mut first: &str = &o.first;
         let mut connect = None;
         if !o.conts.is_empty()
             && let Some((head, last)) = first.rsplit_once(' ')
             && !last.is_empty()
             && last.bytes().all(|b| b.is_ascii_digit())
         {
-            connect = Some(last.to_string());
-            first = head.trim_end().to_string();
+            connect = Some(last);
+            first = head.trim_end();
         }
         let mut console_no = None;
         if o.paste
             && o.conts.is_empty()
-            && let Some((head, no)) = console_number(&first)
+            && let Some((head, no)) = console_number(first)
         {
-            console_no = Some(no.to_string());
-            first = head.to_string();
+            console_no = Some(no);
+            first = head;
         }
-        let conts: Vec<String> = o
-            .conts
-            .iter()
-            .map(|c| match (&connect, c.split_once(' ')) {
-                (Some(id), Some((lead, rest))) if lead == id => rest.trim().to_string(),
-                _ => c.clone(),
-            })
-            .collect();
-        let mut joined = first.trim_start_matches(['+', '*', '@']).to_string();
-        for c in &conts {
+        let first = first.trim_start_matches(['+', '*', '@']);
+        let mut joined =
+            String::with_capacity(first.len() + o.conts.iter().map(|c| c.len() + 1).sum::<usize>());
+        joined.push_str(first);
+        for c in &o.conts {
+            let c = match (connect, c.split_once(' ')) {
+                (Some(id), Some((lead, rest))) if lead == id => rest.trim(),
+                _ => c.as_str(),
+            };
             joined.push(' ');
             joined.push_str(c);
         }
+        // Built before the text moves into the event: the values are
+        // slices of it.
+        let mut attrs = Attrs::default();
+        attrs.reserve(16, 160);
         // The first line was taken for a message by this same test.
         let (id, rest) = csq_message(&joined).unwrap_or(("", ""));
-        let id = id.to_string();
         let mut words = rest.splitn(3, ' ');
-        let mut cpf = words.next().unwrap_or("").to_string();
+        let cpf = words.next().unwrap_or("");
         let second = words.next().unwrap_or("");
-        let (csect, body) = if is_csect(&cpf) {
+        let (cpf, csect, body) = if is_csect(cpf) {
             // No subsystem: `CSQX000I CSQXJST IBM MQ for z/OS V9.1.3`.
-            let csect = std::mem::take(&mut cpf);
             let body = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
-            (Some(csect), body.to_string())
+            ("", Some(cpf), body)
         } else if is_csect(second) {
-            (
-                Some(second.to_string()),
-                words.next().unwrap_or("").to_string(),
-            )
+            (cpf, Some(second), words.next().unwrap_or(""))
         } else {
             let after_cpf = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
-            (None, after_cpf.to_string())
+            (cpf, None, after_cpf)
         };
-        let mut e = Event::new(ts, run.origin.clone(), o.line, Kind::LogRecord, joined);
-        e.attrs.reserve(20, 256);
-        let x = catalog::extract(&id, &catalog::normalise(&body), &[]);
-        e.set_attr("msgid", x.msgid);
+        let norm = catalog::normalise_cow(body);
+        let x = catalog::extract(id, &norm, &[]);
+        attrs.push("msgid".into(), &x.msgid);
         if let Some(s) = x.severity {
             // z/OS action (A) and decision (D) messages need an operator:
             // errors on the I/W/E/S/T scale.
@@ -722,47 +733,51 @@ impl JoblogSource {
                 'A' | 'D' => 'E',
                 other => other,
             };
-            e.set_attr("severity", s.to_string());
+            attrs.push("severity".into(), s.encode_utf8(&mut [0; 4]));
         }
         if let Some(f) = x.family {
-            e.set_attr("family", f);
+            attrs.push("family".into(), f);
         }
-        for (k, v) in x.attrs {
-            e.set_attr(k, v);
+        for (k, v) in &x.attrs {
+            attrs.push((*k).into(), v);
         }
         if !cpf.is_empty() {
-            e.set_attr("cpf", cpf.clone());
+            attrs.push("cpf".into(), cpf);
             // A token of letters and digits is the subsystem name, which on
             // z/OS is the queue manager's name; the command prefix before
             // it (`%CSQ9`, `-M9AD`) is not part of the name.
             let name = cpf.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
-            if e.attr("qmgr").is_none()
+            if attrs.get("qmgr").is_none()
                 && (1..=4).contains(&name.len())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric())
             {
-                e.set_attr("qmgr", name);
+                attrs.push("qmgr".into(), name);
             }
         }
         if let Some(cs) = csect {
-            e.set_attr("csect", cs);
+            attrs.push("csect".into(), cs);
         }
         if let Some(n) = console_no {
-            e.set_attr("console_no", n);
+            attrs.push("console_no".into(), n);
         }
         if !o.job.is_empty() {
-            e.set_attr("job", o.job.clone());
+            attrs.push("job".into(), &o.job);
         }
         if let Some(s) = &o.system {
-            e.set_attr("local_host", s.clone());
+            attrs.push("local_host".into(), s);
             if run.info.host.is_none() {
                 run.info.host = Some(s.clone());
             }
         }
-        if let Some(q) = e.attr("qmgr")
+        if let Some(q) = attrs.get("qmgr")
             && run.info.qmgr.is_none()
         {
             run.info.qmgr = Some(q.to_string());
         }
+        drop(x);
+        drop(norm);
+        let mut e = Event::new(ts, run.origin.clone(), o.line, Kind::LogRecord, joined);
+        e.attrs = attrs;
         run.info.saw_event(&e.ts);
         self.out.push_back(e);
     }

@@ -113,9 +113,9 @@ impl Member {
             && let Some(h) = split_host(&name)
         {
             if address.is_empty() {
-                address = h.address.unwrap_or_default();
+                address = h.address.unwrap_or_default().to_string();
             }
-            name = h.host;
+            name = h.host.to_string();
         }
         if is_ip(&name) {
             if address.is_empty() {
