@@ -169,6 +169,10 @@ impl EventRef {
         self.ts
     }
 
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     pub fn evidence(&self) -> Evidence {
         Evidence {
             path: self.path.to_string(),

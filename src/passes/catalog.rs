@@ -14,9 +14,11 @@
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
 use crate::event::{Event, Kind, Ts};
-use crate::findings::{Breakdown, Evidence, EvidenceSet, Finding, Metric, thousands};
+use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands};
 use crate::source::{FileInfo, Severity};
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
 
 pub use crate::catalog::Family;
 // `lookup` here is the catalogue's rows some rule reports, with their words.
@@ -84,7 +86,7 @@ struct Row {
     last: Ts,
     /// The records of the first story, and the cause of the latest one.
     evidence: Vec<Evidence>,
-    last_ev: Option<Evidence>,
+    last_ev: Option<EventRef>,
     /// Other records of the stories (AMQ9999, AMQ9780), by id as written.
     companions: BTreeMap<String, u64>,
 }
@@ -142,13 +144,12 @@ macro_rules! message_thresholds {
 }
 pub(crate) use message_thresholds;
 
-/// The pass behind `channel-error` and `tls-error`.
+/// The pass behind `channel-error` and `tls-error`: when both rules run,
+/// one pass serves both (`absorb`), so that records are joined into
+/// stories once; each story is tallied by the rule of its cause's family.
 pub struct MessagePass {
-    rule: &'static RuleInfo,
-    family: Family,
-    config: Config,
+    rules: Vec<RuleRows>,
     joiner: Joiner,
-    rows: HashMap<RowKey, Row>,
     /// The newest record of either family per queue manager (`""` for
     /// records that name none): "recent" is measured from it, so that the
     /// logs of several queue managers analysed together do not age each
@@ -156,47 +157,110 @@ pub struct MessagePass {
     newest: HashMap<String, Ts>,
 }
 
+/// One rule's part of the pass: its settings and breakdown rows.
+struct RuleRows {
+    rule: &'static RuleInfo,
+    family: Family,
+    config: Config,
+    rows: Rows,
+}
+
+/// The breakdown rows, found by their key's parts without building it
+/// (a key is six strings; most stories add to a row that exists).
+#[derive(Default)]
+struct Rows {
+    /// The parts, each after its length (`7:AMQ9209...`), to the row's
+    /// index in `rows`.
+    index: FxHashMap<Box<str>, usize>,
+    rows: Vec<(RowKey, Row)>,
+    /// The key being looked up (reused).
+    scratch: String,
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn find(&mut self, parts: &[&str; 6]) -> Option<usize> {
+        self.scratch.clear();
+        for p in parts {
+            let _ = write!(self.scratch, "{}:", p.len());
+            self.scratch.push_str(p);
+        }
+        self.index.get(self.scratch.as_str()).copied()
+    }
+
+    /// Add `row` under `parts`, which `find` was the last to look up.
+    fn insert(&mut self, parts: &[&str; 6], row: Row) -> usize {
+        let [id, qmgr, channel, name, address, reason] = parts.map(str::to_string);
+        let key = RowKey {
+            id,
+            qmgr,
+            channel,
+            name,
+            address,
+            reason,
+        };
+        let i = self.rows.len();
+        self.rows.push((key, row));
+        self.index.insert(self.scratch.as_str().into(), i);
+        i
+    }
+}
+
 impl MessagePass {
     pub fn new(rule: &'static RuleInfo, family: Family, config: Config) -> Self {
         MessagePass {
-            rule,
-            family,
-            config,
+            rules: vec![RuleRows {
+                rule,
+                family,
+                config,
+                rows: Rows::default(),
+            }],
             joiner: Joiner::default(),
-            rows: HashMap::new(),
             newest: HashMap::new(),
         }
     }
 
-    /// Count one story, if its cause is of this rule's family.
+    /// Count one story under the rule of its cause's family, if it runs.
     fn tally(&mut self, s: Story) {
         let cause = s.cause();
-        if cause.family != self.family {
-            return;
+        if let Some(r) = self.rules.iter_mut().find(|r| r.family == cause.family) {
+            r.tally(&s);
         }
-        let mut key = RowKey {
-            id: cause.id.clone(),
-            qmgr: s.qmgr().to_string(),
-            channel: s.channel().to_string(),
-            name: s.name().to_string(),
-            address: s.address().to_string(),
-            reason: s.reason().to_string(),
-        };
+    }
+}
+
+impl RuleRows {
+    fn tally(&mut self, s: &Story) {
+        let cause = s.cause();
+        let mut parts = [
+            cause.id.as_str(),
+            s.qmgr(),
+            s.channel(),
+            s.name(),
+            s.address(),
+            s.reason(),
+        ];
+        let mut found = self.rows.find(&parts);
         // Past the cap a new row keeps its message and channel (findings
         // are per channel) and loses its end and return code; past twice
         // the cap, its channel too.
-        if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
-            key.name = OTHER.to_string();
-            key.address.clear();
-            key.reason.clear();
-            if self.rows.len() >= 2 * MAX_ROWS && !self.rows.contains_key(&key) {
-                key.channel = OTHER.to_string();
+        if found.is_none() && self.rows.len() >= MAX_ROWS {
+            parts[3] = OTHER;
+            parts[4] = "";
+            parts[5] = "";
+            found = self.rows.find(&parts);
+            if found.is_none() && self.rows.len() >= 2 * MAX_ROWS {
+                parts[2] = OTHER;
+                found = self.rows.find(&parts);
             }
         }
         let first_ts = s.members.iter().map(|m| m.ts).min().unwrap_or(cause.ts);
-        let row = self.rows.entry(key).or_insert_with(|| {
+        let i = found.unwrap_or_else(|| {
             let (meaning, advice) = words(cause);
-            Row {
+            let row = Row {
                 msgid: cause.msgid.clone(),
                 severity: cause.severity(),
                 meaning,
@@ -208,12 +272,14 @@ impl MessagePass {
                     .members
                     .iter()
                     .take(3)
-                    .map(|m| m.evidence.clone())
+                    .map(|m| m.evidence.evidence())
                     .collect(),
                 last_ev: None,
                 companions: BTreeMap::new(),
-            }
+            };
+            self.rows.insert(&parts, row)
         });
+        let row = &mut self.rows.rows[i].1;
         row.occurrences += 1;
         for m in &s.members {
             row.first = row.first.min(m.ts);
@@ -222,9 +288,9 @@ impl MessagePass {
         if row.occurrences > 1 {
             row.last_ev = Some(cause.evidence.clone());
         }
-        let cause_at = (cause.evidence.line, cause.id.as_str());
+        let cause_at = (cause.evidence.line(), cause.id.as_str());
         for m in &s.members {
-            if (m.evidence.line, m.id.as_str()) != cause_at {
+            if (m.evidence.line(), m.id.as_str()) != cause_at {
                 *row.companions.entry(m.msgid.clone()).or_default() += 1;
             }
         }
@@ -271,6 +337,17 @@ fn words(m: &Member) -> (String, String) {
 }
 
 impl super::Pass for MessagePass {
+    fn absorb(&mut self, other: &mut dyn super::Pass) -> bool {
+        let other: &mut dyn std::any::Any = other;
+        match other.downcast_mut::<MessagePass>() {
+            Some(o) => {
+                self.rules.append(&mut o.rules);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::LogRecord {
             return;
@@ -301,7 +378,17 @@ impl super::Pass for MessagePass {
         for s in self.joiner.finish() {
             self.tally(s);
         }
-        let mut rows: Vec<(RowKey, Row)> = std::mem::take(&mut self.rows).into_iter().collect();
+        let mut out = Vec::new();
+        for r in &mut self.rules {
+            out.extend(r.findings(&self.newest));
+        }
+        out
+    }
+}
+
+impl RuleRows {
+    fn findings(&mut self, newest: &HashMap<String, Ts>) -> Vec<Finding> {
+        let mut rows: Vec<(RowKey, Row)> = std::mem::take(&mut self.rows).rows;
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         let ends = Ends::of(&rows);
         let rows = ends.complete(rows);
@@ -352,7 +439,7 @@ impl super::Pass for MessagePass {
         for (kind, idx) in groups {
             let members: Vec<(&RowKey, &Row)> =
                 idx.iter().map(|&i| (&rows[i].0, &rows[i].1)).collect();
-            if let Some(f) = self.finding(kind, &members, &ends) {
+            if let Some(f) = self.finding(newest, kind, &members, &ends) {
                 out.push(f);
             }
         }
@@ -517,9 +604,10 @@ fn ranked(counts: BTreeMap<String, u64>) -> Vec<(String, u64)> {
     v
 }
 
-impl MessagePass {
+impl RuleRows {
     fn finding(
         &self,
+        newest: &HashMap<String, Ts>,
         kind: GroupKind,
         members: &[(&RowKey, &Row)],
         ends: &Ends,
@@ -654,12 +742,7 @@ impl MessagePass {
             }
         }
         // Rare and old: kept, but below the errors someone should act on.
-        let newest = self
-            .newest
-            .get(qmgr.as_str())
-            .copied()
-            .unwrap_or(last)
-            .max(last);
+        let newest = newest.get(qmgr.as_str()).copied().unwrap_or(last).max(last);
         let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
         if occurrences < self.config.frequent && !recent {
             severity = Severity::Info;
@@ -728,7 +811,7 @@ impl MessagePass {
             .iter()
             .filter(|(_, r)| r.last_ev.is_some())
             .max_by_key(|(_, r)| r.last);
-        if let Some(e) = latest.and_then(|(_, r)| r.last_ev.clone()) {
+        if let Some(e) = latest.and_then(|(_, r)| r.last_ev.as_ref().map(EventRef::evidence)) {
             if ev.is_full() {
                 ev.lines.pop();
             }
@@ -788,6 +871,67 @@ mod tests {
         assert_eq!(f.breakdown[0].occurrences, 50);
         assert!(f.title.contains("2,001+ hosts"), "{}", f.title);
         assert_eq!(metric_int(f, "hosts"), MAX_ROWS as i64);
+    }
+
+    #[test]
+    fn both_message_rules_in_one_pass_find_what_each_finds_alone() {
+        use crate::passes::{Pass, Plan, channel_error, tls_error};
+        // Channel and TLS failures, some written together by one thread,
+        // one copied into a second file.
+        let rec = |path: &str, line: u64, at: &str, id: &str, ch: &str| {
+            let mut e = log(
+                path,
+                line,
+                at,
+                &format!("{id}: text of {ch}"),
+                &[("msgid", id), ("channel", ch), ("host", "app1 (10.1.1.1)")],
+            );
+            e.pid = Some(7);
+            e.tid = Some(line as u32 % 3);
+            e
+        };
+        let mut ev = Vec::new();
+        for i in 0..40u64 {
+            let at = format!("2024-03-14T12:{:02}:{:02}Z", i / 60, i % 60);
+            let (id, ch) = match i % 4 {
+                0 => ("AMQ9209E", "APP1.SVRCONN"),
+                1 => ("AMQ9999E", "APP1.SVRCONN"),
+                2 => ("AMQ9631E", "TLS.SVRCONN"),
+                _ => ("AMQ9633E", "TLS2.SVRCONN"),
+            };
+            ev.push(rec("AMQERR01.LOG", i + 1, &at, id, ch));
+            if i % 10 == 0 {
+                ev.push(rec("copy/AMQERR01.LOG", i + 1, &at, id, ch));
+            }
+        }
+        let run_all = |mut passes: Vec<Box<dyn Pass>>| {
+            for e in &ev {
+                for p in passes.iter_mut() {
+                    p.observe(e);
+                }
+            }
+            let mut out: Vec<String> = passes
+                .iter_mut()
+                .flat_map(|p| p.finish(&[]))
+                .map(|mut f| {
+                    f.seal();
+                    format!("{f:?}")
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        let plan = Plan::new(&["channel-error".into(), "tls-error".into()], &[], &[]).unwrap();
+        let shared = plan.passes();
+        assert_eq!(shared.len(), 1, "the two rules share one pass");
+        let alone: Vec<Box<dyn Pass>> = [&channel_error::RULE, &tls_error::RULE]
+            .iter()
+            .map(|r| (r.make)(&crate::passes::Settings::defaults(r)))
+            .collect();
+        let (a, b) = (run_all(shared), run_all(alone));
+        assert!(a.iter().any(|f| f.contains("channel-error")));
+        assert!(a.iter().any(|f| f.contains("tls-error")));
+        assert_eq!(a, b);
     }
 
     fn metric_int(f: &Finding, name: &str) -> i64 {

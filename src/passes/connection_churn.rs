@@ -118,7 +118,9 @@ struct Group {
 const CHART_BUCKETS: usize = 160;
 
 impl Group {
-    fn connect(&mut self, at: Ts, ev: Evidence) {
+    /// A connect at `at`, written by `e` (quoted only while evidence is
+    /// wanted: a busy log has millions).
+    fn connect(&mut self, at: Ts, e: &Event) {
         self.connects += 1;
         self.per_bucket
             .get_or_insert_with(|| ClockCounts::with_cap(1, CHART_BUCKETS))
@@ -134,19 +136,19 @@ impl Group {
         }
         // The first cycle and the next connect show the pattern.
         if self.evidence.lines.len() < 3 {
-            self.evidence.push(ev);
+            self.evidence.push(Evidence::from_event(e));
         }
     }
 
-    fn lifetime(&mut self, us: i64, end: Ts, ev: Option<Evidence>) {
+    fn lifetime(&mut self, us: i64, end: Ts, ev: Option<&Event>) {
         self.lifetimes.push(us.max(0) as u64);
         if self.last.is_none_or(|l| end > l) {
             self.last = Some(end);
         }
-        if let Some(ev) = ev
+        if let Some(e) = ev
             && self.evidence.lines.len() < 2
         {
-            self.evidence.push(ev);
+            self.evidence.push(Evidence::from_event(e));
         }
     }
 
@@ -373,12 +375,11 @@ impl ConnectionChurn {
         if !connected && ended.is_none() {
             return;
         }
-        let ev = Evidence::from_event(e);
         if let Some(g) = self.process_group(&path, pid) {
             if connected {
-                g.connect(e.ts, ev);
+                g.connect(e.ts, e);
             } else if let Some(us) = ended {
-                g.lifetime(us, e.ts, Some(ev));
+                g.lifetime(us, e.ts, Some(e));
             }
         }
     }
@@ -399,16 +400,15 @@ impl ConnectionChurn {
         let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
             return;
         };
-        let ev = Evidence::from_event(e);
         if start {
-            g.connect(e.ts, ev);
+            g.connect(e.ts, e);
             if g.open.len() >= MAX_OPEN {
                 g.open.pop_front();
             }
             g.open.push_back(e.ts);
         } else if let Some(s) = g.open.pop_front() {
             let us = (e.ts - s).num_microseconds().unwrap_or(0);
-            g.lifetime(us, e.ts, Some(ev));
+            g.lifetime(us, e.ts, Some(e));
         }
     }
 
@@ -431,7 +431,6 @@ impl ConnectionChurn {
                 let qmgr = e.attr("qmgr").unwrap_or("");
                 // The instance start is in the formatter's zone; place it on
                 // the timeline by its distance from the row's own time.
-                let ev = Evidence::from_event(e);
                 let ts = e.ts;
                 let Some(g) = self.channel_group("SMF QCST", qmgr, channel, conname) else {
                     return;
@@ -448,7 +447,7 @@ impl ConnectionChurn {
                 let start_ts = stop
                     .map(|s| ts - (s - start).max(chrono::Duration::zero()))
                     .unwrap_or(ts);
-                g.connect(start_ts, ev);
+                g.connect(start_ts, e);
                 if let Some(stop) = stop {
                     g.seen_before(format!("stop {start}"));
                     g.lifetime((stop - start).num_microseconds().unwrap_or(0), ts, None);
@@ -493,7 +492,6 @@ impl ConnectionChurn {
                 };
                 let life = self.tasks.get(&task).copied();
                 let qmgr = e.attr("qmgr").unwrap_or("");
-                let ev = Evidence::from_event(e);
                 let ts = e.ts;
                 let Some(g) = self.channel_group("SMF WTID", qmgr, channel, conname) else {
                     return;
@@ -504,7 +502,7 @@ impl ConnectionChurn {
                 let start_ts = life
                     .map(|us| ts - chrono::Duration::microseconds(us))
                     .unwrap_or(ts);
-                g.connect(start_ts, ev);
+                g.connect(start_ts, e);
                 if let Some(us) = life {
                     g.lifetime(us, ts, None);
                 }
@@ -527,14 +525,12 @@ impl Pass for ConnectionChurn {
             }
             Kind::LogRecord => {
                 if let Some(m) = e.attr("msgid") {
-                    let m = m.to_string();
-                    self.log(e, &m);
+                    self.log(e, m);
                 }
             }
             Kind::SmfRecord => {
                 if let Some(r) = e.attr("record") {
-                    let r = r.to_string();
-                    self.smf(e, &r);
+                    self.smf(e, r);
                 }
             }
             _ => {}

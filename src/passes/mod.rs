@@ -26,7 +26,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One analysis pass.
-pub trait Pass {
+pub trait Pass: std::any::Any {
+    /// Take `other`'s rules in, when this pass can serve them with the
+    /// same work (`channel-error` and `tls-error` join records into the
+    /// same stories); `other` is then not run. `false`: not taken.
+    fn absorb(&mut self, _other: &mut dyn Pass) -> bool {
+        false
+    }
     /// Called for every event, in time order.
     fn observe(&mut self, e: &Event);
     /// Called once at the end with every input's facts.
@@ -284,7 +290,14 @@ impl Plan {
     }
 
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {
-        self.rules.iter().map(|(r, s)| (r.make)(s)).collect()
+        let mut out: Vec<Box<dyn Pass>> = Vec::new();
+        for (r, s) in &self.rules {
+            let mut p = (r.make)(s);
+            if !out.iter_mut().any(|o| o.absorb(p.as_mut())) {
+                out.push(p);
+            }
+        }
+        out
     }
 }
 

@@ -15,7 +15,7 @@
 
 use crate::catalog::{Family, Reported, is_ip, split_host};
 use crate::event::{Event, Ts};
-use crate::findings::Evidence;
+use crate::findings::EventRef;
 use crate::source::Severity;
 use rustc_hash::{FxBuildHasher, FxHasher};
 use std::collections::{HashMap, HashSet};
@@ -62,7 +62,8 @@ pub struct Member {
     pub address: String,
     pub reason: String,
     pub ts: Ts,
-    pub evidence: Evidence,
+    /// Made into `Evidence` only for the records a row keeps.
+    pub evidence: EventRef,
 }
 
 fn clean(v: Option<&str>) -> &str {
@@ -136,7 +137,7 @@ impl Member {
             address,
             reason: clean(e.attr("reason")).to_string(),
             ts: e.ts,
-            evidence: Evidence::from_event(e),
+            evidence: EventRef::of(e),
         })
     }
 
