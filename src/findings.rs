@@ -552,10 +552,12 @@ impl ClockCounts {
             }
             None => MAX_COUNT_SERIES,
         };
-        let counts = self
-            .buckets
-            .entry(bucket_start(ts.timestamp(), self.width_s, off))
-            .or_default();
+        let key = bucket_start(ts.timestamp(), self.width_s, off);
+        // Events come in time order: mostly to the newest bucket.
+        let counts = match self.buckets.last_entry() {
+            Some(last) if *last.key() == key => last.into_mut(),
+            _ => self.buckets.entry(key).or_default(),
+        };
         if counts.len() <= series {
             counts.resize(series + 1, 0);
         }

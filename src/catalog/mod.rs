@@ -32,7 +32,6 @@ use table::REMOTE_HOST;
 pub use table::{CATALOG, GENERIC_AMQ, GENERIC_CSQ};
 
 use crate::source::Severity;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Where a value comes from.
@@ -140,7 +139,8 @@ pub struct Reported {
 /// The catalogue row of a message id (with or without its letter,
 /// surrounding blanks ignored).
 pub fn lookup(id: &str) -> Option<&'static Entry> {
-    static BY_ID: OnceLock<HashMap<&'static str, &'static Entry>> = OnceLock::new();
+    // Fx: every record of a log is looked up, some twice.
+    static BY_ID: OnceLock<rustc_hash::FxHashMap<&'static str, &'static Entry>> = OnceLock::new();
     let map = BY_ID.get_or_init(|| CATALOG.iter().map(|e| (e.id, e)).collect());
     map.get(base_id(id.trim())).copied()
 }

@@ -18,7 +18,6 @@ use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metri
 use crate::source::{FileInfo, Severity};
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt::Write as _;
 
 pub use crate::catalog::Family;
 // `lookup` here is the catalogue's rows some rule reports, with their words.
@@ -169,8 +168,7 @@ struct RuleRows {
 /// (a key is six strings; most stories add to a row that exists).
 #[derive(Default)]
 struct Rows {
-    /// The parts, each after its length (`7:AMQ9209...`), to the row's
-    /// index in `rows`.
+    /// The parts' key (`super::parts_key`) to the row's index in `rows`.
     index: FxHashMap<Box<str>, usize>,
     rows: Vec<(RowKey, Row)>,
     /// The key being looked up (reused).
@@ -183,11 +181,7 @@ impl Rows {
     }
 
     fn find(&mut self, parts: &[&str; 6]) -> Option<usize> {
-        self.scratch.clear();
-        for p in parts {
-            let _ = write!(self.scratch, "{}:", p.len());
-            self.scratch.push_str(p);
-        }
+        super::parts_key(&mut self.scratch, parts);
         self.index.get(self.scratch.as_str()).copied()
     }
 

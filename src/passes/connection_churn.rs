@@ -13,7 +13,6 @@ use crate::source::{FileInfo, Severity};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -297,12 +296,7 @@ impl ConnectionChurn {
         conname: &str,
     ) -> Option<&mut Group> {
         let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
-        // Each part after its length: no two keys share a text, whatever
-        // bytes the names hold.
-        self.key_buf.clear();
-        for part in [src, qmgr, channel, conname] {
-            let _ = write!(self.key_buf, "{}:{part}", part.len());
-        }
+        super::parts_key(&mut self.key_buf, &[src, qmgr, channel, conname]);
         let i = match self.by_channel.get(self.key_buf.as_str()) {
             Some(&i) => i,
             None => {

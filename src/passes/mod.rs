@@ -315,6 +315,20 @@ pub fn thread_key(e: &Event) -> Option<ThreadKey> {
     Some((e.origin.path.clone(), e.pid?, e.tid?))
 }
 
+/// A look-up key of several names in `buf`: each part after its length
+/// (`3:QM17:APP.SVR`), so no two lists of parts share a key whatever bytes
+/// the names hold. Built into a reused buffer: a group that exists is
+/// found without allocating.
+pub fn parts_key(buf: &mut String, parts: &[&str]) {
+    buf.clear();
+    let mut n = itoa::Buffer::new();
+    for p in parts {
+        buf.push_str(n.format(p.len()));
+        buf.push(':');
+        buf.push_str(p);
+    }
+}
+
 /// Milliseconds between two instants (never negative).
 pub fn ms_between(a: &crate::event::Ts, b: &crate::event::Ts) -> f64 {
     let us = (*b - *a).num_microseconds().unwrap_or(i64::MAX).max(0);
