@@ -249,9 +249,21 @@ impl Event {
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Attrs {
     /// Each name with the end of its value in `values` (the start is the
-    /// previous entry's end).
-    keys: Vec<(AttrName, u32)>,
+    /// previous entry's end) and the name's `tag`.
+    keys: Vec<(AttrName, u32, u32)>,
     values: String,
+}
+
+/// A name's length and first and last bytes: look-ups compare these
+/// before the names (passes ask for a dozen attributes of every event, and
+/// most names of an event have the length of another).
+#[inline]
+fn tag(name: &str) -> u32 {
+    let b = name.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => (b.len().min(0xffff) as u32) | (f as u32) << 16 | (l as u32) << 24,
+        _ => 0,
+    }
 }
 
 impl Attrs {
@@ -278,14 +290,17 @@ impl Attrs {
             cut -= 1;
         }
         self.values.push_str(&value[..cut]);
-        self.keys.push((name, self.values.len() as u32));
+        let t = tag(&name);
+        self.keys.push((name, self.values.len() as u32, t));
     }
 
     /// The first value with this name.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&str> {
+        let want = tag(name);
         let mut start = 0;
-        for (k, end) in &self.keys {
-            if k == name {
+        for (k, end, t) in &self.keys {
+            if *t == want && k == name {
                 return Some(&self.values[start..*end as usize]);
             }
             start = *end as usize;
@@ -309,7 +324,7 @@ impl Attrs {
         let old = std::mem::take(self);
         self.reserve(old.len(), old.values.len());
         let mut start = 0;
-        for (k, end) in old.keys {
+        for (k, end, _) in old.keys {
             let v = &old.values[start..end as usize];
             start = end as usize;
             if keep(&k, v) {
@@ -323,7 +338,7 @@ impl Attrs {
         let old = std::mem::take(self);
         self.reserve(old.len(), old.values.len());
         let mut start = 0;
-        for (k, end) in old.keys {
+        for (k, end, _) in old.keys {
             let v = f(&k, &old.values[start..end as usize]);
             start = end as usize;
             self.push(k, &v);
@@ -332,7 +347,12 @@ impl Attrs {
 
     /// Rough heap size with a share of the event's inline size per entry.
     pub fn approx_bytes(&self) -> usize {
-        self.values.len() + self.keys.iter().map(|(k, _)| k.len() + 48).sum::<usize>()
+        self.values.len()
+            + self
+                .keys
+                .iter()
+                .map(|(k, _, _)| k.len() + 48)
+                .sum::<usize>()
     }
 }
 
@@ -370,7 +390,7 @@ pub struct AttrIter<'a> {
 impl<'a> Iterator for AttrIter<'a> {
     type Item = (&'a str, &'a str);
     fn next(&mut self) -> Option<Self::Item> {
-        let (k, end) = self.attrs.keys.get(self.i)?;
+        let (k, end, _) = self.attrs.keys.get(self.i)?;
         let v = &self.attrs.values[self.start..*end as usize];
         self.i += 1;
         self.start = *end as usize;
