@@ -289,12 +289,23 @@ mod fast {
 
     /// Starts of `lit` in `s` where a word boundary comes before it (`lit`
     /// starts with a word character).
-    fn after_boundary<'a>(s: &'a str, lit: &'a str) -> impl Iterator<Item = usize> + 'a {
+    fn after_boundary<'a>(
+        s: &'a str,
+        lit: &'a Finder<'static>,
+    ) -> impl Iterator<Item = usize> + 'a {
         let b = s.as_bytes();
-        s.match_indices(lit)
-            .map(|(i, _)| i)
-            .filter(move |&i| i == 0 || !is_word(b[i - 1]))
+        starts(s, lit).filter(move |&i| i == 0 || !is_word(b[i - 1]))
     }
+
+    // The z/OS fields every CSQ message is searched for (str::find builds
+    // its searcher anew each call).
+    static HANNEL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("hannel "));
+    static CONNECTION_WORD: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new("connection "));
+    static TRPTYPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("TRPTYPE="));
+    static RC_IS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("RC="));
+    static QUEUE_MANAGER: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new("(queue manager "));
 
     /// The run of bytes from `i` that `ok` accepts: its end.
     fn run(b: &[u8], i: usize, ok: impl Fn(u8) -> bool) -> usize {
@@ -305,7 +316,7 @@ mod fast {
     fn csq_channel(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
         let name = |c: u8| c.is_ascii_uppercase() || c.is_ascii_digit();
-        for (i, _) in s.match_indices("hannel ") {
+        for i in starts(s, &HANNEL) {
             let Some(k) = i.checked_sub(1) else { continue };
             if !matches!(b[k], b'C' | b'c') || (k > 0 && is_word(b[k - 1])) {
                 continue;
@@ -325,7 +336,7 @@ mod fast {
     /// runs are greedy and cannot give back (see `host_after`).
     fn csq_connection(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
-        for at in after_boundary(s, "connection ") {
+        for at in after_boundary(s, &CONNECTION_WORD) {
             let mut v = at + "connection ".len();
             if b.get(v) == Some(&b':') && b.get(v + 1).is_some_and(u8::is_ascii_alphanumeric) {
                 v += 1;
@@ -350,7 +361,7 @@ mod fast {
     /// `\bTRPTYPE=(\w+)`.
     fn csq_trptype(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
-        for at in after_boundary(s, "TRPTYPE=") {
+        for at in after_boundary(s, &TRPTYPE) {
             let v = at + "TRPTYPE=".len();
             let end = run(b, v, is_word);
             if end > v {
@@ -363,7 +374,7 @@ mod fast {
     /// `\bRC=([0-9A-Fa-f]+)`.
     fn csq_rc(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
-        for at in after_boundary(s, "RC=") {
+        for at in after_boundary(s, &RC_IS) {
             let v = at + "RC=".len();
             let end = run(b, v, |c| c.is_ascii_hexdigit());
             if end > v {
@@ -376,7 +387,7 @@ mod fast {
     /// `\(queue manager ([^)\s]+)\)`.
     fn csq_qmgr(s: &str) -> Answer<'_> {
         let b = s.as_bytes();
-        for (at, _) in s.match_indices("(queue manager ") {
+        for at in starts(s, &QUEUE_MANAGER) {
             let v = at + "(queue manager ".len();
             let end = run(b, v, |c| c != b')' && !is_space(c));
             if end > v && b.get(end) == Some(&b')') {

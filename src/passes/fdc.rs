@@ -111,10 +111,20 @@ pub fn fdc_names(text: &str) -> Vec<String> {
     out
 }
 
+/// Whether a record's text names an FDC file (`.FDC` in any case), without
+/// a copy of the text: every log record is asked.
+fn names_fdc(text: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'.', b).any(|i| {
+        b.get(i + 1..i + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"FDC"))
+    })
+}
+
 impl Pass for FdcPass {
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::Fdc {
-            if e.kind == Kind::LogRecord && e.text.to_ascii_uppercase().contains(".FDC") {
+            if e.kind == Kind::LogRecord && names_fdc(&e.text) {
                 for n in fdc_names(&e.text) {
                     let v = self.announced.entry(n).or_default();
                     if v.len() < MAX_CITED {
@@ -303,6 +313,18 @@ pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fdc_file_names_in_any_case() {
+        assert!(names_fdc(
+            "AMQ6183W: ... FDC file AMQ12345.0.FDC was written"
+        ));
+        assert!(names_fdc("see amq1.0.fdc"));
+        assert!(names_fdc(".FdC"));
+        assert!(!names_fdc("no file. FD"));
+        assert!(!names_fdc("FDC without a dot"));
+        assert!(!names_fdc(""));
+    }
     use crate::event::Format;
     use crate::passes::testutil::*;
 
