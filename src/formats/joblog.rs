@@ -45,7 +45,9 @@ fn csq_message(s: &str) -> Option<(&str, &str)> {
         Some(c) if c.is_whitespace() => {
             let rest = rest.trim_start();
             // As `.` in a regex: a line break ends the match.
-            (!rest.contains('\n')).then_some((id, rest))
+            memchr::memchr(b'\n', rest.as_bytes())
+                .is_none()
+                .then_some((id, rest))
         }
         Some(_) => None,
     }
@@ -179,7 +181,7 @@ enum Line<'a> {
 #[allow(clippy::type_complexity)]
 fn jes_fast(line: &str) -> Option<Option<([u32; 3], &str, &str)>> {
     let b = line.as_bytes();
-    if !line.is_ascii() || b.contains(&b'\n') {
+    if !line.is_ascii() || memchr::memchr(b'\n', b).is_some() {
         return None;
     }
     let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
@@ -230,8 +232,15 @@ fn jes_fast(line: &str) -> Option<Option<([u32; 3], &str, &str)>> {
     Some(None)
 }
 
+/// `str::trim`, with the runs of blanks that pad z/OS lines (a
+/// continuation line starts with twenty) skipped a byte at a time first.
+fn trim(s: &str) -> &str {
+    let start = s.bytes().position(|c| c != b' ').unwrap_or(s.len());
+    s[start..].trim()
+}
+
 fn classify(line: &str) -> Line<'_> {
-    if line.trim().is_empty() {
+    if trim(line).is_empty() {
         return Line::Blank;
     }
     // Three blanks first: no pattern below can match (each wants a digit or
@@ -242,7 +251,7 @@ fn classify(line: &str) -> Line<'_> {
             .iter()
             .all(|&c| c == b' ' || c == b'\t')
     {
-        return Line::Indented(line.trim());
+        return Line::Indented(trim(line));
     }
     let jes = match jes_fast(line) {
         Some(sure) => sure,
@@ -258,8 +267,8 @@ fn classify(line: &str) -> Line<'_> {
     };
     if let Some(([h, m, s], job, text)) = jes {
         let time = NaiveTime::from_hms_opt(h, m, s);
-        let date = if text.trim().starts_with("----") {
-            JES_DATE_RE.captures(text.trim())
+        let date = if trim(text).starts_with("----") {
+            JES_DATE_RE.captures(trim(text))
         } else {
             None
         };
@@ -324,9 +333,9 @@ fn classify(line: &str) -> Line<'_> {
         };
     }
     if line.starts_with([' ', '\t']) {
-        return Line::Indented(line.trim());
+        return Line::Indented(trim(line));
     }
-    Line::Plain(line.trim())
+    Line::Plain(trim(line))
 }
 
 pub struct JoblogReader;
@@ -490,7 +499,7 @@ impl JoblogSource {
                 self.close();
                 let run = self.run.as_mut().expect("run");
                 run.kinds[if date.is_some() { 1 } else { 0 }] = true;
-                let msg = text.trim();
+                let msg = trim(text);
                 if csq_message(msg).is_some() {
                     let local = match date {
                         Some(d) => Some(d.and_time(time)),
@@ -512,7 +521,7 @@ impl JoblogSource {
                 }
             }
             Line::Clock { time, text } => {
-                let msg = text.trim();
+                let msg = trim(text);
                 match run.open.as_mut() {
                     // Only the time: the message before goes on.
                     Some(o) if !ANY_MSG_RE.is_match(msg) => {
@@ -544,7 +553,7 @@ impl JoblogSource {
                 if let Some(o) = run.open.as_mut()
                     && o.conts.len() < MAX_CONTINUATIONS
                 {
-                    o.conts.push(text.trim().to_string());
+                    o.conts.push(trim(text).to_string());
                 }
             }
             Line::Indented(t) => match run.open.as_mut() {
