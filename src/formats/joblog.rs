@@ -845,6 +845,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn trim_is_str_trim() {
+        for t in [
+            "",
+            "   ",
+            "  \t x  ",
+            "                    connection 10.1.1.221",
+            "\u{3000} 全角 \u{3000}",
+            " \u{a0}a\u{a0} ",
+            "a",
+            " \r\n",
+        ] {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
+    }
+
+    #[test]
     fn jes_hand_parser_agrees_with_the_regex() {
         let seeds = [
             " 10.15.30 STC04321  CSQX511I %MQ1A CSQXRESP Channel APP1.SVRCONN started",
