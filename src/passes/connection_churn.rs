@@ -123,7 +123,7 @@ impl Group {
         self.connects += 1;
         self.per_bucket
             .get_or_insert_with(|| ClockCounts::with_cap(1, CHART_BUCKETS))
-            .add(&at, "connects");
+            .add_static(&at, "connects");
         if self.first_connect.is_none_or(|f| at < f) {
             self.first_connect = Some(at);
         }
