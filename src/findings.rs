@@ -505,19 +505,19 @@ pub struct ClockCounts {
     width_s: i64,
     /// Buckets kept before the width grows.
     max_buckets: usize,
-    /// Bucket start (seconds since the epoch) and the count per series,
-    /// by start. A sorted vector, counts inline: passes keep one per group
-    /// (thousands), events come in time order, and a map with a vector per
-    /// bucket cost a tenth of `analyze` on a busy job log.
-    buckets: Vec<(i64, Counts)>,
+    /// Bucket starts (seconds since the epoch), in order, and their
+    /// counts, `stride` per bucket (one per series met so far, the shared
+    /// one last). Flat vectors: passes keep one per group (thousands),
+    /// events come in time order, and a map with a vector per bucket cost
+    /// a tenth of `analyze` on a busy job log.
+    keys: Vec<i64>,
+    counts: Vec<u32>,
+    stride: usize,
     names: Vec<String>,
     /// The series of the last name given to `add_static`, by its address
     /// and length (the same text, without comparing it).
     last_static: Option<(usize, usize, usize)>,
 }
-
-/// The count per series of one bucket; the last is the shared series.
-type Counts = [u32; MAX_COUNT_SERIES + 1];
 
 /// The start of the `width_s`-second bucket holding `secs`, on local
 /// boundaries of `off`.
@@ -584,28 +584,33 @@ impl ClockCounts {
         if self.width_s == 0 {
             self.width_s = WIDTHS[0];
         }
+        if series >= self.stride {
+            self.restride(series + 1);
+        }
         let key = bucket_start(ts.timestamp(), self.width_s, off);
-        let n = self.buckets.len();
+        let n = self.keys.len();
         // Events come in time order: mostly to the newest bucket.
-        let i = match self.buckets.last() {
-            Some((k, _)) if *k == key => n - 1,
-            Some((k, _)) if *k > key => {
-                match self.buckets.binary_search_by_key(&key, |(k, _)| *k) {
-                    Ok(i) => i,
-                    Err(i) => {
-                        self.buckets.insert(i, (key, [0; MAX_COUNT_SERIES + 1]));
-                        i
-                    }
+        let i = match self.keys.last() {
+            Some(k) if *k == key => n - 1,
+            Some(k) if *k > key => match self.keys.binary_search(&key) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.keys.insert(i, key);
+                    let at = i * self.stride;
+                    self.counts
+                        .splice(at..at, std::iter::repeat_n(0, self.stride));
+                    i
                 }
-            }
+            },
             _ => {
-                self.buckets.push((key, [0; MAX_COUNT_SERIES + 1]));
+                self.keys.push(key);
+                self.counts.resize(self.counts.len() + self.stride, 0);
                 n
             }
         };
-        let c = &mut self.buckets[i].1[series];
+        let c = &mut self.counts[i * self.stride + series];
         *c = c.saturating_add(1);
-        while self.buckets.len() > self.max_buckets.max(2 * MAX_BARS as usize) {
+        while self.keys.len() > self.max_buckets.max(2 * MAX_BARS as usize) {
             let Some(next) = WIDTHS.iter().copied().find(|w| *w > self.width_s) else {
                 break;
             };
@@ -613,22 +618,41 @@ impl ClockCounts {
         }
     }
 
+    /// Room for `stride` series in every bucket.
+    fn restride(&mut self, stride: usize) {
+        let mut counts = Vec::with_capacity(self.keys.len() * stride);
+        for b in self.counts.chunks(self.stride.max(1)) {
+            counts.extend_from_slice(b);
+            counts.resize(counts.len() + stride - b.len(), 0);
+        }
+        self.counts = counts;
+        self.stride = stride;
+    }
+
+    /// The counts of bucket `i`, one per series slot.
+    fn bucket(&self, i: usize) -> &[u32] {
+        &self.counts[i * self.stride..(i + 1) * self.stride]
+    }
+
     /// Wider buckets: each width is a multiple of the one before, so the
     /// new starts are in the same order and equal ones are neighbours.
     fn widen(&mut self, width_s: i64, off: chrono::FixedOffset) {
-        let mut merged: Vec<(i64, Counts)> = Vec::with_capacity(self.buckets.len() / 2 + 1);
-        for (k, v) in std::mem::take(&mut self.buckets) {
-            let k = bucket_start(k, width_s, off);
-            match merged.last_mut() {
-                Some((last, slot)) if *last == k => {
-                    for (a, b) in slot.iter_mut().zip(v) {
-                        *a = a.saturating_add(b);
-                    }
+        let (mut keys, mut counts) = (Vec::new(), Vec::new());
+        for (i, k) in self.keys.iter().enumerate() {
+            let k = bucket_start(*k, width_s, off);
+            let b = self.bucket(i);
+            if keys.last() == Some(&k) {
+                let at = counts.len() - self.stride;
+                for (a, v) in counts[at..].iter_mut().zip(b) {
+                    *a = u32::saturating_add(*a, *v);
                 }
-                _ => merged.push((k, v)),
+            } else {
+                keys.push(k);
+                counts.extend_from_slice(b);
             }
         }
-        self.buckets = merged;
+        self.keys = keys;
+        self.counts = counts;
         self.width_s = width_s;
     }
 
@@ -637,8 +661,8 @@ impl ClockCounts {
     /// nothing was counted. `other` names the shared series.
     pub fn chart(mut self, title: &str, y_label: &str, other: &str) -> Option<Chart> {
         let off = self.offset?;
-        let first = self.buckets.first()?.0;
-        let last = self.buckets.last()?.0;
+        let first = *self.keys.first()?;
+        let last = *self.keys.last()?;
         let span = last - first + self.width_s;
         let w = WIDTHS
             .iter()
@@ -649,7 +673,9 @@ impl ClockCounts {
             self.widen(w, off);
         }
         let mut names = std::mem::take(&mut self.names);
-        if self.buckets.iter().any(|(_, v)| v[MAX_COUNT_SERIES] > 0) {
+        if self.stride > MAX_COUNT_SERIES
+            && (0..self.keys.len()).any(|i| self.bucket(i)[MAX_COUNT_SERIES] > 0)
+        {
             names.push(other.to_string());
         }
         let series = names
@@ -658,10 +684,11 @@ impl ClockCounts {
             .map(|(i, name)| Series {
                 name,
                 points: self
-                    .buckets
+                    .keys
                     .iter()
-                    .filter_map(|(k, v)| {
-                        let n = v[i];
+                    .enumerate()
+                    .filter_map(|(b, k)| {
+                        let n = self.bucket(b).get(i).copied().unwrap_or(0);
                         let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
                         (n > 0).then_some((t, n as f64))
                     })
@@ -979,12 +1006,11 @@ mod tests {
                 let i = seen.iter().position(|n| *n == name).unwrap();
                 i.min(MAX_COUNT_SERIES)
             };
+            let stride = seen.len().min(MAX_COUNT_SERIES + 1);
             let buckets_at = |w: i64| {
-                let mut m: std::collections::BTreeMap<i64, Counts> = Default::default();
+                let mut m: std::collections::BTreeMap<i64, Vec<u32>> = Default::default();
                 for (t, name) in &evs {
-                    let c = m
-                        .entry(bucket_start(*t, w, off))
-                        .or_insert([0; MAX_COUNT_SERIES + 1]);
+                    let c = m.entry(bucket_start(*t, w, off)).or_insert(vec![0; stride]);
                     c[series(name)] += 1;
                 }
                 m
@@ -995,8 +1021,11 @@ mod tests {
                 .find(|w| buckets_at(*w).len() <= cap)
                 .unwrap_or(WIDTHS[WIDTHS.len() - 1]);
             assert_eq!(cc.width_s, width, "case {case}");
-            let want: Vec<(i64, Counts)> = buckets_at(width).into_iter().collect();
-            assert_eq!(cc.buckets, want, "case {case}");
+            let want: Vec<(i64, Vec<u32>)> = buckets_at(width).into_iter().collect();
+            let got: Vec<(i64, Vec<u32>)> = (0..cc.keys.len())
+                .map(|i| (cc.keys[i], cc.bucket(i).to_vec()))
+                .collect();
+            assert_eq!(got, want, "case {case}");
             assert_eq!(cc.names.len(), seen.len().min(MAX_COUNT_SERIES));
         }
     }

@@ -5,7 +5,7 @@
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
 use super::patterns::{self, Family};
-use super::stats::Distribution;
+use super::stats::Moments;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
 use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
@@ -103,7 +103,7 @@ struct Group {
     first_connect: Option<Ts>,
     last_connect: Option<Ts>,
     last: Option<Ts>,
-    lifetimes: Distribution,
+    lifetimes: Moments,
     open: VecDeque<Ts>,
     seen: VecDeque<String>,
     evidence: EvidenceSet,

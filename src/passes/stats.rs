@@ -9,6 +9,36 @@ const EXACT_CAP: usize = 10_000;
 /// Histogram bucket growth: 1 % relative resolution.
 const BUCKET_RATIO: f64 = 1.01;
 
+/// Count, sum and largest of non-negative values: for passes that keep
+/// one per group and need no quantile (a `Distribution` keeps up to
+/// `EXACT_CAP` values, 80 KB, in each).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Moments {
+    n: u64,
+    sum: u128,
+    max: u64,
+}
+
+impl Moments {
+    pub fn push(&mut self, v: u64) {
+        self.n += 1;
+        self.sum += v as u128;
+        self.max = self.max.max(v);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum as f64 / self.n as f64)
+    }
+}
+
 /// A distribution of non-negative integer values (microseconds, bytes).
 /// Quantiles are exact while there are at most `EXACT_CAP` values, then
 /// within 1 % (log-spaced buckets); memory stays bounded either way.
@@ -254,6 +284,18 @@ pub fn r_squared(points: &[(f64, f64)], a: f64, b: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moments_count_sum_and_max() {
+        let mut m = Moments::default();
+        assert_eq!(m.mean(), None);
+        for v in [3, 0, 9, u64::MAX] {
+            m.push(v);
+        }
+        assert_eq!((m.count(), m.max()), (4, u64::MAX));
+        let want = (12u128 + u64::MAX as u128) as f64 / 4.0;
+        assert_eq!(m.mean(), Some(want));
+    }
 
     #[test]
     fn exact_quantiles_nearest_rank() {
