@@ -321,11 +321,14 @@ impl BasicSource {
         let Some(input) = self.inputs.pop_front() else {
             return false;
         };
-        let mut info = FileInfo::new(&input.display, Format::ContainerLog, input.bytes);
-        let lines = super::open_text(&input, &mut info, &self.opts);
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::ContainerLog, &self.opts);
         self.run = Some(Run {
             info,
-            origin: input.origin(Format::ContainerLog),
+            origin,
             lines,
             pending: None,
             orphans: 0,

@@ -339,8 +339,11 @@ impl ErrlogJsonSource {
         let Some(input) = self.inputs.pop_front() else {
             return false;
         };
-        let mut info = FileInfo::new(&input.display, self.format, input.bytes);
-        let lines = super::open_text(&input, &mut info, &self.opts);
+        let super::Opened {
+            mut info,
+            origin,
+            lines,
+        } = super::open_run(&input, self.format, &self.opts);
         if input.bytes == 0 {
             info.problem(
                 ProblemCode::EmptyFile,
@@ -354,7 +357,7 @@ impl ErrlogJsonSource {
         info.qmgr = facts.qmgr.clone();
         self.run = Some(Run {
             info,
-            origin: input.origin(self.format),
+            origin,
             lines,
             qmgr: facts.qmgr,
             scope: facts.scope,

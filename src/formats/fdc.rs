@@ -150,11 +150,14 @@ impl FdcSource {
         let Some(input) = self.inputs.pop_front() else {
             return false;
         };
-        let mut info = FileInfo::new(&input.display, Format::Fdc, input.bytes);
-        let lines = super::open_text(&input, &mut info, &self.opts);
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::Fdc, &self.opts);
         self.run = Some(Run {
             info,
-            origin: input.origin(Format::Fdc),
+            origin,
             lines,
             report: None,
             last_border: None,

@@ -432,11 +432,14 @@ impl JoblogSource {
         let Some(input) = self.inputs.pop_front() else {
             return false;
         };
-        let mut info = FileInfo::new(&input.display, Format::ZosJoblog, input.bytes);
-        let lines = super::open_text(&input, &mut info, &self.opts);
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::ZosJoblog, &self.opts);
         self.run = Some(Run {
             info,
-            origin: input.origin(Format::ZosJoblog),
+            origin,
             mtime: input.mtime,
             lines,
             offset: None,
