@@ -185,8 +185,9 @@ impl Rows {
         self.index.get(self.scratch.as_str()).copied()
     }
 
-    /// Add `row` under `parts`, which `find` was the last to look up.
+    /// Add `row` under `parts` (not there yet).
     fn insert(&mut self, parts: &[&str; 6], row: Row) -> usize {
+        super::parts_key(&mut self.scratch, parts);
         let [id, qmgr, channel, name, address, reason] = parts.map(str::to_string);
         let key = RowKey {
             id,
