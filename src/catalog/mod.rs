@@ -23,11 +23,14 @@
 
 mod extract;
 mod localised;
+mod matchers;
 mod net;
+mod normalise;
 mod table;
 
-pub use extract::{Extracted, extract, normalise, normalise_cow, normalise_parts};
+pub use extract::{Extracted, extract};
 pub use net::{HostSpec, is_ip, split_host};
+pub use normalise::{normalise, normalise_cow, normalise_parts};
 use table::REMOTE_HOST;
 pub use table::{CATALOG, GENERIC_AMQ, GENERIC_CSQ};
 
@@ -225,13 +228,13 @@ mod tests {
             assert!("IWEST".contains(e.severity), "{}", e.id);
             for f in e.fields {
                 if let Src::Text(p) = f.src {
-                    let _ = extract::regex(p);
+                    let _ = matchers::regex(p);
                 }
             }
         }
         for f in GENERIC_AMQ.iter().chain(GENERIC_CSQ) {
             if let Src::Text(p) = f.src {
-                let _ = extract::regex(p);
+                let _ = matchers::regex(p);
             }
         }
     }

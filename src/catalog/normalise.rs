@@ -1,0 +1,130 @@
+//! Whitespace and quote normalising of message text before the
+//! catalogue's patterns run on it.
+
+/// Join wrapped lines and undo copy artefacts before matching: runs of
+/// whitespace (no-break spaces too) become one space, typographic quotes
+/// straight ones.
+pub fn normalise(text: &str) -> String {
+    normalise_parts(&[text])
+}
+
+/// `normalise`, borrowing `text` when it is already normal (ASCII, single
+/// spaces between words, none at the ends): most lines are.
+pub fn normalise_cow(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let clean = b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && b.iter().all(|c| (b' '..0x7f).contains(c))
+        && memchr::memmem::find(b, b"  ").is_none();
+    if clean {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(normalise(text))
+    }
+}
+
+/// `normalise` of the parts joined with spaces, without the joined copy.
+pub fn normalise_parts(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    let mut space = false;
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            space = true;
+        }
+        let b = part.as_bytes();
+        let mut j = 0;
+        while j < b.len() {
+            // A run of ASCII that is not whitespace, single spaces between
+            // words included (they stay as they are), is copied in one piece.
+            let word = |c: u8| c < 0x80 && !c.is_ascii_whitespace() && c != 0x0b;
+            let run = j;
+            while j < b.len() {
+                if word(b[j]) {
+                    j += 1;
+                } else if b[j] == b' ' && j > run && b.get(j + 1).is_some_and(|&d| word(d)) {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            if j > run {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push_str(&part[run..j]);
+                continue;
+            }
+            if b[j] < 0x80 {
+                // What ends a run of ASCII is ASCII whitespace.
+                space = true;
+                j += 1;
+                continue;
+            }
+            let c = part[j..].chars().next().expect("char boundary");
+            j += c.len_utf8();
+            let c = match c {
+                '\u{2018}' | '\u{2019}' => '\'',
+                c => c,
+            };
+            if c.is_whitespace() {
+                space = true;
+                continue;
+            }
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_is_whitespace_runs_to_one_space() {
+        let pieces = [
+            "a", "bc", " ", "  ", "\t", "\n", "\r\n", "\u{0b}", "\u{0c}", "\u{a0}", "\u{2019}",
+            "\u{2018}", "é", "\u{1c}", "'", "x y", " z ",
+        ];
+        let mut rng = crate::testrng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |n: usize| rng.below(n);
+        for _ in 0..5000 {
+            let t: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            let want = t
+                .replace(['\u{2018}', '\u{2019}'], "'")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(normalise(&t), want, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn normalise_parts_is_normalise_of_the_joined_text() {
+        let parts = [
+            "  Slow DNS\n lookup \u{2018}x\u{2019}",
+            "",
+            "\u{a0}é  fin\t",
+            "\r\n",
+            "x\u{b}y\u{c}z\u{1f}w \u{85}v",
+            "CP850 ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒ",
+        ];
+        for n in 0..=parts.len() {
+            for start in 0..n {
+                let p = &parts[start..n];
+                assert_eq!(normalise_parts(p), normalise(&p.join(" ")), "{p:?}");
+            }
+        }
+        assert_eq!(normalise(" a \u{2003} b\u{2019} "), "a b'");
+        for t in [
+            "a b", " a", "a ", "a  b", "a\tb", "a\u{a0}b", "x\u{7f}y", "", "é",
+        ] {
+            assert_eq!(normalise_cow(t), normalise(t), "{t:?}");
+        }
+    }
+}
