@@ -368,9 +368,86 @@ impl Drop for JsonControlEscaper<'_> {
     }
 }
 
+/// `str::trim_start` with a byte loop over leading ASCII whitespace (the
+/// indentation of attribute lines); the same result on any input.
+pub fn trim_start(s: &str) -> &str {
+    let n = s
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .count();
+    let rest = &s[n..];
+    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+        rest.trim_start()
+    } else {
+        rest
+    }
+}
+
+/// `str::trim_end`, fast over trailing ASCII whitespace.
+pub fn trim_end(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut n = b.len();
+    while n > 0 && matches!(b[n - 1], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        n -= 1;
+    }
+    let rest = &s[..n];
+    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
+        rest.trim_end()
+    } else {
+        rest
+    }
+}
+
+/// `str::trim`, fast over ASCII whitespace (the padding of fixed-width
+/// cells, the indentation of continuation lines).
+pub fn trim(s: &str) -> &str {
+    trim_start(trim_end(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_trims_are_str_trims() {
+        let fixed = [
+            "",
+            " ",
+            "  x  ",
+            "\t\x0B\x0C\r\n a b \n",
+            "\u{a0} x\u{a0} ",
+            " \u{3000}",
+            "\u{1c}x\u{1f}",
+            "\u{85}",
+            "é ",
+            " é",
+            " \u{2003}é\u{2003} ",
+            "\u{2000}\u{200a}",
+            "x\u{a0}y",
+            "                    connection 10.1.1.221",
+            "\u{3000} 全角 \u{3000}",
+        ];
+        // And every short string over a few awkward characters.
+        let chars = [
+            ' ', '\t', '\x0B', '\u{a0}', '\u{3000}', 'a', 'é', '\x1C', '\u{85}',
+        ];
+        let mut all: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+        for n in 0..=4u32 {
+            for mut k in 0..chars.len().pow(n) {
+                let mut s = String::new();
+                for _ in 0..n {
+                    s.push(chars[k % chars.len()]);
+                    k /= chars.len();
+                }
+                all.push(s);
+            }
+        }
+        for s in &all {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+            assert_eq!(trim_end(s), s.trim_end(), "{s:?}");
+        }
+    }
 
     #[test]
     fn json_gets_del_and_c1_as_escapes_even_across_writes() {

@@ -79,41 +79,6 @@ fn unmangle_qmgr(dir: &str) -> String {
     dir.replace('!', ".").replace('&', "/")
 }
 
-/// `str::trim_start` with a byte loop over leading ASCII whitespace (the
-/// indentation of attribute lines); the same result on any input.
-pub fn trim_start(s: &str) -> &str {
-    let n = s
-        .bytes()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-        .count();
-    let rest = &s[n..];
-    if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
-        rest.trim_start()
-    } else {
-        rest
-    }
-}
-
-/// `str::trim_end`, fast over trailing ASCII whitespace.
-pub fn trim_end(s: &str) -> &str {
-    let b = s.as_bytes();
-    let mut n = b.len();
-    while n > 0 && matches!(b[n - 1], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
-        n -= 1;
-    }
-    let rest = &s[..n];
-    if rest.as_bytes().last().is_some_and(|&b| b >= 0x80) {
-        rest.trim_end()
-    } else {
-        rest
-    }
-}
-
-/// `str::trim`, fast over ASCII whitespace.
-pub fn trim(s: &str) -> &str {
-    trim_start(trim_end(s))
-}
-
 /// A record's identity, hashed as it is built (no joined copy).
 #[derive(Default)]
 pub struct RecordKey(DefaultHasher);
@@ -257,25 +222,6 @@ mod tests {
             Some("system")
         );
         assert_eq!(path_facts("AMQERR01.LOG"), PathFacts::default());
-    }
-
-    #[test]
-    fn fast_trims_are_str_trims() {
-        for s in [
-            "",
-            "   ",
-            "  x  ",
-            "\u{a0} x\u{a0} ",
-            " \u{3000}",
-            "\t\r\u{b}\u{c}x\u{85}",
-            "\u{1c}x\u{1f}",
-            "é ",
-            " \u{2003}é\u{2003} ",
-        ] {
-            assert_eq!(trim(s), s.trim(), "{s:?}");
-            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
-            assert_eq!(trim_end(s), s.trim_end(), "{s:?}");
-        }
     }
 
     #[test]

@@ -6,12 +6,13 @@
 //! strings. `ibm_datetime` is UTC. See `shared/formats/error-log.md` §3.
 
 use super::Reader;
-use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group, trim};
+use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
 use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source, display_dir};
+use crate::text::trim;
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

@@ -15,7 +15,7 @@ use crate::event::{Attrs, Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
-use crate::text::{decode_line, looks_like_text};
+use crate::text::{decode_line, looks_like_text, trim};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
 use std::collections::VecDeque;
@@ -230,13 +230,6 @@ fn jes_fast(line: &str) -> Option<Option<([u32; 3], &str, &str)>> {
         return Some(Some(([h, m, s], &line[j..end], &line[text_at..])));
     }
     Some(None)
-}
-
-/// `str::trim`, with the runs of blanks that pad z/OS lines (a
-/// continuation line starts with twenty) skipped a byte at a time first.
-fn trim(s: &str) -> &str {
-    let start = s.bytes().position(|c| c != b' ').unwrap_or(s.len());
-    s[start..].trim()
 }
 
 fn classify(line: &str) -> Line<'_> {
@@ -846,22 +839,6 @@ crate::file_by_file!(JoblogSource);
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn trim_is_str_trim() {
-        for t in [
-            "",
-            "   ",
-            "  \t x  ",
-            "                    connection 10.1.1.221",
-            "\u{3000} 全角 \u{3000}",
-            " \u{a0}a\u{a0} ",
-            "a",
-            " \r\n",
-        ] {
-            assert_eq!(trim(t), t.trim(), "{t:?}");
-        }
-    }
 
     #[test]
     fn jes_hand_parser_agrees_with_the_regex() {

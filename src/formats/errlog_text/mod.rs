@@ -26,15 +26,13 @@ use prescan::*;
 use source::*;
 
 use super::Reader;
-use super::errlog_common::{
-    Dedup, PathFacts, RecordKey, path_facts, rotation_group, trim, trim_end, trim_start,
-};
+use super::errlog_common::{Dedup, PathFacts, RecordKey, path_facts, rotation_group};
 use crate::catalog;
 use crate::event::{Event, Format, Kind, Origin};
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::source::{FileInfo, ProblemCode, ReadOptions, Severity, Source};
-use crate::text::{Encoding, decode_line, looks_like_text};
+use crate::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_start};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap, VecDeque};

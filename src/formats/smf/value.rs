@@ -2,6 +2,7 @@
 //! "absent", dates with a comma before the microseconds, durations split
 //! into seconds and microseconds.
 
+use crate::text::trim;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
 /// A cleaned cell: trimmed; `None` for the formatter's "no value" forms
@@ -14,25 +15,6 @@ pub fn clean(s: &str) -> Option<&str> {
         None
     } else {
         Some(t)
-    }
-}
-
-/// `str::trim`, quicker on the usual cells: ASCII white space is cut
-/// byte by byte, and only a cell that then begins or ends with a non-ASCII
-/// character (a Latin-1 no-break space...) goes through `str::trim`.
-pub fn trim(s: &str) -> &str {
-    // The ASCII characters `char::is_whitespace` accepts.
-    let ws = |c: &u8| matches!(c, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
-    let b = s.as_bytes();
-    let a = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
-    let z = b.iter().rposition(|c| !ws(c)).map_or(a, |z| z + 1);
-    // Cut at ASCII bytes: char boundaries.
-    let t = &s[a..z];
-    let tb = t.as_bytes();
-    if tb.first().is_some_and(|c| !c.is_ascii()) || tb.last().is_some_and(|c| !c.is_ascii()) {
-        t.trim()
-    } else {
-        t
     }
 }
 
@@ -142,39 +124,6 @@ mod tests {
         assert_eq!(clean("    "), None);
         assert_eq!(clean(""), None);
         assert_eq!(clean("....XX**.+.."), Some("....XX**.+.."));
-    }
-
-    #[test]
-    fn trim_is_str_trim() {
-        for s in [
-            "",
-            " ",
-            "  a  ",
-            "\t\x0B\x0C\r\n a b \n",
-            "\x1Cx\x1F",
-            "\u{a0}x\u{a0}",
-            " \u{a0} x \u{3000} ",
-            "\u{85}",
-            "é ",
-            " é",
-            "\u{2000}\u{200a}",
-            "....",
-            "x\u{a0}y",
-        ] {
-            assert_eq!(trim(s), s.trim(), "{s:?}");
-        }
-        // Every short string over a few awkward characters.
-        let chars = [' ', '\t', '\x0B', '\u{a0}', '\u{3000}', 'a', 'é', '\x1C'];
-        for n in 0..=4u32 {
-            for mut k in 0..chars.len().pow(n) {
-                let mut s = String::new();
-                for _ in 0..n {
-                    s.push(chars[k % chars.len()]);
-                    k /= chars.len();
-                }
-                assert_eq!(trim(&s), s.trim(), "{s:?}");
-            }
-        }
     }
 
     #[test]
