@@ -118,27 +118,19 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
 /// split), each only when not set yet.
 fn apply<'a>(attrs: &mut Found<'a>, name: &'static str, value: Value<'a>) {
     match name {
-        "hostspec" => {
-            let Some(h) = split_host(&value) else {
-                return;
-            };
-            // The parts are slices of the value: borrowed when it is.
-            let part = |p: &str| match &value {
-                Cow::Borrowed(v) => {
-                    let at = p.as_ptr() as usize - v.as_ptr() as usize;
-                    Cow::Borrowed(&v[at..at + p.len()])
+        "hostspec" => match value {
+            // Borrowed parts of a borrowed value; copies of an owned one.
+            Cow::Borrowed(v) => {
+                for (k, p) in host_parts(v) {
+                    set_once(attrs, k, Cow::Borrowed(p));
                 }
-                Cow::Owned(_) => Cow::Owned(p.to_string()),
-            };
-            let (host, address, port) = (part(h.host), h.address.map(part), h.port.map(part));
-            set_once(attrs, "host", host);
-            if let Some(a) = address {
-                set_once(attrs, "address", a);
             }
-            if let Some(p) = port {
-                set_once(attrs, "port", p);
+            Cow::Owned(v) => {
+                for (k, p) in host_parts(&v) {
+                    set_once(attrs, k, Cow::Owned(p.to_string()));
+                }
             }
-        }
+        },
         "rc_hex" => {
             if let Ok(v) = u64::from_str_radix(&value, 16) {
                 set_once(attrs, "reason", Cow::Owned(v.to_string()));
@@ -149,6 +141,19 @@ fn apply<'a>(attrs: &mut Found<'a>, name: &'static str, value: Value<'a>) {
         "address" if is_unknown(&value) => {}
         name => set_once(attrs, name, value),
     }
+}
+
+/// A host spec's `host`, `address` and `port`, those it states.
+fn host_parts(v: &str) -> impl Iterator<Item = (&'static str, &str)> {
+    split_host(v).into_iter().flat_map(|h| {
+        [
+            ("host", Some(h.host)),
+            ("address", h.address),
+            ("port", h.port),
+        ]
+        .into_iter()
+        .filter_map(|(k, p)| Some((k, p?)))
+    })
 }
 
 fn has(attrs: &[(&'static str, Value<'_>)], name: &str) -> bool {

@@ -9,9 +9,9 @@ const EXACT_CAP: usize = 10_000;
 /// Histogram bucket growth: 1 % relative resolution.
 const BUCKET_RATIO: f64 = 1.01;
 
-/// Count, sum and largest of non-negative values: for passes that keep
-/// one per group and need no quantile (a `Distribution` keeps up to
-/// `EXACT_CAP` values, 80 KB, in each).
+/// Count, sum and largest of non-negative values: a `Distribution`
+/// without its values, for passes that keep one per group and need no
+/// quantile (a `Distribution` keeps up to `EXACT_CAP` values, 80 KB).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Moments {
     n: u64,
@@ -30,6 +30,10 @@ impl Moments {
         self.n
     }
 
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
     pub fn max(&self) -> u64 {
         self.max
     }
@@ -46,9 +50,7 @@ impl Moments {
 pub struct Distribution {
     exact: Vec<u64>,
     hist: Option<BTreeMap<u32, u64>>,
-    n: u64,
-    sum: u128,
-    max: u64,
+    moments: Moments,
 }
 
 fn bucket(v: u64) -> u32 {
@@ -64,9 +66,7 @@ fn bucket_value(b: u32) -> u64 {
 
 impl Distribution {
     pub fn push(&mut self, v: u64) {
-        self.n += 1;
-        self.sum += v as u128;
-        self.max = self.max.max(v);
+        self.moments.push(v);
         match &mut self.hist {
             Some(h) => *h.entry(bucket(v)).or_default() += 1,
             None => {
@@ -83,28 +83,29 @@ impl Distribution {
     }
 
     pub fn count(&self) -> u64 {
-        self.n
+        self.moments.count()
     }
 
     pub fn sum(&self) -> u128 {
-        self.sum
+        self.moments.sum()
     }
 
     pub fn max(&self) -> u64 {
-        self.max
+        self.moments.max()
     }
 
     pub fn mean(&self) -> Option<f64> {
-        (self.n > 0).then(|| self.sum as f64 / self.n as f64)
+        self.moments.mean()
     }
 
     /// Nearest-rank quantile (`q` in 0..=1): the smallest value with at
     /// least `q` of all values at or below it.
     pub fn quantile(&self, q: f64) -> Option<u64> {
-        if self.n == 0 {
+        let n = self.count();
+        if n == 0 {
             return None;
         }
-        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
         match &self.hist {
             None => {
                 let mut v = self.exact.clone();
@@ -116,10 +117,10 @@ impl Distribution {
                 for (b, c) in h {
                     seen += c;
                     if seen >= rank {
-                        return Some(bucket_value(*b).min(self.max));
+                        return Some(bucket_value(*b).min(self.max()));
                     }
                 }
-                Some(self.max)
+                Some(self.max())
             }
         }
     }
