@@ -354,12 +354,14 @@ pub(super) mod fast {
         Some(None)
     }
 
-    /// `\bTRPTYPE=(\w+)`.
-    fn csq_trptype(s: &str) -> Answer<'_> {
+    /// `\bKEY(class+)`: the first non-empty run of `ok` bytes right after
+    /// the finder's needle at a word boundary.
+    fn run_after<'a>(s: &'a str, key: &'a Finder<'static>, ok: fn(u8) -> bool) -> Answer<'a> {
         let b = s.as_bytes();
-        for at in after_boundary(s, &TRPTYPE) {
-            let v = at + "TRPTYPE=".len();
-            let end = run(b, v, is_word);
+        let len = key.needle().len();
+        for at in after_boundary(s, key) {
+            let v = at + len;
+            let end = run(b, v, ok);
             if end > v {
                 return Some(Some(&s[v..end]));
             }
@@ -367,17 +369,14 @@ pub(super) mod fast {
         Some(None)
     }
 
+    /// `\bTRPTYPE=(\w+)`.
+    fn csq_trptype(s: &str) -> Answer<'_> {
+        run_after(s, &TRPTYPE, is_word)
+    }
+
     /// `\bRC=([0-9A-Fa-f]+)`.
     fn csq_rc(s: &str) -> Answer<'_> {
-        let b = s.as_bytes();
-        for at in after_boundary(s, &RC_IS) {
-            let v = at + "RC=".len();
-            let end = run(b, v, |c| c.is_ascii_hexdigit());
-            if end > v {
-                return Some(Some(&s[v..end]));
-            }
-        }
-        Some(None)
+        run_after(s, &RC_IS, |c| c.is_ascii_hexdigit())
     }
 
     /// `\(queue manager ([^)\s]+)\)`.
