@@ -76,17 +76,21 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
     }
     // A localised text: what the inserts and the patterns left unset, from
     // the quoted values by their shapes.
+    // The cheap test first: most records have every field from inserts
+    // or patterns, and then the text is not searched for its English words.
     let wanted: Vec<(&'static str, Shape)> = own
         .iter()
         .filter_map(|f| match f.src {
-            Src::Localised { english, shape } if !text.contains(english) => Some((f.attr, shape)),
+            Src::Localised { english, shape } => Some((f.attr, shape, english)),
             _ => None,
         })
-        .filter(|&(a, shape)| match (a, shape) {
+        .filter(|&(a, shape, _)| match (a, shape) {
             ("hostspec", _) => !has(&attrs, "host"),
             (_, Shape::ReturnCode) => !has(&attrs, a) || !has(&attrs, "reason_hex"),
             _ => !has(&attrs, a),
         })
+        .filter(|&(_, _, english)| !text.contains(english))
+        .map(|(a, shape, _)| (a, shape))
         .collect();
     if !wanted.is_empty() {
         let taken: Vec<&str> = attrs.iter().map(|(_, v)| v.as_ref()).collect();
