@@ -147,7 +147,9 @@ impl EventRef {
         }
     }
 
-    fn of_without_text(e: &Event) -> EventRef {
+    /// `of` without the text, for callers that keep it themselves
+    /// (`with_text`, `assign_from`, `evidence_with` put it back).
+    pub fn of_without_text(e: &Event) -> EventRef {
         let trace = matches!(
             e.kind,
             Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
@@ -174,16 +176,44 @@ impl EventRef {
     }
 
     pub fn evidence(&self) -> Evidence {
+        self.evidence_with(&self.text)
+    }
+
+    /// The evidence of this reference with `text` as its text.
+    pub fn evidence_with(&self, text: &str) -> Evidence {
         Evidence {
             path: self.path.to_string(),
             line: self.line,
-            text: self.line_text(),
+            text: self.line_text_of(text),
         }
     }
 
+    /// `head` (a reference without text) with `text`.
+    pub fn with_text(&self, text: &str) -> EventRef {
+        EventRef {
+            text: text.to_string(),
+            ..self.clone()
+        }
+    }
+
+    /// Become `head` with `text`, reusing this one's text buffer.
+    pub fn assign_from(&mut self, head: &EventRef, text: &str) {
+        let mut buf = std::mem::take(&mut self.text);
+        buf.clear();
+        buf.push_str(text);
+        *self = EventRef {
+            text: buf,
+            ..head.clone()
+        };
+    }
+
     fn line_text(&self) -> String {
+        self.line_text_of(&self.text)
+    }
+
+    fn line_text_of(&self, text: &str) -> String {
         let s = if self.trace {
-            let mut s = String::with_capacity(self.text.len() + 40);
+            let mut s = String::with_capacity(text.len() + 40);
             if self.flag {
                 s.push('*');
             }
@@ -198,10 +228,10 @@ impl EventRef {
                 s.push_str(i);
             }
             s.push(' ');
-            s.push_str(&self.text);
+            s.push_str(text);
             s
         } else {
-            self.text.clone()
+            text.to_string()
         };
         if s.chars().count() > MAX_EVIDENCE_TEXT {
             let mut t: String = s.chars().take(MAX_EVIDENCE_TEXT - 1).collect();

@@ -153,7 +153,7 @@ pub struct MessagePass {
     /// records that name none): "recent" is measured from it, so that the
     /// logs of several queue managers analysed together do not age each
     /// other.
-    newest: HashMap<String, Ts>,
+    newest: FxHashMap<String, Ts>,
 }
 
 /// One rule's part of the pass: its settings and breakdown rows.
@@ -214,7 +214,7 @@ impl MessagePass {
                 rows: Rows::default(),
             }],
             joiner: Joiner::default(),
-            newest: HashMap::new(),
+            newest: FxHashMap::default(),
         }
     }
 
@@ -231,7 +231,7 @@ impl RuleRows {
     fn tally(&mut self, s: &Story) {
         let cause = s.cause();
         let mut parts = [
-            cause.id.as_str(),
+            cause.id(),
             s.qmgr(),
             s.channel(),
             s.name(),
@@ -256,19 +256,14 @@ impl RuleRows {
         let i = found.unwrap_or_else(|| {
             let (meaning, advice) = words(cause);
             let row = Row {
-                msgid: cause.msgid.clone(),
+                msgid: cause.msgid().to_string(),
                 severity: cause.severity(),
                 meaning,
                 advice,
                 occurrences: 0,
                 first: first_ts,
                 last: first_ts,
-                evidence: s
-                    .members
-                    .iter()
-                    .take(3)
-                    .map(|m| m.evidence.evidence())
-                    .collect(),
+                evidence: s.members.iter().take(3).map(Member::evidence).collect(),
                 last_ev: None,
                 companions: BTreeMap::new(),
             };
@@ -281,12 +276,18 @@ impl RuleRows {
             row.last = row.last.max(m.ts);
         }
         if row.occurrences > 1 {
-            row.last_ev = Some(cause.evidence.clone());
+            cause.refer(&mut row.last_ev);
         }
-        let cause_at = (cause.evidence.line(), cause.id.as_str());
+        let cause_at = (cause.line(), cause.id());
         for m in &s.members {
-            if (m.evidence.line(), m.id.as_str()) != cause_at {
-                *row.companions.entry(m.msgid.clone()).or_default() += 1;
+            if (m.line(), m.id()) != cause_at {
+                // Found without a copy of the id: most rows have met it.
+                match row.companions.get_mut(m.msgid()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        row.companions.insert(m.msgid().to_string(), 1);
+                    }
+                }
             }
         }
     }
@@ -313,21 +314,21 @@ impl Row {
 
 /// A message's short meaning (for titles) and its advice.
 fn words(m: &Member) -> (String, String) {
-    match (&m.known, &m.fallback) {
+    match (&m.known, m.fallback()) {
         (Some(k), _) => {
             let short = k.meaning.split(" (").next().unwrap_or(k.meaning);
             let short = short.split(':').next().unwrap_or(short).to_string();
             (short, format!("{}. {}", k.meaning, k.advice))
         }
         (None, Some((text, _))) => (
-            text.clone(),
+            text.to_string(),
             format!(
                 "{text}. mqdiag has no specific advice for {}: read the message's EXPLANATION \
                  and ACTION in the log, and the other end's log at the same time.",
-                m.id
+                m.id()
             ),
         ),
-        (None, None) => (m.msgid.clone(), String::new()),
+        (None, None) => (m.msgid().to_string(), String::new()),
     }
 }
 
@@ -356,10 +357,10 @@ impl super::Pass for MessagePass {
         if self.joiner.seen_before(e) {
             return;
         }
-        match self.newest.get_mut(m.qmgr.as_str()) {
+        match self.newest.get_mut(m.qmgr()) {
             Some(n) => *n = (*n).max(e.ts),
             None => {
-                self.newest.insert(m.qmgr.clone(), e.ts);
+                self.newest.insert(m.qmgr().to_string(), e.ts);
             }
         }
         self.joiner.push(e, m);
@@ -382,7 +383,7 @@ impl super::Pass for MessagePass {
 }
 
 impl RuleRows {
-    fn findings(&mut self, newest: &HashMap<String, Ts>) -> Vec<Finding> {
+    fn findings(&mut self, newest: &FxHashMap<String, Ts>) -> Vec<Finding> {
         let mut rows: Vec<(RowKey, Row)> = std::mem::take(&mut self.rows).rows;
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         let ends = Ends::of(&rows);
@@ -602,7 +603,7 @@ fn ranked(counts: BTreeMap<String, u64>) -> Vec<(String, u64)> {
 impl RuleRows {
     fn finding(
         &self,
-        newest: &HashMap<String, Ts>,
+        newest: &FxHashMap<String, Ts>,
         kind: GroupKind,
         members: &[(&RowKey, &Row)],
         ends: &Ends,

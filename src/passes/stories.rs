@@ -15,7 +15,7 @@
 
 use crate::catalog::{Family, Reported, is_ip, split_host};
 use crate::event::{Event, Ts};
-use crate::findings::EventRef;
+use crate::findings::{EventRef, Evidence};
 use crate::source::Severity;
 use rustc_hash::{FxBuildHasher, FxHasher};
 use std::collections::{HashMap, HashSet};
@@ -43,28 +43,46 @@ pub fn specificity(id: &str) -> u8 {
     }
 }
 
-/// One error-log record of a story, with what the rules need of it.
+/// One error-log record of a story, with what the rules need of it. Its
+/// texts live in one string (a story member is made for every channel
+/// record of a log: eight strings each made allocation the larger part of
+/// joining stories).
 #[derive(Debug, Clone)]
 pub struct Member {
-    /// The id as written (`AMQ9209E`, `AMQ9209`).
-    pub msgid: String,
-    /// Without the severity letter.
-    pub id: String,
+    /// The parts (`Part`) one after the other; `ends[i]` is where part
+    /// `i` ends.
+    buf: String,
+    ends: [u32; PARTS],
     pub family: Family,
     /// The catalogue's words, when a rule reports this message.
     pub known: Option<Reported>,
-    /// For other messages: the record's own words and severity.
-    pub fallback: Option<(String, Severity)>,
-    pub qmgr: String,
-    pub channel: String,
-    /// The remote end's name (not an address), and its address.
-    pub name: String,
-    pub address: String,
-    pub reason: String,
+    /// For other messages: the record's severity (its words are a part).
+    own_severity: Option<Severity>,
     pub ts: Ts,
-    /// Made into `Evidence` only for the records a row keeps.
-    pub evidence: EventRef,
+    /// The record without its text (a part): made into `Evidence` only
+    /// for the records a row keeps.
+    head: EventRef,
 }
+
+/// The parts of a member's `buf`, in order.
+#[derive(Clone, Copy)]
+enum Part {
+    /// The id as written (`AMQ9209E`, `AMQ9209`).
+    Msgid,
+    /// Without the severity letter.
+    Id,
+    Qmgr,
+    Channel,
+    /// The remote end's name (not an address), and its address.
+    Name,
+    Address,
+    Reason,
+    /// The record's text.
+    Text,
+    /// For messages the catalogue does not report: the record's own words.
+    Words,
+}
+const PARTS: usize = 9;
 
 fn clean(v: Option<&str>) -> &str {
     match v.map(str::trim) {
@@ -79,73 +97,139 @@ impl Member {
     /// record (by the catalogue, else by the family the reader gave it).
     pub fn of(e: &Event, known: Option<Reported>) -> Option<Member> {
         let msgid = e.attr("msgid")?.trim();
-        let (family, fallback) = match known {
-            Some(m) => (m.family, None),
+        let (family, words, own_severity) = match known {
+            Some(m) => (m.family, "", None),
             None => {
                 let fam = match e.attr("family") {
                     Some("channel") => Family::Channel,
                     Some("tls") => Family::Tls,
                     _ => return None,
                 };
-                if e.attr("severity") == Some("I") {
-                    return None;
-                }
                 let severity = match e.attr("severity") {
+                    Some("I") => return None,
                     Some("W") => Severity::Warning,
                     _ => Severity::Error,
                 };
                 let text = e.text.split_once(": ").map_or(e.text.as_str(), |(_, t)| t);
-                let text = text.trim().trim_end_matches('.').to_string();
-                (fam, Some((text, severity)))
+                (fam, text.trim().trim_end_matches('.'), Some(severity))
             }
         };
         if !matches!(family, Family::Channel | Family::Tls) {
             return None;
         }
         let id = match known {
-            Some(m) => m.id.to_string(),
-            None => crate::catalog::base_id(msgid).to_string(),
+            Some(m) => m.id,
+            None => crate::catalog::base_id(msgid),
         };
         // The reader splits `name (ip)(port)`; a value still written whole
         // (older readers, CONNAME) is split here.
-        let mut name = clean(e.attr("host").or_else(|| e.attr("conname"))).to_string();
-        let mut address = clean(e.attr("address")).to_string();
+        let mut name = clean(e.attr("host").or_else(|| e.attr("conname")));
+        let mut address = clean(e.attr("address"));
         if name.contains('(')
-            && let Some(h) = split_host(&name)
+            && let Some(h) = split_host(name)
         {
             if address.is_empty() {
-                address = h.address.unwrap_or_default().to_string();
+                address = h.address.unwrap_or_default();
             }
-            name = h.host.to_string();
+            name = h.host;
         }
-        if is_ip(&name) {
+        if is_ip(name) {
             if address.is_empty() {
-                address = std::mem::take(&mut name);
-            } else {
-                name.clear();
+                address = name;
             }
+            name = "";
         }
-        Some(Member {
-            msgid: msgid.to_string(),
+        let parts: [&str; PARTS] = [
+            msgid,
             id,
-            family,
-            known,
-            fallback,
-            qmgr: clean(e.attr("qmgr")).to_string(),
-            channel: clean(e.attr("channel")).to_string(),
+            clean(e.attr("qmgr")),
+            clean(e.attr("channel")),
             name,
             address,
-            reason: clean(e.attr("reason")).to_string(),
+            clean(e.attr("reason")),
+            &e.text,
+            words,
+        ];
+        let mut buf = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        let mut ends = [0u32; PARTS];
+        for (end, p) in ends.iter_mut().zip(parts) {
+            buf.push_str(p);
+            // Past 4 GB of text a member's parts would not be found again;
+            // no reader makes records that long.
+            *end = u32::try_from(buf.len()).unwrap_or(u32::MAX);
+        }
+        Some(Member {
+            buf,
+            ends,
+            family,
+            known,
+            own_severity,
             ts: e.ts,
-            evidence: EventRef::of(e),
+            head: EventRef::of_without_text(e),
         })
+    }
+
+    fn part(&self, p: Part) -> &str {
+        let i = p as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        self.buf
+            .get(start..self.ends[i] as usize)
+            .unwrap_or_default()
+    }
+
+    /// The id as written (`AMQ9209E`, `AMQ9209`).
+    pub fn msgid(&self) -> &str {
+        self.part(Part::Msgid)
+    }
+    /// Without the severity letter.
+    pub fn id(&self) -> &str {
+        self.part(Part::Id)
+    }
+    pub fn qmgr(&self) -> &str {
+        self.part(Part::Qmgr)
+    }
+    pub fn channel(&self) -> &str {
+        self.part(Part::Channel)
+    }
+    /// The remote end's name (not an address).
+    pub fn name(&self) -> &str {
+        self.part(Part::Name)
+    }
+    pub fn address(&self) -> &str {
+        self.part(Part::Address)
+    }
+    pub fn reason(&self) -> &str {
+        self.part(Part::Reason)
+    }
+
+    /// For messages no rule reports: the record's own words and severity.
+    pub fn fallback(&self) -> Option<(&str, Severity)> {
+        self.own_severity.map(|s| (self.part(Part::Words), s))
+    }
+
+    /// The line the record starts on.
+    pub fn line(&self) -> u64 {
+        self.head.line()
+    }
+
+    /// The record quoted.
+    pub fn evidence(&self) -> Evidence {
+        self.head.evidence_with(self.part(Part::Text))
+    }
+
+    /// Make `r` a reference to this record (reusing its text buffer).
+    pub fn refer(&self, r: &mut Option<EventRef>) {
+        match r {
+            Some(r) => r.assign_from(&self.head, self.part(Part::Text)),
+            None => *r = Some(self.head.with_text(self.part(Part::Text))),
+        }
     }
 
     /// The finding severity of this message.
     pub fn severity(&self) -> Severity {
-        match (&self.known, &self.fallback) {
+        match (&self.known, self.own_severity) {
             (Some(m), _) => m.severity,
-            (None, Some((_, s))) => *s,
+            (None, Some(s)) => s,
             (None, None) => Severity::Error,
         }
     }
@@ -162,7 +246,7 @@ impl Story {
     pub fn cause(&self) -> &Member {
         let mut best = &self.members[0];
         for m in &self.members[1..] {
-            if specificity(&m.id) > specificity(&best.id) {
+            if specificity(m.id()) > specificity(best.id()) {
                 best = m;
             }
         }
@@ -170,7 +254,7 @@ impl Story {
     }
 
     /// The first non-empty value of a field, the cause's first.
-    fn pick(&self, f: impl Fn(&Member) -> &str) -> &str {
+    fn pick(&self, f: impl for<'m> Fn(&'m Member) -> &'m str) -> &str {
         let c = f(self.cause());
         if !c.is_empty() {
             return c;
@@ -183,19 +267,19 @@ impl Story {
     }
 
     pub fn channel(&self) -> &str {
-        self.pick(|m| &m.channel)
+        self.pick(Member::channel)
     }
     pub fn qmgr(&self) -> &str {
-        self.pick(|m| &m.qmgr)
+        self.pick(Member::qmgr)
     }
     pub fn name(&self) -> &str {
-        self.pick(|m| &m.name)
+        self.pick(Member::name)
     }
     pub fn address(&self) -> &str {
-        self.pick(|m| &m.address)
+        self.pick(Member::address)
     }
     pub fn reason(&self) -> &str {
-        self.pick(|m| &m.reason)
+        self.pick(Member::reason)
     }
 
     fn last(&self) -> Ts {
@@ -211,24 +295,26 @@ impl Story {
         if (m.ts - self.last()).num_milliseconds().abs() > JOIN_WINDOW_MS {
             return false;
         }
-        if self.members.iter().any(|o| o.id == m.id) {
+        if self.members.iter().any(|o| o.id() == m.id()) {
             return false;
         }
         let ch = self.channel();
-        if !ch.is_empty() && !m.channel.is_empty() && ch != m.channel {
+        if !ch.is_empty() && !m.channel().is_empty() && ch != m.channel() {
             return false;
         }
         // Ends conflict only when both are known and share no name or
         // address (`centos6 (192.168.253.160)` and `192.168.253.160` agree).
-        let ends: Vec<&str> = self
+        let mine = [m.name(), m.address()];
+        if mine.iter().all(|s| s.is_empty()) {
+            return true;
+        }
+        let mut ends = self
             .members
             .iter()
-            .flat_map(|o| [o.name.as_str(), o.address.as_str()])
+            .flat_map(|o| [o.name(), o.address()])
             .filter(|s| !s.is_empty())
-            .collect();
-        let mine = [m.name.as_str(), m.address.as_str()];
-        let mine: Vec<&str> = mine.into_iter().filter(|s| !s.is_empty()).collect();
-        ends.is_empty() || mine.is_empty() || mine.iter().any(|s| ends.contains(s))
+            .peekable();
+        ends.peek().is_none() || ends.any(|s| mine.contains(&s))
     }
 }
 
@@ -384,7 +470,7 @@ mod tests {
         let s = stories(&ev);
         assert_eq!(s.len(), 3, "{s:#?}");
         let first = s.iter().find(|s| s.members.len() == 3).unwrap();
-        assert_eq!(first.cause().id, "AMQ9519");
+        assert_eq!(first.cause().id(), "AMQ9519");
         assert_eq!(first.channel(), "QA.CHL");
         assert_eq!(first.name(), "centos6");
         assert_eq!(first.address(), "192.168.253.160");
@@ -416,7 +502,7 @@ mod tests {
             &[("host", "qm2 (10.0.0.2)(1414)")],
         );
         let m = Member::of(&e, reported("AMQ9209")).unwrap();
-        assert_eq!((m.name.as_str(), m.address.as_str()), ("qm2", "10.0.0.2"));
+        assert_eq!((m.name(), m.address()), ("qm2", "10.0.0.2"));
         let e = rec(
             1,
             "2024-03-01T10:00:00+00:00",
@@ -425,8 +511,8 @@ mod tests {
             &[("host", "10.0.0.3"), ("channel", "????")],
         );
         let m = Member::of(&e, reported("AMQ9209")).unwrap();
-        assert_eq!((m.name.as_str(), m.address.as_str()), ("", "10.0.0.3"));
-        assert_eq!(m.channel, "");
+        assert_eq!((m.name(), m.address()), ("", "10.0.0.3"));
+        assert_eq!(m.channel(), "");
         // Not a channel or TLS record.
         let e = rec(1, "2024-03-01T10:00:00+00:00", 7, "AMQ9788", &[]);
         assert!(Member::of(&e, reported("AMQ9788")).is_none());
