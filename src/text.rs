@@ -371,10 +371,16 @@ impl Drop for JsonControlEscaper<'_> {
 /// `str::trim_start` with a byte loop over leading ASCII whitespace (the
 /// indentation of attribute lines); the same result on any input.
 pub fn trim_start(s: &str) -> &str {
-    let n = s
-        .bytes()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
-        .count();
+    let b = s.as_bytes();
+    // Eight blanks at a time first: job-log continuation lines are indented
+    // by twenty.
+    let mut n = 0;
+    while b.len() - n >= 8 && b[n..n + 8] == [b' '; 8] {
+        n += 8;
+    }
+    while n < b.len() && matches!(b[n], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        n += 1;
+    }
     let rest = &s[n..];
     if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
         rest.trim_start()
@@ -387,6 +393,10 @@ pub fn trim_start(s: &str) -> &str {
 pub fn trim_end(s: &str) -> &str {
     let b = s.as_bytes();
     let mut n = b.len();
+    // Eight blanks at a time first: fixed-width records are padded.
+    while n >= 8 && b[n - 8..n] == [b' '; 8] {
+        n -= 8;
+    }
     while n > 0 && matches!(b[n - 1], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
         n -= 1;
     }
@@ -440,6 +450,15 @@ mod tests {
                     k /= chars.len();
                 }
                 all.push(s);
+            }
+        }
+        // Padded by runs around the eight-blank steps.
+        let base = all.clone();
+        for k in [7, 8, 9, 16, 17, 20] {
+            let pad = " ".repeat(k);
+            for s in &base {
+                all.push(format!("{pad}{s}{pad}"));
+                all.push(format!("{s}{pad}\t{pad}"));
             }
         }
         for s in &all {

@@ -233,7 +233,8 @@ fn jes_fast(line: &str) -> Option<Option<([u32; 3], &str, &str)>> {
 }
 
 fn classify(line: &str) -> Line<'_> {
-    if trim(line).is_empty() {
+    let trimmed = trim(line);
+    if trimmed.is_empty() {
         return Line::Blank;
     }
     // Three blanks first: no pattern below can match (each wants a digit or
@@ -244,7 +245,7 @@ fn classify(line: &str) -> Line<'_> {
             .iter()
             .all(|&c| c == b' ' || c == b'\t')
     {
-        return Line::Indented(trim(line));
+        return Line::Indented(trimmed);
     }
     let jes = match jes_fast(line) {
         Some(sure) => sure,
@@ -326,7 +327,7 @@ fn classify(line: &str) -> Line<'_> {
         };
     }
     if line.starts_with([' ', '\t']) {
-        return Line::Indented(trim(line));
+        return Line::Indented(trimmed);
     }
     Line::Plain(trim(line))
 }
@@ -377,6 +378,7 @@ impl Reader for JoblogReader {
             done: Vec::new(),
             out: VecDeque::new(),
             line: String::new(),
+            spare: None,
         })
     }
 }
@@ -389,10 +391,68 @@ struct Open {
     job: String,
     system: Option<String>,
     first: String,
+    /// Continuation lines: the first `n_conts` (the strings are kept from
+    /// message to message, as is the whole `Open`: a job log is mostly
+    /// short messages, and their allocations were a tenth of reading it).
     conts: Vec<String>,
+    n_conts: usize,
     /// Pasted from a console screen: the line may end with the console's
     /// message number.
     paste: bool,
+}
+
+impl Open {
+    /// `spare` (an earlier message's buffers) made the message that
+    /// starts with `first`.
+    fn reuse(
+        spare: Option<Open>,
+        line: u64,
+        local: Option<NaiveDateTime>,
+        job: &str,
+        system: Option<&str>,
+        first: &str,
+        paste: bool,
+    ) -> Open {
+        let mut o = spare.unwrap_or(Open {
+            line,
+            local,
+            job: String::new(),
+            system: None,
+            first: String::new(),
+            conts: Vec::new(),
+            n_conts: 0,
+            paste,
+        });
+        o.line = line;
+        o.local = local;
+        o.job.clear();
+        o.job.push_str(job);
+        o.system = system.map(str::to_string);
+        o.first.clear();
+        o.first.push_str(first);
+        o.n_conts = 0;
+        o.paste = paste;
+        o
+    }
+
+    fn conts(&self) -> &[String] {
+        &self.conts[..self.n_conts]
+    }
+
+    /// Add a continuation line (past `MAX_CONTINUATIONS`, dropped).
+    fn push_cont(&mut self, line: &str) {
+        if self.n_conts >= MAX_CONTINUATIONS {
+            return;
+        }
+        match self.conts.get_mut(self.n_conts) {
+            Some(c) => {
+                c.clear();
+                c.push_str(line);
+            }
+            None => self.conts.push(line.to_string()),
+        }
+        self.n_conts += 1;
+    }
 }
 
 struct Run {
@@ -418,6 +478,8 @@ pub struct JoblogSource {
     out: VecDeque<Event>,
     /// The line being read (reused).
     line: String,
+    /// The last message's buffers, for the next one.
+    spare: Option<Open>,
 }
 
 impl JoblogSource {
@@ -501,16 +563,8 @@ impl JoblogSource {
                         Some(d) => Some(d.and_time(time)),
                         None => self.job_log_time(time),
                     };
-                    let run = self.run.as_mut().expect("run");
-                    run.open = Some(Open {
-                        line: no,
-                        local,
-                        job: job.to_string(),
-                        system: system.map(str::to_string),
-                        first: msg.to_string(),
-                        conts: Vec::new(),
-                        paste: false,
-                    });
+                    let o = Open::reuse(self.spare.take(), no, local, job, system, msg, false);
+                    self.run.as_mut().expect("run").open = Some(o);
                 } else if date.is_none() {
                     // Keep the day roll-over check honest on other lines.
                     let _ = self.job_log_time(time);
@@ -520,44 +574,27 @@ impl JoblogSource {
                 let msg = trim(text);
                 match run.open.as_mut() {
                     // Only the time: the message before goes on.
-                    Some(o) if !ANY_MSG_RE.is_match(msg) => {
-                        if o.conts.len() < MAX_CONTINUATIONS {
-                            o.conts.push(msg.to_string());
-                        }
-                    }
+                    Some(o) if !ANY_MSG_RE.is_match(msg) => o.push_cont(msg),
                     _ => {
                         self.close();
                         let is_csq = csq_message(msg).is_some();
                         let local = self.job_log_time(time);
                         if is_csq {
+                            let o = Open::reuse(self.spare.take(), no, local, "", None, msg, false);
                             let run = self.run.as_mut().expect("run");
                             run.kinds[3] = true;
-                            run.open = Some(Open {
-                                line: no,
-                                local,
-                                job: String::new(),
-                                system: None,
-                                first: msg.to_string(),
-                                conts: Vec::new(),
-                                paste: false,
-                            });
+                            run.open = Some(o);
                         }
                     }
                 }
             }
             Line::SyslogCont { id: _, text } => {
-                if let Some(o) = run.open.as_mut()
-                    && o.conts.len() < MAX_CONTINUATIONS
-                {
-                    o.conts.push(trim(text).to_string());
+                if let Some(o) = run.open.as_mut() {
+                    o.push_cont(trim(text));
                 }
             }
             Line::Indented(t) => match run.open.as_mut() {
-                Some(o) if csq_message(t).is_none() => {
-                    if o.conts.len() < MAX_CONTINUATIONS {
-                        o.conts.push(t.to_string());
-                    }
-                }
+                Some(o) if csq_message(t).is_none() => o.push_cont(t),
                 _ => {
                     self.close();
                     self.plain(no, t);
@@ -580,15 +617,7 @@ impl JoblogSource {
         run.kinds[2] = true;
         run.untimed += 1;
         run.first_untimed.get_or_insert(no);
-        run.open = Some(Open {
-            line: no,
-            local: None,
-            job: String::new(),
-            system: None,
-            first: t.to_string(),
-            conts: Vec::new(),
-            paste: true,
-        });
+        run.open = Some(Open::reuse(self.spare.take(), no, None, "", None, t, true));
     }
 
     /// A JESMSGLG time of day on the current date; a time of day more than
@@ -681,7 +710,7 @@ impl JoblogSource {
         // and may open its continuation lines.
         let mut first: &str = &o.first;
         let mut connect = None;
-        if !o.conts.is_empty()
+        if !o.conts().is_empty()
             && let Some((head, last)) = first.rsplit_once(' ')
             && !last.is_empty()
             && last.bytes().all(|b| b.is_ascii_digit())
@@ -691,17 +720,18 @@ impl JoblogSource {
         }
         let mut console_no = None;
         if o.paste
-            && o.conts.is_empty()
+            && o.conts().is_empty()
             && let Some((head, no)) = console_number(first)
         {
             console_no = Some(no);
             first = head;
         }
         let first = first.trim_start_matches(['+', '*', '@']);
-        let mut joined =
-            String::with_capacity(first.len() + o.conts.iter().map(|c| c.len() + 1).sum::<usize>());
+        let mut joined = String::with_capacity(
+            first.len() + o.conts().iter().map(|c| c.len() + 1).sum::<usize>(),
+        );
         joined.push_str(first);
-        for c in &o.conts {
+        for c in o.conts() {
             let c = match (connect, c.split_once(' ')) {
                 (Some(id), Some((lead, rest))) if lead == id => rest.trim(),
                 _ => c.as_str(),
@@ -785,6 +815,7 @@ impl JoblogSource {
         e.attrs = attrs;
         run.info.saw_event(&e.ts);
         self.out.push_back(e);
+        self.spare = Some(o);
     }
 
     fn end_file(&mut self) {
