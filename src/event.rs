@@ -252,6 +252,10 @@ pub struct Attrs {
     /// previous entry's end) and the name's `tag`.
     keys: Vec<(AttrName, u32, u32)>,
     values: String,
+    /// A bit per name present (`bit` of its tag): passes ask every event
+    /// for a dozen names it mostly does not have, and a miss is then
+    /// decided without scanning.
+    present: u64,
 }
 
 /// A name's length and first and last bytes: look-ups compare these
@@ -263,6 +267,30 @@ fn tag(name: &str) -> u32 {
     match (b.first(), b.last()) {
         (Some(&f), Some(&l)) => (b.len().min(0xffff) as u32) | (f as u32) << 16 | (l as u32) << 24,
         _ => 0,
+    }
+}
+
+/// The bit of `present` a name with this tag sets.
+#[inline]
+fn bit(tag: u32) -> u64 {
+    1 << (tag.wrapping_mul(0x9E37_79B1) >> 26)
+}
+
+/// `a == b` for names, inline: names are a few bytes, and a call to
+/// `memcmp` cost more than the compare (half of a look-up).
+#[inline]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        // First and last eight (or four) bytes, overlapping.
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
     }
 }
 
@@ -291,6 +319,7 @@ impl Attrs {
         }
         self.values.push_str(&value[..cut]);
         let t = tag(&name);
+        self.present |= bit(t);
         self.keys.push((name, self.values.len() as u32, t));
     }
 
@@ -298,9 +327,12 @@ impl Attrs {
     #[inline]
     pub fn get(&self, name: &str) -> Option<&str> {
         let want = tag(name);
+        if self.present & bit(want) == 0 {
+            return None;
+        }
         let mut start = 0;
         for (k, end, t) in &self.keys {
-            if *t == want && k == name {
+            if *t == want && same_name(k.as_bytes(), name.as_bytes()) {
                 return Some(&self.values[start..*end as usize]);
             }
             start = *end as usize;
@@ -455,5 +487,40 @@ mod tests {
         assert_eq!(all, [("é", "é="), ("x", "x=two"), ("owned", "owned=ü3")]);
         let c: super::Attrs = [("a", "1"), ("b", "2")].into_iter().collect();
         assert_eq!(format!("{c:?}"), r#"[("a", "1"), ("b", "2")]"#);
+    }
+
+    /// Look-ups find what a plain scan finds, for names of every length
+    /// around the compare's steps and names that share tags.
+    #[test]
+    fn attr_lookups_are_plain_scans() {
+        let mut rng = crate::testrng::Rng::new(11);
+        let alphabet = b"ab_";
+        let name = |rng: &mut crate::testrng::Rng| -> String {
+            let len = rng.below(19);
+            (0..len).map(|_| alphabet[rng.below(3)] as char).collect()
+        };
+        for _ in 0..2000 {
+            let mut a = super::Attrs::default();
+            let mut plain: Vec<(String, String)> = Vec::new();
+            for i in 0..rng.below(20) {
+                let k = name(&mut rng);
+                a.push(k.clone().into(), &i.to_string());
+                plain.push((k, i.to_string()));
+            }
+            for _ in 0..20 {
+                let k = name(&mut rng);
+                let want = plain.iter().find(|(n, _)| *n == k).map(|(_, v)| v.as_str());
+                assert_eq!(a.get(&k), want, "{k:?} in {plain:?}");
+            }
+            for (k, _) in &plain {
+                let first = plain.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+                assert_eq!(a.get(k), first);
+            }
+        }
+        assert!(super::same_name(b"comment_insert1", b"comment_insert1"));
+        assert!(!super::same_name(b"comment_insert1", b"comment_insert2"));
+        assert!(!super::same_name(b"comment_xnsert1", b"comment_insert1"));
+        assert!(!super::same_name(b"abcdeXgh", b"abcdefgh"));
+        assert!(!super::same_name(b"abXde", b"abcde"));
     }
 }

@@ -142,10 +142,38 @@ pub struct Reported {
 /// The catalogue row of a message id (with or without its letter,
 /// surrounding blanks ignored).
 pub fn lookup(id: &str) -> Option<&'static Entry> {
-    // Fx: every record of a log is looked up, some twice.
-    static BY_ID: OnceLock<rustc_hash::FxHashMap<&'static str, &'static Entry>> = OnceLock::new();
-    let map = BY_ID.get_or_init(|| CATALOG.iter().map(|e| (e.id, e)).collect());
-    map.get(base_id(id.trim())).copied()
+    // By a number made of the id: every record of a log is looked up, by
+    // the reader and again by several passes, and hashing the text cost
+    // more than the rest of a look-up.
+    static BY_ID: OnceLock<rustc_hash::FxHashMap<u32, &'static Entry>> = OnceLock::new();
+    let map = BY_ID.get_or_init(|| {
+        CATALOG
+            .iter()
+            .map(|e| (id_number(e.id).expect("catalogue ids are well shaped"), e))
+            .collect()
+    });
+    map.get(&id_number(base_id(id.trim()))?).copied()
+}
+
+/// `AMQ` + 4 digits or `CSQ` + an upper-case letter + 3 digits (an id
+/// without its severity letter) as a number, each id its own.
+fn id_number(id: &str) -> Option<u32> {
+    let b = id.as_bytes();
+    if b.len() != 7 {
+        return None;
+    }
+    let digits = |d: &[u8]| {
+        d.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    };
+    match &b[..3] {
+        b"AMQ" => digits(&b[3..]),
+        b"CSQ" if b[3].is_ascii_uppercase() => {
+            Some(10_000 + u32::from(b[3] - b'A') * 1000 + digits(&b[4..])?)
+        }
+        _ => None,
+    }
 }
 
 /// The rule's words for a message some rule reports: `None` for ids the
@@ -241,6 +269,50 @@ mod tests {
 
     /// `AMQ` + 4 digits or `CSQ` + a letter + 3 digits, then optionally
     /// the severity letters each family of ids uses.
+    /// Look-up by number finds what look-up by text found.
+    #[test]
+    fn id_numbers_are_one_per_id() {
+        let mut seen = std::collections::HashMap::new();
+        for e in CATALOG {
+            let n = id_number(e.id).unwrap_or_else(|| panic!("{}", e.id));
+            assert_eq!(
+                seen.insert(n, e.id),
+                None,
+                "{} and {:?}",
+                e.id,
+                seen.get(&n)
+            );
+        }
+        for id in ["AMQ9209", "AMQ9209E", " AMQ9209E ", "CSQX209E", "CSQX209"] {
+            assert_eq!(
+                lookup(id).map(|e| e.id),
+                CATALOG
+                    .iter()
+                    .find(|e| e.id == base_id(id.trim()))
+                    .map(|e| e.id),
+                "{id}"
+            );
+        }
+        for id in [
+            "",
+            "AMQ",
+            "AMQ92",
+            "AMQ920",
+            "AMQ92099",
+            "AMQ92O9",
+            "amq9209",
+            "CSQx209",
+            "CSQX20",
+            "XYZ9209",
+            "AMQ9209EE",
+            "CSQ1209",
+        ] {
+            assert!(lookup(id).is_none(), "{id}");
+            assert!(CATALOG.iter().all(|e| e.id != base_id(id.trim())), "{id}");
+        }
+        assert_eq!(id_number("CSQZ999"), Some(10_000 + 25 * 1000 + 999));
+    }
+
     fn well_shaped(id: &str, letters: &str) -> bool {
         let b = id.as_bytes();
         let (head, digits) = match id.get(..3) {

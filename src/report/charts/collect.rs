@@ -145,12 +145,11 @@ impl Collector {
             v.map(str::trim)
                 .filter(|s| !s.is_empty() && !s.starts_with("????"))
         }
-        let name = match (clean(e.attr("channel")), clean(e.attr("host"))) {
-            (Some(c), _) => c.to_string(),
-            (None, Some(h)) => format!("host {h}"),
-            (None, None) => "(no channel)".to_string(),
-        };
-        target.add(&e.ts, &name);
+        match (clean(e.attr("channel")), clean(e.attr("host"))) {
+            (Some(c), _) => target.add(&e.ts, c),
+            (None, Some(h)) => target.add(&e.ts, &format!("host {h}")),
+            (None, None) => target.add_static(&e.ts, "(no channel)"),
+        }
     }
 
     pub fn finish(self) -> Collected {
