@@ -18,7 +18,7 @@ use crate::event::{Event, Ts};
 use crate::findings::{EventRef, Evidence};
 use crate::source::Severity;
 use rustc_hash::{FxBuildHasher, FxHasher};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hasher;
 use std::sync::Arc;
 
@@ -27,7 +27,13 @@ use std::sync::Arc;
 const JOIN_WINDOW_MS: i64 = 1000;
 /// Open stories kept before the ones that can no longer grow are closed.
 const MAX_OPEN: usize = 1_000;
-/// Record keys remembered to drop copies (rotated logs that overlap).
+/// Copies of a record (rotated logs that overlap, a log collected twice)
+/// have its time, so on the merged timeline they come together: keys are
+/// remembered for this many seconds of record time behind the newest
+/// record, which keeps the set small (in cache) and memory flat however
+/// long the logs are.
+const SEEN_WINDOW_S: i64 = 60;
+/// Keys remembered at most (a minute of an extraordinarily busy log).
 const MAX_SEEN: usize = 500_000;
 
 /// How specific a message is about why a channel failed: the generic
@@ -328,12 +334,17 @@ pub struct Joiner {
     open: HashMap<Writer, Story, FxBuildHasher>,
     closed: Vec<Story>,
     seen: HashSet<u64, FxBuildHasher>,
+    /// The keys of `seen` in the order they came, with their record time
+    /// (seconds), the oldest forgotten first.
+    seen_order: VecDeque<(i64, u64)>,
+    /// The newest record time seen (seconds).
+    newest: Option<i64>,
 }
 
 impl Joiner {
     /// Whether this record was seen before: the same time, process,
     /// thread, message and text in another file of a rotated set or a copy.
-    /// Remembers it either way (up to `MAX_SEEN` records).
+    /// Remembers it either way, for `SEEN_WINDOW_S` seconds of record time.
     pub fn seen_before(&mut self, e: &Event) -> bool {
         // Fx, not the stable FNV of fingerprints: the keys live for one run
         // only, and Fx hashes a word at a time (FNV a byte: 7 % of analyze).
@@ -349,9 +360,18 @@ impl Joiner {
         if self.seen.contains(&key) {
             return true;
         }
-        if self.seen.len() < MAX_SEEN {
-            self.seen.insert(key);
+        let t = e.ts.timestamp();
+        let newest = *self.newest.insert(self.newest.map_or(t, |n| n.max(t)));
+        let horizon = newest.saturating_sub(SEEN_WINDOW_S);
+        while let Some(&(at, old)) = self.seen_order.front() {
+            if at >= horizon && self.seen.len() < MAX_SEEN {
+                break;
+            }
+            self.seen_order.pop_front();
+            self.seen.remove(&old);
         }
+        self.seen.insert(key);
+        self.seen_order.push_back((t, key));
         false
     }
 
@@ -490,6 +510,30 @@ mod tests {
         assert_eq!(stories(&ev).len(), 4);
         assert_eq!(specificity("AMQ9999"), 1);
         assert!(specificity("AMQ9209") > specificity("CSQX599"));
+    }
+
+    /// Copies are dropped however far into a long log they come, and the
+    /// keys kept stay few.
+    #[test]
+    fn copies_are_dropped_with_few_keys_kept() {
+        let mut j = Joiner::default();
+        let at = |s: i64| {
+            chrono::DateTime::from_timestamp(1_700_000_000 + s, 0)
+                .unwrap()
+                .fixed_offset()
+                .to_rfc3339()
+        };
+        for i in 0..5000i64 {
+            // One record a second, each written twice (two copies of a log).
+            let e = rec(i as u64, &at(i), 7, "AMQ9209", &[("channel", &format!("C{i}"))]);
+            assert!(!j.seen_before(&e), "{i}");
+            assert!(j.seen_before(&e), "{i}");
+        }
+        assert!(j.seen.len() <= SEEN_WINDOW_S as usize + 1, "{}", j.seen.len());
+        assert_eq!(j.seen.len(), j.seen_order.len());
+        // A copy within the window, even after newer records, is dropped.
+        let e = rec(1, &at(4990), 7, "AMQ9209", &[("channel", "C4990")]);
+        assert!(j.seen_before(&e));
     }
 
     #[test]
