@@ -66,6 +66,18 @@ const INSERTS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// `INSERTS` with their keys' slots.
+const INSERT_SLOTS: &[(&str, usize, usize, usize); 6] = &{
+    let mut out = [("", 0, 0, 0); 6];
+    let mut i = 0;
+    while i < INSERTS.len() {
+        let (canon, current, preview, other) = INSERTS[i];
+        out[i] = (canon, slot_of(current), slot_of(preview), slot_of(other));
+        i += 1;
+    }
+    out
+};
+
 /// Whether a line is an MQ JSON log record (by its keys).
 fn is_record_line(line: &str) -> bool {
     let t = line.trim_start();
@@ -311,6 +323,126 @@ fn member<'m>(members: &'m [(Cow<'_, str>, Lean<'_>)], k: &str) -> Option<&'m st
     best.and_then(|(_, v)| v.text()).filter(|s| !s.is_empty())
 }
 
+/// The keys `record` reads (lower case). `Members` finds them all in one
+/// pass over an object: a record is asked for some thirty keys, and
+/// scanning its twenty members for each was a third of reading it.
+const KEYS: &[&str] = &[
+    "message",
+    "ibm_messageid",
+    "ibm_datetime",
+    "host",
+    "ibm_processid",
+    "ibm_threadid",
+    "ibm_sequence",
+    "type",
+    "ibm_servername",
+    "ibm_processname",
+    "ibm_username",
+    "ibm_installationname",
+    "ibm_version",
+    "module",
+    "loglevel",
+    "ibm_arithinsert1",
+    "arith_insert_1",
+    "arith_insert1",
+    "ibm_arithinsert2",
+    "arith_insert_2",
+    "arith_insert2",
+    "ibm_commentinsert1",
+    "comment_insert_1",
+    "comment_insert1",
+    "ibm_commentinsert2",
+    "comment_insert_2",
+    "comment_insert2",
+    "ibm_commentinsert3",
+    "comment_insert_3",
+    "comment_insert3",
+    "ibm_remotehost",
+    "remote_host",
+];
+
+/// The slot of a `KEYS` key.
+fn key_slot(k: &[u8]) -> Option<usize> {
+    static SLOTS: std::sync::LazyLock<rustc_hash::FxHashMap<&'static [u8], usize>> =
+        std::sync::LazyLock::new(|| {
+            KEYS.iter()
+                .enumerate()
+                .map(|(i, k)| (k.as_bytes(), i))
+                .collect()
+        });
+    SLOTS.get(k).copied()
+}
+
+/// The slot of a `KEYS` key, at compile time (a key not among them does
+/// not compile).
+const fn slot_of(k: &str) -> usize {
+    let k = k.as_bytes();
+    let mut i = 0;
+    while i < KEYS.len() {
+        let c = KEYS[i].as_bytes();
+        if c.len() == k.len() {
+            let mut j = 0;
+            while j < c.len() && c[j] == k[j] {
+                j += 1;
+            }
+            if j == c.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not among KEYS")
+}
+
+/// The value of key `$k` (a literal among `KEYS`) in `$found`.
+macro_rules! key {
+    ($found:expr, $k:literal) => {
+        $found.at(const { slot_of($k) })
+    };
+}
+
+/// An object's members with the `KEYS` found: `at` answers what `member`
+/// answers.
+struct Members<'m, 'a> {
+    members: &'m [(Cow<'a, str>, Lean<'a>)],
+    at: [u32; KEYS.len()],
+}
+
+impl<'m, 'a> Members<'m, 'a> {
+    const NONE: u32 = u32::MAX;
+
+    fn new(members: &'m [(Cow<'a, str>, Lean<'a>)]) -> Self {
+        let mut at = [Self::NONE; KEYS.len()];
+        let mut lower = [0u8; 24];
+        for (i, (key, _)) in members.iter().enumerate() {
+            let b = key.as_bytes();
+            if b.len() > lower.len() || i >= Self::NONE as usize {
+                continue;
+            }
+            let l = &mut lower[..b.len()];
+            for (d, c) in l.iter_mut().zip(b) {
+                *d = c.to_ascii_lowercase();
+            }
+            let Some(slot) = key_slot(l) else { continue };
+            // As `member`: the spelling that sorts first, the last of equals.
+            let cur = at[slot];
+            if cur == Self::NONE || key.as_ref() <= members[cur as usize].0.as_ref() {
+                at[slot] = i as u32;
+            }
+        }
+        Members { members, at }
+    }
+
+    /// The value of the `KEYS` key in `slot` (`slot_of`, at compile time).
+    fn at(&self, slot: usize) -> Option<&'m str> {
+        let i = self.at[slot];
+        if i == Self::NONE {
+            return None;
+        }
+        self.members[i as usize].1.text().filter(|s| !s.is_empty())
+    }
+}
+
 struct Run {
     info: FileInfo,
     origin: Arc<Origin>,
@@ -469,13 +601,13 @@ impl ErrlogJsonSource {
 
     fn record(&mut self, no: u64, members: &[(Cow<'_, str>, Lean<'_>)]) -> Option<Event> {
         let run = self.run.as_mut().expect("run");
-        let get = |k: &str| member(members, k);
-        let message = get("message").unwrap_or_default();
-        let msgid = get("ibm_messageid").or_else(|| {
+        let found = Members::new(members);
+        let message = key!(found, "message").unwrap_or_default();
+        let msgid = key!(found, "ibm_messageid").or_else(|| {
             let id = message.split(':').next().unwrap_or("");
             (id.starts_with("AMQ") && id.len() >= 7).then_some(id)
         });
-        let Some(when) = get("ibm_datetime") else {
+        let Some(when) = key!(found, "ibm_datetime") else {
             run.info.problem(
                 ProblemCode::MissingTime,
                 Some(no),
@@ -501,7 +633,11 @@ impl ErrlogJsonSource {
         // Shown at the offset the text log beside it states for that moment.
         let local = match (&self.opts.errlog_clocks, self.format) {
             (Some(c), Format::ErrlogJson) => c
-                .at(display_dir(&run.info.path), get("host"), ts.timestamp())
+                .at(
+                    display_dir(&run.info.path),
+                    key!(found, "host"),
+                    ts.timestamp(),
+                )
                 .and_then(|(off, path)| Some((FixedOffset::east_opt(off)?, path))),
             _ => None,
         };
@@ -515,9 +651,9 @@ impl ErrlogJsonSource {
                 None => run.info.set_offset(*ts.offset(), "data"),
             }
         }
-        let pid = get("ibm_processid").and_then(|s| s.trim().parse().ok());
-        let tid = get("ibm_threadid").and_then(|s| s.trim().parse().ok());
-        let key = match get("ibm_sequence") {
+        let pid = key!(found, "ibm_processid").and_then(|s| s.trim().parse().ok());
+        let tid = key!(found, "ibm_threadid").and_then(|s| s.trim().parse().ok());
+        let key = match key!(found, "ibm_sequence") {
             Some(seq) => RecordKey::new().str(seq).str(msgid.unwrap_or("")).finish(),
             None => RecordKey::new()
                 .str(when)
@@ -531,11 +667,12 @@ impl ErrlogJsonSource {
             return None;
         }
         let mut inserts: Vec<(&str, &str)> = Vec::new();
-        for (canon, current, preview, other) in INSERTS {
-            let v = get(current).or_else(|| {
-                get(preview)
+        for &(canon, current, preview, other) in INSERT_SLOTS {
+            let v = found.at(current).or_else(|| {
+                found
+                    .at(preview)
                     .inspect(|_| run.preview_keys = true)
-                    .or_else(|| get(other))
+                    .or_else(|| found.at(other))
             });
             if let Some(v) = v {
                 inserts.push((canon, v));
@@ -548,7 +685,7 @@ impl ErrlogJsonSource {
         };
         // The container's own programs (`runmqserver`) write records of
         // type `mq_containerlog`: no MQ message, free text.
-        let kind = match get("type") {
+        let kind = match key!(found, "type") {
             Some("mq_containerlog") if msgid.is_none() => Kind::Text,
             _ => Kind::LogRecord,
         };
@@ -571,7 +708,7 @@ impl ErrlogJsonSource {
                 e.set_attr(k, v);
             }
         }
-        let qmgr = get("ibm_servername").or(run.qmgr.as_deref());
+        let qmgr = key!(found, "ibm_servername").or(run.qmgr.as_deref());
         if let Some(q) = qmgr {
             if e.attr("qmgr").is_none() {
                 e.set_attr("qmgr", q);
@@ -584,16 +721,16 @@ impl ErrlogJsonSource {
             e.set_attr("scope", s);
         }
         for (key, attr) in [
-            ("ibm_processname", "program"),
-            ("ibm_username", "user"),
-            ("host", "local_host"),
-            ("ibm_installationname", "installation"),
-            ("ibm_version", "vrmf"),
-            ("module", "source"),
-            ("loglevel", "loglevel"),
-            ("ibm_sequence", "sequence"),
+            (const { slot_of("ibm_processname") }, "program"),
+            (const { slot_of("ibm_username") }, "user"),
+            (const { slot_of("host") }, "local_host"),
+            (const { slot_of("ibm_installationname") }, "installation"),
+            (const { slot_of("ibm_version") }, "vrmf"),
+            (const { slot_of("module") }, "source"),
+            (const { slot_of("loglevel") }, "loglevel"),
+            (const { slot_of("ibm_sequence") }, "sequence"),
         ] {
-            if let Some(v) = get(key) {
+            if let Some(v) = found.at(key) {
                 if attr == "local_host" && run.info.host.is_none() {
                     run.info.host = Some(v.to_string());
                 }
@@ -665,6 +802,52 @@ fn cut_record_head(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass index answers what the scan answers: keys in any
+    /// case, written twice, empty, not text, or not among `KEYS`.
+    #[test]
+    fn members_index_agrees_with_member() {
+        let mut rng = crate::testrng::Rng::new(5);
+        let mut names: Vec<&str> = KEYS.to_vec();
+        names.extend([
+            "IBM_DateTime",
+            "Message",
+            "ibm_MessageId",
+            "other",
+            "ibm_datetimex",
+            "",
+        ]);
+        for _ in 0..3000 {
+            let mut members: Vec<(Cow<str>, Lean)> = Vec::new();
+            for i in 0..rng.below(25) {
+                let name = names[rng.below(names.len())];
+                // Random case, letter by letter.
+                let key: String = name
+                    .chars()
+                    .map(|c| {
+                        if rng.below(3) == 0 {
+                            c.to_ascii_uppercase()
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                let value = match rng.below(4) {
+                    0 => Lean::Str(Cow::Owned(format!("v{i}"))),
+                    1 => Lean::Num(i.to_string()),
+                    2 => Lean::Str(Cow::Borrowed("")),
+                    _ => Lean::Other,
+                };
+                members.push((Cow::Owned(key), value));
+            }
+            let found = Members::new(&members);
+            for (slot, k) in KEYS.iter().enumerate() {
+                assert_eq!(slot_of(k), slot);
+                let keys: Vec<&Cow<str>> = members.iter().map(|m| &m.0).collect();
+                assert_eq!(found.at(slot), member(&members, k), "{k} in {keys:?}");
+            }
+        }
+    }
 
     fn read(name: &str, text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         let mut s: Box<dyn Source> = ErrlogJsonReader.open(

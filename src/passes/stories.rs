@@ -525,11 +525,21 @@ mod tests {
         };
         for i in 0..5000i64 {
             // One record a second, each written twice (two copies of a log).
-            let e = rec(i as u64, &at(i), 7, "AMQ9209", &[("channel", &format!("C{i}"))]);
+            let e = rec(
+                i as u64,
+                &at(i),
+                7,
+                "AMQ9209",
+                &[("channel", &format!("C{i}"))],
+            );
             assert!(!j.seen_before(&e), "{i}");
             assert!(j.seen_before(&e), "{i}");
         }
-        assert!(j.seen.len() <= SEEN_WINDOW_S as usize + 1, "{}", j.seen.len());
+        assert!(
+            j.seen.len() <= SEEN_WINDOW_S as usize + 1,
+            "{}",
+            j.seen.len()
+        );
         assert_eq!(j.seen.len(), j.seen_order.len());
         // A copy within the window, even after newer records, is dropped.
         let e = rec(1, &at(4990), 7, "AMQ9209", &[("channel", "C4990")]);
