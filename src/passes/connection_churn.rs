@@ -82,6 +82,11 @@ pub static RULE: RuleInfo = RuleInfo {
 
 /// Open connections remembered per group (start times not yet matched).
 const MAX_OPEN: usize = 1024;
+/// Open connections remembered in all groups: past this, a group's oldest
+/// start makes room for its new one. Starts that never meet a stop (a
+/// channel that ended abnormally) otherwise pile up in every group, and
+/// memory grew with the length of the log.
+const MAX_OPEN_TOTAL: usize = 100_000;
 /// Distinct SMF instance/task keys remembered per group for de-duplication.
 const SEEN_RING: usize = 256;
 /// Groups kept.
@@ -188,6 +193,8 @@ pub struct ConnectionChurn {
     key_buf: String,
     tasks: HashMap<String, i64>,
     task_order: VecDeque<String>,
+    /// Start times held in the groups' `open` queues.
+    open_total: usize,
 }
 
 /// A connect rate for people: `20.4/s`, `3.1/min`, `2.0/h`.
@@ -270,6 +277,7 @@ impl ConnectionChurn {
             key_buf: String::new(),
             tasks: HashMap::new(),
             task_order: VecDeque::new(),
+            open_total: 0,
         }
     }
 
@@ -391,19 +399,25 @@ impl ConnectionChurn {
             .or_else(|| e.attr("host"))
             .unwrap_or("");
         let qmgr = e.attr("qmgr").unwrap_or("");
+        let mut held = self.open_total;
+        let spent = held >= MAX_OPEN_TOTAL;
         let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
             return;
         };
         if start {
             g.connect(e.ts, e);
-            if g.open.len() >= MAX_OPEN {
+            if g.open.len() >= MAX_OPEN || (spent && !g.open.is_empty()) {
                 g.open.pop_front();
+            } else {
+                held += 1;
             }
             g.open.push_back(e.ts);
         } else if let Some(s) = g.open.pop_front() {
+            held = held.saturating_sub(1);
             let us = (e.ts - s).num_microseconds().unwrap_or(0);
             g.lifetime(us, e.ts, Some(e));
         }
+        self.open_total = held;
     }
 
     fn smf(&mut self, e: &Event, rec: &str) {
