@@ -824,6 +824,45 @@ mod tests {
         assert!(run(&RULE, &[], &ev).is_empty());
     }
 
+    /// Starts that never stop are held up to the budget of all groups,
+    /// and a stop still pairs with its group's oldest start held.
+    #[test]
+    fn unmatched_starts_are_held_within_the_budget() {
+        let mut c = ConnectionChurn::new(&Settings::defaults(&RULE));
+        let at = |s: u64| {
+            format!(
+                "2019-11-13T{:02}:{:02}:{:02}+00:00",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            )
+        };
+        let ev = |i: u64, id: &str, conname: &str| {
+            let attrs = [
+                ("channel", "APP.SVRCONN"),
+                ("conname", conname),
+                ("qmgr", "M9AD"),
+                ("msgid", id),
+            ];
+            log("JESMSGLG", i + 1, &at(i / 100), id, &attrs)
+        };
+        let groups = 500;
+        for i in 0..(MAX_OPEN_TOTAL as u64 + 20_000) {
+            c.observe(&ev(
+                i,
+                "CSQX511I",
+                &format!("10.0.{}.{}", i % groups / 250, i % groups % 250),
+            ));
+        }
+        let held: usize = c.groups.iter().map(|(_, g)| g.open.len()).sum();
+        assert_eq!(held, c.open_total);
+        assert!(held <= MAX_OPEN_TOTAL, "{held}");
+        // A stop takes one from its group; the count follows.
+        c.observe(&ev(1_000_000, "CSQX512I", "10.0.0.7"));
+        let after: usize = c.groups.iter().map(|(_, g)| g.open.len()).sum();
+        assert_eq!((after, c.open_total), (held - 1, held - 1));
+    }
+
     #[test]
     fn csqx_message_storm() {
         let mut ev = Vec::new();
