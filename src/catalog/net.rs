@@ -90,20 +90,22 @@ pub fn is_ip(s: &str) -> bool {
 /// What `Ipv4Addr`'s parser accepts: four dot-separated octets of one to
 /// three digits, 0 to 255, no leading zero.
 fn is_ipv4(b: &[u8]) -> bool {
-    let mut octets = 0;
-    for part in b.split(|&c| c == b'.') {
-        octets += 1;
-        let ok = match part {
-            [d] => d.is_ascii_digit(),
-            [b'0', ..] => false,
-            [_, _] | [_, _, _] => {
-                part.iter().all(u8::is_ascii_digit)
-                    && part.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')) <= 255
+    let (mut octets, mut value, mut digits, mut lead_zero) = (0, 0u32, 0, false);
+    for &c in b.iter().chain(Some(&b'.')) {
+        match c {
+            b'0'..=b'9' => {
+                lead_zero |= digits == 1 && value == 0;
+                value = value * 10 + u32::from(c - b'0');
+                digits += 1;
+                if digits > 3 || lead_zero {
+                    return false;
+                }
             }
-            _ => false,
-        };
-        if !ok || octets > 4 {
-            return false;
+            b'.' if digits > 0 && value <= 255 && octets < 4 => {
+                octets += 1;
+                (value, digits) = (0, 0);
+            }
+            _ => return false,
         }
     }
     octets == 4
