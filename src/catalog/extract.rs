@@ -45,6 +45,10 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
     let own = entry.map(|e| e.fields).unwrap_or(&[]);
     let mut attrs: Found<'a> = Vec::with_capacity(8);
     let ascii = text.is_ascii();
+    // The host spec last applied: the same spec is often found again (an
+    // insert, then the message's pattern, then the generic one), and
+    // applying it again can set nothing new.
+    let mut last_spec: Option<&str> = None;
     for f in first.iter().chain(own).chain(generic) {
         // A field whose every attribute is already set changes nothing
         // (values are set once): skip its search.
@@ -71,6 +75,12 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
             Src::Localised { .. } => None,
         };
         if let Some(value) = value {
+            if f.attr == "hostspec" {
+                if last_spec == Some(value) {
+                    continue;
+                }
+                last_spec = Some(value);
+            }
             apply(&mut attrs, f.attr, Cow::Borrowed(value));
         }
     }
