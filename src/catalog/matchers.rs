@@ -68,6 +68,10 @@ pub(super) mod fast {
             r"\bTRPTYPE=(\w+)" => csq_trptype,
             r"\bRC=([0-9A-Fa-f]+)" => csq_rc,
             r"\(queue manager ([^)\s]+)\)" => csq_qmgr,
+            r"Slow DNS lookup for address '([^']*)'" => dns_address,
+            r"resolve address '([^']*)'" => dns_resolve,
+            r"using the '(\w+)' function" => dns_function,
+            r"took (\d+) seconds" => dns_seconds,
             _ => return None,
         })
     }
@@ -392,6 +396,59 @@ pub(super) mod fast {
         Some(None)
     }
 
+    // AMQ9788 (slow DNS look-up), the case mqdiag is most often run for.
+    static SLOW_DNS: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new("Slow DNS lookup for address '"));
+    static RESOLVE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("resolve address '"));
+    static USING_THE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("using the '"));
+    static TOOK: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("took "));
+
+    /// `LIT([^']*)'` where the literal ends with its opening quote: the
+    /// first place one is followed by a closing quote (none after the
+    /// first means none after any later one).
+    fn quoted_after_lit<'a>(s: &'a str, lit: &'a Finder<'static>) -> Answer<'a> {
+        let b = s.as_bytes();
+        Some(starts(s, lit).next().and_then(|at| {
+            let v = at + lit.needle().len();
+            let n = b[v..].iter().position(|&c| c == b'\'')?;
+            Some(&s[v..v + n])
+        }))
+    }
+
+    fn dns_address(s: &str) -> Answer<'_> {
+        quoted_after_lit(s, &SLOW_DNS)
+    }
+
+    fn dns_resolve(s: &str) -> Answer<'_> {
+        quoted_after_lit(s, &RESOLVE)
+    }
+
+    /// `using the '(\w+)' function`.
+    fn dns_function(s: &str) -> Answer<'_> {
+        let b = s.as_bytes();
+        for at in starts(s, &USING_THE) {
+            let v = at + "using the '".len();
+            let end = run(b, v, is_word);
+            if end > v && s[end..].starts_with("' function") {
+                return Some(Some(&s[v..end]));
+            }
+        }
+        Some(None)
+    }
+
+    /// `took (\d+) seconds`.
+    fn dns_seconds(s: &str) -> Answer<'_> {
+        let b = s.as_bytes();
+        for at in starts(s, &TOOK) {
+            let v = at + "took ".len();
+            let end = run(b, v, |c| c.is_ascii_digit());
+            if end > v && s[end..].starts_with(" seconds") {
+                return Some(Some(&s[v..end]));
+            }
+        }
+        Some(None)
+    }
+
     fn rc_reason(s: &str) -> Answer<'_> {
         rc_then(s, |s, i| number_end(s.as_bytes(), i).map(|e| &s[i..e]))
     }
@@ -470,6 +527,10 @@ mod tests {
             "CSQX209E Connection unexpectedly terminated, channel SYSTEM.DEF.SVRCONN \
              connection 9.68.254.236 (9.68.254.236) (queue manager M9AD) TRPTYPE=TCP RC=00000468",
             "CSQX511I Channel APP1.SVRCONN started connection :host-1.a:1 (x) RC=0g",
+            "AMQ9788W: Slow DNS lookup for address 'LOCALHOST'. An attempt to resolve \
+             address 'LOCALHOST' using the 'getaddrinfo' function call took 5 seconds to complete.",
+            "Slow DNS lookup for address ''. resolve address 'x' using the 'gethostbyname_r' \
+             function took 12 seconds took 3 seconds",
         ];
         let tokens = [
             " ",
@@ -523,6 +584,13 @@ mod tests {
             "%",
             "/",
             "Q",
+            "Slow DNS lookup for address '",
+            "resolve address '",
+            "using the '",
+            "' function",
+            "took ",
+            " seconds",
+            "7",
         ];
         let mut rng = crate::testrng::Rng::new(0x2545_f491_4f6c_dd1du64);
         let mut next = move |n: usize| rng.below(n);
@@ -535,7 +603,7 @@ mod tests {
             .collect();
         assert_eq!(
             patterns.len(),
-            12,
+            16,
             "each hand matcher has its catalogue pattern"
         );
         for _ in 0..6000 {
@@ -575,10 +643,11 @@ mod tests {
             }
         }
         // The matchers answer almost always, and the texts hit and miss
-        // (each text meets every pattern, the CSQ ones hit only CSQ texts).
+        // (each text meets every pattern, the CSQ and DNS ones hit only
+        // their own messages' texts).
         assert!(sure * 100 >= total * 99, "{sure} of {total}");
         assert!(
-            found * 6 >= total && found * 5 <= total * 4,
+            found * 8 >= total && found * 5 <= total * 4,
             "{found} of {total}"
         );
     }
