@@ -442,16 +442,7 @@ mod tests {
             ' ', '\t', '\x0B', '\u{a0}', '\u{3000}', 'a', 'é', '\x1C', '\u{85}',
         ];
         let mut all: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
-        for n in 0..=4u32 {
-            for mut k in 0..chars.len().pow(n) {
-                let mut s = String::new();
-                for _ in 0..n {
-                    s.push(chars[k % chars.len()]);
-                    k /= chars.len();
-                }
-                all.push(s);
-            }
-        }
+        all.extend(crate::testrng::every_word(&chars, 4).map(String::from_iter));
         // Padded by runs around the eight-blank steps.
         let base = all.clone();
         for k in [7, 8, 9, 16, 17, 20] {
