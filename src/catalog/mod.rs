@@ -313,21 +313,14 @@ mod tests {
         assert_eq!(id_number("CSQZ999"), Some(10_000 + 25 * 1000 + 999));
     }
 
+    /// A message number (`id_number`), then at most one of `letters`.
     fn well_shaped(id: &str, letters: &str) -> bool {
-        let b = id.as_bytes();
-        let (head, digits) = match id.get(..3) {
-            Some("AMQ") => (3, 4),
-            Some("CSQ") if b.get(3).is_some_and(u8::is_ascii_uppercase) => (4, 3),
+        let (base, letter) = match (id.is_ascii(), id.len()) {
+            (true, 7) => (id, None),
+            (true, 8) => (&id[..7], id[7..].chars().next()),
             _ => return false,
         };
-        let end = head + digits;
-        b.len() >= end
-            && b[head..end].iter().all(u8::is_ascii_digit)
-            && match &b[end..] {
-                [] => true,
-                [c] => letters.contains(*c as char),
-                _ => false,
-            }
+        id_number(base).is_some() && letter.is_none_or(|c| letters.contains(c))
     }
 
     #[test]
