@@ -361,6 +361,20 @@ const KEYS: &[&str] = &[
     "remote_host",
 ];
 
+/// The longest key in `KEYS`: `Members::new` lower-cases keys up to this
+/// length on the stack (longer ones are none of them).
+const MAX_KEY: usize = {
+    let mut max = 0;
+    let mut i = 0;
+    while i < KEYS.len() {
+        if KEYS[i].len() > max {
+            max = KEYS[i].len();
+        }
+        i += 1;
+    }
+    max
+};
+
 /// The slot of a `KEYS` key.
 fn key_slot(k: &[u8]) -> Option<usize> {
     static SLOTS: std::sync::LazyLock<rustc_hash::FxHashMap<&'static [u8], usize>> =
@@ -413,7 +427,7 @@ impl<'m, 'a> Members<'m, 'a> {
 
     fn new(members: &'m [(Cow<'a, str>, Lean<'a>)]) -> Self {
         let mut at = [Self::NONE; KEYS.len()];
-        let mut lower = [0u8; 24];
+        let mut lower = [0u8; MAX_KEY];
         for (i, (key, _)) in members.iter().enumerate() {
             let b = key.as_bytes();
             if b.len() > lower.len() || i >= Self::NONE as usize {

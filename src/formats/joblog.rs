@@ -384,7 +384,7 @@ impl Reader for JoblogReader {
 }
 
 /// A message being collected.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Open {
     line: u64,
     local: Option<NaiveDateTime>,
@@ -413,16 +413,7 @@ impl Open {
         first: &str,
         paste: bool,
     ) -> Open {
-        let mut o = spare.unwrap_or(Open {
-            line,
-            local,
-            job: String::new(),
-            system: None,
-            first: String::new(),
-            conts: Vec::new(),
-            n_conts: 0,
-            paste,
-        });
+        let mut o = spare.unwrap_or_default();
         o.line = line;
         o.local = local;
         o.job.clear();

@@ -313,6 +313,8 @@ pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Format;
+    use crate::passes::testutil::*;
 
     #[test]
     fn fdc_file_names_in_any_case() {
@@ -325,8 +327,6 @@ mod tests {
         assert!(!names_fdc("FDC without a dot"));
         assert!(!names_fdc(""));
     }
-    use crate::event::Format;
-    use crate::passes::testutil::*;
 
     fn fdc(path: &str, line: u64, at: &str, probe: &str, major: &str, program: &str) -> Event {
         let mut e = Event::new(
