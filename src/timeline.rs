@@ -302,7 +302,10 @@ impl Batch for EventBatch {
         self.front().map(instant)
     }
     fn reset(&mut self) {
-        self.events.clear();
+        // Their buffers serve the events this thread reads next.
+        for e in self.events.drain(..) {
+            e.recycle();
+        }
         self.pos = 0;
     }
 }

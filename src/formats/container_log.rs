@@ -511,13 +511,13 @@ fn mq_event(
         run.origin.clone(),
         no,
         Kind::LogRecord,
-        whole.to_string(),
+        crate::event::spare_copy(whole),
     );
     // Most lines need no normalising: no copy for those.
     let norm = catalog::normalise_cow(text);
     let x = catalog::extract(id, &norm, &inserts);
     // A record has about ten attributes: one allocation, not four.
-    e.attrs.reserve(20, 256);
+    e.attrs = crate::event::Attrs::spare(20, 256);
     e.set_attr("msgid", x.msgid);
     if let Some(s) = x.severity {
         e.set_attr("severity", s.to_string());

@@ -692,11 +692,11 @@ impl ErrlogJsonSource {
                 inserts.push((canon, v));
             }
         }
-        let text = if message.is_empty() {
-            msgid.unwrap_or_default().to_string()
+        let text = crate::event::spare_copy(if message.is_empty() {
+            msgid.unwrap_or_default()
         } else {
-            message.to_string()
-        };
+            message
+        });
         // The container's own programs (`runmqserver`) write records of
         // type `mq_containerlog`: no MQ message, free text.
         let kind = match key!(found, "type") {
@@ -705,7 +705,7 @@ impl ErrlogJsonSource {
         };
         let mut e = Event::new(ts, run.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
-        e.attrs.reserve(32, 512);
+        e.attrs = crate::event::Attrs::spare(32, 512);
         e.pid = pid;
         e.tid = tid;
         if let Some(id) = msgid {

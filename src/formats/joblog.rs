@@ -718,7 +718,7 @@ impl JoblogSource {
             first = head;
         }
         let first = first.trim_start_matches(['+', '*', '@']);
-        let mut joined = String::with_capacity(
+        let mut joined = crate::event::spare_text(
             first.len() + o.conts().iter().map(|c| c.len() + 1).sum::<usize>(),
         );
         joined.push_str(first);
@@ -732,8 +732,7 @@ impl JoblogSource {
         }
         // Built before the text moves into the event: the values are
         // slices of it.
-        let mut attrs = Attrs::default();
-        attrs.reserve(16, 160);
+        let mut attrs = Attrs::spare(16, 160);
         // The first line was taken for a message by this same test.
         let (id, rest) = csq_message(&joined).unwrap_or(("", ""));
         let mut words = rest.splitn(3, ' ');
