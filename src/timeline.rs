@@ -7,6 +7,7 @@ use crate::source::{FileInfo, ProblemCode, Severity, Source};
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -350,13 +351,16 @@ struct Feed<P: Producer> {
     infos: Vec<FileInfo>,
 }
 
-/// Batches each source may have parsed ahead of the merge. One is enough
-/// to keep the workers busy (the merge asks for a source's next batch as
-/// soon as it starts on the previous one), and it keeps peak memory flat:
-/// with two, the batches in circulation kept growing for seconds (the 1 GB
-/// bench ended near 40 MB, the 10 GB one near 48 MB); with one, both stay
-/// at about 30 MB.
-const AHEAD: usize = 1;
+/// Batches each source may have parsed ahead of the merge (the merge asks
+/// for a source's next batch as it starts on one). The items and bytes
+/// ahead are shared out, so more batches are smaller ones and peak memory
+/// stays where it was. With one, the merge and the workers took turns
+/// waiting for each other: on the container console bench the merge
+/// waited for half of its run. Four took `analyze` of it from 0.47 s to
+/// 0.37 s with no more memory, and left traces where they were (8 was no
+/// faster and made `timeline` of traces slower). Fewer for many sources:
+/// see `ahead`.
+const AHEAD: usize = 4;
 /// Items the pool may hold ahead of the merge, over all sources...
 const AHEAD_EVENTS: usize = 1 << 15;
 /// ... and bytes (a batch is cut when it reaches its share).
@@ -368,10 +372,19 @@ const AHEAD_BYTES: usize = 4 << 20;
 /// capacity: with 4,096 sources the smaller floor took a tenth off the
 /// `timeline` verb's peak memory.
 fn batch_caps(n: usize) -> (usize, usize) {
+    let a = ahead(n);
     (
-        (AHEAD_EVENTS / AHEAD / n.max(1)).clamp(16, 4096),
-        (AHEAD_BYTES / AHEAD / n.max(1)).max(16 << 10),
+        (AHEAD_EVENTS / a / n.max(1)).clamp(16, 4096),
+        (AHEAD_BYTES / a / n.max(1)).max(16 << 10),
     )
+}
+
+/// Batches ahead per source for `n` sources: `AHEAD` while batches keep
+/// 64 KB or more, down to one. Past that each batch ahead is one more
+/// batch at the size floor per source: 4,096 traces at four each peaked
+/// at 306 MB in `timeline`.
+fn ahead(n: usize) -> usize {
+    (AHEAD_BYTES / n.max(1) / (64 << 10)).clamp(1, AHEAD)
 }
 
 type Slots<P> = Arc<Vec<Mutex<Option<P>>>>;
@@ -382,6 +395,13 @@ type Slots<P> = Arc<Vec<Mutex<Option<P>>>>;
 /// no worker ever waits on a full channel (no deadlock).
 struct Pool<P: Producer> {
     requests: Option<Sender<usize>>,
+    /// Batches asked of each source and not sent yet. A source is in the
+    /// request queue once however many it owes, and the worker that takes
+    /// it fills them all: with a queue entry per batch, a second worker
+    /// took the same source and waited on its lock while other sources'
+    /// batches were due (the merge then waited on them, about a third of
+    /// its time on the container console).
+    owed: Arc<Vec<AtomicUsize>>,
     sources: Slots<P>,
     workers: Vec<thread::JoinHandle<()>>,
     /// Emptied batches, for the workers to fill again.
@@ -416,10 +436,11 @@ impl<P: Producer> Pool<P> {
         }
         let txs = Arc::new(txs);
         let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
+        let owed: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
         let workers: Vec<_> = (0..jobs.max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
-                let spare = spare.clone();
+                let (spare, owed) = (spare.clone(), owed.clone());
                 thread::spawn(move || {
                     loop {
                         let i = match req_rx.lock().map(|r| r.recv()) {
@@ -429,49 +450,56 @@ impl<P: Producer> Pool<P> {
                         let Ok(mut slot) = slots[i].lock() else {
                             return;
                         };
-                        let Some(src) = slot.as_mut() else {
-                            continue;
-                        };
-                        // A batch handed back by the merge, if any: no large
-                        // allocation per batch.
-                        let mut v = spare
-                            .lock()
-                            .ok()
-                            .and_then(|mut s| s.pop())
-                            .unwrap_or_default();
-                        // Emptied here, not by the merge: see `EventBatch`.
-                        v.reset();
-                        src.fill(&mut v, batch, batch_bytes);
-                        // Sent while the slot is locked: batches of one
-                        // source arrive in the order they were read.
-                        let msg = if v.front_key().is_none() {
-                            let src = slot.take().expect("source");
-                            Msg::Done(src.finish())
-                        } else {
-                            Msg::Batch(v)
-                        };
-                        let _ = txs[i].send(msg);
+                        // Every batch owed, in order. A request made after
+                        // the count fell to zero queues the source again.
+                        while let Some(src) = slot.as_mut() {
+                            // A batch handed back by the merge, if any: no
+                            // large allocation per batch.
+                            let mut v = spare
+                                .lock()
+                                .ok()
+                                .and_then(|mut s| s.pop())
+                                .unwrap_or_default();
+                            // Emptied here, not by the merge: see `EventBatch`.
+                            v.reset();
+                            src.fill(&mut v, batch, batch_bytes);
+                            // Sent while the slot is locked: batches of one
+                            // source arrive in the order they were read.
+                            let msg = if v.front_key().is_none() {
+                                let src = slot.take().expect("source");
+                                Msg::Done(src.finish())
+                            } else {
+                                Msg::Batch(v)
+                            };
+                            let _ = txs[i].send(msg);
+                            if owed[i].fetch_sub(1, Ordering::AcqRel) <= 1 {
+                                break;
+                            }
+                        }
                     }
                 })
             })
             .collect();
-        for _ in 0..AHEAD {
-            for i in 0..n {
-                let _ = req_tx.send(i);
-            }
-        }
         let pool = Pool {
             requests: Some(req_tx),
+            owed,
             sources: slots,
             spare_cap: n + SPARE_PER_WORKER * workers.len(),
             workers,
             spare,
         };
+        for _ in 0..ahead(n) {
+            for i in 0..n {
+                pool.request(i);
+            }
+        }
         (pool, feeds)
     }
 
     fn request(&self, i: usize) {
-        if let Some(r) = &self.requests {
+        if self.owed[i].fetch_add(1, Ordering::AcqRel) == 0
+            && let Some(r) = &self.requests
+        {
             let _ = r.send(i);
         }
     }
@@ -907,6 +935,43 @@ mod tests {
         assert_eq!(one.len(), 15_000);
         assert_eq!(one, three);
         assert_eq!(m.finish().len(), 5);
+    }
+
+    /// Sources of many batches on more workers than sources: each source
+    /// is taken by one worker at a time, for every batch it owes, and its
+    /// batches still arrive whole and in order.
+    #[test]
+    fn sources_of_many_batches_arrive_whole_and_in_order() {
+        let make = |files: u64, per: u64| -> Vec<Box<dyn Source>> {
+            (0..files)
+                .map(|f| {
+                    let p = format!("f{f}");
+                    let evs = (0..per)
+                        .map(|i| {
+                            let ms = i * 3 + f;
+                            let ts = format!(
+                                "2016-05-15T{:02}:{:02}:{:02}.{:03}+00:00",
+                                ms / 3_600_000,
+                                ms / 60_000 % 60,
+                                ms / 1000 % 60,
+                                ms % 1000
+                            );
+                            ev(&p, &ts, i)
+                        })
+                        .collect();
+                    src(&p, evs)
+                })
+                .collect()
+        };
+        let key = |e: Event| (e.path().to_string(), e.line);
+        for (files, per, jobs) in [(1, 30_000, 2), (1, 30_000, 4), (3, 12_000, 2)] {
+            let one: Vec<_> = Merged::with_jobs(make(files, per), 1).map(key).collect();
+            let mut m = Merged::with_jobs(make(files, per), jobs);
+            let many: Vec<_> = m.by_ref().map(key).collect();
+            assert_eq!(one.len() as u64, files * per);
+            assert_eq!(one, many, "{files} files, {jobs} jobs");
+            assert_eq!(m.finish().len() as u64, files);
+        }
     }
 
     #[test]
