@@ -171,9 +171,15 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
     let Some(inner_end) = t.strip_suffix(")]") else {
         return (text, Vec::new());
     };
-    // The trailer opens at the last ` [` followed by an insert name.
+    // The trailer opens at the last ` [` followed by an insert name. The
+    // searches go by one byte (`[`, `)`): a `str` pattern builds a searcher
+    // per call, a twentieth of reading a container console.
+    let tb = t.as_bytes();
     let mut open = None;
-    for (i, _) in t.match_indices(" [") {
+    for i in memchr::memchr_iter(b'[', tb).filter_map(|j| j.checked_sub(1)) {
+        if tb[i] != b' ' {
+            continue;
+        }
         let after = &t[i + 2..];
         if NAMES
             .iter()
@@ -192,7 +198,11 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
         let v = &rest[name.len() + 1..];
         // The value ends before the next `), Name(` or at the end.
         let mut end = v.len();
-        for (i, _) in v.match_indices("), ") {
+        let vb = v.as_bytes();
+        for i in memchr::memchr_iter(b')', vb) {
+            if !vb[i + 1..].starts_with(b", ") {
+                continue;
+            }
             let next = &v[i + 3..];
             if NAMES
                 .iter()
@@ -669,6 +679,83 @@ mod tests {
         );
         let (t, ins) = split_inserts("No inserts [here]");
         assert_eq!((t, ins.len()), ("No inserts [here]", 0));
+    }
+
+    /// The byte searches find what `match_indices` found, on trailers
+    /// pieced together from the awkward parts.
+    #[test]
+    fn inserts_split_as_by_str_patterns() {
+        fn by_str(text: &str) -> (&str, Vec<(&'static str, &str)>) {
+            const NAMES: [&str; 5] = [
+                "ArithInsert1",
+                "ArithInsert2",
+                "CommentInsert1",
+                "CommentInsert2",
+                "CommentInsert3",
+            ];
+            let named = |s: &str| {
+                NAMES
+                    .iter()
+                    .any(|n| s.starts_with(n) && s[n.len()..].starts_with('('))
+            };
+            let t = text.trim_end();
+            let Some(inner_end) = t.strip_suffix(")]") else {
+                return (text, Vec::new());
+            };
+            let Some(open) = t
+                .match_indices(" [")
+                .map(|(i, _)| i)
+                .filter(|&i| named(&t[i + 2..]))
+                .last()
+            else {
+                return (text, Vec::new());
+            };
+            let mut out = Vec::new();
+            let mut rest = &inner_end[open + 2..];
+            while let Some(name) = NAMES.iter().find(|n| rest.starts_with(**n)) {
+                let v = &rest[name.len() + 1..];
+                let end = v
+                    .match_indices("), ")
+                    .map(|(i, _)| i)
+                    .find(|&i| named(&v[i + 3..]))
+                    .unwrap_or(v.len());
+                out.push((*name, &v[..end]));
+                if end == v.len() {
+                    break;
+                }
+                rest = &v[end + 3..];
+            }
+            (t[..open].trim_end(), out)
+        }
+        let parts = [
+            " [",
+            "[",
+            " ",
+            "(",
+            ")",
+            "), ",
+            ")]",
+            ", ",
+            "CommentInsert1(",
+            "ArithInsert2(",
+            "CommentInsert3",
+            "x",
+            "é",
+            "]",
+            " )] ",
+            "),",
+        ];
+        let mut rng = crate::testrng::Rng::new(0x1a5e_47);
+        for _ in 0..50_000 {
+            let mut t = String::from("AMQ9209E text");
+            for _ in 0..rng.below(12) {
+                t.push_str(parts[rng.below(parts.len())]);
+            }
+            if rng.below(2) == 0 {
+                t.push_str(")]");
+            }
+            assert_eq!(split_inserts(&t), by_str(&t), "{t:?}");
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@ use super::svg::Lane;
 pub const BUCKETS: usize = 240;
 /// Input files drawn as their own lane; the rest share one.
 pub const MAX_LANES: usize = 24;
+/// Files whose lanes `Collector` finds by pointer.
+const RECENT: usize = 8;
 /// The narrowest overview bucket: traces of a fraction of a second still
 /// get a picture.
 const FIRST_BUCKET_US: i64 = 1_000;
@@ -31,9 +33,13 @@ pub struct Collector {
     bucket_us: i64,
     lanes: Vec<LaneAcc>,
     index: HashMap<Arc<str>, usize>,
-    /// The lane of the previous event: consecutive events mostly come
-    /// from the same file, and a pointer compare beats hashing the path.
-    last: Option<(Arc<str>, usize)>,
+    /// Lanes of the files seen last, by pointer: consecutive events come
+    /// from a few files (two taking turns on a container console), and a
+    /// pointer compare beats hashing the path. The paths are held, so a
+    /// pointer cannot come back for another path while it is here.
+    recent: Vec<(Arc<str>, usize)>,
+    /// The entry of `recent` replaced next.
+    recent_next: usize,
     channel: ClockCounts,
     tls: ClockCounts,
 }
@@ -51,7 +57,8 @@ impl Collector {
             bucket_us: FIRST_BUCKET_US,
             lanes: Vec::new(),
             index: HashMap::new(),
-            last: None,
+            recent: Vec::with_capacity(RECENT),
+            recent_next: 0,
             // Errors are counted per minute at the finest.
             channel: ClockCounts::new(60),
             tls: ClockCounts::new(60),
@@ -74,9 +81,7 @@ impl Collector {
 
     fn lane(&mut self, e: &Event) -> usize {
         let path = &e.origin.path;
-        if let Some((p, i)) = &self.last
-            && Arc::ptr_eq(p, path)
-        {
+        if let Some((_, i)) = self.recent.iter().find(|(p, _)| Arc::ptr_eq(p, path)) {
             return *i;
         }
         let i = match self.index.get(path) {
@@ -102,7 +107,12 @@ impl Collector {
                 i
             }
         };
-        self.last = Some((path.clone(), i));
+        if self.recent.len() < RECENT {
+            self.recent.push((path.clone(), i));
+        } else {
+            self.recent[self.recent_next] = (path.clone(), i);
+            self.recent_next = (self.recent_next + 1) % RECENT;
+        }
         i
     }
 
@@ -260,6 +270,36 @@ mod tests {
         assert!(r.lanes.iter().all(|l| l.counts.len() == BUCKETS));
         assert!(r.bucket_us as f64 * BUCKETS as f64 >= 36_000e6);
         assert!((r.bucket_us as f64) < 36_000e6 / BUCKETS as f64 * 2.0);
+    }
+
+    /// Files taking turns, more of them than `recent` holds, and a path
+    /// read again through a second origin: each event in its file's lane.
+    #[test]
+    fn files_taking_turns_count_in_their_own_lanes() {
+        let files: Vec<_> = (0..RECENT + 4)
+            .map(|i| Origin::new(Arc::from(format!("f{i:02}.log")), Format::ContainerLog))
+            .collect();
+        let again = Origin::new(Arc::from("f00.log"), Format::ContainerLog);
+        let mut c = Collector::new();
+        for round in 0..50 {
+            for (i, o) in files.iter().enumerate() {
+                // Some files more often than others, out of step.
+                for _ in 0..=(i + round) % 3 {
+                    c.observe(&ev(o, "2026-11-25T11:00:00Z", Kind::Text, &[]));
+                }
+            }
+            c.observe(&ev(&again, "2026-11-25T11:00:00Z", Kind::Text, &[]));
+        }
+        let r = c.finish();
+        assert_eq!(r.lanes.len(), RECENT + 4);
+        for (i, l) in r.lanes.iter().enumerate() {
+            let want: u64 = (0..50)
+                .map(|round| ((i + round) % 3 + 1) as u64)
+                .sum::<u64>()
+                + if i == 0 { 50 } else { 0 };
+            assert_eq!(l.name, format!("f{i:02}.log"));
+            assert_eq!(l.counts.iter().sum::<u64>(), want, "{}", l.name);
+        }
     }
 
     #[test]
