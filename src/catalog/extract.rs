@@ -2,6 +2,7 @@
 //! from inserts, patterns (`super::matchers`) and localised text. This is
 //! the error-log hot path: changes here are measured.
 
+use super::matchers::fast::{RETURN_CODE_FROM, has_return_code};
 use super::matchers::{fast_matcher, regex_first};
 use super::net::{is_ip, is_unknown, split_host};
 use super::{Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, lookup};
@@ -49,6 +50,9 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
     // insert, then the message's pattern, then the generic one), and
     // applying it again can set nothing new.
     let mut last_spec: Option<&str> = None;
+    // Whether the text holds the words the return-code patterns start
+    // with, once searched.
+    let mut rc_words: Option<bool> = None;
     for f in first.iter().chain(own).chain(generic) {
         // A field whose every attribute is already set changes nothing
         // (values are set once): skip its search.
@@ -67,6 +71,15 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.trim())
                 .filter(|v| !v.is_empty()),
+            // A pattern that starts with words the text lacks cannot
+            // match (its hand matcher would search for them and say so).
+            Src::Text(p)
+                if ascii
+                    && p.starts_with(RETURN_CODE_FROM)
+                    && !*rc_words.get_or_insert_with(|| has_return_code(text)) =>
+            {
+                None
+            }
             Src::Text(p) => match fast_matcher(p).filter(|_| ascii).and_then(|m| m(text)) {
                 Some(sure) => sure,
                 None => regex_first(p, text),
