@@ -745,7 +745,7 @@ mod tests {
             " )] ",
             "),",
         ];
-        let mut rng = crate::testrng::Rng::new(0x1a5e_47);
+        let mut rng = crate::testrng::Rng::new(0x001a_5e47);
         for _ in 0..50_000 {
             let mut t = String::from("AMQ9209E text");
             for _ in 0..rng.below(12) {
