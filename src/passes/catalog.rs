@@ -384,8 +384,7 @@ impl super::Pass for MessagePass {
 
 impl RuleRows {
     fn findings(&mut self, newest: &FxHashMap<String, Ts>) -> Vec<Finding> {
-        let mut rows: Vec<(RowKey, Row)> = std::mem::take(&mut self.rows).rows;
-        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let rows = super::by_key(std::mem::take(&mut self.rows).rows);
         let ends = Ends::of(&rows);
         let rows = ends.complete(rows);
         // Scans first: their rows are not reported again per channel.

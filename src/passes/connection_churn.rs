@@ -555,9 +555,7 @@ impl Pass for ConnectionChurn {
             .filter_map(|i| Some((i.path.as_str(), i.host.as_deref()?)))
             .collect();
         let mut out = Vec::new();
-        let mut groups = std::mem::take(&mut self.groups);
-        groups.sort_by(|a, b| a.0.cmp(&b.0));
-        for (key, mut g) in groups {
+        for (key, mut g) in super::by_key(std::mem::take(&mut self.groups)) {
             let (Some(first), Some(last)) = (g.first_connect, g.last_connect) else {
                 continue;
             };
