@@ -408,6 +408,22 @@ pub fn trim_end(s: &str) -> &str {
     }
 }
 
+/// The bytes of `w` (eight bytes, little-endian) equal to `b`: 0x80 in
+/// each, exact (no borrow from one byte into the next), for scans that
+/// take eight bytes at a time.
+#[inline]
+pub fn bytes_equal(w: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let v = w ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    !(((v & LOW7) + LOW7) | v | LOW7)
+}
+
+/// `b[at..at + 8]` as a little-endian word.
+#[inline]
+pub fn word_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default())
+}
+
 /// `str::trim`, fast over ASCII whitespace (the padding of fixed-width
 /// cells, the indentation of continuation lines).
 pub fn trim(s: &str) -> &str {
@@ -417,6 +433,24 @@ pub fn trim(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte against every word that holds it in every place.
+    #[test]
+    fn bytes_equal_marks_exactly_the_equal_bytes() {
+        let mut rng = crate::testrng::Rng::new(0x0008_b17e);
+        for _ in 0..20_000 {
+            let w = rng.next();
+            let bytes = w.to_le_bytes();
+            for b in [bytes[rng.below(8)], rng.next() as u8, 0, 0x80, 0xff, b' '] {
+                let want = bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c == b)
+                    .fold(0u64, |m, (i, _)| m | 0x80 << (8 * i));
+                assert_eq!(bytes_equal(w, b), want, "{w:#x} {b:#x}");
+            }
+        }
+    }
 
     #[test]
     fn fast_trims_are_str_trims() {

@@ -19,11 +19,32 @@ pub fn normalise_cow(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Printable ASCII with single spaces between words and none at the ends:
-/// one pass (every record of a log is asked).
+/// one pass, eight bytes at a time while it can (every record of a log is
+/// asked; a byte at a time was 2 % of reading a job log).
 fn is_normal(b: &[u8]) -> bool {
+    use crate::text::{bytes_equal, word_at};
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     // A space "before" the first byte makes a leading space a double one.
     let mut after_space = true;
-    for &c in b {
+    let mut at = 0;
+    while at + 8 <= b.len() {
+        let w = word_at(b, at);
+        // Any byte past ASCII, below a space (exact as a whole-word test),
+        // or DEL.
+        let below_space = w.wrapping_sub(0x2020_2020_2020_2020) & !w & HIGH;
+        if w & HIGH != 0 || below_space != 0 || bytes_equal(w, 0x7f) != 0 {
+            return false;
+        }
+        // A space after a space: within the word, or its first byte after
+        // the last word's last.
+        let spaces = bytes_equal(w, b' ');
+        if spaces & (spaces << 8) != 0 || (after_space && spaces & 0x80 != 0) {
+            return false;
+        }
+        after_space = spaces >> 63 != 0;
+        at += 8;
+    }
+    for &c in &b[at..] {
         if !(b' '..0x7f).contains(&c) {
             return false;
         }
@@ -111,6 +132,15 @@ mod tests {
         let bytes = [b' ', b'a', b'\t', 0x7f, 0x1f, b'~', 0xc3];
         for v in crate::testrng::every_word(&bytes, 5) {
             assert_eq!(is_normal(&v), old(&v), "{v:?}");
+            // And in every place in and across eight-byte words.
+            for pad in 1..12 {
+                for (before, after) in [(pad, 0), (pad, 3), (7, pad), (0, pad + 3)] {
+                    let mut t = vec![b'a'; before];
+                    t.extend(&v);
+                    t.extend(std::iter::repeat_n(b'b', after));
+                    assert_eq!(is_normal(&t), old(&t), "{t:?}");
+                }
+            }
         }
     }
 
