@@ -279,16 +279,11 @@ const SPARE_ONE: usize = 4 << 10;
 /// An empty string with room for `n` bytes, from the thread's spare
 /// buffers when it has one.
 pub fn spare_text(n: usize) -> String {
-    // `try_with`: a thread being torn down has no spare list.
-    let got = SPARE
-        .try_with(|s| {
-            let mut s = s.borrow_mut();
-            let t = s.texts.pop()?;
-            s.text_bytes -= t.capacity();
-            Some(t)
-        })
-        .ok()
-        .flatten();
+    let got = with_spare(|s| {
+        let t = s.texts.pop()?;
+        s.text_bytes -= t.capacity();
+        Some(t)
+    });
     match got {
         Some(mut t) => {
             t.reserve(n);
@@ -296,6 +291,18 @@ pub fn spare_text(n: usize) -> String {
         }
         None => String::with_capacity(n),
     }
+}
+
+/// Whether a list holding `count` buffers of `held` bytes keeps one more
+/// of `size` bytes.
+fn keeps(count: usize, held: usize, size: usize) -> bool {
+    size > 0 && size <= SPARE_ONE && count < SPARE_MAX && held + size <= SPARE_BYTES
+}
+
+/// What `take` gets from this thread's spare list. `try_with`: a thread
+/// being torn down has none.
+fn with_spare<T>(take: impl FnOnce(&mut Spare) -> Option<T>) -> Option<T> {
+    SPARE.try_with(|s| take(&mut s.borrow_mut())).ok().flatten()
 }
 
 /// `s` in a string from the thread's spare buffers.
@@ -312,29 +319,21 @@ impl Event {
         let Event {
             text, mut attrs, ..
         } = self;
-        let _ = SPARE.try_with(|s| {
-            let mut s = s.borrow_mut();
+        with_spare(|s| {
             let t = text.capacity();
-            if t > 0
-                && t <= SPARE_ONE
-                && s.texts.len() < SPARE_MAX
-                && s.text_bytes + t <= SPARE_BYTES
-            {
+            if keeps(s.texts.len(), s.text_bytes, t) {
                 let mut text = text;
                 text.clear();
                 s.text_bytes += t;
                 s.texts.push(text);
             }
             let a = attrs.capacity_bytes();
-            if a > 0
-                && a <= SPARE_ONE
-                && s.attrs.len() < SPARE_MAX
-                && s.attr_bytes + a <= SPARE_BYTES
-            {
+            if keeps(s.attrs.len(), s.attr_bytes, a) {
                 attrs.clear();
                 s.attr_bytes += a;
                 s.attrs.push(attrs);
             }
+            None::<()>
         });
     }
 }
@@ -395,15 +394,11 @@ impl Attrs {
     /// Empty attributes with room for `n` of `bytes` bytes in all, from
     /// the thread's spare buffers when it has some.
     pub fn spare(n: usize, bytes: usize) -> Attrs {
-        let got = SPARE
-            .try_with(|s| {
-                let mut s = s.borrow_mut();
-                let a = s.attrs.pop()?;
-                s.attr_bytes -= a.capacity_bytes();
-                Some(a)
-            })
-            .ok()
-            .flatten();
+        let got = with_spare(|s| {
+            let a = s.attrs.pop()?;
+            s.attr_bytes -= a.capacity_bytes();
+            Some(a)
+        });
         let mut a = got.unwrap_or_default();
         a.reserve(n, bytes);
         a

@@ -155,18 +155,20 @@ fn mq_message(text: &str) -> Option<(&str, &str)> {
     Some((&text[..id_len], rest.trim_start()))
 }
 
+/// The inserts a `basic` line's trailer names.
+const INSERT_NAMES: [&str; 5] = [
+    "ArithInsert1",
+    "ArithInsert2",
+    "CommentInsert1",
+    "CommentInsert2",
+    "CommentInsert3",
+];
+
 /// The `[CommentInsert1(x), ArithInsert1(3)]` trailer of a `basic` MQ line:
 /// the text before it and the inserts. Values may hold parentheses and
 /// commas (`host (10.0.0.1)`), so an insert ends only where `), ` and the
 /// next insert name or the closing `)]` follow.
 fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
-    const NAMES: [&str; 5] = [
-        "ArithInsert1",
-        "ArithInsert2",
-        "CommentInsert1",
-        "CommentInsert2",
-        "CommentInsert3",
-    ];
     let t = text.trim_end();
     let Some(inner_end) = t.strip_suffix(")]") else {
         return (text, Vec::new());
@@ -181,7 +183,7 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
             continue;
         }
         let after = &t[i + 2..];
-        if NAMES
+        if INSERT_NAMES
             .iter()
             .any(|n| after.starts_with(n) && after[n.len()..].starts_with('('))
         {
@@ -194,7 +196,7 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
     let body = &inner_end[open + 2..];
     let mut out: Vec<(&'static str, &str)> = Vec::new();
     let mut rest = body;
-    while let Some(name) = NAMES.iter().find(|n| rest.starts_with(**n)) {
+    while let Some(name) = INSERT_NAMES.iter().find(|n| rest.starts_with(**n)) {
         let v = &rest[name.len() + 1..];
         // The value ends before the next `), Name(` or at the end.
         let mut end = v.len();
@@ -204,7 +206,7 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
                 continue;
             }
             let next = &v[i + 3..];
-            if NAMES
+            if INSERT_NAMES
                 .iter()
                 .any(|n| next.starts_with(n) && next[n.len()..].starts_with('('))
             {
@@ -686,15 +688,8 @@ mod tests {
     #[test]
     fn inserts_split_as_by_str_patterns() {
         fn by_str(text: &str) -> (&str, Vec<(&'static str, &str)>) {
-            const NAMES: [&str; 5] = [
-                "ArithInsert1",
-                "ArithInsert2",
-                "CommentInsert1",
-                "CommentInsert2",
-                "CommentInsert3",
-            ];
             let named = |s: &str| {
-                NAMES
+                INSERT_NAMES
                     .iter()
                     .any(|n| s.starts_with(n) && s[n.len()..].starts_with('('))
             };
@@ -712,7 +707,7 @@ mod tests {
             };
             let mut out = Vec::new();
             let mut rest = &inner_end[open + 2..];
-            while let Some(name) = NAMES.iter().find(|n| rest.starts_with(**n)) {
+            while let Some(name) = INSERT_NAMES.iter().find(|n| rest.starts_with(**n)) {
                 let v = &rest[name.len() + 1..];
                 let end = v
                     .match_indices("), ")
