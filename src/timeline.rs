@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
@@ -395,6 +395,8 @@ type Slots<P> = Arc<Vec<Mutex<Option<P>>>>;
 /// no worker ever waits on a full channel (no deadlock).
 struct Pool<P: Producer> {
     requests: Option<Sender<usize>>,
+    /// Items and bytes per batch.
+    caps: (usize, usize),
     /// Batches asked of each source and not sent yet. A source is in the
     /// request queue once however many it owes, and the worker that takes
     /// it fills them all: with a queue entry per batch, a second worker
@@ -414,7 +416,45 @@ struct Pool<P: Producer> {
 /// anew all the time.
 const SPARE_PER_WORKER: usize = 2;
 
+/// The next batch of the source in `slot` (which must hold one), in a
+/// batch handed back by the merge if any (no large allocation per batch);
+/// the source's facts once it has no more.
+fn fill_next<P: Producer>(
+    slot: &mut Option<P>,
+    spare: &Mutex<Vec<P::Batch>>,
+    (n, bytes): (usize, usize),
+) -> Msg<P::Batch> {
+    let mut v = spare
+        .lock()
+        .ok()
+        .and_then(|mut s| s.pop())
+        .unwrap_or_default();
+    // Emptied by the filling thread, not by the merge: see `EventBatch`.
+    v.reset();
+    if let Some(src) = slot.as_mut() {
+        src.fill(&mut v, n, bytes);
+    }
+    if v.front_key().is_none() {
+        Msg::Done(slot.take().map(P::finish).unwrap_or_default())
+    } else {
+        Msg::Batch(v)
+    }
+}
+
 impl<P: Producer> Pool<P> {
+    /// Source `i`'s next message on the merge thread, when no worker holds
+    /// the source (`None`: one does, wait for it); `true` with a batch
+    /// filled here. Workers send while they hold the source, so once it is
+    /// held here the channel has all they sent before.
+    fn try_fill(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<(Msg<P::Batch>, bool)> {
+        let mut slot = self.sources[i].try_lock().ok()?;
+        if let Ok(m) = rx.try_recv() {
+            return Some((m, false));
+        }
+        // An empty slot sent its facts before: they were received already.
+        Some((fill_next(&mut slot, &self.spare, self.caps), true))
+    }
+
     fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
         let n = sources.len();
         let (batch, batch_bytes) = batch_caps(n);
@@ -437,7 +477,9 @@ impl<P: Producer> Pool<P> {
         let txs = Arc::new(txs);
         let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
         let owed: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
-        let workers: Vec<_> = (0..jobs.max(1))
+        // The merge thread fills batches too when it would wait (see
+        // `try_fill`): one worker fewer than jobs.
+        let workers: Vec<_> = (0..jobs.saturating_sub(1).max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
                 let (spare, owed) = (spare.clone(), owed.clone());
@@ -452,25 +494,10 @@ impl<P: Producer> Pool<P> {
                         };
                         // Every batch owed, in order. A request made after
                         // the count fell to zero queues the source again.
-                        while let Some(src) = slot.as_mut() {
-                            // A batch handed back by the merge, if any: no
-                            // large allocation per batch.
-                            let mut v = spare
-                                .lock()
-                                .ok()
-                                .and_then(|mut s| s.pop())
-                                .unwrap_or_default();
-                            // Emptied here, not by the merge: see `EventBatch`.
-                            v.reset();
-                            src.fill(&mut v, batch, batch_bytes);
+                        while slot.is_some() {
+                            let msg = fill_next(&mut slot, &spare, (batch, batch_bytes));
                             // Sent while the slot is locked: batches of one
                             // source arrive in the order they were read.
-                            let msg = if v.front_key().is_none() {
-                                let src = slot.take().expect("source");
-                                Msg::Done(src.finish())
-                            } else {
-                                Msg::Batch(v)
-                            };
                             let _ = txs[i].send(msg);
                             if owed[i].fetch_sub(1, Ordering::AcqRel) <= 1 {
                                 break;
@@ -482,6 +509,7 @@ impl<P: Producer> Pool<P> {
             .collect();
         let pool = Pool {
             requests: Some(req_tx),
+            caps: (batch, batch_bytes),
             owed,
             sources: slots,
             spare_cap: n + SPARE_PER_WORKER * workers.len(),
@@ -592,9 +620,29 @@ impl<P: Producer> Merge<P> {
                 }
                 continue;
             }
-            match f.rx.as_ref().map(|rx| rx.recv()) {
-                Some(Ok(Msg::Batch(v))) => {
-                    if let Some(p) = &self.pool {
+            // What a worker sent; else, when no worker holds the source,
+            // its next batch filled here rather than waiting: the merge
+            // thread would otherwise sit idle while the workers share the
+            // other cores.
+            let (msg, here) = match f.rx.as_ref() {
+                Some(rx) => match rx.try_recv() {
+                    Ok(m) => (Ok(m), false),
+                    Err(TryRecvError::Empty) => {
+                        match self.pool.as_ref().and_then(|p| p.try_fill(i, rx)) {
+                            Some((m, here)) => (Ok(m), here),
+                            None => (rx.recv().map_err(|_| ()), false),
+                        }
+                    }
+                    Err(TryRecvError::Disconnected) => (Err(()), false),
+                },
+                None => (Err(()), false),
+            };
+            match msg {
+                Ok(Msg::Batch(v)) => {
+                    // A batch filled here was not one the workers owed.
+                    if let Some(p) = &self.pool
+                        && !here
+                    {
                         p.request(i);
                     }
                     let done_with = std::mem::replace(&mut f.cur, v);
@@ -605,7 +653,7 @@ impl<P: Producer> Merge<P> {
                         s.push(done_with);
                     }
                 }
-                Some(Ok(Msg::Done(fi))) => {
+                Ok(Msg::Done(fi)) => {
                     f.done = true;
                     f.infos = fi;
                 }
@@ -937,9 +985,50 @@ mod tests {
         assert_eq!(m.finish().len(), 5);
     }
 
-    /// Sources of many batches on more workers than sources: each source
-    /// is taken by one worker at a time, for every batch it owes, and its
-    /// batches still arrive whole and in order.
+    /// The merge thread fills a batch itself only when no worker holds the
+    /// source and nothing it sent is waiting: a batch sent just before the
+    /// source was taken here comes first.
+    #[test]
+    fn the_merge_fills_only_a_free_source_with_nothing_waiting() {
+        let evs = (0..100)
+            .map(|i| ev("f", &format!("2016-05-15T12:00:{:02}+00:00", i % 60), i))
+            .collect();
+        let pool = Pool {
+            requests: None,
+            caps: (10, 1 << 20),
+            owed: Arc::new(vec![AtomicUsize::new(0)]),
+            sources: Arc::new(vec![Mutex::new(Some(Reordered::new(src("f", evs))))]),
+            workers: Vec::new(),
+            spare: Arc::default(),
+            spare_cap: 4,
+        };
+        let (tx, rx) = mpsc::channel();
+        let line = |m: &Msg<EventBatch>| match m {
+            Msg::Batch(b) => b.front().map(|e| e.line),
+            Msg::Done(_) => None,
+        };
+        // What a worker sent before the source was free is taken first.
+        let sent = EventBatch {
+            events: vec![ev("f", "2016-05-15T11:00:00+00:00", 999)],
+            pos: 0,
+        };
+        tx.send(Msg::Batch(sent)).unwrap();
+        let (m, here) = pool.try_fill(0, &rx).unwrap();
+        assert_eq!((line(&m), here), (Some(999), false));
+        // Nothing waiting: the next batch is read here.
+        let (m, here) = pool.try_fill(0, &rx).unwrap();
+        assert_eq!((line(&m), here), (Some(0), true));
+        // A worker holds the source: wait for it.
+        let held = pool.sources[0].lock().unwrap();
+        assert!(pool.try_fill(0, &rx).is_none());
+        drop(held);
+        let (m, _) = pool.try_fill(0, &rx).unwrap();
+        assert_eq!(line(&m), Some(10));
+    }
+
+    /// Sources of many batches, filled by workers and by the merge thread
+    /// when it would wait: each source is held by one thread at a time,
+    /// and its batches still arrive whole and in order.
     #[test]
     fn sources_of_many_batches_arrive_whole_and_in_order() {
         let make = |files: u64, per: u64| -> Vec<Box<dyn Source>> {
@@ -964,7 +1053,14 @@ mod tests {
                 .collect()
         };
         let key = |e: Event| (e.path().to_string(), e.line);
-        for (files, per, jobs) in [(1, 30_000, 2), (1, 30_000, 4), (3, 12_000, 2)] {
+        // Repeated: which thread fills which batch changes from run to run.
+        let runs = [
+            (1, 30_000, 2),
+            (1, 30_000, 4),
+            (3, 12_000, 2),
+            (3, 12_000, 3),
+        ];
+        for (files, per, jobs) in runs.into_iter().cycle().take(12) {
             let one: Vec<_> = Merged::with_jobs(make(files, per), 1).map(key).collect();
             let mut m = Merged::with_jobs(make(files, per), jobs);
             let many: Vec<_> = m.by_ref().map(key).collect();
