@@ -338,6 +338,9 @@ impl Producer for Reordered {
 /// What a worker sends back for one source.
 enum Msg<B> {
     Batch(B),
+    /// A batch the merge thread read ahead (`Pool::fill_ahead`): not one
+    /// the workers owed, so its arrival asks for no other.
+    Extra(B),
     Done(Vec<FileInfo>),
 }
 
@@ -404,6 +407,10 @@ struct Pool<P: Producer> {
     /// batches were due (the merge then waited on them, about a third of
     /// its time on the container console).
     owed: Arc<Vec<AtomicUsize>>,
+    /// Messages sent on each source's channel and not received yet
+    /// (counted before sending: never below the truth).
+    queued: Arc<Vec<AtomicUsize>>,
+    txs: Arc<Vec<Sender<Msg<P::Batch>>>>,
     sources: Slots<P>,
     workers: Vec<thread::JoinHandle<()>>,
     /// Emptied batches, for the workers to fill again.
@@ -455,6 +462,39 @@ impl<P: Producer> Pool<P> {
         Some((fill_next(&mut slot, &self.spare, self.caps), true))
     }
 
+    /// While the merge waits for source `busy` (a worker is reading it):
+    /// the next batch of one of the few sources after it that no worker
+    /// holds and that has nothing queued, read here and queued on its
+    /// channel, so the merge thread works instead of waiting. One batch
+    /// at most per source beyond what the workers owe.
+    fn fill_ahead(&self, busy: usize) {
+        let n = self.sources.len();
+        for j in (1..n.min(5)).map(|k| (busy + k) % n) {
+            if self.queued[j].load(Ordering::Acquire) > 0 {
+                continue;
+            }
+            let Ok(mut slot) = self.sources[j].try_lock() else {
+                continue;
+            };
+            // Workers send while they hold the source: checked again here.
+            if slot.is_none() || self.queued[j].load(Ordering::Acquire) > 0 {
+                continue;
+            }
+            let msg = match fill_next(&mut slot, &self.spare, self.caps) {
+                Msg::Batch(b) => Msg::Extra(b),
+                other => other,
+            };
+            self.queued[j].fetch_add(1, Ordering::AcqRel);
+            let _ = self.txs[j].send(msg);
+            return;
+        }
+    }
+
+    /// A message of source `i` taken from its channel.
+    fn received(&self, i: usize) {
+        self.queued[i].fetch_sub(1, Ordering::AcqRel);
+    }
+
     fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
         let n = sources.len();
         let (batch, batch_bytes) = batch_caps(n);
@@ -477,12 +517,13 @@ impl<P: Producer> Pool<P> {
         let txs = Arc::new(txs);
         let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
         let owed: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
+        let queued: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
         // The merge thread fills batches too when it would wait (see
         // `try_fill`): one worker fewer than jobs.
         let workers: Vec<_> = (0..jobs.saturating_sub(1).max(1))
             .map(|_| {
                 let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
-                let (spare, owed) = (spare.clone(), owed.clone());
+                let (spare, owed, queued) = (spare.clone(), owed.clone(), queued.clone());
                 thread::spawn(move || {
                     loop {
                         let i = match req_rx.lock().map(|r| r.recv()) {
@@ -498,6 +539,7 @@ impl<P: Producer> Pool<P> {
                             let msg = fill_next(&mut slot, &spare, (batch, batch_bytes));
                             // Sent while the slot is locked: batches of one
                             // source arrive in the order they were read.
+                            queued[i].fetch_add(1, Ordering::AcqRel);
                             let _ = txs[i].send(msg);
                             if owed[i].fetch_sub(1, Ordering::AcqRel) <= 1 {
                                 break;
@@ -511,6 +553,8 @@ impl<P: Producer> Pool<P> {
             requests: Some(req_tx),
             caps: (batch, batch_bytes),
             owed,
+            queued,
+            txs,
             sources: slots,
             spare_cap: n + SPARE_PER_WORKER * workers.len(),
             workers,
@@ -630,12 +674,24 @@ impl<P: Producer> Merge<P> {
                     Err(TryRecvError::Empty) => {
                         match self.pool.as_ref().and_then(|p| p.try_fill(i, rx)) {
                             Some((m, here)) => (Ok(m), here),
-                            None => (rx.recv().map_err(|_| ()), false),
+                            None => {
+                                if let Some(p) = &self.pool {
+                                    p.fill_ahead(i);
+                                }
+                                (rx.recv().map_err(|_| ()), false)
+                            }
                         }
                     }
                     Err(TryRecvError::Disconnected) => (Err(()), false),
                 },
                 None => (Err(()), false),
+            };
+            if let (Ok(_), false, Some(p)) = (&msg, here, &self.pool) {
+                p.received(i);
+            }
+            let (msg, here) = match msg {
+                Ok(Msg::Extra(v)) => (Ok(Msg::Batch(v)), true),
+                other => (other, here),
             };
             match msg {
                 Ok(Msg::Batch(v)) => {
@@ -997,6 +1053,8 @@ mod tests {
             requests: None,
             caps: (10, 1 << 20),
             owed: Arc::new(vec![AtomicUsize::new(0)]),
+            queued: Arc::new(vec![AtomicUsize::new(0)]),
+            txs: Arc::new(Vec::new()),
             sources: Arc::new(vec![Mutex::new(Some(Reordered::new(src("f", evs))))]),
             workers: Vec::new(),
             spare: Arc::default(),
@@ -1004,7 +1062,7 @@ mod tests {
         };
         let (tx, rx) = mpsc::channel();
         let line = |m: &Msg<EventBatch>| match m {
-            Msg::Batch(b) => b.front().map(|e| e.line),
+            Msg::Batch(b) | Msg::Extra(b) => b.front().map(|e| e.line),
             Msg::Done(_) => None,
         };
         // What a worker sent before the source was free is taken first.
@@ -1024,6 +1082,56 @@ mod tests {
         drop(held);
         let (m, _) = pool.try_fill(0, &rx).unwrap();
         assert_eq!(line(&m), Some(10));
+    }
+
+    /// While waiting for one source, the merge reads one batch ahead of
+    /// another that no worker holds and that has nothing queued, marked as
+    /// not owed; never a second while the first is queued.
+    #[test]
+    fn the_merge_reads_ahead_one_batch_of_a_free_idle_source() {
+        let evs = |f: &str| {
+            (0..50)
+                .map(|i| ev(f, &format!("2016-05-15T12:00:{:02}+00:00", i), i))
+                .collect()
+        };
+        let (tx0, _rx0) = mpsc::channel();
+        let (tx1, rx1) = mpsc::channel();
+        let pool = Pool {
+            requests: None,
+            caps: (10, 1 << 20),
+            owed: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
+            queued: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
+            txs: Arc::new(vec![tx0, tx1]),
+            sources: Arc::new(vec![
+                Mutex::new(Some(Reordered::new(src("a", evs("a"))))),
+                Mutex::new(Some(Reordered::new(src("b", evs("b"))))),
+            ]),
+            workers: Vec::new(),
+            spare: Arc::default(),
+            spare_cap: 4,
+        };
+        // A worker holds the second source: nothing is read.
+        let held = pool.sources[1].lock().unwrap();
+        pool.fill_ahead(0);
+        assert!(rx1.try_recv().is_err());
+        drop(held);
+        pool.fill_ahead(0);
+        pool.fill_ahead(0);
+        match rx1.try_recv() {
+            Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(0)),
+            _ => panic!("no batch read ahead"),
+        }
+        assert!(
+            rx1.try_recv().is_err(),
+            "a second batch while one was queued"
+        );
+        assert_eq!(pool.queued[1].load(Ordering::Acquire), 1);
+        pool.received(1);
+        pool.fill_ahead(0);
+        match rx1.try_recv() {
+            Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(10)),
+            _ => panic!("no batch read ahead"),
+        }
     }
 
     /// Sources of many batches, filled by workers and by the merge thread
