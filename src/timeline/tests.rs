@@ -1,0 +1,295 @@
+//! Tests of the reorder buffer, the k-way merge and the worker pool.
+
+use super::*;
+use crate::event::{Format, Kind, Origin};
+use chrono::{DateTime, FixedOffset};
+use std::sync::Arc;
+
+struct VecSource(std::vec::IntoIter<Event>, String);
+impl Source for VecSource {
+    fn next_event(&mut self) -> Option<Event> {
+        self.0.next()
+    }
+    fn finish(self: Box<Self>) -> Vec<FileInfo> {
+        vec![FileInfo::new(&self.1, Format::FmtTrace, 0)]
+    }
+}
+
+fn ev(path: &str, ts: &str, line: u64) -> Event {
+    let o = Arc::new(Origin {
+        path: Arc::from(path),
+        format: Format::FmtTrace,
+    });
+    let t: DateTime<FixedOffset> = DateTime::parse_from_rfc3339(ts).unwrap();
+    Event::new(t, o, line, Kind::Text, String::new())
+}
+
+fn src(path: &str, evs: Vec<Event>) -> Box<dyn Source> {
+    Box::new(VecSource(evs.into_iter(), path.to_string()))
+}
+
+#[test]
+fn merges_across_offsets_in_true_time_order() {
+    let a = src(
+        "a",
+        vec![
+            ev("a", "2016-05-15T12:00:00+01:00", 1), // 11:00Z
+            ev("a", "2016-05-15T12:00:02+01:00", 2), // 11:00:02Z
+        ],
+    );
+    let b = src("b", vec![ev("b", "2016-05-15T07:00:01-04:00", 1)]); // 11:00:01Z
+    let m = Merged::new(vec![a, b]);
+    let got: Vec<_> = m.map(|e| (e.path().to_string(), e.line)).collect();
+    assert_eq!(got, vec![("a".into(), 1), ("b".into(), 1), ("a".into(), 2)]);
+}
+
+#[test]
+fn small_backward_steps_are_reordered() {
+    let a = src(
+        "a",
+        vec![
+            ev("a", "2016-05-15T12:00:00.005+00:00", 1),
+            ev("a", "2016-05-15T12:00:00.002+00:00", 2),
+            ev("a", "2016-05-15T12:00:00.009+00:00", 3),
+        ],
+    );
+    let lines: Vec<u64> = Merged::new(vec![a]).map(|e| e.line).collect();
+    assert_eq!(lines, vec![2, 1, 3]);
+}
+
+#[test]
+fn worker_pool_gives_the_same_order() {
+    let make = || -> Vec<Box<dyn Source>> {
+        (0..5)
+            .map(|f| {
+                let p = format!("f{f}");
+                let evs = (0..3000)
+                    .map(|i| {
+                        // Equal instants across files: ties broken by file.
+                        let ms = (i * 7 + f * 3) % 2000 + i;
+                        let ts = format!(
+                            "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
+                            ms / 60_000,
+                            ms / 1000 % 60,
+                            ms % 1000
+                        );
+                        ev(&p, &ts, i as u64)
+                    })
+                    .collect();
+                src(&p, evs)
+            })
+            .collect()
+    };
+    let key = |e: Event| (e.path().to_string(), e.line);
+    let one: Vec<_> = Merged::with_jobs(make(), 1).map(key).collect();
+    let mut m = Merged::with_jobs(make(), 3);
+    let three: Vec<_> = m.by_ref().map(key).collect();
+    assert_eq!(one.len(), 15_000);
+    assert_eq!(one, three);
+    assert_eq!(m.finish().len(), 5);
+}
+
+/// The merge thread fills a batch itself only when no worker holds the
+/// source and nothing it sent is waiting: a batch sent just before the
+/// source was taken here comes first.
+#[test]
+fn the_merge_fills_only_a_free_source_with_nothing_waiting() {
+    let evs = (0..100)
+        .map(|i| ev("f", &format!("2016-05-15T12:00:{:02}+00:00", i % 60), i))
+        .collect();
+    let pool = Pool {
+        requests: None,
+        caps: (10, 1 << 20),
+        owed: Arc::new(vec![AtomicUsize::new(0)]),
+        queued: Arc::new(vec![AtomicUsize::new(0)]),
+        txs: Arc::new(Vec::new()),
+        sources: Arc::new(vec![Mutex::new(Some(Reordered::new(src("f", evs))))]),
+        workers: Vec::new(),
+        spare: Arc::default(),
+        spare_cap: 4,
+    };
+    let (tx, rx) = mpsc::channel();
+    let line = |m: &Msg<EventBatch>| match m {
+        Msg::Batch(b) | Msg::Extra(b) => b.front().map(|e| e.line),
+        Msg::Done(_) => None,
+    };
+    // What a worker sent before the source was free is taken first.
+    let sent = EventBatch {
+        events: vec![ev("f", "2016-05-15T11:00:00+00:00", 999)],
+        pos: 0,
+    };
+    tx.send(Msg::Batch(sent)).unwrap();
+    let (m, here) = pool.try_fill(0, &rx).unwrap();
+    assert_eq!((line(&m), here), (Some(999), false));
+    // Nothing waiting: the next batch is read here.
+    let (m, here) = pool.try_fill(0, &rx).unwrap();
+    assert_eq!((line(&m), here), (Some(0), true));
+    // A worker holds the source: wait for it.
+    let held = pool.sources[0].lock().unwrap();
+    assert!(pool.try_fill(0, &rx).is_none());
+    drop(held);
+    let (m, _) = pool.try_fill(0, &rx).unwrap();
+    assert_eq!(line(&m), Some(10));
+}
+
+/// While waiting for one source, the merge reads one batch ahead of
+/// another that no worker holds and that has nothing queued, marked as
+/// not owed; never a second while the first is queued.
+#[test]
+fn the_merge_reads_ahead_one_batch_of_a_free_idle_source() {
+    let evs = |f: &str| {
+        (0..50)
+            .map(|i| ev(f, &format!("2016-05-15T12:00:{:02}+00:00", i), i))
+            .collect()
+    };
+    let (tx0, _rx0) = mpsc::channel();
+    let (tx1, rx1) = mpsc::channel();
+    let pool = Pool {
+        requests: None,
+        caps: (10, 1 << 20),
+        owed: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
+        queued: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
+        txs: Arc::new(vec![tx0, tx1]),
+        sources: Arc::new(vec![
+            Mutex::new(Some(Reordered::new(src("a", evs("a"))))),
+            Mutex::new(Some(Reordered::new(src("b", evs("b"))))),
+        ]),
+        workers: Vec::new(),
+        spare: Arc::default(),
+        spare_cap: 4,
+    };
+    // A worker holds the second source: nothing is read.
+    let held = pool.sources[1].lock().unwrap();
+    pool.fill_ahead(0);
+    assert!(rx1.try_recv().is_err());
+    drop(held);
+    pool.fill_ahead(0);
+    pool.fill_ahead(0);
+    match rx1.try_recv() {
+        Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(0)),
+        _ => panic!("no batch read ahead"),
+    }
+    assert!(
+        rx1.try_recv().is_err(),
+        "a second batch while one was queued"
+    );
+    assert_eq!(pool.queued[1].load(Ordering::Acquire), 1);
+    pool.received(1);
+    pool.fill_ahead(0);
+    match rx1.try_recv() {
+        Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(10)),
+        _ => panic!("no batch read ahead"),
+    }
+}
+
+/// Sources of many batches, filled by workers and by the merge thread
+/// when it would wait: each source is held by one thread at a time,
+/// and its batches still arrive whole and in order.
+#[test]
+fn sources_of_many_batches_arrive_whole_and_in_order() {
+    let make = |files: u64, per: u64| -> Vec<Box<dyn Source>> {
+        (0..files)
+            .map(|f| {
+                let p = format!("f{f}");
+                let evs = (0..per)
+                    .map(|i| {
+                        let ms = i * 3 + f;
+                        let ts = format!(
+                            "2016-05-15T{:02}:{:02}:{:02}.{:03}+00:00",
+                            ms / 3_600_000,
+                            ms / 60_000 % 60,
+                            ms / 1000 % 60,
+                            ms % 1000
+                        );
+                        ev(&p, &ts, i)
+                    })
+                    .collect();
+                src(&p, evs)
+            })
+            .collect()
+    };
+    let key = |e: Event| (e.path().to_string(), e.line);
+    // Repeated: which thread fills which batch changes from run to run.
+    let runs = [
+        (1, 30_000, 2),
+        (1, 30_000, 4),
+        (3, 12_000, 2),
+        (3, 12_000, 3),
+    ];
+    for (files, per, jobs) in runs.into_iter().cycle().take(12) {
+        let one: Vec<_> = Merged::with_jobs(make(files, per), 1).map(key).collect();
+        let mut m = Merged::with_jobs(make(files, per), jobs);
+        let many: Vec<_> = m.by_ref().map(key).collect();
+        assert_eq!(one.len() as u64, files * per);
+        assert_eq!(one, many, "{files} files, {jobs} jobs");
+        assert_eq!(m.finish().len() as u64, files);
+    }
+}
+
+#[test]
+fn pool_stopped_early_still_reports_every_file() {
+    let evs = |p: &str| {
+        (0..10_000)
+            .map(|i| ev(p, "2016-05-15T12:00:00+00:00", i))
+            .collect::<Vec<_>>()
+    };
+    let mut m = Merged::with_jobs(vec![src("a", evs("a")), src("b", evs("b"))], 2);
+    assert!(m.next().is_some());
+    let infos = m.finish();
+    let paths: Vec<_> = infos.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, vec!["a", "b"]);
+}
+
+#[test]
+fn far_late_events_are_passed_on_and_reported() {
+    // A minute of events a second apart, then one an hour earlier: by
+    // then the first are long released, so it cannot be put in order.
+    let mut evs: Vec<Event> = (0..60)
+        .map(|i| ev("a", &format!("2016-05-15T12:00:{i:02}+00:00"), i + 1))
+        .collect();
+    evs.push(ev("a", "2016-05-15T11:00:00+00:00", 61));
+    evs.push(ev("a", "2016-05-15T12:01:00+00:00", 62));
+    let mut m = Merged::new(vec![src("a", evs)]);
+    let lines: Vec<u64> = m.by_ref().map(|e| e.line).collect();
+    assert_eq!(lines.len(), 62);
+    // Passed on as soon as it is read, before what is still held back.
+    let late = lines.iter().position(|&l| l == 61).unwrap();
+    assert!(late < 60, "{lines:?}");
+    assert_eq!(
+        lines[late + 1..],
+        (late as u64 + 1..=60).chain([62]).collect::<Vec<_>>()[..]
+    );
+    let infos = m.finish();
+    assert_eq!(infos[0].problem_count, 1);
+    assert_eq!(infos[0].problems[0].line, Some(61));
+    // An hour and the half minute already released behind: said so.
+    let msg = &infos[0].problems[0].message;
+    assert!(msg.contains("up to 3630 s earlier"), "{msg}");
+}
+
+#[test]
+fn lateness_is_the_real_one_when_the_buffer_was_full() {
+    // A full buffer (4 items) releases on count, not time: an event a
+    // mere 100 ms back is then already out of order, and said to be
+    // 100 ms late, not "more than the window".
+    let mut evs: Vec<Event> = (0..40)
+        .map(|i| {
+            ev(
+                "a",
+                &format!("2016-05-15T12:00:00.{:03}+00:00", i * 10),
+                i + 1,
+            )
+        })
+        .collect();
+    evs.push(ev("a", "2016-05-15T12:00:00.180+00:00", 41));
+    let mut r = Reordered::with_caps(src("a", evs), 4, usize::MAX);
+    while r.next_event().is_some() {}
+    let infos = r.finish();
+    let msg = &infos[0].problems[0].message;
+    assert!(msg.starts_with("1 event(s) were up to "), "{msg}");
+    // The first burst of 32 read, all but 3 released (up to .280).
+    assert!(msg.contains("up to 100 ms earlier"), "{msg}");
+    assert_eq!(lateness(250_000), "250 µs");
+    assert_eq!(lateness(1_500_000_000), "1.5 s");
+    assert_eq!(lateness(3_600_000_000_000), "3600 s");
+}
