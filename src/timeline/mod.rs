@@ -282,10 +282,11 @@ pub trait Batch: Send + Default + 'static {
 }
 
 /// Events of one source for the merge. Events taken stay in the batch
-/// until it is emptied for reuse, which a worker does before filling it
-/// again: an event's strings are freed by the thread that allocated them
-/// (freeing them on the merge thread cost the allocator more than parsing
-/// error logs did).
+/// until it is emptied for reuse by the thread that fills it next (a
+/// worker, or the merge when it reads a batch itself), whose readers
+/// build their next events in the buffers (`Event::recycle`): freeing
+/// events one by one as the merge took them cost the allocator more than
+/// parsing error logs did.
 #[derive(Default)]
 pub struct EventBatch {
     events: Vec<Event>,
@@ -338,8 +339,9 @@ impl Producer for Reordered {
 /// What a worker sends back for one source.
 enum Msg<B> {
     Batch(B),
-    /// A batch the merge thread read ahead (`Pool::fill_ahead`): not one
-    /// the workers owed, so its arrival asks for no other.
+    /// A batch the merge thread read itself (`Pool::next_msg`,
+    /// `Pool::fill_ahead`): not one the workers owed, so taking it asks
+    /// them for no other.
     Extra(B),
     Done(Vec<FileInfo>),
 }
@@ -436,7 +438,7 @@ fn fill_next<P: Producer>(
         .ok()
         .and_then(|mut s| s.pop())
         .unwrap_or_default();
-    // Emptied by the filling thread, not by the merge: see `EventBatch`.
+    // Emptied by the thread that fills it: see `EventBatch`.
     v.reset();
     if let Some(src) = slot.as_mut() {
         src.fill(&mut v, n, bytes);
@@ -448,18 +450,52 @@ fn fill_next<P: Producer>(
     }
 }
 
+/// Sources after the one it waits for that the merge thread looks at to
+/// read ahead in (`Pool::fill_ahead`).
+const READ_AHEAD_SOURCES: usize = 4;
+
+/// A batch read on the merge thread, marked as not owed.
+fn extra<B>(m: Msg<B>) -> Msg<B> {
+    match m {
+        Msg::Batch(b) => Msg::Extra(b),
+        other => other,
+    }
+}
+
 impl<P: Producer> Pool<P> {
-    /// Source `i`'s next message on the merge thread, when no worker holds
-    /// the source (`None`: one does, wait for it); `true` with a batch
-    /// filled here. Workers send while they hold the source, so once it is
-    /// held here the channel has all they sent before.
-    fn try_fill(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<(Msg<P::Batch>, bool)> {
-        let mut slot = self.sources[i].try_lock().ok()?;
-        if let Ok(m) = rx.try_recv() {
-            return Some((m, false));
+    /// Source `i`'s next message, for the merge: what was sent on its
+    /// channel; else, when no worker holds the source, its next batch read
+    /// here (`try_fill`); else, after reading ahead in another idle
+    /// source, what the worker holding it sends. `None`: the workers are
+    /// gone.
+    fn next_msg(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<Msg<P::Batch>> {
+        match rx.try_recv() {
+            Ok(m) => Some(self.taken(i, m)),
+            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) => self.try_fill(i, rx).or_else(|| {
+                self.fill_ahead(i);
+                rx.recv().ok().map(|m| self.taken(i, m))
+            }),
         }
-        // An empty slot sent its facts before: they were received already.
-        Some((fill_next(&mut slot, &self.spare, self.caps), true))
+    }
+
+    /// With source `i` held here (`None`: a worker holds it): what its
+    /// channel has, else its next batch read here, as `Extra`. Workers
+    /// send while they hold the source, so once it is held here the
+    /// channel has all they sent before: it is looked at again. An empty
+    /// slot sent its facts before, and they were taken already.
+    fn try_fill(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<Msg<P::Batch>> {
+        let mut slot = self.sources[i].try_lock().ok()?;
+        Some(match rx.try_recv() {
+            Ok(m) => self.taken(i, m),
+            Err(_) => extra(fill_next(&mut slot, &self.spare, self.caps)),
+        })
+    }
+
+    /// `m`, taken from source `i`'s channel.
+    fn taken(&self, i: usize, m: Msg<P::Batch>) -> Msg<P::Batch> {
+        self.queued[i].fetch_sub(1, Ordering::AcqRel);
+        m
     }
 
     /// While the merge waits for source `busy` (a worker is reading it):
@@ -469,7 +505,7 @@ impl<P: Producer> Pool<P> {
     /// at most per source beyond what the workers owe.
     fn fill_ahead(&self, busy: usize) {
         let n = self.sources.len();
-        for j in (1..n.min(5)).map(|k| (busy + k) % n) {
+        for j in (1..n.min(READ_AHEAD_SOURCES + 1)).map(|k| (busy + k) % n) {
             if self.queued[j].load(Ordering::Acquire) > 0 {
                 continue;
             }
@@ -480,19 +516,11 @@ impl<P: Producer> Pool<P> {
             if slot.is_none() || self.queued[j].load(Ordering::Acquire) > 0 {
                 continue;
             }
-            let msg = match fill_next(&mut slot, &self.spare, self.caps) {
-                Msg::Batch(b) => Msg::Extra(b),
-                other => other,
-            };
+            let msg = extra(fill_next(&mut slot, &self.spare, self.caps));
             self.queued[j].fetch_add(1, Ordering::AcqRel);
             let _ = self.txs[j].send(msg);
             return;
         }
-    }
-
-    /// A message of source `i` taken from its channel.
-    fn received(&self, i: usize) {
-        self.queued[i].fetch_sub(1, Ordering::AcqRel);
     }
 
     fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
@@ -664,56 +692,34 @@ impl<P: Producer> Merge<P> {
                 }
                 continue;
             }
-            // What a worker sent; else, when no worker holds the source,
-            // its next batch filled here rather than waiting: the merge
-            // thread would otherwise sit idle while the workers share the
-            // other cores.
-            let (msg, here) = match f.rx.as_ref() {
-                Some(rx) => match rx.try_recv() {
-                    Ok(m) => (Ok(m), false),
-                    Err(TryRecvError::Empty) => {
-                        match self.pool.as_ref().and_then(|p| p.try_fill(i, rx)) {
-                            Some((m, here)) => (Ok(m), here),
-                            None => {
-                                if let Some(p) = &self.pool {
-                                    p.fill_ahead(i);
-                                }
-                                (rx.recv().map_err(|_| ()), false)
-                            }
-                        }
-                    }
-                    Err(TryRecvError::Disconnected) => (Err(()), false),
-                },
-                None => (Err(()), false),
+            let msg = match (&self.pool, f.rx.as_ref()) {
+                (Some(p), Some(rx)) => p.next_msg(i, rx),
+                _ => None,
             };
-            if let (Ok(_), false, Some(p)) = (&msg, here, &self.pool) {
-                p.received(i);
-            }
-            let (msg, here) = match msg {
-                Ok(Msg::Extra(v)) => (Ok(Msg::Batch(v)), true),
-                other => (other, here),
-            };
-            match msg {
-                Ok(Msg::Batch(v)) => {
-                    // A batch filled here was not one the workers owed.
-                    if let Some(p) = &self.pool
-                        && !here
-                    {
+            let v = match msg {
+                Some(Msg::Batch(v)) => {
+                    if let Some(p) = &self.pool {
                         p.request(i);
                     }
-                    let done_with = std::mem::replace(&mut f.cur, v);
-                    if let Some(p) = &self.pool
-                        && let Ok(mut s) = p.spare.lock()
-                        && s.len() < p.spare_cap
-                    {
-                        s.push(done_with);
-                    }
+                    v
                 }
-                Ok(Msg::Done(fi)) => {
+                Some(Msg::Extra(v)) => v,
+                Some(Msg::Done(fi)) => {
                     f.done = true;
                     f.infos = fi;
+                    continue;
                 }
-                _ => f.done = true,
+                None => {
+                    f.done = true;
+                    continue;
+                }
+            };
+            let done_with = std::mem::replace(&mut f.cur, v);
+            if let Some(p) = &self.pool
+                && let Ok(mut s) = p.spare.lock()
+                && s.len() < p.spare_cap
+            {
+                s.push(done_with);
             }
         }
     }

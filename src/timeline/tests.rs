@@ -89,47 +89,78 @@ fn worker_pool_gives_the_same_order() {
     assert_eq!(m.finish().len(), 5);
 }
 
-/// The merge thread fills a batch itself only when no worker holds the
-/// source and nothing it sent is waiting: a batch sent just before the
-/// source was taken here comes first.
-#[test]
-fn the_merge_fills_only_a_free_source_with_nothing_waiting() {
-    let evs = (0..100)
-        .map(|i| ev("f", &format!("2016-05-15T12:00:{:02}+00:00", i % 60), i))
-        .collect();
+/// A pool of these sources with no workers, and each source's channel.
+fn bare_pool(files: &[&str]) -> (Pool<Reordered>, Vec<Receiver<Msg<EventBatch>>>) {
+    let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::channel()).unzip();
+    let evs = |f: &str| {
+        (0..50)
+            .map(|i| ev(f, &format!("2016-05-15T12:00:{i:02}+00:00"), i))
+            .collect()
+    };
     let pool = Pool {
         requests: None,
         caps: (10, 1 << 20),
-        owed: Arc::new(vec![AtomicUsize::new(0)]),
-        queued: Arc::new(vec![AtomicUsize::new(0)]),
-        txs: Arc::new(Vec::new()),
-        sources: Arc::new(vec![Mutex::new(Some(Reordered::new(src("f", evs))))]),
+        owed: Arc::new(files.iter().map(|_| AtomicUsize::new(0)).collect()),
+        queued: Arc::new(files.iter().map(|_| AtomicUsize::new(0)).collect()),
+        txs: Arc::new(txs),
+        sources: Arc::new(
+            files
+                .iter()
+                .map(|f| Mutex::new(Some(Reordered::new(src(f, evs(f))))))
+                .collect(),
+        ),
         workers: Vec::new(),
         spare: Arc::default(),
         spare_cap: 4,
     };
-    let (tx, rx) = mpsc::channel();
-    let line = |m: &Msg<EventBatch>| match m {
-        Msg::Batch(b) | Msg::Extra(b) => b.front().map(|e| e.line),
-        Msg::Done(_) => None,
+    (pool, rxs)
+}
+
+/// Which message it is, and the line of its first event.
+fn what(m: Option<Msg<EventBatch>>) -> (&'static str, Option<u64>) {
+    match m {
+        Some(Msg::Batch(b)) => ("batch", b.front().map(|e| e.line)),
+        Some(Msg::Extra(b)) => ("extra", b.front().map(|e| e.line)),
+        Some(Msg::Done(_)) => ("done", None),
+        None => ("none", None),
+    }
+}
+
+/// The merge reads a batch itself only when no worker holds the source
+/// and nothing sent is waiting: what a worker sent comes first, and a
+/// held source is waited for.
+#[test]
+fn the_merge_reads_a_batch_only_of_a_free_source_with_nothing_waiting() {
+    let (pool, rxs) = bare_pool(&["f"]);
+    let worker_batch = |line| {
+        let mut b = EventBatch::default();
+        b.events.push(ev("f", "2016-05-15T11:00:00+00:00", line));
+        pool.queued[0].fetch_add(1, Ordering::AcqRel);
+        Msg::Batch(b)
     };
-    // What a worker sent before the source was free is taken first.
-    let sent = EventBatch {
-        events: vec![ev("f", "2016-05-15T11:00:00+00:00", 999)],
-        pos: 0,
-    };
-    tx.send(Msg::Batch(sent)).unwrap();
-    let (m, here) = pool.try_fill(0, &rx).unwrap();
-    assert_eq!((line(&m), here), (Some(999), false));
-    // Nothing waiting: the next batch is read here.
-    let (m, here) = pool.try_fill(0, &rx).unwrap();
-    assert_eq!((line(&m), here), (Some(0), true));
-    // A worker holds the source: wait for it.
-    let held = pool.sources[0].lock().unwrap();
-    assert!(pool.try_fill(0, &rx).is_none());
-    drop(held);
-    let (m, _) = pool.try_fill(0, &rx).unwrap();
-    assert_eq!(line(&m), Some(10));
+    pool.txs[0].send(worker_batch(999)).unwrap();
+    assert_eq!(what(pool.next_msg(0, &rxs[0])), ("batch", Some(999)));
+    // Nothing waiting, nobody holding: read here, not owed.
+    assert_eq!(what(pool.next_msg(0, &rxs[0])), ("extra", Some(0)));
+    // A worker holds the source: its batch is waited for, never read past.
+    let (locked_tx, locked) = mpsc::channel();
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            let _held = pool.sources[0].lock().unwrap();
+            locked_tx.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            pool.txs[0].send(worker_batch(998)).unwrap();
+        });
+        locked.recv().unwrap();
+        assert_eq!(what(pool.next_msg(0, &rxs[0])), ("batch", Some(998)));
+    });
+    assert_eq!(what(pool.next_msg(0, &rxs[0])), ("extra", Some(10)));
+    assert_eq!(pool.queued[0].load(Ordering::Acquire), 0);
+    // Once the source is held here its channel is looked at again: a
+    // batch a worker sent just before it let go comes first.
+    pool.txs[0].send(worker_batch(997)).unwrap();
+    assert_eq!(what(pool.try_fill(0, &rxs[0])), ("batch", Some(997)));
+    assert_eq!(pool.queued[0].load(Ordering::Acquire), 0);
 }
 
 /// While waiting for one source, the merge reads one batch ahead of
@@ -137,49 +168,23 @@ fn the_merge_fills_only_a_free_source_with_nothing_waiting() {
 /// not owed; never a second while the first is queued.
 #[test]
 fn the_merge_reads_ahead_one_batch_of_a_free_idle_source() {
-    let evs = |f: &str| {
-        (0..50)
-            .map(|i| ev(f, &format!("2016-05-15T12:00:{:02}+00:00", i), i))
-            .collect()
-    };
-    let (tx0, _rx0) = mpsc::channel();
-    let (tx1, rx1) = mpsc::channel();
-    let pool = Pool {
-        requests: None,
-        caps: (10, 1 << 20),
-        owed: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
-        queued: Arc::new(vec![AtomicUsize::new(0), AtomicUsize::new(0)]),
-        txs: Arc::new(vec![tx0, tx1]),
-        sources: Arc::new(vec![
-            Mutex::new(Some(Reordered::new(src("a", evs("a"))))),
-            Mutex::new(Some(Reordered::new(src("b", evs("b"))))),
-        ]),
-        workers: Vec::new(),
-        spare: Arc::default(),
-        spare_cap: 4,
-    };
+    let (pool, rxs) = bare_pool(&["a", "b"]);
     // A worker holds the second source: nothing is read.
     let held = pool.sources[1].lock().unwrap();
     pool.fill_ahead(0);
-    assert!(rx1.try_recv().is_err());
+    assert!(rxs[1].try_recv().is_err());
     drop(held);
     pool.fill_ahead(0);
     pool.fill_ahead(0);
-    match rx1.try_recv() {
-        Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(0)),
-        _ => panic!("no batch read ahead"),
-    }
+    assert_eq!(pool.queued[1].load(Ordering::Acquire), 1);
+    assert_eq!(what(pool.next_msg(1, &rxs[1])), ("extra", Some(0)));
     assert!(
-        rx1.try_recv().is_err(),
+        rxs[1].try_recv().is_err(),
         "a second batch while one was queued"
     );
-    assert_eq!(pool.queued[1].load(Ordering::Acquire), 1);
-    pool.received(1);
     pool.fill_ahead(0);
-    match rx1.try_recv() {
-        Ok(Msg::Extra(b)) => assert_eq!(b.front().map(|e| e.line), Some(10)),
-        _ => panic!("no batch read ahead"),
-    }
+    assert_eq!(what(pool.next_msg(1, &rxs[1])), ("extra", Some(10)));
+    assert_eq!(pool.queued[1].load(Ordering::Acquire), 0);
 }
 
 /// Sources of many batches, filled by workers and by the merge thread
