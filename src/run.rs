@@ -261,3 +261,16 @@ pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
 
 /// Sources to read, and rows for paths that could not be walked.
 pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
+
+/// Exit 2 after a reader failed internally (`reader-panic`): the output
+/// was written from every other input, but the run is not whole.
+pub fn reader_panic_check(infos: &[FileInfo]) -> Result<(), String> {
+    match mqdiag_readers::guard::has_reader_panic(infos) {
+        Some(fi) => Err(format!(
+            "the reader of {} failed internally (reader-panic, a defect in mqdiag): the rest of \
+             that file was not read; every other input was. Please report it with the file.",
+            fi.path
+        )),
+        None => Ok(()),
+    }
+}

@@ -269,6 +269,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let color = crate::report::color::ColorChoice::from(a.color)
         .wanted(crate::outpath::target(a.input.output.as_deref()).is_none());
     io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
+    crate::run::reader_panic_check(&inputs)?;
     if nothing_read {
         return Err(format!(
             "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",

@@ -51,5 +51,6 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
         }
     }
     io_result(render::write(&mut out, &rows, a.by.into(), format).and_then(|_| out.finish()))?;
+    crate::run::reader_panic_check(&inputs)?;
     Ok(EXIT_OK)
 }

@@ -47,5 +47,6 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     }
     .and_then(|_| out.finish());
     io_result(r)?;
+    crate::run::reader_panic_check(&rows)?;
     Ok(EXIT_OK)
 }

@@ -57,5 +57,6 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
         .and_then(|_| merged.write_all(&mut out, &window))
         .and_then(|_| out.finish());
     io_result(r)?;
+    crate::run::reader_panic_check(&merged.finish())?;
     Ok(EXIT_OK)
 }

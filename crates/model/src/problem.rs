@@ -93,6 +93,9 @@ pub enum ProblemCode {
     /// The time of day steps back by more than an hour where no midnight
     /// can be: the date is kept.
     ClockJump,
+    /// A reader failed internally (a bug, not the input's fault): the rest
+    /// of the file was not read, and the run exits 2.
+    ReaderPanic,
 }
 
 impl ProblemCode {
@@ -132,6 +135,7 @@ impl ProblemCode {
         ProblemCode::ClockOffset,
         ProblemCode::DuplicateFile,
         ProblemCode::ClockJump,
+        ProblemCode::ReaderPanic,
     ];
 
     /// The stable kebab-case name, as in JSON.
@@ -171,6 +175,7 @@ impl ProblemCode {
             ProblemCode::ClockOffset => "clock-offset",
             ProblemCode::DuplicateFile => "duplicate-file",
             ProblemCode::ClockJump => "clock-jump",
+            ProblemCode::ReaderPanic => "reader-panic",
         }
     }
 }
@@ -262,11 +267,12 @@ mod tests {
             | ProblemCode::Encoding
             | ProblemCode::ClockOffset
             | ProblemCode::DuplicateFile
-            | ProblemCode::ClockJump => 1,
+            | ProblemCode::ClockJump
+            | ProblemCode::ReaderPanic => 1,
         };
         assert_eq!(
             ProblemCode::ALL.iter().map(|c| count(*c)).sum::<usize>(),
-            34
+            35
         );
     }
 

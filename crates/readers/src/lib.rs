@@ -12,6 +12,7 @@
 pub mod catalog;
 pub mod encoding;
 pub mod formats;
+pub mod guard;
 pub mod input;
 pub mod lines;
 pub mod source;

@@ -225,6 +225,13 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
              not at their time.",
         );
     }
+    if has(&[ProblemCode::ReaderPanic]) {
+        parts.push(
+            "mqdiag's reader of this format failed on this file (a defect in mqdiag, not in the \
+             file): the records after the line named were not analysed. Please report it with \
+             the file; the other inputs were read in full.",
+        );
+    }
     if has(&[ProblemCode::ClockJump]) {
         parts.push(
             "The time of day steps back by hours where no midnight can be (a clock set back, or \

@@ -609,8 +609,13 @@ impl<P: Producer> Pool<P> {
     /// Stop the workers; what they had not finished is finished here.
     fn stop(&mut self) -> Vec<(usize, Vec<FileInfo>)> {
         self.requests = None;
+        // Readers cannot panic past their guard (`mqdiag_readers::guard`):
+        // a worker that did has a bug of the merge's own, which must not
+        // cost files silently.
         for w in self.workers.drain(..) {
-            let _ = w.join();
+            if let Err(p) = w.join() {
+                std::panic::resume_unwind(p);
+            }
         }
         let mut out = Vec::new();
         for (i, slot) in self.sources.iter().enumerate() {
@@ -950,7 +955,7 @@ pub fn drain_all_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Vec<FileInf
                 .collect();
             handles
                 .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
+                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                 .collect()
         })
     };

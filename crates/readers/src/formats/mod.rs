@@ -9,6 +9,8 @@ pub mod errlog_text;
 pub mod fdc;
 pub mod ffstsummary;
 pub mod joblog;
+#[cfg(feature = "panic-reader")]
+pub mod panic_test;
 pub mod smf;
 pub mod trace;
 
@@ -54,6 +56,8 @@ pub static READERS: &[&dyn Reader] = &[
     &joblog::JoblogReader,
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
+    #[cfg(feature = "panic-reader")]
+    &panic_test::PanicTestReader,
 ];
 
 /// The result of sniffing one file.
@@ -208,7 +212,7 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
                 }
                 None => {
                     let name = s.input.display.to_string();
-                    singles.push((name, r.open(vec![s.input], opts)));
+                    singles.push((name, guarded(r, vec![s.input], opts)));
                 }
             },
         }
@@ -217,10 +221,24 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         members.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.display.cmp(&b.1.display)));
         let first = members[0].1.display.to_string();
         let inputs = members.into_iter().map(|(_, i)| i).collect();
-        singles.push((first, readers[&k].open(inputs, opts)));
+        singles.push((first, guarded(readers[&k], inputs, opts)));
     }
     singles.sort_by(|a, b| a.0.cmp(&b.0));
     singles.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Open a source over these inputs, guarded: a panic of the reader ends
+/// that source only, as a `reader-panic` problem (see `guard`).
+fn guarded(r: &dyn Reader, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    let files = inputs
+        .iter()
+        .map(|i| crate::guard::Opened {
+            display: i.display.to_string(),
+            format: r.format(),
+            bytes: i.bytes,
+        })
+        .collect();
+    Box::new(crate::guard::Guarded::new(r.open(inputs, opts), files))
 }
 
 /// Lines of an input, read as a stream.

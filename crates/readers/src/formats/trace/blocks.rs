@@ -479,8 +479,22 @@ fn helper(t: Arc<Template>, jobs: Arc<Mutex<Receiver<Job>>>) {
             _ => return,
         };
         let reply = job.reply.clone();
-        let done = src.read_ahead(&t, sink.as_mut(), job);
-        let _ = reply.send(done);
+        // A block this thread fails on is read again by the source's own
+        // thread (its reply channel closes unanswered), where the source's
+        // guard turns a panic into a located problem; the helper goes on.
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            src.read_ahead(&t, sink.as_mut(), job)
+        }));
+        match read {
+            Ok(done) => {
+                let _ = reply.send(done);
+            }
+            Err(_) => {
+                drop(reply);
+                src = TraceSource::ahead_of(&t);
+                sink = t.spec.clone().map(RowSink::new);
+            }
+        }
     }
 }
 
