@@ -314,6 +314,29 @@ pub fn push_row_tail(b: &mut Vec<u8>, ident: Option<&[u8]>, text: &[u8], elapsed
     b.push(b'\n');
 }
 
+/// `push_row_tail` for an ident and text already known to be printable
+/// ASCII (the trace fast path proved it while splitting the line): nothing
+/// to escape, so no second scan.
+#[inline]
+pub fn push_plain_row_tail(
+    b: &mut Vec<u8>,
+    ident: Option<&[u8]>,
+    text: &[u8],
+    elapsed_us: Option<u64>,
+) {
+    debug_assert!(!crate::text::has_controls(text));
+    if let Some(i) = ident {
+        b.extend_from_slice(b"  ");
+        b.extend_from_slice(i);
+    }
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(text);
+    if let Some(us) = elapsed_us {
+        push_elapsed(b, us);
+    }
+    b.push(b'\n');
+}
+
 /// `  [3.2 ms]`: the duration of a call, after its exit's text.
 pub fn push_elapsed(b: &mut Vec<u8>, us: u64) {
     b.extend_from_slice(b"  [");

@@ -157,7 +157,8 @@ pub fn looks_like_text(head: &[u8]) -> bool {
 /// there is nothing to escape.
 #[inline]
 pub fn has_controls(b: &[u8]) -> bool {
-    let mut i = 0;
+    // Printable ASCII holds none: skipped eight bytes at a time.
+    let mut i = plain_ascii_prefix(b);
     while i < b.len() {
         let c = b[i];
         if (c < 0x20 && c != b'\t') || c == 0x7f {
@@ -169,6 +170,29 @@ pub fn has_controls(b: &[u8]) -> bool {
         i += 1;
     }
     false
+}
+
+/// How many bytes at the start of `b` are printable ASCII (0x20..0x7e or
+/// tab), looked at eight at a time; the word with the first other byte is
+/// left to the caller's byte loop.
+#[inline]
+pub fn plain_ascii_prefix(b: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(w) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        // High bit set per byte for: non-ASCII (w itself), below 0x20
+        // (0x20 - 1 borrows through 0x60 added to the low seven bits), or
+        // 0x7f (+1 carries into the high bit). Tabs go to the byte loop.
+        let x = w & (ONES * 0x7f);
+        let odd = (w | !x.wrapping_add(ONES * 0x60) | x.wrapping_add(ONES)) & HIGHS;
+        if odd != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 fn is_control(c: char) -> bool {
@@ -580,6 +604,43 @@ mod tests {
         push_escaped(&mut b, "x\x1b]0;t\x07");
         assert_eq!(b, b"x\\x1b]0;t\\x07");
         assert!(!has_controls("é€".as_bytes()));
+        // Every byte value at every place of words of up to 20 bytes: the
+        // word-at-a-time skip agrees with the byte-by-byte definition.
+        let plain = |b: &[u8]| {
+            let mut i = 0;
+            while i < b.len() {
+                let c = b[i];
+                if (c < 0x20 && c != b'\t') || c == 0x7f {
+                    return true;
+                }
+                if c == 0xc2 && b.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)) {
+                    return true;
+                }
+                i += 1;
+            }
+            false
+        };
+        for len in 0..20 {
+            for at in 0..len {
+                for c in 0..=255u8 {
+                    for next in [b'a', 0x85] {
+                        let mut b = vec![b'a'; len];
+                        b[at] = c;
+                        if at + 1 < len {
+                            b[at + 1] = next;
+                        }
+                        assert_eq!(has_controls(&b), plain(&b), "{b:?}");
+                        let p = plain_ascii_prefix(&b);
+                        assert!(
+                            p.is_multiple_of(8) && b[..p].iter().all(|x| (0x20..0x7f).contains(x))
+                        );
+                        if !(0x20..0x7f).contains(&c) {
+                            assert!(p <= at, "{b:?}");
+                        }
+                    }
+                }
+            }
+        }
         assert!(has_controls("\u{85}".as_bytes()));
     }
 

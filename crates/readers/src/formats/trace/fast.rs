@@ -217,7 +217,8 @@ impl TraceSource {
         out.extend_from_slice(&seg.row_path);
         seg.row_line.put(out, no);
         out.extend_from_slice(label);
-        push_row_tail(out, p.ident, text, elapsed);
+        // `plain_record` proved the line printable ASCII.
+        push_plain_row_tail(out, p.ident, text, elapsed);
         seg.info.events += 1;
         if let Some(a) = ahead.as_mut() {
             a.rows += 1;

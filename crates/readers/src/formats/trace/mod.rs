@@ -32,7 +32,7 @@ use crate::input::Input;
 use crate::lines::LineReader;
 use crate::problem::{ProblemCode, Severity};
 use crate::sink::{RowMeta, RowSink};
-use crate::sink::{push_row_tail, push_thread};
+use crate::sink::{push_plain_row_tail, push_thread};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_lossy, looks_like_text};
 use crate::timefmt::parse_time_of_day;
