@@ -9,6 +9,7 @@ pub mod errlog_text;
 pub mod fdc;
 pub mod ffstsummary;
 pub mod joblog;
+pub mod line_source;
 pub mod smf;
 pub mod trace;
 
