@@ -17,7 +17,6 @@
 //! reorder window puts them back and reports those too late for it.
 
 use super::Reader;
-use super::errlog_json::ErrlogJsonSource;
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
 use crate::event::{Event, Format, Kind};
@@ -287,7 +286,7 @@ impl Reader for ContainerLogReader {
             })
         });
         if json {
-            Box::new(ErrlogJsonSource::new(inputs, opts, Format::ContainerLog))
+            super::errlog_json::source(inputs, opts, Format::ContainerLog)
         } else {
             Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
