@@ -17,19 +17,15 @@
 //! reorder window puts them back and reports those too late for it.
 
 use super::Reader;
-use super::errlog_json::ErrlogJsonSource;
+use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
-use crate::event::{Event, Format, Kind, Origin};
-use crate::fileinfo::FileInfo;
+use crate::event::{Event, Format, Kind};
 use crate::input::Input;
-use crate::lines::LineReader;
+use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
-use std::collections::VecDeque;
-use std::io::Read;
-use std::sync::Arc;
 
 pub struct ContainerLogReader;
 
@@ -290,16 +286,9 @@ impl Reader for ContainerLogReader {
             })
         });
         if json {
-            Box::new(ErrlogJsonSource::new(inputs, opts, Format::ContainerLog))
+            super::errlog_json::source(inputs, opts, Format::ContainerLog)
         } else {
-            Box::new(BasicSource {
-                opts: opts.clone(),
-                inputs: inputs.into(),
-                run: None,
-                done: Vec::new(),
-                out: VecDeque::new(),
-                line: String::new(),
-            })
+            Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
     }
 }
@@ -310,10 +299,9 @@ struct Pending {
     conts: usize,
 }
 
-struct Run {
-    info: FileInfo,
-    origin: Arc<Origin>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
+/// What is kept while one file is read.
+#[derive(Default)]
+struct BasicFile {
     pending: Option<Pending>,
     /// Lines before the first timed one (nothing to attach them to).
     orphans: u64,
@@ -321,63 +309,33 @@ struct Run {
     bad_times: u64,
 }
 
-pub struct BasicSource {
-    opts: ReadOptions,
-    inputs: VecDeque<Input>,
-    run: Option<Run>,
-    done: Vec<FileInfo>,
-    out: VecDeque<Event>,
+/// The `basic` variant's specifics for `LineSource`.
+#[derive(Default)]
+struct Basic {
+    /// The line being read, decoded (the buffer is kept from line to line).
     line: String,
 }
 
-impl BasicSource {
-    fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
-        let super::Opened {
-            info,
-            origin,
-            lines,
-        } = super::open_run(&input, Format::ContainerLog, &self.opts);
-        self.run = Some(Run {
-            info,
-            origin,
-            lines,
-            pending: None,
-            orphans: 0,
-            first_orphan: None,
-            bad_times: 0,
-        });
-        true
+impl LineFormat for Basic {
+    type File = BasicFile;
+
+    fn format(&self) -> Format {
+        Format::ContainerLog
     }
 
-    fn flush(&mut self) {
-        let run = self.run.as_mut().expect("run");
-        if let Some(p) = run.pending.take() {
-            run.info.saw_event(&p.event.ts);
-            self.out.push_back(p.event);
-        }
+    fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> BasicFile {
+        BasicFile::default()
     }
 
-    fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn line(&mut self, run: &mut BasicFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
-        // Copied out of the read buffer (which the run owns) into a buffer
-        // kept from line to line.
-        let mut line = std::mem::take(&mut self.line);
+        let line = &mut self.line;
         line.clear();
         line.push_str(&decode_line(bytes).0);
         let (truncated, full_len, cut_len) = (meta.truncated, meta.full_len, bytes.len());
-        if meta.unterminated && basic_line(&line).is_none() {
+        if meta.unterminated && basic_line(line).is_none() {
             // The file ends inside a line (copied while being written).
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::CutFile,
                 Some(no),
                 Severity::Warning,
@@ -385,20 +343,60 @@ impl BasicSource {
                 "last line is cut short (log still being written?): skipped",
             );
         } else {
-            self.line_step(no, &line, truncated, full_len, cut_len);
+            run.line_step(ctx, no, line, truncated, full_len, cut_len);
         }
-        self.line = line;
-        true
     }
 
-    fn line_step(&mut self, no: u64, text: &str, truncated: bool, full_len: usize, cut_len: usize) {
-        let run = self.run.as_mut().expect("run");
+    fn finish_file(&mut self, mut run: BasicFile, ctx: &mut FileCtx) {
+        run.flush(ctx);
+        if run.orphans > 0 {
+            ctx.info.problem(
+                ProblemCode::MissingTime,
+                run.first_orphan,
+                Severity::Warning,
+                run.orphans,
+                format!(
+                    "{} line(s) without a time before the first timed line: skipped",
+                    run.orphans
+                ),
+            );
+        }
+        ctx.info.variant = Some("basic".to_string());
+        if ctx.info.events == 0 && ctx.info.problem_count == 0 && ctx.info.lines > 0 {
+            ctx.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no timed console line found",
+            );
+        }
+    }
+}
+
+impl BasicFile {
+    fn flush(&mut self, ctx: &mut FileCtx) {
+        if let Some(p) = self.pending.take() {
+            ctx.emit(p.event);
+        }
+    }
+
+    fn line_step(
+        &mut self,
+        ctx: &mut FileCtx,
+        no: u64,
+        text: &str,
+        truncated: bool,
+        full_len: usize,
+        cut_len: usize,
+    ) {
+        let run = self;
         let text = text.trim_start_matches('\u{feff}');
         if text.trim().is_empty() {
             return;
         }
         if truncated {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
@@ -412,7 +410,7 @@ impl BasicSource {
             // program's continuation: say so instead of joining it.
             if cut_stamp(text) {
                 run.bad_times += 1;
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
@@ -441,7 +439,7 @@ impl BasicSource {
             Ok(t) => t,
             Err(_) => {
                 run.bad_times += 1;
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
@@ -451,13 +449,13 @@ impl BasicSource {
                 return;
             }
         };
-        if run.info.utc_offset.is_none() {
-            run.info.set_offset(*ts.offset(), "data");
+        if ctx.info.utc_offset.is_none() {
+            ctx.info.set_offset(*ts.offset(), "data");
         }
         let event = match mq_message(rest) {
-            Some((id, body)) => mq_event(run, ts, no, id, body, rest),
+            Some((id, body)) => mq_event(ctx, ts, no, id, body, rest),
             None => {
-                let mut e = Event::new(ts, run.origin.clone(), no, Kind::Text, rest.to_string());
+                let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Text, rest.to_string());
                 // `mqhtpass: MQStart ...`: the program that wrote it.
                 if let Some((prog, _)) = rest.split_once(": ")
                     && !prog.is_empty()
@@ -471,48 +469,15 @@ impl BasicSource {
                 e
             }
         };
-        self.flush();
-        let run = self.run.as_mut().expect("run");
+        run.flush(ctx);
         run.pending = Some(Pending { event, conts: 0 });
-    }
-
-    fn end_file(&mut self) {
-        if self.run.is_some() {
-            self.flush();
-        }
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        if run.orphans > 0 {
-            run.info.problem(
-                ProblemCode::MissingTime,
-                run.first_orphan,
-                Severity::Warning,
-                run.orphans,
-                format!(
-                    "{} line(s) without a time before the first timed line: skipped",
-                    run.orphans
-                ),
-            );
-        }
-        run.info.variant = Some("basic".to_string());
-        if run.info.events == 0 && run.info.problem_count == 0 && run.info.lines > 0 {
-            run.info.problem(
-                ProblemCode::NoRecords,
-                None,
-                Severity::Warning,
-                0,
-                "no timed console line found",
-            );
-        }
-        self.done.push(run.info);
     }
 }
 
 /// One MQ message line as a `log-record` event, its fields pulled out by
 /// the same catalogue as the error logs' records.
 fn mq_event(
-    run: &mut Run,
+    ctx: &mut FileCtx,
     ts: DateTime<FixedOffset>,
     no: u64,
     id: &str,
@@ -522,7 +487,7 @@ fn mq_event(
     let (text, inserts) = split_inserts(body);
     let mut e = Event::new(
         ts,
-        run.origin.clone(),
+        ctx.origin.clone(),
         no,
         Kind::LogRecord,
         crate::event::spare_copy(whole),
@@ -553,18 +518,17 @@ fn mq_event(
         e.set_attr(name, *v);
     }
     if let Some(q) = e.attr("qmgr")
-        && run.info.qmgr.is_none()
+        && ctx.info.qmgr.is_none()
     {
-        run.info.qmgr = Some(q.to_string());
+        ctx.info.qmgr = Some(q.to_string());
     }
     e
 }
 
-crate::file_by_file!(BasicSource);
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fileinfo::FileInfo;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         let mut s: Box<dyn Source> = ContainerLogReader.open(

@@ -7,11 +7,11 @@
 
 use super::Reader;
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
+use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
-use crate::event::{Event, Format, Kind, Origin};
-use crate::fileinfo::FileInfo;
+use crate::event::{Event, Format, Kind};
 use crate::input::Input;
-use crate::lines::LineReader;
+use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source, display_dir};
 use crate::text::trim;
@@ -20,10 +20,7 @@ use chrono::{DateTime, FixedOffset};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::fmt;
-use std::io::Read;
-use std::sync::Arc;
 
 pub struct ErrlogJsonReader;
 
@@ -129,27 +126,21 @@ impl Reader for ErrlogJsonReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(ErrlogJsonSource::new(inputs, opts, Format::ErrlogJson))
+        source(inputs, opts, Format::ErrlogJson)
     }
 }
 
-impl ErrlogJsonSource {
-    /// A source over JSON log lines read as `format`: `errlog-json`, or
-    /// `container-log` (the console of an MQ container, where the same
-    /// records come mixed with `mq_containerlog` ones and may carry a
-    /// `kubectl logs --timestamps` prefix).
-    pub fn new(inputs: Vec<Input>, opts: &ReadOptions, format: Format) -> Self {
-        ErrlogJsonSource {
-            format,
-            opts: opts.clone(),
-            inputs: inputs.into(),
-            run: None,
-            done: Vec::new(),
-            dedup: Dedup::default(),
-            out: VecDeque::new(),
-            line: String::new(),
-        }
-    }
+/// A source over JSON log lines read as `format`: `errlog-json`, or
+/// `container-log` (the console of an MQ container, where the same records
+/// come mixed with `mq_containerlog` ones and may carry a `kubectl logs
+/// --timestamps` prefix).
+pub fn source(inputs: Vec<Input>, opts: &ReadOptions, format: Format) -> Box<dyn Source> {
+    let json = ErrlogJson {
+        format,
+        dedup: Dedup::default(),
+        line: String::new(),
+    };
+    Box::new(LineSource::new(json, inputs, opts))
 }
 
 /// A JSON value as the reader uses it: strings borrowed from the line
@@ -459,42 +450,35 @@ impl<'m, 'a> Members<'m, 'a> {
     }
 }
 
-struct Run {
-    info: FileInfo,
-    origin: Arc<Origin>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
+/// What is kept while one file is read.
+struct JsonFile {
     qmgr: Option<String>,
     scope: Option<&'static str>,
     preview_keys: bool,
     duplicates: u64,
 }
 
-pub struct ErrlogJsonSource {
+/// The format's specifics for `LineSource`. `ibm_datetime` is always UTC:
+/// no --tz needed; `errlog_clocks` gives the local offset when a text log
+/// beside it states one.
+struct ErrlogJson {
     format: Format,
-    // `ibm_datetime` is always UTC: no --tz needed; `errlog_clocks` gives
-    // the local offset when a text log beside it states one.
-    opts: ReadOptions,
-    inputs: VecDeque<Input>,
-    run: Option<Run>,
-    done: Vec<FileInfo>,
+    /// Records also in an older generation of the rotated set.
     dedup: Dedup,
-    out: VecDeque<Event>,
     /// The current line, decoded.
     line: String,
 }
 
-impl ErrlogJsonSource {
-    fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
-        let super::Opened {
-            mut info,
-            origin,
-            lines,
-        } = super::open_run(&input, self.format, &self.opts);
+impl LineFormat for ErrlogJson {
+    type File = JsonFile;
+
+    fn format(&self) -> Format {
+        self.format
+    }
+
+    fn open_file(&mut self, input: &Input, ctx: &mut FileCtx) -> JsonFile {
         if input.bytes == 0 {
-            info.problem(
+            ctx.info.problem(
                 ProblemCode::EmptyFile,
                 None,
                 Severity::Info,
@@ -503,30 +487,19 @@ impl ErrlogJsonSource {
             );
         }
         let facts = path_facts(&input.display);
-        info.qmgr = facts.qmgr.clone();
-        self.run = Some(Run {
-            info,
-            origin,
-            lines,
+        ctx.info.qmgr = facts.qmgr.clone();
+        JsonFile {
             qmgr: facts.qmgr,
             scope: facts.scope,
             preview_keys: false,
             duplicates: 0,
-        });
-        true
+        }
     }
 
-    fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn line(&mut self, run: &mut JsonFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         if meta.truncated {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::LineTooLong,
                 Some(no),
                 Severity::Warning,
@@ -537,7 +510,7 @@ impl ErrlogJsonSource {
                     bytes.len()
                 ),
             );
-            return true;
+            return;
         }
         // The line is copied out of the read buffer (which belongs to the
         // run) so that its members can be borrowed while the record is
@@ -553,19 +526,19 @@ impl ErrlogJsonSource {
         }
         if line.is_empty() {
             self.line = line;
-            return true;
+            return;
         }
         let members = match serde_json::from_str::<Line>(&line) {
             Ok(Line::Object(m)) => m,
             Ok(Line::NotObject) => {
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
                     "not a JSON object: line skipped",
                 );
-                return true;
+                return;
             }
             Err(e) => {
                 let what = if meta.unterminated {
@@ -578,7 +551,7 @@ impl ErrlogJsonSource {
                 // A record cut mid-line whose time is already written is
                 // kept with the members before the cut.
                 if let Some(head) = cut_record_head(&line) {
-                    run.info.problem(
+                    ctx.info.problem(
                         ProblemCode::CutRecord,
                         Some(no),
                         Severity::Warning,
@@ -586,37 +559,55 @@ impl ErrlogJsonSource {
                         format!("{what}: {why}: kept as an incomplete record"),
                     );
                     if let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&head)
-                        && let Some(mut e) = self.record(no, &m)
+                        && let Some(mut e) = self.record(run, ctx, no, &m)
                     {
                         e.set_attr("incomplete", "true");
-                        let run = self.run.as_mut().expect("run");
-                        run.info.saw_event(&e.ts);
-                        self.out.push_back(e);
+                        ctx.emit(e);
                     }
-                    return true;
+                    return;
                 }
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadLine,
                     Some(no),
                     Severity::Warning,
                     1,
                     format!("{what}: {why}: line skipped"),
                 );
-                return true;
+                return;
             }
         };
-        if let Some(e) = self.record(no, &members) {
-            let run = self.run.as_mut().expect("run");
-            run.info.saw_event(&e.ts);
-            self.out.push_back(e);
+        if let Some(e) = self.record(run, ctx, no, &members) {
+            ctx.emit(e);
         }
         drop(members);
         self.line = line;
-        true
     }
 
-    fn record(&mut self, no: u64, members: &[(Cow<'_, str>, Lean<'_>)]) -> Option<Event> {
-        let run = self.run.as_mut().expect("run");
+    fn finish_file(&mut self, run: JsonFile, ctx: &mut FileCtx) {
+        self.dedup.end_file();
+        let variant = vec![
+            if self.format == Format::ContainerLog {
+                "json"
+            } else if run.preview_keys {
+                "9.0.4 preview keys"
+            } else {
+                "ibm_* keys"
+            }
+            .to_string(),
+        ];
+        // The loop raises the row's size to the bytes read.
+        super::errlog_common::close_file(ctx.info, variant, run.duplicates, None);
+    }
+}
+
+impl ErrlogJson {
+    fn record(
+        &mut self,
+        run: &mut JsonFile,
+        ctx: &mut FileCtx,
+        no: u64,
+        members: &[(Cow<'_, str>, Lean<'_>)],
+    ) -> Option<Event> {
         let found = Members::new(members);
         let message = key!(found, "message").unwrap_or_default();
         let msgid = key!(found, "ibm_messageid").or_else(|| {
@@ -624,7 +615,7 @@ impl ErrlogJsonSource {
             (id.starts_with("AMQ") && id.len() >= 7).then_some(id)
         });
         let Some(when) = key!(found, "ibm_datetime") else {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::MissingTime,
                 Some(no),
                 Severity::Warning,
@@ -636,7 +627,7 @@ impl ErrlogJsonSource {
         let ts: DateTime<FixedOffset> = match DateTime::parse_from_rfc3339(when) {
             Ok(t) => t,
             Err(_) => {
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
@@ -647,10 +638,10 @@ impl ErrlogJsonSource {
             }
         };
         // Shown at the offset the text log beside it states for that moment.
-        let local = match (&self.opts.errlog_clocks, self.format) {
+        let local = match (&ctx.opts.errlog_clocks, self.format) {
             (Some(c), Format::ErrlogJson) => c
                 .at(
-                    display_dir(&run.info.path),
+                    display_dir(&ctx.info.path),
                     key!(found, "host"),
                     ts.timestamp(),
                 )
@@ -661,10 +652,10 @@ impl ErrlogJsonSource {
             Some((off, _)) => ts.with_timezone(&off),
             None => ts,
         };
-        if run.info.utc_offset.is_none() {
+        if ctx.info.utc_offset.is_none() {
             match local {
-                Some((off, path)) => run.info.set_offset(off, &format!("text log {path}")),
-                None => run.info.set_offset(*ts.offset(), "data"),
+                Some((off, path)) => ctx.info.set_offset(off, &format!("text log {path}")),
+                None => ctx.info.set_offset(*ts.offset(), "data"),
             }
         }
         let pid = key!(found, "ibm_processid").and_then(|s| s.trim().parse().ok());
@@ -705,7 +696,7 @@ impl ErrlogJsonSource {
             Some("mq_containerlog") if msgid.is_none() => Kind::Text,
             _ => Kind::LogRecord,
         };
-        let mut e = Event::new(ts, run.origin.clone(), no, kind, text);
+        let mut e = Event::new(ts, ctx.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
         e.attrs = crate::event::Attrs::spare(32, 512);
         e.pid = pid;
@@ -729,8 +720,8 @@ impl ErrlogJsonSource {
             if e.attr("qmgr").is_none() {
                 e.set_attr("qmgr", q);
             }
-            if run.info.qmgr.is_none() {
-                run.info.qmgr = Some(q.to_string());
+            if ctx.info.qmgr.is_none() {
+                ctx.info.qmgr = Some(q.to_string());
             }
         }
         if let Some(s) = run.scope {
@@ -747,11 +738,11 @@ impl ErrlogJsonSource {
             (const { slot_of("ibm_sequence") }, "sequence"),
         ] {
             if let Some(v) = found.at(key) {
-                if attr == "local_host" && run.info.host.is_none() {
-                    run.info.host = Some(v.to_string());
+                if attr == "local_host" && ctx.info.host.is_none() {
+                    ctx.info.host = Some(v.to_string());
                 }
-                if attr == "vrmf" && run.info.mq_version.as_deref() != Some(v) {
-                    run.info.mq_version = Some(v.to_string());
+                if attr == "vrmf" && ctx.info.mq_version.as_deref() != Some(v) {
+                    ctx.info.mq_version = Some(v.to_string());
                 }
                 e.set_attr(attr, v);
             }
@@ -769,29 +760,7 @@ impl ErrlogJsonSource {
         }
         Some(e)
     }
-
-    fn end_file(&mut self) {
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        self.dedup.end_file();
-        let variant = vec![
-            if self.format == Format::ContainerLog {
-                "json"
-            } else if run.preview_keys {
-                "9.0.4 preview keys"
-            } else {
-                "ibm_* keys"
-            }
-            .to_string(),
-        ];
-        let read = run.lines.as_ref().map(|l| l.bytes_read());
-        super::errlog_common::close_file(&mut run.info, variant, run.duplicates, read);
-        self.done.push(run.info);
-    }
 }
-
-crate::file_by_file!(ErrlogJsonSource);
 
 /// The members of a JSON object cut short, up to the last member that is
 /// whole, closed as an object; only when they include `ibm_datetime`.
@@ -818,6 +787,7 @@ fn cut_record_head(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fileinfo::FileInfo;
 
     /// The one-pass index answers what the scan answers: keys in any
     /// case, written twice, empty, not text, or not among `KEYS`.

@@ -6,17 +6,14 @@
 //! `fdc` event. See `shared/formats/error-log.md` §4.
 
 use super::Reader;
-use crate::event::{Event, Format, Kind, Origin, Ts};
-use crate::fileinfo::FileInfo;
+use super::line_source::{FileCtx, LineFormat, LineSource};
+use crate::event::{Event, Format, Kind, Ts};
 use crate::input::Input;
-use crate::lines::LineReader;
+use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
-use std::collections::VecDeque;
-use std::io::Read;
-use std::sync::Arc;
 
 const TITLE: &str = "First Failure Symptom Report";
 /// Header fields kept per report (a runaway box is cut there).
@@ -42,13 +39,7 @@ impl Reader for FdcReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(FdcSource {
-            opts: opts.clone(),
-            inputs: inputs.into(),
-            run: None,
-            done: Vec::new(),
-            out: VecDeque::new(),
-        })
+        Box::new(LineSource::new(Fdc, inputs, opts))
     }
 }
 
@@ -129,94 +120,65 @@ fn local_time(r: &Report) -> Option<NaiveDateTime> {
     NaiveDateTime::parse_from_str(&toks[1..5].join(" "), "%B %d %Y %H:%M:%S").ok()
 }
 
-struct Run {
-    info: FileInfo,
-    origin: Arc<Origin>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
+/// The format's specifics for `LineSource`.
+struct Fdc;
+
+/// What is kept while one file is read.
+#[derive(Default)]
+struct FdcFile {
     report: Option<Report>,
     last_border: Option<u64>,
     reports: u64,
-    fallback: Option<FixedOffset>,
 }
 
-pub struct FdcSource {
-    opts: ReadOptions,
-    inputs: VecDeque<Input>,
-    run: Option<Run>,
-    done: Vec<FileInfo>,
-    out: VecDeque<Event>,
-}
+impl LineFormat for Fdc {
+    type File = FdcFile;
 
-impl FdcSource {
-    fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
-        let super::Opened {
-            info,
-            origin,
-            lines,
-        } = super::open_run(&input, Format::Fdc, &self.opts);
-        self.run = Some(Run {
-            info,
-            origin,
-            lines,
-            report: None,
-            last_border: None,
-            reports: 0,
-            fallback: None,
-        });
-        true
+    fn format(&self) -> Format {
+        Format::Fdc
     }
 
-    fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> FdcFile {
+        FdcFile::default()
+    }
+
+    fn line(&mut self, run: &mut FdcFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         // Only box lines matter; the dumps after a box are skipped cheaply.
         let first = bytes.first().copied();
         if run.report.is_none() && first != Some(b'|') && first != Some(b'+') {
-            return true;
+            return;
         }
         let (text, _) = decode_line(bytes);
-        let text = text.into_owned();
         if text.starts_with("+-") {
             run.last_border = Some(no);
             if run.report.is_some() {
-                self.emit_report();
+                run.emit_report(ctx);
             }
-            return true;
+            return;
         }
         if text.starts_with('|') && text.contains(TITLE) {
-            if let Some(r) = &run.report {
+            if let Some(r) = run.report.as_mut() {
                 let l = r.line;
-                run.info.problem( ProblemCode::CutRecord,
+                ctx.info.problem( ProblemCode::CutRecord,
                     Some(l),
                     Severity::Warning,
                     0,
                     format!("header box of the report at line {l} is not closed before the next report at line {no}"),
                 );
-                if let Some(r) = self.run.as_mut().and_then(|r| r.report.as_mut()) {
-                    r.cut = true;
-                }
-                self.emit_report();
+                r.cut = true;
+                run.emit_report(ctx);
             }
-            let run = self.run.as_mut().expect("run");
             let line = run.last_border.filter(|b| *b + 2 >= no).unwrap_or(no);
             run.report = Some(Report {
                 line,
                 fields: Vec::new(),
                 cut: false,
             });
-            return true;
+            return;
         }
         let Some(report) = run.report.as_mut() else {
-            return true;
+            return;
         };
         match box_line(&text) {
             Some(("", more)) => {
@@ -236,7 +198,7 @@ impl FdcSource {
             }
             None => {
                 let l = report.line;
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::CutRecord,
                     Some(no),
                     Severity::Warning,
@@ -244,18 +206,46 @@ impl FdcSource {
                     format!("header box of the report at line {l} ends without its closing border"),
                 );
                 report.cut = true;
-                self.emit_report();
+                run.emit_report(ctx);
             }
         }
-        true
     }
 
-    fn emit_report(&mut self) {
-        let run = self.run.as_mut().expect("run");
-        let Some(r) = run.report.take() else {
+    fn finish_file(&mut self, mut run: FdcFile, ctx: &mut FileCtx) {
+        if let Some(r) = run.report.as_mut() {
+            r.cut = true;
+            let l = r.line;
+            ctx.info.problem( ProblemCode::CutFile,
+                Some(l),
+                Severity::Info,
+                0,
+                format!("file ends inside the header box of the report at line {l}: read as far as it goes"),
+            );
+            run.emit_report(ctx);
+        }
+        ctx.info.variant = Some(if run.reports == 1 {
+            "1 report".to_string()
+        } else {
+            format!("{} reports", run.reports)
+        });
+        if run.reports == 0 {
+            ctx.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no First Failure Symptom Report header found",
+            );
+        }
+    }
+}
+
+impl FdcFile {
+    fn emit_report(&mut self, ctx: &mut FileCtx) {
+        let Some(r) = self.report.take() else {
             return;
         };
-        run.reports += 1;
+        self.reports += 1;
         let utc = utc_time(&r);
         let local = local_time(&r);
         let offset = utc_offset(&r).or_else(|| {
@@ -274,21 +264,14 @@ impl FdcSource {
                 _ => o.from_utc_datetime(&l),
             },
             (None, Some(l), None) => {
-                let o = match run.fallback {
-                    Some(o) => o,
-                    None => {
-                        let o = self.opts.fallback_offset(&mut run.info);
-                        run.fallback = Some(o);
-                        o
-                    }
-                };
+                let o = ctx.fallback_offset();
                 match o.from_local_datetime(&l) {
                     chrono::LocalResult::Single(t) => t,
                     _ => o.from_utc_datetime(&l),
                 }
             }
             (None, None, _) => {
-                run.info.problem( ProblemCode::BadTime,
+                ctx.info.problem( ProblemCode::BadTime,
                     Some(r.line),
                     Severity::Warning,
                     0,
@@ -301,8 +284,8 @@ impl FdcSource {
                 return;
             }
         };
-        if run.info.utc_offset.is_none() {
-            run.info.set_offset(*ts.offset(), "data");
+        if ctx.info.utc_offset.is_none() {
+            ctx.info.set_offset(*ts.offset(), "data");
         }
         let probe = r.get("Probe Id").unwrap_or("");
         let component = r.get("Component").unwrap_or("");
@@ -319,7 +302,7 @@ impl FdcSource {
             comments.join(" | ")
         };
         let text = format!("{probe} {component}: {detail}").trim().to_string();
-        let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::Fdc, text);
+        let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::Fdc, text);
         if r.cut {
             e.set_attr("incomplete", "true");
         }
@@ -365,7 +348,7 @@ impl FdcSource {
             };
             e.set_attr("source", src);
         }
-        let info = &mut run.info;
+        let info = &mut *ctx.info;
         if info.host.is_none() {
             info.host = r.get("Host Name").map(|h| {
                 // Windows writes `NAME (Windows 10 ...)`: the name only.
@@ -387,53 +370,14 @@ impl FdcSource {
         if info.qmgr.is_none() {
             info.qmgr = r.get("QueueManager").map(str::to_string);
         }
-        info.saw_event(&e.ts);
-        self.out.push_back(e);
-    }
-
-    fn end_file(&mut self) {
-        if let Some(run) = self.run.as_mut()
-            && let Some(r) = run.report.as_mut()
-        {
-            r.cut = true;
-            let l = r.line;
-            run.info.problem( ProblemCode::CutFile,
-                Some(l),
-                Severity::Info,
-                0,
-                format!("file ends inside the header box of the report at line {l}: read as far as it goes"),
-            );
-            self.emit_report();
-        }
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        if let Some(l) = &run.lines {
-            super::raise_bytes(&mut run.info, l.bytes_read());
-        }
-        run.info.variant = Some(if run.reports == 1 {
-            "1 report".to_string()
-        } else {
-            format!("{} reports", run.reports)
-        });
-        if run.reports == 0 {
-            run.info.problem(
-                ProblemCode::NoRecords,
-                None,
-                Severity::Warning,
-                0,
-                "no First Failure Symptom Report header found",
-            );
-        }
-        self.done.push(run.info);
+        ctx.emit(e);
     }
 }
-
-crate::file_by_file!(FdcSource);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fileinfo::FileInfo;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         let mut s: Box<dyn Source> = FdcReader.open(

@@ -13,17 +13,14 @@
 //! so both group together by probe id.
 
 use super::Reader;
-use crate::event::{Event, Format, Kind, Origin, Ts};
-use crate::fileinfo::FileInfo;
+use super::line_source::{FileCtx, LineFormat, LineSource};
+use crate::event::{Event, Format, Kind, Ts};
 use crate::input::Input;
-use crate::lines::LineReader;
+use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
-use std::collections::VecDeque;
-use std::io::Read;
-use std::sync::Arc;
 
 pub struct FfstSummaryReader;
 
@@ -132,87 +129,50 @@ impl Reader for FfstSummaryReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(FfstSummarySource {
-            opts: opts.clone(),
-            inputs: inputs.into(),
-            run: None,
-            done: Vec::new(),
-            out: VecDeque::new(),
-        })
+        Box::new(LineSource::new(FfstSummary, inputs, opts))
     }
 }
 
-struct Run {
-    info: FileInfo,
-    origin: Arc<Origin>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
-    fallback: Option<FixedOffset>,
-    other: u64,
-    first_other: Option<u64>,
+/// The format's specifics for `LineSource`.
+struct FfstSummary;
+
+/// Lines that are no summary line, reported once at the end of the file.
+#[derive(Default)]
+struct Other {
+    count: u64,
+    first: Option<u64>,
 }
 
-pub struct FfstSummarySource {
-    opts: ReadOptions,
-    inputs: VecDeque<Input>,
-    run: Option<Run>,
-    done: Vec<FileInfo>,
-    out: VecDeque<Event>,
-}
+impl LineFormat for FfstSummary {
+    type File = Other;
 
-impl FfstSummarySource {
-    fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
-        let super::Opened {
-            info,
-            origin,
-            lines,
-        } = super::open_run(&input, Format::Fdc, &self.opts);
-        self.run = Some(Run {
-            info,
-            origin,
-            lines,
-            fallback: None,
-            other: 0,
-            first_other: None,
-        });
-        true
+    fn format(&self) -> Format {
+        Format::Fdc
     }
 
-    fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> Other {
+        Other::default()
+    }
+
+    fn line(&mut self, other: &mut Other, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         let text = decode_line(bytes).0.into_owned();
         if text.trim().is_empty() {
-            return true;
+            return;
         }
         let Some(l) = parse(&text) else {
             // Headings, blank padding, a cut last line: counted, reported
             // once at the end.
-            run.other += 1;
-            run.first_other.get_or_insert(no);
-            return true;
+            other.count += 1;
+            other.first.get_or_insert(no);
+            return;
         };
         let off = match l.offset {
             Some(o) => o,
-            None => match run.fallback {
-                Some(o) => o,
-                None => {
-                    let o = self.opts.fallback_offset(&mut run.info);
-                    run.fallback = Some(o);
-                    o
-                }
-            },
+            None => ctx.fallback_offset(),
         };
-        if run.info.utc_offset.is_none() && l.offset.is_some() {
-            run.info.set_offset(off, "data");
+        if ctx.info.utc_offset.is_none() && l.offset.is_some() {
+            ctx.info.set_offset(off, "data");
         }
         let ts: Ts = match off.from_local_datetime(&l.local) {
             chrono::LocalResult::Single(t) => t,
@@ -223,7 +183,7 @@ impl FfstSummarySource {
             .trim()
             .trim_end_matches(':')
             .to_string();
-        let mut e = Event::new(ts, run.origin.clone(), no, Kind::Fdc, text);
+        let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Fdc, text);
         e.pid = Some(l.pid);
         e.tid = Some(l.tid);
         e.set_attr("probe", l.probe);
@@ -239,32 +199,24 @@ impl FfstSummarySource {
         if let Some(i) = l.installation {
             e.set_attr("installation", i);
         }
-        run.info.saw_event(&e.ts);
-        self.out.push_back(e);
-        true
+        ctx.emit(e);
     }
 
-    fn end_file(&mut self) {
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        if run.other > 0 {
-            run.info.problem(ProblemCode::BadLine,
-                run.first_other,
+    fn finish_file(&mut self, other: Other, ctx: &mut FileCtx) {
+        if other.count > 0 {
+            ctx.info.problem(ProblemCode::BadLine,
+                other.first,
                 Severity::Warning,
-                run.other,
+                other.count,
                 format!(
                     "{} line(s) are not ffstsummary lines (file, date, time, program, pid, tid, probe id, component): skipped",
-                    run.other
+                    other.count
                 ),
             );
         }
-        run.info.variant = Some("ffstsummary".to_string());
-        self.done.push(run.info);
+        ctx.info.variant = Some("ffstsummary".to_string());
     }
 }
-
-crate::file_by_file!(FfstSummarySource);
 
 #[cfg(test)]
 mod tests {

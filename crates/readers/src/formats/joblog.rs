@@ -10,19 +10,17 @@
 //! joined to the first line. See `shared/formats/error-log.md` §7 and R14.
 
 use super::Reader;
+use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
-use crate::event::{Attrs, Event, Format, Kind, Origin, Ts};
-use crate::fileinfo::FileInfo;
+use crate::event::{Attrs, Event, Format, Kind, Ts};
 use crate::input::Input;
-use crate::lines::LineReader;
+use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text, trim};
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
-use std::collections::VecDeque;
-use std::io::Read;
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 /// Continuation lines joined per message at most (a runaway message is cut).
 const MAX_CONTINUATIONS: usize = 64;
@@ -373,15 +371,7 @@ impl Reader for JoblogReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(JoblogSource {
-            opts: opts.clone(),
-            inputs: inputs.into(),
-            run: None,
-            done: Vec::new(),
-            out: VecDeque::new(),
-            line: String::new(),
-            spare: None,
-        })
+        Box::new(LineSource::new(Joblog::default(), inputs, opts))
     }
 }
 
@@ -448,12 +438,9 @@ impl Open {
     }
 }
 
-struct Run {
-    info: FileInfo,
-    origin: Arc<Origin>,
+/// What is kept while one file is read.
+struct JobFile {
     mtime: Option<std::time::SystemTime>,
-    lines: Option<LineReader<Box<dyn Read + Send>>>,
-    offset: Option<FixedOffset>,
     date: Option<NaiveDate>,
     date_from: Option<&'static str>,
     last_time: Option<NaiveTime>,
@@ -461,36 +448,27 @@ struct Run {
     untimed: u64,
     first_untimed: Option<u64>,
     kinds: [bool; 4],
-}
-
-pub struct JoblogSource {
-    opts: ReadOptions,
-    inputs: VecDeque<Input>,
-    run: Option<Run>,
-    done: Vec<FileInfo>,
-    out: VecDeque<Event>,
-    /// The line being read (reused).
-    line: String,
     /// The last message's buffers, for the next one.
     spare: Option<Open>,
 }
 
-impl JoblogSource {
-    fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
-        let super::Opened {
-            info,
-            origin,
-            lines,
-        } = super::open_run(&input, Format::ZosJoblog, &self.opts);
-        self.run = Some(Run {
-            info,
-            origin,
+/// The format's specifics for `LineSource`.
+#[derive(Default)]
+struct Joblog {
+    /// The line being read (reused).
+    line: String,
+}
+
+impl LineFormat for Joblog {
+    type File = JobFile;
+
+    fn format(&self) -> Format {
+        Format::ZosJoblog
+    }
+
+    fn open_file(&mut self, input: &Input, _ctx: &mut FileCtx) -> JobFile {
+        JobFile {
             mtime: input.mtime,
-            lines,
-            offset: None,
             date: None,
             date_from: None,
             last_time: None,
@@ -498,47 +476,74 @@ impl JoblogSource {
             untimed: 0,
             first_untimed: None,
             kinds: [false; 4],
-        });
-        true
+            spare: None,
+        }
     }
 
-    fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn line(&mut self, run: &mut JobFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         let (decoded, _) = decode_line(bytes);
         // The line outlives the reader's buffer (the message being
         // collected is closed below): copied into one reused string.
-        let mut text = std::mem::take(&mut self.line);
+        let text = &mut self.line;
         text.clear();
         text.push_str(&decoded);
-        if run.info.host.is_none()
-            && let Some(sys) = jes_system(&text)
+        if ctx.info.host.is_none()
+            && let Some(sys) = jes_system(text)
         {
-            run.info.host = Some(sys);
-            self.line = text;
-            return true;
+            ctx.info.host = Some(sys);
+            return;
         }
-        self.classified(no, &text);
-        self.line = text;
-        true
+        run.classified(ctx, no, text);
     }
 
-    fn classified(&mut self, no: u64, text: &str) {
-        let run = self.run.as_mut().expect("run");
+    fn finish_file(&mut self, mut run: JobFile, ctx: &mut FileCtx) {
+        run.close(ctx);
+        if run.untimed > 0 {
+            let first = run.first_untimed.unwrap_or(0);
+            ctx.info.problem( ProblemCode::MissingTime,
+                Some(first),
+                Severity::Warning,
+                0,
+                format!(
+                    "{} message(s) have no time of day (pasted console text?): placed at midnight of {} in file order",
+                    run.untimed,
+                    run.date.map(|d| d.to_string()).unwrap_or_default()
+                ),
+            );
+        }
+        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console", "console log"]
+            .iter()
+            .zip(run.kinds)
+            .filter(|(_, k)| *k)
+            .map(|(n, _)| *n)
+            .collect();
+        ctx.info.variant = Some(if kinds.is_empty() {
+            "no messages".to_string()
+        } else {
+            kinds.join(", ")
+        });
+        if ctx.info.events == 0 && ctx.info.problem_count == 0 {
+            ctx.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no CSQ console message found",
+            );
+        }
+    }
+}
+
+impl JobFile {
+    fn classified(&mut self, ctx: &mut FileCtx, no: u64, text: &str) {
         match classify(text) {
             Line::Blank => {}
             Line::Date(d) => {
-                self.close();
-                let run = self.run.as_mut().expect("run");
-                run.date = Some(d);
-                run.date_from = Some("job log");
-                run.last_time = None;
+                self.close(ctx);
+                self.date = Some(d);
+                self.date_from = Some("job log");
+                self.last_time = None;
             }
             Line::Timed {
                 date,
@@ -547,54 +552,52 @@ impl JoblogSource {
                 system,
                 text,
             } => {
-                self.close();
-                let run = self.run.as_mut().expect("run");
-                run.kinds[if date.is_some() { 1 } else { 0 }] = true;
+                self.close(ctx);
+                self.kinds[if date.is_some() { 1 } else { 0 }] = true;
                 let msg = trim(text);
                 if csq_message(msg).is_some() {
                     let local = match date {
                         Some(d) => Some(d.and_time(time)),
-                        None => self.job_log_time(time),
+                        None => self.job_log_time(ctx, time),
                     };
                     let o = Open::reuse(self.spare.take(), no, local, job, system, msg, false);
-                    self.run.as_mut().expect("run").open = Some(o);
+                    self.open = Some(o);
                 } else if date.is_none() {
                     // Keep the day roll-over check honest on other lines.
-                    let _ = self.job_log_time(time);
+                    let _ = self.job_log_time(ctx, time);
                 }
             }
             Line::Clock { time, text } => {
                 let msg = trim(text);
-                match run.open.as_mut() {
+                match self.open.as_mut() {
                     // Only the time: the message before goes on.
                     Some(o) if !ANY_MSG_RE.is_match(msg) => o.push_cont(msg),
                     _ => {
-                        self.close();
+                        self.close(ctx);
                         let is_csq = csq_message(msg).is_some();
-                        let local = self.job_log_time(time);
+                        let local = self.job_log_time(ctx, time);
                         if is_csq {
                             let o = Open::reuse(self.spare.take(), no, local, "", None, msg, false);
-                            let run = self.run.as_mut().expect("run");
-                            run.kinds[3] = true;
-                            run.open = Some(o);
+                            self.kinds[3] = true;
+                            self.open = Some(o);
                         }
                     }
                 }
             }
             Line::SyslogCont { id: _, text } => {
-                if let Some(o) = run.open.as_mut() {
+                if let Some(o) = self.open.as_mut() {
                     o.push_cont(trim(text));
                 }
             }
-            Line::Indented(t) => match run.open.as_mut() {
+            Line::Indented(t) => match self.open.as_mut() {
                 Some(o) if csq_message(t).is_none() => o.push_cont(t),
                 _ => {
-                    self.close();
+                    self.close(ctx);
                     self.plain(no, t);
                 }
             },
             Line::Plain(t) => {
-                self.close();
+                self.close(ctx);
                 self.plain(no, t);
             }
         }
@@ -603,50 +606,46 @@ impl JoblogSource {
     /// An unprefixed line: a pasted console message, or other job-log text
     /// (JCL, allocation messages), which is not MQ's and is passed over.
     fn plain(&mut self, no: u64, t: &str) {
-        let run = self.run.as_mut().expect("run");
         if csq_message(t).is_none() {
             return;
         }
-        run.kinds[2] = true;
-        run.untimed += 1;
-        run.first_untimed.get_or_insert(no);
-        run.open = Some(Open::reuse(self.spare.take(), no, None, "", None, t, true));
+        self.kinds[2] = true;
+        self.untimed += 1;
+        self.first_untimed.get_or_insert(no);
+        self.open = Some(Open::reuse(self.spare.take(), no, None, "", None, t, true));
     }
 
     /// A JESMSGLG time of day on the current date; a time of day more than
     /// an hour earlier than the last one without a date line between is the
     /// next day (JES2 writes a date line at midnight, but a log may be cut).
-    fn job_log_time(&mut self, time: NaiveTime) -> Option<NaiveDateTime> {
-        let date = self.current_date(time);
-        let run = self.run.as_mut().expect("run");
+    fn job_log_time(&mut self, ctx: &mut FileCtx, time: NaiveTime) -> Option<NaiveDateTime> {
+        let date = self.current_date(ctx, time);
         let mut date = date;
-        if let Some(last) = run.last_time
+        if let Some(last) = self.last_time
             && (last - time).num_seconds() > 3600
         {
             date = date.succ_opt().unwrap_or(date);
-            run.date = Some(date);
+            self.date = Some(date);
         }
-        run.last_time = Some(time);
+        self.last_time = Some(time);
         Some(date.and_time(time))
     }
 
-    fn current_date(&mut self, time: NaiveTime) -> NaiveDate {
-        let run = self.run.as_mut().expect("run");
-        if let Some(d) = run.date {
+    fn current_date(&mut self, ctx: &mut FileCtx, time: NaiveTime) -> NaiveDate {
+        if let Some(d) = self.date {
             return d;
         }
-        let (d, how) = match self.opts.date {
+        let (d, how) = match ctx.opts.date {
             Some(d) => (d, "--date"),
-            None => match run.mtime {
+            None => match self.mtime {
                 Some(m) => {
-                    let off = self.offset();
-                    let run = self.run.as_mut().expect("run");
+                    let off = ctx.fallback_offset();
                     let local = DateTime::<chrono::Utc>::from(m).with_timezone(&off);
                     let mut d = local.date_naive();
                     if time > local.time() {
                         d = d.pred_opt().unwrap_or(d);
                     }
-                    run.date_from = Some("file modification time");
+                    self.date_from = Some("file modification time");
                     (d, "file modification time")
                 }
                 None => (
@@ -655,46 +654,30 @@ impl JoblogSource {
                 ),
             },
         };
-        let run = self.run.as_mut().expect("run");
-        run.info.problem(
+        ctx.info.problem(
             ProblemCode::NoDate,
             None,
             Severity::Info,
             0,
             format!("no date line before the first message: date {d} taken from {how}"),
         );
-        run.date = Some(d);
+        self.date = Some(d);
         d
     }
 
-    fn offset(&mut self) -> FixedOffset {
-        let run = self.run.as_mut().expect("run");
-        match run.offset {
-            Some(o) => o,
-            None => {
-                // z/OS console times are local and state no offset.
-                let o = self.opts.fallback_offset(&mut run.info);
-                run.offset = Some(o);
-                o
-            }
-        }
-    }
-
     /// Emit the message being collected.
-    fn close(&mut self) {
-        let run = self.run.as_mut().expect("run");
-        let Some(o) = run.open.take() else {
+    fn close(&mut self, ctx: &mut FileCtx) {
+        let Some(o) = self.open.take() else {
             return;
         };
         let local = match o.local {
             Some(l) => l,
             None => {
-                let d = self.current_date(NaiveTime::MIN);
+                let d = self.current_date(ctx, NaiveTime::MIN);
                 d.and_time(NaiveTime::MIN)
             }
         };
-        let off = self.offset();
-        let run = self.run.as_mut().expect("run");
+        let off = ctx.fallback_offset();
         let ts: Ts = match off.from_local_datetime(&local) {
             chrono::LocalResult::Single(t) => t,
             _ => off.from_utc_datetime(&local),
@@ -792,76 +775,28 @@ impl JoblogSource {
         }
         if let Some(s) = &o.system {
             attrs.push("local_host".into(), s);
-            if run.info.host.is_none() {
-                run.info.host = Some(s.clone());
+            if ctx.info.host.is_none() {
+                ctx.info.host = Some(s.clone());
             }
         }
         if let Some(q) = attrs.get("qmgr")
-            && run.info.qmgr.is_none()
+            && ctx.info.qmgr.is_none()
         {
-            run.info.qmgr = Some(q.to_string());
+            ctx.info.qmgr = Some(q.to_string());
         }
         drop(x);
         drop(norm);
-        let mut e = Event::new(ts, run.origin.clone(), o.line, Kind::LogRecord, joined);
+        let mut e = Event::new(ts, ctx.origin.clone(), o.line, Kind::LogRecord, joined);
         e.attrs = attrs;
-        run.info.saw_event(&e.ts);
-        self.out.push_back(e);
+        ctx.emit(e);
         self.spare = Some(o);
     }
-
-    fn end_file(&mut self) {
-        if self.run.is_some() {
-            self.close();
-        }
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        if run.untimed > 0 {
-            let first = run.first_untimed.unwrap_or(0);
-            run.info.problem( ProblemCode::MissingTime,
-                Some(first),
-                Severity::Warning,
-                0,
-                format!(
-                    "{} message(s) have no time of day (pasted console text?): placed at midnight of {} in file order",
-                    run.untimed,
-                    run.date.map(|d| d.to_string()).unwrap_or_default()
-                ),
-            );
-        }
-        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console", "console log"]
-            .iter()
-            .zip(run.kinds)
-            .filter(|(_, k)| *k)
-            .map(|(n, _)| *n)
-            .collect();
-        run.info.variant = Some(if kinds.is_empty() {
-            "no messages".to_string()
-        } else {
-            kinds.join(", ")
-        });
-        if let Some(l) = &run.lines {
-            super::raise_bytes(&mut run.info, l.bytes_read());
-        }
-        if run.info.events == 0 && run.info.problem_count == 0 {
-            run.info.problem(
-                ProblemCode::NoRecords,
-                None,
-                Severity::Warning,
-                0,
-                "no CSQ console message found",
-            );
-        }
-        self.done.push(run.info);
-    }
 }
-
-crate::file_by_file!(JoblogSource);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fileinfo::FileInfo;
 
     #[test]
     fn jes_hand_parser_agrees_with_the_regex() {

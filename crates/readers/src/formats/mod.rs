@@ -9,6 +9,7 @@ pub mod errlog_text;
 pub mod fdc;
 pub mod ffstsummary;
 pub mod joblog;
+pub mod line_source;
 #[cfg(feature = "panic-reader")]
 pub mod panic_test;
 pub mod smf;
@@ -265,27 +266,6 @@ pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option
             );
             None
         }
-    }
-}
-
-/// What a file-by-file text reader starts each input with.
-pub struct Opened {
-    pub info: FileInfo,
-    /// Shared by the input's events.
-    pub origin: std::sync::Arc<crate::event::Origin>,
-    /// `None`: it cannot be read (the problem is on `info`).
-    pub lines: Option<Lines>,
-}
-
-/// Start reading `input` as `format`: its row, origin and lines (see
-/// `open_text`).
-pub fn open_run(input: &Input, format: Format, opts: &ReadOptions) -> Opened {
-    let mut info = FileInfo::new(&input.display, format, input.bytes);
-    let lines = open_text(input, &mut info, opts);
-    Opened {
-        info,
-        origin: input.origin(format),
-        lines,
     }
 }
 

@@ -28,7 +28,7 @@ use source::*;
 use super::Reader;
 use super::errlog_common::{Dedup, PathFacts, RecordKey, path_facts, rotation_group};
 use crate::catalog;
-use crate::event::{Event, Format, Kind, Origin};
+use crate::event::{Event, Format, Kind};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
@@ -38,8 +38,7 @@ use crate::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_s
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::io::Read;
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 /// Text kept per record; the rest of a runaway record is dropped.
 const MAX_RECORD_BYTES: usize = 64 * 1024;
@@ -161,7 +160,7 @@ impl Reader for ErrlogTextReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        Box::new(ErrlogTextSource::new(inputs, opts.clone()))
+        source::source(inputs, opts)
     }
 }
 

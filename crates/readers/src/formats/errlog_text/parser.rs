@@ -607,7 +607,8 @@ pub(super) const INSERT_ATTRS: &[(&str, &str)] = &[
 /// keeps the record between them in time is taken, the earlier one when
 /// both or neither do, and the record gets a note.
 pub(super) fn neighbour_offset(
-    run: &mut FileRun,
+    run: &FileRun,
+    info: &mut FileInfo,
     order: Order,
     line: u64,
     local: NaiveDateTime,
@@ -630,7 +631,7 @@ pub(super) fn neighbour_offset(
             } else {
                 p.offset
             };
-            run.info.problem(
+            info.problem(
                 ProblemCode::OffsetChange,
                 Some(line),
                 Severity::Info,

@@ -1,12 +1,12 @@
 //! The error-log source: files of a rotated set in order, records turned
-//! into events, and the `Source` interface the merge reads.
+//! into events by the line source's loop.
 
 use super::*;
+use crate::formats::line_source::{FileCtx, LineFormat, LineSource};
+use crate::lines::LineMeta;
 
+/// What is kept while one file is read.
 pub(super) struct FileRun {
-    pub(super) info: FileInfo,
-    pub(super) origin: Arc<Origin>,
-    pub(super) lines: Option<LineReader<Box<dyn Read + Send>>>,
     pub(super) parser: Parser,
     pub(super) plan: Plan,
     pub(super) offset: FixedOffset,
@@ -15,40 +15,33 @@ pub(super) struct FileRun {
     pub(super) duplicates: u64,
 }
 
-pub struct ErrlogTextSource {
-    pub(super) opts: ReadOptions,
-    pub(super) inputs: VecDeque<Input>,
-    pub(super) plans: VecDeque<Plan>,
+/// The format's specifics for `LineSource`: a rotated set, oldest first.
+#[derive(Default)]
+pub(super) struct ErrlogText {
+    plans: VecDeque<Plan>,
     /// Offset shared by a rotated set, and the file it came from, for
     /// generations without `Time()` (written before an upgrade to 9.x).
-    pub(super) group_offset: Option<(i32, String)>,
-    pub(super) started: bool,
-    pub(super) run: Option<FileRun>,
-    pub(super) done: Vec<FileInfo>,
-    pub(super) dedup: Dedup,
-    pub(super) out: VecDeque<Event>,
+    group_offset: Option<(i32, String)>,
+    dedup: Dedup,
 }
 
-impl ErrlogTextSource {
-    pub fn new(inputs: Vec<Input>, opts: ReadOptions) -> Self {
-        ErrlogTextSource {
-            opts,
-            inputs: inputs.into(),
-            plans: VecDeque::new(),
-            group_offset: None,
-            started: false,
-            run: None,
-            done: Vec::new(),
-            dedup: Dedup::default(),
-            out: VecDeque::new(),
-        }
+/// A source over a rotated set of text error logs.
+pub(super) fn source(inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    Box::new(LineSource::new(ErrlogText::default(), inputs, opts))
+}
+
+impl LineFormat for ErrlogText {
+    type File = FileRun;
+
+    fn format(&self) -> Format {
+        Format::ErrlogText
     }
 
-    pub(super) fn start(&mut self) {
-        self.started = true;
+    /// The first pass over every file of the set.
+    fn start(&mut self, inputs: &[Input], opts: &ReadOptions) {
         let mut best: Option<(u64, i32, String)> = None;
-        for input in &self.inputs {
-            let plan = Plan::new(prescan(input, self.opts.encoding));
+        for input in inputs {
+            let plan = Plan::new(prescan(input, opts.encoding));
             if let Some((o, n)) = plan.offset
                 && best.as_ref().is_none_or(|(bn, _, _)| n > *bn)
             {
@@ -59,14 +52,14 @@ impl ErrlogTextSource {
         self.group_offset = best.map(|(_, o, name)| (o, name));
     }
 
-    pub(super) fn open_next(&mut self) -> bool {
-        let Some(input) = self.inputs.pop_front() else {
-            return false;
-        };
+    fn open_file(&mut self, input: &Input, ctx: &mut FileCtx) -> FileRun {
         let plan = self.plans.pop_front().unwrap_or_default();
-        let mut info = FileInfo::new(&input.display, Format::ErrlogText, input.bytes);
-        let origin = input.origin(Format::ErrlogText);
-        if let Some(e) = &plan.scan.error {
+        // A file that cannot be opened has its problem already.
+        let readable = ctx.readable();
+        let info = &mut *ctx.info;
+        if let Some(e) = &plan.scan.error
+            && readable
+        {
             info.problem(
                 ProblemCode::UnreadableFile,
                 None,
@@ -75,24 +68,6 @@ impl ErrlogTextSource {
                 e.clone(),
             );
         }
-        let lines = match crate::formats::open_decoded(&input, self.opts.encoding) {
-            Ok((r, note)) => {
-                info.encoding = Some(note);
-                Some(LineReader::new(r))
-            }
-            Err(e) => {
-                if plan.scan.error.is_none() {
-                    info.problem(
-                        ProblemCode::UnreadableFile,
-                        None,
-                        Severity::Error,
-                        0,
-                        format!("cannot read: {e}"),
-                    );
-                }
-                None
-            }
-        };
         if input.bytes == 0 {
             info.problem(
                 ProblemCode::EmptyFile,
@@ -113,7 +88,7 @@ impl ErrlogTextSource {
                 info.set_offset(off, &format!("data of {from} (same rotated set)"));
                 off
             }
-            _ if plan.scan.without_time > 0 => self.opts.fallback_offset(&mut info),
+            _ if plan.scan.without_time > 0 => ctx.opts.fallback_offset(info),
             _ => {
                 // Every record has Time(); none fits its header: show UTC.
                 let utc = FixedOffset::east_opt(0).expect("zero");
@@ -133,31 +108,19 @@ impl ErrlogTextSource {
         if plan.scan.windows {
             info.platform = Some("Windows".to_string());
         }
-        self.run = Some(FileRun {
-            info,
-            origin,
-            lines,
+        FileRun {
             parser: Parser::default(),
             plan,
             offset,
             path,
             encodings: BTreeMap::new(),
             duplicates: 0,
-        });
-        true
+        }
     }
 
-    /// Read one line of the current file; false at its end.
-    pub(super) fn step(&mut self) -> bool {
-        let run = self.run.as_mut().expect("run");
-        let Some(reader) = run.lines.as_mut() else {
-            return false;
-        };
-        let Some((meta, bytes)) = crate::formats::read_line(reader, &mut run.info) else {
-            return false;
-        };
+    fn line(&mut self, run: &mut FileRun, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         if meta.truncated {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::LineTooLong,
                 Some(meta.no),
                 Severity::Warning,
@@ -181,33 +144,51 @@ impl ErrlogTextSource {
         }
         run.parser.line_cut = meta.truncated;
         run.parser.feed(meta.no, &text);
-        true
+        self.drain(run, ctx);
     }
 
-    pub(super) fn drain(&mut self) {
-        loop {
-            let Some(item) = self.run.as_mut().and_then(|r| r.parser.out.pop_front()) else {
-                return;
-            };
+    fn finish_file(&mut self, mut run: FileRun, ctx: &mut FileCtx) {
+        run.parser.finish();
+        self.drain(&mut run, ctx);
+        self.dedup.end_file();
+        let mut variant = vec![
+            if run.plan.scan.legacy {
+                "mqseries-5"
+            } else if run.plan.scan.windows {
+                "windows"
+            } else {
+                "unix"
+            }
+            .to_string(),
+        ];
+        for enc in run.encodings.keys() {
+            variant.push(enc.as_str().to_string());
+        }
+        // The loop raises the row's size to the bytes read.
+        crate::formats::errlog_common::close_file(ctx.info, variant, run.duplicates, None);
+    }
+}
+
+impl ErrlogText {
+    /// What the parser has made of the lines so far: problems on the row,
+    /// records as events.
+    fn drain(&mut self, run: &mut FileRun, ctx: &mut FileCtx) {
+        while let Some(item) = run.parser.out.pop_front() {
             match item {
                 Item::Problem(f) => {
-                    let run = self.run.as_mut().expect("run");
-                    run.info
+                    ctx.info
                         .problem(f.code, f.line, f.severity, f.skipped, f.message);
                 }
                 Item::Record(r) => {
-                    if let Some(e) = self.event(*r) {
-                        let run = self.run.as_mut().expect("run");
-                        run.info.saw_event(&e.ts);
-                        self.out.push_back(e);
+                    if let Some(e) = self.event(run, ctx, *r) {
+                        ctx.emit(e);
                     }
                 }
             }
         }
     }
 
-    pub(super) fn event(&mut self, mut r: RawRecord) -> Option<Event> {
-        let run = self.run.as_mut().expect("run");
+    fn event(&mut self, run: &mut FileRun, ctx: &mut FileCtx, mut r: RawRecord) -> Option<Event> {
         let utc_raw = r
             .attrs
             .iter()
@@ -215,7 +196,7 @@ impl ErrlogTextSource {
             .map(|(_, v)| v.as_str());
         let utc = utc_raw.and_then(parse_utc);
         if utc_raw.is_some() && utc.is_none() {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::BadTime,
                 Some(r.line),
                 Severity::Warning,
@@ -238,14 +219,14 @@ impl ErrlogTextSource {
                 off.from_utc_datetime(&u)
             }
             (None, Some(l)) => {
-                let off = neighbour_offset(run, order, r.line, l);
+                let off = neighbour_offset(run, ctx.info, order, r.line, l);
                 match off.from_local_datetime(&l) {
                     chrono::LocalResult::Single(t) => t,
                     _ => off.from_utc_datetime(&l),
                 }
             }
             (None, None) => {
-                run.info.problem(
+                ctx.info.problem(
                     ProblemCode::BadTime,
                     Some(r.line),
                     Severity::Warning,
@@ -259,7 +240,7 @@ impl ErrlogTextSource {
             }
         };
         if local.is_none() {
-            run.info.problem(
+            ctx.info.problem(
                 ProblemCode::BadTime,
                 Some(r.line),
                 Severity::Warning,
@@ -293,7 +274,7 @@ impl ErrlogTextSource {
             None if r.incomplete => "(record cut short before its message text)".to_string(),
             None => summary.clone(),
         };
-        let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::LogRecord, text);
+        let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::LogRecord, text);
         if r.incomplete {
             e.set_attr("incomplete", "true");
         }
@@ -353,7 +334,7 @@ impl ErrlogTextSource {
                 "Host" => "local_host",
                 "Installation" => "installation",
                 "VRMF" => {
-                    run.info.mq_version = Some(v.clone());
+                    ctx.info.mq_version = Some(v.clone());
                     "vrmf"
                 }
                 "QMgr" | "Time" => continue,
@@ -388,63 +369,5 @@ impl ErrlogTextSource {
             e.set_attr("reassembled", "true");
         }
         Some(e)
-    }
-
-    pub(super) fn end_file(&mut self) {
-        if let Some(run) = self.run.as_mut() {
-            run.parser.finish();
-        }
-        self.drain();
-        let Some(mut run) = self.run.take() else {
-            return;
-        };
-        self.dedup.end_file();
-        let mut variant = vec![
-            if run.plan.scan.legacy {
-                "mqseries-5"
-            } else if run.plan.scan.windows {
-                "windows"
-            } else {
-                "unix"
-            }
-            .to_string(),
-        ];
-        for enc in run.encodings.keys() {
-            variant.push(enc.as_str().to_string());
-        }
-        let read = run.lines.as_ref().map(|l| l.bytes_read());
-        crate::formats::errlog_common::close_file(&mut run.info, variant, run.duplicates, read);
-        self.done.push(run.info);
-    }
-}
-
-impl Source for ErrlogTextSource {
-    fn next_event(&mut self) -> Option<Event> {
-        if !self.started {
-            self.start();
-        }
-        loop {
-            if let Some(e) = self.out.pop_front() {
-                return Some(e);
-            }
-            if self.run.is_none() {
-                if !self.open_next() {
-                    return None;
-                }
-                continue;
-            }
-            if self.step() {
-                self.drain();
-            } else {
-                self.end_file();
-            }
-        }
-    }
-
-    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
-        if self.run.is_some() {
-            self.end_file();
-        }
-        std::mem::take(&mut self.done)
     }
 }

@@ -1,0 +1,364 @@
+//! The loop every line-based reader shares: open each file of the source in
+//! turn, decode it (`open_text`), hand its lines to the format, close it.
+//! A format implements `LineFormat` with its specifics only; the loop owns
+//! the open file's state, so a format never checks whether a file is open.
+
+use crate::event::{Event, Format, Origin};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::LineMeta;
+use crate::source::{ReadOptions, Source};
+use chrono::FixedOffset;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// What a line-based format does with its files; `LineSource` reads them.
+pub trait LineFormat: Send + 'static {
+    /// What the format keeps while one file is read.
+    type File: Send;
+
+    /// The format of the files' rows and of their events' origins.
+    fn format(&self) -> Format;
+
+    /// Before the first file is opened, with every input of the source
+    /// (a format that takes a first look at all of a group's files).
+    fn start(&mut self, _inputs: &[Input], _opts: &ReadOptions) {}
+
+    /// A file was opened: its row and origin are in `ctx` (`ctx.readable()`
+    /// false when it could not be opened, its problem already recorded; no
+    /// line follows then).
+    fn open_file(&mut self, input: &Input, ctx: &mut FileCtx) -> Self::File;
+
+    /// One line of the open file, without its line end.
+    fn line(&mut self, file: &mut Self::File, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]);
+
+    /// The file has no more lines (or could not be read): last events and
+    /// facts. Its row is kept once this returns.
+    fn finish_file(&mut self, file: Self::File, ctx: &mut FileCtx);
+}
+
+/// What a format sees of the open file besides its own state.
+pub struct FileCtx<'a> {
+    /// The file's row.
+    pub info: &'a mut FileInfo,
+    /// Shared by the file's events.
+    pub origin: &'a Arc<Origin>,
+    pub opts: &'a ReadOptions,
+    out: &'a mut VecDeque<Event>,
+    fallback: &'a mut Option<FixedOffset>,
+    readable: bool,
+}
+
+impl FileCtx<'_> {
+    /// Queue an event of this file (counted on its row).
+    pub fn emit(&mut self, e: Event) {
+        self.info.saw_event(&e.ts);
+        self.out.push_back(e);
+    }
+
+    /// The offset for local times the file states none for: `--tz`, else
+    /// UTC (said once on the row). Decided on first use, then kept.
+    pub fn fallback_offset(&mut self) -> FixedOffset {
+        match *self.fallback {
+            Some(o) => o,
+            None => {
+                let o = self.opts.fallback_offset(self.info);
+                *self.fallback = Some(o);
+                o
+            }
+        }
+    }
+
+    /// Whether the file could be opened.
+    pub fn readable(&self) -> bool {
+        self.readable
+    }
+}
+
+/// The file being read.
+struct OpenFile<S> {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<super::Lines>,
+    fallback: Option<FixedOffset>,
+    state: S,
+}
+
+/// A `Source` over the files of a line-based format, one after another.
+pub struct LineSource<F: LineFormat> {
+    format: F,
+    opts: ReadOptions,
+    inputs: std::vec::IntoIter<Input>,
+    started: bool,
+    open: Option<OpenFile<F::File>>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+impl<F: LineFormat> LineSource<F> {
+    pub fn new(format: F, inputs: Vec<Input>, opts: &ReadOptions) -> Self {
+        LineSource {
+            format,
+            opts: opts.clone(),
+            inputs: inputs.into_iter(),
+            started: false,
+            open: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        }
+    }
+
+    /// Open the next file; false when there is none.
+    fn open_next(&mut self) -> bool {
+        if !self.started {
+            self.started = true;
+            self.format.start(self.inputs.as_slice(), &self.opts);
+        }
+        let Some(input) = self.inputs.next() else {
+            return false;
+        };
+        let format = self.format.format();
+        let mut info = FileInfo::new(&input.display, format, input.bytes);
+        let lines = super::open_text(&input, &mut info, &self.opts);
+        let origin = input.origin(format);
+        let mut fallback = None;
+        let mut ctx = FileCtx {
+            info: &mut info,
+            origin: &origin,
+            opts: &self.opts,
+            out: &mut self.out,
+            fallback: &mut fallback,
+            readable: lines.is_some(),
+        };
+        let state = self.format.open_file(&input, &mut ctx);
+        self.open = Some(OpenFile {
+            info,
+            origin,
+            lines,
+            fallback,
+            state,
+        });
+        true
+    }
+
+    /// Hand the open file's next line to the format; false at its end.
+    fn step(&mut self) -> bool {
+        let Some(f) = self.open.as_mut() else {
+            return false;
+        };
+        let Some(lines) = f.lines.as_mut() else {
+            return false;
+        };
+        let Some((meta, bytes)) = super::read_line(lines, &mut f.info) else {
+            return false;
+        };
+        let mut ctx = FileCtx {
+            info: &mut f.info,
+            origin: &f.origin,
+            opts: &self.opts,
+            out: &mut self.out,
+            fallback: &mut f.fallback,
+            readable: true,
+        };
+        self.format.line(&mut f.state, &mut ctx, meta, bytes);
+        true
+    }
+
+    /// Close the open file, keeping its row.
+    fn close(&mut self) {
+        let Some(f) = self.open.take() else {
+            return;
+        };
+        let OpenFile {
+            mut info,
+            origin,
+            lines,
+            mut fallback,
+            state,
+        } = f;
+        let mut ctx = FileCtx {
+            info: &mut info,
+            origin: &origin,
+            opts: &self.opts,
+            out: &mut self.out,
+            fallback: &mut fallback,
+            readable: lines.is_some(),
+        };
+        self.format.finish_file(state, &mut ctx);
+        if let Some(l) = &lines {
+            super::raise_bytes(&mut info, l.bytes_read());
+        }
+        self.done.push(info);
+    }
+}
+
+impl<F: LineFormat> Source for LineSource<F> {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.out.pop_front() {
+                return Some(e);
+            }
+            if self.open.is_none() {
+                if !self.open_next() {
+                    return None;
+                }
+                continue;
+            }
+            if !self.step() {
+                self.close();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        self.close();
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Kind, Ts};
+    use crate::problem::ProblemCode;
+
+    /// Each line an event (its text and whether it was cut); each file's
+    /// row says how many lines and which files the format saw.
+    #[derive(Default)]
+    struct Echo {
+        started_with: usize,
+    }
+
+    struct EchoFile {
+        lines: u64,
+        unterminated: bool,
+    }
+
+    impl LineFormat for Echo {
+        type File = EchoFile;
+        fn format(&self) -> Format {
+            Format::ContainerLog
+        }
+        fn start(&mut self, inputs: &[Input], _opts: &ReadOptions) {
+            self.started_with = inputs.len();
+        }
+        fn open_file(&mut self, _input: &Input, ctx: &mut FileCtx) -> EchoFile {
+            ctx.info.note(format!(
+                "readable {} of {}",
+                ctx.readable(),
+                self.started_with
+            ));
+            EchoFile {
+                lines: 0,
+                unterminated: false,
+            }
+        }
+        fn line(&mut self, file: &mut EchoFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
+            file.lines += 1;
+            file.unterminated |= meta.unterminated;
+            let ts: Ts = ctx
+                .fallback_offset()
+                .timestamp_opt(meta.no as i64, 0)
+                .single()
+                .expect("time");
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            ctx.emit(Event::new(
+                ts,
+                ctx.origin.clone(),
+                meta.no,
+                Kind::Text,
+                text,
+            ));
+        }
+        fn finish_file(&mut self, file: EchoFile, ctx: &mut FileCtx) {
+            ctx.info.variant = Some(format!("{} lines, cut {}", file.lines, file.unterminated));
+        }
+    }
+
+    use chrono::TimeZone;
+
+    fn read(inputs: Vec<Input>) -> (Vec<(u64, String)>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = Box::new(LineSource::new(
+            Echo::default(),
+            inputs,
+            &ReadOptions::default(),
+        ));
+        let mut events = Vec::new();
+        while let Some(e) = s.next_event() {
+            events.push((e.line, e.text.to_string()));
+        }
+        (events, s.finish())
+    }
+
+    #[test]
+    fn lines_of_each_file_in_turn_crlf_stripped() {
+        let (events, infos) = read(vec![
+            Input::from_bytes("a.log", &b"one\r\ntwo\n"[..]),
+            Input::from_bytes("b.log", &b"three\n"[..]),
+        ]);
+        assert_eq!(
+            events,
+            vec![
+                (1, "one".to_string()),
+                (2, "two".to_string()),
+                (1, "three".to_string())
+            ]
+        );
+        assert_eq!(infos.len(), 2);
+        assert_eq!(infos[0].path, "a.log");
+        assert_eq!(infos[0].notes, vec!["readable true of 2"]);
+        assert_eq!(infos[0].variant.as_deref(), Some("2 lines, cut false"));
+        assert_eq!((infos[0].lines, infos[0].events), (2, 2));
+        assert_eq!(infos[0].format, Format::ContainerLog);
+        // The offset for local times is decided once per file, said once.
+        assert_eq!(infos[0].problem_count, 1);
+        assert_eq!(infos[0].problems[0].code, ProblemCode::AssumedUtc);
+        assert_eq!(infos[1].problem_count, 1);
+    }
+
+    #[test]
+    fn a_truncated_file_ends_with_its_cut_line() {
+        let (events, infos) = read(vec![Input::from_bytes("a.log", &b"one\ntw"[..])]);
+        assert_eq!(events.last(), Some(&(2, "tw".to_string())));
+        assert_eq!(infos[0].variant.as_deref(), Some("2 lines, cut true"));
+        assert_eq!(infos[0].bytes, 6);
+    }
+
+    #[test]
+    fn an_empty_file_is_opened_and_closed() {
+        let (events, infos) = read(vec![Input::from_bytes("a.log", Vec::new())]);
+        assert!(events.is_empty());
+        assert_eq!(infos[0].variant.as_deref(), Some("0 lines, cut false"));
+        assert_eq!((infos[0].lines, infos[0].problem_count), (0, 0));
+    }
+
+    #[test]
+    fn an_unreadable_file_is_a_problem_on_its_row_and_the_rest_is_read() {
+        let mut gone = Input::from_bytes("gone.log", &b"x\n"[..]);
+        gone.location = crate::input::Location::File("/nonexistent/mqdiag/gone.log".into());
+        let (events, infos) = read(vec![gone, Input::from_bytes("b.log", &b"b\n"[..])]);
+        assert_eq!(events, vec![(1, "b".to_string())]);
+        assert_eq!(infos[0].path, "gone.log");
+        assert_eq!(infos[0].notes, vec!["readable false of 2"]);
+        assert_eq!(infos[0].variant.as_deref(), Some("0 lines, cut false"));
+        assert_eq!(infos[0].problems[0].code, ProblemCode::UnreadableFile);
+        assert!(infos[0].problems[0].message.starts_with("cannot read"));
+        assert_eq!(infos[1].events, 1);
+    }
+
+    #[test]
+    fn finish_before_the_end_keeps_every_row_read_so_far() {
+        let mut s: Box<dyn Source> = Box::new(LineSource::new(
+            Echo::default(),
+            vec![
+                Input::from_bytes("a.log", &b"one\ntwo\n"[..]),
+                Input::from_bytes("b.log", &b"three\n"[..]),
+            ],
+            &ReadOptions::default(),
+        ));
+        assert!(s.next_event().is_some());
+        let infos = s.finish();
+        assert_eq!(infos.len(), 1);
+        assert_eq!(infos[0].path, "a.log");
+    }
+}
