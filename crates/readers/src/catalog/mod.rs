@@ -292,6 +292,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn roles_are_read_with_or_without_the_severity_letter() {
+        assert_eq!(role("CSQX511I"), Role::ChannelStart);
+        assert_eq!(role("AMQ9002"), Role::ChannelStart);
+        assert_eq!(role(" CSQX512I"), Role::ChannelStop);
+        assert_eq!(role("AMQ9999E"), Role::GenericEnd);
+        assert_eq!(role("AMQ9780E"), Role::EndNotice);
+        assert_eq!(role("AMQ9519E"), Role::UndefinedChannel);
+        assert_eq!(role("AMQ9209E"), Role::None);
+        assert_eq!(role("AMQ0000X"), Role::None);
+        assert!(Role::None.specificity() > Role::GenericEnd.specificity());
+        assert!(Role::GenericEnd.specificity() > Role::EndNotice.specificity());
+        // Stories join channel and TLS records: a role that orders causes
+        // on any other family would never be read.
+        for e in CATALOG {
+            if matches!(
+                e.role,
+                Role::GenericEnd | Role::EndNotice | Role::UndefinedChannel
+            ) {
+                assert_eq!(e.family, Family::Channel, "{}", e.id);
+            }
+        }
+    }
+
+    #[test]
     fn every_pattern_compiles_and_ids_are_unique() {
         let mut seen = std::collections::HashSet::new();
         for e in CATALOG {
