@@ -8,7 +8,7 @@ use crate::cli::{AnalyzeArgs, FailOn};
 use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
 use crate::fileinfo::FileInfo;
 use crate::findings::Finding;
-use crate::passes::{Plan, RULES, RuleInfo};
+use crate::passes::{Order, Plan, RULES, RuleInfo};
 use crate::report::redact::Redactor;
 use crate::report::runinfo::RunInfo;
 use crate::report::{self, Report};
@@ -70,7 +70,12 @@ fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
 /// happened last comes first, then what happened most.
 fn order(findings: &mut [Finding]) {
     let rank: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
-    let recent_first = |f: &Finding| matches!(f.rule.as_str(), "channel-error" | "tls-error");
+    let recent: HashSet<&str> = RULES
+        .iter()
+        .filter(|r| r.order == Order::RecentFirst)
+        .map(|r| r.id)
+        .collect();
+    let recent_first = |f: &Finding| recent.contains(f.rule.as_str());
     findings.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)

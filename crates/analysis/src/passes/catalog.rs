@@ -11,6 +11,7 @@
 //! per address that tried many channel names this queue manager does not
 //! define (a scan).
 
+use super::builder::FindingBuilder;
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
 use crate::event::{Event, Kind, Ts};
@@ -35,9 +36,6 @@ const MAX_BREAKDOWN: usize = 20;
 const HOSTS_NAMED: usize = 5;
 /// Channel names named in a scan finding's title.
 const NAMES_IN_TITLE: usize = 4;
-/// Messages that say a channel name is not defined: many names from one
-/// address are a scan of the listener.
-const UNDEFINED_CHANNEL: &[&str] = &["AMQ9519", "AMQ9520"];
 
 /// A pass's thresholds, read once.
 pub struct Config {
@@ -394,7 +392,8 @@ impl RuleRows {
         if let Some(min) = self.config.scan_min_channels {
             let mut by_end: BTreeMap<(&str, usize), Vec<usize>> = BTreeMap::new();
             for (i, (k, _)) in rows.iter().enumerate() {
-                if UNDEFINED_CHANNEL.contains(&k.id.as_str())
+                // Many undefined names from one address are a scan.
+                if crate::catalog::role(&k.id) == crate::catalog::Role::UndefinedChannel
                     && !k.channel.is_empty()
                     && let Some(end) = ends.of_row(k)
                 {
@@ -612,9 +611,103 @@ impl RuleRows {
         if occurrences < self.config.min_occurrences {
             return None;
         }
+        let g = Summary::of(members, ends, occurrences)?;
+        let worst = members.iter().map(|(_, r)| r.severity).max()?;
+        let words = if kind == GroupKind::Scan {
+            g.scan()
+        } else {
+            g.messages(kind)
+        };
+        let severity = self.severity(words.severity.unwrap_or(worst), &g, newest);
+        let f = FindingBuilder::new(self.rule, severity, words.title)
+            .span(Some(g.first), Some(g.last), occurrences)
+            .key(words.key)
+            .subject(|s| {
+                s.channel = words.channel;
+                if !g.qmgr.is_empty() {
+                    s.qmgr = Some(g.qmgr.to_string());
+                }
+                if g.one_end {
+                    s.host = g.name.map(str::to_string);
+                    s.address = g.address.map(str::to_string);
+                }
+            })
+            .metrics(words.metrics)
+            .metrics(g.metrics(kind))
+            .kept_evidence(g.evidence())
+            .advice(words.advice)
+            .with(|f| {
+                if members.len() > 1 {
+                    f.breakdown = g.breakdown();
+                }
+            });
+        Some(f.build())
+    }
+
+    /// Rare and old: kept, but below the errors someone should act on.
+    fn severity(
+        &self,
+        severity: Severity,
+        g: &Summary,
+        newest: &FxHashMap<String, Ts>,
+    ) -> Severity {
+        let last = g.last;
+        let newest = newest.get(g.qmgr).copied().unwrap_or(last).max(last);
+        let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
+        if g.occurrences < self.config.frequent && !recent {
+            Severity::Info
+        } else {
+            severity
+        }
+    }
+}
+
+/// What a group's rows add up to.
+struct Summary<'a> {
+    occurrences: u64,
+    first: Ts,
+    last: Ts,
+    /// Message ids (as written) by occurrences.
+    ids: Vec<(String, u64)>,
+    companions: BTreeMap<String, u64>,
+    reasons: BTreeMap<String, u64>,
+    /// The rows, busiest first.
+    by_count: Vec<&'a (&'a RowKey, &'a Row)>,
+    /// The busiest row of the most frequent message: its words are the
+    /// finding's.
+    top_row: &'a Row,
+    qmgr: &'a str,
+    /// The known remote ends; records that name none may be any of them.
+    roots: BTreeSet<usize>,
+    /// Rows past the cap lost their end: it may be any other.
+    overflow: bool,
+    one_end: bool,
+    name: Option<&'a str>,
+    address: Option<&'a str>,
+    channels: BTreeSet<&'a str>,
+}
+
+/// The parts of a finding that differ between a scan and a group of
+/// messages.
+struct Words {
+    /// Set when the kind overrides the rows' own severity.
+    severity: Option<Severity>,
+    title: String,
+    key: String,
+    channel: Option<String>,
+    /// Metrics that come before the common ones.
+    metrics: Vec<(&'static str, Metric)>,
+    advice: String,
+}
+
+impl<'a> Summary<'a> {
+    fn of(
+        members: &'a [(&'a RowKey, &'a Row)],
+        ends: &Ends,
+        occurrences: u64,
+    ) -> Option<Summary<'a>> {
         let first = members.iter().map(|(_, r)| r.first).min()?;
         let last = members.iter().map(|(_, r)| r.last).max()?;
-        // Message ids (as written) by occurrences; the busiest row's words.
         let mut ids: BTreeMap<String, u64> = BTreeMap::new();
         let mut companions: BTreeMap<String, u64> = BTreeMap::new();
         let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
@@ -636,166 +729,178 @@ impl RuleRows {
             .iter()
             .find(|(_, r)| &r.msgid == top_id)
             .map_or(top, |(_, r)| *r);
-        let qmgr = &members[0].0.qmgr;
-        // The known remote ends; records that name none may be any of them.
         let roots: BTreeSet<usize> = members.iter().filter_map(|(k, _)| ends.of_row(k)).collect();
-        // Rows past the cap lost their end: it may be any other.
         let overflow = members.iter().any(|(k, _)| k.name == OTHER);
-        let one_end = roots.len() == 1 && !overflow;
-        let name = busiest(members, |k| k.name.as_str()).filter(|n| *n != OTHER);
-        let address = busiest(members, |k| k.address.as_str());
-        let channels: BTreeSet<&str> = members
-            .iter()
-            .map(|(k, _)| k.channel.as_str())
-            .filter(|c| !c.is_empty())
-            .collect();
-
-        let mut severity = members.iter().map(|(_, r)| r.severity).max()?;
-        let title;
-        let mut f;
-        if kind == GroupKind::Scan {
-            // Someone tries names until one is defined: worth an error
-            // whatever the single message's own severity.
-            severity = Severity::Error;
-            let mut names: Vec<(String, u64)> = Vec::new();
-            for (k, r) in members {
-                match names.iter_mut().find(|(n, _)| *n == k.channel) {
-                    Some(slot) => slot.1 += r.occurrences,
-                    None => names.push((k.channel.clone(), r.occurrences)),
-                }
-            }
-            names.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            let mut shown: Vec<String> = names
+        Some(Summary {
+            occurrences,
+            first,
+            last,
+            ids,
+            companions,
+            reasons,
+            by_count,
+            top_row,
+            qmgr: &members[0].0.qmgr,
+            one_end: roots.len() == 1 && !overflow,
+            roots,
+            overflow,
+            name: busiest(members, |k| k.name.as_str()).filter(|n| *n != OTHER),
+            address: busiest(members, |k| k.address.as_str()),
+            channels: members
                 .iter()
-                .take(NAMES_IN_TITLE)
-                .map(|(n, _)| format!("'{n}'"))
-                .collect();
-            if names.len() > NAMES_IN_TITLE {
-                shown.push(format!("{} more", names.len() - NAMES_IN_TITLE));
+                .map(|(k, _)| k.channel.as_str())
+                .filter(|c| !c.is_empty())
+                .collect(),
+        })
+    }
+
+    /// Someone tries names until one is defined: worth an error whatever
+    /// the single message's own severity.
+    fn scan(&self) -> Words {
+        let mut names: Vec<(String, u64)> = Vec::new();
+        for (k, r) in self.by_count.iter().copied() {
+            match names.iter_mut().find(|(n, _)| *n == k.channel) {
+                Some(slot) => slot.1 += r.occurrences,
+                None => names.push((k.channel.clone(), r.occurrences)),
             }
-            title = format!(
+        }
+        names.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut shown: Vec<String> = names
+            .iter()
+            .take(NAMES_IN_TITLE)
+            .map(|(n, _)| format!("'{n}'"))
+            .collect();
+        if names.len() > NAMES_IN_TITLE {
+            shown.push(format!("{} more", names.len() - NAMES_IN_TITLE));
+        }
+        Words {
+            severity: Some(Severity::Error),
+            title: format!(
                 "Undefined channel names tried from {}: {} names ({}), {} times",
-                end_text(name, address),
+                end_text(self.name, self.address),
                 names.len(),
                 shown.join(", "),
-                thousands(occurrences)
-            );
-            f = Finding::new(self.rule.id, severity, String::new());
-            f.key = "channel-scan".to_string();
-            f.metrics
-                .set("channels_tried", Metric::int(names.len() as u64));
-            f.advice = format!(
+                thousands(self.occurrences)
+            ),
+            key: "channel-scan".to_string(),
+            channel: None,
+            metrics: vec![("channels_tried", Metric::int(names.len() as u64))],
+            advice: format!(
                 "One address asked for {} channel names this queue manager does not define: a \
                  scanner or a misconfigured client trying names. If the address is not one of \
                  yours, block it (CHLAUTH ADDRESSMAP with USERSRC(NOACCESS), or a firewall); if \
                  it is, correct its channel name. {}",
                 names.len(),
-                top_row.advice
-            );
-        } else {
-            let mut at = Vec::new();
-            if let Some(c) = channels.iter().next().filter(|_| channels.len() == 1) {
-                at.push(format!("channel '{c}'"));
+                self.top_row.advice
+            ),
+        }
+    }
+
+    /// A group of messages: by message, channel or remote end.
+    fn messages(&self, kind: GroupKind) -> Words {
+        let top_id = &self.ids[0].0;
+        let mut at = Vec::new();
+        if let Some(c) = self
+            .channels
+            .iter()
+            .next()
+            .filter(|_| self.channels.len() == 1)
+        {
+            at.push(format!("channel '{c}'"));
+        }
+        if self.one_end {
+            at.push(format!("host '{}'", end_text(self.name, self.address)));
+        } else if self.overflow {
+            // Some rows lost their end past the cap: at least one more.
+            at.push(format!("{}+ hosts", thousands(self.roots.len() as u64 + 1)));
+        } else if self.roots.len() > 1 {
+            at.push(format!("{} hosts", thousands(self.roots.len() as u64)));
+        }
+        let mut t = format!("{top_id} {}", self.top_row.meaning);
+        if self.ids.len() > 1 {
+            let n = self.ids.len() - 1;
+            let s = if n == 1 { "" } else { "s" };
+            t.push_str(&format!(" and {n} other message{s}"));
+        }
+        if !at.is_empty() {
+            t.push_str(&format!(", {}", at.join(", ")));
+        }
+        if self.occurrences > 1 {
+            t.push_str(&format!(": {} times", thousands(self.occurrences)));
+        }
+        let mut advice = self.top_row.advice.clone();
+        let mut seen: BTreeSet<&str> = BTreeSet::from([self.top_row.msgid.as_str()]);
+        for (_, r) in &self.by_count {
+            if seen.insert(r.msgid.as_str()) && seen.len() <= 4 {
+                advice.push_str(&format!(" {}: {}.", r.msgid, r.meaning));
             }
-            if one_end {
-                at.push(format!("host '{}'", end_text(name, address)));
-            } else if overflow {
-                // Some rows lost their end past the cap: at least one more.
-                at.push(format!("{}+ hosts", thousands(roots.len() as u64 + 1)));
-            } else if roots.len() > 1 {
-                at.push(format!("{} hosts", thousands(roots.len() as u64)));
-            }
-            let mut t = format!("{top_id} {}", top_row.meaning);
-            if ids.len() > 1 {
-                let n = ids.len() - 1;
-                let s = if n == 1 { "" } else { "s" };
-                t.push_str(&format!(" and {n} other message{s}"));
-            }
-            if !at.is_empty() {
-                t.push_str(&format!(", {}", at.join(", ")));
-            }
-            if occurrences > 1 {
-                t.push_str(&format!(": {} times", thousands(occurrences)));
-            }
-            title = t;
-            f = Finding::new(self.rule.id, severity, String::new());
-            f.key = match kind {
-                GroupKind::Message => ids[0].0.clone(),
+        }
+        Words {
+            severity: None,
+            title: t,
+            key: match kind {
+                GroupKind::Message => top_id.clone(),
                 _ => String::new(),
-            };
-            let mut advice = top_row.advice.clone();
-            let mut seen: BTreeSet<&str> = BTreeSet::from([top_row.msgid.as_str()]);
-            for (_, r) in &by_count {
-                if seen.insert(r.msgid.as_str()) && seen.len() <= 4 {
-                    advice.push_str(&format!(" {}: {}.", r.msgid, r.meaning));
-                }
-            }
-            f.advice = advice;
-            if kind == GroupKind::Channel
-                && let Some(c) = channels.iter().next()
-            {
-                f.subject.channel = Some(c.to_string());
-            }
+            },
+            channel: self
+                .channels
+                .iter()
+                .next()
+                .filter(|_| kind == GroupKind::Channel)
+                .map(|c| c.to_string()),
+            metrics: Vec::new(),
+            advice,
         }
-        // Rare and old: kept, but below the errors someone should act on.
-        let newest = newest.get(qmgr.as_str()).copied().unwrap_or(last).max(last);
-        let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
-        if occurrences < self.config.frequent && !recent {
-            severity = Severity::Info;
-        }
-        f.severity = severity;
-        f.title = title;
-        f.first = Some(first);
-        f.last = Some(last);
-        f.count = occurrences;
-        if !qmgr.is_empty() {
-            f.subject.qmgr = Some(qmgr.clone());
-        }
-        if one_end {
-            f.subject.host = name.map(str::to_string);
-            f.subject.address = address.map(str::to_string);
-        }
-        let id_list: Vec<&str> = ids.iter().map(|(i, _)| i.as_str()).collect();
-        f.metrics.set("message_id", Metric::Str(id_list.join(", ")));
-        f.metrics.set("occurrences", Metric::int(occurrences));
-        if !reasons.is_empty() {
-            let r: Vec<String> = ranked(reasons)
+    }
+
+    fn metrics(&self, kind: GroupKind) -> Vec<(&'static str, Metric)> {
+        let id_list: Vec<&str> = self.ids.iter().map(|(i, _)| i.as_str()).collect();
+        let mut m = vec![
+            ("message_id", Metric::Str(id_list.join(", "))),
+            ("occurrences", Metric::int(self.occurrences)),
+        ];
+        if !self.reasons.is_empty() {
+            let r: Vec<String> = ranked(self.reasons.clone())
                 .into_iter()
                 .take(8)
                 .map(|(r, n)| format!("{r} x{n}"))
                 .collect();
-            f.metrics.set("reasons", Metric::Str(r.join(", ")));
+            m.push(("reasons", Metric::Str(r.join(", "))));
         }
-        if !companions.is_empty() {
-            let c: Vec<String> = ranked(companions)
+        if !self.companions.is_empty() {
+            let c: Vec<String> = ranked(self.companions.clone())
                 .into_iter()
                 .map(|(c, n)| format!("{c} x{n}"))
                 .collect();
-            f.metrics.set("also_written", Metric::Str(c.join(", ")));
+            m.push(("also_written", Metric::Str(c.join(", "))));
         }
-        if roots.len() > 1 && kind != GroupKind::Scan {
+        if self.roots.len() > 1 && kind != GroupKind::Scan {
             let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
-            for (k, r) in members {
+            for (k, r) in self.by_count.iter().copied() {
                 let h = end_text(non_empty(&k.name), non_empty(&k.address));
                 if !h.is_empty() {
                     *hosts.entry(h).or_default() += r.occurrences;
                 }
             }
-            f.metrics.set("hosts", Metric::int(roots.len() as u64));
+            m.push(("hosts", Metric::int(self.roots.len() as u64)));
             let h: Vec<String> = ranked(hosts)
                 .into_iter()
                 .take(HOSTS_NAMED)
                 .map(|(h, c)| format!("{h} x{c}"))
                 .collect();
-            f.metrics.set("busiest_hosts", Metric::Str(h.join(", ")));
+            m.push(("busiest_hosts", Metric::Str(h.join(", "))));
         }
-        // Evidence: the first story of the busiest row, the first record of
-        // the next rows, then the newest cause seen.
+        m
+    }
+
+    /// The first story of the busiest row, the first record of the next
+    /// rows, then the newest cause seen.
+    fn evidence(&self) -> Vec<Evidence> {
         let mut ev = EvidenceSet::default();
-        for e in &by_count[0].1.evidence {
+        for e in &self.by_count[0].1.evidence {
             ev.push(e.clone());
         }
-        for (_, r) in by_count.iter().skip(1) {
+        for (_, r) in self.by_count.iter().skip(1) {
             if ev.lines.len() >= 5 {
                 break;
             }
@@ -803,7 +908,8 @@ impl RuleRows {
                 ev.push(e.clone());
             }
         }
-        let latest = by_count
+        let latest = self
+            .by_count
             .iter()
             .filter(|(_, r)| r.last_ev.is_some())
             .max_by_key(|(_, r)| r.last);
@@ -813,27 +919,26 @@ impl RuleRows {
             }
             ev.push(e);
         }
-        f.evidence = ev.into_sorted();
-        if members.len() > 1 {
-            f.breakdown = by_count
-                .iter()
-                .take(MAX_BREAKDOWN)
-                .map(|(k, r)| Breakdown {
-                    message_id: Some(r.msgid.clone()),
-                    channel: Some(k.channel.clone()).filter(|s| !s.is_empty()),
-                    host: Some(k.name.clone()).filter(|s| !s.is_empty()),
-                    address: Some(k.address.clone()).filter(|s| !s.is_empty()),
-                    return_code: Some(k.reason.clone()).filter(|s| !s.is_empty()),
-                    occurrences: r.occurrences,
-                    first: Some(r.first),
-                    last: Some(r.last),
-                })
-                .collect();
-        }
-        Some(f)
+        ev.into_sorted()
+    }
+
+    fn breakdown(&self) -> Vec<Breakdown> {
+        self.by_count
+            .iter()
+            .take(MAX_BREAKDOWN)
+            .map(|(k, r)| Breakdown {
+                message_id: Some(r.msgid.clone()),
+                channel: Some(k.channel.clone()).filter(|s| !s.is_empty()),
+                host: Some(k.name.clone()).filter(|s| !s.is_empty()),
+                address: Some(k.address.clone()).filter(|s| !s.is_empty()),
+                return_code: Some(k.reason.clone()).filter(|s| !s.is_empty()),
+                occurrences: r.occurrences,
+                first: Some(r.first),
+                last: Some(r.last),
+            })
+            .collect()
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

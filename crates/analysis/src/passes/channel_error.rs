@@ -5,7 +5,7 @@
 //! `crate::catalog`.
 
 use super::catalog::{Config, MessagePass};
-use super::{RuleInfo, Threshold};
+use super::{ChartKind, Order, RuleInfo, Threshold};
 use crate::catalog::Family;
 use crate::problem::Severity;
 
@@ -44,6 +44,8 @@ pub static RULE: RuleInfo = RuleInfo {
             Config::from(s, true),
         ))
     },
+    chart: ChartKind::FamilyErrors(Family::Channel),
+    order: Order::RecentFirst,
 };
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 //! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
+use super::builder::FindingBuilder;
 use super::patterns::{self, Family};
 use super::stats::Moments;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use crate::catalog::Role;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
@@ -79,6 +81,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "Channel_Connection_Name",
     ],
     make: |s| Box::new(ConnectionChurn::new(s)),
+    ..RuleInfo::BASE
 };
 
 /// Open connections remembered per group (start times not yet matched).
@@ -388,8 +391,9 @@ impl ConnectionChurn {
     }
 
     fn log(&mut self, e: &Event, msgid: &str) {
-        let start = msgid.starts_with("CSQX511") || msgid.starts_with("AMQ9002");
-        let stop = msgid.starts_with("CSQX512") || msgid.starts_with("AMQ9001");
+        let role = crate::catalog::role(msgid);
+        let start = role == Role::ChannelStart;
+        let stop = role == Role::ChannelStop;
         if !start && !stop {
             return;
         }
@@ -557,118 +561,156 @@ impl Pass for ConnectionChurn {
             .collect();
         let mut out = Vec::new();
         for (key, mut g) in super::by_key(std::mem::take(&mut self.groups)) {
-            let (Some(first), Some(last)) = (g.first_connect, g.last_connect) else {
+            let Some(c) = self.churn(&g) else {
                 continue;
             };
-            let span_s = (last - first).num_microseconds().unwrap_or(0) as f64 / 1e6;
-            let rate = if g.connects >= 2 && span_s > 0.0 {
-                (g.connects - 1) as f64 / span_s
-            } else {
-                0.0
-            };
-            let Some(mean_us) = g.lifetimes.mean() else {
-                continue;
-            };
-            if g.connects < self.min_connects || rate < self.min_rate || mean_us > self.max_mean_us
-            {
-                continue;
+            if let GroupKey::Process(path, _) = &key {
+                g.program = process.get(&**path).map(|s| s.to_string());
+                g.host = host.get(&**path).map(|s| s.to_string());
             }
-            let mean_ms = mean_us / 1000.0;
-            let who = match &key {
-                GroupKey::Process(path, pid) => {
-                    g.program = process.get(&**path).map(|s| s.to_string());
-                    g.host = host.get(&**path).map(|s| s.to_string());
-                    match &g.program {
-                        Some(p) => format!("{p} ({pid})"),
-                        None => format!("process {pid}"),
-                    }
-                }
-                GroupKey::Channel(_, _, ch, cn) => match (ch.is_empty(), cn.is_empty()) {
-                    (false, false) => format!("channel {ch} from {cn}"),
-                    (false, true) => format!("channel {ch}"),
-                    (true, false) => format!("connection {cn}"),
-                    (true, true) => "unnamed channel".to_string(),
-                },
-            };
-            let noun = match &key {
-                GroupKey::Process(..) => "connects",
-                GroupKey::Channel("SMF WTID", ..) => "tasks",
-                GroupKey::Channel("SMF QCST", ..) => "channel instances",
-                GroupKey::Channel(..) => "channel starts",
-            };
-            let noun = if g.connects == 1 {
-                noun.trim_end_matches('s').to_string()
-            } else {
-                noun.to_string()
-            };
-            let title = format!(
-                "{who}: {} {noun} at {}, {} each on average",
-                thousands(g.connects),
-                human_rate_of(rate),
-                human_ms(mean_ms)
-            );
-            let mut f = Finding::new(RULE.id, RULE.severity, title);
-            f.first = Some(first);
-            f.last = g.last.or(Some(last));
-            f.count = g.connects;
-            match &key {
-                GroupKey::Process(_, pid) => {
-                    f.subject.pid = Some(*pid);
-                    f.subject.program = g.program.clone();
-                    f.subject.host = g.host.clone();
-                }
-                GroupKey::Channel(src, qm, ch, cn) => {
-                    f.key = src.to_string();
-                    if !qm.is_empty() {
-                        f.subject.qmgr = Some(qm.clone());
-                    }
-                    if !ch.is_empty() {
-                        f.subject.channel = Some(ch.clone());
-                    }
-                    if !cn.is_empty() {
-                        f.subject.address = Some(cn.clone());
-                    }
-                }
-            }
-            f.metrics.set("connects", Metric::int(g.connects));
-            f.metrics.set("per_second", Metric::num(rate));
-            f.metrics.set("mean_connection_ms", Metric::num(mean_ms));
-            f.metrics
-                .set("disconnects", Metric::int(g.lifetimes.count()));
-            f.metrics.set(
-                "max_connection_ms",
-                Metric::num(g.lifetimes.max() as f64 / 1000.0),
-            );
-            f.metrics.set("span_s", Metric::num(span_s));
-            f.chart = g
+            let who = who(&key, &g);
+            let chart = g
                 .per_bucket
                 .take()
                 .and_then(|c| c.chart("Connects over time", "connects", "connects"));
-            f.evidence = std::mem::take(&mut g.evidence).into_sorted();
-            f.advice = format!(
-                "{} connected {} times in {:.1} s and each connection lasted {} on average. \
-                 A connect can cost more than all the other MQI calls of a short task together: \
-                 it starts a channel instance, does a TLS handshake when TLS is used, resolves \
-                 the CONNAME when it is a host name, and runs CHLAUTH and authentication checks \
-                 (IBM measured 510 to 1350 CPU µs per MQCONNX+MQDISC on z/OS, plus about 380 \
-                 with TLS). Connect once per thread or use a connection \
-                 pool and keep the connection for many messages; in frameworks (JMS, Spring, \
-                 .NET) turn on connection caching/pooling.{}",
-                who,
-                thousands(g.connects),
-                span_s,
-                human_ms(mean_ms),
-                if matches!(&key, GroupKey::Channel("log", ..)) {
-                    " On z/OS `SET SYSTEM EXCLMSG(X511,X512)` also stops the CSQX511I/CSQX512I \
-                     message pair for each instance."
-                } else {
-                    ""
-                }
-            );
-            out.push(f);
+            let f = FindingBuilder::new(&RULE, RULE.severity, title(&key, &g, &who, &c))
+                .span(Some(c.first), g.last.or(Some(c.last)), g.connects)
+                .with(|f| subject(f, &key, &g))
+                .metrics([
+                    ("connects", Metric::int(g.connects)),
+                    ("per_second", Metric::num(c.rate)),
+                    ("mean_connection_ms", Metric::num(c.mean_ms)),
+                    ("disconnects", Metric::int(g.lifetimes.count())),
+                    (
+                        "max_connection_ms",
+                        Metric::num(g.lifetimes.max() as f64 / 1000.0),
+                    ),
+                    ("span_s", Metric::num(c.span_s)),
+                ])
+                .chart(chart)
+                .kept_evidence(std::mem::take(&mut g.evidence).into_sorted())
+                .advice(advice(&key, &g, &who, &c));
+            out.push(f.build());
         }
         out
     }
+}
+
+/// How fast a group connects, and for how long.
+struct Churn {
+    first: Ts,
+    last: Ts,
+    span_s: f64,
+    /// Connects per second.
+    rate: f64,
+    mean_ms: f64,
+}
+
+impl ConnectionChurn {
+    /// The group's churn when it is frequent and short enough to report.
+    fn churn(&self, g: &Group) -> Option<Churn> {
+        let (Some(first), Some(last)) = (g.first_connect, g.last_connect) else {
+            return None;
+        };
+        let span_s = (last - first).num_microseconds().unwrap_or(0) as f64 / 1e6;
+        let rate = if g.connects >= 2 && span_s > 0.0 {
+            (g.connects - 1) as f64 / span_s
+        } else {
+            0.0
+        };
+        let mean_us = g.lifetimes.mean()?;
+        if g.connects < self.min_connects || rate < self.min_rate || mean_us > self.max_mean_us {
+            return None;
+        }
+        Some(Churn {
+            first,
+            last,
+            span_s,
+            rate,
+            mean_ms: mean_us / 1000.0,
+        })
+    }
+}
+
+/// Who connects, in words.
+fn who(key: &GroupKey, g: &Group) -> String {
+    match key {
+        GroupKey::Process(_, pid) => match &g.program {
+            Some(p) => format!("{p} ({pid})"),
+            None => format!("process {pid}"),
+        },
+        GroupKey::Channel(_, _, ch, cn) => match (ch.is_empty(), cn.is_empty()) {
+            (false, false) => format!("channel {ch} from {cn}"),
+            (false, true) => format!("channel {ch}"),
+            (true, false) => format!("connection {cn}"),
+            (true, true) => "unnamed channel".to_string(),
+        },
+    }
+}
+
+fn title(key: &GroupKey, g: &Group, who: &str, c: &Churn) -> String {
+    let noun = match key {
+        GroupKey::Process(..) => "connects",
+        GroupKey::Channel("SMF WTID", ..) => "tasks",
+        GroupKey::Channel("SMF QCST", ..) => "channel instances",
+        GroupKey::Channel(..) => "channel starts",
+    };
+    let noun = if g.connects == 1 {
+        noun.trim_end_matches('s')
+    } else {
+        noun
+    };
+    format!(
+        "{who}: {} {noun} at {}, {} each on average",
+        thousands(g.connects),
+        human_rate_of(c.rate),
+        human_ms(c.mean_ms)
+    )
+}
+
+fn subject(f: &mut Finding, key: &GroupKey, g: &Group) {
+    match key {
+        GroupKey::Process(_, pid) => {
+            f.subject.pid = Some(*pid);
+            f.subject.program = g.program.clone();
+            f.subject.host = g.host.clone();
+        }
+        GroupKey::Channel(src, qm, ch, cn) => {
+            f.key = src.to_string();
+            if !qm.is_empty() {
+                f.subject.qmgr = Some(qm.clone());
+            }
+            if !ch.is_empty() {
+                f.subject.channel = Some(ch.clone());
+            }
+            if !cn.is_empty() {
+                f.subject.address = Some(cn.clone());
+            }
+        }
+    }
+}
+
+fn advice(key: &GroupKey, g: &Group, who: &str, c: &Churn) -> String {
+    format!(
+        "{} connected {} times in {:.1} s and each connection lasted {} on average. \
+         A connect can cost more than all the other MQI calls of a short task together: \
+         it starts a channel instance, does a TLS handshake when TLS is used, resolves \
+         the CONNAME when it is a host name, and runs CHLAUTH and authentication checks \
+         (IBM measured 510 to 1350 CPU µs per MQCONNX+MQDISC on z/OS, plus about 380 \
+         with TLS). Connect once per thread or use a connection \
+         pool and keep the connection for many messages; in frameworks (JMS, Spring, \
+         .NET) turn on connection caching/pooling.{}",
+        who,
+        thousands(g.connects),
+        c.span_s,
+        human_ms(c.mean_ms),
+        if matches!(key, GroupKey::Channel("log", ..)) {
+            " On z/OS `SET SYSTEM EXCLMSG(X511,X512)` also stops the CSQX511I/CSQX512I \
+             message pair for each instance."
+        } else {
+            ""
+        }
+    )
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
 //! within seconds of them.
 
+use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Threshold};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -40,6 +41,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |s| Box::new(FdcPass::new(s.get("min_reports"))),
+    ..RuleInfo::BASE
 };
 
 /// How far (seconds) a finding's first or last time may be from an FDC
@@ -210,73 +212,80 @@ impl Pass for FdcPass {
                 Severity::Error
             };
             // Programs most frequent first.
-            let mut programs: Vec<(String, u64)> = g.programs.into_iter().collect();
+            let mut programs: Vec<(String, u64)> = g.programs.clone().into_iter().collect();
             programs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             let names: Vec<&str> = programs.iter().map(|(p, _)| p.as_str()).collect();
             let component = g.components.iter().next().cloned();
-            let mut title = format!(
-                "{} FDC report{} with probe {} ({}) from {}",
-                thousands(g.reports),
-                if g.reports == 1 { "" } else { "s" },
-                g.probe,
-                g.major,
-                names.join(", "),
-            );
-            if let Some(c) = &component {
-                title.push_str(&format!(" in {c}"));
-            }
-            let mut f = Finding::new(RULE.id, severity, title);
-            f.count = g.reports;
-            f.first = g.first;
-            f.last = g.last;
-            f.key = format!("{}\0{}", g.probe, g.major);
-            if g.hosts.len() == 1 {
-                f.subject.host = g.hosts.iter().next().cloned();
-            }
-            if g.qmgrs.len() == 1 {
-                f.subject.qmgr = g.qmgrs.iter().next().cloned();
-            }
-            if programs.len() == 1 {
-                f.subject.program = Some(programs[0].0.clone());
-            }
-            f.metrics.set("probe_id", Metric::Str(g.probe.clone()));
-            f.metrics
-                .set("component", Metric::opt_str(component.as_deref()));
-            f.metrics.set("major_error", Metric::Str(g.major.clone()));
-            f.metrics.set("reports", Metric::int(g.reports));
-            f.metrics.set("programs", Metric::Str(names.join(", ")));
-            f.metrics.set("files", Metric::int(g.files.len() as u64));
-            // Each FDC file once, then the error-log records announcing
-            // them, then further reports while there is room.
-            let mut ev = EvidenceSet::default();
-            for e in &g.per_file {
-                ev.push(e.clone());
-            }
-            for file in &g.files {
-                if let Some(recs) = self.announced.get(&base_name(file).to_ascii_uppercase()) {
-                    for r in recs {
-                        ev.push(r.clone());
+            let f = FindingBuilder::new(&RULE, severity, title(&g, &names, component.as_deref()))
+                .span(g.first, g.last, g.reports)
+                .key(format!("{}\0{}", g.probe, g.major))
+                .subject(|s| {
+                    if g.hosts.len() == 1 {
+                        s.host = g.hosts.iter().next().cloned();
                     }
-                }
-            }
-            for e in g.evidence.lines {
-                ev.push(e);
-            }
-            f.evidence = ev.into_sorted();
-            let mut advice = String::new();
-            if let Some(d) = &g.description {
-                advice.push_str(&format!("The probe says: {}. ", d.trim_end_matches('.')));
-            }
-            advice.push_str(&format!(
-                "Search IBM support for probe {} with {}; ",
-                g.probe, g.major
-            ));
-            advice.push_str(RULE.advice);
-            f.advice = advice;
-            out.push(f);
+                    if g.qmgrs.len() == 1 {
+                        s.qmgr = g.qmgrs.iter().next().cloned();
+                    }
+                    if programs.len() == 1 {
+                        s.program = Some(programs[0].0.clone());
+                    }
+                })
+                .metrics([
+                    ("probe_id", Metric::Str(g.probe.clone())),
+                    ("component", Metric::opt_str(component.as_deref())),
+                    ("major_error", Metric::Str(g.major.clone())),
+                    ("reports", Metric::int(g.reports)),
+                    ("programs", Metric::Str(names.join(", "))),
+                    ("files", Metric::int(g.files.len() as u64)),
+                ])
+                .advice(advice(&g));
+            out.push(f.evidence(self.evidence(g)).build());
         }
         out
     }
+}
+
+impl FdcPass {
+    /// Each FDC file once, then the error-log records announcing them,
+    /// then further reports while there is room.
+    fn evidence(&self, g: Group) -> Vec<Evidence> {
+        let mut ev = g.per_file;
+        for file in &g.files {
+            if let Some(recs) = self.announced.get(&base_name(file).to_ascii_uppercase()) {
+                ev.extend(recs.iter().cloned());
+            }
+        }
+        ev.extend(g.evidence.lines);
+        ev
+    }
+}
+
+fn title(g: &Group, programs: &[&str], component: Option<&str>) -> String {
+    let mut title = format!(
+        "{} FDC report{} with probe {} ({}) from {}",
+        thousands(g.reports),
+        if g.reports == 1 { "" } else { "s" },
+        g.probe,
+        g.major,
+        programs.join(", "),
+    );
+    if let Some(c) = component {
+        title.push_str(&format!(" in {c}"));
+    }
+    title
+}
+
+fn advice(g: &Group) -> String {
+    let mut advice = String::new();
+    if let Some(d) = &g.description {
+        advice.push_str(&format!("The probe says: {}. ", d.trim_end_matches('.')));
+    }
+    advice.push_str(&format!(
+        "Search IBM support for probe {} with {}; ",
+        g.probe, g.major
+    ));
+    advice.push_str(RULE.advice);
+    advice
 }
 
 /// An FDC report seen in the run, for other findings to cite.

@@ -3,6 +3,7 @@
 //! never the whole stream) and returns its findings at the end. Adding a
 //! rule is one new module and one line in `RULES`.
 
+pub mod builder;
 pub mod catalog;
 pub mod channel_error;
 pub mod connection_churn;
@@ -104,6 +105,60 @@ pub struct RuleInfo {
     /// SMF rows carry only the columns some pass (or the redactor) names.
     pub smf_columns: &'static [&'static str],
     pub make: fn(&Settings) -> Box<dyn Pass>,
+    /// What the HTML report draws for the rule's findings.
+    pub chart: ChartKind,
+    /// How the rule's findings are ordered among themselves.
+    pub order: Order,
+}
+
+/// What the HTML report draws for a rule's findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    /// The chart the finding carries, if any.
+    Own,
+    /// Each finding is a few samples (one look-up, one call): the first
+    /// finding of the rule shows every finding's series on one chart, so
+    /// the durations can be compared on one clock; the others show none.
+    Merged,
+    /// The finding's own chart; the first finding of the rule without one
+    /// shows the whole case's errors of this catalogue family over time.
+    FamilyErrors(crate::catalog::Family),
+}
+
+/// How a rule's findings are ordered among themselves (after severity and
+/// rule order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Earliest first.
+    FirstSeen,
+    /// Latest last occurrence first, then the most frequent: what still
+    /// happens matters more than what stopped.
+    RecentFirst,
+}
+
+fn no_constructor(_: &Settings) -> Box<dyn Pass> {
+    panic!("a rule's RuleInfo must set `make`")
+}
+
+impl RuleInfo {
+    /// The defaults a rule's `RuleInfo` starts from (`..RuleInfo::BASE`):
+    /// fields added later get their default here, so existing rules keep
+    /// compiling. A rule always sets `id`, `severity`, the texts and `make`
+    /// (the registry test checks).
+    pub const BASE: RuleInfo = RuleInfo {
+        id: "",
+        severity: Severity::Warning,
+        summary: "",
+        trigger: "",
+        thresholds: &[],
+        advice: "",
+        functions: &[],
+        keywords: &[],
+        smf_columns: &[],
+        make: no_constructor,
+        chart: ChartKind::Own,
+        order: Order::FirstSeen,
+    };
 }
 
 impl RuleInfo {

@@ -43,6 +43,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |s| Box::new(MqiFailures::new(s)),
+    ..RuleInfo::BASE
 };
 
 /// `(reason, connection or security class, advice)`.

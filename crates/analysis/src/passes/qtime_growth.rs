@@ -4,14 +4,14 @@
 //! bounded uniform sample, Spearman rank correlation, and the fitted rise;
 //! one spike or a noisy series is not a finding.
 
+use super::builder::FindingBuilder;
 use super::patterns;
 use super::stats::{Decimated, r_squared, spearman, theil_sen};
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
-    Chart, EventRef, EvidenceSet, Finding, Fit, Metric, Series as ChartSeries, Style, Unit,
-    human_ms, thousands,
+    Chart, EventRef, Finding, Fit, Metric, Series as ChartSeries, Style, Unit, human_ms, thousands,
 };
 use crate::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
@@ -61,6 +61,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &["QTime("],
     smf_columns: &["record", "qtime_avg_us", "qtime_max_us", "queue", "qmgr"],
     make: |s| Box::new(QtimeGrowth::new(s)),
+    ..RuleInfo::BASE
 };
 
 /// Points kept per series for the slope.
@@ -259,111 +260,157 @@ impl Pass for QtimeGrowth {
             if s.n < self.min_samples.max(3) {
                 continue;
             }
-            let pts = s.sample.points();
-            let (Some((a, b)), Some(rho)) = (theil_sen(pts), spearman(pts)) else {
+            let Some(t) = self.trend(&s) else {
                 continue;
             };
-            let span_s = (s.last.ts - s.first.ts).num_microseconds().unwrap_or(0) as f64 / 1e6;
-            let x_first = (s.first.ts - s.t0).num_microseconds().unwrap_or(0) as f64 / 1e6;
-            let fit_start = a + b * x_first;
-            let fit_end = fit_start + b * span_s;
-            let rise = fit_end - fit_start;
-            if rho < self.min_rho
-                || rise < self.min_rise_us
-                || fit_end < self.min_ratio * fit_start.max(1000.0)
-            {
-                continue;
-            }
-            let r2 = r_squared(pts, a, b);
-            let (unit, subject_noun) = match &key {
-                SeriesKey::Trace(..) => ("message", "messages"),
-                SeriesKey::Smf(..) => ("interval", "intervals"),
-            };
-            let title = format!(
-                "Queue time grew from {} to {} over {} {}",
-                human_ms(s.first.us as f64 / 1000.0),
-                human_ms(s.max.us as f64 / 1000.0),
-                thousands(s.n),
-                if s.n == 1 { unit } else { subject_noun }
-            );
-            let mut f = Finding::new(RULE.id, RULE.severity, title);
-            f.first = Some(s.first.ts);
-            f.last = Some(s.last.ts);
-            f.count = s.n;
-            match &key {
-                SeriesKey::Trace(_, pid, _) => {
-                    f.subject.pid = Some(*pid);
-                    f.subject.tid = s.tid;
-                    f.subject.ident = s.ident.clone();
-                }
-                SeriesKey::Smf(qm, q) => {
-                    if !qm.is_empty() {
-                        f.subject.qmgr = Some(qm.clone());
-                    }
-                    f.subject.queue = Some(q.clone());
-                    f.key = s.record.clone().unwrap_or_default();
-                }
-            }
-            f.metrics.set("samples", Metric::int(s.n));
-            f.metrics.set("first_us", Metric::int(s.first.us));
-            f.metrics.set("max_us", Metric::int(s.max.us));
-            f.metrics.set("last_us", Metric::int(s.last.us));
-            f.metrics.set("slope_us_per_s", Metric::num(b.round()));
-            f.metrics.set("rank_correlation", Metric::num(rho));
-            f.metrics
-                .set("r_squared", r2.map(Metric::num).unwrap_or(Metric::Null));
-            f.metrics.set("span_s", Metric::num(span_s));
-            let mut ev = EvidenceSet::default();
-            ev.push(s.first.ev.evidence());
-            ev.push(s.max.ev.evidence());
-            ev.push(s.last.ev.evidence());
-            f.evidence = ev.into_sorted();
-            f.advice = match &key {
-                SeriesKey::Trace(..) => format!(
-                    "Each message waited longer on the transmission queue than the ones before: \
-                     the queue time rose by {} per second of elapsed time (Theil-Sen slope, rank \
-                     correlation {rho:.2}). The channel moves messages slower than they are put. \
-                     Look at what limits this channel: tcp-send-stall and socket-buffer-size \
-                     findings for the same process, the network round-trip time, TLS cost, \
-                     BATCHSZ/BATCHLIM and the receiving side's MQPUT speed.",
-                    human_ms(b / 1000.0)
-                ),
-                SeriesKey::Smf(..) => format!(
-                    "The time messages spend on this queue rose interval after interval, by {} \
-                     per hour (Theil-Sen slope, rank correlation {rho:.2}): consumers fall behind \
-                     the producers. Check the getting applications (number of instances, MQGET \
-                     elapsed times in WQ, waits for locks or log) or, for a transmission queue, \
-                     the channel's throughput.",
-                    human_ms(b * 3600.0 / 1000.0)
-                ),
-            };
-            // Points back on the clock: x is seconds since the series' t0.
-            let at = |x: f64| s.t0 + chrono::Duration::microseconds((x * 1e6).round() as i64);
-            f.chart = Some(Chart {
-                title: "Queue time per sample, with the fitted trend".to_string(),
-                y_label: "queue time".to_string(),
-                unit: Unit::Micros,
-                style: Style::Points,
-                series: vec![ChartSeries {
-                    name: match &key {
-                        SeriesKey::Trace(..) => "message".to_string(),
-                        SeriesKey::Smf(..) => "interval".to_string(),
-                    },
-                    points: pts.iter().map(|(x, y)| (at(*x), *y)).collect(),
-                }],
-                refs: Vec::new(),
-                fit: Some(Fit {
-                    from: s.first.ts,
-                    to: s.last.ts,
-                    y0: fit_start,
-                    y1: fit_end,
-                    label: format!("trend ({}/s)", human_ms(b / 1000.0)),
-                }),
-                bucket_s: 0,
-            });
-            out.push(f);
+            let f = FindingBuilder::new(&RULE, RULE.severity, title(&key, &s))
+                .span(Some(s.first.ts), Some(s.last.ts), s.n)
+                .with(|f| subject(f, &key, &s))
+                .metrics([
+                    ("samples", Metric::int(s.n)),
+                    ("first_us", Metric::int(s.first.us)),
+                    ("max_us", Metric::int(s.max.us)),
+                    ("last_us", Metric::int(s.last.us)),
+                    ("slope_us_per_s", Metric::num(t.b.round())),
+                    ("rank_correlation", Metric::num(t.rho)),
+                    ("r_squared", t.r2.map(Metric::num).unwrap_or(Metric::Null)),
+                    ("span_s", Metric::num(t.span_s)),
+                ])
+                .evidence([&s.first, &s.max, &s.last].map(|p| p.ev.evidence()))
+                .advice(advice(&key, &t))
+                .chart(Some(chart(&key, &s, &t)));
+            out.push(f.build());
         }
         out
+    }
+}
+
+/// A series' fitted trend (x in seconds since its t0, y in µs).
+struct Trend {
+    /// Slope (Theil-Sen), rank correlation, fit quality.
+    b: f64,
+    rho: f64,
+    r2: Option<f64>,
+    span_s: f64,
+    /// The fitted line at the first and the last sample.
+    fit_start: f64,
+    fit_end: f64,
+}
+
+impl QtimeGrowth {
+    /// The series' trend when it is a steady rise worth reporting.
+    fn trend(&self, s: &Series) -> Option<Trend> {
+        let pts = s.sample.points();
+        let (Some((a, b)), Some(rho)) = (theil_sen(pts), spearman(pts)) else {
+            return None;
+        };
+        let span_s = (s.last.ts - s.first.ts).num_microseconds().unwrap_or(0) as f64 / 1e6;
+        let x_first = (s.first.ts - s.t0).num_microseconds().unwrap_or(0) as f64 / 1e6;
+        let fit_start = a + b * x_first;
+        let fit_end = fit_start + b * span_s;
+        let rise = fit_end - fit_start;
+        if rho < self.min_rho
+            || rise < self.min_rise_us
+            || fit_end < self.min_ratio * fit_start.max(1000.0)
+        {
+            return None;
+        }
+        Some(Trend {
+            b,
+            rho,
+            r2: r_squared(pts, a, b),
+            span_s,
+            fit_start,
+            fit_end,
+        })
+    }
+}
+
+fn title(key: &SeriesKey, s: &Series) -> String {
+    let (unit, subject_noun) = match key {
+        SeriesKey::Trace(..) => ("message", "messages"),
+        SeriesKey::Smf(..) => ("interval", "intervals"),
+    };
+    format!(
+        "Queue time grew from {} to {} over {} {}",
+        human_ms(s.first.us as f64 / 1000.0),
+        human_ms(s.max.us as f64 / 1000.0),
+        thousands(s.n),
+        if s.n == 1 { unit } else { subject_noun }
+    )
+}
+
+fn subject(f: &mut Finding, key: &SeriesKey, s: &Series) {
+    match key {
+        SeriesKey::Trace(_, pid, _) => {
+            f.subject.pid = Some(*pid);
+            f.subject.tid = s.tid;
+            f.subject.ident = s.ident.clone();
+        }
+        SeriesKey::Smf(qm, q) => {
+            if !qm.is_empty() {
+                f.subject.qmgr = Some(qm.clone());
+            }
+            f.subject.queue = Some(q.clone());
+            f.key = s.record.clone().unwrap_or_default();
+        }
+    }
+}
+
+fn advice(key: &SeriesKey, t: &Trend) -> String {
+    match key {
+        SeriesKey::Trace(..) => format!(
+            "Each message waited longer on the transmission queue than the ones before: \
+             the queue time rose by {} per second of elapsed time (Theil-Sen slope, rank \
+             correlation {:.2}). The channel moves messages slower than they are put. \
+             Look at what limits this channel: tcp-send-stall and socket-buffer-size \
+             findings for the same process, the network round-trip time, TLS cost, \
+             BATCHSZ/BATCHLIM and the receiving side's MQPUT speed.",
+            human_ms(t.b / 1000.0),
+            t.rho
+        ),
+        SeriesKey::Smf(..) => format!(
+            "The time messages spend on this queue rose interval after interval, by {} \
+             per hour (Theil-Sen slope, rank correlation {:.2}): consumers fall behind \
+             the producers. Check the getting applications (number of instances, MQGET \
+             elapsed times in WQ, waits for locks or log) or, for a transmission queue, \
+             the channel's throughput.",
+            human_ms(t.b * 3600.0 / 1000.0),
+            t.rho
+        ),
+    }
+}
+
+/// Every sampled point with the fitted trend.
+fn chart(key: &SeriesKey, s: &Series, t: &Trend) -> Chart {
+    // Points back on the clock: x is seconds since the series' t0.
+    let at = |x: f64| s.t0 + chrono::Duration::microseconds((x * 1e6).round() as i64);
+    Chart {
+        title: "Queue time per sample, with the fitted trend".to_string(),
+        y_label: "queue time".to_string(),
+        unit: Unit::Micros,
+        style: Style::Points,
+        series: vec![ChartSeries {
+            name: match key {
+                SeriesKey::Trace(..) => "message".to_string(),
+                SeriesKey::Smf(..) => "interval".to_string(),
+            },
+            points: s
+                .sample
+                .points()
+                .iter()
+                .map(|(x, y)| (at(*x), *y))
+                .collect(),
+        }],
+        refs: Vec::new(),
+        fit: Some(Fit {
+            from: s.first.ts,
+            to: s.last.ts,
+            y0: t.fit_start,
+            y1: t.fit_end,
+            label: format!("trend ({}/s)", human_ms(t.b / 1000.0)),
+        }),
+        bucket_s: 0,
     }
 }
 

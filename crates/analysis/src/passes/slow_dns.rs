@@ -4,8 +4,9 @@
 //! a trace of the same process at the same time are one incident, and one
 //! finding cites both (seed 000: every ~50th MQCONN took 5 s).
 
+use super::builder::FindingBuilder;
 use super::patterns::{self, Family};
-use super::{Pass, RuleInfo, Settings, Threshold};
+use super::{ChartKind, Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::{self, Family as MsgFamily, is_ip};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -64,6 +65,8 @@ pub static RULE: RuleInfo = RuleInfo {
         "conname",
     ],
     make: |s| Box::new(SlowDns::new(s)),
+    chart: ChartKind::Merged,
+    ..RuleInfo::BASE
 };
 
 /// Incidents held back for matching; past this the oldest are committed.
@@ -433,134 +436,156 @@ impl Pass for SlowDns {
             self.commit(p);
         }
         let mut out = Vec::new();
-        for (key, g) in std::mem::take(&mut self.groups) {
+        for (key, mut g) in std::mem::take(&mut self.groups) {
             let n = g.occurrences;
-            let times = if n > 1 {
-                format!(", {n} times")
-            } else {
-                String::new()
-            };
-            let func = g
-                .function
-                .as_deref()
-                .map(|f| format!(" ({f})"))
-                .unwrap_or_default();
-            let took = g
-                .max_seconds
-                .map(|s| {
-                    format!(
-                        "took {}{}",
-                        if n == 1 { "" } else { "up to " },
-                        human_ms(s * 1000.0)
-                    )
+            let took = took(&g);
+            let points = std::mem::take(&mut g.chart);
+            let chart = chart(&g, points);
+            let f = FindingBuilder::new(&RULE, RULE.severity, title(&key, &g, &took))
+                .span(g.first, g.last, n)
+                .subject(|s| {
+                    s.address = g.address.clone();
+                    s.host = g.host.clone();
+                    s.program = g.program.clone();
+                    s.qmgr = g.qmgr.clone();
+                    s.channel = g.channel.clone();
+                    if g.pids.len() == 1 {
+                        s.pid = g.pids.iter().next().copied();
+                    }
                 })
-                .unwrap_or_else(|| "was slow".to_string());
-            let title = match &key {
-                GroupKey::Address(_) => format!(
-                    "DNS lookup of '{}'{func} {took}{times}",
-                    g.address.as_deref().unwrap_or("")
-                ),
-                GroupKey::Process(_, pid, _) => format!(
-                    "{} {took} in process {pid}{times}",
-                    g.function.as_deref().unwrap_or("Host-name lookup")
-                ),
-                GroupKey::SmfQmgr(..) => format!(
-                    "Channel initiator DNS requests{} (QCTDNS) {took}{times}",
-                    g.qmgr
-                        .as_deref()
-                        .map(|q| format!(" of {q}"))
-                        .unwrap_or_default()
-                ),
-                GroupKey::SmfChannel(..) => format!(
-                    "DNS resolution for channel {} (QCST) {took}{times}",
-                    g.channel.as_deref().unwrap_or("?")
-                ),
-                GroupKey::Overflow => format!("DNS lookups of further addresses {took}{times}"),
-            };
-            let mut f = Finding::new(RULE.id, RULE.severity, title);
-            f.first = g.first;
-            f.last = g.last;
-            f.count = n;
-            f.subject.address = g.address.clone();
-            f.subject.host = g.host.clone();
-            f.subject.program = g.program.clone();
-            f.subject.qmgr = g.qmgr.clone();
-            f.subject.channel = g.channel.clone();
-            if g.pids.len() == 1 {
-                f.subject.pid = g.pids.iter().next().copied();
-            }
-            f.key = g.function.clone().unwrap_or_default();
-            f.metrics
-                .set("address", Metric::opt_str(g.address.as_deref()));
-            f.metrics
-                .set("function", Metric::opt_str(g.function.as_deref()));
-            f.metrics.set(
-                "max_seconds",
-                g.max_seconds.map(Metric::num).unwrap_or(Metric::Null),
-            );
-            f.metrics.set("occurrences", Metric::int(n));
-            f.metrics.set(
-                "sources",
-                Metric::Str(g.sources.iter().copied().collect::<Vec<_>>().join(", ")),
-            );
-            f.metrics.set("corroborated", Metric::int(g.corroborated));
-            let points = g.chart.into_points();
-            if !points.is_empty() {
-                f.chart = Some(Chart {
-                    title: "DNS look-up durations".to_string(),
-                    y_label: "look-up time".to_string(),
-                    unit: Unit::Micros,
-                    style: Style::Points,
-                    series: vec![Series {
-                        name: match (&g.address, &g.channel, &g.qmgr) {
-                            (Some(a), _, _) => a.clone(),
-                            (None, Some(c), _) => format!("channel {c}"),
-                            (None, None, Some(q)) => format!("qmgr {q}"),
-                            _ => g.function.clone().unwrap_or_else(|| "look-ups".to_string()),
-                        },
-                        points,
-                    }],
-                    refs: Vec::new(),
-                    fit: None,
-                    bucket_s: 0,
-                });
-            }
-            f.evidence = g.evidence.into_sorted();
-            let reverse = g.function.as_deref().is_some_and(|f| {
-                let l = f.to_ascii_lowercase();
-                l.contains("nameinfo") || l.contains("byaddr")
-            }) || g.address.as_deref().is_some_and(is_ip);
-            let what = match &g.address {
-                Some(a) if reverse => format!("The reverse look-up of '{a}'"),
-                Some(a) => format!("Resolving '{a}'"),
-                None => "Host-name resolution".to_string(),
-            };
-            let both = match (g.corroborated, n) {
-                (0, _) => String::new(),
-                (1, 1) => " It was seen both in the error log and in a trace of the same process."
-                    .to_string(),
-                (c, n) => format!(
-                    " {c} of these {n} were seen both in the error log and in a trace of the same \
-                     process."
-                ),
-            };
-            let forward = "Use a dotted IP address in CONNAME (or MQSERVER / the CCDT) so that \
-                no name has to be resolved at every connect, and keep clients connected instead \
-                of connecting per message.";
-            let resolver = "Check the resolver on this host: the name servers and timeouts in \
-                /etc/resolv.conf, the order in /etc/nsswitch.conf and /etc/hosts, search domains, \
-                and IPv6 (AAAA) look-ups that time out; time a look-up with `dig` or `nslookup`.";
-            let revdns = "For reverse look-ups of peer addresses, `ALTER QMGR REVDNS(DISABLED)` \
-                stops them, but CHLAUTH rules that match host names stop matching: rewrite them \
-                with IP addresses first.";
-            f.advice = if reverse {
-                format!("{what} {took}.{both} {revdns} {resolver}")
-            } else {
-                format!("{what} {took}.{both} {forward} {resolver} {revdns}")
-            };
-            out.push(f);
+                .key(g.function.clone().unwrap_or_default())
+                .metrics([
+                    ("address", Metric::opt_str(g.address.as_deref())),
+                    ("function", Metric::opt_str(g.function.as_deref())),
+                    (
+                        "max_seconds",
+                        g.max_seconds.map(Metric::num).unwrap_or(Metric::Null),
+                    ),
+                    ("occurrences", Metric::int(n)),
+                    (
+                        "sources",
+                        Metric::Str(g.sources.iter().copied().collect::<Vec<_>>().join(", ")),
+                    ),
+                    ("corroborated", Metric::int(g.corroborated)),
+                ])
+                .chart(chart)
+                .advice(advice(&g, &took));
+            out.push(f.kept_evidence(g.evidence.into_sorted()).build());
         }
         out
+    }
+}
+
+/// "took N" (the longest when there are several), or "was slow".
+fn took(g: &Group) -> String {
+    let n = g.occurrences;
+    g.max_seconds
+        .map(|s| {
+            format!(
+                "took {}{}",
+                if n == 1 { "" } else { "up to " },
+                human_ms(s * 1000.0)
+            )
+        })
+        .unwrap_or_else(|| "was slow".to_string())
+}
+
+fn title(key: &GroupKey, g: &Group, took: &str) -> String {
+    let n = g.occurrences;
+    let times = if n > 1 {
+        format!(", {n} times")
+    } else {
+        String::new()
+    };
+    let func = g
+        .function
+        .as_deref()
+        .map(|f| format!(" ({f})"))
+        .unwrap_or_default();
+    match key {
+        GroupKey::Address(_) => format!(
+            "DNS lookup of '{}'{func} {took}{times}",
+            g.address.as_deref().unwrap_or("")
+        ),
+        GroupKey::Process(_, pid, _) => format!(
+            "{} {took} in process {pid}{times}",
+            g.function.as_deref().unwrap_or("Host-name lookup")
+        ),
+        GroupKey::SmfQmgr(..) => format!(
+            "Channel initiator DNS requests{} (QCTDNS) {took}{times}",
+            g.qmgr
+                .as_deref()
+                .map(|q| format!(" of {q}"))
+                .unwrap_or_default()
+        ),
+        GroupKey::SmfChannel(..) => format!(
+            "DNS resolution for channel {} (QCST) {took}{times}",
+            g.channel.as_deref().unwrap_or("?")
+        ),
+        GroupKey::Overflow => format!("DNS lookups of further addresses {took}{times}"),
+    }
+}
+
+/// Every look-up's duration (none when no source gave one).
+fn chart(g: &Group, points: SeriesBuf) -> Option<Chart> {
+    let points = points.into_points();
+    if points.is_empty() {
+        return None;
+    }
+    Some(Chart {
+        title: "DNS look-up durations".to_string(),
+        y_label: "look-up time".to_string(),
+        unit: Unit::Micros,
+        style: Style::Points,
+        series: vec![Series {
+            name: match (&g.address, &g.channel, &g.qmgr) {
+                (Some(a), _, _) => a.clone(),
+                (None, Some(c), _) => format!("channel {c}"),
+                (None, None, Some(q)) => format!("qmgr {q}"),
+                _ => g.function.clone().unwrap_or_else(|| "look-ups".to_string()),
+            },
+            points,
+        }],
+        refs: Vec::new(),
+        fit: None,
+        bucket_s: 0,
+    })
+}
+
+fn advice(g: &Group, took: &str) -> String {
+    let n = g.occurrences;
+    let reverse = g.function.as_deref().is_some_and(|f| {
+        let l = f.to_ascii_lowercase();
+        l.contains("nameinfo") || l.contains("byaddr")
+    }) || g.address.as_deref().is_some_and(is_ip);
+    let what = match &g.address {
+        Some(a) if reverse => format!("The reverse look-up of '{a}'"),
+        Some(a) => format!("Resolving '{a}'"),
+        None => "Host-name resolution".to_string(),
+    };
+    let both = match (g.corroborated, n) {
+        (0, _) => String::new(),
+        (1, 1) => {
+            " It was seen both in the error log and in a trace of the same process.".to_string()
+        }
+        (c, n) => format!(
+            " {c} of these {n} were seen both in the error log and in a trace of the same \
+             process."
+        ),
+    };
+    let forward = "Use a dotted IP address in CONNAME (or MQSERVER / the CCDT) so that \
+        no name has to be resolved at every connect, and keep clients connected instead \
+        of connecting per message.";
+    let resolver = "Check the resolver on this host: the name servers and timeouts in \
+        /etc/resolv.conf, the order in /etc/nsswitch.conf and /etc/hosts, search domains, \
+        and IPv6 (AAAA) look-ups that time out; time a look-up with `dig` or `nslookup`.";
+    let revdns = "For reverse look-ups of peer addresses, `ALTER QMGR REVDNS(DISABLED)` \
+        stops them, but CHLAUTH rules that match host names stop matching: rewrite them \
+        with IP addresses first.";
+    if reverse {
+        format!("{what} {took}.{both} {revdns} {resolver}")
+    } else {
+        format!("{what} {took}.{both} {forward} {resolver} {revdns}")
     }
 }
 

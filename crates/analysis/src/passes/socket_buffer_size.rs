@@ -3,6 +3,7 @@
 //! offered (`Current socket ... buffer size`), on the direction that
 //! carries the data (seed 004: 2 KB / 32 KB buffers over a 40 ms link).
 
+use super::builder::FindingBuilder;
 use super::patterns::{self, Stage};
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::event::{Event, Kind, Ts};
@@ -51,6 +52,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &["buffer size"],
     smf_columns: &[],
     make: |s| Box::new(SocketBufferSize::new(s)),
+    ..RuleInfo::BASE
 };
 
 /// The RTTs the ceiling is shown for.
@@ -195,119 +197,162 @@ impl Pass for SocketBufferSize {
         let mut out = Vec::new();
         for ((path, pid, s), d) in std::mem::take(&mut self.done) {
             let (side, dirs) = data_directions(&s);
-            // The worst data-carrying direction below the ratio.
-            let mut hit: Option<(bool, u64, u64, bool)> = None;
-            for send in dirs {
-                let (cur, req, fin) = if send {
-                    (s.send_current, s.send_requested, s.send_final)
-                } else {
-                    (s.recv_current, s.recv_requested, s.recv_final)
-                };
-                let (Some(cur), Some(fin)) = (cur, fin.or(req)) else {
-                    continue;
-                };
-                if (fin as f64) < cur as f64 * self.max_ratio
-                    && hit
-                        .is_none_or(|(_, f, c, _)| (fin as f64 / cur as f64) < f as f64 / c as f64)
-                {
-                    hit = Some((send, fin, cur, s.has_final()));
-                }
-            }
-            let Some((send, fin, cur, had_final)) = hit else {
+            let Some(h) = self.worst(&s, dirs) else {
                 continue;
             };
-            let dir = if send { "send" } else { "receive" };
-            let ceiling = |rtt_ms: f64| fin as f64 / (rtt_ms / 1000.0);
-            let title = format!(
-                "{} buffer {} of {} offered{}: at most {} at {} ms RTT",
-                if send { "Send" } else { "Receive" },
-                human_bytes(fin),
-                human_bytes(cur),
-                match side {
-                    "sender" => " (sender)",
-                    "receiver" => " (receiver)",
-                    _ => "",
-                },
-                human_rate(ceiling(self.rtt_ms)),
-                self.rtt_ms
-            );
-            let mut f = Finding::new(RULE.id, RULE.severity, title);
-            f.first = d.first;
-            f.last = d.last;
-            f.count = d.count;
-            f.subject.pid = Some(pid);
-            f.subject.tid = Some(d.tid);
-            f.subject.ident = d.ident.clone();
-            f.subject.program = process.get(&*path).map(|p| p.to_string());
-            f.key = format!("{side}/{dir}");
-            let m = Metric::opt_int;
-            f.metrics.set("send_current", m(s.send_current));
-            f.metrics.set("send_requested", m(s.send_requested));
-            f.metrics.set("send_final", m(s.send_final));
-            f.metrics.set("recv_current", m(s.recv_current));
-            f.metrics.set("recv_requested", m(s.recv_requested));
-            f.metrics.set("recv_final", m(s.recv_final));
-            f.metrics.set("side", Metric::Str(side.to_string()));
-            f.metrics
-                .set("data_direction", Metric::Str(dir.to_string()));
-            f.metrics.set("rtt_ms", Metric::num(self.rtt_ms));
-            f.metrics.set(
-                "ceiling_bytes_per_s",
-                Metric::num(ceiling(self.rtt_ms).round()),
-            );
-            f.evidence = d.evidence.clone();
-            let mut rtts: Vec<f64> = SHOWN_RTTS_MS.to_vec();
-            if !rtts.contains(&self.rtt_ms) {
-                rtts.push(self.rtt_ms);
-                rtts.sort_by(|a, b| a.total_cmp(b));
-            }
-            let ceilings: Vec<String> = rtts
-                .iter()
-                .map(|r| format!("{} at {r} ms", human_rate(ceiling(*r))))
-                .collect();
-            let keys = match (side, send) {
-                ("sender", _) => {
-                    "This end sends the data (it asked for a larger send than receive buffer, as a \
-                     sending channel does). Raise `SndBuffSize` in the `TCP:` stanza of its qm.ini \
-                     (mqclient.ini `ClntSndBuffSize` for a client), and `RcvRcvBuffSize` on the \
-                     receiving queue manager so its window does not become the next limit"
-                }
-                ("receiver", _) => {
-                    "This end receives the data (it asked for a larger receive than send buffer, \
-                     as a receiving channel does). Raise `RcvRcvBuffSize` in the `TCP:` stanza of \
-                     its qm.ini (mqclient.ini `ClntRcvBuffSize` for a client), and `SndBuffSize` on \
-                     the sending queue manager"
-                }
-                (_, true) => {
-                    "Raise the send buffer of this end: `SndBuffSize` (sending channels) or \
-                     `RcvSndBuffSize` (receiving channels) in the `TCP:` stanza of qm.ini, \
-                     `ClntSndBuffSize` in mqclient.ini for clients"
-                }
-                (_, false) => {
-                    "Raise the receive buffer of this end: `RcvBuffSize` (sending channels) or \
-                     `RcvRcvBuffSize` (receiving channels) in the `TCP:` stanza of qm.ini, \
-                     `ClntRcvBuffSize` in mqclient.ini for clients"
-                }
-            };
-            f.advice = format!(
-                "The final {dir} buffer of {} bytes is {:.0} % of the {} bytes the operating system \
-                 offered{}. TCP moves at most one buffer per round trip, so this connection cannot \
-                 exceed {}. {keys}; 0 lets the operating system choose and auto-tune, otherwise size \
-                 it to at least bandwidth x RTT. Restart the channel afterwards and check the new \
-                 `Final socket ... buffer size` line in a trace.",
-                thousands(fin),
-                fin as f64 * 100.0 / cur as f64,
-                thousands(cur),
-                if had_final {
-                    ""
-                } else {
-                    " (no `Final` line: the requested size is shown)"
-                },
-                ceilings.join(", ")
-            );
-            out.push(f);
+            let f = FindingBuilder::new(&RULE, RULE.severity, self.title(&h, side))
+                .span(d.first, d.last, d.count)
+                .subject(|sub| {
+                    sub.pid = Some(pid);
+                    sub.tid = Some(d.tid);
+                    sub.ident = d.ident.clone();
+                    sub.program = process.get(&*path).map(|p| p.to_string());
+                })
+                .key(format!("{side}/{}", h.dir()))
+                .metrics(self.metrics(&s, side, &h))
+                .kept_evidence(d.evidence)
+                .advice(self.advice(&h, side));
+            out.push(f.build());
         }
         out
+    }
+}
+
+/// The direction a finding is about: its final (or requested) buffer
+/// against what the operating system offered.
+struct Hit {
+    send: bool,
+    fin: u64,
+    cur: u64,
+    had_final: bool,
+}
+
+impl Hit {
+    fn dir(&self) -> &'static str {
+        if self.send { "send" } else { "receive" }
+    }
+
+    /// The most one buffer per round trip carries.
+    fn ceiling(&self, rtt_ms: f64) -> f64 {
+        self.fin as f64 / (rtt_ms / 1000.0)
+    }
+}
+
+impl SocketBufferSize {
+    /// The worst data-carrying direction below the ratio.
+    fn worst(&self, s: &Sizes, dirs: Vec<bool>) -> Option<Hit> {
+        let mut hit: Option<Hit> = None;
+        for send in dirs {
+            let (cur, req, fin) = if send {
+                (s.send_current, s.send_requested, s.send_final)
+            } else {
+                (s.recv_current, s.recv_requested, s.recv_final)
+            };
+            let (Some(cur), Some(fin)) = (cur, fin.or(req)) else {
+                continue;
+            };
+            if (fin as f64) < cur as f64 * self.max_ratio
+                && hit
+                    .as_ref()
+                    .is_none_or(|h| (fin as f64 / cur as f64) < h.fin as f64 / h.cur as f64)
+            {
+                hit = Some(Hit {
+                    send,
+                    fin,
+                    cur,
+                    had_final: s.has_final(),
+                });
+            }
+        }
+        hit
+    }
+
+    fn title(&self, h: &Hit, side: &str) -> String {
+        format!(
+            "{} buffer {} of {} offered{}: at most {} at {} ms RTT",
+            if h.send { "Send" } else { "Receive" },
+            human_bytes(h.fin),
+            human_bytes(h.cur),
+            match side {
+                "sender" => " (sender)",
+                "receiver" => " (receiver)",
+                _ => "",
+            },
+            human_rate(h.ceiling(self.rtt_ms)),
+            self.rtt_ms
+        )
+    }
+
+    fn metrics(&self, s: &Sizes, side: &str, h: &Hit) -> Vec<(&'static str, Metric)> {
+        let m = Metric::opt_int;
+        vec![
+            ("send_current", m(s.send_current)),
+            ("send_requested", m(s.send_requested)),
+            ("send_final", m(s.send_final)),
+            ("recv_current", m(s.recv_current)),
+            ("recv_requested", m(s.recv_requested)),
+            ("recv_final", m(s.recv_final)),
+            ("side", Metric::Str(side.to_string())),
+            ("data_direction", Metric::Str(h.dir().to_string())),
+            ("rtt_ms", Metric::num(self.rtt_ms)),
+            (
+                "ceiling_bytes_per_s",
+                Metric::num(h.ceiling(self.rtt_ms).round()),
+            ),
+        ]
+    }
+
+    fn advice(&self, h: &Hit, side: &str) -> String {
+        let mut rtts: Vec<f64> = SHOWN_RTTS_MS.to_vec();
+        if !rtts.contains(&self.rtt_ms) {
+            rtts.push(self.rtt_ms);
+            rtts.sort_by(|a, b| a.total_cmp(b));
+        }
+        let ceilings: Vec<String> = rtts
+            .iter()
+            .map(|r| format!("{} at {r} ms", human_rate(h.ceiling(*r))))
+            .collect();
+        let keys = match (side, h.send) {
+            ("sender", _) => {
+                "This end sends the data (it asked for a larger send than receive buffer, as a \
+                 sending channel does). Raise `SndBuffSize` in the `TCP:` stanza of its qm.ini \
+                 (mqclient.ini `ClntSndBuffSize` for a client), and `RcvRcvBuffSize` on the \
+                 receiving queue manager so its window does not become the next limit"
+            }
+            ("receiver", _) => {
+                "This end receives the data (it asked for a larger receive than send buffer, \
+                 as a receiving channel does). Raise `RcvRcvBuffSize` in the `TCP:` stanza of \
+                 its qm.ini (mqclient.ini `ClntRcvBuffSize` for a client), and `SndBuffSize` on \
+                 the sending queue manager"
+            }
+            (_, true) => {
+                "Raise the send buffer of this end: `SndBuffSize` (sending channels) or \
+                 `RcvSndBuffSize` (receiving channels) in the `TCP:` stanza of qm.ini, \
+                 `ClntSndBuffSize` in mqclient.ini for clients"
+            }
+            (_, false) => {
+                "Raise the receive buffer of this end: `RcvBuffSize` (sending channels) or \
+                 `RcvRcvBuffSize` (receiving channels) in the `TCP:` stanza of qm.ini, \
+                 `ClntRcvBuffSize` in mqclient.ini for clients"
+            }
+        };
+        format!(
+            "The final {} buffer of {} bytes is {:.0} % of the {} bytes the operating system \
+             offered{}. TCP moves at most one buffer per round trip, so this connection cannot \
+             exceed {}. {keys}; 0 lets the operating system choose and auto-tune, otherwise size \
+             it to at least bandwidth x RTT. Restart the channel afterwards and check the new \
+             `Final socket ... buffer size` line in a trace.",
+            h.dir(),
+            thousands(h.fin),
+            h.fin as f64 * 100.0 / h.cur as f64,
+            thousands(h.cur),
+            if h.had_final {
+                ""
+            } else {
+                " (no `Final` line: the requested size is shown)"
+            },
+            ceilings.join(", ")
+        )
     }
 }
 

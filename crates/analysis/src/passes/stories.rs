@@ -36,17 +36,11 @@ const SEEN_WINDOW_S: i64 = 60;
 /// Keys remembered at most (a minute of an extraordinarily busy log).
 const MAX_SEEN: usize = 500_000;
 
-/// How specific a message is about why a channel failed: the generic
-/// "channel ended" records are the least, so any other record of the same
-/// story is its cause.
+/// How specific a message is about why a channel failed (its catalogue
+/// role's): the generic "channel ended" records are the least, so any
+/// other record of the same story is its cause.
 pub fn specificity(id: &str) -> u8 {
-    match id {
-        // "Channel to remote machine is ending due to an error."
-        "AMQ9780" => 0,
-        // "Channel ended abnormally."
-        "AMQ9999" | "CSQX599" => 1,
-        _ => 2,
-    }
+    crate::catalog::role(id).specificity()
 }
 
 /// One error-log record of a story, with what the rules need of it. Its

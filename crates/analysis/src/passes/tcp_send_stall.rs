@@ -3,14 +3,14 @@
 //! thread succeeded again. Seed 002: waits of ~200 ms are the receiver's
 //! delayed-ACK timer.
 
+use super::builder::FindingBuilder;
 use super::patterns::{self, Family, Os, RcCode};
 use super::stats::Distribution;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
-    Chart, Evidence, EvidenceSet, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit,
-    human_ms,
+    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
 };
 use crate::problem::Severity;
 use std::collections::HashMap;
@@ -82,6 +82,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |s| Box::new(TcpSendStall::new(s)),
+    ..RuleInfo::BASE
 };
 
 /// The would-block codes on any platform, for the check before the
@@ -287,106 +288,156 @@ impl Pass for TcpSendStall {
             {
                 continue;
             }
-            let n = g.waits.count();
-            let max = g.waits.max();
-            let total = g.waits.sum() as u64;
-            if n == 0 || (max < self.min_wait_us && total < self.min_total_us) {
+            let Some(w) = self.waits(&g, code) else {
                 continue;
-            }
-            let p95 = g.waits.quantile(0.95).unwrap_or(0);
-            let in_window = g.waits.count_between(self.delack_lo_us, self.delack_hi_us);
-            let share = in_window as f64 / n as f64;
-            let delack = n >= 2 && share >= self.delack_share;
-            let name = match (code, os) {
-                (None, _) => "EWOULDBLOCK".to_string(),
-                (Some(10035), _) => "WSAEWOULDBLOCK (10035)".to_string(),
-                (Some(246), _) => "EWOULDBLOCK (246)".to_string(),
-                (Some(c), _) => format!("EAGAIN ({c})"),
             };
-            let stalls = n + g.unresolved;
-            let title = format!(
-                "{stalls} TCP send stall{} ({}), waits up to {}, {}",
-                if stalls == 1 { "" } else { "s" },
-                name.split(' ').next().unwrap_or(""),
-                human_ms(max as f64 / 1000.0),
-                if delack {
-                    "at the delayed-ACK timer".to_string()
-                } else {
-                    format!("{} in total", human_ms(total as f64 / 1000.0))
-                }
-            );
-            let mut f = Finding::new(RULE.id, RULE.severity, title);
-            f.first = g.first;
-            f.last = g.last.or(g.first);
-            f.count = stalls;
-            f.subject.pid = Some(tkey.1);
-            f.subject.tid = Some(tkey.2);
-            f.subject.ident = ident.clone();
-            f.key = format!("errno {}", code.map(|c| c.to_string()).unwrap_or_default());
-            let ms = |us: u64| Metric::num(us as f64 / 1000.0);
-            f.metrics.set("stalls", Metric::int(stalls));
-            f.metrics.set("max_wait_ms", ms(max));
-            f.metrics.set("total_wait_ms", ms(total));
-            f.metrics.set("p95_wait_ms", ms(p95));
-            f.metrics.set("unresolved", Metric::int(g.unresolved));
-            f.metrics.set("delayed_ack_share", Metric::num(share));
-            f.metrics.set("errno", Metric::Str(name.clone()));
-            f.metrics.set("platform", Metric::opt_str(os.map(Os::name)));
-            let mut ev = EvidenceSet::default();
-            if let Some(first) = g.first_eagain {
-                ev.push(first);
-            }
-            if let Some((_, w)) = g.worst {
-                for x in w {
-                    ev.push(x);
-                }
-            }
-            f.evidence = ev.into_sorted();
-            f.chart = Some(Chart {
-                title: "Send waits after a full socket buffer".to_string(),
-                y_label: "wait".to_string(),
-                unit: Unit::Micros,
-                style: Style::Points,
-                series: vec![Series {
-                    name: "wait until the next send succeeded".to_string(),
-                    points: g.chart.into_points(),
-                }],
-                // The receiver's delayed-ACK timer: waits lined up on it
-                // are the signature of seed 002.
-                refs: vec![RefLine {
-                    value: 200_000.0,
-                    label: "delayed-ACK timer 200 ms".to_string(),
-                }],
-                fit: None,
-                bucket_s: 0,
-            });
-            let lo = self.delack_lo_us / 1000;
-            let hi = self.delack_hi_us / 1000;
-            f.advice = if delack {
-                format!(
-                    "{in_window} of {n} waits ({:.0} %) lasted {lo}-{hi} ms: the sender filled its socket \
-                     send buffer and then waited for an ACK that the receiving host delays (its \
-                     delayed-ACK timer, ~200 ms; IBM technote on APAR IZ28473). Set `NoDelayAck=Y` in \
-                     the `TCP:` stanza of qm.ini (mqclient.ini for a client) or the environment \
-                     variable `MQ_SET_NODELAYACK=Y` for the MQ processes, on BOTH ends of the channel, \
-                     and restart the channel. A larger send buffer also makes the sender stall less \
-                     often (see socket-buffer-size).",
-                    share * 100.0
-                )
-            } else {
-                "The socket send buffer was full: the network or the receiver did not take the data \
-                 as fast as MQ wrote it. Compare the final socket send buffer size with the \
-                 bandwidth x round-trip time of the path (see socket-buffer-size findings) and raise \
-                 it in the `TCP:` stanza of qm.ini: `SndBuffSize` for sending channels, \
-                 `RcvSndBuffSize` for receiving channels, `ClntSndBuffSize` in mqclient.ini for \
-                 clients (0 = the operating system's default and auto-tuning). If the buffer is \
-                 already large, look at the receiver (slow MQGETs, full queues) and at \
-                 retransmissions on the network."
-                    .to_string()
-            };
-            out.push(f);
+            let first_eagain = g.first_eagain.into_iter();
+            let worst = g.worst.into_iter().flat_map(|(_, w)| w);
+            let f = FindingBuilder::new(&RULE, RULE.severity, w.title())
+                .span(g.first, g.last.or(g.first), w.stalls)
+                .subject(|s| {
+                    s.pid = Some(tkey.1);
+                    s.tid = Some(tkey.2);
+                    s.ident = ident.clone();
+                })
+                .key(format!(
+                    "errno {}",
+                    code.map(|c| c.to_string()).unwrap_or_default()
+                ))
+                .metrics(w.metrics(g.unresolved, os))
+                .evidence(first_eagain.chain(worst))
+                .chart(Some(chart(g.chart)))
+                .advice(self.advice(&w));
+            out.push(f.build());
         }
         out
+    }
+}
+
+/// What a group's waits add up to.
+struct Waits {
+    n: u64,
+    max: u64,
+    total: u64,
+    p95: u64,
+    /// Waits within the delayed-ACK window, and their share.
+    in_window: u64,
+    share: f64,
+    delack: bool,
+    /// The errno's name.
+    name: String,
+    /// Waits and sends never seen to succeed.
+    stalls: u64,
+}
+
+impl Waits {
+    fn title(&self) -> String {
+        format!(
+            "{} TCP send stall{} ({}), waits up to {}, {}",
+            self.stalls,
+            if self.stalls == 1 { "" } else { "s" },
+            self.name.split(' ').next().unwrap_or(""),
+            human_ms(self.max as f64 / 1000.0),
+            if self.delack {
+                "at the delayed-ACK timer".to_string()
+            } else {
+                format!("{} in total", human_ms(self.total as f64 / 1000.0))
+            }
+        )
+    }
+
+    fn metrics(&self, unresolved: u64, os: Option<Os>) -> Vec<(&'static str, Metric)> {
+        let ms = |us: u64| Metric::num(us as f64 / 1000.0);
+        vec![
+            ("stalls", Metric::int(self.stalls)),
+            ("max_wait_ms", ms(self.max)),
+            ("total_wait_ms", ms(self.total)),
+            ("p95_wait_ms", ms(self.p95)),
+            ("unresolved", Metric::int(unresolved)),
+            ("delayed_ack_share", Metric::num(self.share)),
+            ("errno", Metric::Str(self.name.clone())),
+            ("platform", Metric::opt_str(os.map(Os::name))),
+        ]
+    }
+}
+
+/// Every wait, against the receiver's delayed-ACK timer: waits lined up
+/// on it are the signature of seed 002.
+fn chart(points: SeriesBuf) -> Chart {
+    Chart {
+        title: "Send waits after a full socket buffer".to_string(),
+        y_label: "wait".to_string(),
+        unit: Unit::Micros,
+        style: Style::Points,
+        series: vec![Series {
+            name: "wait until the next send succeeded".to_string(),
+            points: points.into_points(),
+        }],
+        refs: vec![RefLine {
+            value: 200_000.0,
+            label: "delayed-ACK timer 200 ms".to_string(),
+        }],
+        fit: None,
+        bucket_s: 0,
+    }
+}
+
+impl TcpSendStall {
+    /// The group's waits; `None` when too few or too short to report.
+    fn waits(&self, g: &Group, code: Option<u32>) -> Option<Waits> {
+        let n = g.waits.count();
+        let max = g.waits.max();
+        let total = g.waits.sum() as u64;
+        if n == 0 || (max < self.min_wait_us && total < self.min_total_us) {
+            return None;
+        }
+        let in_window = g.waits.count_between(self.delack_lo_us, self.delack_hi_us);
+        let share = in_window as f64 / n as f64;
+        Some(Waits {
+            n,
+            max,
+            total,
+            p95: g.waits.quantile(0.95).unwrap_or(0),
+            in_window,
+            share,
+            delack: n >= 2 && share >= self.delack_share,
+            name: match code {
+                None => "EWOULDBLOCK".to_string(),
+                Some(10035) => "WSAEWOULDBLOCK (10035)".to_string(),
+                Some(246) => "EWOULDBLOCK (246)".to_string(),
+                Some(c) => format!("EAGAIN ({c})"),
+            },
+            stalls: n + g.unresolved,
+        })
+    }
+
+    fn advice(&self, w: &Waits) -> String {
+        let lo = self.delack_lo_us / 1000;
+        let hi = self.delack_hi_us / 1000;
+        if w.delack {
+            format!(
+                "{} of {} waits ({:.0} %) lasted {lo}-{hi} ms: the sender filled its socket \
+             send buffer and then waited for an ACK that the receiving host delays (its \
+             delayed-ACK timer, ~200 ms; IBM technote on APAR IZ28473). Set `NoDelayAck=Y` in \
+             the `TCP:` stanza of qm.ini (mqclient.ini for a client) or the environment \
+             variable `MQ_SET_NODELAYACK=Y` for the MQ processes, on BOTH ends of the channel, \
+             and restart the channel. A larger send buffer also makes the sender stall less \
+             often (see socket-buffer-size).",
+                w.in_window,
+                w.n,
+                w.share * 100.0
+            )
+        } else {
+            "The socket send buffer was full: the network or the receiver did not take the data \
+         as fast as MQ wrote it. Compare the final socket send buffer size with the \
+         bandwidth x round-trip time of the path (see socket-buffer-size findings) and raise \
+         it in the `TCP:` stanza of qm.ini: `SndBuffSize` for sending channels, \
+         `RcvSndBuffSize` for receiving channels, `ClntSndBuffSize` in mqclient.ini for \
+         clients (0 = the operating system's default and auto-tuning). If the buffer is \
+         already large, look at the receiver (slow MQGETs, full queues) and at \
+         retransmissions on the network."
+                .to_string()
+        }
     }
 }
 

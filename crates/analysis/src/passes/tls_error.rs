@@ -3,8 +3,8 @@
 //! remote end. The messages (the
 //! catalogue's TLS family) and their advice are in `crate::catalog`.
 
-use super::RuleInfo;
 use super::catalog::{Config, MessagePass};
+use super::{ChartKind, Order, RuleInfo};
 use crate::catalog::Family;
 use crate::problem::Severity;
 
@@ -27,6 +27,8 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
+    chart: ChartKind::FamilyErrors(Family::Tls),
+    order: Order::RecentFirst,
 };
 
 #[cfg(test)]

@@ -2,13 +2,13 @@
 //! (seed 004: 18 s inside `gsk_environment_init`), and the longest TLS
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
+use super::builder::{FindingBuilder, counted_title};
 use super::patterns::{self, Family};
-use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use super::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
-    Chart, Evidence, EvidenceSet, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit,
-    human_ms,
+    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
 };
 use crate::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
@@ -56,6 +56,8 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &["gsk_"],
     smf_columns: &["record", "tls_max_us", "qmgr"],
     make: |s| Box::new(TlsHandshakeSlow::new(s)),
+    chart: ChartKind::Merged,
+    ..RuleInfo::BASE
 };
 
 /// GSKit `input:` lines waiting for their `output:` line; older ones are
@@ -202,101 +204,123 @@ impl Pass for TlsHandshakeSlow {
             if g.slow == 0 {
                 continue;
             }
-            let severity = if g.max_us >= self.error_us {
-                Severity::Error
-            } else if g.max_us >= self.warning_us {
-                Severity::Warning
-            } else {
-                Severity::Info
-            };
             let max_ms = g.max_us as f64 / 1000.0;
-            let (function, what) = match &key {
-                GroupKey::Trace(_, _, f) => (Some(f.clone()), f.clone()),
-                GroupKey::Smf(..) => (None, "Longest SSL task request (QCTSSL)".to_string()),
+            let function = match &key {
+                GroupKey::Trace(_, _, f) => Some(f.as_str()),
+                GroupKey::Smf(..) => None,
             };
-            let mut title = format!("{what} took {}", human_ms(max_ms));
-            if g.slow > 1 {
-                title.push_str(&format!(" ({} slow calls)", g.slow));
-            }
-            let mut f = Finding::new(RULE.id, severity, title);
-            f.first = g.first;
-            f.last = g.last;
-            f.count = g.slow;
-            match &key {
-                GroupKey::Trace(_, pid, func) => {
-                    f.subject.pid = Some(*pid);
-                    f.subject.tid = g.tid;
-                    f.subject.ident = g.ident.clone();
-                    f.key = func.clone();
-                }
-                GroupKey::Smf(_, qm) => {
-                    if !qm.is_empty() {
-                        f.subject.qmgr = Some(qm.clone());
-                    }
-                    f.key = "QCTSSL".to_string();
-                }
-            }
-            f.metrics
-                .set("function", Metric::opt_str(function.as_deref()));
-            f.metrics.set("max_ms", Metric::num(max_ms));
-            f.metrics.set("calls", Metric::int(g.calls));
-            f.chart = Some(Chart {
-                title: "TLS call durations".to_string(),
-                y_label: "duration".to_string(),
-                unit: Unit::Micros,
-                style: Style::Points,
-                series: vec![Series {
-                    name: match &key {
-                        GroupKey::Trace(_, pid, func) => format!("{func}, pid {pid}"),
-                        GroupKey::Smf(_, qm) if !qm.is_empty() => format!("QCTSSL {qm}"),
-                        GroupKey::Smf(..) => "QCTSSL".to_string(),
-                    },
-                    points: std::mem::take(&mut g.chart).into_points(),
-                }],
-                refs: vec![RefLine {
-                    value: self.min_us as f64,
-                    label: format!("slow from {}", human_ms(self.min_us as f64 / 1000.0)),
-                }],
-                fit: None,
-                bucket_s: 0,
-            });
-            f.metrics.set("slow_calls", Metric::int(g.slow));
-            let mut ev = EvidenceSet::default();
-            for x in g.first_slow.into_iter().chain(g.worst) {
-                ev.push(x);
-            }
-            f.evidence = ev.into_sorted();
-            f.advice = match function.as_deref() {
-                Some("gsk_environment_init") | Some("gsk_environment_open") => format!(
-                    "GSKit spent {} setting up its environment (opening and reading the key \
-                     repository and its stash file, loading the crypto provider, seeding its random \
-                     number generator) before any byte of the handshake was sent. Every channel \
-                     process that starts TLS pays this, so channel starts and client connects are \
-                     delayed by it. Check where the key repository lives (slow or network file \
-                     systems), its size (thousands of certificates), and the system's entropy \
-                     source; compare with the same call on a healthy system. IBM support will want \
-                     this trace and the GSKit level (`GSKit version check` line).",
-                    human_ms(max_ms)
-                ),
-                Some(_) => format!(
-                    "The TLS handshake call took {}. Common causes: certificate revocation checks \
-                     (OCSP responders or CRL servers named in AuthInfo objects or in the \
-                     certificates, unreachable through a firewall: see `OCSPCheckExtensions` and \
-                     `SSLHTTPProxyName` in the SSL stanza), a slow or lossy network round trip, or \
-                     a peer short of CPU. The other end of the channel waits as long.",
-                    human_ms(max_ms)
-                ),
-                None => format!(
-                    "The channel initiator's SSL server tasks had a request taking {} in this \
-                     interval. Check the number of SSL tasks (SSLTASKS) against the channel start \
-                     rate, CPU and crypto hardware availability, and revocation checks; TLS \
-                     channels that connect and disconnect often multiply this cost.",
-                    human_ms(max_ms)
-                ),
-            };
-            out.push(f);
+            let chart = self.chart(&key, std::mem::take(&mut g.chart));
+            let f = FindingBuilder::new(&RULE, self.severity(g.max_us), title(&key, &g, max_ms))
+                .span(g.first, g.last, g.slow)
+                .with(|f| subject(f, &key, &g))
+                .metrics([
+                    ("function", Metric::opt_str(function)),
+                    ("max_ms", Metric::num(max_ms)),
+                    ("calls", Metric::int(g.calls)),
+                    ("slow_calls", Metric::int(g.slow)),
+                ])
+                .chart(Some(chart))
+                .evidence(g.first_slow.into_iter().chain(g.worst))
+                .advice(advice(function, max_ms));
+            out.push(f.build());
         }
         out
+    }
+}
+
+impl TlsHandshakeSlow {
+    fn severity(&self, max_us: u64) -> Severity {
+        if max_us >= self.error_us {
+            Severity::Error
+        } else if max_us >= self.warning_us {
+            Severity::Warning
+        } else {
+            Severity::Info
+        }
+    }
+
+    /// Every call's duration, with the slow threshold drawn.
+    fn chart(&self, key: &GroupKey, points: SeriesBuf) -> Chart {
+        Chart {
+            title: "TLS call durations".to_string(),
+            y_label: "duration".to_string(),
+            unit: Unit::Micros,
+            style: Style::Points,
+            series: vec![Series {
+                name: match key {
+                    GroupKey::Trace(_, pid, func) => format!("{func}, pid {pid}"),
+                    GroupKey::Smf(_, qm) if !qm.is_empty() => format!("QCTSSL {qm}"),
+                    GroupKey::Smf(..) => "QCTSSL".to_string(),
+                },
+                points: points.into_points(),
+            }],
+            refs: vec![RefLine {
+                value: self.min_us as f64,
+                label: format!("slow from {}", human_ms(self.min_us as f64 / 1000.0)),
+            }],
+            fit: None,
+            bucket_s: 0,
+        }
+    }
+}
+
+fn title(key: &GroupKey, g: &Group, max_ms: f64) -> String {
+    let what = match key {
+        GroupKey::Trace(_, _, f) => f.as_str(),
+        GroupKey::Smf(..) => "Longest SSL task request (QCTSSL)",
+    };
+    counted_title(
+        format!("{what} took {}", human_ms(max_ms)),
+        g.slow,
+        "slow calls",
+    )
+}
+
+fn subject(f: &mut Finding, key: &GroupKey, g: &Group) {
+    match key {
+        GroupKey::Trace(_, pid, func) => {
+            f.subject.pid = Some(*pid);
+            f.subject.tid = g.tid;
+            f.subject.ident = g.ident.clone();
+            f.key = func.clone();
+        }
+        GroupKey::Smf(_, qm) => {
+            if !qm.is_empty() {
+                f.subject.qmgr = Some(qm.clone());
+            }
+            f.key = "QCTSSL".to_string();
+        }
+    }
+}
+
+fn advice(function: Option<&str>, max_ms: f64) -> String {
+    match function {
+        Some("gsk_environment_init") | Some("gsk_environment_open") => format!(
+            "GSKit spent {} setting up its environment (opening and reading the key \
+             repository and its stash file, loading the crypto provider, seeding its random \
+             number generator) before any byte of the handshake was sent. Every channel \
+             process that starts TLS pays this, so channel starts and client connects are \
+             delayed by it. Check where the key repository lives (slow or network file \
+             systems), its size (thousands of certificates), and the system's entropy \
+             source; compare with the same call on a healthy system. IBM support will want \
+             this trace and the GSKit level (`GSKit version check` line).",
+            human_ms(max_ms)
+        ),
+        Some(_) => format!(
+            "The TLS handshake call took {}. Common causes: certificate revocation checks \
+             (OCSP responders or CRL servers named in AuthInfo objects or in the \
+             certificates, unreachable through a firewall: see `OCSPCheckExtensions` and \
+             `SSLHTTPProxyName` in the SSL stanza), a slow or lossy network round trip, or \
+             a peer short of CPU. The other end of the channel waits as long.",
+            human_ms(max_ms)
+        ),
+        None => format!(
+            "The channel initiator's SSL server tasks had a request taking {} in this \
+             interval. Check the number of SSL tasks (SSLTASKS) against the channel start \
+             rate, CPU and crypto hardware availability, and revocation checks; TLS \
+             channels that connect and disconnect often multiply this cost.",
+            human_ms(max_ms)
+        ),
     }
 }
 

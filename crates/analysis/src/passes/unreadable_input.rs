@@ -27,6 +27,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |_s: &Settings| Box::new(UnreadableInput),
+    ..RuleInfo::BASE
 };
 
 pub struct UnreadableInput;

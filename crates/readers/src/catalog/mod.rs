@@ -84,9 +84,52 @@ pub struct Entry {
     /// `I`, `W`, `E`, `S`, `T`.
     pub severity: char,
     pub family: Family,
+    /// What the message says of a channel's life, for the rules that join
+    /// or count records.
+    pub role: Role,
     pub fields: &'static [Field],
     /// What the rules say, for a message a rule reports.
     pub rule: Option<RuleText>,
+}
+
+/// What a message says of a channel's life. The rules that join records
+/// into stories (one failure) or count channels read it here, so a new
+/// message of a known kind is one catalogue row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Nothing beyond its family: a failure's record of this kind can be
+    /// its story's cause.
+    None,
+    /// A channel started (connection-churn counts them).
+    ChannelStart,
+    /// A channel stopped (connection-churn pairs it with its start).
+    ChannelStop,
+    /// "Channel ended abnormally": generic, the record before it from the
+    /// same process says why.
+    GenericEnd,
+    /// Written after the error that ended a channel, naming only the
+    /// remote end: evidence, even less specific than a generic end.
+    EndNotice,
+    /// The other end asked for a channel name not defined: many names from
+    /// one address are a scan of the listener.
+    UndefinedChannel,
+}
+
+impl Role {
+    /// How specific a record is about why a channel failed: a story's
+    /// cause is its most specific record.
+    pub fn specificity(self) -> u8 {
+        match self {
+            Role::EndNotice => 0,
+            Role::GenericEnd => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// A message's role (`Role::None` for one not in the catalogue).
+pub fn role(id: &str) -> Role {
+    lookup(id).map_or(Role::None, |e| e.role)
 }
 
 /// The kind of a message: the readers mark records with it (attribute
@@ -247,6 +290,30 @@ pub fn warning_ids(family: Family) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roles_are_read_with_or_without_the_severity_letter() {
+        assert_eq!(role("CSQX511I"), Role::ChannelStart);
+        assert_eq!(role("AMQ9002"), Role::ChannelStart);
+        assert_eq!(role(" CSQX512I"), Role::ChannelStop);
+        assert_eq!(role("AMQ9999E"), Role::GenericEnd);
+        assert_eq!(role("AMQ9780E"), Role::EndNotice);
+        assert_eq!(role("AMQ9519E"), Role::UndefinedChannel);
+        assert_eq!(role("AMQ9209E"), Role::None);
+        assert_eq!(role("AMQ0000X"), Role::None);
+        assert!(Role::None.specificity() > Role::GenericEnd.specificity());
+        assert!(Role::GenericEnd.specificity() > Role::EndNotice.specificity());
+        // Stories join channel and TLS records: a role that orders causes
+        // on any other family would never be read.
+        for e in CATALOG {
+            if matches!(
+                e.role,
+                Role::GenericEnd | Role::EndNotice | Role::UndefinedChannel
+            ) {
+                assert_eq!(e.family, Family::Channel, "{}", e.id);
+            }
+        }
+    }
 
     #[test]
     fn every_pattern_compiles_and_ids_are_unique() {

@@ -3,7 +3,7 @@
 //! generic fields every AMQ or CSQ message may carry. The types and the
 //! look-ups are in `catalog/mod.rs`.
 
-use super::{Entry, Family, Field, RuleText, Shape, Src};
+use super::{Entry, Family, Field, Role, RuleText, Shape, Src};
 use crate::problem::Severity;
 
 const fn t(attr: &'static str, re: &'static str) -> Field {
@@ -42,6 +42,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9788",
         severity: 'W',
         family: Family::Dns,
+        role: Role::None,
         fields: &[
             t("address", r"Slow DNS lookup for address '([^']*)'"),
             t("address", r"resolve address '([^']*)'"),
@@ -61,6 +62,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9202",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -73,6 +75,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9203",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -85,6 +88,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9206",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -97,6 +101,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9207",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[
             t("hostspec", r"received from host '([^']*)'"),
             ins("hostspec", "CommentInsert1"),
@@ -112,6 +117,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9208",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         // Inserts as MQ 9.3 writes them: ArithInsert1 the return code,
         // CommentInsert1 the host, 2 the transport, 3 the call. Older
         // releases write the host unquoted.
@@ -136,6 +142,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9209",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[
             ins("hostspec", "CommentInsert1"),
             ins("channel", "CommentInsert3"),
@@ -157,6 +164,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9213",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -169,6 +177,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9259",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -181,6 +190,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9271",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[
             t(
                 "hostspec",
@@ -199,6 +209,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9503",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -211,6 +222,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9507",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -223,6 +235,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9508",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -230,6 +243,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9513",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -242,6 +256,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9519",
         severity: 'E',
         family: Family::Channel,
+        role: Role::UndefinedChannel,
         fields: &[t("channel", r"Channel '([^']*)' not found")],
         rule: Some(RuleText {
             severity: Severity::Warning,
@@ -254,6 +269,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9520",
         severity: 'E',
         family: Family::Channel,
+        role: Role::UndefinedChannel,
         fields: &[t("channel", r"channel '([^']*)'")],
         rule: Some(RuleText {
             severity: Severity::Warning,
@@ -266,6 +282,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9524",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -273,6 +290,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9526",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -285,6 +303,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9544",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -297,6 +316,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9558",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -309,6 +329,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9999",
         severity: 'E',
         family: Family::Channel,
+        role: Role::GenericEnd,
         fields: &[
             ins("channel", "CommentInsert1"),
             ins("hostspec", "CommentInsert3"),
@@ -328,6 +349,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9780",
         severity: 'E',
         family: Family::Channel,
+        role: Role::EndNotice,
         fields: &[t("hostspec", r"remote machine '([^']*)'")],
         rule: None,
     },
@@ -336,6 +358,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9631",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -348,6 +371,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9633",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[
             ins("channel", "CommentInsert1"),
             ins("peer", "CommentInsert2"),
@@ -365,6 +389,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9635",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -377,6 +402,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9636",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[
             ins("channel", "CommentInsert1"),
             ins("peer", "CommentInsert2"),
@@ -393,6 +419,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9637",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -405,6 +432,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9638",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -417,6 +445,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9639",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -429,6 +458,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9641",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -441,6 +471,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9642",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -453,6 +484,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9643",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -460,6 +492,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9660",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -472,6 +505,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9665",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -485,6 +519,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9776",
         severity: 'E',
         family: Family::Security,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -492,6 +527,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9777",
         severity: 'E',
         family: Family::Security,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -500,6 +536,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ6184",
         severity: 'W',
         family: Family::Internal,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -507,6 +544,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ6118",
         severity: 'S',
         family: Family::Internal,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -514,6 +552,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ6119",
         severity: 'S',
         family: Family::Internal,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -521,6 +560,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ6125",
         severity: 'S',
         family: Family::Internal,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -529,6 +569,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ5037",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[ins("task", "CommentInsert1")],
         rule: None,
     },
@@ -536,6 +577,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ5041",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[ins("task", "CommentInsert1")],
         rule: None,
     },
@@ -543,6 +585,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ5051",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[
             ins("task", "CommentInsert1"),
             t("task", r"(?i)\btask '([^']+)'"),
@@ -553,6 +596,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ5806",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -560,6 +604,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ6287",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -567,6 +612,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ7467",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -574,6 +620,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ7468",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -581,6 +628,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ8003",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -588,6 +636,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ8004",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -595,6 +644,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9001",
         severity: 'I',
         family: Family::Info,
+        role: Role::ChannelStop,
         fields: &[],
         rule: None,
     },
@@ -602,6 +652,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9002",
         severity: 'I',
         family: Family::Info,
+        role: Role::ChannelStart,
         fields: &[],
         rule: None,
     },
@@ -609,6 +660,7 @@ pub static CATALOG: &[Entry] = &[
         id: "AMQ9542",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -618,6 +670,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX500",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -625,6 +678,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX501",
         severity: 'I',
         family: Family::Info,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -632,6 +686,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX511",
         severity: 'I',
         family: Family::Info,
+        role: Role::ChannelStart,
         fields: &[],
         rule: None,
     },
@@ -639,6 +694,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX512",
         severity: 'I',
         family: Family::Info,
+        role: Role::ChannelStop,
         fields: &[],
         rule: None,
     },
@@ -646,6 +702,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX053",
         severity: 'E',
         family: Family::Internal,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -653,6 +710,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX201",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -660,6 +718,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX202",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -667,6 +726,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX206",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -674,6 +734,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX207",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Warning,
@@ -686,6 +747,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX208",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -693,6 +755,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX209",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -707,6 +770,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX489",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[t("limit", r"instance limit (\d+)")],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -719,6 +783,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX490",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[t("limit", r"instance limit (\d+)")],
         rule: None,
     },
@@ -726,6 +791,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX504",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -738,6 +804,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX513",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[],
         rule: None,
     },
@@ -745,6 +812,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX599",
         severity: 'E',
         family: Family::Channel,
+        role: Role::GenericEnd,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -763,6 +831,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX777",
         severity: 'E',
         family: Family::Channel,
+        role: Role::None,
         fields: &[t(
             "hostspec",
             r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
@@ -778,6 +847,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX620",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -790,6 +860,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX631",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -802,6 +873,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX633",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -814,6 +886,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX634",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -826,6 +899,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX636",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -838,6 +912,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX637",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -850,6 +925,7 @@ pub static CATALOG: &[Entry] = &[
         id: "CSQX638",
         severity: 'E',
         family: Family::Tls,
+        role: Role::None,
         fields: &[],
         rule: Some(RuleText {
             severity: Severity::Error,

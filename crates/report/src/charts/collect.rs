@@ -218,6 +218,16 @@ pub struct Collected {
 }
 
 impl Collected {
+    /// The case's errors of a catalogue family over time, for the
+    /// families counted here (channel and TLS).
+    pub fn family_errors(&self, family: Family) -> Option<&Chart> {
+        match family {
+            Family::Channel => self.channel_errors.as_ref(),
+            Family::Tls => self.tls_errors.as_ref(),
+            _ => None,
+        }
+    }
+
     /// Replace names (paths, channels, hosts) as `--redact` does elsewhere.
     pub fn redact(&mut self, mut f: impl FnMut(&str) -> String) {
         for l in &mut self.lanes {

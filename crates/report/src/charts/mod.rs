@@ -9,6 +9,7 @@ pub mod svg;
 pub use collect::{Collected, Collector};
 
 use super::Report;
+use mqdiag_analysis::passes::{self, ChartKind};
 use mqdiag_model::findings::{Chart, Finding, MAX_COUNT_SERIES, Series};
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -42,22 +43,18 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "<figure class=\"chart overview\">{s}</figure>")
 }
 
-/// Rules whose findings are few samples each (one look-up, one call):
-/// their charts are drawn together, one series per finding, in the first
-/// finding of the kind, so the durations can be compared on one clock.
-const MERGED: [&str; 2] = ["slow-dns", "tls-handshake-slow"];
-
-/// The chart a finding shows: its own (qtime-growth, tcp-send-stall,
-/// connection-churn); for the first finding of a kind in `MERGED`, all
-/// that kind's series; for the first channel-error and tls-error finding,
-/// the errors of that kind over time from the whole case.
+/// The chart a finding shows, as its rule's `ChartKind` says: its own;
+/// for the first finding of a `Merged` rule, all that rule's series; for
+/// the first finding of a `FamilyErrors` rule without a chart of its own,
+/// the errors of that family over time from the whole case.
 pub fn for_finding<'a>(
     r: &'a Report,
     f: &'a Finding,
     first_of_kind: bool,
 ) -> Option<Cow<'a, Chart>> {
     let rule = f.rule.as_str();
-    if MERGED.contains(&rule) {
+    let kind = passes::rule(rule).map_or(ChartKind::Own, |i| i.chart);
+    if kind == ChartKind::Merged {
         return first_of_kind
             .then(|| merged(r, rule))
             .flatten()
@@ -65,9 +62,8 @@ pub fn for_finding<'a>(
     }
     f.chart
         .as_ref()
-        .or(match (first_of_kind, rule) {
-            (true, "channel-error") => r.charts.channel_errors.as_ref(),
-            (true, "tls-error") => r.charts.tls_errors.as_ref(),
+        .or(match (first_of_kind, kind) {
+            (true, ChartKind::FamilyErrors(family)) => r.charts.family_errors(family),
             _ => None,
         })
         .map(Cow::Borrowed)
