@@ -289,7 +289,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         .unwrap_or(FailOn::Never)
         .threshold()
         .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
-    let nothing_read = inputs.iter().all(|i| i.events == 0);
+    let nothing_read = crate::run::nothing_read(&inputs);
 
     let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
     if let Some(r) = redactor.as_mut() {
@@ -348,14 +348,17 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let color = a
         .color
         .wanted(crate::outpath::target(a.input.output.as_deref()).is_none());
-    io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
     if nothing_read {
-        return Err(format!(
-            "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",
-            inputs.len(),
-            if inputs.len() == 1 { "" } else { "s" }
-        ));
+        // The report is still shown (it says why), but an `-o` file is
+        // left as it was: the run could not be done.
+        if matches!(out, crate::outpath::Output::Stdout(_)) {
+            io_result(
+                report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()),
+            )?;
+        }
+        return Err(crate::run::nothing_read_error(&inputs));
     }
+    io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
 }
 

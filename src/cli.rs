@@ -184,10 +184,12 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
-    let r = write_header(&mut out, format)
-        .and_then(|_| merged.write_all(&mut out, &window))
-        .and_then(|_| out.finish());
-    io_result(r)?;
+    io_result(write_header(&mut out, format).and_then(|_| merged.write_all(&mut out, &window)))?;
+    let inputs = merged.finish();
+    if crate::run::nothing_read(&inputs) {
+        return Err(crate::run::nothing_read_error(&inputs));
+    }
+    io_result(out.finish())?;
     Ok(EXIT_OK)
 }
 
@@ -227,8 +229,16 @@ fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
         InventoryFormat::Text => {
             inventory::write_text(&mut crate::text::ControlEscaper(&mut out), &rows)
         }
-    }
-    .and_then(|_| out.finish());
+    };
     io_result(r)?;
+    // The inventory says why; an `-o` file is kept as it was.
+    if crate::run::nothing_read(&rows) {
+        if !matches!(out, Output::Stdout(_)) {
+            return Err(crate::run::nothing_read_error(&rows));
+        }
+        io_result(out.finish())?;
+        return Err(crate::run::nothing_read_error(&rows));
+    }
+    io_result(out.finish())?;
     Ok(EXIT_OK)
 }

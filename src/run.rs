@@ -6,7 +6,7 @@
 
 use crate::event::Ts;
 use crate::formats::open_all;
-use crate::input::discover_with;
+use crate::input::discover_following;
 use crate::outpath::Output;
 use crate::progress::Progress;
 use crate::redact::{Cat, Redactor};
@@ -65,6 +65,10 @@ pub struct InputArgs {
     /// With `--redact`: replace whole channel and queue names too.
     #[arg(long, requires = "redact")]
     pub redact_names: bool,
+    /// Follow symbolic links that lead out of the paths named (by default
+    /// such a link is named in a note and not read).
+    #[arg(long)]
+    pub follow: bool,
 }
 
 /// `-j`: more workers than this only cost memory (each holds read buffers).
@@ -152,7 +156,23 @@ impl InputArgs {
         progress: bool,
     ) -> Result<Opened, String> {
         let progress = progress.then(Progress::begin);
-        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
+        let mut found = discover_following(
+            &self.paths(),
+            progress.as_ref().map(|p| p.meter()),
+            self.follow,
+        );
+        // Links inside the inputs can lead to the output: refused, whatever
+        // path led there.
+        if let Some(o) = crate::outpath::target(self.output.as_deref()) {
+            let files = found.inputs.iter().filter_map(|i| match &i.location {
+                crate::input::Location::File(p) => Some(p.as_path()),
+                _ => None,
+            });
+            crate::outpath::not_read(
+                o,
+                files.chain(found.archive_files.iter().map(|p| p.as_path())),
+            )?;
+        }
         let skip: Vec<PathBuf> = skip
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
@@ -325,6 +345,29 @@ pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
     for n in &mut fi.notes {
         *n = r.apply(n);
     }
+}
+
+/// Whether no input could be used at all (each gave no event and is of no
+/// known format, an unformatted binary trace, or had an error): the run
+/// could not be done, exit 2 in every verb, and an existing `-o` file is
+/// left as it was. An empty file or a header alone was read: it is not
+/// this.
+pub fn nothing_read(inputs: &[FileInfo]) -> bool {
+    use crate::event::Format;
+    inputs.iter().all(|i| {
+        i.events == 0
+            && (matches!(i.format, Format::Unknown | Format::BinaryTrace)
+                || i.worst == Some(crate::source::Severity::Error))
+    })
+}
+
+/// The error of a run in which `nothing_read`.
+pub fn nothing_read_error(inputs: &[FileInfo]) -> String {
+    format!(
+        "no readable input: none of the {} file{} could be used (see the unreadable-input problems)",
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" }
+    )
 }
 
 /// Sources to read, and rows for paths that could not be walked.

@@ -95,6 +95,8 @@ pub enum ProblemCode {
     /// The time of day steps back by more than an hour where no midnight
     /// can be: the date is kept.
     ClockJump,
+    /// A symbolic link leading out of the paths named: not followed.
+    LinkNotFollowed,
 }
 
 impl ProblemCode {
@@ -134,6 +136,7 @@ impl ProblemCode {
         ProblemCode::ClockOffset,
         ProblemCode::DuplicateFile,
         ProblemCode::ClockJump,
+        ProblemCode::LinkNotFollowed,
     ];
 
     /// The stable kebab-case name, as in JSON.
@@ -173,6 +176,7 @@ impl ProblemCode {
             ProblemCode::ClockOffset => "clock-offset",
             ProblemCode::DuplicateFile => "duplicate-file",
             ProblemCode::ClockJump => "clock-jump",
+            ProblemCode::LinkNotFollowed => "link-not-followed",
         }
     }
 }
@@ -862,11 +866,12 @@ mod tests {
             | ProblemCode::Encoding
             | ProblemCode::ClockOffset
             | ProblemCode::DuplicateFile
-            | ProblemCode::ClockJump => 1,
+            | ProblemCode::ClockJump
+            | ProblemCode::LinkNotFollowed => 1,
         };
         assert_eq!(
             ProblemCode::ALL.iter().map(|c| count(*c)).sum::<usize>(),
-            34
+            35
         );
     }
 
