@@ -412,7 +412,7 @@ impl<'a> Expander<'a> {
         let why: Arc<str> = Arc::from(gz_why(blob.len));
         let open = |b: &Range| {
             b.open()
-                .map(|w| Limit::new(flate2::read::MultiGzDecoder::new(w), limit, why.clone()))
+                .map(|w| Limit::new(super::gz::GzMembers::new(w), limit, why.clone()))
         };
         let head = match open(&blob).and_then(|r| read_head(r, MAGIC_BYTES)) {
             Ok(h) => h,
@@ -446,12 +446,26 @@ impl<'a> Expander<'a> {
             None => {
                 // One compressed file: streamed on every open. Its size is
                 // the gzip trailer's (exact below 4 GiB, modulo 4 GiB above).
-                let bytes = blob
+                let mut bytes = blob
                     .tail(4)
                     .ok()
                     .and_then(|t| <[u8; 4]>::try_from(t.as_slice()).ok())
                     .map(|t| u64::from(u32::from_le_bytes(t)))
                     .unwrap_or(0);
+                // A trailer of 0 or past the limit may be no trailer at all
+                // (zero padding, a cut file, bytes after the data): what the
+                // stream gives within the floor every gzip may reach decides.
+                if bytes == 0 || bytes > limit {
+                    match blob
+                        .open()
+                        .ok()
+                        .and_then(|r| super::gz::usable_len(r, RATIO_FLOOR))
+                    {
+                        Some(n) => bytes = n,
+                        None if bytes == 0 => bytes = RATIO_FLOOR,
+                        None => {}
+                    }
+                }
                 if bytes > limit {
                     return self.refuse(
                         display,

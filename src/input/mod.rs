@@ -5,6 +5,7 @@
 pub mod archive;
 pub mod blob;
 pub mod dedupe;
+pub mod gz;
 
 use crate::event::{Format, Origin};
 use crate::meter::Meter;
@@ -64,7 +65,7 @@ impl Location {
             Location::Range(r) => Box::new(r.open()?),
             Location::Zip(m) => m.open()?,
             Location::Gzip { inner, limit, why } => Box::new(blob::Limit::new(
-                flate2::read::MultiGzDecoder::new(inner.open()?),
+                gz::GzMembers::new(inner.open()?),
                 *limit,
                 why.clone(),
             )),
