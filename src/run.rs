@@ -32,7 +32,7 @@ pub struct InputArgs {
     #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
     pub smf_stck_tz: Option<FixedOffset>,
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_date)]
     pub date: Option<NaiveDate>,
     /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
     /// ...). Default: decided per file from its first bytes.
@@ -85,6 +85,19 @@ fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
             "`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)"
         )
     })
+}
+
+/// `--date`: a year events can be ordered in (see `timeline::orderable`).
+fn parse_date(s: &str) -> Result<NaiveDate, String> {
+    let d = s
+        .parse::<NaiveDate>()
+        .map_err(|e| format!("`{s}` is not a date like 2024-02-29: {e}"))?;
+    if !crate::timeline::orderable_date(d) {
+        return Err(format!(
+            "`{s}`: a date from 1970-01-02 to 2262-04-10 (times outside cannot be ordered)"
+        ));
+    }
+    Ok(d)
 }
 
 fn parse_tz(s: &str) -> Result<FixedOffset, String> {

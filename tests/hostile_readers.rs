@@ -119,3 +119,104 @@ fn gzip_padding_cuts_and_trailing_bytes_are_read_as_far_as_they_go() {
         );
     }
 }
+
+const WINDOWS: &str = include_str!("../fixtures/trace/windows/AMQ2512.0.TRC");
+
+/// Every instant in `out` (RFC 3339 as the outputs write them) has a
+/// four-digit year from 1970.
+fn instants_sane(out: &str, what: &str) {
+    let re = regex::Regex::new(r"([+-]?\d{4,})-\d\d-\d\dT\d\d:\d\d:\d\d").unwrap();
+    for c in re.captures_iter(out) {
+        let y = &c[1];
+        let ok = y.len() == 4 && y.parse::<u32>().is_ok_and(|y| (1970..=9999).contains(&y));
+        assert!(ok, "{what}: instant with year `{y}`");
+    }
+}
+
+/// Header dates no event can be ordered in, a `--date` likewise, and
+/// midnights rolling past year 2262: never printed, each a located
+/// `bad-time` problem, counted.
+#[test]
+fn times_outside_what_can_be_ordered_are_located_problems() {
+    let d = Scratch::new("badtime");
+    d.write(
+        "w/AMQ1.0.TRC",
+        WINDOWS
+            .replace("Date : 11/26/19", "Date : 01/01/10000")
+            .as_bytes(),
+    );
+    d.write(
+        "u/AMQ622742.0.FMT",
+        TRACE.replace("05/15/16", "05/15/1900").as_bytes(),
+    );
+    // A header on 9 April 2262 (day first with a four-digit year), then
+    // a midnight crossed on every other line: past 2262-04-11 from line 16.
+    let mut roll = String::new();
+    for l in WINDOWS.lines() {
+        roll.push_str(&l.replace(
+            "Date : 11/26/19  Time : 16:18:56",
+            "Date : 09/04/2262  Time : 08:00:00",
+        ));
+        roll.push('\n');
+        if l.starts_with("=====") {
+            break;
+        }
+    }
+    roll.push('\n');
+    for k in 0..12u32 {
+        let t = if k % 2 == 0 {
+            "21:00:00.000001"
+        } else {
+            "02:00:00.000001"
+        };
+        roll.push_str(&format!(
+            "{:08X} {t}   2512.1           :       !! - x\n",
+            0x100 + k
+        ));
+    }
+    d.write("r/AMQ2512.0.TRC", roll.as_bytes());
+    let rows = inventory(&d, &["w", "u", "r"]);
+    let json = serde_json::to_string(&rows).unwrap();
+    instants_sane(&json, "inventory");
+    let located = |path: &str| -> Vec<(Option<u64>, String)> {
+        messages(row(&rows, path))
+            .into_iter()
+            .zip(row(&rows, path)["problems"].as_array().unwrap())
+            .filter(|(_, p)| p["code"] == "bad-time")
+            .map(|(m, _)| m)
+            .collect()
+    };
+    assert_eq!(located("w/AMQ1.0.TRC")[0].0, Some(6), "{json}");
+    let u = located("u/AMQ622742.0.FMT");
+    assert_eq!(
+        u.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+        [Some(5), Some(6)],
+        "{json}"
+    );
+    let r = located("r/AMQ2512.0.TRC");
+    assert_eq!(r.len(), 1, "{json}");
+    assert_eq!(r[0].0, Some(16), "{json}");
+    assert!(r[0].1.starts_with("7 event(s)"), "{}", r[0].1);
+    for args in [
+        &["timeline", "--format", "jsonl", "w", "u", "r"][..],
+        &["analyze", "--format", "json", "w", "u", "r"],
+    ] {
+        let out = run_limited(d.path(), args, 10, Some(2 << 30));
+        assert!(out.code <= 1, "{args:?}: {}", out.stderr);
+        instants_sane(&out.stdout_head, args[0]);
+        if args[0] == "timeline" {
+            assert!(
+                out.stderr.contains("7 event(s) dated outside"),
+                "{}",
+                out.stderr
+            );
+        }
+    }
+    let out = run_limited(
+        d.path(),
+        &["timeline", "--date", "0001-01-01", "u"],
+        10,
+        Some(2 << 30),
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

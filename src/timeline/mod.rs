@@ -149,6 +149,19 @@ pub fn orderable(key: i64) -> bool {
     (0..i64::MAX).contains(&key)
 }
 
+/// Whether every instant of day `d` (in any offset) is `orderable`:
+/// 1970-01-02 to 2262-04-10.
+pub fn orderable_date(d: chrono::NaiveDate) -> bool {
+    let lo = chrono::NaiveDate::from_ymd_opt(1970, 1, 2).expect("date");
+    let hi = chrono::NaiveDate::from_ymd_opt(2262, 4, 10).expect("date");
+    (lo..=hi).contains(&d)
+}
+
+/// Whether a time can be ordered and printed (see `orderable`).
+fn ts_orderable(t: &crate::event::Ts) -> bool {
+    t.timestamp_nanos_opt().is_some_and(orderable)
+}
+
 /// Events a source had whose time cannot be ordered: counted, and the
 /// first one's place kept, for one problem at the end.
 #[derive(Default)]
@@ -166,6 +179,36 @@ impl OutOfRange {
     }
 
     pub fn report(&mut self, infos: &mut [FileInfo]) {
+        // A file's range is never printed outside what can be ordered:
+        // times a reader only skipped over (not built as events) are told
+        // here, once per file.
+        for fi in infos.iter_mut() {
+            let bad: Vec<crate::event::Ts> = [fi.first, fi.last]
+                .into_iter()
+                .flatten()
+                .filter(|t| !ts_orderable(t))
+                .collect();
+            if bad.is_empty() {
+                continue;
+            }
+            fi.first = fi.first.filter(ts_orderable);
+            fi.last = fi.last.filter(ts_orderable);
+            if self.first.as_ref().is_some_and(|(p, _)| *p == fi.path) {
+                continue;
+            }
+            let mut years: Vec<String> = bad.iter().map(|t| t.format("%Y").to_string()).collect();
+            years.dedup();
+            fi.problem(
+                ProblemCode::BadTime,
+                None,
+                Severity::Warning,
+                0,
+                format!(
+                    "times in year {} (outside 1970-01-01 .. 2262-04-11: a misread date or a clock gone astray): not shown",
+                    years.join(" and ")
+                ),
+            );
+        }
         let Some((path, line)) = self.first.take() else {
             return;
         };
