@@ -115,32 +115,48 @@ fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
             MAX_BASELINE_BYTES >> 20
         )));
     }
-    let mut text = String::new();
-    std::fs::File::open(p)
-        .and_then(|f| f.take(MAX_BASELINE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| cannot(&e))?;
-    // It may have grown since it was measured.
-    if text.len() as u64 > MAX_BASELINE_BYTES {
-        return Err(cannot(&format!(
-            "more than the {} MiB a baseline report may have",
-            MAX_BASELINE_BYTES >> 20
-        )));
-    }
-    let v: serde_json::Value = serde_json::from_str(&text)
+    // Streamed, keeping only the fingerprints: a report's evidence and
+    // inputs are skipped as they are read, not built (a 51 MB report took
+    // 2.3 GB read whole).
+    let f = std::fs::File::open(p).map_err(|e| cannot(&e))?;
+    // It may grow while it is read.
+    let r = std::io::BufReader::new(f.take(MAX_BASELINE_BYTES + 1));
+    let doc: BaselineDoc = serde_json::from_reader(r)
         .map_err(|e| format!("baseline {} is not a JSON report: {e}", p.display()))?;
-    let findings = v
-        .get("findings")
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| {
-            format!(
-                "baseline {} is not an mqdiag JSON report (no `findings` list)",
-                p.display()
-            )
-        })?;
-    Ok(findings
-        .iter()
-        .filter_map(|f| f.get("fingerprint")?.as_str().map(str::to_string))
-        .collect())
+    let findings = doc.findings.ok_or_else(|| {
+        format!(
+            "baseline {} is not an mqdiag JSON report (no `findings` list)",
+            p.display()
+        )
+    })?;
+    Ok(findings.into_iter().filter_map(|f| f.fingerprint).collect())
+}
+
+/// What a baseline report is read for; every other field is skipped.
+#[derive(serde::Deserialize)]
+struct BaselineDoc {
+    findings: Option<Vec<BaselineFinding>>,
+}
+
+#[derive(serde::Deserialize)]
+struct BaselineFinding {
+    #[serde(default, deserialize_with = "string_or_skip")]
+    fingerprint: Option<String>,
+}
+
+/// A fingerprint that is a string; anything else is no fingerprint.
+fn string_or_skip<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum S {
+        Str(String),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match S::deserialize(d)? {
+        S::Str(s) => Some(s),
+        S::Other(_) => None,
+    })
 }
 
 /// Report order: most severe first, then rule order, then time.
