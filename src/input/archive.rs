@@ -188,7 +188,16 @@ pub(super) struct Expander<'a> {
     archive_expanded: u64,
     /// Counts unpacked bytes for the progress line.
     meter: Option<Arc<Meter>>,
+    /// Members of the top-level archive being listed refused so far, and
+    /// the last one past `SHOWN_REFUSALS` (name and reason).
+    refused: u64,
+    last_refused: Option<(String, String)>,
 }
+
+/// Refused members of one archive told one by one; the rest are one
+/// problem with their count (300,000 overlapping zip entries made a
+/// 3.6 GB report).
+const SHOWN_REFUSALS: u64 = 10;
 
 /// Where a tar's member bytes are.
 enum Place<'a> {
@@ -206,6 +215,8 @@ impl<'a> Expander<'a> {
             expanded: 0,
             archive_expanded: 0,
             meter,
+            refused: 0,
+            last_refused: None,
         }
     }
 
@@ -219,9 +230,31 @@ impl<'a> Expander<'a> {
     }
 
     fn refuse_as(&mut self, display: &str, code: ProblemCode, msg: impl Into<String>) {
+        if display.contains('!') {
+            self.refused += 1;
+            if self.refused > SHOWN_REFUSALS {
+                self.last_refused = Some((display.to_string(), msg.into()));
+                return;
+            }
+        }
         self.out
             .problems
             .push(problem_row(display, code, msg.into()));
+    }
+
+    /// The members of `display` refused past the first few: one problem.
+    fn report_refused(&mut self, display: &str) {
+        let more = self.refused.saturating_sub(SHOWN_REFUSALS);
+        self.refused = 0;
+        if let Some((last, why)) = self.last_refused.take() {
+            self.out.problems.push(problem_row(
+                display,
+                ProblemCode::ArchiveMember,
+                format!(
+                    "{more} more member(s) refused after the first {SHOWN_REFUSALS} (the last `{last}`: {why})"
+                ),
+            ));
+        }
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
@@ -351,10 +384,12 @@ impl<'a> Expander<'a> {
             return self.out.left_out(display);
         }
         let name = super::file_name(path);
+        self.refused = 0;
         match std::fs::File::open(path) {
             Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
             Err(e) => self.unreadable(display, format!("cannot read: {e}")),
         }
+        self.report_refused(display);
     }
 
     /// Bytes that may be an archive, `depth` layers down.
