@@ -78,3 +78,77 @@ fn a_large_baseline_is_read_for_its_fingerprints_only() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout_head).unwrap();
     assert_eq!(v["run"]["baseline"], "base.json");
 }
+
+/// A zip64 archive of `n` one-byte stored members, written by hand.
+fn zip_of_many(n: u32) -> Vec<u8> {
+    let crc = 0x8cdc_1683u32; // CRC-32 of "x"
+    let mut out = Vec::new();
+    let mut cd = Vec::new();
+    for i in 0..n {
+        let name = format!("m{i:07}");
+        let off = out.len() as u32;
+        out.extend_from_slice(b"PK\x03\x04");
+        for v in [20u16, 0, 0, 0, 0x21] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [crc, 1, 1] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'x');
+        cd.extend_from_slice(b"PK\x01\x02");
+        for v in [20u16, 20, 0, 0, 0, 0x21] {
+            cd.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [crc, 1, 1] {
+            cd.extend_from_slice(&v.to_le_bytes());
+        }
+        cd.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        cd.extend_from_slice(&[0; 8]); // extra, comment, disk, internal
+        cd.extend_from_slice(&0u32.to_le_bytes()); // external attributes
+        cd.extend_from_slice(&off.to_le_bytes());
+        cd.extend_from_slice(name.as_bytes());
+    }
+    let cd_off = out.len() as u64;
+    out.extend_from_slice(&cd);
+    let z64 = out.len() as u64;
+    out.extend_from_slice(b"PK\x06\x06");
+    out.extend_from_slice(&44u64.to_le_bytes());
+    out.extend_from_slice(&45u16.to_le_bytes());
+    out.extend_from_slice(&45u16.to_le_bytes());
+    out.extend_from_slice(&[0; 8]);
+    for v in [u64::from(n), u64::from(n), cd.len() as u64, cd_off] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(b"PK\x06\x07");
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&z64.to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(b"PK\x05\x06");
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&[0xff; 4]);
+    out.extend_from_slice(&[0xff; 8]);
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+/// A zip listing more members than one archive may have: its central
+/// directory is not parsed whole (the zip crate builds every entry
+/// first); the first members are found from their local headers.
+#[test]
+fn a_zip_listing_too_many_members_is_not_parsed_whole() {
+    let d = Scratch::new("manyzip");
+    d.write("many.zip", &zip_of_many(200_001));
+    let r = run(
+        d.path(),
+        &["inventory", "--format", "json", "-q", "-j", "1", "many.zip"],
+    );
+    assert!(
+        r.stdout_head
+            .contains("central directory not read (it lists 200001 members"),
+        "{}",
+        &r.stdout_head[..r.stdout_head.len().min(2000)]
+    );
+}

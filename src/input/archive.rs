@@ -534,6 +534,17 @@ impl<'a> Expander<'a> {
             Ok(r) => r,
             Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
         };
+        // The zip crate parses the whole central directory up front (4 M
+        // entries took 789 MB): one listing more than the cap is read from
+        // its local headers instead, up to the cap.
+        if let Some(n) = listed_members(blob).filter(|&n| n > MAX_MEMBERS as u64) {
+            return self.zip_salvage(
+                blob,
+                display,
+                depth,
+                &format!("it lists {n} members, more than the {MAX_MEMBERS} one archive may have"),
+            );
+        }
         let mut za = match zip::ZipArchive::new(reader) {
             Ok(z) => z,
             Err(e) => return self.zip_salvage(blob, display, depth, &e.to_string()),
@@ -706,7 +717,8 @@ impl<'a> Expander<'a> {
         ));
     }
 
-    /// A zip without its central directory (a download cut short, say):
+    /// A zip without its central directory (a download cut short, say), or
+    /// one listing more members than are read:
     /// members are found by walking their local headers from the start.
     /// Members written with a data descriptor (as Java's zip writer does)
     /// state no sizes up front, so they are inflated once here to find
@@ -815,9 +827,15 @@ impl<'a> Expander<'a> {
                 format!("cannot read zip archive (truncated or corrupt; no member could be located): {why}"),
             );
         }
-        let mut msg = format!(
-            "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
-        );
+        let mut msg = if found >= MAX_MEMBERS {
+            format!(
+                "central directory not read ({why}): the first {found} members read, found from their local headers"
+            )
+        } else {
+            format!(
+                "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
+            )
+        };
         if let Some(s) = stop {
             msg.push_str(&format!("; stopped: {s}"));
         }
@@ -1078,6 +1096,31 @@ fn zip_mtime<R: Read>(e: &zip::read::ZipFile<'_, R>) -> Option<SystemTime> {
         }
     }
     dos_time(e.last_modified()?)
+}
+
+/// The member count a zip's end of central directory states (its zip64
+/// form when the plain one overflows); `None` when none is found.
+fn listed_members(blob: &Range) -> Option<u64> {
+    let tail = blob.tail(22 + 0xffff).ok()?;
+    let at = (0..=tail.len().checked_sub(22)?)
+        .rev()
+        .find(|&i| tail[i..].starts_with(b"PK\x05\x06"))?;
+    let le16 = |b: &[u8], i: usize| u64::from(u16::from_le_bytes([b[i], b[i + 1]]));
+    let n = le16(&tail, at + 10);
+    if n != 0xffff {
+        return Some(n);
+    }
+    // The zip64 locator, just before: where the zip64 record is.
+    let loc = tail.get(at.checked_sub(20)?..at)?;
+    if !loc.starts_with(b"PK\x06\x07") {
+        return Some(n);
+    }
+    let off = u64::from_le_bytes(loc[8..16].try_into().ok()?);
+    let rec = blob.sub(off, 56).head(56).ok()?;
+    if rec.len() < 56 || !rec.starts_with(b"PK\x06\x06") {
+        return Some(n);
+    }
+    Some(u64::from_le_bytes(rec[32..40].try_into().ok()?))
 }
 
 #[cfg(test)]
