@@ -113,7 +113,11 @@ pub fn check(out: &Path, reads: &[PathBuf]) -> Result<(), String> {
                 r.display()
             ));
         }
-        if c.is_dir() && o.starts_with(&c) {
+        // Under an input directory as written (`case/link/x`, the link
+        // leading elsewhere) or where it really is.
+        let under =
+            |d: &Path| lexical(out).is_some_and(|o| lexical(d).is_some_and(|d| o.starts_with(d)));
+        if c.is_dir() && (o.starts_with(&c) || under(r)) {
             return Err(format!(
                 "-o {} is inside the input directory {}: evidence is read-only, write the output elsewhere",
                 out.display(),
@@ -122,6 +126,52 @@ pub fn check(out: &Path, reads: &[PathBuf]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Refuse `out` when it is, through whatever links, one of the files the
+/// run reads (`reads`: every file found, once links are resolved). Called
+/// once discovery has found them; an output that does not exist yet is
+/// none of them.
+pub fn not_read<'a>(out: &Path, reads: impl Iterator<Item = &'a Path>) -> Result<(), String> {
+    let Ok(om) = fs::metadata(out) else {
+        return Ok(());
+    };
+    for r in reads {
+        #[cfg(unix)]
+        let same = {
+            use std::os::unix::fs::MetadataExt;
+            fs::metadata(r).is_ok_and(|m| m.dev() == om.dev() && m.ino() == om.ino())
+        };
+        #[cfg(not(unix))]
+        let same = {
+            let _ = &om;
+            fs::canonicalize(out).is_ok_and(|o| fs::canonicalize(r).is_ok_and(|r| r == o))
+        };
+        if same {
+            return Err(format!(
+                "-o {} is the input {} (through a link): evidence is read-only, write the output elsewhere",
+                out.display(),
+                r.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `p` made absolute without resolving links (`a/link/x` stays so).
+fn lexical(p: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(p).ok()?;
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// Standard output, or a temporary file renamed onto the `-o` path by

@@ -8,7 +8,7 @@ use crate::cli::InputArgs;
 use crate::event::Ts;
 use crate::fileinfo::FileInfo;
 use crate::formats::open_all;
-use crate::input::discover_with;
+use crate::input::discover_following;
 use crate::outpath::Output;
 use crate::progress::Progress;
 use crate::redact::{Cat, Redactor};
@@ -84,7 +84,23 @@ impl InputArgs {
         progress: bool,
     ) -> Result<Opened, String> {
         let progress = progress.then(Progress::begin);
-        let mut found = discover_with(&self.paths(), progress.as_ref().map(|p| p.meter()));
+        let mut found = discover_following(
+            &self.paths(),
+            progress.as_ref().map(|p| p.meter()),
+            self.follow,
+        );
+        // Links inside the inputs can lead to the output: refused, whatever
+        // path led there.
+        if let Some(o) = crate::outpath::target(self.output.as_deref()) {
+            let files = found.inputs.iter().filter_map(|i| match &i.location {
+                crate::input::Location::File(p) => Some(p.as_path()),
+                _ => None,
+            });
+            crate::outpath::not_read(
+                o,
+                files.chain(found.archive_files.iter().map(|p| p.as_path())),
+            )?;
+        }
         let skip: Vec<PathBuf> = skip
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
@@ -257,6 +273,29 @@ pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
     for n in &mut fi.notes {
         *n = r.apply(n);
     }
+}
+
+/// Whether no input could be used at all (each gave no event and is of no
+/// known format, an unformatted binary trace, or had an error): the run
+/// could not be done, exit 2 in every verb, and an existing `-o` file is
+/// left as it was. An empty file or a header alone was read: it is not
+/// this.
+pub fn nothing_read(inputs: &[FileInfo]) -> bool {
+    use crate::event::Format;
+    inputs.iter().all(|i| {
+        i.events == 0
+            && (matches!(i.format, Format::Unknown | Format::BinaryTrace)
+                || i.worst == Some(crate::problem::Severity::Error))
+    })
+}
+
+/// The error of a run in which `nothing_read`.
+pub fn nothing_read_error(inputs: &[FileInfo]) -> String {
+    format!(
+        "no readable input: none of the {} file{} could be used (see the unreadable-input problems)",
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" }
+    )
 }
 
 /// Sources to read, and rows for paths that could not be walked.

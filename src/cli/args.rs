@@ -60,7 +60,7 @@ pub struct InputArgs {
     #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
     pub smf_stck_tz: Option<FixedOffset>,
     /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_date)]
     pub date: Option<NaiveDate>,
     /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
     /// ...). Default: decided per file from its first bytes.
@@ -93,6 +93,23 @@ pub struct InputArgs {
     /// With `--redact`: replace whole channel and queue names too.
     #[arg(long, requires = "redact")]
     pub redact_names: bool,
+    /// Follow symbolic links that lead out of the paths named (by default
+    /// such a link is named in a note and not read).
+    #[arg(long)]
+    pub follow: bool,
+}
+
+/// `--date`: a day events can be ordered in (see `timeline::orderable`).
+fn parse_date(s: &str) -> Result<NaiveDate, String> {
+    let d = s
+        .parse::<NaiveDate>()
+        .map_err(|e| format!("`{s}` is not a date like 2024-02-29: {e}"))?;
+    if !crate::timeline::orderable_date(d) {
+        return Err(format!(
+            "`{s}`: a date from 1970-01-02 to 2262-04-10 (times outside cannot be ordered)"
+        ));
+    }
+    Ok(d)
 }
 
 /// `-j`: more workers than this only cost memory (each holds read buffers).

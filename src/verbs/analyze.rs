@@ -36,32 +36,48 @@ fn read_baseline(p: &Path) -> Result<HashSet<String>, String> {
             MAX_BASELINE_BYTES >> 20
         )));
     }
-    let mut text = String::new();
-    std::fs::File::open(p)
-        .and_then(|f| f.take(MAX_BASELINE_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| cannot(&e))?;
-    // It may have grown since it was measured.
-    if text.len() as u64 > MAX_BASELINE_BYTES {
-        return Err(cannot(&format!(
-            "more than the {} MiB a baseline report may have",
-            MAX_BASELINE_BYTES >> 20
-        )));
-    }
-    let v: serde_json::Value = serde_json::from_str(&text)
+    // Streamed, keeping only the fingerprints: a report's evidence and
+    // inputs are skipped as they are read, not built (a 51 MB report took
+    // 2.3 GB read whole).
+    let f = std::fs::File::open(p).map_err(|e| cannot(&e))?;
+    // It may grow while it is read.
+    let r = std::io::BufReader::new(f.take(MAX_BASELINE_BYTES + 1));
+    let doc: BaselineDoc = serde_json::from_reader(r)
         .map_err(|e| format!("baseline {} is not a JSON report: {e}", p.display()))?;
-    let findings = v
-        .get("findings")
-        .and_then(|f| f.as_array())
-        .ok_or_else(|| {
-            format!(
-                "baseline {} is not an mqdiag JSON report (no `findings` list)",
-                p.display()
-            )
-        })?;
-    Ok(findings
-        .iter()
-        .filter_map(|f| f.get("fingerprint")?.as_str().map(str::to_string))
-        .collect())
+    let findings = doc.findings.ok_or_else(|| {
+        format!(
+            "baseline {} is not an mqdiag JSON report (no `findings` list)",
+            p.display()
+        )
+    })?;
+    Ok(findings.into_iter().filter_map(|f| f.fingerprint).collect())
+}
+
+/// What a baseline report is read for; every other field is skipped.
+#[derive(serde::Deserialize)]
+struct BaselineDoc {
+    findings: Option<Vec<BaselineFinding>>,
+}
+
+#[derive(serde::Deserialize)]
+struct BaselineFinding {
+    #[serde(default, deserialize_with = "string_or_skip")]
+    fingerprint: Option<String>,
+}
+
+/// A fingerprint that is a string; anything else is no fingerprint.
+fn string_or_skip<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    use serde::Deserialize;
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum S {
+        Str(String),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match S::deserialize(d)? {
+        S::Str(s) => Some(s),
+        S::Other(_) => None,
+    })
 }
 
 /// Report order: most severe first, then rule order, then time.
@@ -215,7 +231,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         .unwrap_or(FailOn::Never)
         .threshold()
         .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
-    let nothing_read = inputs.iter().all(|i| i.events == 0);
+    let nothing_read = crate::run::nothing_read(&inputs);
 
     let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
     if let Some(r) = redactor.as_mut() {
@@ -273,15 +289,18 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     };
     let color = crate::report::color::ColorChoice::from(a.color)
         .wanted(crate::outpath::target(a.input.output.as_deref()).is_none());
+    if nothing_read {
+        // The report is still shown (it says why), but an `-o` file is
+        // left as it was: the run could not be done.
+        if matches!(out, crate::outpath::Output::Stdout(_)) {
+            io_result(
+                report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()),
+            )?;
+        }
+        return Err(crate::run::nothing_read_error(&inputs));
+    }
     io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
     crate::run::reader_panic_check(&inputs)?;
-    if nothing_read {
-        return Err(format!(
-            "no readable input: none of the {} file{} gave any event (see the unreadable-input findings)",
-            inputs.len(),
-            if inputs.len() == 1 { "" } else { "s" }
-        ));
-    }
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
 }
 

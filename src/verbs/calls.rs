@@ -50,7 +50,21 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
             row.redact(r);
         }
     }
-    io_result(render::write(&mut out, &rows, a.by.into(), format).and_then(|_| out.finish()))?;
+    if crate::run::nothing_read(&inputs) {
+        return Err(crate::run::nothing_read_error(&inputs));
+    }
+    // Process names and idents come from the inputs: their control
+    // characters are shown, not acted on (JSON escapes its own).
+    let r = match format {
+        CallsFormat::Json => render::write(&mut out, &rows, a.by.into(), format),
+        _ => render::write(
+            &mut crate::text::ControlEscaper(&mut out),
+            &rows,
+            a.by.into(),
+            format,
+        ),
+    };
+    io_result(r.and_then(|_| out.finish()))?;
     crate::run::reader_panic_check(&inputs)?;
     Ok(EXIT_OK)
 }

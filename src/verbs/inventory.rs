@@ -44,9 +44,16 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
         InventoryFormat::Text => {
             inventory::write_text(&mut crate::text::ControlEscaper(&mut out), &rows)
         }
-    }
-    .and_then(|_| out.finish());
+    };
     io_result(r)?;
+    // The inventory says why; an `-o` file is kept as it was.
+    if crate::run::nothing_read(&rows) {
+        if matches!(out, crate::outpath::Output::Stdout(_)) {
+            io_result(out.finish())?;
+        }
+        return Err(crate::run::nothing_read_error(&rows));
+    }
+    io_result(out.finish())?;
     crate::run::reader_panic_check(&rows)?;
     Ok(EXIT_OK)
 }

@@ -53,10 +53,24 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
-    let r = write_header(&mut out, format)
-        .and_then(|_| merged.write_all(&mut out, &window))
-        .and_then(|_| out.finish());
-    io_result(r)?;
-    crate::run::reader_panic_check(&merged.finish())?;
+    io_result(write_header(&mut out, format).and_then(|_| merged.write_all(&mut out, &window)))?;
+    let inputs = merged.finish();
+    if crate::run::nothing_read(&inputs) {
+        return Err(crate::run::nothing_read_error(&inputs));
+    }
+    // Rows left out for their time are said, not dropped in silence.
+    let left: u64 = inputs
+        .iter()
+        .flat_map(|i| &i.problems)
+        .filter(|p| p.code == crate::problem::ProblemCode::BadTime)
+        .map(|p| p.lines_skipped)
+        .sum();
+    if left > 0 && !a.input.quiet {
+        eprintln!(
+            "mqdiag: {left} event(s) dated outside 1970-01-01 .. 2262-04-11 left out (`mqdiag inventory` says where)"
+        );
+    }
+    io_result(out.finish())?;
+    crate::run::reader_panic_check(&inputs)?;
     Ok(EXIT_OK)
 }

@@ -224,12 +224,29 @@ fn spilled(pid: u32, dir: &Path) -> u64 {
 /// file of `dir`, killed after `limit_secs`. Fails the test when it was
 /// killed, died of a signal or panicked, or took longer than the limit.
 pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
+    run_limited(dir, args, limit_secs, None)
+}
+
+/// As `run_bounded`, under an address-space limit of `as_bytes` when given
+/// (`prlimit --as`, Linux), so that a regression fails instead of swapping.
+pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<u64>) -> Bounded {
     // Outside `dir`, which the run may be reading.
     let outs = tempfile::tempdir().expect("temporary directory");
     let out_path = outs.path().join("stdout");
     let err_path = outs.path().join("stderr");
     let start = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
+    let bin = env!("CARGO_BIN_EXE_mqdiag");
+    let mut cmd = match as_bytes {
+        // prlimit sets the limit and executes the program in its place
+        // (same process: its memory is still sampled below).
+        Some(n) => {
+            let mut c = Command::new("prlimit");
+            c.arg(format!("--as={n}")).arg("--").arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
+    let mut child = cmd
         .args(args)
         .current_dir(dir)
         .env("TMPDIR", dir)

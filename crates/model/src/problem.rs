@@ -96,6 +96,8 @@ pub enum ProblemCode {
     /// A reader failed internally (a bug, not the input's fault): the rest
     /// of the file was not read, and the run exits 2.
     ReaderPanic,
+    /// A symbolic link leading out of the paths named: not followed.
+    LinkNotFollowed,
 }
 
 impl ProblemCode {
@@ -136,6 +138,7 @@ impl ProblemCode {
         ProblemCode::DuplicateFile,
         ProblemCode::ClockJump,
         ProblemCode::ReaderPanic,
+        ProblemCode::LinkNotFollowed,
     ];
 
     /// The stable kebab-case name, as in JSON.
@@ -176,6 +179,7 @@ impl ProblemCode {
             ProblemCode::DuplicateFile => "duplicate-file",
             ProblemCode::ClockJump => "clock-jump",
             ProblemCode::ReaderPanic => "reader-panic",
+            ProblemCode::LinkNotFollowed => "link-not-followed",
         }
     }
 }
@@ -268,11 +272,12 @@ mod tests {
             | ProblemCode::ClockOffset
             | ProblemCode::DuplicateFile
             | ProblemCode::ClockJump
-            | ProblemCode::ReaderPanic => 1,
+            | ProblemCode::ReaderPanic
+            | ProblemCode::LinkNotFollowed => 1,
         };
         assert_eq!(
             ProblemCode::ALL.iter().map(|c| count(*c)).sum::<usize>(),
-            35
+            36
         );
     }
 

@@ -226,7 +226,8 @@ impl RowRenderer {
             }
             TimelineFormat::Csv => {
                 let r = row(e);
-                let esc = crate::text::escape_controls;
+                // Controls shown, and no cell a spreadsheet runs as a formula.
+                let esc = |s| crate::text::csv_safe(&crate::text::escape_controls(s)).into_owned();
                 let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
                 let attrs = if r.attrs.is_empty() {
                     String::new()
@@ -240,7 +241,7 @@ impl RowRenderer {
                 let _ = w.write_record([
                     r.ts.as_str(),
                     r.end.as_deref().unwrap_or(""),
-                    r.path,
+                    &esc(r.path),
                     &r.line.to_string(),
                     r.format,
                     &num(r.pid.map(u64::from)),

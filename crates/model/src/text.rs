@@ -167,6 +167,9 @@ pub fn has_controls(b: &[u8]) -> bool {
         if c == 0xc2 && b.get(i + 1).is_some_and(|&n| (0x80..=0x9f).contains(&n)) {
             return true;
         }
+        if (c == 0xe2 || c == 0xd8) && format_control_len(b, i) > 0 {
+            return true;
+        }
         i += 1;
     }
     false
@@ -195,8 +198,41 @@ pub fn plain_ascii_prefix(b: &[u8]) -> usize {
     i
 }
 
+/// Bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
+/// U+2066 to U+2069) and the line and paragraph separators (U+2028,
+/// U+2029): invisible, they reorder or break what a viewer shows of a
+/// name or a line, so they are shown as `\uXXXX` like the other controls.
+pub fn is_format_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// The UTF-8 length of a `is_format_control` character at `b[i]`, or 0.
+#[inline]
+pub fn format_control_len(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        0xd8 if b.get(i + 1) == Some(&0x9c) => 2,
+        0xe2 => match (b.get(i + 1), b.get(i + 2)) {
+            (Some(0x80), Some(0x8e | 0x8f | 0xa8..=0xae)) | (Some(0x81), Some(0xa6..=0xa9)) => 3,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// The `is_format_control` character at `b[i..i + n]` as `\uXXXX`.
+fn push_format_control(out: &mut Vec<u8>, b: &[u8], i: usize, n: usize) {
+    let c = std::str::from_utf8(&b[i..i + n])
+        .ok()
+        .and_then(|s| s.chars().next())
+        .map_or(0, |c| c as u32);
+    out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
+}
+
 fn is_control(c: char) -> bool {
-    (c < ' ' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c)
+    (c < ' ' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c) || is_format_control(c)
 }
 
 /// `s` with every control character from input (see `has_controls`)
@@ -209,7 +245,9 @@ pub fn escape_controls(s: &str) -> Cow<'_, str> {
     }
     let mut o = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if is_control(c) {
+        if is_format_control(c) {
+            o.push_str(&format!("\\u{:04x}", c as u32));
+        } else if is_control(c) {
             o.push_str(&format!("\\x{:02x}", c as u32));
         } else {
             o.push(c);
@@ -285,7 +323,19 @@ impl std::io::Write for ControlEscaper<'_> {
         let mut start = 0;
         let mut i = 0;
         while i < buf.len() {
-            if bad(buf, i) {
+            let n = if buf[i] >= 0xd8 {
+                format_control_len(buf, i)
+            } else {
+                0
+            };
+            if n > 0 {
+                self.0.write_all(&buf[start..i])?;
+                let mut e = Vec::new();
+                push_format_control(&mut e, buf, i, n);
+                self.0.write_all(&e)?;
+                i += n;
+                start = i;
+            } else if bad(buf, i) {
                 self.0.write_all(&buf[start..i])?;
                 let (v, w) = if buf[i] == 0xc2 {
                     (buf[i + 1], 2)
@@ -321,13 +371,24 @@ fn push_json_control(out: &mut Vec<u8>, v: u8) {
 /// `escape_json_controls` on `out[from..]`, in place.
 pub fn escape_json_controls_from(out: &mut Vec<u8>, from: usize) {
     let tail = &out[from..];
-    if memchr::memchr2(0xc2, 0x7f, tail).is_none() {
+    if memchr::memchr3(0xc2, 0x7f, 0xe2, tail).is_none() && memchr::memchr(0xd8, tail).is_none() {
         return;
     }
     let tail = out.split_off(from);
     let mut i = 0;
     while i < tail.len() {
         let c = tail[i];
+        let n = if c >= 0xd8 {
+            format_control_len(&tail, i)
+        } else {
+            0
+        };
+        if n > 0 {
+            // `\u2028` in a JSON string is the same character.
+            push_format_control(out, &tail, i, n);
+            i += n;
+            continue;
+        }
         if c == 0x7f {
             push_json_control(out, c);
         } else if c == 0xc2 && tail.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) {
@@ -345,7 +406,9 @@ pub fn escape_json_controls_from(out: &mut Vec<u8>, from: usize) {
 /// write is held for the next.
 pub struct JsonControlEscaper<'a> {
     out: &'a mut dyn std::io::Write,
-    held: bool,
+    /// The start of a character that may be one to escape, cut off at the
+    /// end of the last write (at most two bytes).
+    held: Vec<u8>,
     buf: Vec<u8>,
 }
 
@@ -353,23 +416,28 @@ impl<'a> JsonControlEscaper<'a> {
     pub fn new(out: &'a mut dyn std::io::Write) -> Self {
         JsonControlEscaper {
             out,
-            held: false,
+            held: Vec::new(),
             buf: Vec::new(),
         }
+    }
+}
+
+/// How many bytes at the end of `b` may start a character to escape.
+fn cut_lead(b: &[u8]) -> usize {
+    match b {
+        [.., 0xe2, 0x80 | 0x81] => 2,
+        [.., 0xc2 | 0xd8 | 0xe2] => 1,
+        _ => 0,
     }
 }
 
 impl std::io::Write for JsonControlEscaper<'_> {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
         self.buf.clear();
-        if std::mem::take(&mut self.held) {
-            self.buf.push(0xc2);
-        }
+        self.buf.append(&mut self.held);
         self.buf.extend_from_slice(data);
-        if self.buf.last() == Some(&0xc2) {
-            self.buf.pop();
-            self.held = true;
-        }
+        let keep = cut_lead(&self.buf);
+        self.held = self.buf.split_off(self.buf.len() - keep);
         let mut b = std::mem::take(&mut self.buf);
         escape_json_controls_from(&mut b, 0);
         let r = self.out.write_all(&b);
@@ -377,18 +445,26 @@ impl std::io::Write for JsonControlEscaper<'_> {
         r.map(|_| data.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        if std::mem::take(&mut self.held) {
-            self.out.write_all(&[0xc2])?;
-        }
+        let held = std::mem::take(&mut self.held);
+        self.out.write_all(&held)?;
         self.out.flush()
     }
 }
 
 impl Drop for JsonControlEscaper<'_> {
     fn drop(&mut self) {
-        if self.held {
-            let _ = self.out.write_all(&[0xc2]);
-        }
+        let _ = self.out.write_all(&self.held);
+    }
+}
+
+/// A CSV cell a spreadsheet would not run as a formula: one that starts
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
+/// (the OWASP rule against CSV injection).
+pub fn csv_safe(s: &str) -> Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        Cow::Borrowed(s)
     }
 }
 

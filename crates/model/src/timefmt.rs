@@ -238,6 +238,23 @@ pub fn parse_time_of_day(s: &[u8]) -> Option<NaiveTime> {
     NaiveTime::from_hms_nano_opt(h, m, sec, nanos)
 }
 
+/// Instants the merge can order: 1970-01-01 to 2262-04-11 (nanoseconds
+/// since the epoch in an i64). A time outside them is a misread date (a
+/// two-digit year taken in the wrong century, a clock gone astray), and an
+/// RFC 3339 timestamp has four-digit years: such an event is left out and
+/// reported, never printed.
+pub fn orderable(key: i64) -> bool {
+    (0..i64::MAX).contains(&key)
+}
+
+/// Whether every instant of day `d` (in any offset) is `orderable`:
+/// 1970-01-02 to 2262-04-10.
+pub fn orderable_date(d: chrono::NaiveDate) -> bool {
+    let lo = chrono::NaiveDate::from_ymd_opt(1970, 1, 2).expect("date");
+    let hi = chrono::NaiveDate::from_ymd_opt(2262, 4, 10).expect("date");
+    (lo..=hi).contains(&d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

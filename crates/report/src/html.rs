@@ -19,6 +19,9 @@ pub fn esc(s: &str) -> String {
             '>' => o.push_str("&gt;"),
             '"' => o.push_str("&quot;"),
             '\'' => o.push_str("&#39;"),
+            c if mqdiag_model::text::is_format_control(c) => {
+                o.push_str(&format!("\\u{:04x}", c as u32))
+            }
             // Shown, not acted on: as `\x1b`, like the other formats.
             c if (c < ' ' && c != '\t' && c != '\n') || ('\u{7f}'..='\u{9f}').contains(&c) => {
                 o.push_str(&format!("\\x{:02x}", c as u32))

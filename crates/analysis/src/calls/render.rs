@@ -178,6 +178,8 @@ fn write_text(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
 }
 
 fn csv_cell(s: &str) -> String {
+    // No cell a spreadsheet runs as a formula.
+    let s = &*crate::text::csv_safe(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -142,13 +142,11 @@ pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Opti
     }
 }
 
-/// Instants the merge can order: 1970-01-01 to 2262-04-11 (nanoseconds
-/// since the epoch in an i64). A time outside them is a misread date (a
-/// two-digit year taken in the wrong century, a clock gone astray), and an
-/// RFC 3339 timestamp has four-digit years: such an event is left out and
-/// reported, never printed.
-pub fn orderable(key: i64) -> bool {
-    (0..i64::MAX).contains(&key)
+pub use crate::timefmt::{orderable, orderable_date};
+
+/// Whether a time can be ordered and printed (see `orderable`).
+fn ts_orderable(t: &crate::event::Ts) -> bool {
+    t.timestamp_nanos_opt().is_some_and(orderable)
 }
 
 /// Events a source had whose time cannot be ordered: counted, and the
@@ -168,6 +166,36 @@ impl OutOfRange {
     }
 
     pub fn report(&mut self, infos: &mut [FileInfo]) {
+        // A file's range is never printed outside what can be ordered:
+        // times a reader only skipped over (not built as events) are told
+        // here, once per file.
+        for fi in infos.iter_mut() {
+            let bad: Vec<crate::event::Ts> = [fi.first, fi.last]
+                .into_iter()
+                .flatten()
+                .filter(|t| !ts_orderable(t))
+                .collect();
+            if bad.is_empty() {
+                continue;
+            }
+            fi.first = fi.first.filter(ts_orderable);
+            fi.last = fi.last.filter(ts_orderable);
+            if self.first.as_ref().is_some_and(|(p, _)| *p == fi.path) {
+                continue;
+            }
+            let mut years: Vec<String> = bad.iter().map(|t| t.format("%Y").to_string()).collect();
+            years.dedup();
+            fi.problem(
+                ProblemCode::BadTime,
+                None,
+                Severity::Warning,
+                0,
+                format!(
+                    "times in year {} (outside 1970-01-01 .. 2262-04-11: a misread date or a clock gone astray): not shown",
+                    years.join(" and ")
+                ),
+            );
+        }
         let Some((path, line)) = self.first.take() else {
             return;
         };

@@ -69,6 +69,23 @@ pub struct Sniffed {
     pub error: Option<String>,
 }
 
+/// The most the sniffers are shown of one file.
+const MAX_SNIFF_BYTES: usize = 1 << 20;
+
+/// The first bytes the sniffers see: `SNIFF_BYTES`, or more when those do
+/// not hold two whole lines (a JSON log whose first record is 20 KB), up
+/// to `MAX_SNIFF_BYTES`: formats are told by whole records.
+fn sniff_head(input: &Input) -> std::io::Result<Vec<u8>> {
+    let mut n = SNIFF_BYTES;
+    loop {
+        let h = input.head(n)?;
+        if h.len() < n || n >= MAX_SNIFF_BYTES || memchr::memchr_iter(b'\n', &h).nth(1).is_some() {
+            return Ok(h);
+        }
+        n *= 4;
+    }
+}
+
 /// Decide each file's format by content.
 pub fn sniff(input: Input) -> Sniffed {
     sniff_in(input, None)
@@ -78,7 +95,7 @@ pub fn sniff(input: Input) -> Sniffed {
 /// is in another character set that must be converted (a Russian or
 /// Japanese log), `forced` by `--encoding` or decided from those bytes.
 pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
-    let head = match input.head(SNIFF_BYTES) {
+    let head = match sniff_head(&input) {
         Ok(h) => h,
         Err(e) => {
             return Sniffed {

@@ -188,7 +188,16 @@ pub(super) struct Expander<'a> {
     archive_expanded: u64,
     /// Counts unpacked bytes for the progress line.
     meter: Option<Arc<Meter>>,
+    /// Members of the top-level archive being listed refused so far, and
+    /// the last one past `SHOWN_REFUSALS` (name and reason).
+    refused: u64,
+    last_refused: Option<(String, String)>,
 }
+
+/// Refused members of one archive told one by one; the rest are one
+/// problem with their count (300,000 overlapping zip entries made a
+/// 3.6 GB report).
+const SHOWN_REFUSALS: u64 = 10;
 
 /// Where a tar's member bytes are.
 enum Place<'a> {
@@ -206,6 +215,8 @@ impl<'a> Expander<'a> {
             expanded: 0,
             archive_expanded: 0,
             meter,
+            refused: 0,
+            last_refused: None,
         }
     }
 
@@ -219,9 +230,31 @@ impl<'a> Expander<'a> {
     }
 
     fn refuse_as(&mut self, display: &str, code: ProblemCode, msg: impl Into<String>) {
+        if display.contains('!') {
+            self.refused += 1;
+            if self.refused > SHOWN_REFUSALS {
+                self.last_refused = Some((display.to_string(), msg.into()));
+                return;
+            }
+        }
         self.out
             .problems
             .push(problem_row(display, code, msg.into()));
+    }
+
+    /// The members of `display` refused past the first few: one problem.
+    fn report_refused(&mut self, display: &str) {
+        let more = self.refused.saturating_sub(SHOWN_REFUSALS);
+        self.refused = 0;
+        if let Some((last, why)) = self.last_refused.take() {
+            self.out.problems.push(problem_row(
+                display,
+                ProblemCode::ArchiveMember,
+                format!(
+                    "{more} more member(s) refused after the first {SHOWN_REFUSALS} (the last `{last}`: {why})"
+                ),
+            ));
+        }
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
@@ -351,10 +384,12 @@ impl<'a> Expander<'a> {
             return self.out.left_out(display);
         }
         let name = super::file_name(path);
+        self.refused = 0;
         match std::fs::File::open(path) {
             Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
             Err(e) => self.unreadable(display, format!("cannot read: {e}")),
         }
+        self.report_refused(display);
     }
 
     /// Bytes that may be an archive, `depth` layers down.
@@ -412,7 +447,7 @@ impl<'a> Expander<'a> {
         let why: Arc<str> = Arc::from(gz_why(blob.len));
         let open = |b: &Range| {
             b.open()
-                .map(|w| Limit::new(flate2::read::MultiGzDecoder::new(w), limit, why.clone()))
+                .map(|w| Limit::new(super::gz::GzMembers::new(w), limit, why.clone()))
         };
         let head = match open(&blob).and_then(|r| read_head(r, MAGIC_BYTES)) {
             Ok(h) => h,
@@ -446,12 +481,26 @@ impl<'a> Expander<'a> {
             None => {
                 // One compressed file: streamed on every open. Its size is
                 // the gzip trailer's (exact below 4 GiB, modulo 4 GiB above).
-                let bytes = blob
+                let mut bytes = blob
                     .tail(4)
                     .ok()
                     .and_then(|t| <[u8; 4]>::try_from(t.as_slice()).ok())
                     .map(|t| u64::from(u32::from_le_bytes(t)))
                     .unwrap_or(0);
+                // A trailer of 0 or past the limit may be no trailer at all
+                // (zero padding, a cut file, bytes after the data): what the
+                // stream gives within the floor every gzip may reach decides.
+                if bytes == 0 || bytes > limit {
+                    match blob
+                        .open()
+                        .ok()
+                        .and_then(|r| super::gz::usable_len(r, RATIO_FLOOR))
+                    {
+                        Some(n) => bytes = n,
+                        None if bytes == 0 => bytes = RATIO_FLOOR,
+                        None => {}
+                    }
+                }
                 if bytes > limit {
                     return self.refuse(
                         display,
@@ -485,6 +534,17 @@ impl<'a> Expander<'a> {
             Ok(r) => r,
             Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
         };
+        // The zip crate parses the whole central directory up front (4 M
+        // entries took 789 MB): one listing more than the cap is read from
+        // its local headers instead, up to the cap.
+        if let Some(n) = listed_members(blob).filter(|&n| n > MAX_MEMBERS as u64) {
+            return self.zip_salvage(
+                blob,
+                display,
+                depth,
+                &format!("it lists {n} members, more than the {MAX_MEMBERS} one archive may have"),
+            );
+        }
         let mut za = match zip::ZipArchive::new(reader) {
             Ok(z) => z,
             Err(e) => return self.zip_salvage(blob, display, depth, &e.to_string()),
@@ -657,7 +717,8 @@ impl<'a> Expander<'a> {
         ));
     }
 
-    /// A zip without its central directory (a download cut short, say):
+    /// A zip without its central directory (a download cut short, say), or
+    /// one listing more members than are read:
     /// members are found by walking their local headers from the start.
     /// Members written with a data descriptor (as Java's zip writer does)
     /// state no sizes up front, so they are inflated once here to find
@@ -766,9 +827,15 @@ impl<'a> Expander<'a> {
                 format!("cannot read zip archive (truncated or corrupt; no member could be located): {why}"),
             );
         }
-        let mut msg = format!(
-            "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
-        );
+        let mut msg = if found >= MAX_MEMBERS {
+            format!(
+                "central directory not read ({why}): the first {found} members read, found from their local headers"
+            )
+        } else {
+            format!(
+                "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
+            )
+        };
         if let Some(s) = stop {
             msg.push_str(&format!("; stopped: {s}"));
         }
@@ -1029,6 +1096,31 @@ fn zip_mtime<R: Read>(e: &zip::read::ZipFile<'_, R>) -> Option<SystemTime> {
         }
     }
     dos_time(e.last_modified()?)
+}
+
+/// The member count a zip's end of central directory states (its zip64
+/// form when the plain one overflows); `None` when none is found.
+fn listed_members(blob: &Range) -> Option<u64> {
+    let tail = blob.tail(22 + 0xffff).ok()?;
+    let at = (0..=tail.len().checked_sub(22)?)
+        .rev()
+        .find(|&i| tail[i..].starts_with(b"PK\x05\x06"))?;
+    let le16 = |b: &[u8], i: usize| u64::from(u16::from_le_bytes([b[i], b[i + 1]]));
+    let n = le16(&tail, at + 10);
+    if n != 0xffff {
+        return Some(n);
+    }
+    // The zip64 locator, just before: where the zip64 record is.
+    let loc = tail.get(at.checked_sub(20)?..at)?;
+    if !loc.starts_with(b"PK\x06\x07") {
+        return Some(n);
+    }
+    let off = u64::from_le_bytes(loc[8..16].try_into().ok()?);
+    let rec = blob.sub(off, 56).head(56).ok()?;
+    if rec.len() < 56 || !rec.starts_with(b"PK\x06\x06") {
+        return Some(n);
+    }
+    Some(u64::from_le_bytes(rec[32..40].try_into().ok()?))
 }
 
 #[cfg(test)]

@@ -119,7 +119,8 @@ impl Range {
     }
 }
 
-/// Up to `n` bytes from the start of a reader.
+/// Up to `n` bytes from the start of a reader. An error after some bytes
+/// ends the head there (the reading proper meets it again, at its line).
 pub fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
     let mut buf = vec![0u8; n];
     let mut got = 0;
@@ -128,6 +129,7 @@ pub fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
             Ok(0) => break,
             Ok(k) => got += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) if got > 0 => break,
             Err(e) => return Err(e),
         }
     }

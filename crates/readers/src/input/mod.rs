@@ -5,12 +5,13 @@
 pub mod archive;
 pub mod blob;
 pub mod dedupe;
+pub mod gz;
 
 use crate::event::{Format, Origin};
 use crate::fileinfo::FileInfo;
 use crate::meter::Meter;
 use crate::problem::{ProblemCode, Severity};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -54,12 +55,18 @@ pub enum Location {
 impl Location {
     fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         Ok(match self {
-            Location::File(p) => Box::new(fs::File::open(p)?),
+            // Only to its size at open: a file being appended to as fast
+            // as it is read would otherwise never end.
+            Location::File(p) => {
+                let f = fs::File::open(p)?;
+                let n = f.metadata()?.len();
+                Box::new(f.take(n))
+            }
             Location::Memory(b) => Box::new(io::Cursor::new(b.clone())),
             Location::Range(r) => Box::new(r.open()?),
             Location::Zip(m) => m.open()?,
             Location::Gzip { inner, limit, why } => Box::new(blob::Limit::new(
-                flate2::read::MultiGzDecoder::new(inner.open()?),
+                gz::GzMembers::new(inner.open()?),
                 *limit,
                 why.clone(),
             )),
@@ -153,6 +160,8 @@ pub struct Discovered {
     not_read: NotRead,
     /// `MAX_INPUTS` unless a test sets a smaller cap.
     cap: Option<usize>,
+    /// The archive files read (their members are `Range`/`Zip` inputs).
+    pub archive_files: Vec<PathBuf>,
 }
 
 /// Files and archive members one run reads at most. Each costs memory
@@ -223,24 +232,43 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
 
 /// As `discover`, counting bytes unpacked from archives on `meter`.
 pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
-    discover_capped(paths, meter, None)
+    discover_capped(paths, meter, None, false)
+}
+
+/// As `discover_with`; `follow`: symbolic links that lead out of the named
+/// paths are followed too (`--follow`).
+pub fn discover_following(
+    paths: &[PathBuf],
+    meter: Option<&Arc<Meter>>,
+    follow: bool,
+) -> Discovered {
+    discover_capped(paths, meter, None, follow)
 }
 
 fn discover_capped(
     paths: &[PathBuf],
     meter: Option<&Arc<Meter>>,
     cap: Option<usize>,
+    follow: bool,
 ) -> Discovered {
     let mut out = Discovered {
         cap,
         ..Discovered::default()
     };
-    let mut seen_dirs = HashSet::new();
+    let mut w = Walker {
+        seen: HashMap::new(),
+        roots: paths
+            .iter()
+            .filter_map(|p| fs::canonicalize(p).ok())
+            .collect(),
+        follow,
+    };
     let mut archives = Vec::new();
     for p in paths {
         let display = crate::text::os_display(p.as_os_str());
-        walk(p, &display, &mut seen_dirs, &mut out, &mut archives);
+        walk(p, &display, &mut w, &mut out, &mut archives);
     }
+    out.archive_files = archives.iter().map(|a| a.0.clone()).collect();
     // Archives after the walk, so that one spill file and one size budget
     // serve them all.
     // The same archive named twice is read once.
@@ -327,13 +355,48 @@ fn problem_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
 /// An archive found by the walk: path, display, length, modification time.
 type FoundArchive = (PathBuf, String, u64, Option<SystemTime>);
 
+/// What the walk remembers: directories read (by where they really are,
+/// with the name they were read under), the named paths' real places, and
+/// whether links leading out of them are followed.
+struct Walker {
+    seen: HashMap<PathBuf, String>,
+    roots: Vec<PathBuf>,
+    follow: bool,
+}
+
+/// A reading note on `display` (info: nothing was lost).
+fn note_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
+    let mut fi = FileInfo::new(display, Format::Unknown, 0);
+    fi.problem(code, None, Severity::Info, 0, message);
+    fi
+}
+
 fn walk(
     path: &Path,
     display: &str,
-    seen: &mut HashSet<PathBuf>,
+    seen: &mut Walker,
     out: &mut Discovered,
     archives: &mut Vec<FoundArchive>,
 ) {
+    // A link found inside a named directory is followed only when it
+    // stays inside the named paths (a link to `/` would read the whole
+    // machine), unless `--follow`.
+    if !seen.follow
+        && !seen.roots.iter().any(|r| r == path)
+        && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && let Ok(target) = fs::canonicalize(path)
+        && !seen.roots.iter().any(|r| target.starts_with(r))
+    {
+        out.problems.push(note_row(
+            display,
+            ProblemCode::LinkNotFollowed,
+            format!(
+                "symbolic link to {}, outside the paths named: not followed (--follow follows it)",
+                crate::text::os_display(target.as_os_str())
+            ),
+        ));
+        return;
+    }
     let md = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -379,16 +442,20 @@ fn walk(
         ));
         return;
     }
-    // A directory reached twice (through a link back up the tree) is a loop.
+    // A directory reached twice (named twice, or through a link to it or
+    // back up the tree) is read once: nothing is lost, so a note.
     let canon = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if !seen.insert(canon) {
-        out.problems.push(problem_row(
+    if let Some(first) = seen.seen.get(&canon) {
+        out.problems.push(note_row(
             display,
-            ProblemCode::UnreadableFile,
-            "directory already visited (symbolic link loop?): not followed again".to_string(),
+            ProblemCode::DuplicateFile,
+            format!(
+                "the directory {first}, reached again (named twice, or through a link): read once"
+            ),
         ));
         return;
     }
+    seen.seen.insert(canon, display.to_string());
     let rd = match fs::read_dir(path) {
         Ok(r) => r,
         Err(e) => {
@@ -440,10 +507,10 @@ mod tests {
         }
         fs::write(d.path().join("z.zip"), w.finish().unwrap().into_inner()).unwrap();
         let shown = |i: &Input| i.display.rsplit('/').next().unwrap().to_string();
-        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6));
+        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6), false);
         assert_eq!(all.inputs.len(), 6);
         assert!(all.problems.is_empty());
-        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4));
+        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4), false);
         let kept: Vec<String> = some.inputs.iter().map(shown).collect();
         assert_eq!(kept, ["a.LOG", "b.LOG", "c.LOG", "z.zip!m1"]);
         assert_eq!(some.problems.len(), 1);
@@ -455,7 +522,7 @@ mod tests {
         assert!(msg.ends_with("(name fewer files, or split the case)"));
         assert!(msg.contains("z.zip!m3`"), "{msg}");
         // Past the cap, an archive is not even opened.
-        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2));
+        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2), false);
         assert!(none.problems[0].path.ends_with("c.LOG"));
         assert!(
             none.problems[0].problems[0]

@@ -124,6 +124,9 @@ impl TraceSource {
     pub(super) fn may_skip(&self) -> bool {
         self.clock_settled
             && !self.in_header
+            // Near the edge of what can be ordered, every line goes the
+            // full way: one dated past it is then a located problem.
+            && self.date.is_some_and(crate::timefmt::orderable_date)
             && self.layout.counter == Some(false)
             && self.seg.as_ref().is_some_and(|s| s.info.pid.is_some())
     }
@@ -167,6 +170,10 @@ impl TraceSource {
             _ => self.day.insert(Day::new(date, off)?),
         };
         let key = day.base + p.tod_nanos;
+        if !crate::timefmt::orderable(key) {
+            // Built the full way: the merge reports it, with its line.
+            return None;
+        }
         let names = &mut self.names;
         let ahead = &mut self.ahead;
         let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;

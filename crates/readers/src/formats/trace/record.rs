@@ -127,10 +127,24 @@ impl TraceSource {
             if let Some(v) = field(data, "Version") {
                 info.mq_version = Some(first_word(v).to_string());
             }
-        } else if data.starts_with("UTC") {
-            self.header.utc = date_time(data, false);
-        } else if data.starts_with("Local") {
-            self.header.local = date_time(data, false);
+        } else if data.starts_with("UTC") || data.starts_with("Local") {
+            let dt = date_time(data, false);
+            if dt.is_none() && field(data, "Date").is_some() {
+                // The line being read is the file's last line counted.
+                let no = Some(info.lines).filter(|&n| n > 0);
+                info.problem(
+                    ProblemCode::BadTime,
+                    no,
+                    Severity::Warning,
+                    0,
+                    format!("header date `{}` cannot be read", data.trim()),
+                );
+            }
+            if data.starts_with("UTC") {
+                self.header.utc = dt;
+            } else {
+                self.header.local = dt;
+            }
         } else if data.starts_with("PID") {
             if let Some(v) = field(data, "PID") {
                 info.pid = first_word(v).parse().ok();
@@ -234,7 +248,12 @@ impl TraceSource {
         let ts = self.timestamp(rec.tod, no);
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
-        let interest = self.opts.interest.as_deref();
+        // An event that cannot be ordered is built whatever the interest:
+        // the merge leaves it out as a located, counted `bad-time` problem.
+        let interest = self.opts.interest.as_deref().filter(|_| {
+            ts.timestamp_nanos_opt()
+                .is_some_and(crate::timefmt::orderable)
+        });
         let ahead = &mut self.ahead;
         let thread = self.threads.get(key.0, key.1);
         // With an interest set, only calls of interest are stacked, so the

@@ -1,0 +1,154 @@
+//! Budgets that must hold for inputs sized to break them, built at run
+//! time: each run bounded in time, address space and resident memory.
+
+mod common;
+
+use common::{Bounded, Scratch, run_limited};
+use std::io::Write;
+use std::path::Path;
+
+const TRACE: &str = include_str!("../fixtures/trace/AMQ622742.0.FMT");
+
+/// Seconds one run may take (a debug build on a loaded machine).
+const LIMIT: u64 = 30;
+/// Address space: a wall against runaway growth (a debug build's threads
+/// reserve far more than they use).
+const AS: u64 = 2 << 30;
+/// Peak resident memory a run may reach.
+const MAX_RSS_KIB: u64 = 256 << 10;
+
+fn run(dir: &Path, args: &[&str]) -> Bounded {
+    let r = run_limited(dir, args, LIMIT, Some(AS));
+    eprintln!(
+        "{args:?}: exit {} in {:.2} s, peak RSS {:?} KiB",
+        r.code, r.secs, r.peak_rss_kib
+    );
+    if let Some(k) = r.peak_rss_kib {
+        assert!(k < MAX_RSS_KIB, "{args:?}: peak RSS {k} KiB");
+    }
+    r
+}
+
+/// A 30 MB baseline report (many findings, each with many small evidence
+/// objects: built as values, several times its size): only its
+/// fingerprints are kept.
+#[test]
+fn a_large_baseline_is_read_for_its_fingerprints_only() {
+    let d = Scratch::new("baseline");
+    d.write("case/AMQ622742.0.FMT", TRACE.as_bytes());
+    let mut f = std::io::BufWriter::new(std::fs::File::create(d.path().join("base.json")).unwrap());
+    write!(
+        f,
+        "{{\"schema_version\": 1, \"inputs\": [], \"findings\": ["
+    )
+    .unwrap();
+    for i in 0..10_000 {
+        if i > 0 {
+            write!(f, ",").unwrap();
+        }
+        write!(
+            f,
+            "{{\"rule\": \"fdc\", \"severity\": \"error\", \"title\": \"t\", \"fingerprint\": \"fdc:{i:016x}\", \"evidence\": ["
+        )
+        .unwrap();
+        for k in 0..80 {
+            if k > 0 {
+                write!(f, ",").unwrap();
+            }
+            write!(f, "{{\"path\":\"a\",\"line\":{k},\"text\":\"t\"}}").unwrap();
+        }
+        write!(f, "]}}").unwrap();
+    }
+    write!(f, "]}}").unwrap();
+    f.flush().unwrap();
+    drop(f);
+    let r = run(
+        d.path(),
+        &[
+            "analyze",
+            "--format",
+            "json",
+            "-q",
+            "--baseline",
+            "base.json",
+            "case",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout_head).unwrap();
+    assert_eq!(v["run"]["baseline"], "base.json");
+}
+
+/// A zip64 archive of `n` one-byte stored members, written by hand.
+fn zip_of_many(n: u32) -> Vec<u8> {
+    let crc = 0x8cdc_1683u32; // CRC-32 of "x"
+    let mut out = Vec::new();
+    let mut cd = Vec::new();
+    for i in 0..n {
+        let name = format!("m{i:07}");
+        let off = out.len() as u32;
+        out.extend_from_slice(b"PK\x03\x04");
+        for v in [20u16, 0, 0, 0, 0x21] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [crc, 1, 1] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'x');
+        cd.extend_from_slice(b"PK\x01\x02");
+        for v in [20u16, 20, 0, 0, 0, 0x21] {
+            cd.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [crc, 1, 1] {
+            cd.extend_from_slice(&v.to_le_bytes());
+        }
+        cd.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        cd.extend_from_slice(&[0; 8]); // extra, comment, disk, internal
+        cd.extend_from_slice(&0u32.to_le_bytes()); // external attributes
+        cd.extend_from_slice(&off.to_le_bytes());
+        cd.extend_from_slice(name.as_bytes());
+    }
+    let cd_off = out.len() as u64;
+    out.extend_from_slice(&cd);
+    let z64 = out.len() as u64;
+    out.extend_from_slice(b"PK\x06\x06");
+    out.extend_from_slice(&44u64.to_le_bytes());
+    out.extend_from_slice(&45u16.to_le_bytes());
+    out.extend_from_slice(&45u16.to_le_bytes());
+    out.extend_from_slice(&[0; 8]);
+    for v in [u64::from(n), u64::from(n), cd.len() as u64, cd_off] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(b"PK\x06\x07");
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&z64.to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(b"PK\x05\x06");
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&[0xff; 4]);
+    out.extend_from_slice(&[0xff; 8]);
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+/// A zip listing more members than one archive may have: its central
+/// directory is not parsed whole (the zip crate builds every entry
+/// first); the first members are found from their local headers.
+#[test]
+fn a_zip_listing_too_many_members_is_not_parsed_whole() {
+    let d = Scratch::new("manyzip");
+    d.write("many.zip", &zip_of_many(200_001));
+    let r = run(
+        d.path(),
+        &["inventory", "--format", "json", "-q", "-j", "1", "many.zip"],
+    );
+    assert!(
+        r.stdout_head
+            .contains("central directory not read (it lists 200001 members"),
+        "{}",
+        &r.stdout_head[..r.stdout_head.len().min(2000)]
+    );
+}
