@@ -194,6 +194,22 @@ fn a_record_too_far_from_the_failure_is_not_its_story() {
 }
 
 #[test]
+fn json_log_records_are_read_from_their_inserts() {
+    let v = run("fixtures/access/json");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 2);
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "user"), "batch1");
+    assert_eq!(metric(f, "channel"), "DEV.APP.SVRCONN");
+    assert_eq!(metric(f, "address"), "172.17.0.21");
+    assert_eq!(s(f, "first"), "2024-06-03T06:12:44.518000+00:00");
+    assert_eq!(s(f, "last"), "2024-06-03T06:13:14.601000+00:00");
+    assert!(s(f, "advice").contains(
+        "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('172.17.0.21') CLNTUSER('batch1')"
+    ));
+}
+
+#[test]
 fn no_refusal_no_finding() {
     for p in [
         "fixtures/healthy",

@@ -125,6 +125,15 @@ impl Facts {
         fill(&mut self.check, e.attr("connauth_check"));
         fill(&mut self.values, e.attr("chlauth_values"));
         fill(&mut self.reason, e.attr("reason"));
+        // A record without its explanation (JSON logs carry the summary
+        // only) still has the matched values insert: `CLNTUSER(x)`.
+        if self.user.is_none() {
+            let user = self
+                .values
+                .as_deref()
+                .and_then(|v| paren_value(v, "CLNTUSER("));
+            fill(&mut self.user, user.as_deref());
+        }
     }
 
     fn merge(&mut self, o: &Facts) {
