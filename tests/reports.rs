@@ -112,6 +112,10 @@ const REQUIRED: &[(&str, &[&str])] = &[
     ("channel-error", &["message_id", "occurrences"]),
     ("tls-error", &["message_id", "occurrences"]),
     (
+        "access-refused",
+        &["mechanism", "occurrences", "user", "address", "channel"],
+    ),
+    (
         "mqi-failures",
         &["verb", "reason", "reason_name", "failures", "calls"],
     ),
@@ -421,6 +425,7 @@ fn sarif_structure() {
             "channel-error",
             "tls-error",
             "mqi-failures",
+            "access-refused",
             "fdc",
             "unreadable-input"
         ]

@@ -3,6 +3,7 @@
 //! never the whole stream) and returns its findings at the end. Adding a
 //! rule is one new module and one line in `RULES`.
 
+pub mod access_refused;
 pub mod builder;
 pub mod catalog;
 pub mod channel_error;
@@ -194,6 +195,7 @@ pub static RULES: &[&RuleInfo] = &[
     &channel_error::RULE,
     &tls_error::RULE,
     &mqi_failures::RULE,
+    &access_refused::RULE,
     &fdc::RULE,
     &unreadable_input::RULE,
 ];

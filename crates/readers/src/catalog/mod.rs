@@ -21,6 +21,7 @@
 //! `shared/formats/error-log.md`; where the notes mark a text unverified, the
 //! patterns are kept loose (a quoted channel, a quoted host).
 
+pub mod access;
 mod extract;
 mod localised;
 mod matchers;

@@ -523,12 +523,107 @@ pub static CATALOG: &[Entry] = &[
         fields: &[],
         rule: None,
     },
+    // AMQ9777 inserts as a 9.1 log writes them: CommentInsert1 the
+    // channel, 2 the address, 3 the channel's active values
+    // (`CLNTUSER(jochen)`). Where its facts come from: `access::ACCESS`.
     Entry {
         id: "AMQ9777",
         severity: 'E',
         family: Family::Security,
         role: Role::None,
-        fields: &[],
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            ins("hostspec", "CommentInsert2"),
+            ins("chlauth_values", "CommentInsert3"),
+            t("channel", r"inbound channel '([^']*)' was blocked"),
+            t("hostspec", r"blocked from address '([^']*)'"),
+            t(
+                "chlauth_values",
+                r"active values of the channel were '([^']*)'",
+            ),
+            t(
+                "chlauth_match",
+                r"matched a record configured with ([A-Z]+\([A-Z]+\))",
+            ),
+            t("client_user", r"\bCLNTUSER\(([^)]+)\)"),
+        ],
+        rule: None,
+    },
+    // Connection authentication, user-id initialisation and authority
+    // (the `access-refused` rule; sources in `access::ACCESS`).
+    Entry {
+        id: "AMQ5534",
+        severity: 'E',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t("client_user", r"User ID '([^']*)' authentication failed"),
+            t("appl", r"supplied by the '([^']*)' program"),
+        ],
+        rule: None,
+    },
+    Entry {
+        id: "AMQ5540",
+        severity: 'E',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[t(
+            "appl",
+            r"Application '([^']*)' did not supply a user ID and password",
+        )],
+        rule: None,
+    },
+    Entry {
+        id: "AMQ5541",
+        severity: 'E',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t("connauth_check", r"CONNAUTH ((?:CHCKCLNT|CHCKLOCL)\(\w+\))"),
+            t("client_user", r"The user ID '([^']*)'"),
+        ],
+        rule: None,
+    },
+    Entry {
+        id: "AMQ5542",
+        severity: 'E',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t("connauth_check", r"CONNAUTH ((?:CHCKCLNT|CHCKLOCL)\(\w+\))"),
+            t("client_user", r"The user ID '([^']*)'"),
+        ],
+        rule: None,
+    },
+    Entry {
+        id: "AMQ9557",
+        severity: 'E',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            ins("client_user", "CommentInsert1"),
+            ins("csp_user", "CommentInsert2"),
+            ins("reason", "ArithInsert2"),
+            t("client_user", r"initialization failed for '([^']*)'"),
+            t("csp_user", r"MQCSP block was '([^']+)'"),
+            t("reason", r"CompCode \d+ and Reason (\d+)"),
+        ],
+        rule: None,
+    },
+    Entry {
+        id: "AMQ8077",
+        severity: 'W',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t(
+                "client_user",
+                r"Entity '([^']*)' has insufficient authority",
+            ),
+            t("object", r"to access object '([^']*)'"),
+            t("object_type", r"to access object '[^']*' \[(\w+)\]"),
+            t("permissions", r"unauthorized: ([a-z]+(?:, ?[a-z]+)*)"),
+        ],
         rule: None,
     },
     // Internal errors (an FDC was written).

@@ -1,0 +1,1191 @@
+//! `access-refused`: connections and operations the queue manager refused,
+//! one story per who (user id, client address, application) and where
+//! (channel, queue manager, object), told by its cause: a CHLAUTH block,
+//! a connection-authentication failure, a user id that could not be set
+//! up, a missing authority. The messages and where their facts come from
+//! are data in `crate::catalog::access`.
+//!
+//! The client's side of a refusal is an MQI call failing with 2035 (or
+//! 2063, 2217) in its trace. When a queue manager record names the
+//! channel the trace connected through, within `pair_window_s` of the
+//! failure, the two are one story citing both files; a trace failure no
+//! record explains is a story of its own that says where to look.
+
+use super::{Pass, RuleInfo, Settings, Threshold};
+use crate::catalog::access::{Mechanism, access};
+use crate::event::{Event, Kind, Ts};
+use crate::fileinfo::FileInfo;
+use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
+use crate::mqrc::{self, Outcome};
+use crate::problem::Severity;
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "access-refused",
+    severity: Severity::Error,
+    summary: "Connections and operations the queue manager refused (CHLAUTH, CONNAUTH, user id, authority), told with the client's 2035 when a trace shows it",
+    trigger: "Every error-log, JSON-log or container-log record of AMQ9777 (channel blocked by a \
+        CHLAUTH record), AMQ5534, AMQ5540, AMQ5541, AMQ5542 (connection authentication), AMQ9557 \
+        (user id initialisation failed) or AMQ8077 (insufficient authority), and every MQI call \
+        in a trace failing with 2035 MQRC_NOT_AUTHORIZED, 2063 MQRC_SECURITY_ERROR or 2217 \
+        MQRC_CONNECTION_NOT_AUTHORIZED (the call counted once across its layers). Records one \
+        process thread writes within a second are one refusal, told by its cause (CHLAUTH, then \
+        CONNAUTH, authority, user id). Refusals are grouped by queue manager, channel, user id \
+        (or application), address and object; a group with at least `min_occurrences` \
+        refusals is a finding with the mechanism, the rule or check that refused, the count, \
+        first and last time and the commands to look further. A trace's failures on a channel \
+        are told with the group of that channel whose refusals fall within `pair_window_s` of \
+        them (the client's host, where the record names one, must agree); failures no record \
+        explains are a finding of their own (mechanism `unknown`). Severity error, info when \
+        the group's last refusal is more than `recent_days` days before the last record of \
+        the files that show it.",
+    thresholds: &[
+        Threshold::new(
+            "min_occurrences",
+            1.0,
+            "refusals",
+            "fewest refusals of one group to report",
+        )
+        .range(1.0, super::THRESHOLD_MAX),
+        Threshold::new(
+            "pair_window_s",
+            5.0,
+            "seconds",
+            "how far apart a client's failure and the queue manager's record may be to be one refusal",
+        ),
+        Threshold::new(
+            "recent_days",
+            7.0,
+            "days",
+            "a group whose last refusal is this long before the end of its files is info",
+        ),
+    ],
+    advice: "Each finding names the mechanism that refused and the runmqsc or OAM commands, \
+        filled with the channel, address and user id from the evidence, that show the rule or \
+        check involved.",
+    functions: &[],
+    keywords: &["ChlName"],
+    smf_columns: &[],
+    make: |s| Box::new(AccessRefused::new(s)),
+    ..RuleInfo::BASE
+};
+
+/// MQI reasons that say the queue manager refused.
+const REFUSED: &[u32] = &[2035, 2063, 2217];
+/// Groups kept; past this, new groups join one per mechanism.
+const MAX_STORIES: usize = 2000;
+/// Refusal times kept per group for pairing.
+const MAX_TIMES: usize = 10_000;
+/// Evidence lines from each side of a paired story.
+const SIDE_EVIDENCE: usize = MAX_EVIDENCE / 2;
+/// Records of one thread this close together are one refusal.
+const JOIN_MS: i64 = 1000;
+const OTHER: &str = "(other)";
+/// Files remembered per group (to tell whether it is still going on).
+const MAX_FILES: usize = 16;
+
+/// The values a refusal's records state, first one kept.
+#[derive(Debug, Clone, Default)]
+struct Facts {
+    qmgr: Option<String>,
+    channel: Option<String>,
+    user: Option<String>,
+    appl: Option<String>,
+    address: Option<String>,
+    host: Option<String>,
+    object: Option<String>,
+    object_type: Option<String>,
+    /// The CHLAUTH record or CONNAUTH check that refused.
+    check: Option<String>,
+    /// The channel's values the CHLAUTH record matched (`CLNTUSER(x)`).
+    values: Option<String>,
+    reason: Option<String>,
+}
+
+fn fill(slot: &mut Option<String>, v: Option<&str>) {
+    if slot.is_none()
+        && let Some(v) = v.map(str::trim).filter(|v| !v.is_empty() && *v != "????")
+    {
+        *slot = Some(v.to_string());
+    }
+}
+
+impl Facts {
+    fn take(&mut self, e: &Event) {
+        fill(&mut self.qmgr, e.attr("qmgr"));
+        fill(&mut self.channel, e.attr("channel"));
+        fill(&mut self.user, e.attr("client_user"));
+        fill(&mut self.appl, e.attr("appl"));
+        fill(&mut self.address, e.attr("address"));
+        fill(&mut self.host, e.attr("host"));
+        fill(&mut self.object, e.attr("object"));
+        fill(&mut self.object_type, e.attr("object_type"));
+        fill(&mut self.check, e.attr("chlauth_match"));
+        fill(&mut self.check, e.attr("connauth_check"));
+        fill(&mut self.values, e.attr("chlauth_values"));
+        fill(&mut self.reason, e.attr("reason"));
+        // A record without its explanation (JSON logs carry the summary
+        // only) still has the matched values insert: `CLNTUSER(x)`.
+        if self.user.is_none() {
+            let user = self
+                .values
+                .as_deref()
+                .and_then(|v| paren_value(v, "CLNTUSER("));
+            fill(&mut self.user, user.as_deref());
+        }
+    }
+
+    fn merge(&mut self, o: &Facts) {
+        fill(&mut self.qmgr, o.qmgr.as_deref());
+        fill(&mut self.channel, o.channel.as_deref());
+        fill(&mut self.user, o.user.as_deref());
+        fill(&mut self.appl, o.appl.as_deref());
+        fill(&mut self.address, o.address.as_deref());
+        fill(&mut self.host, o.host.as_deref());
+        fill(&mut self.object, o.object.as_deref());
+        fill(&mut self.object_type, o.object_type.as_deref());
+        fill(&mut self.check, o.check.as_deref());
+        fill(&mut self.values, o.values.as_deref());
+        fill(&mut self.reason, o.reason.as_deref());
+    }
+
+    /// The remote end: its address when known, else its name.
+    fn end(&self) -> Option<&str> {
+        self.address.as_deref().or(self.host.as_deref())
+    }
+}
+
+/// One refusal being read: the records one thread wrote together.
+struct Open {
+    path: Arc<str>,
+    first: Ts,
+    last: Ts,
+    mech: Mechanism,
+    ids: Vec<String>,
+    facts: Facts,
+    evidence: Vec<Evidence>,
+    permissions: BTreeSet<String>,
+}
+
+/// One group of refusals.
+struct Story {
+    mech: Mechanism,
+    facts: Facts,
+    ids: BTreeMap<String, u64>,
+    permissions: BTreeSet<String>,
+    occurrences: u64,
+    first: Ts,
+    last: Ts,
+    /// The first refusal's records, then the latest refusal's first one.
+    evidence: Vec<Evidence>,
+    latest: Option<Evidence>,
+    times: Vec<Ts>,
+    /// The files its records are in (a few).
+    files: BTreeSet<Arc<str>>,
+    clients: Vec<usize>,
+}
+
+/// The trace state of one thread: the channel it connects through and the
+/// MQI call open on it.
+#[derive(Default)]
+struct Thread {
+    channel: Option<String>,
+    conname: Option<String>,
+    depth: u32,
+    counted: bool,
+}
+
+/// A trace's failed calls on one channel.
+struct Client {
+    path: Arc<str>,
+    pid: Option<u32>,
+    channel: Option<String>,
+    conname: Option<String>,
+    verbs: BTreeMap<&'static str, u64>,
+    reasons: BTreeMap<u32, u64>,
+    failures: u64,
+    first: Ts,
+    last: Ts,
+    times: Vec<Ts>,
+    evidence: Vec<Evidence>,
+    latest: Option<Evidence>,
+    paired: bool,
+}
+
+pub struct AccessRefused {
+    min_occurrences: u64,
+    window: chrono::Duration,
+    recent: chrono::Duration,
+    open: FxHashMap<(Arc<str>, u32, u32), Open>,
+    stories: Vec<Story>,
+    index: HashMap<String, usize>,
+    threads: FxHashMap<(Arc<str>, u32, u32), Thread>,
+    clients: Vec<Client>,
+    client_index: HashMap<(String, Option<u32>, Option<String>), usize>,
+}
+
+impl AccessRefused {
+    pub fn new(s: &Settings) -> AccessRefused {
+        let secs = |v: f64| chrono::Duration::milliseconds((v * 1000.0).round() as i64);
+        AccessRefused {
+            min_occurrences: s.get("min_occurrences").max(1.0) as u64,
+            window: secs(s.get("pair_window_s").max(0.0)),
+            recent: secs(s.get("recent_days").max(0.0) * 86_400.0),
+            open: FxHashMap::default(),
+            stories: Vec::new(),
+            index: HashMap::new(),
+            threads: FxHashMap::default(),
+            clients: Vec::new(),
+            client_index: HashMap::new(),
+        }
+    }
+
+    fn record(&mut self, e: &Event) {
+        let Some(id) = e.attr("msgid") else {
+            return;
+        };
+        let Some(m) = access(id) else {
+            return;
+        };
+        let permissions: BTreeSet<String> = e
+            .attr("permissions")
+            .map(|p| {
+                p.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let key = e.pid.zip(e.tid).map(|(p, t)| (e.origin.path.clone(), p, t));
+        if let Some(k) = &key
+            && let Some(o) = self.open.get_mut(k)
+        {
+            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS {
+                o.last = e.ts;
+                if m.mechanism.rank() < o.mech.rank() {
+                    o.mech = m.mechanism;
+                }
+                o.ids.push(id.to_string());
+                o.facts.take(e);
+                o.permissions.extend(permissions);
+                if o.evidence.len() < SIDE_EVIDENCE {
+                    o.evidence.push(Evidence::from_event(e));
+                }
+                return;
+            }
+            let done = self.open.remove(k).expect("open refusal");
+            self.close(done);
+        }
+        let mut facts = Facts::default();
+        facts.take(e);
+        let o = Open {
+            path: e.origin.path.clone(),
+            first: e.ts,
+            last: e.ts,
+            mech: m.mechanism,
+            ids: vec![id.to_string()],
+            facts,
+            evidence: vec![Evidence::from_event(e)],
+            permissions,
+        };
+        match key {
+            Some(k) => {
+                self.open.insert(k, o);
+            }
+            None => self.close(o),
+        }
+    }
+
+    /// A refusal whose records are all read joins its group.
+    fn close(&mut self, o: Open) {
+        let f = &o.facts;
+        let who = f.user.as_deref().or(f.appl.as_deref()).unwrap_or("");
+        let mut key = String::new();
+        super::parts_key(
+            &mut key,
+            &[
+                o.mech.as_str(),
+                f.qmgr.as_deref().unwrap_or(""),
+                f.channel.as_deref().unwrap_or(""),
+                who,
+                f.end().unwrap_or(""),
+                f.object.as_deref().unwrap_or(""),
+            ],
+        );
+        let i = match self.index.get(&key) {
+            Some(i) => *i,
+            None if self.stories.len() >= MAX_STORIES => {
+                let mut other = String::new();
+                super::parts_key(&mut other, &[o.mech.as_str(), OTHER]);
+                match self.index.get(&other) {
+                    Some(i) => *i,
+                    None => {
+                        let facts = Facts {
+                            user: Some(OTHER.to_string()),
+                            ..Default::default()
+                        };
+                        self.new_story(other, o.mech, facts, o.first)
+                    }
+                }
+            }
+            None => self.new_story(key, o.mech, o.facts.clone(), o.first),
+        };
+        let s = &mut self.stories[i];
+        s.facts.merge(&o.facts);
+        if o.mech.rank() < s.mech.rank() {
+            s.mech = o.mech;
+        }
+        for id in &o.ids {
+            *s.ids.entry(id.clone()).or_default() += 1;
+        }
+        s.permissions.extend(o.permissions);
+        s.occurrences += 1;
+        s.first = s.first.min(o.first);
+        s.last = s.last.max(o.first);
+        if s.evidence.is_empty() {
+            s.evidence = o.evidence;
+        } else {
+            s.latest = o.evidence.into_iter().next();
+        }
+        if s.times.len() < MAX_TIMES {
+            s.times.push(o.first);
+        }
+        if s.files.len() < MAX_FILES {
+            s.files.insert(o.path);
+        }
+    }
+
+    fn new_story(&mut self, key: String, mech: Mechanism, facts: Facts, at: Ts) -> usize {
+        self.stories.push(Story {
+            mech,
+            facts,
+            ids: BTreeMap::new(),
+            permissions: BTreeSet::new(),
+            occurrences: 0,
+            first: at,
+            last: at,
+            evidence: Vec::new(),
+            latest: None,
+            times: Vec::new(),
+            files: BTreeSet::new(),
+            clients: Vec::new(),
+        });
+        self.index.insert(key, self.stories.len() - 1);
+        self.stories.len() - 1
+    }
+
+    fn trace(&mut self, e: &Event) {
+        let (Some(pid), Some(tid)) = (e.pid, e.tid) else {
+            return;
+        };
+        // Most trace lines concern no MQI call: decided before any key is
+        // built.
+        let function_verb = e.function.as_deref().and_then(crate::calls::verb_of);
+        match e.kind {
+            Kind::Text if !e.text.contains("ChlName(") && self.threads.is_empty() => return,
+            Kind::Entry | Kind::Exit | Kind::ErrorExit if function_verb.is_none() => return,
+            _ => {}
+        }
+        let key = (e.origin.path.clone(), pid, tid);
+        match e.kind {
+            Kind::Text => {
+                if e.text.contains("ChlName(") {
+                    let th = self.threads.entry(key).or_default();
+                    th.channel = paren_value(&e.text, "ChlName(");
+                    th.conname = paren_value(&e.text, "ConnName(");
+                    return;
+                }
+                let Some(th) = self.threads.get_mut(&key) else {
+                    return;
+                };
+                if th.depth == 0 || th.counted {
+                    return;
+                }
+                if let Some(Outcome::Reason(r)) = crate::calls::text_outcome(&e.text)
+                    && REFUSED.contains(&r)
+                {
+                    th.counted = true;
+                    // The verb is the one the call's exit names; the text
+                    // line is the evidence.
+                    let (chl, conn) = (th.channel.clone(), th.conname.clone());
+                    self.failure(e, None, r, chl, conn);
+                }
+            }
+            Kind::Entry => {
+                let th = self.threads.entry(key).or_default();
+                if th.depth == 0 {
+                    th.counted = false;
+                }
+                th.depth = th.depth.saturating_add(1);
+            }
+            Kind::Exit | Kind::ErrorExit => {
+                let Some(verb) = function_verb else {
+                    return;
+                };
+                let th = self.threads.entry(key).or_default();
+                th.depth = th.depth.saturating_sub(1);
+                let reason = match e.rc.as_deref().map(mqrc::decode_rc) {
+                    Some(Outcome::Reason(r)) if REFUSED.contains(&r) => r,
+                    _ => return,
+                };
+                let (chl, conn) = (th.channel.clone(), th.conname.clone());
+                if th.counted {
+                    // The outer layer of a call already counted: it names
+                    // the verb.
+                    if let Some(c) = self.last_client(e, pid, chl.as_deref()) {
+                        c.verbs.entry(verb).or_insert(0);
+                    }
+                    return;
+                }
+                th.counted = true;
+                self.failure(e, Some(verb), reason, chl, conn);
+            }
+            _ => {}
+        }
+    }
+
+    fn last_client(&mut self, e: &Event, pid: u32, chl: Option<&str>) -> Option<&mut Client> {
+        let k = (
+            dir_of(&e.origin.path).to_string(),
+            Some(pid),
+            chl.map(str::to_string),
+        );
+        let i = *self.client_index.get(&k)?;
+        Some(&mut self.clients[i])
+    }
+
+    fn failure(
+        &mut self,
+        e: &Event,
+        verb: Option<&'static str>,
+        reason: u32,
+        channel: Option<String>,
+        conname: Option<String>,
+    ) {
+        let k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let i = match self.client_index.get(&k) {
+            Some(i) => *i,
+            None => {
+                self.clients.push(Client {
+                    path: e.origin.path.clone(),
+                    pid: e.pid,
+                    channel,
+                    conname,
+                    verbs: BTreeMap::new(),
+                    reasons: BTreeMap::new(),
+                    failures: 0,
+                    first: e.ts,
+                    last: e.ts,
+                    times: Vec::new(),
+                    evidence: Vec::new(),
+                    latest: None,
+                    paired: false,
+                });
+                self.client_index.insert(k, self.clients.len() - 1);
+                self.clients.len() - 1
+            }
+        };
+        let c = &mut self.clients[i];
+        if let Some(v) = verb {
+            *c.verbs.entry(v).or_default() += 1;
+        }
+        *c.reasons.entry(reason).or_default() += 1;
+        c.failures += 1;
+        c.first = c.first.min(e.ts);
+        c.last = c.last.max(e.ts);
+        if c.times.len() < MAX_TIMES {
+            c.times.push(e.ts);
+        }
+        if c.evidence.len() < SIDE_EVIDENCE - 1 {
+            c.evidence.push(Evidence::from_event(e));
+        } else {
+            c.latest = Some(Evidence::from_event(e));
+        }
+    }
+
+    /// The story of the client's channel whose refusals fall nearest its
+    /// failures in time, if any is within the window.
+    fn pair(&self, c: &Client, inputs: &[FileInfo]) -> Option<usize> {
+        let chl = c.channel.as_deref()?;
+        let client_host = info(inputs, &c.path).and_then(|i| i.host.as_deref());
+        let mut best: Option<(usize, usize)> = None;
+        for (i, s) in self.stories.iter().enumerate() {
+            if s.facts.channel.as_deref() != Some(chl) {
+                continue;
+            }
+            if let (Some(h), Some(sh)) = (client_host, s.facts.host.as_deref())
+                && !crate::catalog::is_ip(sh)
+                && !same_host(h, sh)
+            {
+                continue;
+            }
+            let matched = c
+                .times
+                .iter()
+                .filter(|t| near(&s.times, **t, self.window))
+                .count();
+            if matched > 0 && best.is_none_or(|(_, n)| matched > n) {
+                best = Some((i, matched));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Error while the refusals go on until the end of the files that
+    /// show them; info when the last one is `recent_days` before that end.
+    fn severity<'a>(
+        &self,
+        last: Ts,
+        files: impl Iterator<Item = &'a str>,
+        inputs: &[FileInfo],
+    ) -> Severity {
+        let end = files
+            .filter_map(|p| info(inputs, p).and_then(|i| i.last))
+            .max();
+        match end {
+            Some(n) if n - last > self.recent => Severity::Info,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// `X` of `Name(X)`, the parentheses inside it kept (`ConnName(host(1414))`).
+fn paren_value(text: &str, open: &str) -> Option<String> {
+    let start = text.find(open)? + open.len();
+    let mut depth = 1usize;
+    for (i, ch) in text[start..].char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let v = text[start..start + i].trim();
+                    return (!v.is_empty()).then(|| v.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rfind(['/', '\\', '!']).map_or("", |i| &path[..i])
+}
+
+fn info<'a>(inputs: &'a [FileInfo], path: &str) -> Option<&'a FileInfo> {
+    inputs.iter().find(|i| i.path == path)
+}
+
+/// Host names equal up to case and domain.
+fn same_host(a: &str, b: &str) -> bool {
+    let short = |s: &str| s.split('.').next().unwrap_or(s).to_ascii_lowercase();
+    short(a) == short(b)
+}
+
+/// Whether a time in `times` (unsorted) is within `w` of `t`.
+fn near(times: &[Ts], t: Ts, w: chrono::Duration) -> bool {
+    times.iter().any(|s| (*s - t).abs() <= w)
+}
+
+fn quoted(v: Option<&str>, placeholder: &str) -> String {
+    match v {
+        Some(v) => format!("'{v}'"),
+        None => format!("'<{placeholder}>'"),
+    }
+}
+
+/// `dspmqaut -t` for an object type as AMQ8077 writes it.
+fn oam_type(t: Option<&str>) -> &'static str {
+    match t.map(str::to_ascii_lowercase).as_deref() {
+        Some("queue") | Some("q") => "q",
+        Some("qmgr") => "qmgr",
+        Some("topic") => "topic",
+        Some("channel") => "chl",
+        Some("process") => "prcs",
+        Some("namelist") => "nl",
+        _ => "<type>",
+    }
+}
+
+/// The commands that show the rule or check, filled from the evidence.
+fn advice(mech: Mechanism, f: &Facts, permissions: &BTreeSet<String>) -> String {
+    let qm = f.qmgr.as_deref().unwrap_or("<qmgr>");
+    let chl = quoted(f.channel.as_deref(), "channel");
+    let addr = quoted(f.end(), "client address");
+    let user = quoted(f.user.as_deref(), "client user id");
+    let runcheck =
+        format!("DISPLAY CHLAUTH({chl}) MATCH(RUNCHECK) ADDRESS({addr}) CLNTUSER({user})");
+    match mech {
+        Mechanism::Chlauth => format!(
+            "A channel authentication record refused the channel{}. In runmqsc {qm}: `{runcheck}` \
+             shows the record that matches these values, and `DISPLAY CHLAUTH({chl}) ALL` every \
+             record of the channel. Change or remove the record (SET CHLAUTH ... ACTION(REMOVE)), \
+             map the client to an allowed MCAUSER (TYPE(USERMAP), ADDRESSMAP), or stop the client \
+             if the block is intended; `ALTER QMGR CHLAUTH` switches the records on and off.",
+            f.check
+                .as_deref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default()
+        ),
+        Mechanism::Connauth => format!(
+            "Connection authentication refused the connection{}. In runmqsc {qm}: `DISPLAY QMGR \
+             CONNAUTH` names the AUTHINFO object; `DISPLAY AUTHINFO(<that name>) ALL` shows \
+             CHCKCLNT, CHCKLOCL and ADOPTCTX{}. The application must send a valid user id and \
+             password (MQCSP; for Java and JMS clients without compatibility mode), or the check \
+             relaxed; after a change, `REFRESH SECURITY TYPE(CONNAUTH)`.",
+            f.check
+                .as_deref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default(),
+            if f.channel.is_some() {
+                format!(
+                    "; `{runcheck}` shows a CHLAUTH record that overrides CHCKCLNT for this channel"
+                )
+            } else {
+                String::new()
+            }
+        ),
+        Mechanism::Userid => format!(
+            "The queue manager could not set up the user id {user} the connection would run under{}: \
+             check that it exists on the queue manager's host (`id {}` on UNIX; at most 12 \
+             characters for the OAM), is not a privileged user a CHLAUTH record blocks, and which \
+             user id the client asserts or sends in MQCSP (ADOPTCTX in `DISPLAY QMGR CONNAUTH` \
+             and the AUTHINFO object); in runmqsc {qm}: `{runcheck}`.",
+            f.reason
+                .as_deref()
+                .map(|r| format!(" (reason {r})"))
+                .unwrap_or_default(),
+            f.user.as_deref().unwrap_or("<user>")
+        ),
+        Mechanism::Authority => {
+            let obj = f.object.as_deref().unwrap_or("<object>");
+            let t = oam_type(f.object_type.as_deref());
+            let u = f.user.as_deref().unwrap_or("<user>");
+            let perms: Vec<String> = permissions.iter().map(|p| format!("+{p}")).collect();
+            let perms = if perms.is_empty() {
+                "+<authority>".to_string()
+            } else {
+                perms.join(" ")
+            };
+            format!(
+                "The object authority manager refused {} on '{obj}' to '{u}'. Show what it \
+                 holds: `dspmqaut -m {qm} -n '{obj}' -t {t} -p {u}` (or in runmqsc `DISPLAY \
+                 AUTHREC PROFILE('{obj}') PRINCIPAL('{u}')`); grant what the application needs, \
+                 to a group rather than the user: `setmqaut -m {qm} -n '{obj}' -t {t} -g <group> \
+                 {perms}`.",
+                if permissions.is_empty() {
+                    "an operation".to_string()
+                } else {
+                    permissions.iter().cloned().collect::<Vec<_>>().join(", ")
+                },
+            )
+        }
+        Mechanism::Unknown => format!(
+            "Only the application's side is in the capture. Read the queue manager's error log \
+             (AMQERR01.LOG) at the same time: AMQ9777 names a CHLAUTH block, AMQ5534/AMQ5540 a \
+             connection-authentication failure, AMQ9557 a user id that could not be set up, \
+             AMQ8077 a missing authority. In runmqsc on the queue manager: `{runcheck}` and \
+             `DISPLAY QMGR CONNAUTH`; for 2035 on MQOPEN, MQPUT or MQGET, `dspmqaut` for the \
+             application's user id on the object."
+        ),
+    }
+}
+
+fn mech_words(m: Mechanism) -> &'static str {
+    match m {
+        Mechanism::Chlauth => "CHLAUTH blocked",
+        Mechanism::Connauth => "Connection authentication failed",
+        Mechanism::Userid => "User id could not be initialised",
+        Mechanism::Authority => "Not authorised",
+        Mechanism::Unknown => "Refused",
+    }
+}
+
+fn times(n: u64) -> String {
+    if n == 1 {
+        "once".to_string()
+    } else {
+        format!("{} times", crate::findings::thousands(n))
+    }
+}
+
+fn counts<K: std::fmt::Display>(m: &BTreeMap<K, u64>) -> String {
+    let mut v: Vec<(&K, &u64)> = m.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1));
+    v.iter()
+        .map(|(k, n)| format!("{k} x{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn reason_text(reasons: &BTreeMap<u32, u64>) -> String {
+    let top = reasons
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(r, _)| *r)
+        .unwrap_or(2035);
+    match mqrc::name(top) {
+        Some(n) => format!("{top} {n}"),
+        None => top.to_string(),
+    }
+}
+
+fn verbs_text(verbs: &BTreeMap<&'static str, u64>) -> String {
+    if verbs.is_empty() {
+        return "an MQI call".to_string();
+    }
+    verbs.keys().copied().collect::<Vec<_>>().join("/")
+}
+
+impl Pass for AccessRefused {
+    fn observe(&mut self, e: &Event) {
+        match e.kind {
+            Kind::LogRecord => self.record(e),
+            Kind::Text | Kind::Entry | Kind::Exit | Kind::ErrorExit => self.trace(e),
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
+        let mut open: Vec<_> = std::mem::take(&mut self.open).into_iter().collect();
+        open.sort_by(|a, b| a.1.first.cmp(&b.1.first).then(a.0.cmp(&b.0)));
+        for (_, o) in open {
+            self.close(o);
+        }
+        for ci in 0..self.clients.len() {
+            if let Some(si) = self.pair(&self.clients[ci], inputs) {
+                self.stories[si].clients.push(ci);
+                self.clients[ci].paired = true;
+            }
+        }
+        let mut out = Vec::new();
+        for s in &self.stories {
+            if s.occurrences < self.min_occurrences {
+                continue;
+            }
+            out.push(self.story_finding(s, inputs));
+        }
+        for c in self.clients.iter().filter(|c| !c.paired) {
+            if c.failures < self.min_occurrences {
+                continue;
+            }
+            out.push(self.client_finding(c, inputs));
+        }
+        out.sort_by(|a, b| a.first.cmp(&b.first).then(a.title.cmp(&b.title)));
+        out
+    }
+}
+
+impl AccessRefused {
+    fn story_finding(&self, s: &Story, inputs: &[FileInfo]) -> Finding {
+        let f = &s.facts;
+        let mut parts = Vec::new();
+        if let Some(u) = &f.user {
+            parts.push(format!("user '{u}'"));
+        } else if let Some(a) = &f.appl {
+            parts.push(format!("application '{a}'"));
+        }
+        if let Some(o) = &f.object {
+            parts.push(format!("object '{o}'"));
+        }
+        if let Some(c) = &f.channel {
+            parts.push(format!("channel '{c}'"));
+        }
+        match (&f.host, &f.address) {
+            (Some(h), Some(a)) if h != a => parts.push(format!("from {h} ({a})")),
+            (_, Some(a)) => parts.push(format!("from {a}")),
+            (Some(h), None) => parts.push(format!("from {h}")),
+            _ => {}
+        }
+        if let Some(q) = &f.qmgr {
+            parts.push(format!("queue manager {q}"));
+        }
+        let mut how = String::new();
+        if let Some(c) = &f.check {
+            how = format!(" by {c}");
+        }
+        if s.mech == Mechanism::Authority && !s.permissions.is_empty() {
+            how = format!(
+                " for {}",
+                s.permissions.iter().cloned().collect::<Vec<_>>().join(", ")
+            );
+        }
+        if s.mech == Mechanism::Userid
+            && let Some(r) = &f.reason
+        {
+            how = format!(" with reason {r}");
+        }
+        let clients: Vec<&Client> = s.clients.iter().map(|i| &self.clients[*i]).collect();
+        let client_failures: u64 = clients.iter().map(|c| c.failures).sum();
+        let mut title = format!(
+            "{}{}: {}, {}",
+            mech_words(s.mech),
+            how,
+            parts.join(", "),
+            times(s.occurrences)
+        );
+        let mut subject = Subject {
+            channel: f.channel.clone(),
+            host: f.host.clone().filter(|h| Some(h) != f.address.as_ref()),
+            address: f.address.clone(),
+            qmgr: f.qmgr.clone(),
+            queue: f
+                .object
+                .clone()
+                .filter(|_| oam_type(f.object_type.as_deref()) == "q"),
+            program: f.appl.clone(),
+            ..Default::default()
+        };
+        let files = s
+            .files
+            .iter()
+            .map(|p| &**p)
+            .chain(s.clients.iter().map(|i| &*self.clients[*i].path));
+        let mut fd = Finding::new(RULE.id, self.severity(s.last, files, inputs), String::new());
+        fd.count = s.occurrences;
+        fd.saw(&s.first);
+        fd.saw(&s.last);
+        let mut evidence: Vec<Evidence> = s.evidence.iter().take(SIDE_EVIDENCE).cloned().collect();
+        if let Some(l) = &s.latest
+            && !evidence.contains(l)
+        {
+            if evidence.len() >= SIDE_EVIDENCE {
+                evidence.pop();
+            }
+            evidence.push(l.clone());
+        }
+        let mut client_reason = None;
+        let mut program = None;
+        if let Some(c) = clients.first() {
+            let i = info(inputs, &c.path);
+            program = i.and_then(|i| i.process.clone());
+            let who = match (&program, c.pid) {
+                (Some(p), Some(pid)) => format!("{p} pid {pid}"),
+                (None, Some(pid)) => format!("pid {pid}"),
+                (Some(p), None) => p.clone(),
+                (None, None) => c.path.to_string(),
+            };
+            let reasons = clients.iter().fold(BTreeMap::new(), |mut m, c| {
+                for (r, n) in &c.reasons {
+                    *m.entry(*r).or_default() += n;
+                }
+                m
+            });
+            let rt = reason_text(&reasons);
+            title.push_str(&format!(
+                "; the client saw {} fail with {rt} {} ({who})",
+                verbs_text(&c.verbs),
+                times(client_failures)
+            ));
+            client_reason = Some(rt);
+            subject.pid = c.pid;
+            if subject.program.is_none() {
+                subject.program = program.clone();
+            }
+            for c in &clients {
+                fd.saw(&c.first);
+                fd.saw(&c.last);
+                let mut side: Vec<Evidence> = c.evidence.clone();
+                if let Some(l) = &c.latest {
+                    side.push(l.clone());
+                }
+                for ev in side {
+                    if evidence.len() < MAX_EVIDENCE && !evidence.contains(&ev) {
+                        evidence.push(ev);
+                    }
+                }
+            }
+        }
+        fd.title = title;
+        fd.subject = subject;
+        fd.evidence = evidence;
+        let m = &mut fd.metrics;
+        m.set("mechanism", Metric::Str(s.mech.as_str().to_string()));
+        m.set("occurrences", Metric::int(s.occurrences));
+        m.set("user", Metric::opt_str(f.user.as_deref()));
+        m.set("address", Metric::opt_str(f.end()));
+        m.set("channel", Metric::opt_str(f.channel.as_deref()));
+        m.set("message_id", Metric::Str(counts(&s.ids)));
+        m.set("check", Metric::opt_str(f.check.as_deref()));
+        if f.values.is_some() {
+            m.set("matched_values", Metric::opt_str(f.values.as_deref()));
+        }
+        if f.object.is_some() {
+            m.set("object", Metric::opt_str(f.object.as_deref()));
+        }
+        if !s.permissions.is_empty() {
+            m.set(
+                "permissions",
+                Metric::Str(s.permissions.iter().cloned().collect::<Vec<_>>().join(", ")),
+            );
+        }
+        if client_failures > 0 {
+            m.set("client_failures", Metric::int(client_failures));
+            m.set("client_reason", Metric::opt_str(client_reason.as_deref()));
+            m.set("client_program", Metric::opt_str(program.as_deref()));
+        }
+        fd.advice = advice(s.mech, f, &s.permissions);
+        fd.key = format!(
+            "{}:{}:{}",
+            s.mech.as_str(),
+            f.user.as_deref().or(f.appl.as_deref()).unwrap_or(""),
+            f.object.as_deref().unwrap_or("")
+        );
+        fd
+    }
+
+    fn client_finding(&self, c: &Client, inputs: &[FileInfo]) -> Finding {
+        let i = info(inputs, &c.path);
+        let program = i.and_then(|i| i.process.clone());
+        let host = i.and_then(|i| i.host.clone());
+        let who = match (&program, c.pid) {
+            (Some(p), Some(pid)) => format!("{p} (pid {pid})"),
+            (None, Some(pid)) => format!("pid {pid}"),
+            (Some(p), None) => p.clone(),
+            (None, None) => c.path.to_string(),
+        };
+        let mut where_ = String::new();
+        if let Some(ch) = &c.channel {
+            where_.push_str(&format!(" on channel '{ch}'"));
+        }
+        if let Some(cn) = &c.conname {
+            where_.push_str(&format!(" to {cn}"));
+        }
+        let mut fd = Finding::new(
+            RULE.id,
+            self.severity(c.last, std::iter::once(&*c.path), inputs),
+            format!(
+                "{} refused with {} for {who}{where_}, {}; no queue manager record in the capture says why",
+                verbs_text(&c.verbs),
+                reason_text(&c.reasons),
+                times(c.failures)
+            ),
+        );
+        fd.count = c.failures;
+        fd.saw(&c.first);
+        fd.saw(&c.last);
+        fd.subject = Subject {
+            pid: c.pid,
+            program: program.clone(),
+            channel: c.channel.clone(),
+            host,
+            ..Default::default()
+        };
+        let mut ev = c.evidence.clone();
+        if let Some(l) = &c.latest {
+            ev.push(l.clone());
+        }
+        fd.evidence = ev;
+        let m = &mut fd.metrics;
+        m.set(
+            "mechanism",
+            Metric::Str(Mechanism::Unknown.as_str().to_string()),
+        );
+        m.set("occurrences", Metric::int(c.failures));
+        m.set("user", Metric::Null);
+        m.set("address", Metric::Null);
+        m.set("channel", Metric::opt_str(c.channel.as_deref()));
+        m.set("client_failures", Metric::int(c.failures));
+        m.set("client_reason", Metric::Str(reason_text(&c.reasons)));
+        m.set("client_program", Metric::opt_str(program.as_deref()));
+        if let Some(cn) = &c.conname {
+            m.set("conname", Metric::Str(cn.clone()));
+        }
+        let facts = Facts {
+            channel: c.channel.clone(),
+            ..Default::default()
+        };
+        fd.advice = advice(Mechanism::Unknown, &facts, &BTreeSet::new());
+        fd.key = format!("unknown:{}", verbs_text(&c.verbs));
+        fd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testutil::*;
+
+    fn rec(line: u64, at: &str, pid_tid: (u32, u32), attrs: &[(&'static str, &str)]) -> Event {
+        let mut e = log("qmgrs/QM1/errors/AMQERR01.LOG", line, at, "record", attrs);
+        e.pid = Some(pid_tid.0);
+        e.tid = Some(pid_tid.1);
+        e
+    }
+
+    fn block(line: u64, at: &str, host: &str) -> Event {
+        rec(
+            line,
+            at,
+            (5, line as u32),
+            &[
+                ("msgid", "AMQ9777E"),
+                ("qmgr", "QM1"),
+                ("channel", "APP.SVRCONN"),
+                ("host", host),
+                ("address", "10.0.0.9"),
+                ("client_user", "bob"),
+                ("chlauth_match", "USERSRC(NOACCESS)"),
+            ],
+        )
+    }
+
+    /// A client thread connecting through APP.SVRCONN and failing with
+    /// 2035, at `tod` on 2012-05-04 (-04:00).
+    fn refused_connect(line: u64, tod: &str) -> Vec<Event> {
+        let mut chl = trace(
+            "c/AMQ7.0.FMT",
+            line + 1,
+            tod,
+            7,
+            1,
+            Kind::Text,
+            "ChlName(APP.SVRCONN) ConnName(qm1(1414))",
+        );
+        chl.pid = Some(7);
+        vec![
+            entry("c/AMQ7.0.FMT", line, tod, 7, 1, "MQCONNX"),
+            entry("c/AMQ7.0.FMT", line, tod, 7, 1, "trmzstMQCONNX"),
+            chl,
+            exit(
+                "c/AMQ7.0.FMT",
+                line + 2,
+                tod,
+                7,
+                1,
+                "trmzstMQCONNX",
+                "2035",
+                10,
+            ),
+            exit("c/AMQ7.0.FMT", line + 3, tod, 7, 1, "MQCONNX", "2035", 10),
+        ]
+    }
+
+    #[test]
+    fn records_of_one_thread_within_a_second_are_one_refusal_told_by_its_cause() {
+        let ev = vec![
+            rec(
+                1,
+                "2024-03-01T10:00:00+00:00",
+                (9, 2),
+                &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
+            ),
+            rec(
+                10,
+                "2024-03-01T10:00:00.200+00:00",
+                (9, 2),
+                &[
+                    ("msgid", "AMQ5541E"),
+                    ("connauth_check", "CHCKCLNT(REQUIRED)"),
+                    ("qmgr", "QM1"),
+                ],
+            ),
+            // The same thread much later: another refusal.
+            rec(
+                20,
+                "2024-03-01T11:00:00+00:00",
+                (9, 2),
+                &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
+            ),
+            rec(
+                30,
+                "2024-03-01T11:00:00.100+00:00",
+                (9, 2),
+                &[("msgid", "AMQ5541E"), ("qmgr", "QM1")],
+            ),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.count, 2);
+        assert_eq!(metric(f, "mechanism"), Metric::Str("connauth".into()));
+        assert_eq!(metric(f, "check"), Metric::Str("CHCKCLNT(REQUIRED)".into()));
+        assert_eq!(
+            metric(f, "message_id"),
+            Metric::Str("AMQ5540E x2, AMQ5541E x2".into())
+        );
+        assert_eq!(f.subject.program.as_deref(), Some("amqsputc"));
+        assert!(f.title.contains("application 'amqsputc'"), "{}", f.title);
+        assert_eq!(f.severity, Severity::Error);
+    }
+
+    #[test]
+    fn a_client_failure_is_counted_once_across_layers_and_paired_by_channel_and_time() {
+        let mut ev = refused_connect(100, "10:00:00.000000");
+        // The server's record two seconds later (14:00:02Z is 10:00:02-04:00).
+        ev.push(block(1, "2012-05-04T14:00:02+00:00", "client7"));
+        ev.sort_by_key(|e| e.ts);
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(metric(f, "client_failures"), Metric::int(1));
+        assert_eq!(metric(f, "mechanism"), Metric::Str("chlauth".into()));
+        assert_eq!(f.subject.pid, Some(7));
+        let files: BTreeSet<&str> = f.evidence.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(files.len(), 2);
+        // Outside the window: two stories.
+        let apart = run(&RULE, &[("pair_window_s", 1.0)], &ev);
+        assert_eq!(apart.len(), 2, "{apart:#?}");
+        let client = apart
+            .iter()
+            .find(|f| metric(f, "mechanism") == Metric::Str("unknown".into()))
+            .unwrap();
+        assert_eq!(client.count, 1);
+        assert_eq!(metric(client, "conname"), Metric::Str("qm1(1414)".into()));
+    }
+
+    #[test]
+    fn a_record_naming_another_client_host_is_not_the_clients_story() {
+        let mut ev = refused_connect(100, "10:00:00.000000");
+        ev.push(block(1, "2012-05-04T14:00:01+00:00", "otherhost"));
+        ev.sort_by_key(|e| e.ts);
+        let info = FileInfo {
+            host: Some("client7".into()),
+            process: Some("app".into()),
+            ..FileInfo::new("c/AMQ7.0.FMT", crate::event::Format::FmtTrace, 0)
+        };
+        let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&info));
+        assert_eq!(out.len(), 2, "{out:#?}");
+        // The same host (short name, any case) pairs.
+        let mut ev = refused_connect(100, "10:00:00.000000");
+        ev.push(block(1, "2012-05-04T14:00:01+00:00", "CLIENT7.example.com"));
+        ev.sort_by_key(|e| e.ts);
+        let out = run_with(&RULE, &[], &ev, &[info]);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(metric(&out[0], "client_program"), Metric::Str("app".into()));
+    }
+
+    #[test]
+    fn an_old_story_is_info() {
+        let ev = vec![block(1, "2024-01-01T10:00:00+00:00", "h")];
+        let mut file = FileInfo::new(
+            "qmgrs/QM1/errors/AMQERR01.LOG",
+            crate::event::Format::ErrlogText,
+            0,
+        );
+        file.last = Some(ts("2024-03-01T10:00:00+00:00"));
+        let inputs = std::slice::from_ref(&file);
+        let out = run_with(&RULE, &[], &ev, inputs);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].severity, Severity::Info);
+        let out = run_with(&RULE, &[("recent_days", 100.0)], &ev, inputs);
+        assert_eq!(out[0].severity, Severity::Error);
+        // Going on until the end of its file: error.
+        file.last = Some(ts("2024-01-01T10:00:00+00:00"));
+        let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&file));
+        assert_eq!(out[0].severity, Severity::Error);
+    }
+
+    #[test]
+    fn connname_keeps_its_port() {
+        assert_eq!(
+            paren_value("ChlName(A.B) ConnName(host(1414))", "ConnName(").as_deref(),
+            Some("host(1414)")
+        );
+        assert_eq!(paren_value("ChlName() x", "ChlName("), None);
+        assert_eq!(paren_value("ChlName(A", "ChlName("), None);
+    }
+}

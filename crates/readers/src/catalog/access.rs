@@ -1,0 +1,168 @@
+//! What the `access-refused` rule knows of each message it reports: the
+//! refusal mechanism, what the message says, and where those facts were
+//! checked. Data, not behaviour: the rule is `passes::access_refused`.
+//! Each id also has its `CATALOG` row (severity, family `security`, the
+//! fields it carries).
+
+/// How a connection or an operation was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mechanism {
+    /// A channel authentication (CHLAUTH) record blocked the channel.
+    Chlauth,
+    /// Connection authentication (CONNAUTH): user id and password missing
+    /// or wrong.
+    Connauth,
+    /// The user id the channel would run under could not be set up.
+    Userid,
+    /// The object authority manager refused an operation.
+    Authority,
+    /// Only the application saw it (an MQI reason in a trace): the queue
+    /// manager's record of why is not in the capture.
+    Unknown,
+}
+
+impl Mechanism {
+    /// The value of the `mechanism` metric (the contract's names).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::Chlauth => "chlauth",
+            Mechanism::Connauth => "connauth",
+            Mechanism::Userid => "userid",
+            Mechanism::Authority => "authority",
+            Mechanism::Unknown => "unknown",
+        }
+    }
+
+    /// A story told with records of several mechanisms is told by its
+    /// cause: a CHLAUTH block or a failed password check comes before the
+    /// user-id failure it leads to.
+    pub fn rank(self) -> u8 {
+        match self {
+            Mechanism::Chlauth => 0,
+            Mechanism::Connauth => 1,
+            Mechanism::Authority => 2,
+            Mechanism::Userid => 3,
+            Mechanism::Unknown => 4,
+        }
+    }
+}
+
+/// One message `access-refused` reports.
+#[derive(Debug)]
+pub struct AccessMessage {
+    /// Message number without its severity letter.
+    pub id: &'static str,
+    pub mechanism: Mechanism,
+    /// What it says, in a few words.
+    pub meaning: &'static str,
+    /// Where the id's meaning, severity letter and inserts were checked.
+    pub source: &'static str,
+}
+
+pub static ACCESS: &[AccessMessage] = &[
+    AccessMessage {
+        id: "AMQ9777",
+        mechanism: Mechanism::Chlauth,
+        meaning: "Channel was blocked by a channel authentication record",
+        source: concat!(
+            "Wording and letter E from a 9.1 queue manager's log quoted in ",
+            "https://github.com/ibm-messaging/mq-rfhutil/issues/9 (CommentInsert1 the channel, ",
+            "CommentInsert2 the address, CommentInsert3 the active values `CLNTUSER(...)`, ",
+            "RemoteHost) and IBM APAR text https://www.ibm.com/support/pages/node/4706301; ",
+            "the block reasons (address, user id, NOACCESS map) from IBM's Channel Blocked event ",
+            "https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.doc/q049730_.html"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ5534",
+        mechanism: Mechanism::Connauth,
+        meaning: "User id authentication failed (wrong user id or password)",
+        source: concat!(
+            "Letter E from IBM's MQ 9.3.4 changed-messages list (",
+            "https://www.ibm.com/docs/en/ibm-mq/9.3.x?topic=934-new-changed-removed-messages-in-mq",
+            "); wording ('User ID '<user>' authentication failed', 'supplied by the '<program>' ",
+            "program') from a 9.0.1 log quoted in https://github.com/mqlight/nodejs-mqlight/issues/6"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ5540",
+        mechanism: Mechanism::Connauth,
+        meaning: "The application did not supply a user id and password",
+        source: concat!(
+            "Wording from IBM technote https://www.ibm.com/support/docview.wss?uid=swg21680930; ",
+            "letter E from the MQ 9.3.4 changed-messages list"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ5541",
+        mechanism: Mechanism::Connauth,
+        meaning: "The failed authentication check was caused by the CONNAUTH configuration",
+        source: concat!(
+            "Wording ('caused by the queue manager CONNAUTH CHCKCLNT(REQDADM) configuration') ",
+            "from IBM technote https://www.ibm.com/support/docview.wss?uid=swg21680930; its ",
+            "severity letter is not shown there: E is assumed, as AMQ5540E it follows"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ5542",
+        mechanism: Mechanism::Connauth,
+        meaning: "The failed authentication check was caused by the CONNAUTH configuration",
+        source: concat!(
+            "Named in IBM technote https://www.ibm.com/support/docview.wss?uid=swg21680930; ",
+            "wording after AMQ5534 in a 9.0.1 log quoted in ",
+            "https://github.com/mqlight/nodejs-mqlight/issues/6; severity letter not shown: ",
+            "E is assumed, as AMQ5534E it follows"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ9557",
+        mechanism: Mechanism::Userid,
+        meaning: "Queue manager user id initialisation failed",
+        source: concat!(
+            "Wording and letter E from logs quoted in ",
+            "https://github.com/ibm-messaging/mq-jms-spring/issues/81 and IBM community thread ",
+            "https://community.ibm.com/community/user/discussion/how-can-a-rcvr-channel-with-no-access-go-to-running ",
+            "(ArithInsert1 the completion code, ArithInsert2 the reason, CommentInsert1 the user ",
+            "id, CommentInsert2 the MQCSP user id, CommentInsert3 the user id flowed); listed as ",
+            "AMQ9557E in the MQ 9.3.4 changed-messages list"
+        ),
+    },
+    AccessMessage {
+        id: "AMQ8077",
+        mechanism: Mechanism::Authority,
+        meaning: "Entity has insufficient authority to access the object",
+        source: concat!(
+            "Wording ('Entity '<e>' has insufficient authority to access object '<o>'', 'The ",
+            "following requested permissions are unauthorized: put') from the queue manager log ",
+            "quoted in IBM documentation https://www.ibm.com/docs/en/iis/11.3?topic=authorization-troubleshooting; ",
+            "the letter W is not shown there: it is that of AMQ8009 (insufficient authority to a ",
+            "topic), 10: Warning in IBM's AMQ8xxx reference"
+        ),
+    },
+];
+
+/// The row of a message id (with or without its severity letter).
+pub fn access(id: &str) -> Option<&'static AccessMessage> {
+    let base = super::base_id(id.trim());
+    ACCESS.iter().find(|m| m.id == base)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_catalogued_with_its_source() {
+        for m in ACCESS {
+            let e = super::super::lookup(m.id).unwrap_or_else(|| panic!("{} not in CATALOG", m.id));
+            assert_eq!(e.family, super::super::Family::Security, "{}", m.id);
+            assert!(m.source.contains("https://"), "{} has no source", m.id);
+            assert!(!m.meaning.is_empty());
+            assert_eq!(
+                access(&format!("{}{}", m.id, e.severity)).map(|x| x.id),
+                Some(m.id)
+            );
+        }
+        assert!(access("AMQ9208E").is_none());
+    }
+}

@@ -1,0 +1,228 @@
+//! End to end: `access-refused` on the fixtures of fixtures/access/, one
+//! per kind of refusal, and on fixtures without any refusal.
+
+mod common;
+use common::{analyze_json, findings, one};
+use serde_json::Value;
+
+const RULE: &str = "access-refused";
+
+fn run(path: &str) -> Value {
+    analyze_json(&["--only", RULE, path])
+}
+
+fn s<'a>(f: &'a Value, k: &str) -> &'a str {
+    f[k].as_str().unwrap_or_else(|| panic!("{k} in {f:#}"))
+}
+
+fn metric<'a>(f: &'a Value, k: &str) -> &'a Value {
+    &f["metrics"][k]
+}
+
+fn paths(f: &Value) -> Vec<&str> {
+    let mut p: Vec<&str> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    p.dedup();
+    p
+}
+
+#[test]
+fn chlauth_block_by_user_id() {
+    let v = run("fixtures/access/chlauth-user");
+    let f = one(&v, RULE);
+    assert_eq!(s(f, "severity"), "error");
+    assert_eq!(f["count"], 3);
+    assert_eq!(s(f, "first"), "2020-02-26T10:04:57.271000+00:00");
+    assert_eq!(s(f, "last"), "2020-02-26T10:09:02.118000+00:00");
+    assert_eq!(f["subject"]["channel"], "PSB.SRV.APP.01");
+    assert_eq!(f["subject"]["address"], "10.176.172.212");
+    assert_eq!(f["subject"]["qmgr"], "PSBQM1");
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "user"), "jochen");
+    assert_eq!(metric(f, "occurrences"), 3);
+    assert_eq!(metric(f, "check"), "USERSRC(NOACCESS)");
+    assert_eq!(metric(f, "matched_values"), "CLNTUSER(jochen)");
+    assert!(s(f, "title").starts_with("CHLAUTH blocked by USERSRC(NOACCESS): user 'jochen'"));
+    assert!(
+        s(f, "advice").contains(
+            "DISPLAY CHLAUTH('PSB.SRV.APP.01') MATCH(RUNCHECK) ADDRESS('10.176.172.212') CLNTUSER('jochen')"
+        ),
+        "{}",
+        s(f, "advice")
+    );
+    assert!(s(f, "advice").contains("runmqsc PSBQM1"));
+}
+
+#[test]
+fn chlauth_block_by_address_is_one_story_per_address() {
+    let v = run("fixtures/access/chlauth-address");
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let f = all
+        .iter()
+        .find(|f| f["subject"]["address"] == "192.0.2.77")
+        .unwrap();
+    assert_eq!(f["count"], 2);
+    assert_eq!(s(f, "first"), "2024-05-13T14:20:01.051000+02:00");
+    assert_eq!(s(f, "last"), "2024-05-13T14:21:01.233000+02:00");
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "channel"), "GW.SVRCONN");
+    assert!(metric(f, "user").is_null());
+    assert_eq!(metric(f, "matched_values"), "ADDRESS(192.0.2.77)");
+    assert!(s(f, "advice").contains(
+        "DISPLAY CHLAUTH('GW.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.77') CLNTUSER('<client user id>')"
+    ));
+    let other = all
+        .iter()
+        .find(|f| f["subject"]["address"] == "192.0.2.78")
+        .unwrap();
+    assert_eq!(other["count"], 1);
+}
+
+#[test]
+fn connauth_failure_counts_the_records_of_one_refusal_once() {
+    let v = run("fixtures/access/connauth");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 2);
+    assert_eq!(metric(f, "mechanism"), "connauth");
+    assert_eq!(metric(f, "user"), "appuser");
+    assert_eq!(metric(f, "check"), "CHCKCLNT(REQDADM)");
+    assert_eq!(metric(f, "message_id"), "AMQ5534E x2, AMQ5542E x2");
+    assert_eq!(s(f, "first"), "2017-04-02T07:10:16.204000+00:00");
+    assert_eq!(s(f, "last"), "2017-04-02T07:12:40.913000+00:00");
+    assert_eq!(f["subject"]["qmgr"], "QM8");
+    let advice = s(f, "advice");
+    assert!(advice.contains("DISPLAY QMGR CONNAUTH"), "{advice}");
+    assert!(
+        advice.contains("REFRESH SECURITY TYPE(CONNAUTH)"),
+        "{advice}"
+    );
+}
+
+#[test]
+fn oam_authority_failure_names_object_and_permission() {
+    let v = run("fixtures/access/authority");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 3);
+    assert_eq!(metric(f, "mechanism"), "authority");
+    assert_eq!(metric(f, "user"), "payapp");
+    assert_eq!(metric(f, "object"), "PAYMENT.IN");
+    assert_eq!(metric(f, "permissions"), "put");
+    assert_eq!(s(f, "first"), "2024-03-05T11:02:03.120000+01:00");
+    assert_eq!(s(f, "last"), "2024-03-05T11:15:00.007000+01:00");
+    assert!(
+        s(f, "title").starts_with("Not authorised for put: user 'payapp', object 'PAYMENT.IN'")
+    );
+    let advice = s(f, "advice");
+    assert!(
+        advice.contains("dspmqaut -m QMAPP -n 'PAYMENT.IN'"),
+        "{advice}"
+    );
+    assert!(advice.contains("-p payapp"), "{advice}");
+    assert!(advice.contains("+put"), "{advice}");
+}
+
+#[test]
+fn user_id_initialisation_failure() {
+    let v = run("fixtures/access/userid");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 1);
+    assert_eq!(metric(f, "mechanism"), "userid");
+    assert_eq!(metric(f, "user"), "root");
+    assert_eq!(s(f, "first"), "2020-04-12T10:39:07.168000-04:00");
+    assert_eq!(s(f, "first"), s(f, "last"));
+    assert!(s(f, "title").contains("reason 2035"), "{}", s(f, "title"));
+    assert!(s(f, "advice").contains("`id root`"));
+}
+
+#[test]
+fn client_2035_and_server_block_are_one_story_citing_both_files() {
+    let v = run("fixtures/access/paired");
+    let f = one(&v, RULE);
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "channel"), "APP.SVRCONN");
+    assert_eq!(metric(f, "address"), "10.20.30.41");
+    assert_eq!(metric(f, "user"), "ordapp");
+    assert_eq!(metric(f, "client_failures"), 2);
+    assert_eq!(metric(f, "client_reason"), "2035 MQRC_NOT_AUTHORIZED");
+    assert_eq!(f["count"], 2);
+    assert_eq!(f["subject"]["pid"], 4711);
+    assert_eq!(f["subject"]["program"], "ordersvc");
+    assert_eq!(f["subject"]["host"], "appsrv07");
+    assert_eq!(s(f, "first"), "2024-03-12T09:30:00.498000+01:00");
+    assert_eq!(s(f, "last"), "2024-03-12T09:30:10.500900+01:00");
+    assert_eq!(
+        paths(f),
+        vec![
+            "fixtures/access/paired/server/qmgrs/ORDQM/errors/AMQERR01.LOG",
+            "fixtures/access/paired/client/trace/AMQ4711.0.FMT"
+        ]
+    );
+    assert!(s(f, "title").contains("the client saw MQCONNX fail with 2035"));
+    assert!(s(f, "advice").contains(
+        "DISPLAY CHLAUTH('APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('10.20.30.41') CLNTUSER('ordapp')"
+    ));
+}
+
+#[test]
+fn the_client_alone_says_where_to_look() {
+    let v = run("fixtures/access/paired/client");
+    let f = one(&v, RULE);
+    assert_eq!(metric(f, "mechanism"), "unknown");
+    assert_eq!(metric(f, "channel"), "APP.SVRCONN");
+    assert_eq!(f["count"], 2);
+    assert!(s(f, "advice").contains("AMQERR01.LOG"));
+    assert!(s(f, "advice").contains("DISPLAY QMGR CONNAUTH"));
+}
+
+#[test]
+fn a_record_too_far_from_the_failure_is_not_its_story() {
+    let v = analyze_json(&[
+        "--only",
+        RULE,
+        "--set",
+        "access-refused.pair_window_s=0",
+        "fixtures/access/paired",
+    ]);
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    assert!(all.iter().any(|f| f["metrics"]["mechanism"] == "unknown"));
+}
+
+#[test]
+fn json_log_records_are_read_from_their_inserts() {
+    let v = run("fixtures/access/json");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 2);
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "user"), "batch1");
+    assert_eq!(metric(f, "channel"), "DEV.APP.SVRCONN");
+    assert_eq!(metric(f, "address"), "172.17.0.21");
+    assert_eq!(s(f, "first"), "2024-06-03T06:12:44.518000+00:00");
+    assert_eq!(s(f, "last"), "2024-06-03T06:13:14.601000+00:00");
+    assert!(s(f, "advice").contains(
+        "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('172.17.0.21') CLNTUSER('batch1')"
+    ));
+}
+
+#[test]
+fn no_refusal_no_finding() {
+    for p in [
+        "fixtures/healthy",
+        "fixtures/errlog",
+        "fixtures/channel-scan",
+        "fixtures/trace",
+        "fixtures/fdc",
+    ] {
+        let v = run(p);
+        assert!(
+            findings(&v, RULE).is_empty(),
+            "{p}: {:#?}",
+            findings(&v, RULE)
+        );
+    }
+}
