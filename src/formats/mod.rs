@@ -11,6 +11,7 @@ pub mod ffstsummary;
 pub mod joblog;
 pub mod smf;
 pub mod trace;
+pub mod wrapper;
 
 use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
 use crate::event::{Event, Format};

@@ -48,6 +48,12 @@ pub enum Location {
         limit: u64,
         why: Arc<str>,
     },
+    /// The lines of another location with a log collector's wrapper taken
+    /// off (`formats::wrapper`).
+    Unwrapped {
+        inner: Box<Location>,
+        wrapper: crate::formats::wrapper::Wrapper,
+    },
 }
 
 impl Location {
@@ -62,6 +68,7 @@ impl Location {
                 *limit,
                 why.clone(),
             )),
+            Location::Unwrapped { inner, wrapper } => wrapper.reader(inner.open()?),
         })
     }
 }
