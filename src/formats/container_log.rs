@@ -252,6 +252,10 @@ fn container_text(t: &str) -> bool {
     liberty || STARTS.iter().any(|s| t.starts_with(s))
 }
 
+/// The container's own programs (`cmd/` of mq-container), as its JSON
+/// records name them in `ibm_processName`.
+const CONTAINER_PROGRAMS: [&str; 4] = ["runmqserver", "runmqdevserver", "mqhtpass", "mqsimpleauth"];
+
 /// Lines with a collector's wrapper taken off: any console line will do
 /// (the wrapper is the container layout), MQ's or not.
 fn sniff_wrapped(text: &str) -> u8 {
@@ -292,7 +296,15 @@ fn sniff_text(text: &str) -> u8 {
         }
         let l2 = strip_kubectl_stamp(l).unwrap_or(l);
         if l2.starts_with('{') {
-            if l2.contains("\"mq_containerlog\"") {
+            // A record of the container's own programs, or one cut before
+            // its `type` (mq-container writes the keys sorted, `type`
+            // last) that names one of them.
+            if l2.contains("\"mq_containerlog\"")
+                || (l2.contains("\"ibm_datetime\"")
+                    && CONTAINER_PROGRAMS
+                        .iter()
+                        .any(|p| l2.contains(&format!("\"ibm_processName\":\"{p}\""))))
+            {
                 json_container += 1;
             }
             continue;
