@@ -94,6 +94,12 @@ pub struct Wrapper {
     stats: Arc<Stats>,
 }
 
+impl crate::input::Filter for Wrapper {
+    fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        Wrapper::reader(self, r)
+    }
+}
+
 impl Wrapper {
     /// A reader of the unwrapped lines of `r`.
     pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
@@ -621,7 +627,7 @@ pub fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapper>>) {
             if let Some(w) = &w {
                 input.location = Location::Unwrapped {
                     inner: Box::new(input.location),
-                    wrapper: w.clone(),
+                    wrapper: Arc::new(w.clone()),
                 };
             }
             wrappers.push(w);

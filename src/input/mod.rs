@@ -48,12 +48,17 @@ pub enum Location {
         limit: u64,
         why: Arc<str>,
     },
-    /// The lines of another location with a log collector's wrapper taken
-    /// off (`formats::wrapper`).
+    /// The bytes of another location through a filter (a log collector's
+    /// wrapper taken off each line: `formats::wrapper`).
     Unwrapped {
         inner: Box<Location>,
-        wrapper: crate::formats::wrapper::Wrapper,
+        wrapper: Arc<dyn Filter>,
     },
+}
+
+/// A reader over another reader's bytes, changed on the way.
+pub trait Filter: std::fmt::Debug + Send + Sync {
+    fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send>;
 }
 
 impl Location {

@@ -101,7 +101,7 @@ pub fn family(function: &str) -> Option<Family> {
 /// Name endings of resolver calls and of MQ's wrappers around them
 /// (`cciTcpGetAddrInfo`), compared ignoring ASCII case: slow-dns promises
 /// to count any such wrapper as a look-up. Written as the wrappers spell
-/// them; readers also look for the lower- and upper-case forms.
+/// them; readers also look for the lower-case form.
 pub const DNS_SUFFIXES: [&str; 4] = [
     "GetAddrInfo",
     "GetNameInfo",
