@@ -117,8 +117,8 @@ fn queue_time_grows_in_statistics_and_task_records() {
     assert_eq!(
         getters,
         vec![
-            (3, "200000", "1802331"),
             (2, "160266", "210441"),
+            (3, "200000", "1802331"),
             (6, "3000000", "6120447"),
             (8, "8145035", "9120334"),
         ]
@@ -126,8 +126,14 @@ fn queue_time_grows_in_statistics_and_task_records() {
 }
 
 #[test]
-fn long_running_task_records_restart_at_the_previous_record() {
-    let wq = rows("fixtures/smf/mqsmfcsv-5.7/SMF-WQ.csv");
+fn long_running_task_records_cover_their_wtas_intervals() {
+    // With the task's WTAS rows in the run (the directory).
+    let dir = rows("fixtures/smf/mqsmfcsv-5.7");
+    let wq: Vec<Value> = dir
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().ends_with("SMF-WQ.csv"))
+        .cloned()
+        .collect();
     let first = at(&wq, 3);
     let second = at(&wq, 6);
     assert_eq!(first["attrs"]["task"], second["attrs"]["task"]);
@@ -135,16 +141,21 @@ fn long_running_task_records_restart_at_the_previous_record() {
         first["attrs"]["task"],
         "SYSA/MQPR/DC39C20A11F3B2A07E6E93F05C019920"
     );
-    // The first record covers the task from its first open (06:02, STCK
-    // 05:02 in the formatter's UTC) to the record.
-    assert_eq!(first["ts"], "2025-03-14T06:02:12.100411+01:00");
-    assert_eq!(first["end"], "2025-03-14T10:15:00.050000+01:00");
+    // The first record covers the task's first accounting interval (from
+    // 06:02, STCK 05:02 in the formatter's UTC), as its WTAS row says.
+    assert_eq!(first["ts"], "2025-03-14T06:02:11.004512+01:00");
+    assert_eq!(first["end"], "2025-03-14T10:15:00.041220+01:00");
     assert_eq!(first["attrs"]["clock_offset_s"], "-3600");
-    // The second one only the interval since the first record.
-    assert_eq!(second["ts"], "2025-03-14T10:15:00.050000+01:00");
-    assert_eq!(second["end"], "2025-03-14T10:30:00.050000+01:00");
+    assert_eq!(first["attrs"]["ts_from"], "WTAS_Interval_Start");
+    // The second one its next interval.
+    assert_eq!(second["ts"], "2025-03-14T10:15:00.041220+01:00");
+    assert_eq!(second["end"], "2025-03-14T10:30:00.039871+01:00");
+    // Read alone (no WTAS row in the run): at the record time.
+    let alone = rows("fixtures/smf/mqsmfcsv-5.7/SMF-WQ.csv");
+    assert_eq!(at(&alone, 3)["ts"], "2025-03-14T10:15:00.050000+01:00");
+    assert_eq!(at(&alone, 3)["attrs"]["ts_from"], "Date/Time");
     // The alias is kept, the queue is its base.
-    let alias = at(&wq, 4);
+    let alias = at(&alone, 4);
     assert_eq!(alias["attrs"]["Open_Name"], "ORDERS.REPLY.ALIAS");
     assert_eq!(alias["attrs"]["queue"], "ORDERS.REPLY");
     assert_eq!(alias["attrs"]["Queue"], "Alias");
@@ -195,7 +206,10 @@ fn slow_dns_and_tls_show_in_chinit_and_channel_records() {
 
 #[test]
 fn old_formatter_columns_are_renamed() {
-    let wq = rows("fixtures/smf/mqsmfcsv-5.4/SMF-WQ.csv");
+    let wq: Vec<Value> = rows("fixtures/smf/mqsmfcsv-5.4")
+        .into_iter()
+        .filter(|r| r["path"].as_str().unwrap().ends_with("SMF-WQ.csv"))
+        .collect();
     let g = at(&wq, 3);
     // Written as `Get_Pageset_Suspend_*` by builds before 5.4.3.
     assert_eq!(g["attrs"]["Get_Suspend_Count"], "0");

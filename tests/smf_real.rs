@@ -147,9 +147,15 @@ fn find(rows: &[Value], line: u64) -> &Value {
 #[ignore = "needs ../shared (present on CI)"]
 fn testchl_class3_task_rows_link_and_carry_time_on_queue() {
     let root = real_dir();
-    let wq = timeline(&root.join("TESTCHL/SMF-WQ.csv"));
-    let wtas = timeline(&root.join("TESTCHL/SMF-WTAS.csv"));
-    let wtid = timeline(&root.join("TESTCHL/SMF-WTID.csv"));
+    // The sample as a run: WQ rows take their task's WTAS interval.
+    let all = timeline(&root.join("TESTCHL"));
+    let of = |f: &str| -> Vec<Value> {
+        all.iter()
+            .filter(|r| r["path"].as_str().unwrap().ends_with(f))
+            .cloned()
+            .collect()
+    };
+    let (wq, wtas, wtid) = (of("/SMF-WQ.csv"), of("/SMF-WTAS.csv"), of("/SMF-WTID.csv"));
     assert_eq!((wq.len(), wtas.len(), wtid.len()), (22, 200, 200));
     // The client getter of the format notes: 102 gets, 100 valid, max
     // 13.751955 s and 1352.231110 s in total on the queue.
@@ -170,10 +176,12 @@ fn testchl_class3_task_rows_link_and_carry_time_on_queue() {
     assert!(a.get("Streamed_Msgs").is_none());
     let task = a["task"].as_str().unwrap();
     assert_eq!(task, "MPX1/QML1/D05D7DE0A9BD83145BBA10405BB83820");
-    // From the first open (22:03:19 in the formatter's zone, 4 h ahead) to
-    // the record.
-    assert_eq!(g["ts"], "2016-02-27T18:03:19.279249+00:00");
-    assert_eq!(g["end"], "2016-02-27T18:03:46.890000+00:00");
+    // Its task's accounting interval (WTAS, below), not the open time
+    // (22:03:19 in the formatter's zone, 4 h ahead), which is kept.
+    assert_eq!(g["ts"], "2016-02-27T18:03:18.583256+00:00");
+    assert_eq!(g["end"], "2016-02-27T18:03:46.895223+00:00");
+    assert_eq!(a["ts_from"], "WTAS_Interval_Start");
+    assert_eq!(a["Open (TIME)"], "22:03:19,279249");
     assert!(
         g["text"]
             .as_str()
@@ -284,18 +292,32 @@ fn mq1000_chinit_dns_and_tls_tasks() {
 
 #[test]
 #[ignore = "needs ../shared (present on CI)"]
-fn mq1000_queue_opened_within_the_record_hundredth() {
+fn mq1000_queue_rows_take_their_task_interval() {
     let root = real_dir();
-    let wq = timeline(&root.join("SMF_MQ1000/SMF-WQ.csv"));
+    let all = timeline(&root.join("SMF_MQ1000"));
+    let of = |f: &str| -> Vec<Value> {
+        all.iter()
+            .filter(|r| r["path"].as_str().unwrap().ends_with(f))
+            .cloned()
+            .collect()
+    };
+    let (wq, wtas) = (of("/SMF-WQ.csv"), of("/SMF-WTAS.csv"));
     assert_eq!(wq.len(), 15);
-    // Record time 16:34:39.25 (SMF keeps hundredths); the queue was opened
-    // at 15:34:39.256076 in the formatter's zone, one hour behind.
-    let r = find(&wq, 2);
-    assert_eq!(r["ts"], "2026-05-21T16:34:39.256076+00:00");
-    assert_eq!(r["end"], "2026-05-21T16:34:39.256076+00:00");
-    assert_eq!(r["attrs"]["ts_from"], "Open");
-    assert_eq!(r["attrs"]["clock_offset_s"], "-3600");
-    assert_eq!(r["attrs"]["Open (TIME)"], "15:34:39,256076");
+    // Every WQ row lies in the interval of its task's WTAS row of the same
+    // record; the queue's open time (15:34:39.256076 in the formatter's
+    // zone, one hour behind) stays an attribute.
+    for r in &wq {
+        let a = &r["attrs"];
+        let t = wtas
+            .iter()
+            .find(|t| t["attrs"]["task"] == a["task"] && t["attrs"]["Time"] == a["Time"])
+            .expect("its WTAS row");
+        assert_eq!(r["ts"], t["ts"], "{}", r["line"]);
+        assert_eq!(r["end"], t["end"], "{}", r["line"]);
+        assert_eq!(a["ts_from"], "WTAS_Interval_Start");
+        assert_eq!(a["clock_offset_s"], "-3600");
+    }
+    assert_eq!(find(&wq, 2)["attrs"]["Open (TIME)"], "15:34:39,256076");
 }
 
 #[test]

@@ -14,6 +14,11 @@ use chrono::{FixedOffset, NaiveDate};
 pub struct Interest {
     functions: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
     function_prefixes: Vec<String>,
+    /// Name endings compared ignoring ASCII case (`GetAddrInfo`: MQ's
+    /// resolver wrappers such as `cciTcpGetAddrInfo`).
+    function_suffixes: Vec<String>,
+    /// Every literal the byte check looks for (`any` is built from it).
+    words: Vec<String>,
     text: Option<regex::Regex>,
     /// Any of the names, prefixes or keywords anywhere in a raw line: the
     /// byte check that lets readers skip a line without parsing it.
@@ -49,40 +54,40 @@ impl Interest {
             // Literal alternations compile to a fast multi-substring search.
             regex::Regex::new(&alts.join("|")).ok()
         };
-        let all: Vec<&str> = functions
+        let words: Vec<String> = functions
             .iter()
             .chain(function_prefixes)
             .chain(text_keywords)
-            .copied()
             .filter(|k| !k.is_empty())
+            .map(|k| k.to_string())
             .collect();
-        // A line that contains a pattern contains every pattern inside it
-        // (`zstMQGET` contains `MQGET`): keep only the innermost, so that
-        // the search stays few-pattern SIMD (Teddy) instead of falling back
-        // to an automaton several times slower when names multiply.
-        let all: Vec<&str> = all
-            .iter()
-            .enumerate()
-            .filter(|(i, k)| {
-                !all.iter()
-                    .enumerate()
-                    .any(|(j, o)| j != *i && k.contains(o) && (o.len() < k.len() || j < *i))
-            })
-            .map(|(_, k)| *k)
-            .collect();
-        let any = if all.is_empty() {
-            None
-        } else {
-            Candidates::new(&all)
-        };
         Interest {
-            any,
+            any: candidates_of(&words),
+            words,
+            function_suffixes: Vec::new(),
             functions: functions.iter().map(|s| s.to_string()).collect(),
             function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
             text,
             smf_columns: Default::default(),
             smf_detail: true,
         }
+    }
+
+    /// Also count as of interest every function whose name ends in one of
+    /// these, ignoring ASCII case; lines with the suffix as written or in
+    /// lower case are candidates (each literal more slows the byte check of
+    /// every line a little).
+    pub fn with_function_suffixes(mut self, suffixes: &[&str]) -> Self {
+        for s in suffixes.iter().filter(|s| !s.is_empty()) {
+            self.function_suffixes.push(s.to_string());
+            for w in [s.to_string(), s.to_ascii_lowercase()] {
+                if !self.words.contains(&w) {
+                    self.words.push(w);
+                }
+            }
+        }
+        self.any = candidates_of(&self.words);
+        self
     }
 
     /// Whether the byte check is the few-pattern SIMD search (Teddy), not
@@ -116,6 +121,10 @@ impl Interest {
                 .function_prefixes
                 .iter()
                 .any(|p| f.starts_with(p.as_str()))
+            || self.function_suffixes.iter().any(|s| {
+                f.len() >= s.len()
+                    && f.as_bytes()[f.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes())
+            })
     }
 
     /// Could this raw line be of interest? False when it names none of the
@@ -131,6 +140,30 @@ impl Interest {
 
     pub fn text(&self, t: &str) -> bool {
         self.text.as_ref().is_some_and(|r| r.is_match(t))
+    }
+}
+
+/// The byte check for a set of literals.
+fn candidates_of(words: &[String]) -> Option<Candidates> {
+    let all: Vec<&str> = words.iter().map(String::as_str).collect();
+    // A line that contains a pattern contains every pattern inside it
+    // (`zstMQGET` contains `MQGET`): keep only the innermost, so that
+    // the search stays few-pattern SIMD (Teddy) instead of falling back
+    // to an automaton several times slower when names multiply.
+    let all: Vec<&str> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, k)| {
+            !all.iter()
+                .enumerate()
+                .any(|(j, o)| j != *i && k.contains(o) && (o.len() < k.len() || j < *i))
+        })
+        .map(|(_, k)| *k)
+        .collect();
+    if all.is_empty() {
+        None
+    } else {
+        Candidates::new(&all)
     }
 }
 
@@ -276,6 +309,14 @@ pub struct LparClocks {
     /// A file that finds it unknown against this expectation says so
     /// itself.
     pub first_file: std::collections::BTreeMap<String, String>,
+    /// Each task's accounting interval from its WTAS rows (`WTAS_Interval_
+    /// Start`, `_End`, as written), by `LPAR/QMgr/Correl/Date Time`: the
+    /// interval of that record's WQ rows.
+    pub task_intervals: std::collections::HashMap<
+        String,
+        (chrono::NaiveDateTime, chrono::NaiveDateTime),
+        rustc_hash::FxBuildHasher,
+    >,
 }
 
 impl LparClocks {
@@ -405,4 +446,25 @@ pub fn rows_of_events<S: Source + ?Sized>(
         row(m, start, out.len());
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_suffixes_match_in_any_case_and_are_candidates() {
+        let i = Interest::new(&["getaddrinfo"], &[], &[]).with_function_suffixes(&["GetAddrInfo"]);
+        for f in ["cciTcpGetAddrInfo", "xyzgetaddrinfo", "getaddrinfo"] {
+            assert!(i.function(f), "{f}");
+            assert!(i.candidate(format!("--}}  {f} rc=OK").as_bytes()), "{f}");
+        }
+        assert!(i.function("xyzGETADDRINFO"));
+        assert!(!i.function("cciTcpGetAddrInfoX"));
+        assert!(!i.candidate(b"--}  cciTcpConnect rc=OK"));
+        // Without the suffixes the wrapper is neither.
+        let plain = Interest::new(&["getaddrinfo"], &[], &[]);
+        assert!(!plain.function("cciTcpGetAddrInfo"));
+        assert!(!plain.candidate(b"--}  cciTcpGetAddrInfo rc=OK"));
+    }
 }

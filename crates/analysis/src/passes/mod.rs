@@ -312,8 +312,14 @@ impl Plan {
     pub fn interest(&self) -> crate::source::Interest {
         let mut functions: Vec<&str> = Vec::new();
         let mut keywords: Vec<&str> = Vec::new();
+        let mut suffixes: Vec<&str> = Vec::new();
         for (r, _) in &self.rules {
             for fam in r.functions {
+                for s in patterns::suffixes_of(*fam) {
+                    if !suffixes.contains(s) {
+                        suffixes.push(s);
+                    }
+                }
                 for n in patterns::names_of(*fam) {
                     if !functions.contains(&n) {
                         functions.push(n);
@@ -339,6 +345,7 @@ impl Plan {
             }
         }
         crate::source::Interest::new(&functions, &[], &keywords)
+            .with_function_suffixes(&suffixes)
             .with_smf_columns(
                 self.rules
                     .iter()

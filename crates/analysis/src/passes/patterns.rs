@@ -100,13 +100,23 @@ pub fn family(function: &str) -> Option<Family> {
 
 /// Name endings of resolver calls and of MQ's wrappers around them
 /// (`cciTcpGetAddrInfo`), compared ignoring ASCII case: slow-dns promises
-/// to count any such wrapper as a look-up.
-const DNS_SUFFIXES: [&str; 4] = [
-    "getaddrinfo",
-    "getnameinfo",
-    "gethostbyname",
-    "gethostbyaddr",
+/// to count any such wrapper as a look-up. Written as the wrappers spell
+/// them; readers also look for the lower-case form.
+pub const DNS_SUFFIXES: [&str; 4] = [
+    "GetAddrInfo",
+    "GetNameInfo",
+    "GetHostByName",
+    "GetHostByAddr",
 ];
+
+/// Name endings (ignoring ASCII case) that also put a function in a
+/// family, beyond the exact names of `FUNCTIONS`.
+pub fn suffixes_of(family: Family) -> &'static [&'static str] {
+    match family {
+        Family::Dns => &DNS_SUFFIXES,
+        _ => &[],
+    }
+}
 
 /// True when `function` ends (ignoring ASCII case) in a resolver name.
 /// No allocation: this runs for every traced exit that is not in the table.

@@ -36,7 +36,7 @@ const MAX_CONTINUATIONS: usize = 64;
 /// The length of an RFC 3339 time at the start of `s` (`2021-12-15T23:38:
 /// 51.702Z`, `...702318+01:00`), checked by shape only; `None` if there is
 /// none.
-fn stamp_len(s: &[u8]) -> Option<usize> {
+pub(super) fn stamp_len(s: &[u8]) -> Option<usize> {
     let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
     let shape = (0..4).all(d)
         && s.get(4) == Some(&b'-')
@@ -221,6 +221,61 @@ fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
     (t[..open].trim_end(), out)
 }
 
+/// Text that only mq-container's console writes besides MQ's messages: its
+/// debug lines (`DEBUG: Mirrored ...`, `pkg/logger/logger.go`), the web
+/// server's (Liberty) messages it mirrors (`CWWKT0016I: ...`,
+/// `cmd/runmqserver/logging.go`), `mqsimpleauth: ` debug lines
+/// (`authservice/mqsimpleauth/src/log.c`) and runmqserver's start-up lines
+/// (`cmd/runmqserver/main.go`).
+fn container_text(t: &str) -> bool {
+    const STARTS: [&str; 9] = [
+        "DEBUG: ",
+        "mqsimpleauth: ",
+        "Using queue manager name: ",
+        "Started queue manager",
+        "Created queue manager",
+        "Image created: ",
+        "MQ version: ",
+        "MQ level: ",
+        "Metrics are disabled",
+    ];
+    let b = t.as_bytes();
+    // A Liberty message id: `CWWKT0016I: `, `CWPKI0033E: `, `SRVE0242I: `.
+    let letters = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
+    let liberty = (4..=5).contains(&letters)
+        && b.len() > letters + 6
+        && b[letters..letters + 4].iter().all(u8::is_ascii_digit)
+        && b"IWEAD".contains(&b[letters + 4])
+        && b[letters + 5] == b':';
+    liberty || STARTS.iter().any(|s| t.starts_with(s))
+}
+
+/// The container's own programs (`cmd/` of mq-container), as its JSON
+/// records name them in `ibm_processName`.
+const CONTAINER_PROGRAMS: [&str; 4] = ["runmqserver", "runmqdevserver", "mqhtpass", "mqsimpleauth"];
+
+/// Lines with a collector's wrapper taken off: any console line will do
+/// (the wrapper is the container layout), MQ's or not.
+fn sniff_wrapped(text: &str) -> u8 {
+    let s = sniff_text(text);
+    if s > 0 {
+        return s.max(90);
+    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines
+        .iter()
+        .any(|l| l.starts_with('{') && l.contains("\"ibm_datetime\""))
+    {
+        return 97;
+    }
+    let timed = lines.iter().filter(|l| basic_line(l).is_some()).count();
+    if timed > 0 && timed * 2 >= lines.len().saturating_sub(1).max(1) {
+        80
+    } else {
+        0
+    }
+}
+
 /// How sure we are that these first lines are a container console.
 fn sniff_text(text: &str) -> u8 {
     let lines: Vec<&str> = text
@@ -231,6 +286,7 @@ fn sniff_text(text: &str) -> u8 {
     // The block's last line may be cut.
     let n = lines.len().saturating_sub(1).max(1);
     let (mut basic_mq, mut basic_other, mut json_container, mut kubectl) = (0, 0, 0, 0);
+    let mut own = 0;
     for l in lines.iter().take(n) {
         let l = l.trim_start_matches('\u{feff}');
         if strip_kubectl_stamp(l).is_some() {
@@ -238,7 +294,15 @@ fn sniff_text(text: &str) -> u8 {
         }
         let l2 = strip_kubectl_stamp(l).unwrap_or(l);
         if l2.starts_with('{') {
-            if l2.contains("\"mq_containerlog\"") {
+            // A record of the container's own programs, or one cut before
+            // its `type` (mq-container writes the keys sorted, `type`
+            // last) that names one of them.
+            if l2.contains("\"mq_containerlog\"")
+                || (l2.contains("\"ibm_datetime\"")
+                    && CONTAINER_PROGRAMS
+                        .iter()
+                        .any(|p| l2.contains(&format!("\"ibm_processName\":\"{p}\""))))
+            {
                 json_container += 1;
             }
             continue;
@@ -248,6 +312,7 @@ fn sniff_text(text: &str) -> u8 {
                 basic_mq += 1;
             } else {
                 basic_other += 1;
+                own += usize::from(container_text(rest));
             }
         }
     }
@@ -255,6 +320,8 @@ fn sniff_text(text: &str) -> u8 {
         return 97;
     }
     match (basic_mq, basic_other) {
+        // mq-container's own lines only (its web server's, say).
+        (0, o) if own > 0 && own * 2 >= o && o * 2 >= n => 80,
         (0, _) => 0,
         // Timed MQ messages: nothing else writes those.
         (m, o) if m + o >= n / 2 => 90,
@@ -271,10 +338,24 @@ impl Reader for ContainerLogReader {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
+        if let Some(w) = super::wrapper::detect(head) {
+            return sniff_wrapped(&String::from_utf8_lossy(&super::wrapper::unwrapped_head(
+                &w, head,
+            )));
+        }
         sniff_text(&String::from_utf8_lossy(head))
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        // Collectors' wrappers come off first (`wrapper`).
+        let (inputs, wrappers) = super::wrapper::unwrap_inputs(inputs);
+        let kept = inputs.clone();
+        super::wrapper::WrappedSource::boxed(self.open_unwrapped(inputs, opts), &kept, wrappers)
+    }
+}
+
+impl ContainerLogReader {
+    fn open_unwrapped(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         // One file each (no group): the variant decides the source.
         let json = inputs.first().is_some_and(|i| {
             i.head(super::SNIFF_BYTES).is_ok_and(|h| {

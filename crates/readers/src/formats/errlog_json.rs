@@ -116,6 +116,13 @@ impl Reader for ErrlogJsonReader {
         let n = lines.len().saturating_sub(1).clamp(1, 20);
         if lines.iter().take(n).any(|l| is_record_line(l)) {
             95
+        } else if lines
+            .iter()
+            .take(n + 1)
+            .any(|l| cut_record_head(l.trim()).is_some())
+        {
+            // Only a record cut short (a copy taken mid-write).
+            60
         } else {
             0
         }
@@ -577,7 +584,16 @@ impl LineFormat for ErrlogJson {
             }
         };
         if let Some(e) = self.record(run, ctx, no, &members) {
+            // A container's `FDC summary:` record lists FDCs: each is one.
+            let fdcs = if self.format == Format::ContainerLog && e.kind == Kind::Text {
+                super::ffstsummary::events_in(&e.text, ctx.origin, no, *e.ts.offset())
+            } else {
+                Vec::new()
+            };
             ctx.emit(e);
+            for f in fdcs {
+                ctx.emit(f);
+            }
         }
         drop(members);
         self.line = line;
@@ -694,6 +710,8 @@ impl ErrlogJson {
         // type `mq_containerlog`: no MQ message, free text.
         let kind = match key!(found, "type") {
             Some("mq_containerlog") if msgid.is_none() => Kind::Text,
+            // Cut before its `type` (the container's keys are sorted).
+            None if msgid.is_none() && self.format == Format::ContainerLog => Kind::Text,
             _ => Kind::LogRecord,
         };
         let mut e = Event::new(ts, ctx.origin.clone(), no, kind, text);
@@ -768,6 +786,19 @@ fn cut_record_head(line: &str) -> Option<String> {
     if !line.starts_with('{') {
         return None;
     }
+    let whole = cut_members(line)?;
+    // Cut inside a string (a long `message`): that member is kept as far
+    // as it goes, when the members before it make a record.
+    let closed = format!("{line}\"}}");
+    match serde_json::from_str::<Line>(&closed) {
+        Ok(Line::Object(m)) if member(&m, "ibm_datetime").is_some() => Some(closed),
+        _ => Some(whole),
+    }
+}
+
+/// The whole members before the cut of `line`, closed as an object, when
+/// they include `ibm_datetime`.
+fn cut_members(line: &str) -> Option<String> {
     let mut end = line.len();
     // A `,"` inside a string value makes an invalid head: try the one
     // before, a bounded number of times.
@@ -1017,5 +1048,28 @@ mod tests {
             0
         );
         assert_eq!(ErrlogJsonReader.sniff("AMQERR01.json", b""), 20);
+    }
+
+    #[test]
+    fn cut_inside_a_string_keeps_it_as_far_as_it_goes() {
+        let l = r#"{"ibm_datetime":"2024-08-12T08:32:40.102Z","loglevel":"INFO","message":"Error starting web ser"#;
+        let head = cut_record_head(l).unwrap();
+        assert!(
+            head.ends_with(r#""message":"Error starting web ser"}"#),
+            "{head}"
+        );
+        // Cut inside a key or after an escape: the whole members only.
+        let l = r#"{"ibm_datetime":"2024-08-12T08:32:40.102Z","loglevel":"INFO","mess"#;
+        assert_eq!(
+            cut_record_head(l).as_deref(),
+            Some(r#"{"ibm_datetime":"2024-08-12T08:32:40.102Z","loglevel":"INFO"}"#)
+        );
+        let l = r#"{"ibm_datetime":"2024-08-12T08:32:40.102Z","message":"a \"#;
+        assert_eq!(
+            cut_record_head(l).as_deref(),
+            Some(r#"{"ibm_datetime":"2024-08-12T08:32:40.102Z"}"#)
+        );
+        // Cut inside the time itself: nothing to keep.
+        assert_eq!(cut_record_head(r#"{"ibm_datetime":"2024-08-1"#), None);
     }
 }

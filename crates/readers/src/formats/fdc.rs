@@ -35,7 +35,13 @@ impl Reader for FdcReader {
             .lines()
             .take(80)
             .any(|l| l.starts_with('|') && l.contains(TITLE));
-        if boxed { 98 } else { 0 }
+        if boxed {
+            return 98;
+        }
+        // A fragment of a box (pasted from its middle): several of the
+        // header's own fields.
+        let fields = text.lines().take(80).filter(|l| fragment_start(l)).count();
+        if fields >= 3 { 90 } else { 0 }
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
@@ -71,6 +77,34 @@ fn box_line(line: &str) -> Option<(&str, &str)> {
         Some(i) => Some((inner[..i].trim(), inner[i + 2..].trim())),
         None => Some(("", inner.trim())),
     }
+}
+
+/// Keys only an FDC header box has: a box line with one of them, or the
+/// box title cut at its start (`BM MQ First Failure Symptom Report |`),
+/// starts a fragment of a report.
+const FRAGMENT_KEYS: [&str; 14] = [
+    "Date/Time",
+    "UTC Time",
+    "UTC Time Offset",
+    "UTC Time/Zone",
+    "Host Name",
+    "Probe Id",
+    "Component",
+    "Major Errorcode",
+    "Minor Errorcode",
+    "Probe Type",
+    "Probe Severity",
+    "Probe Description",
+    "FDCSequenceNumber",
+    "Program Name",
+];
+
+/// Whether `line` can open a report whose box start was cut off.
+fn fragment_start(line: &str) -> bool {
+    if line.contains("Symptom Report") && line.trim_end().ends_with('|') {
+        return true;
+    }
+    matches!(box_line(line), Some((k, _)) if FRAGMENT_KEYS.iter().any(|f| f.eq_ignore_ascii_case(k)))
 }
 
 /// Leading decimal digits: `4    RemoteResponder` → 4, `00003084` → 3084.
@@ -145,11 +179,35 @@ impl LineFormat for Fdc {
     fn line(&mut self, run: &mut FdcFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         // Only box lines matter; the dumps after a box are skipped cheaply.
+        // Before any report, a line may start a fragment (title cut).
         let first = bytes.first().copied();
-        if run.report.is_none() && first != Some(b'|') && first != Some(b'+') {
+        let seeking = run.report.is_none() && run.reports == 0 && run.last_border.is_none();
+        if run.report.is_none() && first != Some(b'|') && first != Some(b'+') && !seeking {
             return;
         }
         let (text, _) = decode_line(bytes);
+        if seeking
+            && !text.starts_with("+-")
+            && !(text.starts_with('|') && text.contains(TITLE))
+            && fragment_start(&text)
+        {
+            ctx.info.problem(
+                ProblemCode::CutRecord,
+                Some(no),
+                Severity::Info,
+                0,
+                "the file starts inside a report's header box (a fragment): read as far as it goes",
+            );
+            run.report = Some(Report {
+                line: no,
+                fields: Vec::new(),
+                cut: true,
+            });
+            if !text.starts_with('|') {
+                // The cut title.
+                return;
+            }
+        }
         if text.starts_with("+-") {
             run.last_border = Some(no);
             if run.report.is_some() {
@@ -301,7 +359,11 @@ impl FdcFile {
         } else {
             comments.join(" | ")
         };
-        let text = format!("{probe} {component}: {detail}").trim().to_string();
+        let mut text = format!("{probe} {component}: {detail}").trim().to_string();
+        if text == ":" {
+            // A fragment cut before its probe: say what it is.
+            text = "FDC report (fragment without its probe id)".to_string();
+        }
         let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::Fdc, text);
         if r.cut {
             e.set_attr("incomplete", "true");
@@ -470,5 +532,50 @@ zlaMainThread
             infos[0].problems[0].message,
             "file ends inside the header box of the report at line 1: read as far as it goes"
         );
+    }
+
+    #[test]
+    fn fragments_from_the_middle_of_a_box() {
+        // Pasted from the middle: the title cut at its start, the box cut
+        // before `Probe Id`.
+        let lines: Vec<&str> = OLD_WINDOWS.lines().collect();
+        let mut text = String::from(
+            "BM MQ First Failure Symptom Report                                   |\n",
+        );
+        for l in &lines[2..8] {
+            text.push_str(l);
+            text.push('\n');
+        }
+        assert!(FdcReader.sniff("x.txt", text.as_bytes()) >= 90);
+        let (evs, infos) = read(&text);
+        assert_eq!(evs.len(), 1);
+        let e = &evs[0];
+        assert_eq!(e.line, 1);
+        assert_eq!(e.attr("incomplete"), Some("true"));
+        assert_eq!(e.attr("vrmf"), Some("7.0.0.0"));
+        assert_eq!(
+            crate::timefmt::rfc3339(&e.ts),
+            "2008-01-28T21:59:06.892015+00:00"
+        );
+        assert_eq!(infos[0].variant.as_deref(), Some("1 report"));
+        // Starting at any field line of the box, ending with the file.
+        let text: String = lines[5..13].iter().map(|l| format!("{l}\n")).collect();
+        let (evs, infos) = read(&text);
+        assert_eq!(evs.len(), 1);
+        assert_eq!(evs[0].line, 1);
+        assert_eq!(evs[0].pid, Some(3084));
+        assert_eq!(evs[0].attr("probe"), Some("XC130003"));
+        assert_eq!(evs[0].attr("incomplete"), Some("true"));
+        assert!(
+            infos[0]
+                .problems
+                .iter()
+                .any(|p| p.code == ProblemCode::CutRecord)
+        );
+        // A whole report is not a fragment.
+        let (evs, _) = read(OLD_WINDOWS);
+        assert_eq!(evs[0].attr("incomplete"), None);
+        // Two fields are not enough to call text an FDC.
+        assert_eq!(FdcReader.sniff("x", lines[8..10].join("\n").as_bytes()), 0);
     }
 }

@@ -14,13 +14,14 @@
 
 use super::Reader;
 use super::line_source::{FileCtx, LineFormat, LineSource};
-use crate::event::{Event, Format, Kind, Ts};
+use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use std::sync::Arc;
 
 pub struct FfstSummaryReader;
 
@@ -108,6 +109,56 @@ fn parse(line: &str) -> Option<Line<'_>> {
     })
 }
 
+/// The `fdc` event of a summary line, at `off` when the line states no
+/// offset.
+fn event(l: &Line, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Event {
+    let off = l.offset.unwrap_or(off);
+    let ts: Ts = match off.from_local_datetime(&l.local) {
+        chrono::LocalResult::Single(t) => t,
+        _ => off.from_utc_datetime(&l.local),
+    };
+    let detail = l.major.unwrap_or("");
+    let text = format!("{} {}: {detail}", l.probe, l.component)
+        .trim()
+        .trim_end_matches(':')
+        .to_string();
+    let mut e = Event::new(ts, origin.clone(), no, Kind::Fdc, text);
+    e.pid = Some(l.pid);
+    e.tid = Some(l.tid);
+    e.set_attr("probe", l.probe);
+    e.set_attr("component", l.component);
+    if let Some(m) = l.major {
+        e.set_attr("major_rc", m);
+    }
+    if let Some(m) = l.minor {
+        e.set_attr("minor_rc", m);
+    }
+    e.set_attr("program", l.program);
+    e.set_attr("fdc_file", l.file);
+    if let Some(i) = l.installation {
+        e.set_attr("installation", i);
+    }
+    e
+}
+
+/// The `fdc` events of a summary listing inside another record's text (an
+/// MQ container logs `FDC summary: <ffstsummary output>` at start-up,
+/// `cmd/runmqserver/logging.go` `logFDCSummary`), each at line `no`; lines
+/// that state no offset are at `off`.
+pub fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Vec<Event> {
+    if !text.contains(".FDC") && !text.contains(".fdc") {
+        return Vec::new();
+    }
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l.strip_prefix("DEBUG: ").unwrap_or(l);
+            let l = l.strip_prefix("FDC summary:").unwrap_or(l);
+            parse(l).map(|p| event(&p, origin, no, off))
+        })
+        .collect()
+}
+
 impl Reader for FfstSummaryReader {
     fn format(&self) -> Format {
         Format::Fdc
@@ -174,31 +225,7 @@ impl LineFormat for FfstSummary {
         if ctx.info.utc_offset.is_none() && l.offset.is_some() {
             ctx.info.set_offset(off, "data");
         }
-        let ts: Ts = match off.from_local_datetime(&l.local) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&l.local),
-        };
-        let detail = l.major.unwrap_or("");
-        let text = format!("{} {}: {detail}", l.probe, l.component)
-            .trim()
-            .trim_end_matches(':')
-            .to_string();
-        let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Fdc, text);
-        e.pid = Some(l.pid);
-        e.tid = Some(l.tid);
-        e.set_attr("probe", l.probe);
-        e.set_attr("component", l.component);
-        if let Some(m) = l.major {
-            e.set_attr("major_rc", m);
-        }
-        if let Some(m) = l.minor {
-            e.set_attr("minor_rc", m);
-        }
-        e.set_attr("program", l.program);
-        e.set_attr("fdc_file", l.file);
-        if let Some(i) = l.installation {
-            e.set_attr("installation", i);
-        }
+        let e = event(&l, ctx.origin, no, off);
         ctx.emit(e);
     }
 
@@ -292,5 +319,27 @@ AMQ2143";
                 .count(),
             1
         );
+    }
+
+    #[test]
+    fn listing_inside_other_text() {
+        let origin = crate::event::Origin::new("pod.log".into(), Format::ContainerLog);
+        let utc = FixedOffset::east_opt(0).unwrap();
+        let text = "FDC summary: AMQ1.0.FDC 2024/08/12 08:31:02 Installation1 amqrmppa 412 9 CO618001 cciInvalidDataReceived\n\
+                    not a line\n  AMQ2.0.FDC 2024/08/12 08:31:03.5+2 amqzxma0 97 1 XC130003 xehExceptionHandler STOP OK\n";
+        let evs = events_in(text, &origin, 7, utc);
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0].line, 7);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2024-08-12T08:31:02.000000+00:00"
+        );
+        // The offset a line states wins.
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[1].ts),
+            "2024-08-12T08:31:03.500000+02:00"
+        );
+        assert_eq!(evs[1].attr("fdc_file"), Some("AMQ2.0.FDC"));
+        assert!(events_in("Started queue manager", &origin, 1, utc).is_empty());
     }
 }

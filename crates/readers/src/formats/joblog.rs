@@ -2,7 +2,9 @@
 //! a channel-initiator job log (JES2 JESMSGLG: `hh.mm.ss JOBID  message`,
 //! with `---- DAY, DD MON YYYY ----` date lines), in SYSLOG/OPERLOG
 //! hardcopy (`N 0000000 SYS1 24065 10:15:30.12 STC04321 00000090  message`,
-//! continuation records D/E/S) or pasted without any prefix.
+//! continuation records D/E/S), as operator-command tools return console
+//! lines (`SYSA      2020238  23:37:37.00  message`: system name optional,
+//! Julian date `yyyyddd` or `yyddd`), or pasted without any prefix.
 //!
 //! A message is `[+*@]CSQXnnnX cpf csect text`; multi-line messages (WTO)
 //! continue on lines that start with a blank, or on D/E/S records, and may
@@ -81,10 +83,29 @@ static JES_DATE_RE: LazyLock<Regex> = LazyLock::new(|| {
 /// system name, `yyddd`, `hh:mm:ss.th`, job id, message flags, text.
 static SYSLOG_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^([NMWXO])[ A-Z][0-9A-F ]{7} (\S{1,8})\s+(\d{2})(\d{3}) (\d{2}):(\d{2}):(\d{2})\.(\d{2}) (\S{1,8})\s+([0-9A-F]{8})\s+(.*)$",
+        r"^([NMWXO])[ A-Z][0-9A-F ]{7} (\S{1,8})\s+(\d{2}|\d{4})(\d{3}) (\d{2}):(\d{2}):(\d{2})\.(\d{2}) (\S{1,8})\s+([0-9A-F]{8})\s+(.*)$",
     )
     .expect("syslog regex")
 });
+
+/// A console line with a Julian date and no SYSLOG record type, as
+/// operator-command tools and log viewers return it: optional system name,
+/// `yyyyddd` or `yyddd`, `hh:mm:ss[.th]`, optional job id and message
+/// flags, text.
+static DATED_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^ ?(?:([A-Z0-9$#@]{1,8})\s+)?(\d{2}|\d{4})(\d{3})\s+(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?\s+(?:([A-Z]{1,3}\d{5,7}|[A-Z]\d{7})\s+)?(?:[0-9A-F]{8}\s+)?(\S.*)$",
+    )
+    .expect("dated regex")
+});
+
+/// The date of a Julian `yyddd` or `yyyyddd` (two-digit years are 20yy,
+/// as z/OS writes them for this century).
+fn julian(year: &str, day: &str) -> Option<NaiveDate> {
+    let y: i32 = year.parse().ok()?;
+    let y = if year.len() == 2 { 2000 + y } else { y };
+    NaiveDate::from_yo_opt(y, day.parse().ok()?)
+}
 
 /// SYSLOG data, end and continuation records: optional connect id, flags,
 /// text.
@@ -151,6 +172,15 @@ enum Line<'a> {
     /// A timed record (JESMSGLG or SYSLOG first record) with its text.
     Timed {
         date: Option<NaiveDate>,
+        time: NaiveTime,
+        job: &'a str,
+        system: Option<&'a str>,
+        text: &'a str,
+    },
+    /// A console line with a Julian date (`DATED_RE`): a message, or the
+    /// continuation of the one before.
+    Dated {
+        date: NaiveDate,
         time: NaiveTime,
         job: &'a str,
         system: Option<&'a str>,
@@ -284,9 +314,7 @@ fn classify(line: &str) -> Line<'_> {
         }
     }
     if let Some(c) = SYSLOG_RE.captures(line) {
-        let yy: i32 = c[3].parse().unwrap_or(0);
-        let ddd: u32 = c[4].parse().unwrap_or(0);
-        let date = NaiveDate::from_yo_opt(2000 + yy, ddd);
+        let date = julian(&c[3], &c[4]);
         let time = NaiveTime::from_hms_milli_opt(
             c[5].parse().unwrap_or(99),
             c[6].parse().unwrap_or(99),
@@ -300,6 +328,32 @@ fn classify(line: &str) -> Line<'_> {
                 job: c.get(9).map(|m| m.as_str()).unwrap_or(""),
                 system: c.get(2).map(|m| m.as_str()),
                 text: c.get(11).map(|m| m.as_str()).unwrap_or(""),
+            };
+        }
+    }
+    // Only lines that start with a name or a date can be dated lines.
+    if line
+        .trim_start_matches(' ')
+        .starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || "$#@".contains(c))
+        && let Some(c) = DATED_RE.captures(line)
+    {
+        let frac = c.get(7).map_or(0, |m| {
+            let d = m.as_str();
+            d.parse::<u32>().unwrap_or(0) * 10u32.pow(6 - d.len() as u32)
+        });
+        let time = NaiveTime::from_hms_micro_opt(
+            c[4].parse().unwrap_or(99),
+            c[5].parse().unwrap_or(99),
+            c[6].parse().unwrap_or(99),
+            frac,
+        );
+        if let (Some(date), Some(time)) = (julian(&c[2], &c[3]), time) {
+            return Line::Dated {
+                date,
+                time,
+                job: c.get(8).map_or("", |m| m.as_str()),
+                system: c.get(1).map(|m| m.as_str()),
+                text: c.get(9).map_or("", |m| m.as_str()),
             };
         }
     }
@@ -351,7 +405,7 @@ impl Reader for JoblogReader {
                 framed = true;
             }
             let msg = match classify(line) {
-                Line::Timed { text, .. } | Line::Clock { text, .. } => {
+                Line::Timed { text, .. } | Line::Clock { text, .. } | Line::Dated { text, .. } => {
                     framed = true;
                     text
                 }
@@ -447,7 +501,7 @@ struct JobFile {
     open: Option<Open>,
     untimed: u64,
     first_untimed: Option<u64>,
-    kinds: [bool; 4],
+    kinds: [bool; 5],
     /// The last message's buffers, for the next one.
     spare: Option<Open>,
 }
@@ -475,7 +529,7 @@ impl LineFormat for Joblog {
             open: None,
             untimed: 0,
             first_untimed: None,
-            kinds: [false; 4],
+            kinds: [false; 5],
             spare: None,
         }
     }
@@ -512,12 +566,18 @@ impl LineFormat for Joblog {
                 ),
             );
         }
-        let kinds: Vec<&str> = ["jes2 job log", "syslog", "console", "console log"]
-            .iter()
-            .zip(run.kinds)
-            .filter(|(_, k)| *k)
-            .map(|(n, _)| *n)
-            .collect();
+        let kinds: Vec<&str> = [
+            "jes2 job log",
+            "syslog",
+            "console",
+            "console log",
+            "dated console",
+        ]
+        .iter()
+        .zip(run.kinds)
+        .filter(|(_, k)| *k)
+        .map(|(n, _)| *n)
+        .collect();
         ctx.info.variant = Some(if kinds.is_empty() {
             "no messages".to_string()
         } else {
@@ -565,6 +625,34 @@ impl JobFile {
                 } else if date.is_none() {
                     // Keep the day roll-over check honest on other lines.
                     let _ = self.job_log_time(ctx, time);
+                }
+            }
+            Line::Dated {
+                date,
+                time,
+                job,
+                system,
+                text,
+            } => {
+                let msg = trim(text);
+                let local = date.and_time(time);
+                match self.open.as_mut() {
+                    // No message id and the stamp of the message before: it
+                    // goes on (every line of a multi-line message carries
+                    // the stamp; a command echo has no id either).
+                    Some(o) if o.local == Some(local) && !ANY_MSG_RE.is_match(msg) => {
+                        o.push_cont(msg)
+                    }
+                    _ => {
+                        self.close(ctx);
+                        self.kinds[4] = true;
+                        if csq_message(msg).is_some() {
+                            let local = Some(local);
+                            let o =
+                                Open::reuse(self.spare.take(), no, local, job, system, msg, false);
+                            self.open = Some(o);
+                        }
+                    }
                 }
             }
             Line::Clock { time, text } => {
@@ -962,5 +1050,34 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
             "2024-03-05T00:00:01.000000+01:00"
         );
         assert_eq!(infos[0].problem_count, 0);
+    }
+
+    #[test]
+    fn julian_dates_with_and_without_the_system_name() {
+        let lines = [
+            "SYSA      2020238  23:37:37.00  STC04321  00000290  CSQX511I %MQ1A CSQXRESP Channel A.B started",
+            "2020238 23:37:37.00 CSQX511I %MQ1A CSQXRESP Channel A.B started",
+            "SYSA     20238 23:37:37.00 CSQX511I %MQ1A CSQXRESP Channel A.B started",
+            "20238 23:37:37.00 CSQX511I %MQ1A CSQXRESP Channel A.B started",
+            "NC0000000 SYS1     2020238 23:37:37.00 STC04321 00000290  CSQX511I %MQ1A CSQXRESP Channel A.B started",
+        ];
+        for l in lines {
+            let (evs, infos) = read(&format!("{l}\n"), tz());
+            assert_eq!(evs.len(), 1, "{l}");
+            assert_eq!(
+                crate::timefmt::rfc3339(&evs[0].ts),
+                "2020-08-25T23:37:37.000000+01:00",
+                "{l}"
+            );
+            assert_eq!(evs[0].attr("channel"), Some("A.B"), "{l}");
+            // The date is the line's own: no date taken from elsewhere.
+            assert_eq!(infos[0].problem_count, 0, "{l}");
+        }
+        // Not a day of the year: not a dated line.
+        assert!(!matches!(
+            classify("2020367 23:37:37.00 CSQX511I %MQ1A CSQXRESP Channel A.B started"),
+            Line::Dated { .. }
+        ));
+        assert!(JoblogReader.sniff("x", lines[1].as_bytes()) >= 85);
     }
 }

@@ -14,6 +14,7 @@ pub mod line_source;
 pub mod panic_test;
 pub mod smf;
 pub mod trace;
+pub mod wrapper;
 
 use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
 use crate::event::{Event, Format};

@@ -50,6 +50,17 @@ pub enum Location {
         limit: u64,
         why: Arc<str>,
     },
+    /// The bytes of another location through a filter (a log collector's
+    /// wrapper taken off each line: `formats::wrapper`).
+    Unwrapped {
+        inner: Box<Location>,
+        wrapper: Arc<dyn Filter>,
+    },
+}
+
+/// A reader over another reader's bytes, changed on the way.
+pub trait Filter: std::fmt::Debug + Send + Sync {
+    fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send>;
 }
 
 impl Location {
@@ -70,6 +81,7 @@ impl Location {
                 *limit,
                 why.clone(),
             )),
+            Location::Unwrapped { inner, wrapper } => wrapper.reader(inner.open()?),
         })
     }
 }

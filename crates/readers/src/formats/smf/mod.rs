@@ -30,6 +30,7 @@ mod csvline;
 mod derive;
 mod row;
 mod survey;
+mod tasks;
 mod timing;
 mod value;
 
@@ -353,7 +354,7 @@ impl FileState {
             },
             seq: 0,
             newest: None,
-            timer: Timer::default(),
+            timer: Timer::with_tasks(opts.smf_clocks.clone()),
             seen: (None, HashMap::new()),
             fields: Vec::new(),
             wanted: opts.interest.clone(),

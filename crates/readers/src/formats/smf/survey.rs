@@ -31,6 +31,7 @@ pub fn survey(inputs: &[&Input], stck_tz_given: bool) -> LparClocks {
     let mut out = LparClocks::default();
     let mut files = Vec::new();
     for input in inputs {
+        super::tasks::intervals(input, &mut out.task_intervals);
         let path = input.display.to_string();
         let (keys, own) = survey_file(input);
         files.push((path.clone(), keys.keys().cloned().collect::<Vec<_>>(), own));

@@ -158,41 +158,89 @@ fn wq_without_a_usable_anchor_stays_at_its_record_time() {
     );
 }
 
-#[test]
-fn wq_rows_of_a_long_running_task_start_at_its_previous_record() {
-    let row = |rec: &str, gets: u32| {
+/// Read `name` of `files` with the run's survey (as `analyze` does).
+fn read_in_run(files: &[(&str, &str)], name: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
+    let inputs: Vec<Input> = files.iter().map(|(n, t)| mem(n, t)).collect();
+    let refs: Vec<&Input> = inputs.iter().collect();
+    let opts = ReadOptions {
+        tz: tz.and_then(crate::timefmt::parse_offset),
+        smf_clocks: Some(std::sync::Arc::new(survey(&refs, false))),
+        ..ReadOptions::default()
+    };
+    let input = inputs.iter().find(|i| &*i.display == name).unwrap().clone();
+    let mut src = SmfCsvReader.open(vec![input], &opts);
+    let mut evs = Vec::new();
+    while let Some(e) = src.next_event() {
+        evs.push(e);
+    }
+    let mut infos = src.finish();
+    (evs, infos.remove(0))
+}
+
+/// A long-lived handle: the queue was opened three days before these
+/// records. Each WQ row covers its task's WTAS interval (joined on
+/// correlator, LPAR, queue manager and record time), not the open time.
+fn long_lived_handle() -> (String, String) {
+    let wq = |rec: &str, gets: u32| {
         format!(
-            "\"2025/03/14\",\"{rec}\",\"SYSA\",\"MQPR\",\"PRDG\",=\"100000\",=\"DC39\",\"Q1\",\"Q1\",\"2025/03/14\",\"05:02:12,100411\",\"2025/03/14\",\"{rec}\",{gets},{gets},0, 10 ,0, 100 ,-1,\n"
+            "\"2025/03/14\",\"{rec}\",\"SYSA\",\"MQPR\",\"PRDG\",=\"100000\",=\"DC39\",\"Q1\",\"Q1\",\"2025/03/11\",\"05:02:12,100411\",\"2025/03/14\",\"{rec}\",{gets},{gets},0, 10 ,0, 100 ,-1,\n"
         )
     };
-    // Close equals the record time in the formatter's zone: offset 0.
-    let text = format!(
-        "{WQ}{}{}",
-        row("10:15:00,050000", 10),
-        row("10:30:00,050000", 20)
-    );
-    let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
-    assert_eq!(ts(&evs[0]), "2025-03-14T05:02:12.100411+00:00");
-    assert_eq!(ts(&evs[1]), "2025-03-14T10:15:00.050000+00:00");
-    assert_eq!(end(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
-    assert_eq!(evs[0].attr("ts_from"), Some("Open"));
-    assert_eq!(evs[1].attr("ts_from"), Some("previous record"));
+    let wtas = |rec: &str, start: &str| {
+        format!(
+            "\"2025/03/14\",\"{rec}\",\"SYSA\",\"MQPR\",=\"100000\",=\"DC39\",\"2025/03/14\",\"{start}\",\"2025/03/14\",\"{rec}\",1,\n"
+        )
+    };
+    (
+        format!(
+            "{WQ}{}{}",
+            wq("10:15:00,050000", 10),
+            wq("10:30:00,050000", 20)
+        ),
+        format!(
+            "{WTAS}{}{}",
+            wtas("10:15:00,050000", "10:00:00,040000"),
+            wtas("10:30:00,050000", "10:15:00,050000")
+        ),
+    )
 }
 
 #[test]
-fn record_time_is_only_to_the_hundredth() {
-    // SMF_MQ1000's shape: opened and closed 6 ms "after" the record
-    // time, which the SMF header truncates to 1/100 s.
-    let row = |t: &str| {
-        format!(
-            "\"2026/05/21\",\"16:34:39,250000\",\"MV4A\",\"MQ1O\",\"SQ13\",=\"100000\",=\"E2B6\",\"Q\",\"Q\",\"2026/05/21\",\"{t}\",\"2026/05/21\",\"15:34:39,256703\",0,0,0, 0 ,0, 0 ,-1,\n"
-        )
-    };
-    let text = format!("{WQ}{}{}", row("15:34:39,256076"), row("15:34:39,256076"));
-    let (evs, _) = read("SMF-WQ.csv", &text, Some("+00:00"));
-    assert_eq!(ts(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
-    assert_eq!(end(&evs[0]), "2026-05-21T16:34:39.256076+00:00");
-    assert_eq!(evs[0].attr("ts_from"), Some("Open"));
+fn wq_rows_cover_their_tasks_wtas_interval_not_the_open_time() {
+    let (wq, wtas) = long_lived_handle();
+    let files = [("SMF-WQ.csv", wq.as_str()), ("SMF-WTAS.csv", wtas.as_str())];
+    let (evs, _) = read_in_run(&files, "SMF-WQ.csv", Some("+00:00"));
+    assert_eq!(ts(&evs[0]), "2025-03-14T10:00:00.040000+00:00");
+    assert_eq!(end(&evs[0]), "2025-03-14T10:15:00.050000+00:00");
+    assert_eq!(ts(&evs[1]), "2025-03-14T10:15:00.050000+00:00");
+    assert_eq!(end(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
+    assert_eq!(evs[0].attr("ts_from"), Some("WTAS_Interval_Start"));
+    // The open time stays an attribute.
+    assert_eq!(evs[0].attr("Open (DATE)"), Some("2025/03/11"));
+    // Another task's WTAS row (other correlator) does not place them.
+    let other = wtas
+        .replace("D\"DC39\"", "D\"DC40\"")
+        .replace("=\"DC39\"", "=\"DC40\"");
+    let files = [
+        ("SMF-WQ.csv", wq.as_str()),
+        ("SMF-WTAS.csv", other.as_str()),
+    ];
+    let (evs, _) = read_in_run(&files, "SMF-WQ.csv", Some("+00:00"));
+    assert_eq!(ts(&evs[0]), "2025-03-14T10:15:00.050000+00:00");
+    assert_eq!(evs[0].attr("ts_from"), Some("Date/Time"));
+}
+
+#[test]
+fn wq_rows_without_their_wtas_row_are_at_their_record_time() {
+    let (wq, _) = long_lived_handle();
+    let (evs, _) = read_in_run(&[("SMF-WQ.csv", wq.as_str())], "SMF-WQ.csv", Some("+00:00"));
+    assert_eq!(ts(&evs[0]), "2025-03-14T10:15:00.050000+00:00");
+    assert_eq!(evs[0].end, None);
+    assert_eq!(evs[0].attr("ts_from"), Some("Date/Time"));
+    assert_eq!(ts(&evs[1]), "2025-03-14T10:30:00.050000+00:00");
+    // Read alone (no survey): the same.
+    let (evs, _) = read("SMF-WQ.csv", &wq, Some("+00:00"));
+    assert_eq!(ts(&evs[0]), "2025-03-14T10:15:00.050000+00:00");
 }
 
 const QMST: &str = "Date,Time,LPAR,QMgr,QSG,MQ_Version,Interval_Start (DATE),Interval_Start (TIME),Interval_Duration,Get,Put,Inql,\n";

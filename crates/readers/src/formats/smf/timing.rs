@@ -5,9 +5,9 @@
 //!   seconds, truncated by the formatter, so the record time ends the
 //!   interval when it falls in the truncated second.
 //! * WTAS: `WTAS_Interval_Start` .. `WTAS_Interval_End` (STCK).
-//! * WQ: from the queue's first open (STCK), but not before the task's
-//!   previous record in this file (counts restart at every record), to the
-//!   record time.
+//! * WQ: its task's interval, from the WTAS row of the same record
+//!   (`tasks`); the queue's `Open` time is only an attribute (a handle may
+//!   be days old). Without that WTAS row in the run: the record time.
 //! * QCST: from the instance's `Start` (STCK), but not before the previous
 //!   collection of this queue manager, to `Stop` or `Collection_Time`.
 //! * Everything else (WTID, QMAC, unknown 116 data): the record time.
@@ -93,8 +93,8 @@ type Times = HashMap<String, (Option<NaiveDateTime>, NaiveDateTime), FxBuildHash
 pub struct Timer {
     /// (LPAR/QMgr) → (previous, current) collection time, QCST.
     collections: Times,
-    /// Task → (previous, current) record time, WQ.
-    tasks: Times,
+    /// The run's SMF evidence: its task intervals place WQ rows.
+    clocks: Option<std::sync::Arc<crate::source::LparClocks>>,
     /// The key being looked up (every row has one: built in place).
     key: String,
 }
@@ -129,6 +129,14 @@ fn advance(map: &mut Times, k: &str, now: NaiveDateTime) -> Option<NaiveDateTime
 }
 
 impl Timer {
+    /// A timer that places WQ rows in the task intervals of `clocks`.
+    pub fn with_tasks(clocks: Option<std::sync::Arc<crate::source::LparClocks>>) -> Timer {
+        Timer {
+            clocks,
+            ..Timer::default()
+        }
+    }
+
     /// Place a row. Unreadable timestamps are described in `bad`.
     pub fn place(
         &mut self,
@@ -204,32 +212,18 @@ impl Timer {
                 }
             }
             Timing::Wq => {
-                let previous = row.get("Correlation").and_then(|c| {
-                    key(&mut self.key, row, Some(&c));
-                    advance(&mut self.tasks, &self.key, record)
-                });
                 let Some(off) = offset else { return point };
-                let open = read("Open").map(|t| t - Duration::seconds(off.into()));
-                let (ts, from) = match (open, previous) {
-                    (Some(o), Some(p)) if p > o => (p, "previous record"),
-                    (Some(o), _) => (o, "Open"),
-                    (None, Some(p)) => (p, "previous record"),
-                    (None, None) => (record, RECORD_TIME),
-                };
-                // The record time has 1/100 s resolution (SMF header): a
-                // queue opened in the same hundredth of a second reads later.
-                if ts >= record + Duration::milliseconds(10) {
-                    return Placed {
-                        end: Some(record),
-                        offset: Some(off),
-                        ..point
-                    };
-                }
+                let interval = self.clocks.as_ref().and_then(|c| {
+                    let k = super::tasks::key(row, "Correlation")?;
+                    c.task_intervals.get(&k).copied()
+                });
+                let Some((s, e)) = interval else { return point };
+                let sh = |t: NaiveDateTime| t - Duration::seconds(off.into());
                 Placed {
-                    ts,
-                    end: Some(record.max(ts)),
+                    ts: sh(s),
+                    end: Some(sh(e)),
                     offset: Some(off),
-                    from,
+                    from: "WTAS_Interval_Start",
                 }
             }
             Timing::Qcst => {

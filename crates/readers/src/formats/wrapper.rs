@@ -1,0 +1,853 @@
+//! The wrappers that log collectors put around an MQ container's console
+//! lines, recognised by the MQ console underneath and taken off line by
+//! line before the container-log reader reads the lines:
+//!
+//! * `docker compose` / `docker-compose` service prefixes
+//!   (`mq_1       | <line>`, `mq-1  | <line>`, colour codes dropped);
+//! * `kubectl logs --prefix` (`[pod/<pod>/<container>] <line>`);
+//! * `stern` (`<pod> <container> <line>`);
+//! * a log viewer's local time before each line (`2024-08-12 14:02:43
+//!   <line>`, Docker Desktop): it states no zone and is dropped;
+//! * Docker's json-file driver (`/var/lib/docker/containers/*/*-json.log`:
+//!   `{"log":"<line>\n","stream":"stdout","time":"<RFC 3339>"}`, a line
+//!   without its `\n` continued by the next record);
+//! * the CRI format of `/var/log/containers/*.log` and `/var/log/pods/**`
+//!   (`<RFC 3339 nanos> stdout F <line>`, `P` partial lines joined);
+//! * after any of these, or alone, a `--timestamps` stamp of `kubectl logs`
+//!   or `docker logs` before the line.
+//!
+//! The container's own time on a line wins: mq-container stamps every
+//! console line (`pkg/logger/logger.go`: `ibm_datetime` in the format
+//! `2006-01-02T15:04:05.000Z07:00`, `basic` lines `<ibm_datetime>
+//! <message>`; `cmd/runmqserver/logging.go` `formatBasic` for the mirrored
+//! error-log, web-server (Liberty) and `mqsimpleauth` records; JSON lines
+//! carry `ibm_datetime`, `type` `mq_containerlog` or `mq_log`). A line with
+//! no time of its own (a program's stack dump) takes the wrapper's time
+//! when the wrapper has one (Docker, CRI, `--timestamps`), else continues
+//! the line before. Every input line stays one line, so that `file:line`
+//! points at the collected file: a joined partial line is read at its first
+//! line, the lines it took in are left empty.
+
+use super::Source;
+use super::container_log::stamp_len;
+use crate::event::Event;
+use crate::fileinfo::FileInfo;
+use crate::input::{Input, Location};
+use std::io::{self, BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The longest joined line kept whole (partial lines beyond it are passed
+/// on as they are): the line reader cuts longer lines anyway.
+const MAX_JOINED: usize = 4 * crate::lines::MAX_LINE;
+
+/// Which collector wrapped the lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    DockerJson,
+    Cri,
+    KubectlPrefix,
+    Compose,
+    Viewer,
+    Stern,
+    /// Only a `--timestamps` stamp before each line.
+    Timestamps,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::DockerJson => "docker json-file",
+            Kind::Cri => "cri",
+            Kind::KubectlPrefix => "kubectl --prefix",
+            Kind::Compose => "docker compose",
+            Kind::Viewer => "log viewer stamps",
+            Kind::Stern => "stern",
+            Kind::Timestamps => "--timestamps",
+        }
+    }
+
+    /// Whether the wrapper carries a time with a zone of its own.
+    fn has_clock(self) -> bool {
+        matches!(self, Kind::DockerJson | Kind::Cri | Kind::Timestamps)
+    }
+}
+
+/// What was taken off the lines of one file, counted as it is read.
+#[derive(Debug, Default)]
+pub struct Stats {
+    /// Lines read with the container's own time.
+    own: AtomicU64,
+    /// Lines given the wrapper's time (none of their own).
+    outer: AtomicU64,
+    /// Lines that had a `--timestamps` stamp under the wrapper.
+    stamped: AtomicU64,
+}
+
+/// A recognised wrapper and the counts of its file.
+#[derive(Debug, Clone)]
+pub struct Wrapper {
+    pub kind: Kind,
+    /// Viewer stamps: how far the viewer's local time is from the
+    /// container's UTC on the first line (`+05:30`).
+    viewer_offset: Option<String>,
+    stats: Arc<Stats>,
+}
+
+impl crate::input::Filter for Wrapper {
+    fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        Wrapper::reader(self, r)
+    }
+}
+
+impl Wrapper {
+    /// A reader of the unwrapped lines of `r`.
+    pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        Box::new(Unwrap {
+            inner: BufReader::with_capacity(256 * 1024, r),
+            kind: self.kind,
+            stats: self.stats.clone(),
+            counts: [0; 3],
+            line: Vec::new(),
+            joined: Vec::new(),
+            joined_lines: 0,
+            joined_outer: None,
+            out: Vec::new(),
+            at: 0,
+            eof: false,
+        })
+    }
+
+    /// What `inventory` says: the wrapper and the clock the events carry.
+    pub fn describe(&self) -> String {
+        let own = self.stats.own.load(Ordering::Relaxed);
+        let outer = self.stats.outer.load(Ordering::Relaxed);
+        let mut name = self.kind.name().to_string();
+        if self.kind != Kind::Timestamps && self.stats.stamped.load(Ordering::Relaxed) > 0 {
+            name.push_str(" with --timestamps");
+        }
+        let clock = match (&self.viewer_offset, own, outer) {
+            (Some(off), _, _) => format!(
+                "the container's own times (the viewer's local times, {off} from them, dropped)"
+            ),
+            (None, _, 0) => "the container's own times".to_string(),
+            (None, 0, n) => format!("the wrapper's times ({n} line(s) without their own)"),
+            (None, _, n) => format!(
+                "the container's own times; the wrapper's for {n} line(s) without their own"
+            ),
+        };
+        format!("in {name}, clock: {clock}")
+    }
+}
+
+/// Remove terminal colour codes (`ESC [ ... m`), which `docker compose`
+/// and `stern` put around their prefixes.
+fn strip_ansi(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        if line[i] == 0x1b && line.get(i + 1) == Some(&b'[') {
+            let mut j = i + 2;
+            while j < line.len() && (line[j].is_ascii_digit() || line[j] == b';') {
+                j += 1;
+            }
+            if line.get(j) == Some(&b'm') {
+                i = j + 1;
+                continue;
+            }
+        }
+        out.push(line[i]);
+        i += 1;
+    }
+    out
+}
+
+/// A line of the console itself: a time then text, or a JSON record.
+fn is_console(s: &[u8]) -> bool {
+    s.first() == Some(&b'{') || stamp_len(s).is_some_and(|n| s.get(n) == Some(&b' '))
+}
+
+/// `2024-08-12 14:02:43[.fff] `: the length of a viewer's stamp and blank.
+fn viewer_len(s: &[u8]) -> Option<usize> {
+    let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
+    let ok = (0..4).all(d)
+        && s.get(4) == Some(&b'-')
+        && d(5)
+        && d(6)
+        && s.get(7) == Some(&b'-')
+        && d(8)
+        && d(9)
+        && s.get(10) == Some(&b' ')
+        && d(11)
+        && d(12)
+        && s.get(13) == Some(&b':')
+        && d(14)
+        && d(15)
+        && s.get(16) == Some(&b':')
+        && d(17)
+        && d(18);
+    if !ok {
+        return None;
+    }
+    let mut i = 19;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while d(i) {
+            i += 1;
+        }
+    }
+    (s.get(i) == Some(&b' ')).then_some(i + 1)
+}
+
+/// A Kubernetes or Compose name character.
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
+}
+
+/// One line taken apart: the wrapper's time (if it has one), the line
+/// inside, and whether the line goes on in the next record.
+struct Parts<'a> {
+    outer: Option<std::borrow::Cow<'a, [u8]>>,
+    inner: std::borrow::Cow<'a, [u8]>,
+    partial: bool,
+}
+
+/// Docker's json-file record.
+#[derive(serde::Deserialize)]
+struct DockerRecord<'a> {
+    #[serde(borrow)]
+    log: std::borrow::Cow<'a, str>,
+    #[serde(borrow, default)]
+    time: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The parts of `line` (no line end) under `kind`; `None` when the line is
+/// not in the wrapper's shape (it is passed on as it is).
+fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
+    use std::borrow::Cow;
+    match kind {
+        Kind::DockerJson => {
+            if line.first() != Some(&b'{') {
+                return None;
+            }
+            let r: DockerRecord = serde_json::from_slice(line).ok()?;
+            let partial = !r.log.ends_with('\n');
+            let inner = r.log.trim_end_matches(['\n', '\r']);
+            Some(Parts {
+                outer: r.time.map(|t| Cow::Owned(t.as_bytes().to_vec())),
+                inner: Cow::Owned(inner.as_bytes().to_vec()),
+                partial,
+            })
+        }
+        Kind::Cri => {
+            let n = stamp_len(line)?;
+            let rest = line.get(n..)?.strip_prefix(b" ")?;
+            let rest = rest
+                .strip_prefix(b"stdout ")
+                .or_else(|| rest.strip_prefix(b"stderr "))?;
+            // The tag: `F` or `P`, maybe with more tags after a `:`.
+            let tag_end = rest.iter().position(|&b| b == b' ').unwrap_or(rest.len());
+            let tag = &rest[..tag_end];
+            let partial = match tag.first() {
+                Some(b'P') => true,
+                Some(b'F') => false,
+                _ => return None,
+            };
+            if tag.len() > 1 && tag[1] != b':' {
+                return None;
+            }
+            let inner = rest.get(tag_end + 1..).unwrap_or(&[]);
+            Some(Parts {
+                outer: Some(Cow::Borrowed(&line[..n])),
+                inner: Cow::Borrowed(inner),
+                partial,
+            })
+        }
+        Kind::KubectlPrefix => {
+            let rest = line.strip_prefix(b"[pod/")?;
+            let close = memchr::memchr(b']', rest)?;
+            let name = &rest[..close];
+            if !name.contains(&b'/') || !name.iter().all(|&b| name_byte(b) || b == b'/') {
+                return None;
+            }
+            let inner = rest[close + 1..].strip_prefix(b" ").unwrap_or(&[]);
+            Some(Parts {
+                outer: None,
+                inner: Cow::Borrowed(inner),
+                partial: false,
+            })
+        }
+        Kind::Compose => {
+            let bar = memchr::memchr(b'|', line)?;
+            let name = line[..bar].trim_ascii_end();
+            if name.is_empty() || !name.iter().all(|&b| name_byte(b)) {
+                return None;
+            }
+            let rest = &line[bar + 1..];
+            let inner = rest.strip_prefix(b" ").unwrap_or(rest);
+            Some(Parts {
+                outer: None,
+                inner: Cow::Borrowed(inner),
+                partial: false,
+            })
+        }
+        Kind::Viewer => {
+            let n = viewer_len(line)?;
+            Some(Parts {
+                outer: None,
+                inner: Cow::Borrowed(&line[n..]),
+                partial: false,
+            })
+        }
+        Kind::Stern => {
+            let mut at = 0;
+            for _ in 0..2 {
+                let w = line[at..].iter().take_while(|&&b| name_byte(b)).count();
+                if w == 0 || line.get(at + w) != Some(&b' ') {
+                    return None;
+                }
+                at += w + 1;
+            }
+            Some(Parts {
+                outer: None,
+                inner: Cow::Borrowed(&line[at..]),
+                partial: false,
+            })
+        }
+        Kind::Timestamps => {
+            let n = stamp_len(line)?;
+            let inner = line.get(n..)?.strip_prefix(b" ")?;
+            is_console(inner).then_some(Parts {
+                outer: Some(Cow::Borrowed(&line[..n])),
+                inner: Cow::Borrowed(inner),
+                partial: false,
+            })
+        }
+    }
+}
+
+/// The console line out of a wrapped one, appended to `out`; counts which
+/// clock it keeps (`[own, outer, stamped]`).
+fn unwrap_into(
+    kind: Kind,
+    outer: Option<&[u8]>,
+    inner: &[u8],
+    out: &mut Vec<u8>,
+    c: &mut [u64; 3],
+) {
+    let mut outer = outer;
+    let mut inner = inner;
+    // A `--timestamps` stamp under the wrapper (`kubectl logs --prefix
+    // --timestamps`): the wrapper's time when it has none.
+    if kind != Kind::Timestamps
+        && let Some(n) = stamp_len(inner)
+        && let Some(rest) = inner[n..].strip_prefix(b" ")
+        && is_console(rest)
+    {
+        c[2] += 1;
+        outer = outer.or(Some(&inner[..n]));
+        inner = rest;
+    }
+    if inner.is_empty() {
+        return;
+    }
+    if is_console(inner) {
+        c[0] += 1;
+        out.extend_from_slice(inner);
+    } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
+        c[1] += 1;
+        out.extend_from_slice(t);
+        out.push(b' ');
+        out.extend_from_slice(inner);
+    } else {
+        out.extend_from_slice(inner);
+    }
+}
+
+/// The unwrapping reader: one output line per input line.
+struct Unwrap {
+    inner: BufReader<Box<dyn Read + Send>>,
+    kind: Kind,
+    stats: Arc<Stats>,
+    counts: [u64; 3],
+    line: Vec<u8>,
+    /// A partial line being joined, and how many input lines it took.
+    joined: Vec<u8>,
+    joined_lines: usize,
+    joined_outer: Option<Vec<u8>>,
+    out: Vec<u8>,
+    at: usize,
+    eof: bool,
+}
+
+impl Unwrap {
+    /// Read one input line (at most `MAX_JOINED` bytes kept; the rest of a
+    /// longer line is passed on raw) and put its output in `out`.
+    fn fill(&mut self) -> io::Result<()> {
+        self.out.clear();
+        self.at = 0;
+        self.line.clear();
+        let mut ended = false;
+        while !ended {
+            let buf = self.inner.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (take, nl) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            self.line.extend_from_slice(&buf[..take]);
+            self.inner.consume(take);
+            ended = nl;
+            if self.line.len() > MAX_JOINED && !ended {
+                // Too long to be a console line: passed on as it is.
+                self.flush_joined();
+                self.out.append(&mut self.line);
+                return Ok(());
+            }
+        }
+        if self.line.is_empty() {
+            self.eof = true;
+            self.flush_joined();
+            return Ok(());
+        }
+        let line = std::mem::take(&mut self.line);
+        let mut body: &[u8] = &line;
+        if let Some(b) = body.strip_suffix(b"\n") {
+            body = b;
+        }
+        if let Some(b) = body.strip_suffix(b"\r") {
+            body = b;
+        }
+        let cleaned;
+        if memchr::memchr(0x1b, body).is_some() {
+            cleaned = strip_ansi(body);
+            body = &cleaned;
+        }
+        match parts(self.kind, body) {
+            Some(p) if p.partial || self.joined_lines > 0 => {
+                if self.joined_lines == 0 {
+                    self.joined_outer = p.outer.map(|o| o.into_owned());
+                }
+                self.joined_lines += 1;
+                self.joined.extend_from_slice(&p.inner);
+                if !p.partial || self.joined.len() > MAX_JOINED {
+                    self.flush_joined();
+                }
+            }
+            Some(p) => {
+                unwrap_into(
+                    self.kind,
+                    p.outer.as_deref(),
+                    &p.inner,
+                    &mut self.out,
+                    &mut self.counts,
+                );
+                self.out.push(b'\n');
+            }
+            None => {
+                self.flush_joined();
+                self.out.extend_from_slice(body);
+                self.out.push(b'\n');
+            }
+        }
+        self.line = line;
+        self.publish();
+        Ok(())
+    }
+
+    /// The joined line at its first line, then an empty line for each
+    /// further line it took.
+    fn flush_joined(&mut self) {
+        if self.joined_lines == 0 {
+            return;
+        }
+        let joined = std::mem::take(&mut self.joined);
+        let outer = self.joined_outer.take();
+        unwrap_into(
+            self.kind,
+            outer.as_deref(),
+            &joined,
+            &mut self.out,
+            &mut self.counts,
+        );
+        self.out.push(b'\n');
+        for _ in 1..self.joined_lines {
+            self.out.push(b'\n');
+        }
+        self.joined = joined;
+        self.joined.clear();
+        self.joined_lines = 0;
+        self.publish();
+    }
+
+    /// The counts so far, shared: the largest of any reader of the file
+    /// (its head is read again from the start).
+    fn publish(&self) {
+        self.stats.own.fetch_max(self.counts[0], Ordering::Relaxed);
+        self.stats
+            .outer
+            .fetch_max(self.counts[1], Ordering::Relaxed);
+        self.stats
+            .stamped
+            .fetch_max(self.counts[2], Ordering::Relaxed);
+    }
+}
+
+impl Read for Unwrap {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.out.len() {
+            if self.eof {
+                return Ok(0);
+            }
+            self.fill()?;
+        }
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The wrapper of a file, from its first bytes: the kind whose shape most
+/// of the first lines have, with an MQ console line (time and text, or a
+/// JSON record) inside at least one of them.
+pub fn detect(head: &[u8]) -> Option<Wrapper> {
+    // Every console line inside carries an RFC 3339 time (`2024-08-12T`):
+    // without one the head is not a wrapped console (the cheap test that
+    // every other file's sniffing pays).
+    let dated = memchr::memchr_iter(b'T', head).any(|i| {
+        i >= 10
+            && head[i - 3] == b'-'
+            && head[i - 6] == b'-'
+            && head[i - 2..i].iter().all(u8::is_ascii_digit)
+            && head[i - 10..i - 6].iter().all(u8::is_ascii_digit)
+    });
+    if !dated {
+        return None;
+    }
+    let lines: Vec<Vec<u8>> = head
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.trim_ascii().is_empty())
+        .take(200)
+        .map(|l| {
+            let l = l.strip_prefix("\u{feff}".as_bytes()).unwrap_or(l);
+            if memchr::memchr(0x1b, l).is_some() {
+                strip_ansi(l)
+            } else {
+                l.to_vec()
+            }
+        })
+        .collect();
+    // The head's last line may be cut.
+    let n = lines.len().saturating_sub(1).max(1).min(lines.len());
+    let lines = &lines[..n];
+    if lines.is_empty() {
+        return None;
+    }
+    const ORDER: [Kind; 7] = [
+        Kind::DockerJson,
+        Kind::Cri,
+        Kind::KubectlPrefix,
+        Kind::Compose,
+        Kind::Viewer,
+        Kind::Stern,
+        Kind::Timestamps,
+    ];
+    for kind in ORDER {
+        let mut shaped = 0;
+        let mut console = 0;
+        for l in lines {
+            if let Some(p) = parts(kind, l) {
+                shaped += 1;
+                let mut inner: &[u8] = &p.inner;
+                // Under a prefix, a `--timestamps` stamp may come first.
+                if let Some(k) = stamp_len(inner)
+                    && let Some(rest) = inner[k..].strip_prefix(b" ")
+                    && is_console(rest)
+                {
+                    inner = rest;
+                }
+                if is_console(inner) {
+                    console += 1;
+                }
+            }
+        }
+        // Stern's and the viewer's shapes are loose: every line inside must
+        // be the console's.
+        let strict = matches!(kind, Kind::Stern | Kind::Viewer | Kind::Compose);
+        let enough = if strict {
+            console * 2 >= lines.len() && shaped * 10 >= lines.len() * 9
+        } else {
+            console > 0 && shaped * 2 >= lines.len()
+        };
+        if enough {
+            let viewer_offset = (kind == Kind::Viewer)
+                .then(|| lines.iter().find_map(|l| viewer_offset(l)))
+                .flatten();
+            return Some(Wrapper {
+                kind,
+                viewer_offset,
+                stats: Arc::new(Stats::default()),
+            });
+        }
+    }
+    None
+}
+
+/// How far a viewer's local stamp is from the container's stamp after it
+/// (`+05:30`), rounded to the minute.
+fn viewer_offset(line: &[u8]) -> Option<String> {
+    let n = viewer_len(line)?;
+    let local = std::str::from_utf8(&line[..n - 1]).ok()?;
+    let local = chrono::NaiveDateTime::parse_from_str(local, "%Y-%m-%d %H:%M:%S%.f").ok()?;
+    let inner = &line[n..];
+    let k = stamp_len(inner)?;
+    let own = chrono::DateTime::parse_from_rfc3339(std::str::from_utf8(&inner[..k]).ok()?).ok()?;
+    let secs = (local - own.naive_utc()).num_seconds();
+    let mins = (secs as f64 / 60.0).round() as i64;
+    let sign = if mins < 0 { '-' } else { '+' };
+    Some(format!(
+        "{sign}{:02}:{:02}",
+        mins.abs() / 60,
+        mins.abs() % 60
+    ))
+}
+
+/// The head of a wrapped file as the console reader sees it.
+pub fn unwrapped_head(w: &Wrapper, head: &[u8]) -> Vec<u8> {
+    let probe = Wrapper {
+        kind: w.kind,
+        viewer_offset: None,
+        stats: Arc::new(Stats::default()),
+    };
+    let mut out = Vec::new();
+    let _ = probe
+        .reader(Box::new(io::Cursor::new(head.to_vec())))
+        .read_to_end(&mut out);
+    out
+}
+
+/// The inputs with their wrappers taken off, and the wrapper of each.
+pub fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapper>>) {
+    let mut wrappers = Vec::with_capacity(inputs.len());
+    let inputs = inputs
+        .into_iter()
+        .map(|mut input| {
+            let w = input.head(super::SNIFF_BYTES).ok().and_then(|h| detect(&h));
+            if let Some(w) = &w {
+                input.location = Location::Unwrapped {
+                    inner: Box::new(input.location),
+                    wrapper: Arc::new(w.clone()),
+                };
+            }
+            wrappers.push(w);
+            input
+        })
+        .collect();
+    (inputs, wrappers)
+}
+
+/// A source over unwrapped inputs: each file's row says which wrapper was
+/// taken off and which clock its events carry.
+pub struct WrappedSource {
+    inner: Box<dyn Source>,
+    /// By display path.
+    wrappers: Vec<(Arc<str>, Wrapper)>,
+}
+
+impl WrappedSource {
+    pub fn boxed(
+        inner: Box<dyn Source>,
+        inputs: &[Input],
+        wrappers: Vec<Option<Wrapper>>,
+    ) -> Box<dyn Source> {
+        let wrappers: Vec<(Arc<str>, Wrapper)> = inputs
+            .iter()
+            .zip(wrappers)
+            .filter_map(|(i, w)| Some((i.display.clone(), w?)))
+            .collect();
+        if wrappers.is_empty() {
+            return inner;
+        }
+        Box::new(WrappedSource { inner, wrappers })
+    }
+}
+
+impl Source for WrappedSource {
+    fn next_event(&mut self) -> Option<Event> {
+        self.inner.next_event()
+    }
+
+    fn finish(self: Box<Self>) -> Vec<FileInfo> {
+        let mut infos = self.inner.finish();
+        for info in &mut infos {
+            if let Some((_, w)) = self.wrappers.iter().find(|(p, _)| **p == *info.path) {
+                let base = info.variant.take().unwrap_or_default();
+                let sep = if base.is_empty() { "" } else { ", " };
+                info.variant = Some(format!("{base}{sep}{}", w.describe()));
+            }
+        }
+        infos
+    }
+
+    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+        self.inner.current_origin()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unwrap_text(text: &str) -> (Kind, String, Wrapper) {
+        let w = detect(text.as_bytes()).expect("a wrapper");
+        let mut out = String::new();
+        w.reader(Box::new(io::Cursor::new(text.as_bytes().to_vec())))
+            .read_to_string(&mut out)
+            .unwrap();
+        (w.kind, out, w)
+    }
+
+    const LINE: &str =
+        "2024-08-12T08:32:43.944Z AMQ5051I: The queue manager task 'LOGGER-IO' has started.";
+
+    #[test]
+    fn prefixes_come_off() {
+        for (text, kind) in [
+            (format!("mq_1       | {LINE}\n"), Kind::Compose),
+            (format!("\x1b[36mmq-1  |\x1b[0m {LINE}\n"), Kind::Compose),
+            (format!("[pod/mq-0/qmgr] {LINE}\n"), Kind::KubectlPrefix),
+            (format!("mq-0 qmgr {LINE}\n"), Kind::Stern),
+            (format!("2024-08-12 14:02:43 {LINE}\n"), Kind::Viewer),
+            (
+                format!("2024-08-12T08:32:43.944123456Z stdout F {LINE}\n"),
+                Kind::Cri,
+            ),
+        ] {
+            let (k, out, _) = unwrap_text(&text);
+            assert_eq!(k, kind, "{text}");
+            assert_eq!(out, format!("{LINE}\n"), "{text}");
+        }
+    }
+
+    #[test]
+    fn viewer_offset_is_measured() {
+        let (_, _, w) = unwrap_text(&format!("2024-08-12 14:02:43 {LINE}\n"));
+        assert_eq!(w.viewer_offset.as_deref(), Some("+05:30"));
+        assert!(w.describe().contains("+05:30"), "{}", w.describe());
+    }
+
+    #[test]
+    fn cri_partial_lines_are_joined_at_their_first_line() {
+        let text = "2024-08-12T08:32:43.944123456Z stdout P 2024-08-12T08:32:43.944Z AMQ9209E: Connection to host 'a'\n\
+                    2024-08-12T08:32:43.944123457Z stdout P  for channel 'B'\n\
+                    2024-08-12T08:32:43.944123458Z stdout F  closed.\n\
+                    2024-08-12T08:32:44.000000000Z stderr F CWPKI0033E: The keystore located at /x did not load\n";
+        let (k, out, w) = unwrap_text(text);
+        assert_eq!(k, Kind::Cri);
+        assert_eq!(
+            out,
+            "2024-08-12T08:32:43.944Z AMQ9209E: Connection to host 'a' for channel 'B' closed.\n\n\n\
+             2024-08-12T08:32:44.000000000Z CWPKI0033E: The keystore located at /x did not load\n"
+        );
+        assert!(w.describe().contains("for 1 line(s)"), "{}", w.describe());
+    }
+
+    #[test]
+    fn docker_json_lines_are_decoded_and_partials_joined() {
+        let text = concat!(
+            r#"{"log":"2024-08-12T08:32:43.944Z AMQ5051I: The queue manager task \u0027LOGGER-IO\u0027 has started.\n","stream":"stdout","time":"2024-08-12T08:32:43.944812345Z"}"#,
+            "\n",
+            r#"{"log":"{\"ibm_datetime\":\"2024-08-12T08:32:44.001Z\",\"message\":\"part","stream":"stdout","time":"2024-08-12T08:32:44.0012Z"}"#,
+            "\n",
+            r#"{"log":" two\",\"type\":\"mq_containerlog\"}\n","stream":"stdout","time":"2024-08-12T08:32:44.0013Z"}"#,
+            "\n",
+        );
+        let (k, out, _) = unwrap_text(text);
+        assert_eq!(k, Kind::DockerJson);
+        assert_eq!(
+            out,
+            "2024-08-12T08:32:43.944Z AMQ5051I: The queue manager task 'LOGGER-IO' has started.\n\
+             {\"ibm_datetime\":\"2024-08-12T08:32:44.001Z\",\"message\":\"part two\",\"type\":\"mq_containerlog\"}\n\n"
+        );
+    }
+
+    #[test]
+    fn prefix_with_timestamps_gives_its_time_to_lines_without_one() {
+        let text = format!(
+            "[pod/mq-0/qmgr] 2024-08-12T08:32:43.944812345Z {LINE}\n\
+             [pod/mq-0/qmgr] 2024-08-12T08:32:43.945000000Z 2024-08-12T08:32:43.945Z runmqserver: x\n\
+             [pod/mq-0/qmgr] goroutine 1 [running]:\n"
+        );
+        let (k, out, w) = unwrap_text(&text);
+        assert_eq!(k, Kind::KubectlPrefix);
+        assert_eq!(
+            out,
+            format!("{LINE}\n2024-08-12T08:32:43.945Z runmqserver: x\ngoroutine 1 [running]:\n")
+        );
+        assert!(
+            w.describe().contains("with --timestamps"),
+            "{}",
+            w.describe()
+        );
+    }
+
+    #[test]
+    fn plain_consoles_and_other_text_have_no_wrapper() {
+        assert!(detect(format!("{LINE}\n{LINE}\n").as_bytes()).is_none());
+        assert!(detect(b"hello world | this\nand more | text\n").is_none());
+        assert!(detect(b"a b c\nd e f\n").is_none());
+        assert!(detect(b"").is_none());
+    }
+
+    #[test]
+    fn odd_bytes_do_not_panic() {
+        let mut rng = crate::testrng::Rng::new(27);
+        let parts = [
+            "{\"log\":\"",
+            "\\n\"",
+            ",\"time\":\"2024-08-12T08:32:43Z\"}",
+            "2024-08-12T08:32:43.944Z ",
+            " stdout P ",
+            " stdout F ",
+            "[pod/a/b] ",
+            "mq_1 | ",
+            "\x1b[3",
+            "\n",
+            "é",
+        ];
+        for _ in 0..3000 {
+            let mut t = String::new();
+            for _ in 0..rng.below(20) {
+                t.push_str(parts[rng.below(parts.len())]);
+            }
+            for kind in [
+                Kind::DockerJson,
+                Kind::Cri,
+                Kind::KubectlPrefix,
+                Kind::Compose,
+                Kind::Viewer,
+                Kind::Stern,
+                Kind::Timestamps,
+            ] {
+                let w = Wrapper {
+                    kind,
+                    viewer_offset: None,
+                    stats: Arc::default(),
+                };
+                let mut out = Vec::new();
+                w.reader(Box::new(io::Cursor::new(t.clone().into_bytes())))
+                    .read_to_end(&mut out)
+                    .unwrap();
+                // One output line per input line.
+                let lines_in = t.bytes().filter(|&b| b == b'\n').count()
+                    + usize::from(!t.is_empty() && !t.ends_with('\n'));
+                let lines_out = out.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(lines_in, lines_out, "{kind:?} {t:?}");
+            }
+        }
+    }
+}
