@@ -182,14 +182,15 @@ fn seal_all(findings: &mut [Finding]) {
 }
 
 /// Read the opened inputs once through the timeline, feed every event in
-/// the time window to every pass (and the redactor), and return the
-/// inputs' facts and the sealed, ordered findings.
+/// the time window to every pass, and return the inputs' facts and the
+/// sealed, ordered findings (with `--redact`, redacted before sealing: a
+/// fingerprint is then of the tokens, and cannot confirm a guessed name).
 fn collect(
     input: &InputArgs,
     plan: &Plan,
     sources: Vec<Box<dyn crate::source::Source>>,
     discovery_rows: Vec<FileInfo>,
-    mut redactor: Option<&mut Redactor>,
+    redactor: Option<&Redactor>,
 ) -> Result<Collected, String> {
     let mut passes = plan.passes();
     // The report's MQI call tables: per process (`calls`) and per verb
@@ -204,11 +205,6 @@ fn collect(
     let mut merged = input.merged(sources);
     let window = input.window(merged.reference_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
-        // Names are learnt from every event read, in the window or not:
-        // problems and paths may show them.
-        if let Some(r) = redactor.as_deref_mut() {
-            r.observe(e);
-        }
         if !window.contains(&e.ts) {
             return;
         }
@@ -231,6 +227,19 @@ fn collect(
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    if let Some(r) = redactor {
+        for f in &mut findings {
+            report::redact::finding(r, f);
+            // Chart series are named by address, channel or program.
+            if let Some(c) = &mut f.chart {
+                c.rename_series(|s| r.apply(s));
+            }
+        }
+        for d in &mut fdcs {
+            d.evidence.path = r.apply(&d.evidence.path);
+            d.evidence.text = r.apply(&d.evidence.text);
+        }
+    }
     seal_all(&mut findings);
     // After sealing: whether FDC files are in the case does not change
     // the other findings' fingerprints.
@@ -272,13 +281,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     skip_files.extend(a.baseline.iter().cloned());
     let mut opts = a.input.read_options();
     opts.interest = Some(std::sync::Arc::new(plan.interest()));
+    // With `--redact`: names and tokens learnt first, from every event,
+    // as every verb learns them (so tokens agree between verbs).
+    let redactor = a.input.learn_redaction(&skip_files)?;
     let (sources, discovery_rows) =
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let mut redactor = a.input.redact.then(|| a.input.redactor());
     let (mut inputs, mut findings, (calls, calls_by_verb), mut charts) =
-        collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
+        collect(&a.input, &plan, sources, discovery_rows, redactor.as_ref())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
             f.baseline = b.contains(&f.fingerprint);
@@ -292,19 +303,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let nothing_read = inputs.iter().all(|i| i.events == 0);
 
     let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
-    if let Some(r) = redactor.as_mut() {
-        for i in &inputs {
-            crate::run::learn_input(r, i);
-        }
-        // Exit 2 rather than a report that leaks what did not fit.
-        r.check()?;
-        for f in &mut findings {
-            report::redact::finding(r, f);
-            // Chart series are named by address, channel or program.
-            if let Some(c) = &mut f.chart {
-                c.rename_series(|s| r.apply(s));
-            }
-        }
+    if let Some(r) = &redactor {
         for i in &mut inputs {
             crate::run::redact_input(r, i);
         }

@@ -167,7 +167,7 @@ fn timeline(a: TimelineArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     // With `--redact`: a first pass learns every name, so the rows (which
     // stream) are redacted from the first one.
-    let redact = a.input.learn_redaction(&[], true)?.map(Arc::new);
+    let redact = a.input.learn_redaction(&[])?.map(Arc::new);
     // Events stream to the output as they are read: no progress line when
     // that output is the terminal too.
     let to_terminal = matches!(out, Output::Stdout(_)) && io::stdout().is_terminal();
@@ -213,7 +213,7 @@ fn inventory_cmd(a: InventoryArgs) -> Result<i32, String> {
     };
     // With `--redact`, names are learnt from every event first (this
     // verb's own pass builds none).
-    let redactor = a.input.learn_redaction(&[], false)?;
+    let redactor = a.input.learn_redaction(&[])?;
     let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
     rows.extend(drain_all_jobs(sources, a.input.jobs()));
     rows.sort_by(|x, y| x.path.cmp(&y.path));

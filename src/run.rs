@@ -65,6 +65,12 @@ pub struct InputArgs {
     /// With `--redact`: replace whole channel and queue names too.
     #[arg(long, requires = "redact")]
     pub redact_names: bool,
+    /// With `--redact`: read the tokens of earlier runs from this file (if
+    /// it exists) and save them, with this run's, back to it, so that runs
+    /// on the same case agree. It holds the real names: keep it private
+    /// (it may not be under an input directory).
+    #[arg(long, value_name = "FILE", requires = "redact")]
+    pub redact_map: Option<PathBuf>,
 }
 
 /// `-j`: more workers than this only cost memory (each holds read buffers).
@@ -251,19 +257,25 @@ impl InputArgs {
     /// With `--redact`: a first pass over every input (every event built,
     /// whatever the verb reads) that learns the names to replace and hands
     /// out tokens in time order, so a streaming verb knows them all before
-    /// its first row. `skip` as for `open_except`. Fails (exit 2) when the
-    /// names pass the redactor's budget.
-    /// `ordered`: tokens handed out while learning (see
-    /// `Redactor::with_ordered_tokens`).
-    pub fn learn_redaction(
-        &self,
-        skip: &[PathBuf],
-        ordered: bool,
-    ) -> Result<Option<Redactor>, String> {
+    /// its first row and every verb gives a value the same token. `skip` as
+    /// for `open_except`. Fails (exit 2) when the names pass the
+    /// redactor's budget. With `--redact-map` the tokens start from that
+    /// file and are saved back to it.
+    pub fn learn_redaction(&self, skip: &[PathBuf]) -> Result<Option<Redactor>, String> {
         if !self.redact {
             return Ok(None);
         }
-        let mut r = self.redactor().with_ordered_tokens(ordered);
+        let mut r = self.redactor();
+        if let Some(m) = &self.redact_map {
+            crate::outpath::check(m, &self.paths())?;
+            match std::fs::read_to_string(m) {
+                Ok(text) => r
+                    .load_map(&text)
+                    .map_err(|e| format!("--redact-map {}: {e}", m.display()))?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("--redact-map {}: {e}", m.display())),
+            }
+        }
         let (sources, discovery_rows) =
             self.open_except(skip, &self.read_options(), self.progress_wanted())?;
         let mut merged = self.merged(sources);
@@ -280,6 +292,12 @@ impl InputArgs {
             assign_input(&mut r, fi);
         }
         r.check()?;
+        if let Some(m) = &self.redact_map {
+            let mut out = Output::open(Some(m), &self.paths())?;
+            io::Write::write_all(&mut out, r.map_json().as_bytes())
+                .and_then(|_| out.finish())
+                .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
+        }
         Ok(Some(r))
     }
 }

@@ -48,7 +48,7 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     let skip: Vec<_> = a.input.output.iter().cloned().collect();
     // With `--redact`, names are learnt from everything first.
-    let redactor = a.input.learn_redaction(&skip, false)?;
+    let redactor = a.input.learn_redaction(&skip)?;
     let (sources, discovery_rows) = a
         .input
         .open_except(&skip, &opts, a.input.progress_wanted())?;
