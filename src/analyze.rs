@@ -246,16 +246,17 @@ fn collect(
     crate::passes::fdc::cite_fdcs(&mut findings, &fdcs);
     order(&mut findings);
     let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
-    Ok((inputs, findings, calls, charts.finish()))
+    Ok((inputs, findings, calls, charts.finish(), window))
 }
 
-/// Inputs' facts, sealed and ordered findings, and the MQI call rows (per
-/// process, per verb).
+/// Inputs' facts, sealed and ordered findings, the MQI call rows (per
+/// process, per verb), the charts' data and the resolved time window.
 type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
     (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
     report::charts::Collected,
+    crate::timeline::TimeWindow,
 );
 
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
@@ -288,7 +289,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts) =
+    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts, window) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_ref())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
@@ -322,6 +323,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.baseline.as_ref().map(|p| p.display().to_string()),
         a.input.redact,
     );
+    if a.input.since.is_some() || a.input.until.is_some() {
+        let t = |t: Option<crate::event::Ts>| t.map(|t| t.to_rfc3339());
+        run_info.window = Some(report::runinfo::Window {
+            since: a.input.since.clone(),
+            until: a.input.until.clone(),
+            from: t(window.since),
+            to: t(window.until),
+        });
+    }
     if let Some(r) = &redactor {
         // The paths given on the command line name hosts and queue
         // managers too (`/var/mqm/qmgrs/QM1`).
@@ -490,7 +500,7 @@ mod tests {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
             let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
-            let (_, findings, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
+            let (_, findings, _, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
             serde_json::to_string_pretty(&findings).unwrap()
         };
         let full = run(false, 1);

@@ -142,7 +142,8 @@ fn json_report_follows_the_contract() {
             "findings",
             "summary",
             "calls",
-            "run"
+            "run",
+            "reading_notes"
         ])
     );
     // `calls`: the rows of `calls --format json` (per process and verb).
@@ -294,7 +295,9 @@ fn json_report_follows_the_contract() {
     assert_eq!(v["summary"]["baseline"], 0);
     assert_eq!(
         keys(&v["run"]),
-        set(&["command", "only", "skip", "set", "tz", "baseline", "redact"])
+        set(&[
+            "command", "only", "skip", "set", "tz", "baseline", "redact", "window"
+        ])
     );
     assert_eq!(v["run"]["command"][0], "mqdiag");
     assert_eq!(v["run"]["command"][1], "analyze");

@@ -150,6 +150,19 @@ fn analyze_reports_match_the_schema() {
         assert_valid(&schema, &v, c);
     }
     assert!(findings > 10, "the fixtures give findings to check");
+    // A run with a window states it in `run.window`.
+    let r = mqdiag(&[
+        "analyze",
+        "fixtures/case-mixed",
+        "-q",
+        "--format",
+        "json",
+        "--since",
+        "06:22:44",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["run"]["window"]["from"].is_string());
+    assert_valid(&schema, &v, "with --since");
 }
 
 #[test]
