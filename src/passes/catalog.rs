@@ -739,7 +739,21 @@ impl RuleRows {
         // Rare and old: kept, but below the errors someone should act on.
         let newest = newest.get(qmgr.as_str()).copied().unwrap_or(last).max(last);
         let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
+        let mut title = title;
         if occurrences < self.config.frequent && !recent {
+            // Said in the title, so two findings of one message at two
+            // severities are not read as a contradiction.
+            if severity > Severity::Info {
+                let days = (newest - last).num_days();
+                title.push_str(&format!(
+                    " (info, not {}: last seen {} day{} before the newest record of its queue \
+                     manager, and fewer than {} times)",
+                    severity.as_str(),
+                    thousands(days.max(0) as u64),
+                    if days == 1 { "" } else { "s" },
+                    self.config.frequent
+                ));
+            }
             severity = Severity::Info;
         }
         f.severity = severity;
