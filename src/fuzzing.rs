@@ -6,10 +6,10 @@
 //!
 //! Not part of the user contract: hidden from the documentation.
 
-use crate::analyze::{AnalyzeArgs, ReportFormat};
+use crate::cli::InputArgs;
+use crate::cli::{AnalyzeArgs, ReportFormat};
 use crate::formats::{self, Reader};
 use crate::input::{Input, discover};
-use crate::run::InputArgs;
 use crate::sink::{RowSink, RowSpec, TimelineFormat};
 use crate::source::{Parallel, ReadOptions, Source};
 use chrono::NaiveDate;
@@ -237,7 +237,7 @@ fn analyze(data: &[u8]) {
         ..Default::default()
     };
     // An error (nothing readable) is an answer, not a crash.
-    let _ = std::hint::black_box(crate::analyze::run(a));
+    let _ = std::hint::black_box(crate::verbs::analyze::run(a));
 }
 
 #[cfg(test)]

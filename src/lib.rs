@@ -1,41 +1,26 @@
 //! mqdiag: an offline analyzer for IBM MQ diagnostics.
 //!
-//! Data flows one way:
-//! `input` (discover) → `formats` (sniff, one reader per format) →
-//! `event` (the one model) → `timeline` (dates, offsets, k-way merge) →
-//! `passes` (one module per rule) → `findings` → `report` (one per format).
-//! Imports only point down these layers (`docs/architecture.md` draws them;
-//! `tests/layers.rs` fails on a cycle).
+//! Data flows one way, crate by crate: `mqdiag_readers` (find inputs, sniff,
+//! one reader per format) → `mqdiag_model` (the one event model) →
+//! `mqdiag_analysis` (dates, offsets, k-way merge; one pass per rule) →
+//! `mqdiag_report` (one module per report format). This crate is the
+//! command line: it parses arguments, runs the verbs, draws progress and
+//! owns the exit codes; it is the only one that prints.
 
-pub mod analyze;
-pub mod calls;
-pub mod catalog;
 pub mod cli;
-pub mod encoding;
-pub mod event;
 pub mod exit;
-pub mod findings;
-pub mod formats;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod input;
-pub mod lines;
-pub mod meter;
-pub mod mqrc;
 pub mod outpath;
-pub mod output;
-pub mod passes;
 pub mod progress;
-pub mod redact;
-pub mod report;
-pub mod rows;
 pub mod run;
-pub mod sink;
-pub mod source;
 pub mod suggest;
-#[cfg(test)]
-mod testrng;
-pub mod text;
-pub mod timefmt;
-pub mod timeline;
-pub mod timewindow;
+pub mod verbs;
+
+// The layers below, under the names the command line uses for them.
+use mqdiag_analysis::{calls, passes, rows, timeline};
+use mqdiag_model::{
+    encoding, event, fileinfo, findings, meter, problem, redact, sink, text, timefmt, timewindow,
+};
+use mqdiag_readers::{formats, input, source};
+use mqdiag_report::{self as report, output};

@@ -13,8 +13,9 @@
 //! credited then, so the line ends at 100 %.
 
 use crate::event::Event;
+use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::source::{FileInfo, Source};
+use crate::source::Source;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};

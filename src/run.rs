@@ -4,94 +4,20 @@
 //! output goes. The verbs (`analyze`, `timeline`, `inventory`) use this and
 //! never the command line module, which only parses arguments into it.
 
+use crate::cli::InputArgs;
 use crate::event::Ts;
+use crate::fileinfo::FileInfo;
 use crate::formats::open_all;
 use crate::input::discover_with;
 use crate::outpath::Output;
 use crate::progress::Progress;
 use crate::redact::{Cat, Redactor};
-use crate::source::{FileInfo, ReadOptions, Source};
-use crate::timefmt::parse_offset;
+use crate::source::{ReadOptions, Source};
 use crate::timeline::{Merged, TimeWindow};
-use chrono::{FixedOffset, NaiveDate};
-use clap::Args;
+use chrono::FixedOffset;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::thread;
-
-/// Options shared by every verb that reads input.
-#[derive(Args, Debug, Clone, Default)]
-pub struct InputArgs {
-    /// Files, directories (searched recursively) or archives. Default: `.`
-    pub paths: Vec<PathBuf>,
-    /// UTC offset (±HH:MM) for files that state none.
-    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
-    pub tz: Option<FixedOffset>,
-    /// UTC offset (±HH:MM) of the zone `mqsmfcsv` ran in, for its STCK
-    /// columns (default: UTC, as with `-g yes` or on a UTC host).
-    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
-    pub smf_stck_tz: Option<FixedOffset>,
-    /// Date (YYYY-MM-DD) for trace files that state none (`dspmqtrc -h`).
-    #[arg(long)]
-    pub date: Option<NaiveDate>,
-    /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
-    /// ...). Default: decided per file from its first bytes.
-    #[arg(long, value_parser = parse_encoding)]
-    pub encoding: Option<crate::encoding::TextEncoding>,
-    /// Only events at or after this time: RFC 3339, `YYYY-MM-DD HH:MM[:SS]`,
-    /// a date (from its start) or `HH:MM[:SS]` on the first day of the
-    /// input; local forms in --tz, else in the first event's offset.
-    #[arg(long)]
-    pub since: Option<String>,
-    /// Only events at or before this time (the same forms; a date means to
-    /// its end).
-    #[arg(long)]
-    pub until: Option<String>,
-    /// Write to this file instead of standard output (`-`: standard
-    /// output). Never an input; replaced only when the run succeeds.
-    #[arg(short = 'o', long)]
-    pub output: Option<PathBuf>,
-    /// No progress or notes on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Worker threads that read and parse input, 1 to 256 (default: the
-    /// number of cores). `-j 1` reads everything on one thread; the output is the same.
-    #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-    /// Replace host names, addresses, user ids, queue-manager names,
-    /// distinguished names and secrets by stable tokens (`host-1`, `ip-3`).
-    #[arg(long)]
-    pub redact: bool,
-    /// With `--redact`: replace whole channel and queue names too.
-    #[arg(long, requires = "redact")]
-    pub redact_names: bool,
-    /// With `--redact`: read the tokens of earlier runs from this file (if
-    /// it exists) and save them, with this run's, back to it, so that runs
-    /// on the same case agree. It holds the real names: keep it private
-    /// (it may not be under an input directory).
-    #[arg(long, value_name = "FILE", requires = "redact")]
-    pub redact_map: Option<PathBuf>,
-}
-
-/// `-j`: more workers than this only cost memory (each holds read buffers).
-fn parse_jobs(s: &str) -> Result<usize, String> {
-    s.parse::<usize>()
-        .ok()
-        .filter(|n| (1..=256).contains(n))
-        .ok_or_else(|| format!("`{s}` is not a number of workers between 1 and 256"))
-}
-
-fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
-    crate::encoding::TextEncoding::by_name(s).ok_or_else(|| {
-        format!(
-            "`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)"
-        )
-    })
-}
-
-fn parse_tz(s: &str) -> Result<FixedOffset, String> {
-    parse_offset(s).ok_or_else(|| format!("`{s}` is not a UTC offset like +01:00 or -05:00"))
-}
 
 impl InputArgs {
     pub fn read_options(&self) -> ReadOptions {
@@ -347,3 +273,16 @@ pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
 
 /// Sources to read, and rows for paths that could not be walked.
 pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
+
+/// Exit 2 after a reader failed internally (`reader-panic`): the output
+/// was written from every other input, but the run is not whole.
+pub fn reader_panic_check(infos: &[FileInfo]) -> Result<(), String> {
+    match mqdiag_readers::guard::has_reader_panic(infos) {
+        Some(fi) => Err(format!(
+            "the reader of {} failed internally (reader-panic, a defect in mqdiag): the rest of \
+             that file was not read; every other input was. Please report it with the file.",
+            fi.path
+        )),
+        None => Ok(()),
+    }
+}

@@ -216,14 +216,15 @@ fn permission_denied_file() {
 
 #[test]
 fn file_vanishes_before_reading() {
-    use mqdiag::formats::open_all;
-    use mqdiag::input::Input;
-    use mqdiag::source::ReadOptions;
+    use mqdiag_readers::formats::open_all;
+    use mqdiag_readers::input::Input;
+    use mqdiag_readers::source::ReadOptions;
     let d = Scratch::new("vanish");
     let p = d.write("AMQ9.0.FMT", b"x");
     let input = Input::from_path("AMQ9.0.FMT", &p).unwrap();
     std::fs::remove_file(&p).unwrap();
-    let infos = mqdiag::timeline::drain_all(open_all(vec![input], &ReadOptions::default()));
+    let infos =
+        mqdiag_analysis::timeline::drain_all(open_all(vec![input], &ReadOptions::default()));
     assert_eq!(infos.len(), 1);
     assert_eq!(infos[0].problem_count, 1);
     assert!(

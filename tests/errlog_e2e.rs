@@ -4,10 +4,10 @@
 
 mod common;
 use common::stdout_of as run;
-use mqdiag::event::Format;
-use mqdiag::formats::{self, Reader};
-use mqdiag::input::Input;
-use mqdiag::source::ReadOptions;
+use mqdiag_model::event::Format;
+use mqdiag_readers::formats::{self, Reader};
+use mqdiag_readers::input::Input;
+use mqdiag_readers::source::ReadOptions;
 use serde_json::Value;
 use std::path::Path;
 
@@ -242,7 +242,7 @@ fn seed_slow_dns_record() {
     let mut src = formats::errlog_text::ErrlogTextReader.open(
         vec![input],
         &ReadOptions {
-            tz: mqdiag::timefmt::parse_offset("+01:00"),
+            tz: mqdiag_model::timefmt::parse_offset("+01:00"),
             ..ReadOptions::default()
         },
     );

@@ -1,259 +1,141 @@
-//! The library's top-level modules import one another one way only: a cycle
-//! among them fails this test, naming the modules on it.
-//!
-//! The graph is read from the source text: every `crate::X` in non-test code
-//! of `src/` is an edge from the file's top-level module to `X` (a directory
-//! module such as `formats` or `passes` is one node). Test code is skipped:
-//! `tests.rs` files and the item after each `#[cfg(test)]`.
+//! The crates of the workspace are the layers of docs/architecture.md, and
+//! Cargo refuses an import that points up: a crate can only name the
+//! crates it depends on. This test holds the declared dependencies to the
+//! order, so a new edge upwards (or a cycle, which Cargo refuses anyway)
+//! cannot be added by editing a `Cargo.toml`, and it keeps clap out of the
+//! libraries: only the binary parses a command line.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::process::Command;
 
-type Graph = BTreeMap<String, BTreeSet<String>>;
+/// The layers, bottom first. Each crate may depend on those before it.
+const ORDER: &[&str] = &[
+    "mqdiag-model",
+    "mqdiag-readers",
+    "mqdiag-analysis",
+    "mqdiag-report",
+    "mqdiag",
+];
 
-/// The source without test items and comments, line by line.
-fn non_test_code(text: &str) -> String {
-    let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let code = line.split("//").next().unwrap_or("");
-        if code.trim() != "#[cfg(test)]" {
-            out.push_str(code);
-            out.push('\n');
-            continue;
+/// Crate name → (dependencies among the workspace's crates, every
+/// dependency's name), normal and dev dependencies alike.
+type Graph = BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>;
+
+fn workspace_graph() -> Graph {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let members: BTreeSet<String> = v["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| p["name"].as_str().expect("name").to_string())
+        .collect();
+    let mut graph = Graph::new();
+    for p in v["packages"].as_array().expect("packages") {
+        let deps: BTreeSet<String> = p["dependencies"]
+            .as_array()
+            .expect("dependencies")
+            .iter()
+            .map(|d| d["name"].as_str().expect("name").to_string())
+            .collect();
+        let ours = deps.intersection(&members).cloned().collect();
+        graph.insert(p["name"].as_str().expect("name").to_string(), (ours, deps));
+    }
+    graph
+}
+
+/// What is wrong with the graph, one line per fault; empty when it follows
+/// `order`.
+fn faults(graph: &Graph, order: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in graph.keys() {
+        if !order.contains(&name.as_str()) {
+            out.push(format!("{name} has no place in the layer order"));
         }
-        // Skip the item the attribute applies to: one line ending in `;`, or
-        // everything up to where its braces close again.
-        let mut depth = 0i64;
-        let mut opened = false;
-        for l in lines.by_ref() {
-            let c = l.split("//").next().unwrap_or("");
-            if c.trim().starts_with("#[") && !opened {
-                continue;
+    }
+    for (i, name) in order.iter().enumerate() {
+        let Some((ours, all)) = graph.get(*name) else {
+            out.push(format!("{name} is not a workspace crate"));
+            continue;
+        };
+        for d in ours {
+            let at = order.iter().position(|o| o == d);
+            if at.is_none_or(|j| j >= i) {
+                out.push(format!("{name} depends on {d}, which is not below it"));
             }
-            depth += c.matches('{').count() as i64 - c.matches('}').count() as i64;
-            opened |= c.contains('{');
-            if (opened && depth <= 0) || (!opened && c.trim_end().ends_with(';')) {
-                break;
-            }
+        }
+        let library = i + 1 < order.len();
+        if library && all.iter().any(|d| d.starts_with("clap")) {
+            out.push(format!("library {name} depends on clap"));
         }
     }
     out
 }
 
-/// The top-level modules that `code` names through `crate::`.
-fn crate_refs(code: &str) -> BTreeSet<String> {
-    let mut refs = BTreeSet::new();
-    for (i, _) in code.match_indices("crate::") {
-        let before = code[..i].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue; // e.g. `mycrate::`
-        }
-        let rest = &code[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // `use crate::{a::B, c};`: each name at the group's top level.
-            let mut depth = 0;
-            let mut start = true;
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => start = true,
-                    c if start && (c.is_alphanumeric() || c == '_') => {
-                        let name: String = group[j..]
-                            .chars()
-                            .take_while(|c| c.is_alphanumeric() || *c == '_')
-                            .collect();
-                        refs.insert(name);
-                        start = false;
-                    }
-                    _ => {}
-                }
-            }
-            continue;
-        }
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            refs.insert(name);
-        }
-    }
-    refs
-}
-
-fn scan(dir: &Path, root: &Path, graph: &mut Graph) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("read src dir")
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            scan(&p, root, graph);
-            continue;
-        }
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.ends_with(".rs") || name == "tests.rs" {
-            continue;
-        }
-        let rel = p.strip_prefix(root).unwrap();
-        let top = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
-        // The crate root and the binary only declare and call modules.
-        if top == "lib" || top == "main" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&p).expect("read source");
-        let node = graph.entry(top.clone()).or_default();
-        for r in crate_refs(&non_test_code(&text)) {
-            if r != top {
-                node.insert(r);
-            }
-        }
+#[test]
+fn crates_depend_only_on_the_layers_below() {
+    let graph = workspace_graph();
+    let f = faults(&graph, ORDER);
+    assert!(f.is_empty(), "{}\ngraph: {graph:#?}", f.join("\n"));
+    // The binary sits on all of them.
+    let top = &graph["mqdiag"].0;
+    for lib in &ORDER[..ORDER.len() - 1] {
+        assert!(top.contains(*lib), "mqdiag does not use {lib}");
     }
 }
 
-/// One cycle of the graph, first module repeated at the end, if it has one.
-fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
-    fn visit(
-        n: &str,
-        graph: &Graph,
-        marks: &mut BTreeMap<String, Mark>,
-        path: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        marks.insert(n.to_string(), Mark::Open);
-        path.push(n.to_string());
-        for m in graph.get(n).into_iter().flatten() {
-            match marks.get(m).copied().unwrap_or(Mark::New) {
-                Mark::Open => {
-                    let from = path.iter().position(|p| p == m).unwrap();
-                    let mut cycle = path[from..].to_vec();
-                    cycle.push(m.clone());
-                    return Some(cycle);
-                }
-                Mark::New => {
-                    if let Some(c) = visit(m, graph, marks, path) {
-                        return Some(c);
-                    }
-                }
-                Mark::Done => {}
-            }
-        }
-        path.pop();
-        marks.insert(n.to_string(), Mark::Done);
-        None
-    }
-    let mut marks = BTreeMap::new();
-    for n in graph.keys() {
-        if marks.get(n).copied().unwrap_or(Mark::New) == Mark::New
-            && let Some(c) = visit(n, graph, &mut marks, &mut Vec::new())
-        {
-            return Some(c);
-        }
-    }
-    None
+fn node(ours: &[&str], all: &[&str]) -> (BTreeSet<String>, BTreeSet<String>) {
+    let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+    let mut all: BTreeSet<String> = s(all);
+    all.extend(s(ours));
+    (s(ours), all)
 }
 
 #[test]
-fn top_level_modules_have_no_import_cycle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut graph = Graph::new();
-    scan(&src, &src, &mut graph);
-    // `crate::name!` macros live at the crate root: only modules are nodes.
-    let nodes: BTreeSet<String> = graph.keys().cloned().collect();
-    for refs in graph.values_mut() {
-        refs.retain(|r| nodes.contains(r));
-    }
-    assert!(graph.contains_key("formats") && graph.contains_key("event"));
-    if let Some(cycle) = find_cycle(&graph) {
-        let edges: Vec<String> = cycle
-            .windows(2)
-            .map(|w| format!("  {} -> {}", w[0], w[1]))
-            .collect();
-        panic!(
-            "import cycle among top-level modules:\n{}\nfull graph: {graph:#?}",
-            edges.join("\n")
-        );
-    }
-}
-
-/// Beyond having no cycle: the model imports nothing of ours, and nothing
-/// imports the command line (it only parses arguments and calls the rest).
-#[test]
-fn model_at_the_bottom_command_line_at_the_top() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut graph = Graph::new();
-    scan(&src, &src, &mut graph);
-    let nodes: BTreeSet<String> = graph.keys().cloned().collect();
-    let event: Vec<_> = graph["event"].intersection(&nodes).collect();
-    assert!(event.is_empty(), "event imports {event:?}");
-    let users: Vec<_> = graph
-        .iter()
-        .filter(|(_, refs)| refs.contains("cli"))
-        .map(|(n, _)| n)
-        .collect();
-    assert!(users.is_empty(), "cli is imported by {users:?}");
-}
-
-fn graph(edges: &[(&str, &str)]) -> Graph {
+fn checker_refuses_upward_edges_clap_in_libraries_and_unplaced_crates() {
+    let order = ["m", "r", "a", "bin"];
     let mut g = Graph::new();
-    for (a, b) in edges {
-        g.entry(a.to_string()).or_default().insert(b.to_string());
-        g.entry(b.to_string()).or_default();
-    }
-    g
-}
+    g.insert("m".into(), node(&[], &["chrono"]));
+    g.insert("r".into(), node(&["m"], &[]));
+    g.insert("a".into(), node(&["m", "r"], &[]));
+    g.insert("bin".into(), node(&["a", "r", "m"], &["clap"]));
+    assert_eq!(faults(&g, &order), Vec::<String>::new());
 
-#[test]
-fn checker_finds_a_cycle_and_accepts_a_dag() {
-    let dag = graph(&[
-        ("report", "event"),
-        ("passes", "event"),
-        ("report", "passes"),
-    ]);
-    assert_eq!(find_cycle(&dag), None);
-    let cyc = graph(&[
-        ("report", "passes"),
-        ("passes", "event"),
-        ("event", "input"),
-        ("input", "passes"),
-    ]);
+    let mut up = g.clone();
+    up.insert("r".into(), node(&["m", "a"], &[]));
     assert_eq!(
-        find_cycle(&cyc).unwrap(),
-        ["event", "input", "passes", "event"]
+        faults(&up, &order),
+        ["r depends on a, which is not below it"]
     );
-}
 
-#[test]
-fn checker_reads_imports_but_not_test_code_or_comments() {
-    let text = "use crate::event::Event;\n\
-                use crate::{rows::{A, B}, sink};\n\
-                // crate::report is only mentioned\n\
-                fn f() { crate::timefmt::x(); }\n\
-                #[cfg(test)]\n\
-                mod tests {\n    use crate::cli;\n    fn g() {\n    }\n}\n\
-                #[cfg(test)]\n\
-                use crate::analyze;\n\
-                use crate::passes;\n";
-    let refs = crate_refs(&non_test_code(text));
-    let want: BTreeSet<String> = ["event", "rows", "sink", "timefmt", "passes"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(refs, want);
+    let mut own = g.clone();
+    own.insert("m".into(), node(&["m"], &[]));
+    assert_eq!(
+        faults(&own, &order),
+        ["m depends on m, which is not below it"]
+    );
+
+    let mut clap = g.clone();
+    clap.insert("a".into(), node(&["m"], &["clap_complete"]));
+    assert_eq!(faults(&clap, &order), ["library a depends on clap"]);
+
+    let mut new = g.clone();
+    new.insert("x".into(), node(&[], &[]));
+    assert_eq!(faults(&new, &order), ["x has no place in the layer order"]);
 }

@@ -1,0 +1,761 @@
+//! MQI calls in traces: every API call counted, timed and its outcome
+//! decoded, per process and verb (or thread, connection, verb alone).
+//!
+//! The aggregator reads the same events as the passes (entries, exits and
+//! the text lines that state a completion or reason code) and keeps, per
+//! thread, only the MQI calls still open; per row, counts, a reason map
+//! and a bounded latency sketch. Memory is flat in the number of calls.
+//!
+//! # What is one call
+//!
+//! A trace shows one application call at several layers on the same
+//! thread: `MQGET` (the stub), `zstMQGET` (the API layer), `trmzstMQGET` /
+//! `tmzstMQGET` (client thread manager), nested inside each other. All
+//! fold into the verb `MQGET`, and only the *outermost* one on the thread
+//! counts: an MQI entry while another MQI call is open on the same thread
+//! is an inner layer (or a call an exit makes) and is not counted again.
+//! Helpers such as `zstMQCRTMH_CheckParms` are not verbs.
+//!
+//! When a trace starts inside a call, the inner layer can be seen whole
+//! and the outer one only by its exit; that exit then turns the inner call
+//! just counted into one `open` call (its true duration is unknown).
+//!
+//! # Outcomes
+//!
+//! The outermost exit's `rc=` decides (`mqrc::decode_rc`). A trace text
+//! line on the thread that states `Reason=` (optionally with `CompCode=`)
+//! inside the call, or after its exit before the thread's next MQI call,
+//! supplies the reason when the exit said `OK` or nothing. `calls` =
+//! `ok` + `warnings` + `failed` + `open`; an `open` call (entry or exit
+//! outside the trace) has no outcome and no duration.
+
+pub mod render;
+pub mod sketch;
+
+use crate::event::{Event, Kind, Ts};
+use crate::fileinfo::FileInfo;
+use crate::findings::Evidence;
+use crate::mqrc::{self, Class, Outcome};
+use regex::Regex;
+use sketch::Sketch;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, LazyLock};
+
+/// The MQI verbs counted.
+pub const VERBS: &[&str] = &[
+    "MQCONN", "MQCONNX", "MQDISC", "MQOPEN", "MQCLOSE", "MQPUT", "MQPUT1", "MQGET", "MQINQ",
+    "MQSET", "MQCMIT", "MQBACK", "MQBEGIN", "MQSUB", "MQSUBRQ", "MQCB", "MQCTL", "MQSTAT",
+    "MQCRTMH", "MQDLTMH", "MQSETMP", "MQINQMP", "MQDLTMP", "MQBUFMH", "MQMHBUF",
+];
+
+/// Layer prefixes of the same call in traces (see `formats/trace-fmt.md`
+/// §3.1): the API layer `zst`, the client thread-manager stubs `tmzst` and
+/// `trmzst`, and `MQI:` as some levels are expected to write it.
+const PREFIXES: &[&str] = &["", "zst", "tmzst", "trmzst", "MQI:"];
+
+/// The verb a traced function stands for, if any.
+pub fn verb_of(function: &str) -> Option<&'static str> {
+    for p in PREFIXES.iter().rev() {
+        if function.len() > p.len()
+            && function.is_char_boundary(p.len())
+            && function[..p.len()].eq_ignore_ascii_case(p)
+            && let Some(v) = VERBS.iter().find(|v| **v == &function[p.len()..])
+        {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Every function name that folds into a verb: what the readers must
+/// deliver. (Prefixes in the case the notes show; `verb_of` accepts any.)
+pub static FUNCTION_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    PREFIXES
+        .iter()
+        .flat_map(|p| VERBS.iter().map(move |v| format!("{p}{v}")))
+        .collect()
+});
+
+/// Text a trace line must contain to possibly state a call's reason.
+pub const KEYWORDS: &[&str] = &["Reason", "CompCode"];
+
+/// The interest for reading only what `calls` needs.
+pub fn interest() -> crate::source::Interest {
+    let names: Vec<&str> = FUNCTION_NAMES.iter().map(String::as_str).collect();
+    crate::source::Interest::new(&names, &[], KEYWORDS)
+}
+
+static REASON_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bReason(?:Code)?\s*(?:=|:|\()\s*(MQRC_[A-Z0-9_]+|0[xX][0-9A-Fa-f]+|\d+)")
+        .expect("reason regex")
+});
+static COMPCODE_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\bCompCode\s*(?:=|:|\()\s*(\d+)").expect("compcode regex"));
+
+/// The outcome a text line states: `CompCode=2 Reason=2035`,
+/// `Reason(MQRC_NOT_AUTHORIZED)`, `Reason: 2033`.
+pub fn text_outcome(text: &str) -> Option<Outcome> {
+    let r = REASON_RE.captures(text)?;
+    let cc = COMPCODE_RE
+        .captures(text)
+        .and_then(|c| c[1].parse::<u32>().ok());
+    match mqrc::decode_rc(&r[1]) {
+        Outcome::Ok if cc.unwrap_or(0) == 0 => Some(Outcome::Ok),
+        Outcome::Ok => None,
+        o => Some(o),
+    }
+}
+
+/// How rows are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum By {
+    #[default]
+    Process,
+    Thread,
+    Connection,
+    Verb,
+}
+
+/// A row's identity. A process is a host and a pid: while reading, the
+/// trace file (its wrap group) stands for the host; `rows` puts the host
+/// the file's header names in its place (files of one host and pid fold
+/// into one row), and keeps the file when the host is unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub place: Option<Arc<str>>,
+    pub pid: Option<u32>,
+    pub tid: Option<u32>,
+    pub ident: Option<String>,
+    pub verb: &'static str,
+}
+
+/// One reason code's tally in a row.
+#[derive(Debug, Clone, Default)]
+pub struct ReasonStat {
+    pub count: u64,
+    pub class: Option<Class>,
+    pub first: Option<Ts>,
+    pub last: Option<Ts>,
+    /// The first few lines that stated it.
+    pub evidence: Vec<Evidence>,
+}
+
+/// Evidence lines kept per reason.
+const REASON_EVIDENCE: usize = 3;
+
+impl Stats {
+    /// Add another row's tallies (two files of one process).
+    pub fn merge(&mut self, o: Stats) {
+        self.calls += o.calls;
+        self.ok += o.ok;
+        self.warnings += o.warnings;
+        self.failed += o.failed;
+        self.open += o.open;
+        self.total_us = self.total_us.saturating_add(o.total_us);
+        if o.max_us.is_some_and(|m| self.max_us.is_none_or(|s| m > s)) {
+            self.max_us = o.max_us;
+            self.max_at = o.max_at;
+        }
+        self.sketch.merge(o.sketch);
+        for (k, r) in o.reasons {
+            let m = self.reasons.entry(k).or_default();
+            m.count += r.count;
+            m.class = m.class.or(r.class);
+            m.first = match (m.first, r.first) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            m.last = match (m.last, r.last) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            for e in r.evidence {
+                if m.evidence.len() < REASON_EVIDENCE {
+                    m.evidence.push(e);
+                }
+            }
+        }
+    }
+}
+
+/// One row's tallies.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub calls: u64,
+    pub ok: u64,
+    pub warnings: u64,
+    pub failed: u64,
+    pub open: u64,
+    pub total_us: u64,
+    pub max_us: Option<u64>,
+    pub max_at: Option<(Arc<str>, u64)>,
+    pub sketch: Sketch,
+    /// Keyed by the reason as the JSON shows it: the decimal code, or the
+    /// return code as written when it is not an MQ reason.
+    pub reasons: BTreeMap<String, ReasonStat>,
+}
+
+/// A call on a thread, from its outermost entry.
+#[derive(Debug)]
+struct OpenCall {
+    verb: &'static str,
+    function: Arc<str>,
+    ident: Option<String>,
+    start: Ts,
+    /// A reason stated by a text line inside the call.
+    stated: Option<(Outcome, Evidence, Ts)>,
+}
+
+/// A finished call waiting for a reason stated just after its exit.
+#[derive(Debug)]
+struct Done {
+    verb: &'static str,
+    function: Arc<str>,
+    ident: Option<String>,
+    pid: u32,
+    tid: u32,
+    path: Arc<str>,
+    line: u64,
+    ts: Ts,
+    outcome: Option<Outcome>,
+    evidence: Evidence,
+    elapsed: Option<u64>,
+}
+
+#[derive(Debug, Default)]
+struct Thread {
+    /// Open MQI calls, outermost first.
+    stack: Vec<(Arc<str>, Option<OpenCall>)>,
+    pending: Option<Done>,
+}
+
+/// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
+/// for `AMQ5555.0.TRS` and `AMQ5555.0.FMT`, one process's trace written in
+/// two files, whose calls may open in one and close in the other), PID and
+/// TID.
+type ThreadKey = (Arc<str>, u32, u32);
+
+fn group_of(p: &Arc<str>) -> Arc<str> {
+    match p.rsplit_once('.') {
+        Some((stem, ext))
+            if ["TRS", "FMT", "TRC"]
+                .iter()
+                .any(|x| x.eq_ignore_ascii_case(ext)) =>
+        {
+            Arc::from(stem)
+        }
+        _ => p.clone(),
+    }
+}
+
+/// Evidence for a call whose line is never quoted (it ended OK or open).
+fn unquoted() -> Evidence {
+    Evidence {
+        path: String::new(),
+        line: 0,
+        text: String::new(),
+    }
+}
+
+/// Most MQI calls kept open per thread; deeper nesting drops the innermost
+/// (only the outermost is ever counted).
+const MAX_NEST: usize = 64;
+
+/// The aggregator: feed events in time order, then `rows`.
+#[derive(Debug, Default)]
+pub struct Calls {
+    by: By,
+    verbs: Option<Vec<String>>,
+    threads: HashMap<ThreadKey, Thread, rustc_hash::FxBuildHasher>,
+    /// Each path's wrap group, worked out once per file.
+    groups: HashMap<Arc<str>, Arc<str>, rustc_hash::FxBuildHasher>,
+    rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
+}
+
+impl Calls {
+    /// Group by `by`; only these verbs when given.
+    pub fn new(by: By, verbs: Option<Vec<String>>) -> Calls {
+        Calls {
+            by,
+            verbs: verbs.map(|v| v.into_iter().map(|s| s.to_ascii_uppercase()).collect()),
+            ..Default::default()
+        }
+    }
+
+    fn thread_key(&mut self, e: &Event, pid: u32, tid: u32) -> ThreadKey {
+        let g = match self.groups.get(&e.origin.path) {
+            Some(g) => g.clone(),
+            None => {
+                let g = group_of(&e.origin.path);
+                self.groups.insert(e.origin.path.clone(), g.clone());
+                g
+            }
+        };
+        (g, pid, tid)
+    }
+
+    pub fn observe(&mut self, e: &Event) {
+        let (Some(pid), Some(tid)) = (e.pid, e.tid) else {
+            return;
+        };
+        match e.kind {
+            Kind::Entry | Kind::Exit | Kind::ErrorExit => {}
+            Kind::Text => return self.text(e, pid, tid),
+            _ => return,
+        }
+        let Some(function) = e.function.as_ref() else {
+            return;
+        };
+        let Some(verb) = verb_of(function) else {
+            return;
+        };
+        let key = self.thread_key(e, pid, tid);
+        let th = self.threads.entry(key.clone()).or_default();
+        if e.kind == Kind::Entry {
+            if th.stack.is_empty() {
+                // A new outermost call: the previous one can take no more
+                // stated reasons.
+                if let Some(d) = th.pending.take() {
+                    self.finish_call(d);
+                }
+                let th = self.threads.get_mut(&key).expect("thread");
+                th.stack.push((
+                    function.clone(),
+                    Some(OpenCall {
+                        verb,
+                        function: function.clone(),
+                        ident: e.ident.as_deref().map(str::to_string),
+                        start: e.ts,
+                        stated: None,
+                    }),
+                ));
+            } else if th.stack.len() < MAX_NEST {
+                // An inner layer of the open call: tracked to keep the
+                // nesting straight, never counted.
+                th.stack.push((function.clone(), None));
+            }
+            return;
+        }
+        // An exit.
+        let pos = th.stack.iter().rposition(|(f, _)| **f == **function);
+        let rc_outcome = e.rc.as_deref().map(mqrc::decode_rc).or_else(|| {
+            (e.kind == Kind::ErrorExit).then(|| Outcome::Other("error-exit".to_string()))
+        });
+        match pos {
+            Some(0) => {
+                let (_, call) = th.stack.remove(0);
+                th.stack.clear();
+                let call = call.expect("the outermost call is recorded");
+                let elapsed = e.elapsed_us.or(e.function_time).or_else(|| {
+                    (e.ts - call.start)
+                        .num_microseconds()
+                        .map(|v| v.max(0) as u64)
+                });
+                let (outcome, evidence) = match (rc_outcome, call.stated) {
+                    (Some(o), _) if o != Outcome::Ok => (Some(o), Evidence::from_event(e)),
+                    (_, Some((o, ev, _))) => (Some(o), ev),
+                    // OK (or nothing said): the line is never quoted, and
+                    // quoting every call's line cost more than the rest.
+                    (o, None) => (o, unquoted()),
+                };
+                th.pending = Some(Done {
+                    verb: call.verb,
+                    function: call.function,
+                    // A connect's session ident appears during the call:
+                    // the exit names the connection the entry could not.
+                    ident: call
+                        .ident
+                        .or_else(|| e.ident.as_deref().map(str::to_string)),
+                    pid,
+                    tid,
+                    path: e.origin.path.clone(),
+                    line: e.line,
+                    ts: e.ts,
+                    outcome,
+                    evidence,
+                    elapsed,
+                });
+            }
+            Some(p) => th.stack.truncate(p),
+            None if th.stack.is_empty() => {
+                // The trace began inside this call. If the call just
+                // finished on this thread was an inner layer of it, that
+                // one becomes this call, open.
+                let pending = th.pending.take();
+                match pending {
+                    Some(mut d)
+                        if d.verb == verb && *d.function != **function && d.elapsed.is_some() =>
+                    {
+                        d.elapsed = None;
+                        d.function = function.clone();
+                        th.pending = Some(d);
+                    }
+                    other => {
+                        if let Some(d) = other {
+                            self.finish_call(d);
+                        }
+                        let d = Done {
+                            verb,
+                            function: function.clone(),
+                            ident: e.ident.as_deref().map(str::to_string),
+                            pid,
+                            tid,
+                            path: e.origin.path.clone(),
+                            line: e.line,
+                            ts: e.ts,
+                            outcome: None,
+                            evidence: unquoted(),
+                            elapsed: None,
+                        };
+                        self.threads.get_mut(&key).expect("thread").pending = Some(d);
+                    }
+                }
+            }
+            // An exit of an inner layer whose entry was not seen.
+            None => {}
+        }
+    }
+
+    fn text(&mut self, e: &Event, pid: u32, tid: u32) {
+        let key = self.thread_key(e, pid, tid);
+        let Some(th) = self.threads.get_mut(&key) else {
+            return;
+        };
+        if th.stack.is_empty() && th.pending.is_none() {
+            return;
+        }
+        let Some(o) = text_outcome(&e.text) else {
+            return;
+        };
+        if let Some((_, Some(call))) = th.stack.first_mut() {
+            if call.stated.is_none() || o != Outcome::Ok {
+                call.stated = Some((o, Evidence::from_event(e), e.ts));
+            }
+        } else if let Some(d) = th.pending.as_mut()
+            && d.elapsed.is_some()
+            && matches!(d.outcome, None | Some(Outcome::Ok))
+            && o != Outcome::Ok
+        {
+            d.outcome = Some(o);
+            d.evidence = Evidence::from_event(e);
+        }
+    }
+
+    fn key(
+        &self,
+        place: &Arc<str>,
+        verb: &'static str,
+        pid: u32,
+        tid: u32,
+        ident: Option<&str>,
+    ) -> Key {
+        let place = (self.by != By::Verb).then(|| place.clone());
+        match self.by {
+            By::Process => Key {
+                place,
+                pid: Some(pid),
+                tid: None,
+                ident: None,
+                verb,
+            },
+            By::Thread => Key {
+                place,
+                pid: Some(pid),
+                tid: Some(tid),
+                ident: None,
+                verb,
+            },
+            By::Connection => Key {
+                place,
+                pid: Some(pid),
+                tid: None,
+                ident: Some(
+                    ident
+                        .map(str::to_string)
+                        .unwrap_or_else(|| format!("{pid}.{tid}")),
+                ),
+                verb,
+            },
+            By::Verb => Key {
+                place,
+                pid: None,
+                tid: None,
+                ident: None,
+                verb,
+            },
+        }
+    }
+
+    fn wanted(&self, verb: &str) -> bool {
+        self.verbs
+            .as_ref()
+            .is_none_or(|v| v.iter().any(|w| w == verb))
+    }
+
+    /// Count one call (open when it has no duration).
+    fn finish_call(&mut self, d: Done) {
+        if !self.wanted(d.verb) {
+            return;
+        }
+        let place = self
+            .groups
+            .get(&d.path)
+            .cloned()
+            .unwrap_or_else(|| group_of(&d.path));
+        let key = self.key(&place, d.verb, d.pid, d.tid, d.ident.as_deref());
+        let s = self.rows.entry(key).or_default();
+        s.calls += 1;
+        let Some(us) = d.elapsed else {
+            s.open += 1;
+            return;
+        };
+        let outcome = d.outcome.unwrap_or(Outcome::Ok);
+        let class = mqrc::classify(d.verb, &outcome);
+        match class {
+            Class::Ok => s.ok += 1,
+            Class::Warning => s.warnings += 1,
+            Class::Failed => s.failed += 1,
+        }
+        s.total_us = s.total_us.saturating_add(us);
+        s.sketch.add(us);
+        if s.max_us.is_none_or(|m| us > m) {
+            s.max_us = Some(us);
+            s.max_at = Some((d.path.clone(), d.line));
+        }
+        let reason = match &outcome {
+            Outcome::Ok => return,
+            Outcome::Reason(r) => r.to_string(),
+            Outcome::Other(t) => t.clone(),
+        };
+        let r = s.reasons.entry(reason).or_default();
+        r.count += 1;
+        r.class = Some(class);
+        if r.first.is_none_or(|f| d.ts < f) {
+            r.first = Some(d.ts);
+        }
+        if r.last.is_none_or(|l| d.ts > l) {
+            r.last = Some(d.ts);
+        }
+        if r.evidence.len() < REASON_EVIDENCE {
+            r.evidence.push(d.evidence);
+        }
+    }
+
+    /// Close the books: calls still open or waiting are counted, rows are
+    /// named from the inputs' facts and sorted, widest impact (total time)
+    /// first.
+    pub fn rows(mut self, inputs: &[FileInfo]) -> Vec<Row> {
+        let mut threads: Vec<_> = std::mem::take(&mut self.threads).into_iter().collect();
+        // Deterministic order (the hash map's is not).
+        threads.sort_by(|a, b| a.0.cmp(&b.0));
+        for ((path, pid, tid), th) in threads {
+            if let Some(d) = th.pending {
+                self.finish_call(d);
+            }
+            if let Some((_, Some(call))) = th.stack.into_iter().next() {
+                self.finish_call(Done {
+                    verb: call.verb,
+                    function: call.function,
+                    ident: call.ident,
+                    pid,
+                    tid,
+                    path,
+                    line: 0,
+                    ts: call.start,
+                    outcome: None,
+                    evidence: unquoted(),
+                    elapsed: None,
+                });
+            }
+        }
+        // Each trace file's host, and each process's name (by host and
+        // pid, or file and pid when the file names no host).
+        let mut host: HashMap<Arc<str>, Arc<str>> = HashMap::new();
+        let mut process: HashMap<(Arc<str>, u32), &str> = HashMap::new();
+        for i in inputs {
+            let g = group_of(&Arc::from(i.path.as_str()));
+            let place = match &i.host {
+                Some(h) => {
+                    let h: Arc<str> = Arc::from(h.as_str());
+                    host.entry(g).or_insert_with(|| h.clone());
+                    h
+                }
+                None => g,
+            };
+            if let (Some(p), Some(n)) = (i.pid, i.process.as_deref()) {
+                process.entry((place, p)).or_insert(n);
+            }
+        }
+        let by = self.by;
+        let mut merged: HashMap<Key, (Stats, bool)> = HashMap::new();
+        for (mut k, s) in self.rows {
+            let mut named = false;
+            if let Some(h) = k.place.as_ref().and_then(|g| host.get(g)) {
+                k.place = Some(h.clone());
+                named = true;
+            }
+            match merged.entry(k) {
+                std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().0.merge(s),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert((s, named));
+                }
+            }
+        }
+        let mut rows: Vec<Row> = merged
+            .into_iter()
+            .map(|(k, (s, named))| Row {
+                process: match (&k.place, k.pid) {
+                    (Some(pl), Some(p)) => process.get(&(pl.clone(), p)).map(|n| n.to_string()),
+                    _ => None,
+                },
+                host: named
+                    .then(|| k.place.as_deref().map(str::to_string))
+                    .flatten(),
+                trace: (!named)
+                    .then(|| k.place.as_deref().map(str::to_string))
+                    .flatten(),
+                by,
+                key: k,
+                stats: s,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.stats
+                .total_us
+                .cmp(&a.stats.total_us)
+                .then(b.stats.calls.cmp(&a.stats.calls))
+                .then_with(|| a.key.cmp(&b.key))
+        });
+        rows
+    }
+}
+
+/// One row of the summary.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub key: Key,
+    pub by: By,
+    pub process: Option<String>,
+    /// The process's host, when its trace names it.
+    pub host: Option<String>,
+    /// Else the trace file (wrap group) that stands for the process.
+    pub trace: Option<String>,
+    pub stats: Stats,
+}
+
+impl Row {
+    /// `--redact`: every string the row shows (its process, connection,
+    /// where its slowest call was, its reasons' evidence).
+    pub fn redact(&mut self, r: &crate::redact::Redactor) {
+        for v in [
+            &mut self.process,
+            &mut self.key.ident,
+            &mut self.host,
+            &mut self.trace,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *v = r.apply(v);
+        }
+        if let Some(p) = &mut self.key.place {
+            *p = Arc::from(r.apply(p));
+        }
+        if let Some((path, _)) = &mut self.stats.max_at {
+            *path = Arc::from(r.apply(path));
+        }
+        for rs in self.stats.reasons.values_mut() {
+            for e in &mut rs.evidence {
+                e.path = r.apply(&e.path);
+                e.text = r.apply(&e.text);
+            }
+        }
+    }
+
+    pub fn timed(&self) -> u64 {
+        self.stats.sketch.count()
+    }
+
+    pub fn mean_us(&self) -> Option<u64> {
+        let n = self.timed();
+        (n > 0).then(|| self.stats.total_us / n)
+    }
+
+    pub fn p50_us(&self) -> Option<u64> {
+        self.stats.sketch.percentile(50.0)
+    }
+
+    pub fn p95_us(&self) -> Option<u64> {
+        self.stats.sketch.percentile(95.0)
+    }
+
+    /// The contract's JSON object for this row.
+    pub fn to_json(&self) -> JsonRow<'_> {
+        let s = &self.stats;
+        JsonRow {
+            host: self.host.as_deref(),
+            trace: self.trace.as_deref(),
+            pid: self.key.pid,
+            process: self.process.as_deref(),
+            tid: (self.by == By::Thread).then_some(self.key.tid).flatten(),
+            ident: (self.by == By::Connection)
+                .then_some(self.key.ident.as_deref())
+                .flatten(),
+            verb: self.key.verb,
+            calls: s.calls,
+            ok: s.ok,
+            warnings: s.warnings,
+            failed: s.failed,
+            open: s.open,
+            total_us: s.total_us,
+            mean_us: self.mean_us(),
+            p50_us: self.p50_us(),
+            p95_us: self.p95_us(),
+            max_us: s.max_us,
+            max_at: s.max_at.as_ref().map(|(p, l)| At { path: p, line: *l }),
+            reasons: s
+                .reasons
+                .iter()
+                .map(|(k, r)| (k.as_str(), r.count))
+                .collect(),
+        }
+    }
+}
+
+/// A row as the contract writes it (`calls --format json`, analyze `calls`).
+#[derive(Debug, serde::Serialize)]
+pub struct JsonRow<'a> {
+    /// With `pid`, the process: its host (`null` when its trace names
+    /// none; `trace` then names the file).
+    pub host: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<&'a str>,
+    pub pid: Option<u32>,
+    pub process: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ident: Option<&'a str>,
+    pub verb: &'a str,
+    pub calls: u64,
+    pub ok: u64,
+    pub warnings: u64,
+    pub failed: u64,
+    pub open: u64,
+    pub total_us: u64,
+    pub mean_us: Option<u64>,
+    pub p50_us: Option<u64>,
+    pub p95_us: Option<u64>,
+    pub max_us: Option<u64>,
+    pub max_at: Option<At<'a>>,
+    pub reasons: BTreeMap<&'a str, u64>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct At<'a> {
+    pub path: &'a str,
+    pub line: u64,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,988 @@
+//! The pass behind the `channel-error` and `tls-error` rules. Which
+//! messages they report, how severe each is, what it means and what to do
+//! is data in the one message catalogue, `crate::catalog`.
+//!
+//! Records MQ writes together for one failure are first joined into one
+//! story (`super::stories`) and counted once, under their cause. Stories
+//! are tallied per message, queue manager, channel, remote end and return
+//! code (a `breakdown` row); at the end the rows become findings: one per
+//! channel of a queue manager, or per remote end where no channel is known
+//! (a name and an address are one end when any record pairs them), and one
+//! per address that tried many channel names this queue manager does not
+//! define (a scan).
+
+use super::stories::{Joiner, Member, Story};
+use super::{RuleInfo, Settings};
+use crate::event::{Event, Kind, Ts};
+use crate::fileinfo::FileInfo;
+use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands};
+use crate::problem::Severity;
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+pub use crate::catalog::Family;
+// `lookup` here is the catalogue's rows some rule reports, with their words.
+use crate::catalog::reported as lookup;
+
+/// Rows kept per rule; past this, further rows lose their remote end (and
+/// past twice this, their channel) so that they join a row that exists.
+const MAX_ROWS: usize = 2000;
+/// The name of the end (or channel) of rows past the cap.
+const OTHER: &str = "(other)";
+/// Breakdown rows shown per finding, busiest first.
+const MAX_BREAKDOWN: usize = 20;
+/// Hosts named in the `busiest_hosts` metric.
+const HOSTS_NAMED: usize = 5;
+/// Channel names named in a scan finding's title.
+const NAMES_IN_TITLE: usize = 4;
+/// Messages that say a channel name is not defined: many names from one
+/// address are a scan of the listener.
+const UNDEFINED_CHANNEL: &[&str] = &["AMQ9519", "AMQ9520"];
+
+/// A pass's thresholds, read once.
+pub struct Config {
+    pub min_occurrences: u64,
+    /// Groups with at least this many occurrences keep their severity
+    /// however old they are.
+    pub frequent: u64,
+    /// Groups seen within this many days of the newest record keep their
+    /// severity however rare they are.
+    pub recent_days: f64,
+    /// Fewest undefined channel names from one address that make a scan;
+    /// `None`: this rule does not look for scans.
+    pub scan_min_channels: Option<usize>,
+}
+
+impl Config {
+    pub fn from(s: &Settings, scans: bool) -> Config {
+        Config {
+            min_occurrences: s.get("min_occurrences").max(1.0) as u64,
+            frequent: s.get("frequent_occurrences").max(1.0) as u64,
+            recent_days: s.get("recent_days").max(0.0),
+            scan_min_channels: scans.then(|| s.get("scan_min_channels").max(2.0) as usize),
+        }
+    }
+}
+
+/// One breakdown row's key: what a story's cause and its records say.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct RowKey {
+    id: String,
+    qmgr: String,
+    channel: String,
+    name: String,
+    address: String,
+    reason: String,
+}
+
+struct Row {
+    msgid: String,
+    severity: Severity,
+    /// The catalogue's meaning and advice, or the record's own words.
+    meaning: String,
+    advice: String,
+    occurrences: u64,
+    first: Ts,
+    last: Ts,
+    /// The records of the first story, and the cause of the latest one.
+    evidence: Vec<Evidence>,
+    last_ev: Option<EventRef>,
+    /// Other records of the stories (AMQ9999, AMQ9780), by id as written.
+    companions: BTreeMap<String, u64>,
+}
+
+/// What both message rules say of how records become occurrences and
+/// findings (their `trigger` texts differ before and after it).
+macro_rules! story_trigger {
+    () => {
+        "informational ones excluded). Records MQ writes together for one failure (the same file, process and thread, within a \
+        second, not naming different channels or remote ends: AMQ9209 + AMQ9999 + AMQ9780, \
+        CSQX209E + CSQX599E, ...) are one occurrence, counted under the most specific message \
+        (AMQ9780 and the generic AMQ9999/CSQX599 only when nothing else says why), the others kept \
+        as evidence (`also_written`); identical records (same time, process, thread, message and \
+        text) in rotated or copied logs count once. Occurrences are grouped by queue manager and \
+        channel, or by remote end where no channel is known (a host name and an address are one \
+        end when any record pairs them; `????` counts as unknown), else by message; a group with \
+        at least `min_occurrences` occurrences is a finding with its count, first and last time, \
+        the message ids most frequent first, and a `breakdown` per message, channel, remote end and \
+        return code. Severity is the highest of the group's messages in the catalogue, lowered to \
+        info when the group has fewer than `frequent_occurrences` occurrences and its last one is \
+        more than `recent_days` days before the newest channel or TLS record of its queue \
+        manager: a long log then \
+        reads as the failures that recur or are current."
+    };
+}
+pub(crate) use story_trigger;
+
+/// The thresholds both message rules group by, then a rule's own.
+macro_rules! message_thresholds {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            $crate::passes::Threshold::new(
+                "min_occurrences",
+                1.0,
+                "occurrences",
+                "fewest occurrences of one group (channel, remote end) to report",
+            )
+            .range(1.0, $crate::passes::THRESHOLD_MAX),
+            $crate::passes::Threshold::new(
+                "frequent_occurrences",
+                10.0,
+                "occurrences",
+                "a group with at least this many occurrences keeps its severity however old",
+            )
+            .range(1.0, $crate::passes::THRESHOLD_MAX),
+            $crate::passes::Threshold::new(
+                "recent_days",
+                7.0,
+                "days",
+                "a group seen within this many days of the newest record keeps its severity however rare",
+            ),
+            $($extra),*
+        ]
+    };
+}
+pub(crate) use message_thresholds;
+
+/// The pass behind `channel-error` and `tls-error`: when both rules run,
+/// one pass serves both (`absorb`), so that records are joined into
+/// stories once; each story is tallied by the rule of its cause's family.
+pub struct MessagePass {
+    rules: Vec<RuleRows>,
+    joiner: Joiner,
+    /// The newest record of either family per queue manager (`""` for
+    /// records that name none): "recent" is measured from it, so that the
+    /// logs of several queue managers analysed together do not age each
+    /// other.
+    newest: FxHashMap<String, Ts>,
+}
+
+/// One rule's part of the pass: its settings and breakdown rows.
+struct RuleRows {
+    rule: &'static RuleInfo,
+    family: Family,
+    config: Config,
+    rows: Rows,
+}
+
+/// The breakdown rows, found by their key's parts without building it
+/// (a key is six strings; most stories add to a row that exists).
+#[derive(Default)]
+struct Rows {
+    /// The parts' key (`super::parts_key`) to the row's index in `rows`.
+    index: FxHashMap<Box<str>, usize>,
+    rows: Vec<(RowKey, Row)>,
+    /// The key being looked up (reused).
+    scratch: String,
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn find(&mut self, parts: &[&str; 6]) -> Option<usize> {
+        super::parts_key(&mut self.scratch, parts);
+        self.index.get(self.scratch.as_str()).copied()
+    }
+
+    /// Add `row` under `parts` (not there yet).
+    fn insert(&mut self, parts: &[&str; 6], row: Row) -> usize {
+        super::parts_key(&mut self.scratch, parts);
+        let [id, qmgr, channel, name, address, reason] = parts.map(str::to_string);
+        let key = RowKey {
+            id,
+            qmgr,
+            channel,
+            name,
+            address,
+            reason,
+        };
+        let i = self.rows.len();
+        self.rows.push((key, row));
+        self.index.insert(self.scratch.as_str().into(), i);
+        i
+    }
+}
+
+impl MessagePass {
+    pub fn new(rule: &'static RuleInfo, family: Family, config: Config) -> Self {
+        MessagePass {
+            rules: vec![RuleRows {
+                rule,
+                family,
+                config,
+                rows: Rows::default(),
+            }],
+            joiner: Joiner::default(),
+            newest: FxHashMap::default(),
+        }
+    }
+
+    /// Count one story under the rule of its cause's family, if it runs.
+    fn tally(&mut self, s: Story) {
+        let cause = s.cause();
+        if let Some(r) = self.rules.iter_mut().find(|r| r.family == cause.family) {
+            r.tally(&s);
+        }
+    }
+}
+
+impl RuleRows {
+    fn tally(&mut self, s: &Story) {
+        let cause = s.cause();
+        let mut parts = [
+            cause.id(),
+            s.qmgr(),
+            s.channel(),
+            s.name(),
+            s.address(),
+            s.reason(),
+        ];
+        let mut found = self.rows.find(&parts);
+        // Past the cap a new row keeps its message and channel (findings
+        // are per channel) and loses its end and return code; past twice
+        // the cap, its channel too.
+        if found.is_none() && self.rows.len() >= MAX_ROWS {
+            parts[3] = OTHER;
+            parts[4] = "";
+            parts[5] = "";
+            found = self.rows.find(&parts);
+            if found.is_none() && self.rows.len() >= 2 * MAX_ROWS {
+                parts[2] = OTHER;
+                found = self.rows.find(&parts);
+            }
+        }
+        let first_ts = s.members.iter().map(|m| m.ts).min().unwrap_or(cause.ts);
+        let i = found.unwrap_or_else(|| {
+            let (meaning, advice) = words(cause);
+            let row = Row {
+                msgid: cause.msgid().to_string(),
+                severity: cause.severity(),
+                meaning,
+                advice,
+                occurrences: 0,
+                first: first_ts,
+                last: first_ts,
+                evidence: s.members.iter().take(3).map(Member::evidence).collect(),
+                last_ev: None,
+                companions: BTreeMap::new(),
+            };
+            self.rows.insert(&parts, row)
+        });
+        let row = &mut self.rows.rows[i].1;
+        row.occurrences += 1;
+        for m in &s.members {
+            row.first = row.first.min(m.ts);
+            row.last = row.last.max(m.ts);
+        }
+        if row.occurrences > 1 {
+            cause.refer(&mut row.last_ev);
+        }
+        let cause_at = (cause.line(), cause.id());
+        for m in &s.members {
+            if (m.line(), m.id()) != cause_at {
+                // Found without a copy of the id: most rows have met it.
+                match row.companions.get_mut(m.msgid()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        row.companions.insert(m.msgid().to_string(), 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Row {
+    /// Add another row of the same message, channel and end.
+    fn merge(&mut self, o: Row) {
+        if o.first < self.first {
+            self.evidence = o.evidence;
+        }
+        if o.last > self.last || self.last_ev.is_none() {
+            self.last_ev = o.last_ev.or(self.last_ev.take());
+        }
+        self.occurrences += o.occurrences;
+        self.first = self.first.min(o.first);
+        self.last = self.last.max(o.last);
+        self.severity = self.severity.max(o.severity);
+        for (c, n) in o.companions {
+            *self.companions.entry(c).or_default() += n;
+        }
+    }
+}
+
+/// A message's short meaning (for titles) and its advice.
+fn words(m: &Member) -> (String, String) {
+    match (&m.known, m.fallback()) {
+        (Some(k), _) => {
+            let short = k.meaning.split(" (").next().unwrap_or(k.meaning);
+            let short = short.split(':').next().unwrap_or(short).to_string();
+            (short, format!("{}. {}", k.meaning, k.advice))
+        }
+        (None, Some((text, _))) => (
+            text.to_string(),
+            format!(
+                "{text}. mqdiag has no specific advice for {}: read the message's EXPLANATION \
+                 and ACTION in the log, and the other end's log at the same time.",
+                m.id()
+            ),
+        ),
+        (None, None) => (m.msgid().to_string(), String::new()),
+    }
+}
+
+impl super::Pass for MessagePass {
+    fn absorb(&mut self, other: &mut dyn super::Pass) -> bool {
+        let other: &mut dyn std::any::Any = other;
+        match other.downcast_mut::<MessagePass>() {
+            Some(o) => {
+                self.rules.append(&mut o.rules);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn observe(&mut self, e: &Event) {
+        if e.kind != Kind::LogRecord {
+            return;
+        }
+        let Some(msgid) = e.attr("msgid") else {
+            return;
+        };
+        let Some(m) = Member::of(e, lookup(msgid)) else {
+            return;
+        };
+        if self.joiner.seen_before(e) {
+            return;
+        }
+        match self.newest.get_mut(m.qmgr()) {
+            Some(n) => *n = (*n).max(e.ts),
+            None => {
+                self.newest.insert(m.qmgr().to_string(), e.ts);
+            }
+        }
+        self.joiner.push(e, m);
+        let closed: Vec<Story> = self.joiner.take_closed().collect();
+        for s in closed {
+            self.tally(s);
+        }
+    }
+
+    fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
+        for s in self.joiner.finish() {
+            self.tally(s);
+        }
+        let mut out = Vec::new();
+        for r in &mut self.rules {
+            out.extend(r.findings(&self.newest));
+        }
+        out
+    }
+}
+
+impl RuleRows {
+    fn findings(&mut self, newest: &FxHashMap<String, Ts>) -> Vec<Finding> {
+        let rows = super::by_key(std::mem::take(&mut self.rows).rows);
+        let ends = Ends::of(&rows);
+        let rows = ends.complete(rows);
+        // Scans first: their rows are not reported again per channel.
+        let mut taken = vec![false; rows.len()];
+        let mut groups: Vec<(GroupKind, Vec<usize>)> = Vec::new();
+        if let Some(min) = self.config.scan_min_channels {
+            let mut by_end: BTreeMap<(&str, usize), Vec<usize>> = BTreeMap::new();
+            for (i, (k, _)) in rows.iter().enumerate() {
+                if UNDEFINED_CHANNEL.contains(&k.id.as_str())
+                    && !k.channel.is_empty()
+                    && let Some(end) = ends.of_row(k)
+                {
+                    by_end.entry((&k.qmgr, end)).or_default().push(i);
+                }
+            }
+            for (_, idx) in by_end {
+                let names: BTreeSet<&str> =
+                    idx.iter().map(|&i| rows[i].0.channel.as_str()).collect();
+                if names.len() >= min {
+                    for &i in &idx {
+                        taken[i] = true;
+                    }
+                    groups.push((GroupKind::Scan, idx));
+                }
+            }
+        }
+        // The rest: per channel of a queue manager, else per remote end,
+        // else per message.
+        let mut rest: BTreeMap<(String, GroupKind, String), Vec<usize>> = BTreeMap::new();
+        for (i, (k, _)) in rows.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            let (kind, what) = if !k.channel.is_empty() {
+                (GroupKind::Channel, k.channel.clone())
+            } else if let Some(end) = ends.of_row(k) {
+                (GroupKind::End, format!("{end:020}"))
+            } else {
+                (GroupKind::Message, k.id.clone())
+            };
+            rest.entry((k.qmgr.clone(), kind, what))
+                .or_default()
+                .push(i);
+        }
+        groups.extend(rest.into_iter().map(|((_, kind, _), idx)| (kind, idx)));
+        let mut out = Vec::new();
+        for (kind, idx) in groups {
+            let members: Vec<(&RowKey, &Row)> =
+                idx.iter().map(|&i| (&rows[i].0, &rows[i].1)).collect();
+            if let Some(f) = self.finding(newest, kind, &members, &ends) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum GroupKind {
+    Scan,
+    Channel,
+    End,
+    Message,
+}
+
+/// Remote ends: a name and an address are one end when any story pairs
+/// them, and so are all the names and addresses linked through such pairs.
+struct Ends {
+    index: HashMap<String, usize>,
+    parent: Vec<usize>,
+}
+
+impl Ends {
+    fn of(rows: &[(RowKey, Row)]) -> Ends {
+        let mut ends = Ends {
+            index: HashMap::new(),
+            parent: Vec::new(),
+        };
+        for (k, _) in rows {
+            let a = ends.id(&k.name);
+            let b = ends.id(&k.address);
+            if let (Some(a), Some(b)) = (a, b) {
+                let (ra, rb) = (ends.root(a), ends.root(b));
+                // The smaller index is the root: the same end whatever the
+                // order rows are linked in.
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                ends.parent[hi] = lo;
+            }
+        }
+        ends
+    }
+
+    /// Rows with the end's busiest name and address filled in where a
+    /// record gave only one of them, and rows that then agree merged: a
+    /// record naming `10.44.1.20` and one naming `mqus01 (10.44.1.20)` are
+    /// about the same end.
+    fn complete(&self, rows: Vec<(RowKey, Row)>) -> Vec<(RowKey, Row)> {
+        let mut names: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
+        let mut addresses: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
+        for (k, r) in &rows {
+            if let Some(end) = self.of_row(k) {
+                for (map, v) in [(&mut names, &k.name), (&mut addresses, &k.address)] {
+                    if !v.is_empty() {
+                        *map.entry(end).or_default().entry(v.clone()).or_default() += r.occurrences;
+                    }
+                }
+            }
+        }
+        let best = |m: &HashMap<usize, BTreeMap<String, u64>>, end: usize| -> String {
+            let mut best: Option<(&str, u64)> = None;
+            for (v, c) in m.get(&end).into_iter().flatten() {
+                if best.is_none_or(|(_, b)| *c > b) {
+                    best = Some((v, *c));
+                }
+            }
+            best.map_or(String::new(), |(v, _)| v.to_string())
+        };
+        let keys: Vec<RowKey> = rows
+            .iter()
+            .map(|(k, _)| {
+                let mut k = k.clone();
+                if let Some(end) = self.of_row(&k) {
+                    if k.name.is_empty() {
+                        k.name = best(&names, end);
+                    }
+                    if k.address.is_empty() {
+                        k.address = best(&addresses, end);
+                    }
+                }
+                k
+            })
+            .collect();
+        let filled = keys.into_iter().zip(rows.into_iter().map(|(_, r)| r));
+        let mut merged: BTreeMap<RowKey, Row> = BTreeMap::new();
+        for (k, r) in filled {
+            match merged.get_mut(&k) {
+                Some(m) => m.merge(r),
+                None => {
+                    merged.insert(k, r);
+                }
+            }
+        }
+        merged.into_iter().collect()
+    }
+
+    fn id(&mut self, s: &str) -> Option<usize> {
+        if s.is_empty() || s == OTHER {
+            return None;
+        }
+        let n = self.parent.len();
+        let i = *self.index.entry(s.to_string()).or_insert(n);
+        if i == n {
+            self.parent.push(n);
+        }
+        Some(i)
+    }
+
+    fn root(&self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            i = self.parent[i];
+        }
+        i
+    }
+
+    /// The end a row names, by its address else its name.
+    fn of_row(&self, k: &RowKey) -> Option<usize> {
+        [&k.address, &k.name]
+            .into_iter()
+            .find_map(|s| self.index.get(s.as_str()))
+            .map(|&i| self.root(i))
+    }
+}
+
+/// The most frequent non-empty value among rows, by occurrences; ties go
+/// to the first in key order.
+fn busiest<'a>(
+    members: &[(&'a RowKey, &Row)],
+    f: impl Fn(&'a RowKey) -> &'a str,
+) -> Option<&'a str> {
+    let mut n: BTreeMap<&str, u64> = BTreeMap::new();
+    for (k, r) in members {
+        let v = f(k);
+        if !v.is_empty() {
+            *n.entry(v).or_default() += r.occurrences;
+        }
+    }
+    let mut best: Option<(&str, u64)> = None;
+    for (v, c) in n {
+        if best.is_none_or(|(_, b)| c > b) {
+            best = Some((v, c));
+        }
+    }
+    best.map(|(v, _)| v)
+}
+
+fn end_text(name: Option<&str>, address: Option<&str>) -> String {
+    match (name, address) {
+        (Some(n), Some(a)) => format!("{n} ({a})"),
+        (Some(v), None) | (None, Some(v)) => v.to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+fn non_empty(s: &str) -> Option<&str> {
+    (!s.is_empty()).then_some(s)
+}
+
+/// Counts of a string per key, most frequent first: `A x3, B x1`.
+fn ranked(counts: BTreeMap<String, u64>) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v
+}
+
+impl RuleRows {
+    fn finding(
+        &self,
+        newest: &FxHashMap<String, Ts>,
+        kind: GroupKind,
+        members: &[(&RowKey, &Row)],
+        ends: &Ends,
+    ) -> Option<Finding> {
+        let occurrences: u64 = members.iter().map(|(_, r)| r.occurrences).sum();
+        if occurrences < self.config.min_occurrences {
+            return None;
+        }
+        let first = members.iter().map(|(_, r)| r.first).min()?;
+        let last = members.iter().map(|(_, r)| r.last).max()?;
+        // Message ids (as written) by occurrences; the busiest row's words.
+        let mut ids: BTreeMap<String, u64> = BTreeMap::new();
+        let mut companions: BTreeMap<String, u64> = BTreeMap::new();
+        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        for (k, r) in members {
+            *ids.entry(r.msgid.clone()).or_default() += r.occurrences;
+            for (c, n) in &r.companions {
+                *companions.entry(c.clone()).or_default() += n;
+            }
+            if !k.reason.is_empty() {
+                *reasons.entry(k.reason.clone()).or_default() += r.occurrences;
+            }
+        }
+        let ids = ranked(ids);
+        let mut by_count: Vec<&(&RowKey, &Row)> = members.iter().collect();
+        by_count.sort_by(|a, b| b.1.occurrences.cmp(&a.1.occurrences).then(a.0.cmp(b.0)));
+        let top = by_count[0].1;
+        let top_id = &ids[0].0;
+        let top_row = by_count
+            .iter()
+            .find(|(_, r)| &r.msgid == top_id)
+            .map_or(top, |(_, r)| *r);
+        let qmgr = &members[0].0.qmgr;
+        // The known remote ends; records that name none may be any of them.
+        let roots: BTreeSet<usize> = members.iter().filter_map(|(k, _)| ends.of_row(k)).collect();
+        // Rows past the cap lost their end: it may be any other.
+        let overflow = members.iter().any(|(k, _)| k.name == OTHER);
+        let one_end = roots.len() == 1 && !overflow;
+        let name = busiest(members, |k| k.name.as_str()).filter(|n| *n != OTHER);
+        let address = busiest(members, |k| k.address.as_str());
+        let channels: BTreeSet<&str> = members
+            .iter()
+            .map(|(k, _)| k.channel.as_str())
+            .filter(|c| !c.is_empty())
+            .collect();
+
+        let mut severity = members.iter().map(|(_, r)| r.severity).max()?;
+        let title;
+        let mut f;
+        if kind == GroupKind::Scan {
+            // Someone tries names until one is defined: worth an error
+            // whatever the single message's own severity.
+            severity = Severity::Error;
+            let mut names: Vec<(String, u64)> = Vec::new();
+            for (k, r) in members {
+                match names.iter_mut().find(|(n, _)| *n == k.channel) {
+                    Some(slot) => slot.1 += r.occurrences,
+                    None => names.push((k.channel.clone(), r.occurrences)),
+                }
+            }
+            names.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut shown: Vec<String> = names
+                .iter()
+                .take(NAMES_IN_TITLE)
+                .map(|(n, _)| format!("'{n}'"))
+                .collect();
+            if names.len() > NAMES_IN_TITLE {
+                shown.push(format!("{} more", names.len() - NAMES_IN_TITLE));
+            }
+            title = format!(
+                "Undefined channel names tried from {}: {} names ({}), {} times",
+                end_text(name, address),
+                names.len(),
+                shown.join(", "),
+                thousands(occurrences)
+            );
+            f = Finding::new(self.rule.id, severity, String::new());
+            f.key = "channel-scan".to_string();
+            f.metrics
+                .set("channels_tried", Metric::int(names.len() as u64));
+            f.advice = format!(
+                "One address asked for {} channel names this queue manager does not define: a \
+                 scanner or a misconfigured client trying names. If the address is not one of \
+                 yours, block it (CHLAUTH ADDRESSMAP with USERSRC(NOACCESS), or a firewall); if \
+                 it is, correct its channel name. {}",
+                names.len(),
+                top_row.advice
+            );
+        } else {
+            let mut at = Vec::new();
+            if let Some(c) = channels.iter().next().filter(|_| channels.len() == 1) {
+                at.push(format!("channel '{c}'"));
+            }
+            if one_end {
+                at.push(format!("host '{}'", end_text(name, address)));
+            } else if overflow {
+                // Some rows lost their end past the cap: at least one more.
+                at.push(format!("{}+ hosts", thousands(roots.len() as u64 + 1)));
+            } else if roots.len() > 1 {
+                at.push(format!("{} hosts", thousands(roots.len() as u64)));
+            }
+            let mut t = format!("{top_id} {}", top_row.meaning);
+            if ids.len() > 1 {
+                let n = ids.len() - 1;
+                let s = if n == 1 { "" } else { "s" };
+                t.push_str(&format!(" and {n} other message{s}"));
+            }
+            if !at.is_empty() {
+                t.push_str(&format!(", {}", at.join(", ")));
+            }
+            if occurrences > 1 {
+                t.push_str(&format!(": {} times", thousands(occurrences)));
+            }
+            title = t;
+            f = Finding::new(self.rule.id, severity, String::new());
+            f.key = match kind {
+                GroupKind::Message => ids[0].0.clone(),
+                _ => String::new(),
+            };
+            let mut advice = top_row.advice.clone();
+            let mut seen: BTreeSet<&str> = BTreeSet::from([top_row.msgid.as_str()]);
+            for (_, r) in &by_count {
+                if seen.insert(r.msgid.as_str()) && seen.len() <= 4 {
+                    advice.push_str(&format!(" {}: {}.", r.msgid, r.meaning));
+                }
+            }
+            f.advice = advice;
+            if kind == GroupKind::Channel
+                && let Some(c) = channels.iter().next()
+            {
+                f.subject.channel = Some(c.to_string());
+            }
+        }
+        // Rare and old: kept, but below the errors someone should act on.
+        let newest = newest.get(qmgr.as_str()).copied().unwrap_or(last).max(last);
+        let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
+        let mut title = title;
+        if occurrences < self.config.frequent && !recent {
+            // Said in the title, so two findings of one message at two
+            // severities are not read as a contradiction.
+            if severity > Severity::Info {
+                let days = (newest - last).num_days();
+                title.push_str(&format!(
+                    " (info, not {}: last seen {} day{} before the newest record of its queue \
+                     manager, and fewer than {} times)",
+                    severity.as_str(),
+                    thousands(days.max(0) as u64),
+                    if days == 1 { "" } else { "s" },
+                    self.config.frequent
+                ));
+            }
+            severity = Severity::Info;
+        }
+        f.severity = severity;
+        f.title = title;
+        f.first = Some(first);
+        f.last = Some(last);
+        f.count = occurrences;
+        if !qmgr.is_empty() {
+            f.subject.qmgr = Some(qmgr.clone());
+        }
+        if one_end {
+            f.subject.host = name.map(str::to_string);
+            f.subject.address = address.map(str::to_string);
+        }
+        let id_list: Vec<&str> = ids.iter().map(|(i, _)| i.as_str()).collect();
+        f.metrics.set("message_id", Metric::Str(id_list.join(", ")));
+        f.metrics.set("occurrences", Metric::int(occurrences));
+        if !reasons.is_empty() {
+            let r: Vec<String> = ranked(reasons)
+                .into_iter()
+                .take(8)
+                .map(|(r, n)| format!("{r} x{n}"))
+                .collect();
+            f.metrics.set("reasons", Metric::Str(r.join(", ")));
+        }
+        if !companions.is_empty() {
+            let c: Vec<String> = ranked(companions)
+                .into_iter()
+                .map(|(c, n)| format!("{c} x{n}"))
+                .collect();
+            f.metrics.set("also_written", Metric::Str(c.join(", ")));
+        }
+        if roots.len() > 1 && kind != GroupKind::Scan {
+            let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
+            for (k, r) in members {
+                let h = end_text(non_empty(&k.name), non_empty(&k.address));
+                if !h.is_empty() {
+                    *hosts.entry(h).or_default() += r.occurrences;
+                }
+            }
+            f.metrics.set("hosts", Metric::int(roots.len() as u64));
+            let h: Vec<String> = ranked(hosts)
+                .into_iter()
+                .take(HOSTS_NAMED)
+                .map(|(h, c)| format!("{h} x{c}"))
+                .collect();
+            f.metrics.set("busiest_hosts", Metric::Str(h.join(", ")));
+        }
+        // Evidence: the first story of the busiest row, the first record of
+        // the next rows, then the newest cause seen.
+        let mut ev = EvidenceSet::default();
+        for e in &by_count[0].1.evidence {
+            ev.push(e.clone());
+        }
+        for (_, r) in by_count.iter().skip(1) {
+            if ev.lines.len() >= 5 {
+                break;
+            }
+            if let Some(e) = r.evidence.first() {
+                ev.push(e.clone());
+            }
+        }
+        let latest = by_count
+            .iter()
+            .filter(|(_, r)| r.last_ev.is_some())
+            .max_by_key(|(_, r)| r.last);
+        if let Some(e) = latest.and_then(|(_, r)| r.last_ev.as_ref().map(EventRef::evidence)) {
+            if ev.is_full() {
+                ev.lines.pop();
+            }
+            ev.push(e);
+        }
+        f.evidence = ev.into_sorted();
+        if members.len() > 1 {
+            f.breakdown = by_count
+                .iter()
+                .take(MAX_BREAKDOWN)
+                .map(|(k, r)| Breakdown {
+                    message_id: Some(r.msgid.clone()),
+                    channel: Some(k.channel.clone()).filter(|s| !s.is_empty()),
+                    host: Some(k.name.clone()).filter(|s| !s.is_empty()),
+                    address: Some(k.address.clone()).filter(|s| !s.is_empty()),
+                    return_code: Some(k.reason.clone()).filter(|s| !s.is_empty()),
+                    occurrences: r.occurrences,
+                    first: Some(r.first),
+                    last: Some(r.last),
+                })
+                .collect();
+        }
+        Some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testutil::{log, run};
+
+    /// Lives here, not in the catalogue: it reads the rules.
+    #[test]
+    fn every_id_a_rule_names_is_in_the_table() {
+        let rules = [
+            &crate::passes::channel_error::RULE,
+            &crate::passes::tls_error::RULE,
+            &crate::passes::slow_dns::RULE,
+        ];
+        for r in rules {
+            let text = r.trigger_text();
+            for w in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+                if w.starts_with("AMQ") || w.starts_with("CSQ") {
+                    assert!(crate::catalog::lookup(w).is_some(), "{} names {w}", r.id);
+                }
+            }
+        }
+        for (family, n) in [
+            (crate::catalog::Family::Channel, 24),
+            (crate::catalog::Family::Tls, 18),
+        ] {
+            let listed = crate::catalog::reported_ids(family);
+            assert_eq!(
+                crate::catalog::CATALOG
+                    .iter()
+                    .filter(|e| e.family == family && e.rule.is_some())
+                    .count(),
+                n
+            );
+            assert_eq!(
+                listed.matches(", ").count() + listed.matches(" and ").count() + 1,
+                n
+            );
+        }
+    }
+
+    #[test]
+    fn rows_past_the_cap_keep_their_channel_and_lose_their_end() {
+        let ev: Vec<Event> = (0..MAX_ROWS + 50)
+            .map(|i| {
+                let host = format!("h{i}");
+                log(
+                    "AMQERR01.LOG",
+                    i as u64 + 1,
+                    "2024-03-14T12:00:00Z",
+                    &format!("AMQ9209E: Connection to host '{host}' closed."),
+                    &[
+                        ("msgid", "AMQ9209E"),
+                        ("channel", "APP.SVRCONN"),
+                        ("host", &host),
+                    ],
+                )
+            })
+            .collect();
+        let out = run(&crate::passes::channel_error::RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.count, MAX_ROWS as u64 + 50);
+        assert_eq!(f.subject.channel.as_deref(), Some("APP.SVRCONN"));
+        assert_eq!(f.subject.host, None);
+        assert_eq!(f.breakdown[0].host.as_deref(), Some(OTHER));
+        assert_eq!(f.breakdown[0].occurrences, 50);
+        assert!(f.title.contains("2,001+ hosts"), "{}", f.title);
+        assert_eq!(metric_int(f, "hosts"), MAX_ROWS as i64);
+    }
+
+    #[test]
+    fn both_message_rules_in_one_pass_find_what_each_finds_alone() {
+        use crate::passes::{Pass, Plan, channel_error, tls_error};
+        // Channel and TLS failures, some written together by one thread,
+        // one copied into a second file.
+        let rec = |path: &str, line: u64, at: &str, id: &str, ch: &str| {
+            let mut e = log(
+                path,
+                line,
+                at,
+                &format!("{id}: text of {ch}"),
+                &[("msgid", id), ("channel", ch), ("host", "app1 (10.1.1.1)")],
+            );
+            e.pid = Some(7);
+            e.tid = Some(line as u32 % 3);
+            e
+        };
+        let mut ev = Vec::new();
+        for i in 0..40u64 {
+            let at = format!("2024-03-14T12:{:02}:{:02}Z", i / 60, i % 60);
+            let (id, ch) = match i % 4 {
+                0 => ("AMQ9209E", "APP1.SVRCONN"),
+                1 => ("AMQ9999E", "APP1.SVRCONN"),
+                2 => ("AMQ9631E", "TLS.SVRCONN"),
+                _ => ("AMQ9633E", "TLS2.SVRCONN"),
+            };
+            ev.push(rec("AMQERR01.LOG", i + 1, &at, id, ch));
+            if i % 10 == 0 {
+                ev.push(rec("copy/AMQERR01.LOG", i + 1, &at, id, ch));
+            }
+        }
+        let run_all = |mut passes: Vec<Box<dyn Pass>>| {
+            for e in &ev {
+                for p in passes.iter_mut() {
+                    p.observe(e);
+                }
+            }
+            let mut out: Vec<String> = passes
+                .iter_mut()
+                .flat_map(|p| p.finish(&[]))
+                .map(|mut f| {
+                    f.seal();
+                    format!("{f:?}")
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        let plan = Plan::new(&["channel-error".into(), "tls-error".into()], &[], &[]).unwrap();
+        let shared = plan.passes();
+        assert_eq!(shared.len(), 1, "the two rules share one pass");
+        let alone: Vec<Box<dyn Pass>> = [&channel_error::RULE, &tls_error::RULE]
+            .iter()
+            .map(|r| (r.make)(&crate::passes::Settings::defaults(r)))
+            .collect();
+        let (a, b) = (run_all(shared), run_all(alone));
+        assert!(a.iter().any(|f| f.contains("channel-error")));
+        assert!(a.iter().any(|f| f.contains("tls-error")));
+        assert_eq!(a, b);
+    }
+
+    fn metric_int(f: &Finding, name: &str) -> i64 {
+        match f.metrics.get(name) {
+            Some(Metric::Int(v)) => *v,
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}

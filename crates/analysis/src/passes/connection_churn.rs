@@ -1,0 +1,999 @@
+//! `connection-churn`: applications that connect and disconnect over and
+//! over instead of staying connected (seeds 000, 001, 003). Sources:
+//! MQCONN/MQDISC cycles in traces, channel start/stop message pairs in
+//! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
+//! instances (SMF QCST) and short tasks per connection name (SMF WTID).
+
+use super::patterns::{self, Family};
+use super::stats::Moments;
+use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use crate::event::{Event, Kind, Ts};
+use crate::fileinfo::FileInfo;
+use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
+use crate::problem::Severity;
+use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
+use rustc_hash::FxBuildHasher;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "connection-churn",
+    severity: Severity::Warning,
+    summary: "Many short connect/disconnect cycles from one process, channel or connection name",
+    trigger: "Traces: per file and process, each outermost entry of MQCONN/MQCONNX (or \
+        zstMQCONN/zstMQCONNX) on a thread is a connect; the next outermost MQDISC exit on that \
+        thread ends the connection and gives its lifetime. Error logs and z/OS job logs: a \
+        channel start message (AMQ9002I, CSQX511I) is a connect and the next stop message \
+        (AMQ9001I, CSQX512I) of the same channel and connection name ends it. SMF: each \
+        distinct QCST channel instance (channel, connection name, start time; lifetime from its \
+        Start and Stop columns) and each distinct WTID task of a channel connection name \
+        (lifetime from the task's WTAS row when present). A group is reported when it has at \
+        least `min_connects` connects, their rate over the span from first to last connect is \
+        at least `min_per_second`, and the mean lifetime of the connections that ended is at \
+        most `max_mean_ms` (groups where no connection ended are not reported).",
+    thresholds: &[
+        Threshold::new(
+            "min_connects",
+            10.0,
+            "connects",
+            "fewest connects for churn",
+        ),
+        Threshold::new(
+            "min_per_second",
+            0.5,
+            "per s",
+            "least connect rate over the span",
+        ),
+        Threshold::new(
+            "max_mean_ms",
+            5000.0,
+            "ms",
+            "longest mean connection lifetime that is still churn",
+        ),
+    ],
+    advice: "Keep connections open: connect once per thread (or use a connection pool) and \
+        reuse the connection for many messages; frameworks that connect per message need \
+        their pooling/caching options turned on. Each connect costs a channel start, a TLS \
+        handshake where TLS is used, a DNS look-up for host-name CONNAMEs, CHLAUTH and \
+        authentication checks, and on z/OS CSQX511I/CSQX512I messages \
+        (`SET SYSTEM EXCLMSG(X511,X512)` removes those).",
+    functions: &[Family::Connect, Family::Disconnect],
+    keywords: &[],
+    smf_columns: &[
+        "record",
+        "task",
+        "qmgr",
+        "channel",
+        "Chl_Name",
+        "conname",
+        "Connection_Name",
+        "Start (DATE)",
+        "Start (TIME)",
+        "Stop (DATE)",
+        "Stop (TIME)",
+        "Start_Time (DATE)",
+        "Start_Time (TIME)",
+        "WTAS_Interval_End (DATE)",
+        "WTAS_Interval_End (TIME)",
+        "Channel_Name",
+        "Channel_Connection_Name",
+    ],
+    make: |s| Box::new(ConnectionChurn::new(s)),
+};
+
+/// Open connections remembered per group (start times not yet matched).
+const MAX_OPEN: usize = 1024;
+/// Open connections remembered in all groups: past this, a group's oldest
+/// start makes room for its new one. Starts that never meet a stop (a
+/// channel that ended abnormally) otherwise pile up in every group, and
+/// memory grew with the length of the log.
+const MAX_OPEN_TOTAL: usize = 100_000;
+/// Distinct SMF instance/task keys remembered per group for de-duplication.
+const SEEN_RING: usize = 256;
+/// Groups kept.
+const MAX_GROUPS: usize = 10_000;
+/// WTAS lifetimes waiting for their WTID row.
+const MAX_TASKS: usize = 4096;
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum GroupKey {
+    /// (file, pid)
+    Process(Arc<str>, u32),
+    /// (source, qmgr, channel, connection name)
+    Channel(&'static str, String, String, String),
+}
+
+#[derive(Default)]
+struct Group {
+    connects: u64,
+    first_connect: Option<Ts>,
+    last_connect: Option<Ts>,
+    last: Option<Ts>,
+    lifetimes: Moments,
+    open: VecDeque<Ts>,
+    seen: VecDeque<String>,
+    evidence: EvidenceSet,
+    program: Option<String>,
+    host: Option<String>,
+    /// Connects per clock bucket, for the report's chart.
+    per_bucket: Option<ClockCounts>,
+}
+
+/// Chart buckets a group keeps (memory: up to `MAX_GROUPS` groups).
+const CHART_BUCKETS: usize = 160;
+
+impl Group {
+    /// A connect at `at`, written by `e` (quoted only while evidence is
+    /// wanted: a busy log has millions).
+    fn connect(&mut self, at: Ts, e: &Event) {
+        self.connects += 1;
+        self.per_bucket
+            .get_or_insert_with(|| ClockCounts::with_cap(1, CHART_BUCKETS))
+            .add_static(&at, "connects");
+        if self.first_connect.is_none_or(|f| at < f) {
+            self.first_connect = Some(at);
+        }
+        if self.last_connect.is_none_or(|l| at > l) {
+            self.last_connect = Some(at);
+        }
+        if self.last.is_none_or(|l| at > l) {
+            self.last = Some(at);
+        }
+        // The first cycle and the next connect show the pattern.
+        if self.evidence.lines.len() < 3 {
+            self.evidence.push(Evidence::from_event(e));
+        }
+    }
+
+    fn lifetime(&mut self, us: i64, end: Ts, ev: Option<&Event>) {
+        self.lifetimes.push(us.max(0) as u64);
+        if self.last.is_none_or(|l| end > l) {
+            self.last = Some(end);
+        }
+        if let Some(e) = ev
+            && self.evidence.lines.len() < 2
+        {
+            self.evidence.push(Evidence::from_event(e));
+        }
+    }
+
+    /// Whether this SMF key was counted already (bounded memory).
+    fn seen_before(&mut self, key: String) -> bool {
+        if self.seen.contains(&key) {
+            return true;
+        }
+        if self.seen.len() >= SEEN_RING {
+            self.seen.pop_front();
+        }
+        self.seen.push_back(key);
+        false
+    }
+}
+
+/// A thread inside an outermost connect call, or connected.
+struct ThreadConn {
+    /// (function, depth) of the outermost connect call in progress.
+    in_connect: Option<(String, u32)>,
+    /// When the current connection started.
+    connected_at: Option<Ts>,
+    in_disc: Option<(String, u32)>,
+}
+
+pub struct ConnectionChurn {
+    min_connects: u64,
+    min_rate: f64,
+    max_mean_us: f64,
+    threads: HashMap<ThreadKey, ThreadConn>,
+    /// In first-seen order; sorted by key at the end. Looked up through
+    /// the indexes below, the channel one by a borrowed key so that a
+    /// record of a known group allocates nothing.
+    groups: Vec<(GroupKey, Group)>,
+    by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
+    by_channel: HashMap<String, usize, FxBuildHasher>,
+    /// Scratch for the channel index's key.
+    key_buf: String,
+    tasks: HashMap<String, i64>,
+    task_order: VecDeque<String>,
+    /// Start times held in the groups' `open` queues.
+    open_total: usize,
+}
+
+/// A connect rate for people: `20.4/s`, `3.1/min`, `2.0/h`.
+fn human_rate_of(per_s: f64) -> String {
+    if per_s >= 1.0 {
+        format!("{per_s:.1}/s")
+    } else if per_s * 60.0 >= 1.0 {
+        format!("{:.1}/min", per_s * 60.0)
+    } else {
+        format!("{:.1}/h", per_s * 3600.0)
+    }
+}
+
+/// `2016/02/27` + `22:03:17,888000` (mq-smf-csv) as a naive local time.
+fn smf_time(date: Option<&str>, time: Option<&str>) -> Option<NaiveDateTime> {
+    let d = date?.trim();
+    let t = time?.trim();
+    if d.is_empty() || t.is_empty() {
+        return None;
+    }
+    // Every SMF row has these: the formatter's exact shape is read by hand
+    // (chrono's parser is general and slow); anything else goes to chrono.
+    let d = match exact_date(d) {
+        Some(x) => x,
+        None => NaiveDate::parse_from_str(d, "%Y/%m/%d")
+            .or_else(|_| NaiveDate::parse_from_str(d, "%Y-%m-%d"))
+            .ok()?,
+    };
+    if d.year() <= 1970 {
+        return None;
+    }
+    let t = match exact_time(t) {
+        Some(x) => x,
+        None => NaiveTime::parse_from_str(&t.replace(',', "."), "%H:%M:%S%.f").ok()?,
+    };
+    Some(d.and_time(t))
+}
+
+/// Digits as a number, if all are digits.
+fn digits(b: &[u8]) -> Option<u32> {
+    b.iter().try_fold(0u32, |v, c| {
+        c.is_ascii_digit().then(|| v * 10 + u32::from(c - b'0'))
+    })
+}
+
+/// `2016/02/27` or `2016-02-27` exactly; `None` for any other shape. An
+/// impossible date is `None` by either way, so it needs no second look.
+fn exact_date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b[7] || !(b[4] == b'/' || b[4] == b'-') {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(digits(&b[..4])? as i32, digits(&b[5..7])?, digits(&b[8..])?)
+}
+
+/// `22:03:17,888000` (or with a point) exactly, within the plain ranges;
+/// `None` for anything chrono must decide (a leap second...).
+fn exact_time(s: &str) -> Option<NaiveTime> {
+    let b = s.as_bytes();
+    if b.len() != 15 || b[2] != b':' || b[5] != b':' || !(b[8] == b',' || b[8] == b'.') {
+        return None;
+    }
+    let (h, m, sec) = (digits(&b[..2])?, digits(&b[3..5])?, digits(&b[6..8])?);
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    NaiveTime::from_hms_micro_opt(h, m, sec, digits(&b[9..])?)
+}
+
+impl ConnectionChurn {
+    pub fn new(s: &Settings) -> Self {
+        ConnectionChurn {
+            min_connects: s.get("min_connects") as u64,
+            min_rate: s.get("min_per_second"),
+            max_mean_us: s.get("max_mean_ms") * 1000.0,
+            threads: HashMap::new(),
+            groups: Vec::new(),
+            by_process: HashMap::default(),
+            by_channel: HashMap::default(),
+            key_buf: String::new(),
+            tasks: HashMap::new(),
+            task_order: VecDeque::new(),
+            open_total: 0,
+        }
+    }
+
+    /// The group of a process; `None` past `MAX_GROUPS` groups.
+    fn process_group(&mut self, path: &Arc<str>, pid: u32) -> Option<&mut Group> {
+        let i = match self.by_process.get(&(path.clone(), pid)) {
+            Some(&i) => i,
+            None => {
+                let i = self.new_group(GroupKey::Process(path.clone(), pid))?;
+                self.by_process.insert((path.clone(), pid), i);
+                i
+            }
+        };
+        Some(&mut self.groups[i].1)
+    }
+
+    /// The group of a channel instance as `src` names it (values trimmed);
+    /// `None` past `MAX_GROUPS` groups.
+    fn channel_group(
+        &mut self,
+        src: &'static str,
+        qmgr: &str,
+        channel: &str,
+        conname: &str,
+    ) -> Option<&mut Group> {
+        let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
+        super::parts_key(&mut self.key_buf, &[src, qmgr, channel, conname]);
+        let i = match self.by_channel.get(self.key_buf.as_str()) {
+            Some(&i) => i,
+            None => {
+                let key = GroupKey::Channel(src, qmgr.into(), channel.into(), conname.into());
+                let i = self.new_group(key)?;
+                self.by_channel.insert(self.key_buf.clone(), i);
+                i
+            }
+        };
+        Some(&mut self.groups[i].1)
+    }
+
+    fn new_group(&mut self, key: GroupKey) -> Option<usize> {
+        if self.groups.len() >= MAX_GROUPS {
+            return None;
+        }
+        self.groups.push((key, Group::default()));
+        Some(self.groups.len() - 1)
+    }
+
+    fn trace(&mut self, e: &Event, fam: Family) {
+        let (Some(tk), Some(depth), Some(func)) = (thread_key(e), e.depth, e.function.as_deref())
+        else {
+            return;
+        };
+        let (path, pid) = (tk.0.clone(), tk.1);
+        let t = self.threads.entry(tk).or_insert(ThreadConn {
+            in_connect: None,
+            connected_at: None,
+            in_disc: None,
+        });
+        // What this event means for the group, applied once `t` is done.
+        let mut connected = false;
+        let mut ended: Option<i64> = None;
+        match (fam, e.kind) {
+            (Family::Connect, Kind::Entry) => {
+                if t.in_connect.as_ref().is_some_and(|(_, d)| *d < depth) {
+                    return; // a nested layer of the same connect
+                }
+                t.in_connect = Some((func.to_string(), depth));
+                t.connected_at = Some(e.ts);
+                connected = true;
+            }
+            (Family::Connect, Kind::Exit | Kind::ErrorExit)
+                if t.in_connect
+                    .as_ref()
+                    .is_some_and(|(f, d)| f == func && *d == depth) =>
+            {
+                t.in_connect = None;
+                if e.kind == Kind::ErrorExit {
+                    // A failed connect has no connection to end.
+                    t.connected_at = None;
+                }
+            }
+            (Family::Disconnect, Kind::Entry) if t.in_disc.is_none() => {
+                t.in_disc = Some((func.to_string(), depth));
+            }
+            (Family::Disconnect, Kind::Exit | Kind::ErrorExit)
+                if t.in_disc
+                    .as_ref()
+                    .is_some_and(|(f, d)| f == func && *d == depth) =>
+            {
+                t.in_disc = None;
+                if let Some(start) = t.connected_at.take() {
+                    ended = Some((e.ts - start).num_microseconds().unwrap_or(0));
+                }
+            }
+            _ => {}
+        }
+        if !connected && ended.is_none() {
+            return;
+        }
+        if let Some(g) = self.process_group(&path, pid) {
+            if connected {
+                g.connect(e.ts, e);
+            } else if let Some(us) = ended {
+                g.lifetime(us, e.ts, Some(e));
+            }
+        }
+    }
+
+    fn log(&mut self, e: &Event, msgid: &str) {
+        let start = msgid.starts_with("CSQX511") || msgid.starts_with("AMQ9002");
+        let stop = msgid.starts_with("CSQX512") || msgid.starts_with("AMQ9001");
+        if !start && !stop {
+            return;
+        }
+        let channel = e.attr("channel").unwrap_or("");
+        let conname = e
+            .attr("conname")
+            .or_else(|| e.attr("address"))
+            .or_else(|| e.attr("host"))
+            .unwrap_or("");
+        let qmgr = e.attr("qmgr").unwrap_or("");
+        let mut held = self.open_total;
+        let spent = held >= MAX_OPEN_TOTAL;
+        let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
+            return;
+        };
+        if start {
+            g.connect(e.ts, e);
+            if g.open.len() >= MAX_OPEN || (spent && !g.open.is_empty()) {
+                g.open.pop_front();
+            } else {
+                held += 1;
+            }
+            g.open.push_back(e.ts);
+        } else if let Some(s) = g.open.pop_front() {
+            held = held.saturating_sub(1);
+            let us = (e.ts - s).num_microseconds().unwrap_or(0);
+            g.lifetime(us, e.ts, Some(e));
+        }
+        self.open_total = held;
+    }
+
+    fn smf(&mut self, e: &Event, rec: &str) {
+        match rec {
+            "QCST" => {
+                let channel = e
+                    .attr("channel")
+                    .or_else(|| e.attr("Chl_Name"))
+                    .unwrap_or("");
+                let conname = e
+                    .attr("conname")
+                    .or_else(|| e.attr("Connection_Name"))
+                    .unwrap_or("");
+                let start = smf_time(e.attr("Start (DATE)"), e.attr("Start (TIME)"));
+                let stop = smf_time(e.attr("Stop (DATE)"), e.attr("Stop (TIME)"));
+                let Some(start) = start else {
+                    return;
+                };
+                let qmgr = e.attr("qmgr").unwrap_or("");
+                // The instance start is in the formatter's zone; place it on
+                // the timeline by its distance from the row's own time.
+                let ts = e.ts;
+                let Some(g) = self.channel_group("SMF QCST", qmgr, channel, conname) else {
+                    return;
+                };
+                if g.seen_before(start.to_string()) {
+                    // A running instance reported again: its stop may be new.
+                    if let Some(stop) = stop
+                        && !g.seen_before(format!("stop {start}"))
+                    {
+                        g.lifetime((stop - start).num_microseconds().unwrap_or(0), ts, None);
+                    }
+                    return;
+                }
+                let start_ts = stop
+                    .map(|s| ts - (s - start).max(chrono::Duration::zero()))
+                    .unwrap_or(ts);
+                g.connect(start_ts, e);
+                if let Some(stop) = stop {
+                    g.seen_before(format!("stop {start}"));
+                    g.lifetime((stop - start).num_microseconds().unwrap_or(0), ts, None);
+                }
+            }
+            "WTAS" => {
+                let (Some(task), Some(start), Some(end)) = (
+                    e.attr("task"),
+                    smf_time(e.attr("Start_Time (DATE)"), e.attr("Start_Time (TIME)")),
+                    smf_time(
+                        e.attr("WTAS_Interval_End (DATE)"),
+                        e.attr("WTAS_Interval_End (TIME)"),
+                    ),
+                ) else {
+                    return;
+                };
+                if self.tasks.len() >= MAX_TASKS
+                    && let Some(old) = self.task_order.pop_front()
+                {
+                    self.tasks.remove(&old);
+                }
+                let us = (end - start).num_microseconds().unwrap_or(0);
+                if self.tasks.insert(task.to_string(), us).is_none() {
+                    self.task_order.push_back(task.to_string());
+                }
+            }
+            "WTID" => {
+                let channel = e
+                    .attr("channel")
+                    .or_else(|| e.attr("Channel_Name"))
+                    .unwrap_or("")
+                    .trim();
+                if channel.is_empty() {
+                    return; // not a channel task (batch, CICS, IMS)
+                }
+                let conname = e
+                    .attr("conname")
+                    .or_else(|| e.attr("Channel_Connection_Name"))
+                    .unwrap_or("");
+                let Some(task) = e.attr("task").map(str::to_string) else {
+                    return;
+                };
+                let life = self.tasks.get(&task).copied();
+                let qmgr = e.attr("qmgr").unwrap_or("");
+                let ts = e.ts;
+                let Some(g) = self.channel_group("SMF WTID", qmgr, channel, conname) else {
+                    return;
+                };
+                if g.seen_before(task) {
+                    return;
+                }
+                let start_ts = life
+                    .map(|us| ts - chrono::Duration::microseconds(us))
+                    .unwrap_or(ts);
+                g.connect(start_ts, e);
+                if let Some(us) = life {
+                    g.lifetime(us, ts, None);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Pass for ConnectionChurn {
+    fn observe(&mut self, e: &Event) {
+        match e.kind {
+            Kind::Entry | Kind::Exit | Kind::ErrorExit => {
+                let Some(f) = e.function.as_deref() else {
+                    return;
+                };
+                if let Some(fam @ (Family::Connect | Family::Disconnect)) = patterns::family(f) {
+                    self.trace(e, fam);
+                }
+            }
+            Kind::LogRecord => {
+                if let Some(m) = e.attr("msgid") {
+                    self.log(e, m);
+                }
+            }
+            Kind::SmfRecord => {
+                if let Some(r) = e.attr("record") {
+                    self.smf(e, r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
+        let process: HashMap<&str, &str> = inputs
+            .iter()
+            .filter_map(|i| Some((i.path.as_str(), i.process.as_deref()?)))
+            .collect();
+        let host: HashMap<&str, &str> = inputs
+            .iter()
+            .filter_map(|i| Some((i.path.as_str(), i.host.as_deref()?)))
+            .collect();
+        let mut out = Vec::new();
+        for (key, mut g) in super::by_key(std::mem::take(&mut self.groups)) {
+            let (Some(first), Some(last)) = (g.first_connect, g.last_connect) else {
+                continue;
+            };
+            let span_s = (last - first).num_microseconds().unwrap_or(0) as f64 / 1e6;
+            let rate = if g.connects >= 2 && span_s > 0.0 {
+                (g.connects - 1) as f64 / span_s
+            } else {
+                0.0
+            };
+            let Some(mean_us) = g.lifetimes.mean() else {
+                continue;
+            };
+            if g.connects < self.min_connects || rate < self.min_rate || mean_us > self.max_mean_us
+            {
+                continue;
+            }
+            let mean_ms = mean_us / 1000.0;
+            let who = match &key {
+                GroupKey::Process(path, pid) => {
+                    g.program = process.get(&**path).map(|s| s.to_string());
+                    g.host = host.get(&**path).map(|s| s.to_string());
+                    match &g.program {
+                        Some(p) => format!("{p} ({pid})"),
+                        None => format!("process {pid}"),
+                    }
+                }
+                GroupKey::Channel(_, _, ch, cn) => match (ch.is_empty(), cn.is_empty()) {
+                    (false, false) => format!("channel {ch} from {cn}"),
+                    (false, true) => format!("channel {ch}"),
+                    (true, false) => format!("connection {cn}"),
+                    (true, true) => "unnamed channel".to_string(),
+                },
+            };
+            let noun = match &key {
+                GroupKey::Process(..) => "connects",
+                GroupKey::Channel("SMF WTID", ..) => "tasks",
+                GroupKey::Channel("SMF QCST", ..) => "channel instances",
+                GroupKey::Channel(..) => "channel starts",
+            };
+            let noun = if g.connects == 1 {
+                noun.trim_end_matches('s').to_string()
+            } else {
+                noun.to_string()
+            };
+            let title = format!(
+                "{who}: {} {noun} at {}, {} each on average",
+                thousands(g.connects),
+                human_rate_of(rate),
+                human_ms(mean_ms)
+            );
+            let mut f = Finding::new(RULE.id, RULE.severity, title);
+            f.first = Some(first);
+            f.last = g.last.or(Some(last));
+            f.count = g.connects;
+            match &key {
+                GroupKey::Process(_, pid) => {
+                    f.subject.pid = Some(*pid);
+                    f.subject.program = g.program.clone();
+                    f.subject.host = g.host.clone();
+                }
+                GroupKey::Channel(src, qm, ch, cn) => {
+                    f.key = src.to_string();
+                    if !qm.is_empty() {
+                        f.subject.qmgr = Some(qm.clone());
+                    }
+                    if !ch.is_empty() {
+                        f.subject.channel = Some(ch.clone());
+                    }
+                    if !cn.is_empty() {
+                        f.subject.address = Some(cn.clone());
+                    }
+                }
+            }
+            f.metrics.set("connects", Metric::int(g.connects));
+            f.metrics.set("per_second", Metric::num(rate));
+            f.metrics.set("mean_connection_ms", Metric::num(mean_ms));
+            f.metrics
+                .set("disconnects", Metric::int(g.lifetimes.count()));
+            f.metrics.set(
+                "max_connection_ms",
+                Metric::num(g.lifetimes.max() as f64 / 1000.0),
+            );
+            f.metrics.set("span_s", Metric::num(span_s));
+            f.chart = g
+                .per_bucket
+                .take()
+                .and_then(|c| c.chart("Connects over time", "connects", "connects"));
+            f.evidence = std::mem::take(&mut g.evidence).into_sorted();
+            f.advice = format!(
+                "{} connected {} times in {:.1} s and each connection lasted {} on average. \
+                 A connect can cost more than all the other MQI calls of a short task together: \
+                 it starts a channel instance, does a TLS handshake when TLS is used, resolves \
+                 the CONNAME when it is a host name, and runs CHLAUTH and authentication checks \
+                 (IBM measured 510 to 1350 CPU µs per MQCONNX+MQDISC on z/OS, plus about 380 \
+                 with TLS). Connect once per thread or use a connection \
+                 pool and keep the connection for many messages; in frameworks (JMS, Spring, \
+                 .NET) turn on connection caching/pooling.{}",
+                who,
+                thousands(g.connects),
+                span_s,
+                human_ms(mean_ms),
+                if matches!(&key, GroupKey::Channel("log", ..)) {
+                    " On z/OS `SET SYSTEM EXCLMSG(X511,X512)` also stops the CSQX511I/CSQX512I \
+                     message pair for each instance."
+                } else {
+                    ""
+                }
+            );
+            out.push(f);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_groups_are_told_apart_whatever_their_names_hold() {
+        let mut c = ConnectionChurn::new(&Settings::defaults(&RULE));
+        c.channel_group("log", "QM1", "A\0B", "C").unwrap().connects = 1;
+        c.channel_group("log", "QM1", "A", "B\0C").unwrap().connects = 2;
+        // Values are trimmed, as before the groups were indexed.
+        c.channel_group("log", "QM1 ", " A", "B\0C")
+            .unwrap()
+            .connects += 1;
+        let n: Vec<u64> = c.groups.iter().map(|(_, g)| g.connects).collect();
+        assert_eq!(n, [1, 3]);
+    }
+
+    #[test]
+    fn smf_time_by_hand_agrees_with_chrono() {
+        let chrono_way = |d: &str, t: &str| -> Option<NaiveDateTime> {
+            let d = d.trim();
+            let t = t.trim();
+            if d.is_empty() || t.is_empty() {
+                return None;
+            }
+            let d = NaiveDate::parse_from_str(d, "%Y/%m/%d")
+                .or_else(|_| NaiveDate::parse_from_str(d, "%Y-%m-%d"))
+                .ok()?;
+            if d.year() <= 1970 {
+                return None;
+            }
+            let t = NaiveTime::parse_from_str(&t.replace(',', "."), "%H:%M:%S%.f").ok()?;
+            Some(d.and_time(t))
+        };
+        let dates = [
+            "2016/02/27",
+            "2016-02-27",
+            "2016/02/30",
+            "1970/01/01",
+            "2016/2/27",
+            "2016/02-27",
+            " 2016/02/27 ",
+            "20a6/02/27",
+            "2024/02/29",
+            "2023/02/29",
+            "",
+        ];
+        let times = [
+            "22:03:17,888000",
+            "22:03:17.888000",
+            "23:59:60,000000",
+            "24:00:00,000000",
+            "22:60:17,888000",
+            "22:03:17,8880000",
+            "22:03:17,88800",
+            "22:03:17",
+            "2:03:17,888000",
+            "22:03:1x,888000",
+            "00:00:00,000000",
+            "",
+        ];
+        for d in dates {
+            for t in times {
+                assert_eq!(smf_time(Some(d), Some(t)), chrono_way(d, t), "{d} {t}");
+            }
+        }
+    }
+    use crate::passes::testutil::*;
+
+    fn cycle(ev: &mut Vec<Event>, at_ms: u64, life_ms: u64, nested: bool) {
+        let tod = |ms: u64| format!("10:00:{:02}.{:06}", ms / 1000, (ms % 1000) * 1000);
+        let mut push = |mut e: Event, depth: u32| {
+            e.depth = Some(depth);
+            e.line = ev.len() as u64 + 1;
+            ev.push(e);
+        };
+        push(entry("c.FMT", 0, &tod(at_ms), 42, 1, "MQCONNX"), 0);
+        if nested {
+            push(entry("c.FMT", 0, &tod(at_ms), 42, 1, "zstMQCONNX"), 1);
+            push(
+                exit("c.FMT", 0, &tod(at_ms + 1), 42, 1, "zstMQCONNX", "OK", 900),
+                1,
+            );
+        }
+        push(
+            exit("c.FMT", 0, &tod(at_ms + 2), 42, 1, "MQCONNX", "OK", 2000),
+            0,
+        );
+        push(
+            entry("c.FMT", 0, &tod(at_ms + life_ms - 1), 42, 1, "MQDISC"),
+            0,
+        );
+        push(
+            exit(
+                "c.FMT",
+                0,
+                &tod(at_ms + life_ms),
+                42,
+                1,
+                "MQDISC",
+                "OK",
+                1000,
+            ),
+            0,
+        );
+    }
+
+    #[test]
+    fn rates_for_people() {
+        assert_eq!(human_rate_of(20.446), "20.4/s");
+        assert_eq!(human_rate_of(22.0 / 428.9), "3.1/min");
+        assert_eq!(human_rate_of(0.0005), "1.8/h");
+    }
+
+    #[test]
+    fn connect_per_message() {
+        let mut ev = Vec::new();
+        for i in 0..20 {
+            cycle(&mut ev, i * 100, 40, i % 2 == 0);
+        }
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        let f = &out[0];
+        assert_eq!(metric(f, "connects"), Metric::Int(20));
+        // 19 intervals of 100 ms between the first and last connect.
+        assert_eq!(metric(f, "per_second"), Metric::num(10.0));
+        assert_eq!(metric(f, "mean_connection_ms"), Metric::num(40.0));
+        assert_eq!(metric(f, "disconnects"), Metric::Int(20));
+        assert_eq!(f.subject.pid, Some(42));
+        assert!(f.advice.contains("connection pool"));
+        // The chart counts every connect, in buckets of whole seconds.
+        let c = f.chart.as_ref().unwrap();
+        let total: f64 = c.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
+        assert_eq!(total, 20.0);
+        assert_eq!(c.bucket_s, 1);
+    }
+
+    #[test]
+    fn long_lived_or_few_connections_are_not_churn() {
+        let mut ev = Vec::new();
+        for i in 0..5 {
+            cycle(&mut ev, i * 100, 40, false);
+        }
+        assert!(run(&RULE, &[], &ev).is_empty());
+        let mut ev = Vec::new();
+        for i in 0..12 {
+            cycle(&mut ev, i * 5000, 4990, false);
+        }
+        // 12 connects at 0.2/s: below the rate.
+        assert!(run(&RULE, &[], &ev).is_empty());
+    }
+
+    /// Starts that never stop are held up to the budget of all groups,
+    /// and a stop still pairs with its group's oldest start held.
+    #[test]
+    fn unmatched_starts_are_held_within_the_budget() {
+        let mut c = ConnectionChurn::new(&Settings::defaults(&RULE));
+        let at = |s: u64| {
+            format!(
+                "2019-11-13T{:02}:{:02}:{:02}+00:00",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            )
+        };
+        let ev = |i: u64, id: &str, conname: &str| {
+            let attrs = [
+                ("channel", "APP.SVRCONN"),
+                ("conname", conname),
+                ("qmgr", "M9AD"),
+                ("msgid", id),
+            ];
+            log("JESMSGLG", i + 1, &at(i / 100), id, &attrs)
+        };
+        let groups = 500;
+        for i in 0..(MAX_OPEN_TOTAL as u64 + 20_000) {
+            c.observe(&ev(
+                i,
+                "CSQX511I",
+                &format!("10.0.{}.{}", i % groups / 250, i % groups % 250),
+            ));
+        }
+        let held: usize = c.groups.iter().map(|(_, g)| g.open.len()).sum();
+        assert_eq!(held, c.open_total);
+        assert!(held <= MAX_OPEN_TOTAL, "{held}");
+        // A stop takes one from its group; the count follows.
+        c.observe(&ev(1_000_000, "CSQX512I", "10.0.0.7"));
+        let after: usize = c.groups.iter().map(|(_, g)| g.open.len()).sum();
+        assert_eq!((after, c.open_total), (held - 1, held - 1));
+    }
+
+    #[test]
+    fn csqx_message_storm() {
+        let mut ev = Vec::new();
+        for i in 0..30u64 {
+            let at = |s: u64| format!("2019-11-13T09:{:02}:{:02}+00:00", s / 60, s % 60);
+            let attrs = [
+                ("channel", "SYSTEM.DEF.SVRCONN"),
+                ("conname", "9.68.254.236"),
+                ("qmgr", "M9AD"),
+            ];
+            let mut a = attrs.to_vec();
+            a.push(("msgid", "CSQX511I"));
+            ev.push(log(
+                "JESMSGLG",
+                1 + i * 3,
+                &at(i * 2),
+                "CSQX511I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN started",
+                &a,
+            ));
+            let mut b = attrs.to_vec();
+            b.push(("msgid", "CSQX512I"));
+            ev.push(log(
+                "JESMSGLG",
+                2 + i * 3,
+                &at(i * 2 + 1),
+                "CSQX512I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN no longer active",
+                &b,
+            ));
+        }
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        let f = &out[0];
+        assert_eq!(metric(f, "connects"), Metric::Int(30));
+        assert_eq!(metric(f, "per_second"), Metric::num(0.5));
+        assert_eq!(metric(f, "mean_connection_ms"), Metric::num(1000.0));
+        assert_eq!(f.subject.channel.as_deref(), Some("SYSTEM.DEF.SVRCONN"));
+        assert!(f.advice.contains("EXCLMSG(X511,X512)"));
+    }
+
+    #[test]
+    fn smf_qcst_instances() {
+        let mut ev = Vec::new();
+        // 22 SVRCONN instances from one address in ~8 minutes, 13-29 s each
+        // (the shape of the TESTCHL sample), each reported once.
+        for i in 0..22u32 {
+            let start_s = i * 22;
+            let life = 13 + (i % 17);
+            let hms = |s: u32| format!("22:{:02}:{:02},888000", s / 60, s % 60);
+            let stop = hms(start_s + life);
+            let at = format!(
+                "2016-02-27T18:{:02}:{:02}+00:00",
+                (start_s + life + 1) / 60,
+                (start_s + life + 1) % 60
+            );
+            let start = hms(start_s);
+            let row = smf(
+                "SMF-QCST.csv",
+                2 + i as u64,
+                &at,
+                &[
+                    ("record", "QCST"),
+                    ("channel", "ELKINSC.TEST.SVRCONN"),
+                    ("conname", "192.168.0.112"),
+                    ("Start (DATE)", "2016/02/27"),
+                    ("Start (TIME)", &start),
+                    ("Stop (DATE)", "2016/02/27"),
+                    ("Stop (TIME)", &stop),
+                ],
+            );
+            ev.push(row.clone());
+            if i == 3 {
+                ev.push(row); // the same instance reported again
+            }
+        }
+        ev.sort_by_key(|e| e.ts);
+        let out = run(
+            &RULE,
+            &[("min_per_second", 0.01), ("max_mean_ms", 60_000.0)],
+            &ev,
+        );
+        assert_eq!(out.len(), 1, "{out:#?}");
+        assert_eq!(metric(&out[0], "connects"), Metric::Int(22));
+        assert_eq!(metric(&out[0], "disconnects"), Metric::Int(22));
+        let Metric::Num(mean) = metric(&out[0], "mean_connection_ms") else {
+            panic!()
+        };
+        let want: f64 = (0..22)
+            .map(|i| (13 + (i % 17)) as f64 * 1000.0)
+            .sum::<f64>()
+            / 22.0;
+        assert!((mean - want).abs() < 0.01, "{mean} vs {want}");
+        // With the default rate (0.5/s) 22 instances in 8 minutes are not churn.
+        assert!(run(&RULE, &[], &ev).is_empty());
+    }
+
+    #[test]
+    fn smf_wtid_tasks_with_wtas_lifetimes() {
+        let mut ev = Vec::new();
+        for i in 0..15u32 {
+            let at = format!("2016-02-27T18:03:{:02}+00:00", 10 + i);
+            let task = format!("T{i}");
+            let start = format!("22:03:{:02},100000", 10 + i);
+            let end = format!("22:03:{:02},400000", 10 + i);
+            ev.push(smf(
+                "SMF-WTAS.csv",
+                2 + i as u64,
+                &at,
+                &[
+                    ("record", "WTAS"),
+                    ("task", &task),
+                    ("Start_Time (DATE)", "2016/02/27"),
+                    ("Start_Time (TIME)", &start),
+                    ("WTAS_Interval_End (DATE)", "2016/02/27"),
+                    ("WTAS_Interval_End (TIME)", &end),
+                ],
+            ));
+            ev.push(smf(
+                "SMF-WTID.csv",
+                2 + i as u64,
+                &at,
+                &[
+                    ("record", "WTID"),
+                    ("task", &task),
+                    ("Channel_Name", "APP.SVRCONN"),
+                    ("Channel_Connection_Name", "10.1.1.1"),
+                ],
+            ));
+        }
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        assert_eq!(metric(&out[0], "connects"), Metric::Int(15));
+        assert_eq!(metric(&out[0], "mean_connection_ms"), Metric::num(300.0));
+        assert_eq!(out[0].subject.address.as_deref(), Some("10.1.1.1"));
+    }
+}

@@ -1,0 +1,82 @@
+//! `tls-error`: TLS errors from error logs and z/OS channel-initiator
+//! messages, one per failure, grouped by channel or
+//! remote end. The messages (the
+//! catalogue's TLS family) and their advice are in `crate::catalog`.
+
+use super::RuleInfo;
+use super::catalog::{Config, MessagePass};
+use crate::catalog::Family;
+use crate::problem::Severity;
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "tls-error",
+    severity: Severity::Error,
+    summary: "TLS errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",
+    trigger: concat!(
+        "Every error-log or job-log record whose message is a TLS error of the catalogue: \
+        {catalogue-ids:tls} (with any severity letter), and \
+        every other record the error-log reader put in the `tls` family (attribute `family`; ",
+        super::catalog::story_trigger!(),
+        " A failure \
+        whose most specific record is a channel error is reported by `channel-error`."
+    ),
+    thresholds: super::catalog::message_thresholds!(),
+    advice: "TLS errors are often reported on both ends with different words: read the partner's \
+        error log at the same time. Each message's advice is in the finding.",
+    functions: &[],
+    keywords: &[],
+    smf_columns: &[],
+    make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::findings::Metric;
+    use crate::passes::testutil::*;
+
+    #[test]
+    fn tls_messages_only() {
+        let ev = vec![
+            log(
+                "e.LOG",
+                1,
+                "2024-03-01T10:00:00+00:00",
+                "AMQ9633E: Bad SSL certificate",
+                &[
+                    ("msgid", "AMQ9633E"),
+                    ("channel", "QDTSQ00.CL"),
+                    ("reason", "414"),
+                ],
+            ),
+            log(
+                "e.LOG",
+                9,
+                "2024-03-01T10:00:05+00:00",
+                "AMQ9633E: Bad SSL certificate",
+                &[
+                    ("msgid", "AMQ9633E"),
+                    ("channel", "QDTSQ00.CL"),
+                    ("reason", "414"),
+                ],
+            ),
+            log(
+                "e.LOG",
+                20,
+                "2024-03-01T10:01:00+00:00",
+                "AMQ9208E: Error on receive",
+                &[("msgid", "AMQ9208E")],
+            ),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            metric(&out[0], "message_id"),
+            Metric::Str("AMQ9633E".into())
+        );
+        assert_eq!(metric(&out[0], "occurrences"), Metric::Int(2));
+        assert_eq!(metric(&out[0], "reasons"), Metric::Str("414 x2".into()));
+        assert_eq!(out[0].evidence.len(), 2);
+        assert!(out[0].advice.contains("certificate"));
+    }
+}

@@ -1,0 +1,412 @@
+//! `timeline` output rendered where the events are read: each worker turns
+//! its source's events (or, for plain text, its trace lines directly) into
+//! finished rows, held in order in one byte buffer per source. The merge
+//! then only compares keys and copies bytes, so it no longer limits how
+//! fast a timeline is written.
+
+use crate::event::{Format, Origin, Ts};
+use crate::fileinfo::FileInfo;
+use crate::sink::{RowSink, RowSpec};
+use crate::source::Source;
+use crate::timeline::TimeWindow;
+use crate::timeline::{
+    Batch, Merge, OutOfRange, Producer, REORDER_WINDOW_NANOS, orderable, report_late, source_caps,
+};
+use chrono::{DateTime, FixedOffset};
+use std::io::{self, Write};
+use std::sync::Arc;
+
+/// One finished row in a batch.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    key: i64,
+    offset: i32,
+    start: usize,
+    end: usize,
+}
+
+/// Finished rows of one source: their bytes as rendered, and an index in
+/// time order.
+#[derive(Default)]
+pub struct RowBatch {
+    bytes: Vec<u8>,
+    rows: Vec<Row>,
+    pos: usize,
+    /// The format of the file the rows come from, once known.
+    format: Option<Format>,
+}
+
+impl Batch for RowBatch {
+    fn front_key(&self) -> Option<i64> {
+        self.rows.get(self.pos).map(|r| r.key)
+    }
+    fn reset(&mut self) {
+        self.bytes.clear();
+        self.rows.clear();
+        self.pos = 0;
+    }
+}
+
+impl RowBatch {
+    /// The front row's key and bytes, taken.
+    fn take_front(&mut self) -> Option<(i64, &[u8])> {
+        let r = *self.rows.get(self.pos)?;
+        self.pos += 1;
+        Some((r.key, &self.bytes[r.start..r.end]))
+    }
+
+    fn front_time(&self) -> Option<Ts> {
+        let r = self.rows.get(self.pos)?;
+        let off = FixedOffset::east_opt(r.offset)?;
+        Some(DateTime::from_timestamp_nanos(r.key).with_timezone(&off))
+    }
+}
+
+/// Put a row in the index in key order (after rows of an equal key:
+/// arrival order is kept).
+fn index_row(rows: &mut Vec<Row>, row: Row) {
+    if rows.last().is_none_or(|r| r.key <= row.key) {
+        rows.push(row);
+    } else {
+        let at = rows.partition_point(|r| r.key <= row.key);
+        rows.insert(at, row);
+    }
+}
+
+/// A source rendered to rows, its local disorder repaired (as `Reordered`
+/// does for events). Rows are rendered straight into the batch that goes
+/// to the merge; the batch is put in time order and its newest rows, those
+/// that rows still to come may have to precede (within the window, and at
+/// most `cap` of them), are held back into the next batch.
+pub struct RowReordered {
+    src: Option<Box<dyn Source>>,
+    sink: RowSink,
+    /// Rows held back, in order.
+    held: RowBatch,
+    cap: usize,
+    cap_bytes: usize,
+    newest: i64,
+    released: i64,
+    late: u64,
+    /// How far behind the latest late row was (nanoseconds).
+    max_late: i64,
+    first_late: Option<(String, u64)>,
+    infos: Vec<FileInfo>,
+    out_of_range: OutOfRange,
+}
+
+impl RowReordered {
+    pub fn new(src: Box<dyn Source>, spec: Arc<RowSpec>, cap: usize, cap_bytes: usize) -> Self {
+        RowReordered {
+            src: Some(src),
+            sink: RowSink::new(spec),
+            held: RowBatch::default(),
+            cap,
+            cap_bytes,
+            newest: i64::MIN,
+            released: i64::MIN,
+            late: 0,
+            max_late: 0,
+            first_late: None,
+            infos: Vec::new(),
+            out_of_range: OutOfRange::default(),
+        }
+    }
+
+    /// Render up to `n` rows into `b`, stopping once it holds `bytes` bytes
+    /// (at least one row is rendered, unless the source is done).
+    fn render(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
+        let Some(src) = self.src.as_mut() else { return };
+        let (released, mut newest, mut late) = (self.released, self.newest, 0u64);
+        let mut max_late = self.max_late;
+        let mut first_late: Option<(Option<Arc<Origin>>, u64)> = None;
+        let rows = &mut b.rows;
+        let out_of_range = &mut self.out_of_range;
+        let more = src.next_rows(
+            &mut self.sink,
+            &mut b.bytes,
+            n,
+            bytes,
+            &mut |m, start, end| {
+                if !orderable(m.key) {
+                    // Its bytes stay in the batch unindexed: never written.
+                    let path = m.origin.as_ref().map(|o| o.path.to_string());
+                    out_of_range.saw(|| path.unwrap_or_default(), m.line);
+                    return;
+                }
+                if m.key < released {
+                    // Too late to be put in order: it goes out first in this
+                    // batch, and is reported.
+                    late += 1;
+                    max_late = max_late.max(released.saturating_sub(m.key));
+                    if first_late.is_none() {
+                        first_late = Some((m.origin.clone(), m.line));
+                    }
+                }
+                newest = newest.max(m.key);
+                index_row(
+                    rows,
+                    Row {
+                        key: m.key,
+                        offset: m.offset,
+                        start,
+                        end,
+                    },
+                );
+            },
+        );
+        self.newest = newest;
+        self.late += late;
+        self.max_late = max_late;
+        if let Some((origin, line)) = first_late
+            && self.first_late.is_none()
+        {
+            let origin = origin.or_else(|| src.current_origin());
+            let path = origin.map(|o| o.path.to_string()).unwrap_or_default();
+            self.first_late = Some((path, line));
+        }
+        if !more && let Some(s) = self.src.take() {
+            self.infos = s.finish();
+        }
+    }
+
+    /// How many of `b`'s rows (in order) may go now.
+    fn releasable(&self, b: &RowBatch) -> usize {
+        let total = b.rows.len();
+        if self.src.is_none() {
+            return total;
+        }
+        let horizon = self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+        let mut cut = b
+            .rows
+            .partition_point(|r| r.key <= horizon)
+            .max(total.saturating_sub(self.cap));
+        let mut held: usize = b.rows[cut..].iter().map(|r| r.end - r.start).sum();
+        while held > self.cap_bytes && cut < total {
+            held -= b.rows[cut].end - b.rows[cut].start;
+            cut += 1;
+        }
+        cut
+    }
+}
+
+impl Producer for RowReordered {
+    type Batch = RowBatch;
+
+    fn fill(&mut self, b: &mut RowBatch, n: usize, bytes: usize) {
+        // The rows held back last time come first (they are in order).
+        for r in &self.held.rows {
+            let start = b.bytes.len();
+            b.bytes.extend_from_slice(&self.held.bytes[r.start..r.end]);
+            b.rows.push(Row {
+                start,
+                end: b.bytes.len(),
+                ..*r
+            });
+        }
+        self.held.reset();
+        loop {
+            // Each pass renders new rows, however much was held back.
+            self.render(b, n, b.bytes.len() + bytes);
+            if let Some(o) = self.src.as_ref().and_then(|s| s.current_origin()) {
+                b.format = Some(o.format);
+            }
+            let cut = self.releasable(b);
+            if cut == 0 && self.src.is_some() {
+                // Everything is still within reach of rows to come.
+                continue;
+            }
+            for r in &b.rows[cut..] {
+                let start = self.held.bytes.len();
+                self.held.bytes.extend_from_slice(&b.bytes[r.start..r.end]);
+                self.held.rows.push(Row {
+                    start,
+                    end: self.held.bytes.len(),
+                    ..*r
+                });
+            }
+            b.rows.truncate(cut);
+            if let Some(r) = b.rows.last() {
+                self.released = self.released.max(r.key);
+            }
+            return;
+        }
+    }
+
+    fn finish(mut self) -> Vec<FileInfo> {
+        if let Some(s) = self.src.take() {
+            self.infos = s.finish();
+        }
+        report_late(
+            &mut self.infos,
+            self.late,
+            self.max_late,
+            self.first_late.take(),
+        );
+        self.out_of_range.report(&mut self.infos);
+        self.infos
+    }
+}
+
+/// All sources' rows, merged in time order.
+pub struct RowMerged(Merge<RowReordered>);
+
+/// Output is gathered in this much before each write.
+const OUT_CHUNK: usize = 256 << 10;
+
+impl RowMerged {
+    /// `jobs` worker threads render the rows (1: all on this thread); the
+    /// output is the same for any `jobs`.
+    pub fn new(sources: Vec<Box<dyn Source>>, spec: Arc<RowSpec>, jobs: usize) -> Self {
+        let (cap, cap_bytes) = source_caps(sources.len());
+        let producers = sources
+            .into_iter()
+            .map(|s| RowReordered::new(s, spec.clone(), cap, cap_bytes))
+            .collect();
+        RowMerged(Merge::start(producers, jobs))
+    }
+
+    /// The time of the first row, without taking it.
+    pub fn peek_ts(&self) -> Option<Ts> {
+        let (_, i) = self.0.peek()?;
+        self.0.batch_ref(i).front_time()
+    }
+
+    /// As `Merged::reference_ts`: the earliest waiting row of a trace or
+    /// error log, else the first row.
+    pub fn reference_ts(&self) -> Option<Ts> {
+        self.0
+            .waiting()
+            .map(|i| self.0.batch_ref(i))
+            .filter(|b| b.format.is_some_and(Format::states_local_time))
+            .filter_map(|b| Some((b.front_key()?, b.front_time()?)))
+            .min_by_key(|(k, _)| *k)
+            .map(|(_, t)| t)
+            .or_else(|| self.peek_ts())
+    }
+
+    /// Write every row whose time is in `window`, in order.
+    pub fn write_all(&mut self, out: &mut dyn Write, window: &TimeWindow) -> io::Result<()> {
+        let nanos = |t: &Option<Ts>, none: i64| {
+            t.as_ref()
+                .map_or(none, |t| t.timestamp_nanos_opt().unwrap_or(i64::MAX))
+        };
+        let (lo, hi) = (
+            nanos(&window.since, i64::MIN),
+            nanos(&window.until, i64::MAX),
+        );
+        let mut buf: Vec<u8> = Vec::with_capacity(OUT_CHUNK + (64 << 10));
+        while let Some(i) = self.0.top() {
+            if let Some((k, row)) = self.0.batch(i).take_front()
+                && (lo..=hi).contains(&k)
+            {
+                buf.extend_from_slice(row);
+                if buf.len() >= OUT_CHUNK {
+                    out.write_all(&buf)?;
+                    buf.clear();
+                }
+            }
+            self.0.advance_top();
+        }
+        out.write_all(&buf)
+    }
+
+    /// Per-file facts, once the rows are written (or given up).
+    pub fn finish(self) -> Vec<FileInfo> {
+        self.0.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Event;
+    use crate::event::{Format, Kind};
+    use crate::sink::TimelineFormat;
+
+    struct VecSource(std::vec::IntoIter<Event>);
+    impl Source for VecSource {
+        fn next_event(&mut self) -> Option<Event> {
+            self.0.next()
+        }
+        fn finish(self: Box<Self>) -> Vec<FileInfo> {
+            vec![FileInfo::new("a", Format::FmtTrace, 0)]
+        }
+    }
+
+    fn ev(ts: &str, line: u64, text: String) -> Event {
+        let o = Arc::new(Origin {
+            path: Arc::from("a"),
+            format: Format::FmtTrace,
+        });
+        let t = DateTime::parse_from_rfc3339(ts).unwrap();
+        Event::new(t, o, line, Kind::Text, text)
+    }
+
+    /// The lines of the rows written, in order, and the file facts.
+    fn run(evs: Vec<Event>, jobs: usize) -> (Vec<u64>, Vec<FileInfo>) {
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Csv));
+        let src: Box<dyn Source> = Box::new(VecSource(evs.into_iter()));
+        let mut m = RowMerged::new(vec![src], spec, jobs);
+        let mut out = Vec::new();
+        m.write_all(&mut out, &TimeWindow::default()).unwrap();
+        let lines = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').nth(3).unwrap().parse().unwrap())
+            .collect();
+        (lines, m.finish())
+    }
+
+    #[test]
+    fn rows_are_put_in_order_and_far_late_ones_reported() {
+        // More rows than one batch takes, so the late one comes after its
+        // time was released.
+        let mut evs: Vec<Event> = (0..12_000u64)
+            .map(|i| {
+                // Every third row steps 2 ms back.
+                let ms = i * 3 - if i % 3 == 2 { 5 } else { 0 };
+                let ts = format!(
+                    "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
+                    ms / 60_000,
+                    ms / 1000 % 60,
+                    ms % 1000
+                );
+                ev(&ts, i + 1, String::new())
+            })
+            .collect();
+        // An hour early, long after its time was released.
+        evs.push(ev("2016-05-15T11:00:00+00:00", 12_001, String::new()));
+        for jobs in [1, 2] {
+            let (lines, infos) = run(evs.clone(), jobs);
+            assert_eq!(lines.len(), 12_001);
+            let late = lines.iter().position(|&l| l == 12_001).unwrap();
+            let mut rest = lines.clone();
+            rest.remove(late);
+            let keys: Vec<_> = rest.iter().map(|&l| evs[l as usize - 1].ts).collect();
+            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "jobs {jobs}");
+            assert_eq!(infos[0].problem_count, 1);
+            assert_eq!(infos[0].problems[0].line, Some(12_001));
+        }
+    }
+
+    #[test]
+    fn rows_held_back_beyond_a_batch_still_flow() {
+        // Many sources make batches small (a share of the memory each)
+        // while a source may still hold back more than a batch's bytes:
+        // rows of 20 KB, all at one instant (within the window).
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Csv));
+        let sources: Vec<Box<dyn Source>> = (0..48)
+            .map(|_| {
+                let evs: Vec<Event> = (0..200u64)
+                    .map(|i| ev("2016-05-15T12:00:00+00:00", i + 1, "x".repeat(20_000)))
+                    .collect();
+                Box::new(VecSource(evs.into_iter())) as Box<dyn Source>
+            })
+            .collect();
+        let mut m = RowMerged::new(sources, spec, 1);
+        let mut out = Vec::new();
+        m.write_all(&mut out, &TimeWindow::default()).unwrap();
+        assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 48 * 200);
+    }
+}

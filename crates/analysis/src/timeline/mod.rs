@@ -1,0 +1,967 @@
+//! One time-ordered stream out of many sources: a small reorder buffer per
+//! source (trace threads interleave a few milliseconds out of order), then a
+//! k-way merge. Memory is bounded by the number of sources, never their size.
+
+use crate::event::{Event, Ts};
+use crate::fileinfo::FileInfo;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::Source;
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// How far back in time a source may step and still be put in order.
+pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
+/// How many events one source may hold back at most.
+/// (Kept small enough that the buffer stays in the CPU cache.)
+pub const REORDER_CAP: usize = 256;
+/// Events read from one source at a time.
+const BURST: usize = 32;
+/// ... and at most this many bytes of events (SMF rows are large).
+pub const REORDER_BYTES: usize = 4 << 20;
+
+/// Sort key: the instant (UTC nanoseconds), then arrival order.
+fn instant(e: &Event) -> i64 {
+    e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
+}
+
+/// Items of one source held back until they can be released in order.
+///
+/// Items mostly arrive in order, so the buffer is a deque kept sorted by
+/// insertion: an in-order item is a push at the back; a late one is placed
+/// by binary search near the back. No heap sifting.
+pub struct Order<T> {
+    buf: VecDeque<(i64, T)>,
+    bytes: usize,
+    cap: usize,
+    cap_bytes: usize,
+    newest: i64,
+    released: i64,
+    /// Items that came too late to be put in order.
+    pub late: u64,
+    /// How far the latest of them was behind what had gone before it, in
+    /// nanoseconds: items are released when the buffer is full as well as
+    /// when they leave the window, so this may be far less than the window.
+    pub max_late: i64,
+}
+
+impl<T> Order<T> {
+    pub fn new(cap: usize, cap_bytes: usize) -> Self {
+        Order {
+            buf: VecDeque::new(),
+            bytes: 0,
+            cap,
+            cap_bytes,
+            newest: i64::MIN,
+            released: i64::MIN,
+            late: 0,
+            max_late: 0,
+        }
+    }
+
+    /// Hold an item of about `bytes` bytes. Returns true when it came too
+    /// late to be put in order: it is passed on next (everything still held
+    /// is later).
+    pub fn hold(&mut self, k: i64, t: T, bytes: usize) -> bool {
+        self.bytes += bytes;
+        if k < self.released {
+            self.late += 1;
+            self.max_late = self.max_late.max(self.released.saturating_sub(k));
+            self.buf.push_front((k, t));
+            return true;
+        }
+        self.newest = self.newest.max(k);
+        if self.buf.back().is_none_or(|(b, _)| *b <= k) {
+            self.buf.push_back((k, t));
+        } else {
+            // After any equal keys: arrival order is kept.
+            let at = self.buf.partition_point(|(b, _)| *b <= k);
+            self.buf.insert(at, (k, t));
+        }
+        false
+    }
+
+    /// The next item, if it may go: it is out of the window, the buffer is
+    /// full, or `ended` (nothing more will come). `size` gives back the
+    /// bytes `hold` was told.
+    pub fn release(&mut self, ended: bool, size: impl Fn(&T) -> usize) -> Option<(i64, T)> {
+        let (k, _) = self.buf.front()?;
+        let ready = ended
+            || self.buf.len() >= self.cap
+            || self.bytes >= self.cap_bytes
+            || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+        if !ready {
+            return None;
+        }
+        let (k, t) = self.buf.pop_front()?;
+        self.bytes -= size(&t);
+        self.released = self.released.max(k);
+        Some((k, t))
+    }
+
+    /// Whether an item with this key would come too late to be put in order.
+    pub fn is_late(&self, k: i64) -> bool {
+        k < self.released
+    }
+}
+
+/// A lateness for people: `250 µs`, `100 ms`, `1.5 s`, `3600 s`.
+pub fn lateness(nanos: i64) -> String {
+    if nanos < 1_000_000 {
+        format!("{} µs", nanos / 1_000)
+    } else if nanos < 1_000_000_000 {
+        format!("{} ms", nanos / 1_000_000)
+    } else if nanos < 10_000_000_000 {
+        format!("{:.1} s", nanos as f64 / 1e9)
+    } else {
+        format!("{} s", nanos / 1_000_000_000)
+    }
+}
+
+/// The problem a source's late items make, attached to the file of the
+/// first one. `max_late`: how far behind the events already placed the
+/// latest of them was (nanoseconds), as said, never the window: an item
+/// is also released when its source's buffer is full, so one 100 ms late
+/// may already be out of order.
+pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Option<(String, u64)>) {
+    if late == 0 {
+        return;
+    }
+    let (path, line) = first.unwrap_or_default();
+    let msg = format!(
+        "{late} event(s) were up to {} earlier than events before them and appear late in the timeline",
+        lateness(max_late)
+    );
+    let at = infos.iter().position(|i| i.path == path).unwrap_or(0);
+    if let Some(fi) = infos.get_mut(at) {
+        fi.problem(ProblemCode::OutOfOrder, Some(line), Severity::Info, 0, msg);
+    }
+}
+
+/// Instants the merge can order: 1970-01-01 to 2262-04-11 (nanoseconds
+/// since the epoch in an i64). A time outside them is a misread date (a
+/// two-digit year taken in the wrong century, a clock gone astray), and an
+/// RFC 3339 timestamp has four-digit years: such an event is left out and
+/// reported, never printed.
+pub fn orderable(key: i64) -> bool {
+    (0..i64::MAX).contains(&key)
+}
+
+/// Events a source had whose time cannot be ordered: counted, and the
+/// first one's place kept, for one problem at the end.
+#[derive(Default)]
+pub struct OutOfRange {
+    count: u64,
+    first: Option<(String, u64)>,
+}
+
+impl OutOfRange {
+    pub fn saw(&mut self, path: impl FnOnce() -> String, line: u64) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some((path(), line));
+        }
+    }
+
+    pub fn report(&mut self, infos: &mut [FileInfo]) {
+        let Some((path, line)) = self.first.take() else {
+            return;
+        };
+        let at = infos.iter().position(|i| i.path == path).unwrap_or(0);
+        if let Some(fi) = infos.get_mut(at) {
+            fi.problem(
+                ProblemCode::BadTime,
+                Some(line),
+                Severity::Warning,
+                self.count,
+                format!(
+                    "{} event(s) dated outside 1970-01-01 .. 2262-04-11 (a misread date or a clock gone astray), the first at line {line}: left out",
+                    self.count
+                ),
+            );
+        }
+    }
+}
+
+/// A source whose local disorder (within the window) is repaired.
+pub struct Reordered {
+    src: Option<Box<dyn Source>>,
+    order: Order<Event>,
+    first_late_line: Option<(String, u64)>,
+    infos: Vec<FileInfo>,
+    out_of_range: OutOfRange,
+}
+
+impl Reordered {
+    pub fn new(src: Box<dyn Source>) -> Self {
+        Self::with_caps(src, REORDER_CAP, REORDER_BYTES)
+    }
+
+    /// With smaller buffers, for merges of many sources.
+    pub fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
+        Reordered {
+            src: Some(src),
+            order: Order::new(cap, cap_bytes),
+            first_late_line: None,
+            infos: Vec::new(),
+            out_of_range: OutOfRange::default(),
+        }
+    }
+
+    pub fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some((_, e)) = self.order.release(self.src.is_none(), Event::approx_bytes) {
+                return Some(e);
+            }
+            self.src.as_ref()?;
+            // Pull a burst: reading one source for a while keeps its buffers
+            // and tables in the CPU cache, where one event at a time from
+            // many files would thrash it.
+            for _ in 0..BURST {
+                let Some(e) = self.src.as_mut().and_then(|s| s.next_event()) else {
+                    if let Some(s) = self.src.take() {
+                        self.infos = s.finish();
+                    }
+                    break;
+                };
+                let k = instant(&e);
+                if !orderable(k) {
+                    self.out_of_range.saw(|| e.path().to_string(), e.line);
+                    continue;
+                }
+                if self.first_late_line.is_none() && self.order.is_late(k) {
+                    self.first_late_line = Some((e.path().to_string(), e.line));
+                }
+                let size = e.approx_bytes();
+                self.order.hold(k, e, size);
+            }
+        }
+    }
+
+    pub fn finish(mut self) -> Vec<FileInfo> {
+        if let Some(s) = self.src.take() {
+            self.infos = s.finish();
+        }
+        report_late(
+            &mut self.infos,
+            self.order.late,
+            self.order.max_late,
+            self.first_late_line.take(),
+        );
+        self.out_of_range.report(&mut self.infos);
+        self.infos
+    }
+}
+
+/// Reorder buffers shrink as sources multiply, so that the total stays
+/// bounded (about 64k items and 64 MiB) however many files a case holds:
+/// past 256 sources each holds fewer than 256 items, down to 16 (4,096
+/// overlapping traces: `timeline` jsonl peaked at 381 MB with a floor of
+/// 64, 206 MB with 16, the same rows in the same order).
+pub fn source_caps(n: usize) -> (usize, usize) {
+    let n = n.max(1);
+    (
+        ((1usize << 16) / n).clamp(16, REORDER_CAP),
+        ((64usize << 20) / n).clamp(256 << 10, REORDER_BYTES),
+    )
+}
+
+fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+    let (cap, cap_bytes) = source_caps(n);
+    Reordered::with_caps(src, cap, cap_bytes)
+}
+
+/// Items a worker hands to the merge in one go.
+pub trait Batch: Send + Default + 'static {
+    /// The key of the next item not yet taken.
+    fn front_key(&self) -> Option<i64>;
+    /// Emptied, for reuse.
+    fn reset(&mut self);
+}
+
+/// Events of one source for the merge. Events taken stay in the batch
+/// until it is emptied for reuse by the thread that fills it next (a
+/// worker, or the merge when it reads a batch itself), whose readers
+/// build their next events in the buffers (`Event::recycle`): freeing
+/// events one by one as the merge took them cost the allocator more than
+/// parsing error logs did.
+#[derive(Default)]
+pub struct EventBatch {
+    events: Vec<Event>,
+    pos: usize,
+}
+
+impl EventBatch {
+    fn front(&self) -> Option<&Event> {
+        self.events.get(self.pos)
+    }
+}
+
+impl Batch for EventBatch {
+    fn front_key(&self) -> Option<i64> {
+        self.front().map(instant)
+    }
+    fn reset(&mut self) {
+        // Their buffers serve the events this thread reads next.
+        for e in self.events.drain(..) {
+            e.recycle();
+        }
+        self.pos = 0;
+    }
+}
+
+/// One source, made ready for the merge: it fills batches in order.
+pub trait Producer: Send + 'static {
+    type Batch: Batch;
+    /// Append to `b` up to `n` items or about `bytes` bytes; nothing
+    /// appended means the source is done.
+    fn fill(&mut self, b: &mut Self::Batch, n: usize, bytes: usize);
+    fn finish(self) -> Vec<FileInfo>;
+}
+
+impl Producer for Reordered {
+    type Batch = EventBatch;
+    fn fill(&mut self, b: &mut EventBatch, n: usize, bytes: usize) {
+        let mut got = 0;
+        while b.events.len() - b.pos < n && got < bytes {
+            let Some(e) = self.next_event() else { break };
+            got += e.approx_bytes();
+            b.events.push(e);
+        }
+    }
+    fn finish(self) -> Vec<FileInfo> {
+        Reordered::finish(self)
+    }
+}
+
+/// What a worker sends back for one source.
+enum Msg<B> {
+    Batch(B),
+    /// A batch the merge thread read itself (`Pool::next_msg`,
+    /// `Pool::fill_ahead`): not one the workers owed, so taking it asks
+    /// them for no other.
+    Extra(B),
+    Done(Vec<FileInfo>),
+}
+
+/// Where the merge gets one source's batches from: filled on this thread,
+/// or by the worker pool.
+struct Feed<P: Producer> {
+    local: Option<P>,
+    rx: Option<Receiver<Msg<P::Batch>>>,
+    cur: P::Batch,
+    done: bool,
+    infos: Vec<FileInfo>,
+}
+
+/// Batches each source may have parsed ahead of the merge (the merge asks
+/// for a source's next batch as it starts on one). The items and bytes
+/// ahead are shared out, so more batches are smaller ones and peak memory
+/// stays where it was. With one, the merge and the workers took turns
+/// waiting for each other: on the container console bench the merge
+/// waited for half of its run. Four took `analyze` of it from 0.47 s to
+/// 0.37 s with no more memory, and left traces where they were (8 was no
+/// faster and made `timeline` of traces slower). Fewer for many sources:
+/// see `ahead`.
+const AHEAD: usize = 4;
+/// Items the pool may hold ahead of the merge, over all sources...
+const AHEAD_EVENTS: usize = 1 << 15;
+/// ... and bytes (a batch is cut when it reaches its share).
+const AHEAD_BYTES: usize = 4 << 20;
+
+/// The size of one batch, in items and bytes, for `n` sources. Past 512
+/// sources batches shrink to as few as 16 items: each source has about
+/// three batches (being merged, being filled, spare), each keeping its
+/// capacity: with 4,096 sources the smaller floor took a tenth off the
+/// `timeline` verb's peak memory.
+fn batch_caps(n: usize) -> (usize, usize) {
+    let a = ahead(n);
+    (
+        (AHEAD_EVENTS / a / n.max(1)).clamp(16, 4096),
+        (AHEAD_BYTES / a / n.max(1)).max(16 << 10),
+    )
+}
+
+/// Batches ahead per source for `n` sources: `AHEAD` while batches keep
+/// 64 KB or more, down to one. Past that each batch ahead is one more
+/// batch at the size floor per source: 4,096 traces at four each peaked
+/// at 306 MB in `timeline`.
+fn ahead(n: usize) -> usize {
+    (AHEAD_BYTES / n.max(1) / (64 << 10)).clamp(1, AHEAD)
+}
+
+type Slots<P> = Arc<Vec<Mutex<Option<P>>>>;
+
+/// Worker threads that fill sources' batches, on request. The merge asks
+/// for a source's next batch when it starts on the previous one, so each
+/// source has at most `AHEAD` batches in flight: memory stays bounded and
+/// no worker ever waits on a full channel (no deadlock).
+struct Pool<P: Producer> {
+    requests: Option<Sender<usize>>,
+    /// Items and bytes per batch.
+    caps: (usize, usize),
+    /// Batches asked of each source and not sent yet. A source is in the
+    /// request queue once however many it owes, and the worker that takes
+    /// it fills them all: with a queue entry per batch, a second worker
+    /// took the same source and waited on its lock while other sources'
+    /// batches were due (the merge then waited on them, about a third of
+    /// its time on the container console).
+    owed: Arc<Vec<AtomicUsize>>,
+    /// Messages sent on each source's channel and not received yet
+    /// (counted before sending: never below the truth).
+    queued: Arc<Vec<AtomicUsize>>,
+    txs: Arc<Vec<Sender<Msg<P::Batch>>>>,
+    sources: Slots<P>,
+    workers: Vec<thread::JoinHandle<()>>,
+    /// Emptied batches, for the workers to fill again.
+    spare: Arc<Mutex<Vec<P::Batch>>>,
+    spare_cap: usize,
+}
+
+/// Emptied batches kept for reuse: one per source and this many per
+/// worker. Fewer, and batches are allocated (and their pages faulted in)
+/// anew all the time.
+const SPARE_PER_WORKER: usize = 2;
+
+/// The next batch of the source in `slot` (which must hold one), in a
+/// batch handed back by the merge if any (no large allocation per batch);
+/// the source's facts once it has no more.
+fn fill_next<P: Producer>(
+    slot: &mut Option<P>,
+    spare: &Mutex<Vec<P::Batch>>,
+    (n, bytes): (usize, usize),
+) -> Msg<P::Batch> {
+    let mut v = spare
+        .lock()
+        .ok()
+        .and_then(|mut s| s.pop())
+        .unwrap_or_default();
+    // Emptied by the thread that fills it: see `EventBatch`.
+    v.reset();
+    if let Some(src) = slot.as_mut() {
+        src.fill(&mut v, n, bytes);
+    }
+    if v.front_key().is_none() {
+        Msg::Done(slot.take().map(P::finish).unwrap_or_default())
+    } else {
+        Msg::Batch(v)
+    }
+}
+
+/// Sources after the one it waits for that the merge thread looks at to
+/// read ahead in (`Pool::fill_ahead`).
+const READ_AHEAD_SOURCES: usize = 4;
+
+/// A batch read on the merge thread, marked as not owed.
+fn extra<B>(m: Msg<B>) -> Msg<B> {
+    match m {
+        Msg::Batch(b) => Msg::Extra(b),
+        other => other,
+    }
+}
+
+impl<P: Producer> Pool<P> {
+    /// Source `i`'s next message, for the merge: what was sent on its
+    /// channel; else, when no worker holds the source, its next batch read
+    /// here (`try_fill`); else, after reading ahead in another idle
+    /// source, what the worker holding it sends. `None`: the workers are
+    /// gone.
+    fn next_msg(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<Msg<P::Batch>> {
+        match rx.try_recv() {
+            Ok(m) => Some(self.taken(i, m)),
+            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) => self.try_fill(i, rx).or_else(|| {
+                self.fill_ahead(i);
+                rx.recv().ok().map(|m| self.taken(i, m))
+            }),
+        }
+    }
+
+    /// With source `i` held here (`None`: a worker holds it): what its
+    /// channel has, else its next batch read here, as `Extra`. Workers
+    /// send while they hold the source, so once it is held here the
+    /// channel has all they sent before: it is looked at again. An empty
+    /// slot sent its facts before, and they were taken already.
+    fn try_fill(&self, i: usize, rx: &Receiver<Msg<P::Batch>>) -> Option<Msg<P::Batch>> {
+        let mut slot = self.sources[i].try_lock().ok()?;
+        Some(match rx.try_recv() {
+            Ok(m) => self.taken(i, m),
+            Err(_) => extra(fill_next(&mut slot, &self.spare, self.caps)),
+        })
+    }
+
+    /// `m`, taken from source `i`'s channel.
+    fn taken(&self, i: usize, m: Msg<P::Batch>) -> Msg<P::Batch> {
+        self.queued[i].fetch_sub(1, Ordering::AcqRel);
+        m
+    }
+
+    /// While the merge waits for source `busy` (a worker is reading it):
+    /// the next batch of one of the few sources after it that no worker
+    /// holds and that has nothing queued, read here and queued on its
+    /// channel, so the merge thread works instead of waiting. One batch
+    /// at most per source beyond what the workers owe.
+    fn fill_ahead(&self, busy: usize) {
+        let n = self.sources.len();
+        for j in (1..n.min(READ_AHEAD_SOURCES + 1)).map(|k| (busy + k) % n) {
+            if self.queued[j].load(Ordering::Acquire) > 0 {
+                continue;
+            }
+            let Ok(mut slot) = self.sources[j].try_lock() else {
+                continue;
+            };
+            // Workers send while they hold the source: checked again here.
+            if slot.is_none() || self.queued[j].load(Ordering::Acquire) > 0 {
+                continue;
+            }
+            let msg = extra(fill_next(&mut slot, &self.spare, self.caps));
+            self.queued[j].fetch_add(1, Ordering::AcqRel);
+            let _ = self.txs[j].send(msg);
+            return;
+        }
+    }
+
+    fn start(sources: Vec<P>, jobs: usize) -> (Pool<P>, Vec<Feed<P>>) {
+        let n = sources.len();
+        let (batch, batch_bytes) = batch_caps(n);
+        let slots: Slots<P> = Arc::new(sources.into_iter().map(|s| Mutex::new(Some(s))).collect());
+        let (req_tx, req_rx) = mpsc::channel::<usize>();
+        let req_rx = Arc::new(Mutex::new(req_rx));
+        let mut txs = Vec::with_capacity(n);
+        let mut feeds = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (tx, rx) = mpsc::channel();
+            txs.push(tx);
+            feeds.push(Feed {
+                local: None,
+                rx: Some(rx),
+                cur: P::Batch::default(),
+                done: false,
+                infos: Vec::new(),
+            });
+        }
+        let txs = Arc::new(txs);
+        let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
+        let owed: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
+        let queued: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());
+        // The merge thread fills batches too when it would wait (see
+        // `try_fill`): one worker fewer than jobs.
+        let workers: Vec<_> = (0..jobs.saturating_sub(1).max(1))
+            .map(|_| {
+                let (req_rx, slots, txs) = (req_rx.clone(), slots.clone(), txs.clone());
+                let (spare, owed, queued) = (spare.clone(), owed.clone(), queued.clone());
+                thread::spawn(move || {
+                    loop {
+                        let i = match req_rx.lock().map(|r| r.recv()) {
+                            Ok(Ok(i)) => i,
+                            _ => return,
+                        };
+                        let Ok(mut slot) = slots[i].lock() else {
+                            return;
+                        };
+                        // Every batch owed, in order. A request made after
+                        // the count fell to zero queues the source again.
+                        while slot.is_some() {
+                            let msg = fill_next(&mut slot, &spare, (batch, batch_bytes));
+                            // Sent while the slot is locked: batches of one
+                            // source arrive in the order they were read.
+                            queued[i].fetch_add(1, Ordering::AcqRel);
+                            let _ = txs[i].send(msg);
+                            if owed[i].fetch_sub(1, Ordering::AcqRel) <= 1 {
+                                break;
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        let pool = Pool {
+            requests: Some(req_tx),
+            caps: (batch, batch_bytes),
+            owed,
+            queued,
+            txs,
+            sources: slots,
+            spare_cap: n + SPARE_PER_WORKER * workers.len(),
+            workers,
+            spare,
+        };
+        for _ in 0..ahead(n) {
+            for i in 0..n {
+                pool.request(i);
+            }
+        }
+        (pool, feeds)
+    }
+
+    fn request(&self, i: usize) {
+        if self.owed[i].fetch_add(1, Ordering::AcqRel) == 0
+            && let Some(r) = &self.requests
+        {
+            let _ = r.send(i);
+        }
+    }
+
+    /// Stop the workers; what they had not finished is finished here.
+    fn stop(&mut self) -> Vec<(usize, Vec<FileInfo>)> {
+        self.requests = None;
+        // Readers cannot panic past their guard (`mqdiag_readers::guard`):
+        // a worker that did has a bug of the merge's own, which must not
+        // cost files silently.
+        for w in self.workers.drain(..) {
+            if let Err(p) = w.join() {
+                std::panic::resume_unwind(p);
+            }
+        }
+        let mut out = Vec::new();
+        for (i, slot) in self.sources.iter().enumerate() {
+            if let Ok(mut s) = slot.lock()
+                && let Some(src) = s.take()
+            {
+                out.push((i, src.finish()));
+            }
+        }
+        out
+    }
+}
+
+impl<P: Producer> Drop for Pool<P> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The k-way merge of the batches of many producers. The caller takes the
+/// item at the front of `batch(i)` for the `i` that `pop` gives, then
+/// calls `advance(i)`.
+pub struct Merge<P: Producer> {
+    feeds: Vec<Feed<P>>,
+    pool: Option<Pool<P>>,
+    heap: BinaryHeap<Reverse<(i64, usize)>>,
+    caps: (usize, usize),
+}
+
+impl<P: Producer> Merge<P> {
+    /// `jobs` worker threads fill the batches (1: none, all on this
+    /// thread). The order is the same for any `jobs`.
+    pub fn start(producers: Vec<P>, jobs: usize) -> Self {
+        let n = producers.len();
+        let (pool, feeds) = if jobs > 1 && n > 0 {
+            let (p, f) = Pool::start(producers, jobs);
+            (Some(p), f)
+        } else {
+            let f = producers
+                .into_iter()
+                .map(|p| Feed {
+                    local: Some(p),
+                    rx: None,
+                    cur: P::Batch::default(),
+                    done: false,
+                    infos: Vec::new(),
+                })
+                .collect();
+            (None, f)
+        };
+        let mut m = Merge {
+            feeds,
+            pool,
+            heap: BinaryHeap::with_capacity(n),
+            caps: batch_caps(n),
+        };
+        for i in 0..n {
+            m.advance(i);
+        }
+        m
+    }
+
+    /// Make source `i`'s next item reachable at the front of its batch,
+    /// receiving or filling the next batch when needed. Returns its key.
+    fn load(&mut self, i: usize) -> Option<i64> {
+        let (n, bytes) = self.caps;
+        let f = &mut self.feeds[i];
+        loop {
+            if let Some(k) = f.cur.front_key() {
+                return Some(k);
+            }
+            if f.done {
+                return None;
+            }
+            if let Some(p) = f.local.as_mut() {
+                f.cur.reset();
+                p.fill(&mut f.cur, n, bytes);
+                if f.cur.front_key().is_none() {
+                    f.done = true;
+                    f.infos = f.local.take().map(P::finish).unwrap_or_default();
+                }
+                continue;
+            }
+            let msg = match (&self.pool, f.rx.as_ref()) {
+                (Some(p), Some(rx)) => p.next_msg(i, rx),
+                _ => None,
+            };
+            let v = match msg {
+                Some(Msg::Batch(v)) => {
+                    if let Some(p) = &self.pool {
+                        p.request(i);
+                    }
+                    v
+                }
+                Some(Msg::Extra(v)) => v,
+                Some(Msg::Done(fi)) => {
+                    f.done = true;
+                    f.infos = fi;
+                    continue;
+                }
+                None => {
+                    f.done = true;
+                    continue;
+                }
+            };
+            let done_with = std::mem::replace(&mut f.cur, v);
+            if let Some(p) = &self.pool
+                && let Ok(mut s) = p.spare.lock()
+                && s.len() < p.spare_cap
+            {
+                s.push(done_with);
+            }
+        }
+    }
+
+    /// The source holding the next item in order. The caller takes that
+    /// item from `batch(i)`, then calls `advance_top`.
+    pub fn top(&self) -> Option<usize> {
+        self.heap.peek().map(|Reverse((_, i))| *i)
+    }
+
+    /// Put the top source in its place again after its front item was
+    /// taken: one sift of the heap, not a pop and a push.
+    pub fn advance_top(&mut self) {
+        let Some(i) = self.top() else { return };
+        match self.load(i) {
+            Some(k) => {
+                if let Some(mut t) = self.heap.peek_mut() {
+                    *t = Reverse((k, i));
+                }
+            }
+            None => {
+                self.heap.pop();
+            }
+        }
+    }
+
+    /// The source and key of the next item, without taking it.
+    /// The feeds that have an item waiting, in no particular order.
+    pub fn waiting(&self) -> impl Iterator<Item = usize> + '_ {
+        self.heap.iter().map(|Reverse((_, i))| *i)
+    }
+
+    pub fn peek(&self) -> Option<(i64, usize)> {
+        self.heap.peek().map(|Reverse(t)| *t)
+    }
+
+    /// Source `i`'s current batch.
+    pub fn batch(&mut self, i: usize) -> &mut P::Batch {
+        &mut self.feeds[i].cur
+    }
+
+    /// Source `i`'s current batch, to look at.
+    pub fn batch_ref(&self, i: usize) -> &P::Batch {
+        &self.feeds[i].cur
+    }
+
+    /// Put source `i` in the merge (at the start).
+    fn advance(&mut self, i: usize) {
+        if let Some(k) = self.load(i) {
+            self.heap.push(Reverse((k, i)));
+        }
+    }
+
+    /// Per-file facts, once the stream is drained (or given up).
+    pub fn finish(mut self) -> Vec<FileInfo> {
+        let mut late = match self.pool.take() {
+            Some(mut p) => p.stop(),
+            None => Vec::new(),
+        };
+        let mut out: Vec<FileInfo> = Vec::new();
+        for (i, f) in std::mem::take(&mut self.feeds).into_iter().enumerate() {
+            out.extend(f.infos);
+            if let Some(p) = f.local {
+                out.extend(p.finish());
+            }
+            if let Some(pos) = late.iter().position(|(j, _)| *j == i) {
+                out.extend(late.swap_remove(pos).1);
+            }
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+}
+
+/// The k-way merge of all sources' events.
+pub struct Merged {
+    merge: Merge<Reordered>,
+    /// The source whose front event was handed out last: it is taken (and
+    /// the merge moved on) at the next call.
+    taken: bool,
+}
+
+impl Merged {
+    /// Merge on this thread only.
+    pub fn new(sources: Vec<Box<dyn Source>>) -> Self {
+        Self::with_jobs(sources, 1)
+    }
+
+    /// Merge with `jobs` worker threads parsing the sources (1: none, all
+    /// on this thread). The output is the same for any `jobs`.
+    pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
+        let n = sources.len();
+        let producers = sources.into_iter().map(|s| reordered(s, n)).collect();
+        Merged {
+            merge: Merge::start(producers, jobs),
+            taken: false,
+        }
+    }
+
+    /// The next event in time order, lent: it stays in its batch, to be
+    /// freed by the worker that built it.
+    pub fn next_ref(&mut self) -> Option<&Event> {
+        self.move_on();
+        let i = self.merge.top()?;
+        self.taken = true;
+        self.merge.batch_ref(i).front()
+    }
+
+    /// Take the event lent out last, if any.
+    fn move_on(&mut self) {
+        if std::mem::take(&mut self.taken)
+            && let Some(i) = self.merge.top()
+        {
+            self.merge.batch(i).pos += 1;
+            self.merge.advance_top();
+        }
+    }
+
+    /// The time of the next event, without taking it.
+    pub fn peek_ts(&mut self) -> Option<crate::event::Ts> {
+        self.move_on();
+        let i = self.merge.top()?;
+        self.merge.batch_ref(i).front().map(|e| e.ts)
+    }
+
+    /// The time to read a time of day in (`--since 06:22`): the earliest
+    /// waiting event of a trace or error log, else the next event. An SMF
+    /// row in UTC that comes first does not decide the offset of a window
+    /// picked from a trace at -04:00.
+    pub fn reference_ts(&mut self) -> Option<crate::event::Ts> {
+        self.move_on();
+        let local = self
+            .merge
+            .waiting()
+            .filter_map(|i| self.merge.batch_ref(i).front())
+            .filter(|e| e.origin.format.states_local_time())
+            .min_by_key(|e| (instant(e), e.origin.path.clone()))
+            .map(|e| e.ts);
+        local.or_else(|| self.peek_ts())
+    }
+
+    /// Per-file facts, once the stream is drained (or given up).
+    pub fn finish(self) -> Vec<FileInfo> {
+        self.merge.finish()
+    }
+}
+
+/// Owned events (a copy of each), for tests that keep them.
+/// Inclusive time bounds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TimeWindow {
+    pub since: Option<Ts>,
+    pub until: Option<Ts>,
+}
+
+impl TimeWindow {
+    pub fn contains(&self, t: &Ts) -> bool {
+        self.since.is_none_or(|s| *t >= s) && self.until.is_none_or(|u| *t <= u)
+    }
+}
+
+/// `--since`/`--until` text: RFC 3339, or a time of day on the date of the
+/// first event.
+pub fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Ok(t);
+    }
+    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
+        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
+        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
+    let Some(first) = first else {
+        // No events: any instant will do, nothing is filtered.
+        return Ok(FixedOffset::east_opt(0)
+            .expect("zero")
+            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
+    };
+    let off = *first.offset();
+    off.from_local_datetime(&first.date_naive().and_time(tod))
+        .single()
+        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
+}
+
+#[cfg(test)]
+impl Iterator for Merged {
+    type Item = Event;
+    fn next(&mut self) -> Option<Event> {
+        self.next_ref().cloned()
+    }
+}
+
+/// Drain every source without merging (for `inventory`).
+pub fn drain_all(sources: Vec<Box<dyn Source>>) -> Vec<FileInfo> {
+    drain_all_jobs(sources, 1)
+}
+
+/// The same with `jobs` threads, each draining whole sources in turn.
+pub fn drain_all_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Vec<FileInfo> {
+    let drain = |mut s: Box<dyn Source>| {
+        // What a merge would leave out is reported here too.
+        let mut out_of_range = OutOfRange::default();
+        while let Some(e) = s.next_event() {
+            if !orderable(instant(&e)) {
+                out_of_range.saw(|| e.path().to_string(), e.line);
+            }
+        }
+        let mut infos = s.finish();
+        out_of_range.report(&mut infos);
+        infos
+    };
+    let mut out: Vec<FileInfo> = if jobs <= 1 || sources.len() <= 1 {
+        sources.into_iter().flat_map(drain).collect()
+    } else {
+        let queue = Mutex::new(sources);
+        let next = || queue.lock().ok().and_then(|mut q| q.pop());
+        thread::scope(|sc| {
+            let handles: Vec<_> = (0..jobs)
+                .map(|_| {
+                    sc.spawn(|| {
+                        let mut got = Vec::new();
+                        while let Some(s) = next() {
+                            got.extend(drain(s));
+                        }
+                        got
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+#[cfg(test)]
+mod tests;

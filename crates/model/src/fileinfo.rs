@@ -1,0 +1,148 @@
+//! What is known about one input file: its `inventory` row.
+
+use crate::event::{Format, Ts};
+use crate::problem::{MAX_PROBLEMS_KEPT, Problem, ProblemCode, Severity};
+use chrono::FixedOffset;
+use serde::Serialize;
+
+/// What is known about one input file: one `inventory` row.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileInfo {
+    pub path: String,
+    pub format: Format,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mq_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub process: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qmgr: Option<String>,
+    /// The UTC offset used for this file's timestamps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utc_offset: Option<String>,
+    /// Where the offset came from: `header`, `data`, `--tz`, `assumed-utc`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utc_offset_source: Option<String>,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub first: Option<Ts>,
+    #[serde(serialize_with = "ser_opt_ts", skip_serializing_if = "Option::is_none")]
+    pub last: Option<Ts>,
+    pub bytes: u64,
+    pub lines: u64,
+    pub events: u64,
+    /// The character set the file was read in (text inputs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<crate::encoding::EncodingNote>,
+    pub problems: Vec<Problem>,
+    pub problem_count: u64,
+    /// What the reader decided or estimated that is worth knowing but is
+    /// not wrong with the input (an estimated clock offset).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Lines that could not be used, over all problems.
+    #[serde(skip)]
+    pub lines_skipped: u64,
+    /// The most severe problem seen.
+    #[serde(skip)]
+    pub worst: Option<Severity>,
+}
+
+fn ser_opt_ts<S: serde::Serializer>(v: &Option<Ts>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(t) => s.serialize_str(&crate::timefmt::rfc3339(t)),
+        None => s.serialize_none(),
+    }
+}
+
+impl FileInfo {
+    pub fn new(path: &str, format: Format, bytes: u64) -> FileInfo {
+        FileInfo {
+            path: path.to_string(),
+            format,
+            variant: None,
+            mq_version: None,
+            platform: None,
+            host: None,
+            pid: None,
+            process: None,
+            qmgr: None,
+            utc_offset: None,
+            utc_offset_source: None,
+            first: None,
+            last: None,
+            bytes,
+            lines: 0,
+            events: 0,
+            encoding: None,
+            problems: Vec::new(),
+            problem_count: 0,
+            notes: Vec::new(),
+            lines_skipped: 0,
+            worst: None,
+        }
+    }
+
+    /// Record a problem; details are kept for the first few only.
+    pub fn problem(
+        &mut self,
+        code: ProblemCode,
+        line: Option<u64>,
+        severity: Severity,
+        lines_skipped: u64,
+        message: impl Into<String>,
+    ) {
+        if code.is_reading_note(severity) {
+            let m = message.into();
+            self.notes.push(match line {
+                Some(l) if !m.contains(&format!("line {l}")) => format!("line {l}: {m}"),
+                _ => m,
+            });
+            return;
+        }
+        self.problem_count += 1;
+        self.lines_skipped += lines_skipped;
+        self.worst = self.worst.max(Some(severity));
+        if self.problems.len() < MAX_PROBLEMS_KEPT {
+            self.problems.push(Problem {
+                line,
+                code,
+                message: message.into(),
+                severity,
+                lines_skipped,
+            });
+        }
+    }
+
+    /// Record a note (not a problem).
+    pub fn note(&mut self, message: impl Into<String>) {
+        self.notes.push(message.into());
+    }
+
+    /// Account for one emitted event.
+    pub fn saw_event(&mut self, ts: &Ts) {
+        self.events += 1;
+        // The merge leaves out what it cannot order (before 1970, after
+        // 2262): it does not widen the file's time range either.
+        if ts.timestamp_nanos_opt().is_none_or(|n| n < 0) {
+            return;
+        }
+        if self.first.is_none_or(|f| *ts < f) {
+            self.first = Some(*ts);
+        }
+        if self.last.is_none_or(|l| *ts > l) {
+            self.last = Some(*ts);
+        }
+    }
+
+    pub fn set_offset(&mut self, off: FixedOffset, source: &str) {
+        self.utc_offset = Some(crate::timefmt::offset_str(off));
+        self.utc_offset_source = Some(source.to_string());
+    }
+}

@@ -1,0 +1,396 @@
+//! The row sink: what a reader renders timeline rows into, and the one
+//! implementation of each row format. Below the readers and the timeline
+//! both: a reader's fast path writes text rows straight from its lines with
+//! the same helpers (`push_thread`, `push_row_tail`) that `text_row` uses
+//! for an event, so the two cannot drift apart; the timeline merges the
+//! finished rows.
+
+use crate::event::{Event, Origin};
+use crate::redact::Redactor;
+use crate::timefmt::rfc3339;
+use regex::Regex;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Which rows are wanted, and how they are written.
+pub struct RowSpec {
+    pub format: TimelineFormat,
+    /// Only events of this process id.
+    pub pid: Option<u32>,
+    /// Only events with this trace ident.
+    pub ident: Option<String>,
+    /// Only events whose text or function matches.
+    pub grep: Option<Regex>,
+    /// `--redact`: names learnt beforehand, applied to every row's path,
+    /// text and attributes after the filters.
+    pub redact: Option<Arc<Redactor>>,
+}
+
+impl RowSpec {
+    pub fn new(format: TimelineFormat) -> Self {
+        RowSpec {
+            format,
+            pid: None,
+            ident: None,
+            grep: None,
+            redact: None,
+        }
+    }
+
+    /// The event filters (the time window is applied by the merge).
+    pub fn wants(&self, e: &Event) -> bool {
+        (self.pid.is_none() || e.pid == self.pid)
+            && self
+                .ident
+                .as_deref()
+                .is_none_or(|id| e.ident.as_deref() == Some(id))
+            && self.grep.as_ref().is_none_or(|re| {
+                re.is_match(&e.text) || e.function.as_deref().is_some_and(|f| re.is_match(f))
+            })
+    }
+
+    /// Text rows with no filter on what an event holds: a reader may render
+    /// them straight from its lines, with no event built.
+    pub fn raw_text(&self) -> bool {
+        self.format == TimelineFormat::Text
+            && self.pid.is_none()
+            && self.ident.is_none()
+            && self.grep.is_none()
+            && self.redact.is_none()
+    }
+}
+
+/// A source's rendering state.
+pub struct RowSink {
+    pub spec: Arc<RowSpec>,
+    pub renderer: RowRenderer,
+    /// With `--redact`: the last file's origin and its redacted copy (a
+    /// file's events share one).
+    redacted_origin: Option<(Arc<Origin>, Arc<Origin>)>,
+}
+
+impl RowSink {
+    pub fn new(spec: Arc<RowSpec>) -> Self {
+        RowSink {
+            spec,
+            renderer: RowRenderer::default(),
+            redacted_origin: None,
+        }
+    }
+
+    /// Append `e`'s row to `out`.
+    pub fn event_row(&mut self, mut e: Event, out: &mut Vec<u8>) -> RowMeta {
+        if let Some(r) = &self.spec.redact {
+            r.event(&mut e);
+            let o = match &self.redacted_origin {
+                Some((from, to)) if Arc::ptr_eq(from, &e.origin) => to.clone(),
+                _ => {
+                    let to = Origin::new(r.apply(e.path()).into(), e.format());
+                    self.redacted_origin = Some((e.origin.clone(), to.clone()));
+                    to
+                }
+            };
+            e.origin = o;
+        }
+        self.renderer.render(self.spec.format, &e, out);
+        RowMeta {
+            key: e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX),
+            offset: e.ts.offset().local_minus_utc(),
+            line: e.line,
+            origin: Some(e.origin),
+        }
+    }
+}
+
+/// What the merge needs of a row besides its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowMeta {
+    /// The instant, UTC nanoseconds: the merge key.
+    pub key: i64,
+    /// The row's UTC offset in seconds (to give the first row's time).
+    pub offset: i32,
+    /// Line in its file (to locate rows that come late).
+    pub line: u64,
+    /// Its file; `None` for rows a reader rendered straight from its lines:
+    /// then it is the source's current file, as every row of one
+    /// `next_rows` call without an origin is of one file.
+    pub origin: Option<Arc<Origin>>,
+}
+
+/// The timeline's row formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimelineFormat {
+    Text,
+    Csv,
+    Jsonl,
+}
+
+impl TimelineFormat {
+    /// Whether its rows show events' attributes (text rows do not, and
+    /// `--pid`/`--ident`/`--grep` never look at them): readers may leave
+    /// them out.
+    pub fn shows_attrs(self) -> bool {
+        self != TimelineFormat::Text
+    }
+}
+
+/// One row, borrowing the event.
+#[derive(Serialize)]
+struct Row<'a> {
+    ts: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end: Option<String>,
+    path: &'a str,
+    line: u64,
+    format: &'static str,
+    pid: Option<u32>,
+    tid: Option<u32>,
+    ident: Option<&'a str>,
+    kind: &'static str,
+    function: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rc: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed_us: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u32>,
+    text: &'a str,
+    #[serde(skip_serializing_if = "Attrs::is_empty")]
+    attrs: Attrs<'a>,
+}
+
+/// An event's attributes as a JSON object: sorted by name, the first of
+/// equal names kept (what a `serde_json::Map` built from them holds),
+/// borrowed rather than copied (an SMF WQ row has ~510).
+struct Attrs<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> Attrs<'a> {
+    fn of(e: &'a Event) -> Self {
+        let mut v: Vec<(&str, &str)> = e.attrs.iter().collect();
+        // Stable: equal names keep their order, and dedup keeps the first.
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v.dedup_by(|later, first| later.0 == first.0);
+        Attrs(v)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Attrs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().copied())
+    }
+}
+
+fn row(e: &Event) -> Row<'_> {
+    let attrs = Attrs::of(e);
+    Row {
+        ts: rfc3339(&e.ts),
+        end: e.end.as_ref().map(rfc3339),
+        path: e.path(),
+        line: e.line,
+        format: e.format().as_str(),
+        pid: e.pid,
+        tid: e.tid,
+        ident: e.ident.as_deref(),
+        kind: e.kind.as_str(),
+        function: e.function.as_deref(),
+        rc: e.rc.as_deref(),
+        elapsed_us: e.elapsed_us,
+        depth: e.depth,
+        text: &e.text,
+        attrs,
+    }
+}
+
+/// Renders events as rows of one format into a byte buffer. One per
+/// source: rows are rendered on the thread that reads the events.
+#[derive(Default)]
+pub struct RowRenderer {
+    tsw: crate::timefmt::TsWriter,
+}
+
+impl RowRenderer {
+    /// Append the row of `e` (with its line end) to `out`.
+    pub fn render(&mut self, format: TimelineFormat, e: &Event, out: &mut Vec<u8>) {
+        match format {
+            TimelineFormat::Text => text_row(out, &mut self.tsw, e),
+            TimelineFormat::Jsonl => {
+                // Writing to a Vec cannot fail.
+                let start = out.len();
+                let _ = serde_json::to_writer(&mut *out, &row(e));
+                crate::text::escape_json_controls_from(out, start);
+                out.push(b'\n');
+            }
+            TimelineFormat::Csv => {
+                let r = row(e);
+                let esc = crate::text::escape_controls;
+                let num = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+                let attrs = if r.attrs.is_empty() {
+                    String::new()
+                } else {
+                    serde_json::to_string(&r.attrs).unwrap_or_default()
+                };
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .buffer_capacity(1024)
+                    .from_writer(&mut *out);
+                let _ = w.write_record([
+                    r.ts.as_str(),
+                    r.end.as_deref().unwrap_or(""),
+                    r.path,
+                    &r.line.to_string(),
+                    r.format,
+                    &num(r.pid.map(u64::from)),
+                    &num(r.tid.map(u64::from)),
+                    &esc(r.ident.unwrap_or("")),
+                    r.kind,
+                    &esc(r.function.unwrap_or("")),
+                    &esc(r.rc.unwrap_or("")),
+                    &num(r.elapsed_us),
+                    &num(r.depth.map(u64::from)),
+                    &esc(r.text),
+                    &esc(&attrs),
+                ]);
+                let _ = w.flush();
+            }
+        }
+    }
+}
+
+/// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
+/// duration of exits appended. Built in one buffer and written at once:
+/// this runs for every event of multi-GB inputs.
+pub fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) {
+    b.extend_from_slice(tsw.write(&e.ts));
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(e.path().as_bytes());
+    b.push(b':');
+    push_num(b, e.line);
+    push_thread(b, e.pid, e.tid);
+    push_row_tail(
+        b,
+        e.ident.as_deref().map(str::as_bytes),
+        e.text.as_bytes(),
+        e.elapsed_us,
+    );
+}
+
+/// `  pid.tid` (or `  pid`, or nothing) after a text row's `path:line`.
+#[inline]
+pub fn push_thread(b: &mut Vec<u8>, pid: Option<u32>, tid: Option<u32>) {
+    match (pid, tid) {
+        (Some(p), Some(t)) => {
+            b.extend_from_slice(b"  ");
+            push_num(b, p as u64);
+            b.push(b'.');
+            push_num(b, t as u64);
+        }
+        (Some(p), None) => {
+            b.extend_from_slice(b"  ");
+            push_num(b, p as u64);
+        }
+        _ => {}
+    }
+}
+
+/// The rest of a text row after its thread: `  ident  text  [elapsed]` and
+/// the line end.
+#[inline]
+pub fn push_row_tail(b: &mut Vec<u8>, ident: Option<&[u8]>, text: &[u8], elapsed_us: Option<u64>) {
+    // Control characters from inputs never reach a terminal raw: one scan
+    // each, escaped only when one is found.
+    if let Some(i) = ident {
+        b.extend_from_slice(b"  ");
+        crate::text::push_escaped_bytes(b, i);
+    }
+    b.extend_from_slice(b"  ");
+    crate::text::push_escaped_bytes(b, text);
+    if let Some(us) = elapsed_us {
+        push_elapsed(b, us);
+    }
+    b.push(b'\n');
+}
+
+/// `push_row_tail` for an ident and text already known to be printable
+/// ASCII (the trace fast path proved it while splitting the line): nothing
+/// to escape, so no second scan.
+#[inline]
+pub fn push_plain_row_tail(
+    b: &mut Vec<u8>,
+    ident: Option<&[u8]>,
+    text: &[u8],
+    elapsed_us: Option<u64>,
+) {
+    debug_assert!(!crate::text::has_controls(text));
+    if let Some(i) = ident {
+        b.extend_from_slice(b"  ");
+        b.extend_from_slice(i);
+    }
+    b.extend_from_slice(b"  ");
+    b.extend_from_slice(text);
+    if let Some(us) = elapsed_us {
+        push_elapsed(b, us);
+    }
+    b.push(b'\n');
+}
+
+/// `  [3.2 ms]`: the duration of a call, after its exit's text.
+pub fn push_elapsed(b: &mut Vec<u8>, us: u64) {
+    b.extend_from_slice(b"  [");
+    crate::timefmt::push_human_us(b, us);
+    b.push(b']');
+}
+
+pub fn push_num(b: &mut Vec<u8>, v: u64) {
+    b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Format, Kind};
+
+    /// An error-log record with these attributes.
+    fn log(text: &str, attrs: &[(&'static str, &str)]) -> Event {
+        let origin = Arc::new(Origin {
+            path: Arc::from("AMQERR01.LOG"),
+            format: Format::ErrlogText,
+        });
+        let at = chrono::DateTime::parse_from_rfc3339("2024-01-01T00:00:00+00:00").unwrap();
+        let mut e = Event::new(at, origin, 1, Kind::LogRecord, text.to_string());
+        for (k, v) in attrs {
+            e.set_attr(k, *v);
+        }
+        e
+    }
+
+    #[test]
+    fn attrs_serialise_as_the_map_built_from_them() {
+        let e = log(
+            "x",
+            &[
+                ("zeta", "1"),
+                ("Alpha", "2"),
+                ("alpha", "3"),
+                ("zeta", "second zeta"),
+                ("é", "\"quoted\\\n"),
+                ("", "empty name"),
+                ("Alpha", "again"),
+                ("b", ""),
+            ],
+        );
+        let mut map = serde_json::Map::new();
+        for (k, v) in &e.attrs {
+            map.entry(k.to_string())
+                .or_insert_with(|| serde_json::Value::String(v.to_string()));
+        }
+        let want = serde_json::Value::Object(map).to_string();
+        assert_eq!(serde_json::to_string(&Attrs::of(&e)).unwrap(), want);
+        assert!(want.contains("\"zeta\":\"1\"") && want.contains("\"Alpha\":\"2\""));
+        let none = log("x", &[]);
+        assert!(Attrs::of(&none).is_empty());
+    }
+}

@@ -1,0 +1,411 @@
+//! The message catalogue: what mqdiag knows about the AMQ and CSQX messages
+//! the analysis cares about, kept as data. One row per message: default
+//! severity (for logs written without the severity letter), family, and
+//! where each typed value comes from, in order of preference.
+//!
+//! Values come from the message inserts when the insert is known to carry
+//! them (`CommentInsert1` of AMQ9999 is the channel), otherwise from the
+//! message text, matched after wrapped lines were joined with single spaces.
+//! Fields every message of a kind may carry (a quoted channel, a host, a
+//! TCP/IP return code) are in the `GENERIC_*` tables and apply after a row's
+//! own fields, to catalogued and unknown messages alike.
+//!
+//! A row also holds what the rules say about a message they report
+//! (`rule`: finding severity, meaning, advice, whether the wording was
+//! seen in a real log or IBM document, see `shared/formats/error-log.md`
+//! §2.2, §7): the `channel-error` and `tls-error` rules report the rows of
+//! their family that have it, and their trigger texts list those ids from
+//! here. Data, not code: add a message in `table.rs`.
+//!
+//! Message texts are from IBM's message reference and real logs as quoted in
+//! `shared/formats/error-log.md`; where the notes mark a text unverified, the
+//! patterns are kept loose (a quoted channel, a quoted host).
+
+mod extract;
+mod localised;
+mod matchers;
+mod net;
+mod normalise;
+mod table;
+
+pub use extract::{Extracted, extract};
+pub use net::{HostSpec, is_ip, split_host};
+pub use normalise::{normalise, normalise_cow, normalise_parts};
+use table::REMOTE_HOST;
+pub use table::{CATALOG, GENERIC_AMQ, GENERIC_CSQ};
+
+use crate::problem::Severity;
+use std::sync::OnceLock;
+
+/// Where a value comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Src {
+    /// A named insert: `ArithInsert1`, `CommentInsert3`, `RemoteHost`.
+    Insert(&'static str),
+    /// The first participating capture group of a regex over the
+    /// whitespace-normalised message text.
+    Text(&'static str),
+    /// A quoted value or number of a localised text, by its shape
+    /// (`localised.rs`): used only when the text lacks `english`, the
+    /// message's English wording, and after inserts and patterns.
+    Localised { english: &'static str, shape: Shape },
+}
+
+/// The shape of a value in a localised text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// An MQ name (a channel).
+    Channel,
+    /// A host spec or address, or a bare host name.
+    Host,
+    /// A socket or resolver call.
+    Function,
+    /// `N (X'H')`: sets `reason` and `reason_hex`.
+    ReturnCode,
+    /// The bare integer (seconds).
+    Number,
+}
+
+/// One value of a message. `attr` is an event attribute name, or one of the
+/// compound names `hostspec` (a host as messages write it: `name (ip)
+/// (port)` and its variants, split into `host`, `address`, `port`) and
+/// `rc_hex` (a z/OS hexadecimal return code, kept as `reason_hex` and
+/// converted to decimal `reason`).
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub attr: &'static str,
+    pub src: Src,
+}
+
+#[derive(Debug)]
+pub struct Entry {
+    /// Message id without the severity letter: `AMQ9788`, `CSQX209`.
+    pub id: &'static str,
+    /// `I`, `W`, `E`, `S`, `T`.
+    pub severity: char,
+    pub family: Family,
+    pub fields: &'static [Field],
+    /// What the rules say, for a message a rule reports.
+    pub rule: Option<RuleText>,
+}
+
+/// The kind of a message: the readers mark records with it (attribute
+/// `family`) and the rules pick theirs by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Dns,
+    Channel,
+    Tls,
+    Security,
+    Internal,
+    Info,
+}
+
+impl Family {
+    /// The name readers write in the `family` attribute.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Dns => "dns",
+            Family::Channel => "channel",
+            Family::Tls => "tls",
+            Family::Security => "security",
+            Family::Internal => "internal",
+            Family::Info => "info",
+        }
+    }
+}
+
+/// What a rule says about a message it reports.
+#[derive(Debug)]
+pub struct RuleText {
+    /// The finding's severity (the row's `severity` is the message's own).
+    pub severity: Severity,
+    pub meaning: &'static str,
+    pub advice: &'static str,
+    /// The wording was seen in a real log or an IBM document.
+    pub verified: bool,
+}
+
+/// A reported message: its row's id and family with the rule's words, in
+/// one value for the pass that reports it.
+#[derive(Debug, Clone, Copy)]
+pub struct Reported {
+    /// Message number without the severity letter (`AMQ9202`, `CSQX209`).
+    pub id: &'static str,
+    pub family: Family,
+    pub severity: Severity,
+    pub meaning: &'static str,
+    pub advice: &'static str,
+    pub verified: bool,
+}
+
+/// The catalogue row of a message id (with or without its letter,
+/// surrounding blanks ignored).
+pub fn lookup(id: &str) -> Option<&'static Entry> {
+    // By a number made of the id: every record of a log is looked up, by
+    // the reader and again by several passes, and hashing the text cost
+    // more than the rest of a look-up.
+    static BY_ID: OnceLock<rustc_hash::FxHashMap<u32, &'static Entry>> = OnceLock::new();
+    let map = BY_ID.get_or_init(|| {
+        CATALOG
+            .iter()
+            .map(|e| (id_number(e.id).expect("catalogue ids are well shaped"), e))
+            .collect()
+    });
+    map.get(&id_number(base_id(id.trim()))?).copied()
+}
+
+/// `AMQ` + 4 digits or `CSQ` + an upper-case letter + 3 digits (an id
+/// without its severity letter) as a number, each id its own.
+fn id_number(id: &str) -> Option<u32> {
+    let b = id.as_bytes();
+    if b.len() != 7 {
+        return None;
+    }
+    let digits = |d: &[u8]| {
+        d.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    };
+    match &b[..3] {
+        b"AMQ" => digits(&b[3..]),
+        b"CSQ" if b[3].is_ascii_uppercase() => {
+            Some(10_000 + u32::from(b[3] - b'A') * 1000 + digits(&b[4..])?)
+        }
+        _ => None,
+    }
+}
+
+/// The rule's words for a message some rule reports: `None` for ids the
+/// catalogue does not know and for rows no rule reports.
+pub fn reported(id: &str) -> Option<Reported> {
+    let e = lookup(id)?;
+    let r = e.rule.as_ref()?;
+    Some(Reported {
+        id: e.id,
+        family: e.family,
+        severity: r.severity,
+        meaning: r.meaning,
+        advice: r.advice,
+        verified: r.verified,
+    })
+}
+
+/// The one id normaliser: `AMQ9788W` → `AMQ9788`; `CSQX209E` → `CSQX209`;
+/// an id without its letter is returned as is.
+pub fn base_id(id: &str) -> &str {
+    match id.as_bytes().last() {
+        Some(c) if c.is_ascii_alphabetic() && id.len() > 4 => &id[..id.len() - 1],
+        _ => id,
+    }
+}
+
+/// The ids a rule of `family` reports, for its trigger text: sorted, the
+/// prefix written once per group (`AMQ9202, 9203 and CSQX207, 209`).
+pub fn reported_ids(family: Family) -> String {
+    let mut ids: Vec<&str> = CATALOG
+        .iter()
+        .filter(|e| e.family == family && e.rule.is_some())
+        .map(|e| e.id)
+        .collect();
+    ids.sort_unstable();
+    let mut groups: Vec<String> = Vec::new();
+    for prefix in ["AMQ", "CSQ"] {
+        let mut g = String::new();
+        for id in ids.iter().filter(|i| i.starts_with(prefix)) {
+            if g.is_empty() {
+                g.push_str(id);
+            } else {
+                // `CSQX209` after `CSQX207`: only the number part again.
+                g.push_str(", ");
+                g.push_str(id.trim_start_matches(|c: char| c.is_ascii_alphabetic()));
+            }
+        }
+        if !g.is_empty() {
+            groups.push(g);
+        }
+    }
+    groups.join(" and ")
+}
+
+/// The ids of `family` a rule reports as warnings, in full, sorted.
+pub fn warning_ids(family: Family) -> String {
+    let mut ids: Vec<&str> = CATALOG
+        .iter()
+        .filter(|e| e.family == family)
+        .filter(|e| {
+            e.rule
+                .as_ref()
+                .is_some_and(|r| r.severity == Severity::Warning)
+        })
+        .map(|e| e.id)
+        .collect();
+    ids.sort_unstable();
+    ids.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_compiles_and_ids_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for e in CATALOG {
+            assert!(seen.insert(e.id), "duplicate {}", e.id);
+            assert!("IWEST".contains(e.severity), "{}", e.id);
+            for f in e.fields {
+                if let Src::Text(p) = f.src {
+                    let _ = matchers::regex(p);
+                }
+            }
+        }
+        for f in GENERIC_AMQ.iter().chain(GENERIC_CSQ) {
+            if let Src::Text(p) = f.src {
+                let _ = matchers::regex(p);
+            }
+        }
+    }
+
+    /// `AMQ` + 4 digits or `CSQ` + a letter + 3 digits, then optionally
+    /// the severity letters each family of ids uses.
+    /// Look-up by number finds what look-up by text found.
+    #[test]
+    fn id_numbers_are_one_per_id() {
+        let mut seen = std::collections::HashMap::new();
+        for e in CATALOG {
+            let n = id_number(e.id).unwrap_or_else(|| panic!("{}", e.id));
+            assert_eq!(
+                seen.insert(n, e.id),
+                None,
+                "{} and {:?}",
+                e.id,
+                seen.get(&n)
+            );
+        }
+        for id in ["AMQ9209", "AMQ9209E", " AMQ9209E ", "CSQX209E", "CSQX209"] {
+            assert_eq!(
+                lookup(id).map(|e| e.id),
+                CATALOG
+                    .iter()
+                    .find(|e| e.id == base_id(id.trim()))
+                    .map(|e| e.id),
+                "{id}"
+            );
+        }
+        for id in [
+            "",
+            "AMQ",
+            "AMQ92",
+            "AMQ920",
+            "AMQ92099",
+            "AMQ92O9",
+            "amq9209",
+            "CSQx209",
+            "CSQX20",
+            "XYZ9209",
+            "AMQ9209EE",
+            "CSQ1209",
+        ] {
+            assert!(lookup(id).is_none(), "{id}");
+            assert!(CATALOG.iter().all(|e| e.id != base_id(id.trim())), "{id}");
+        }
+        assert_eq!(id_number("CSQZ999"), Some(10_000 + 25 * 1000 + 999));
+    }
+
+    /// A message number (`id_number`), then at most one of `letters`.
+    fn well_shaped(id: &str, letters: &str) -> bool {
+        let (base, letter) = match (id.is_ascii(), id.len()) {
+            (true, 7) => (id, None),
+            (true, 8) => (&id[..7], id[7..].chars().next()),
+            _ => return false,
+        };
+        id_number(base).is_some() && letter.is_none_or(|c| letters.contains(c))
+    }
+
+    #[test]
+    fn id_shape_checker() {
+        assert!(well_shaped("AMQ9208", "IWEST"));
+        assert!(well_shaped("AMQ9208E", "IWEST"));
+        assert!(well_shaped("CSQX209E", "IWEDS"));
+        assert!(!well_shaped("AMQ920", "IWEST"));
+        assert!(!well_shaped("AMQ9208X", "IWEST"));
+        assert!(!well_shaped("CSQ1209", "IWEDS"));
+        assert!(!well_shaped("CSQX2090", "IWEDS"));
+    }
+
+    #[test]
+    fn every_row_is_well_formed() {
+        for e in CATALOG {
+            let letters = if e.id.starts_with("AMQ") {
+                "IWEST"
+            } else {
+                "IWEDS"
+            };
+            // The table's id is the bare message number.
+            assert!(well_shaped(e.id, ""), "{}", e.id);
+            let with_letter = format!("{}{}", e.id, e.severity);
+            assert!(well_shaped(&with_letter, letters), "{with_letter}");
+            assert_eq!(lookup(&with_letter).map(|x| x.id), Some(e.id));
+            assert!(!e.family.as_str().is_empty());
+            if let Some(r) = &e.rule {
+                assert!(!r.meaning.trim().is_empty(), "{}", e.id);
+                assert!(!r.advice.trim().is_empty(), "{}", e.id);
+                assert!(
+                    matches!(r.severity, Severity::Warning | Severity::Error),
+                    "{}",
+                    e.id
+                );
+                // The rules report channel and TLS messages only.
+                assert!(
+                    matches!(e.family, Family::Channel | Family::Tls),
+                    "{}",
+                    e.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_family_per_message() {
+        assert_eq!(lookup("CSQX777E").unwrap().family, Family::Channel);
+        assert_eq!(reported("CSQX777E").unwrap().family, Family::Channel);
+        for id in [
+            "CSQX620", "CSQX631", "CSQX633", "CSQX634", "CSQX636", "CSQX637", "CSQX638",
+        ] {
+            assert_eq!(lookup(id).unwrap().family, Family::Tls, "{id}");
+            assert_eq!(reported(id).unwrap().family, Family::Tls, "{id}");
+        }
+        assert_eq!(extract("CSQX777E", "", &[]).family, Some("channel"));
+    }
+
+    #[test]
+    fn the_normaliser_maps_with_and_without_letter_to_one_row() {
+        let id = |s| lookup(s).map(|e| e.id);
+        assert_eq!(id("AMQ9208E"), Some("AMQ9208"));
+        assert_eq!(id("AMQ9208"), Some("AMQ9208"));
+        assert_eq!(id(" AMQ9208E "), Some("AMQ9208"));
+        assert_eq!(id("CSQX209E"), Some("CSQX209"));
+        assert_eq!(id("CSQX209"), Some("CSQX209"));
+        assert_eq!(base_id("AMQ9208E"), base_id("AMQ9208"));
+        assert_eq!(id("AMQ1234E"), None);
+        // Rows no rule reports are known to readers but not reported.
+        assert!(lookup("AMQ9788W").is_some() && reported("AMQ9788W").is_none());
+        assert_eq!(reported("AMQ9208E").unwrap().severity, Severity::Error);
+    }
+
+    #[test]
+    fn trigger_ids_are_sorted_with_the_prefix_once() {
+        let ch = reported_ids(Family::Channel);
+        assert!(ch.starts_with("AMQ9202, 9203, "), "{ch}");
+        assert!(
+            ch.ends_with(" and CSQX207, 209, 489, 504, 599, 777"),
+            "{ch}"
+        );
+        assert_eq!(
+            warning_ids(Family::Channel),
+            "AMQ9207, AMQ9209, AMQ9519, AMQ9520, CSQX207, CSQX777"
+        );
+        assert!(reported_ids(Family::Dns).is_empty());
+    }
+}

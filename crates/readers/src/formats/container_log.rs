@@ -1,0 +1,805 @@
+//! The console of an MQ container (`kubectl logs`, `docker logs`), format
+//! `container-log`. Two variants, as the container's `MQ_LOGGING_CONSOLE_
+//! FORMAT` chooses:
+//!
+//! * `basic`: one line per message, `<UTC time> <text>`. MQ messages read
+//!   `AMQ7467I: The oldest log file ... [CommentInsert1(mqpoc1), ...]`
+//!   (the inserts, when any, in brackets at the end); the container's own
+//!   programs (`runmqserver`, `mqhtpass`, `runmqdevserver`) write free text
+//!   (`mqhtpass: MQStart options=...`).
+//! * `json`: one JSON object per line, `"type":"mq_log"` records (the error
+//!   log's records, read by the JSON error-log reader) mixed with
+//!   `"type":"mq_containerlog"` ones of the container's programs.
+//!
+//! `kubectl logs --timestamps` puts its own RFC 3339 time before each line;
+//! it is dropped (the message's own time is the one MQ wrote). Lines come
+//! out of time order when several processes write at once: the timeline's
+//! reorder window puts them back and reports those too late for it.
+
+use super::Reader;
+use super::errlog_json::ErrlogJsonSource;
+use crate::catalog;
+use crate::event::{Event, Format, Kind, Origin};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{ReadOptions, Source};
+use crate::text::{decode_line, looks_like_text};
+use chrono::{DateTime, FixedOffset};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::Arc;
+
+pub struct ContainerLogReader;
+
+/// Lines of another program joined to one event at most (a Go panic's
+/// stack); the rest become events of their own.
+const MAX_CONTINUATIONS: usize = 64;
+
+/// The length of an RFC 3339 time at the start of `s` (`2021-12-15T23:38:
+/// 51.702Z`, `...702318+01:00`), checked by shape only; `None` if there is
+/// none.
+fn stamp_len(s: &[u8]) -> Option<usize> {
+    let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
+    let shape = (0..4).all(d)
+        && s.get(4) == Some(&b'-')
+        && d(5)
+        && d(6)
+        && s.get(7) == Some(&b'-')
+        && d(8)
+        && d(9)
+        && matches!(s.get(10), Some(b'T') | Some(b't'))
+        && d(11)
+        && d(12)
+        && s.get(13) == Some(&b':')
+        && d(14)
+        && d(15)
+        && s.get(16) == Some(&b':')
+        && d(17)
+        && d(18);
+    if !shape {
+        return None;
+    }
+    let mut i = 19;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while d(i) {
+            i += 1;
+        }
+    }
+    match s.get(i) {
+        Some(b'Z') | Some(b'z') => Some(i + 1),
+        Some(b'+') | Some(b'-') if d(i + 1) && d(i + 2) && s.get(i + 3) == Some(&b':') => {
+            (d(i + 4) && d(i + 5)).then_some(i + 6)
+        }
+        _ => None,
+    }
+}
+
+/// The line after a `kubectl logs --timestamps` time, when it has one: a
+/// time followed by a blank and either another time (`basic`) or a JSON
+/// object.
+pub fn strip_kubectl_stamp(line: &str) -> Option<&str> {
+    let n = stamp_len(line.as_bytes())?;
+    let rest = line[n..].strip_prefix(' ')?;
+    (rest.starts_with('{') || stamp_len(rest.as_bytes()).is_some()).then_some(rest)
+}
+
+/// A stamp `stamp_len` accepted, read without chrono's general parser
+/// (which costs as much as the rest of a line): `None` for what it does not
+/// cover (more than nine fraction digits, a leap second), which goes to
+/// chrono.
+fn fast_stamp(s: &str) -> Option<DateTime<FixedOffset>> {
+    use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+    let b = s.as_bytes();
+    let num = |from: usize, to: usize| -> u32 {
+        b[from..to]
+            .iter()
+            .fold(0u32, |n, &c| n * 10 + u32::from(c - b'0'))
+    };
+    let mut i = 19;
+    let mut nanos = 0u32;
+    if b.get(i) == Some(&b'.') {
+        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 9 {
+            return None;
+        }
+        nanos = num(i + 1, i + 1 + digits) * 10u32.pow(9 - digits as u32);
+        i += 1 + digits;
+    }
+    let offset = match b.get(i)? {
+        b'Z' | b'z' => 0,
+        sign @ (b'+' | b'-') => {
+            let secs = (num(i + 1, i + 3) * 3600 + num(i + 4, i + 6) * 60) as i32;
+            if *sign == b'-' { -secs } else { secs }
+        }
+        _ => return None,
+    };
+    let sec = num(17, 19);
+    if sec > 59 {
+        return None;
+    }
+    let date = NaiveDate::from_ymd_opt(num(0, 4) as i32, num(5, 7), num(8, 10))?;
+    let time = NaiveTime::from_hms_nano_opt(num(11, 13), num(14, 16), sec, nanos)?;
+    let off = FixedOffset::east_opt(offset)?;
+    off.from_local_datetime(&NaiveDateTime::new(date, time))
+        .single()
+}
+
+/// A line that starts like an RFC 3339 time (`yyyy-mm-`) but has none.
+fn cut_stamp(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() >= 8
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && stamp_len(b).is_none()
+}
+
+/// A `basic` line: its time and the text after it.
+fn basic_line(line: &str) -> Option<(&str, &str)> {
+    let line = strip_kubectl_stamp(line).unwrap_or(line);
+    let n = stamp_len(line.as_bytes())?;
+    let rest = line[n..].strip_prefix(' ')?;
+    Some((&line[..n], rest))
+}
+
+/// `AMQ7467I: text` or, before MQ 9.1, `AMQ9788: text`: the id and text.
+fn mq_message(text: &str) -> Option<(&str, &str)> {
+    let b = text.as_bytes();
+    if !(b.starts_with(b"AMQ") && b.len() >= 8 && b[3..7].iter().all(u8::is_ascii_digit)) {
+        return None;
+    }
+    let id_len = if b[7].is_ascii_uppercase() { 8 } else { 7 };
+    let rest = text[id_len..].strip_prefix(':')?;
+    Some((&text[..id_len], rest.trim_start()))
+}
+
+/// The inserts a `basic` line's trailer names.
+const INSERT_NAMES: [&str; 5] = [
+    "ArithInsert1",
+    "ArithInsert2",
+    "CommentInsert1",
+    "CommentInsert2",
+    "CommentInsert3",
+];
+
+/// The `[CommentInsert1(x), ArithInsert1(3)]` trailer of a `basic` MQ line:
+/// the text before it and the inserts. Values may hold parentheses and
+/// commas (`host (10.0.0.1)`), so an insert ends only where `), ` and the
+/// next insert name or the closing `)]` follow.
+fn split_inserts(text: &str) -> (&str, Vec<(&'static str, &str)>) {
+    let t = text.trim_end();
+    let Some(inner_end) = t.strip_suffix(")]") else {
+        return (text, Vec::new());
+    };
+    // The trailer opens at the last ` [` followed by an insert name. The
+    // searches go by one byte (`[`, `)`): a `str` pattern builds a searcher
+    // per call, a twentieth of reading a container console.
+    let tb = t.as_bytes();
+    let mut open = None;
+    for i in memchr::memchr_iter(b'[', tb).filter_map(|j| j.checked_sub(1)) {
+        if tb[i] != b' ' {
+            continue;
+        }
+        let after = &t[i + 2..];
+        if INSERT_NAMES
+            .iter()
+            .any(|n| after.starts_with(n) && after[n.len()..].starts_with('('))
+        {
+            open = Some(i);
+        }
+    }
+    let Some(open) = open else {
+        return (text, Vec::new());
+    };
+    let body = &inner_end[open + 2..];
+    let mut out: Vec<(&'static str, &str)> = Vec::new();
+    let mut rest = body;
+    while let Some(name) = INSERT_NAMES.iter().find(|n| rest.starts_with(**n)) {
+        let v = &rest[name.len() + 1..];
+        // The value ends before the next `), Name(` or at the end.
+        let mut end = v.len();
+        let vb = v.as_bytes();
+        for i in memchr::memchr_iter(b')', vb) {
+            if !vb[i + 1..].starts_with(b", ") {
+                continue;
+            }
+            let next = &v[i + 3..];
+            if INSERT_NAMES
+                .iter()
+                .any(|n| next.starts_with(n) && next[n.len()..].starts_with('('))
+            {
+                end = i;
+                break;
+            }
+        }
+        out.push((name, &v[..end]));
+        if end == v.len() {
+            break;
+        }
+        rest = &v[end + 3..];
+    }
+    (t[..open].trim_end(), out)
+}
+
+/// How sure we are that these first lines are a container console.
+fn sniff_text(text: &str) -> u8 {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(400)
+        .collect();
+    // The block's last line may be cut.
+    let n = lines.len().saturating_sub(1).max(1);
+    let (mut basic_mq, mut basic_other, mut json_container, mut kubectl) = (0, 0, 0, 0);
+    for l in lines.iter().take(n) {
+        let l = l.trim_start_matches('\u{feff}');
+        if strip_kubectl_stamp(l).is_some() {
+            kubectl += 1;
+        }
+        let l2 = strip_kubectl_stamp(l).unwrap_or(l);
+        if l2.starts_with('{') {
+            if l2.contains("\"mq_containerlog\"") {
+                json_container += 1;
+            }
+            continue;
+        }
+        if let Some((_, rest)) = basic_line(l) {
+            if mq_message(rest).is_some() {
+                basic_mq += 1;
+            } else {
+                basic_other += 1;
+            }
+        }
+    }
+    if json_container > 0 || (kubectl > 0 && lines.iter().any(|l| l.contains("\"mq_log\""))) {
+        return 97;
+    }
+    match (basic_mq, basic_other) {
+        (0, _) => 0,
+        // Timed MQ messages: nothing else writes those.
+        (m, o) if m + o >= n / 2 => 90,
+        _ => 50,
+    }
+}
+
+impl Reader for ContainerLogReader {
+    fn format(&self) -> Format {
+        Format::ContainerLog
+    }
+
+    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() || !looks_like_text(head) {
+            return 0;
+        }
+        sniff_text(&String::from_utf8_lossy(head))
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        // One file each (no group): the variant decides the source.
+        let json = inputs.first().is_some_and(|i| {
+            i.head(super::SNIFF_BYTES).is_ok_and(|h| {
+                let t = String::from_utf8_lossy(&h);
+                t.lines()
+                    .map(|l| l.trim_start_matches('\u{feff}').trim_start())
+                    .find(|l| !l.is_empty())
+                    .is_some_and(|l| strip_kubectl_stamp(l).unwrap_or(l).starts_with('{'))
+            })
+        });
+        if json {
+            Box::new(ErrlogJsonSource::new(inputs, opts, Format::ContainerLog))
+        } else {
+            Box::new(BasicSource {
+                opts: opts.clone(),
+                inputs: inputs.into(),
+                run: None,
+                done: Vec::new(),
+                out: VecDeque::new(),
+                line: String::new(),
+            })
+        }
+    }
+}
+
+/// An event waiting for the lines that may continue it.
+struct Pending {
+    event: Event,
+    conts: usize,
+}
+
+struct Run {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    pending: Option<Pending>,
+    /// Lines before the first timed one (nothing to attach them to).
+    orphans: u64,
+    first_orphan: Option<u64>,
+    bad_times: u64,
+}
+
+pub struct BasicSource {
+    opts: ReadOptions,
+    inputs: VecDeque<Input>,
+    run: Option<Run>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+    line: String,
+}
+
+impl BasicSource {
+    fn open_next(&mut self) -> bool {
+        let Some(input) = self.inputs.pop_front() else {
+            return false;
+        };
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::ContainerLog, &self.opts);
+        self.run = Some(Run {
+            info,
+            origin,
+            lines,
+            pending: None,
+            orphans: 0,
+            first_orphan: None,
+            bad_times: 0,
+        });
+        true
+    }
+
+    fn flush(&mut self) {
+        let run = self.run.as_mut().expect("run");
+        if let Some(p) = run.pending.take() {
+            run.info.saw_event(&p.event.ts);
+            self.out.push_back(p.event);
+        }
+    }
+
+    fn step(&mut self) -> bool {
+        let run = self.run.as_mut().expect("run");
+        let Some(reader) = run.lines.as_mut() else {
+            return false;
+        };
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
+        };
+        let no = meta.no;
+        // Copied out of the read buffer (which the run owns) into a buffer
+        // kept from line to line.
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        line.push_str(&decode_line(bytes).0);
+        let (truncated, full_len, cut_len) = (meta.truncated, meta.full_len, bytes.len());
+        if meta.unterminated && basic_line(&line).is_none() {
+            // The file ends inside a line (copied while being written).
+            run.info.problem(
+                ProblemCode::CutFile,
+                Some(no),
+                Severity::Warning,
+                1,
+                "last line is cut short (log still being written?): skipped",
+            );
+        } else {
+            self.line_step(no, &line, truncated, full_len, cut_len);
+        }
+        self.line = line;
+        true
+    }
+
+    fn line_step(&mut self, no: u64, text: &str, truncated: bool, full_len: usize, cut_len: usize) {
+        let run = self.run.as_mut().expect("run");
+        let text = text.trim_start_matches('\u{feff}');
+        if text.trim().is_empty() {
+            return;
+        }
+        if truncated {
+            run.info.problem(
+                ProblemCode::LineTooLong,
+                Some(no),
+                Severity::Warning,
+                0,
+                format!("line of {full_len} bytes cut to the first {cut_len} bytes"),
+            );
+        }
+        let Some((stamp, rest)) = basic_line(text) else {
+            // A line starting like a time whose time is cut (`2021-12-15T23:
+            // 39:1 ...`, a console copied with a line damaged) is no
+            // program's continuation: say so instead of joining it.
+            if cut_stamp(text) {
+                run.bad_times += 1;
+                run.info.problem(
+                    ProblemCode::BadTime,
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    "line starts with a cut time: skipped",
+                );
+                return;
+            }
+            // A line without a time continues the message before it (a
+            // program's multi-line output).
+            match run.pending.as_mut() {
+                Some(p) if p.conts < MAX_CONTINUATIONS => {
+                    p.conts += 1;
+                    p.event.text.push(' ');
+                    p.event.text.push_str(text.trim_end());
+                }
+                _ => {
+                    run.orphans += 1;
+                    run.first_orphan.get_or_insert(no);
+                }
+            }
+            return;
+        };
+        let parsed = fast_stamp(stamp).map_or_else(|| DateTime::parse_from_rfc3339(stamp), Ok);
+        let ts: DateTime<FixedOffset> = match parsed {
+            Ok(t) => t,
+            Err(_) => {
+                run.bad_times += 1;
+                run.info.problem(
+                    ProblemCode::BadTime,
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    format!("time `{stamp}` cannot be read: line skipped"),
+                );
+                return;
+            }
+        };
+        if run.info.utc_offset.is_none() {
+            run.info.set_offset(*ts.offset(), "data");
+        }
+        let event = match mq_message(rest) {
+            Some((id, body)) => mq_event(run, ts, no, id, body, rest),
+            None => {
+                let mut e = Event::new(ts, run.origin.clone(), no, Kind::Text, rest.to_string());
+                // `mqhtpass: MQStart ...`: the program that wrote it.
+                if let Some((prog, _)) = rest.split_once(": ")
+                    && !prog.is_empty()
+                    && prog.len() <= 32
+                    && prog
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+                {
+                    e.set_attr("program", prog);
+                }
+                e
+            }
+        };
+        self.flush();
+        let run = self.run.as_mut().expect("run");
+        run.pending = Some(Pending { event, conts: 0 });
+    }
+
+    fn end_file(&mut self) {
+        if self.run.is_some() {
+            self.flush();
+        }
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        if run.orphans > 0 {
+            run.info.problem(
+                ProblemCode::MissingTime,
+                run.first_orphan,
+                Severity::Warning,
+                run.orphans,
+                format!(
+                    "{} line(s) without a time before the first timed line: skipped",
+                    run.orphans
+                ),
+            );
+        }
+        run.info.variant = Some("basic".to_string());
+        if run.info.events == 0 && run.info.problem_count == 0 && run.info.lines > 0 {
+            run.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no timed console line found",
+            );
+        }
+        self.done.push(run.info);
+    }
+}
+
+/// One MQ message line as a `log-record` event, its fields pulled out by
+/// the same catalogue as the error logs' records.
+fn mq_event(
+    run: &mut Run,
+    ts: DateTime<FixedOffset>,
+    no: u64,
+    id: &str,
+    body: &str,
+    whole: &str,
+) -> Event {
+    let (text, inserts) = split_inserts(body);
+    let mut e = Event::new(
+        ts,
+        run.origin.clone(),
+        no,
+        Kind::LogRecord,
+        crate::event::spare_copy(whole),
+    );
+    // Most lines need no normalising: no copy for those.
+    let norm = catalog::normalise_cow(text);
+    let x = catalog::extract(id, &norm, &inserts);
+    // A record has about ten attributes: one allocation, not four.
+    e.attrs = crate::event::Attrs::spare(20, 256);
+    e.set_attr("msgid", x.msgid);
+    if let Some(s) = x.severity {
+        e.set_attr("severity", s.to_string());
+    }
+    if let Some(f) = x.family {
+        e.set_attr("family", f);
+    }
+    for (k, v) in x.attrs {
+        e.set_attr(k, v);
+    }
+    for (canon, v) in &inserts {
+        let name = match *canon {
+            "ArithInsert1" => "arith_insert1",
+            "ArithInsert2" => "arith_insert2",
+            "CommentInsert1" => "comment_insert1",
+            "CommentInsert2" => "comment_insert2",
+            _ => "comment_insert3",
+        };
+        e.set_attr(name, *v);
+    }
+    if let Some(q) = e.attr("qmgr")
+        && run.info.qmgr.is_none()
+    {
+        run.info.qmgr = Some(q.to_string());
+    }
+    e
+}
+
+crate::file_by_file!(BasicSource);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = ContainerLogReader.open(
+            vec![Input::from_bytes("pod.log", text.as_bytes().to_vec())],
+            &ReadOptions::default(),
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    }
+
+    const BASIC: &str = "\
+2021-12-15T23:38:51.702Z AMQ7467I: The oldest log file required to start queue manager mqpoc1 is S0000000.LOG. [CommentInsert1(mqpoc1), CommentInsert2(S0000000.LOG)]
+2021-12-15T23:38:52.034Z mqhtpass: MQStart options=Secondary qmgr=mqpoc1
+2021-12-15T23:38:52.101Z AMQ9209E: Connection to host 'app01 (10.1.2.3)' for channel 'APP1.SVRCONN' closed. [CommentInsert1(app01 (10.1.2.3)), CommentInsert3(APP1.SVRCONN)]
+2021-12-15T23:38:52.200Z AMQ9788: Slow DNS lookup for address 'centos6'.
+";
+
+    #[test]
+    fn a_cut_time_is_a_located_problem_not_a_continuation() {
+        let text = "2021-12-15T23:38:51.702Z mqhtpass: started\n\
+                    2021-12-15T23:3 AMQ9209E: Connection to host 'a' closed.\n\
+                    \tgoroutine 1 [running]:\n\
+                    2021-12-15T23:38:52.000Z runmqserver: done\n";
+        let (evs, infos) = read(text);
+        assert_eq!(evs.len(), 2);
+        // The program's own continuation is still joined.
+        assert_eq!(evs[0].text, "mqhtpass: started \tgoroutine 1 [running]:");
+        let p = &infos[0].problems[0];
+        assert_eq!((p.line, p.code), (Some(2), ProblemCode::BadTime));
+        assert!(!cut_stamp("goroutine 1"));
+        assert!(!cut_stamp("2021-12-15T23:38:51Z x"));
+    }
+
+    #[test]
+    fn fast_stamps_are_chronos() {
+        let stamps = [
+            "2021-12-15T23:38:51.702Z",
+            "2021-12-15T23:38:51Z",
+            "2021-12-15t23:38:51.702318+01:00",
+            "2021-12-15T23:38:51.123456789-05:30",
+            "2021-12-15T23:38:51.1234567891Z",
+            "2021-12-31T23:59:60Z",
+            "2021-02-30T10:00:00Z",
+            "2021-12-15T24:00:00Z",
+            "2021-12-15T23:38:51+25:00",
+            "2021-12-15T23:38:51-00:59",
+            "0000-01-01T00:00:00Z",
+        ];
+        for s in stamps {
+            let n = stamp_len(s.as_bytes()).unwrap();
+            let s = &s[..n];
+            if let Some(t) = fast_stamp(s) {
+                assert_eq!(Ok(t), DateTime::parse_from_rfc3339(s), "{s}");
+            } else {
+                // Left to chrono: only what the fast path does not cover.
+                assert!(
+                    s.contains(":60") || s.len() > 30 || DateTime::parse_from_rfc3339(s).is_err(),
+                    "{s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn basic_lines_are_records_and_text() {
+        assert!(sniff_text(BASIC) >= 90);
+        let (evs, infos) = read(BASIC);
+        assert_eq!(evs.len(), 4);
+        assert_eq!(evs[0].kind, Kind::LogRecord);
+        assert_eq!(evs[0].attr("msgid"), Some("AMQ7467I"));
+        assert_eq!(evs[0].attr("comment_insert2"), Some("S0000000.LOG"));
+        assert_eq!(evs[1].kind, Kind::Text);
+        assert_eq!(evs[1].attr("program"), Some("mqhtpass"));
+        assert_eq!(evs[2].attr("channel"), Some("APP1.SVRCONN"));
+        assert_eq!(evs[2].attr("comment_insert1"), Some("app01 (10.1.2.3)"));
+        // No severity letter before MQ 9.1: the same message.
+        assert_eq!(evs[3].attr("msgid").map(|s| &s[..7]), Some("AMQ9788"));
+        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].variant.as_deref(), Some("basic"));
+        assert_eq!(infos[0].events, 4);
+    }
+
+    #[test]
+    fn kubectl_timestamps_are_dropped() {
+        let l = "2021-12-15T23:38:51.702318123Z 2021-12-15T23:38:51.702Z AMQ5051I: The queue manager task 'LOGGER-IO' has started.";
+        let (stamp, rest) = basic_line(l).unwrap();
+        assert_eq!(stamp, "2021-12-15T23:38:51.702Z");
+        assert!(rest.starts_with("AMQ5051I"));
+        assert_eq!(
+            strip_kubectl_stamp("2021-12-15T23:38:51.7Z {\"a\":1}"),
+            Some("{\"a\":1}")
+        );
+        // A basic line alone is not a kubectl prefix.
+        assert_eq!(
+            strip_kubectl_stamp("2021-12-15T23:38:51.7Z AMQ5051I: x"),
+            None
+        );
+    }
+
+    #[test]
+    fn inserts_with_parentheses_and_commas() {
+        let (t, ins) = split_inserts(
+            "Channel 'A' ended. [CommentInsert1(host (1.2.3.4)(1414)), ArithInsert1(10054), CommentInsert3(a, b)]",
+        );
+        assert_eq!(t, "Channel 'A' ended.");
+        assert_eq!(
+            ins,
+            vec![
+                ("CommentInsert1", "host (1.2.3.4)(1414)"),
+                ("ArithInsert1", "10054"),
+                ("CommentInsert3", "a, b"),
+            ]
+        );
+        let (t, ins) = split_inserts("No inserts [here]");
+        assert_eq!((t, ins.len()), ("No inserts [here]", 0));
+    }
+
+    /// The byte searches find what `match_indices` found, on trailers
+    /// pieced together from the awkward parts.
+    #[test]
+    fn inserts_split_as_by_str_patterns() {
+        fn by_str(text: &str) -> (&str, Vec<(&'static str, &str)>) {
+            let named = |s: &str| {
+                INSERT_NAMES
+                    .iter()
+                    .any(|n| s.starts_with(n) && s[n.len()..].starts_with('('))
+            };
+            let t = text.trim_end();
+            let Some(inner_end) = t.strip_suffix(")]") else {
+                return (text, Vec::new());
+            };
+            let Some(open) = t
+                .match_indices(" [")
+                .map(|(i, _)| i)
+                .filter(|&i| named(&t[i + 2..]))
+                .last()
+            else {
+                return (text, Vec::new());
+            };
+            let mut out = Vec::new();
+            let mut rest = &inner_end[open + 2..];
+            while let Some(name) = INSERT_NAMES.iter().find(|n| rest.starts_with(**n)) {
+                let v = &rest[name.len() + 1..];
+                let end = v
+                    .match_indices("), ")
+                    .map(|(i, _)| i)
+                    .find(|&i| named(&v[i + 3..]))
+                    .unwrap_or(v.len());
+                out.push((*name, &v[..end]));
+                if end == v.len() {
+                    break;
+                }
+                rest = &v[end + 3..];
+            }
+            (t[..open].trim_end(), out)
+        }
+        let parts = [
+            " [",
+            "[",
+            " ",
+            "(",
+            ")",
+            "), ",
+            ")]",
+            ", ",
+            "CommentInsert1(",
+            "ArithInsert2(",
+            "CommentInsert3",
+            "x",
+            "é",
+            "]",
+            " )] ",
+            "),",
+        ];
+        let mut rng = crate::testrng::Rng::new(0x001a_5e47);
+        for _ in 0..50_000 {
+            let mut t = String::from("AMQ9209E text");
+            for _ in 0..rng.below(12) {
+                t.push_str(parts[rng.below(parts.len())]);
+            }
+            if rng.below(2) == 0 {
+                t.push_str(")]");
+            }
+            assert_eq!(split_inserts(&t), by_str(&t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn untimed_lines_continue_or_are_reported_and_bad_times_skipped() {
+        let text = "panic: runtime error\n\
+                    2021-12-15T23:38:52.034Z runmqserver: fatal error\n\
+                    goroutine 1 [running]:\n\
+                    2021-13-45T23:38:52.034Z AMQ5051I: bad month\n\
+                    2021-12-15T23:38:5";
+        let (evs, infos) = read(text);
+        assert_eq!(evs.len(), 1);
+        assert_eq!(
+            evs[0].text,
+            "runmqserver: fatal error goroutine 1 [running]:"
+        );
+        let msgs: Vec<&str> = infos[0]
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        assert!(
+            msgs.iter().any(|m| m.contains("cannot be read")),
+            "{msgs:?}"
+        );
+        assert!(
+            msgs.iter().any(|m| m.contains("without a time")),
+            "{msgs:?}"
+        );
+        assert!(msgs.iter().any(|m| m.contains("cut short")), "{msgs:?}");
+    }
+
+    #[test]
+    fn json_console_mixes_mq_and_container_records() {
+        let text = concat!(
+            r#"{"ibm_datetime":"2021-12-15T23:38:50.100Z","host":"mqpoc1-ibm-mq-0","ibm_processName":"runmqserver","ibm_processId":"1","ibm_serverName":"mqpoc1","loglevel":"INFO","message":"Using queue manager name: mqpoc1","type":"mq_containerlog"}"#,
+            "\n",
+            r#"2021-12-15T23:38:51.702318Z {"ibm_messageId":"AMQ7467I","ibm_commentInsert1":"mqpoc1","ibm_commentInsert2":"S0000000.LOG","ibm_datetime":"2021-12-15T23:38:51.702Z","ibm_serverName":"mqpoc1","type":"mq_log","host":"mqpoc1-ibm-mq-0","loglevel":"INFO","module":"amqalch0.c:1234","ibm_processId":"74","ibm_threadId":"1","ibm_processName":"amqzmuc0","message":"AMQ7467I: The oldest log file required to start queue manager mqpoc1 is S0000000.LOG."}"#,
+            "\n"
+        );
+        assert_eq!(sniff_text(text), 97);
+        let (evs, infos) = read(text);
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0].kind, Kind::Text);
+        assert_eq!(evs[0].attr("program"), Some("runmqserver"));
+        assert_eq!(evs[1].kind, Kind::LogRecord);
+        assert_eq!(evs[1].attr("msgid"), Some("AMQ7467I"));
+        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].variant.as_deref(), Some("json"));
+    }
+}

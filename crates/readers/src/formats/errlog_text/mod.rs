@@ -1,0 +1,172 @@
+//! Text error logs (`AMQERR01.LOG` ... `AMQERR03.LOG`), MQSeries 5.x to 9.4,
+//! every platform and locale. See `shared/formats/error-log.md` §1 and §5.
+//!
+//! A record is a header line (`<local date> <time>[ AM|PM] - Process(p.t)
+//! User(u) Program(p)`), indented `Name(value)` attribute lines, the message
+//! line (`AMQnnnn[X]: summary`), two headed sections (explanation, action;
+//! headings localised) and a separator line (`----- amqxxx.c : 123 ----`)
+//! that closes it.
+//!
+//! Each file is read twice, streaming both times. The first pass looks at
+//! header and `Time()` lines only, to decide the date order of each header
+//! style (`.`, AM/PM, a field above 12, agreement with `Time()`) and the UTC
+//! offset (local header time minus `Time()`). The second pass parses the
+//! records. A rotated set (AMQERR03, 02, 01) is one source, oldest first.
+
+mod clocks;
+mod header;
+mod parser;
+mod prescan;
+mod source;
+
+pub use clocks::survey;
+use header::*;
+use parser::*;
+use prescan::*;
+use source::*;
+
+use super::Reader;
+use super::errlog_common::{Dedup, PathFacts, RecordKey, path_facts, rotation_group};
+use crate::catalog;
+use crate::event::{Event, Format, Kind, Origin};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{ReadOptions, Source};
+use crate::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_start};
+use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use regex::Regex;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::Read;
+use std::sync::{Arc, LazyLock};
+
+/// Text kept per record; the rest of a runaway record is dropped.
+const MAX_RECORD_BYTES: usize = 64 * 1024;
+/// Attributes kept per record.
+const MAX_ATTRS: usize = 64;
+/// Users whose date order is decided on their own, per header style.
+const MAX_USERS_PER_STYLE: usize = 64;
+/// The largest UTC offset in use (+14:00, Kiribati).
+const MAX_OFFSET_SECS: i64 = 14 * 3600;
+
+pub struct ErrlogTextReader;
+
+/// `<date> <time>[ AM] - ` (the date `dd/mm/yyyy`, `mm/dd/yy` or
+/// `yyyy/mm/dd`, told apart by `header::header_from`) followed by the `Process(...)` attributes. The en
+/// dash and no-break spaces come from copies pasted into documents.
+static HEADER_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\s*(\d{1,4})([./-])(\d{1,2})[./-](\d{1,4})[\s\u{a0}]+(\d{1,2}):(\d{2}):(\d{2})(?:[\s\u{a0}]*([AaPp][Mm]))?[\s\u{a0}]+[-–][\s\u{a0}]+(Process\(.*)$",
+    )
+    .expect("header regex")
+});
+
+/// MQSeries 5.x: `MM/DD/YY HH:MM:SS`, the message possibly on the same line.
+static LEGACY_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{2})/(\d{2})/(\d{2})\s+(\d{2}):(\d{2}):(\d{2})\s*(AMQ\d{4}[A-Z]?:.*)?$")
+        .expect("legacy regex")
+});
+
+static MSG_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(AMQ\d{4}[A-Z]?):\s?(.*)$").expect("message regex"));
+
+static SEPARATOR_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^-{5}(?: (\S+) : (\d+) )?-+\s*$").expect("separator regex"));
+
+/// Headings that may carry their text on the same line (old releases) or be
+/// glued to the end of the summary (pasted copies).
+const KNOWN_HEADINGS: &[&str] = &[
+    "EXPLANATION",
+    "ACTION",
+    "ERKLÄRUNG",
+    "AKTION",
+    "EXPLICATION",
+    "EXPLICACIÓN",
+    "ACCIÓN",
+    "SPIEGAZIONE",
+    "AZIONE",
+];
+
+/// Attribute names that may appear without indentation (copies that lost
+/// it) and still be read as attributes.
+const KNOWN_ATTRS: &[&str] = &[
+    "Host",
+    "Installation",
+    "VRMF",
+    "QMgr",
+    "Time",
+    "RemoteHost",
+    "ArithInsert1",
+    "ArithInsert2",
+    "CommentInsert1",
+    "CommentInsert2",
+    "CommentInsert3",
+];
+
+impl Reader for ErrlogTextReader {
+    fn format(&self) -> Format {
+        Format::ErrlogText
+    }
+
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() {
+            // No content to judge: an empty AMQERRnn.LOG is common (a
+            // generation not written yet) and belongs here.
+            return if super::errlog_common::rotation_name(name, "log").is_some() {
+                20
+            } else {
+                0
+            };
+        }
+        // A log with a NUL hole (a crash while writing) fails the text test
+        // but is still a log: the header pattern alone is strict enough.
+        let text_like = looks_like_text(head);
+        let text = String::from_utf8_lossy(head);
+        if !text_like {
+            let found = text
+                .lines()
+                .take(400)
+                .any(|l| parse_header(l.trim_start_matches('\0')).is_some());
+            return if found { 90 } else { 0 };
+        }
+        let mut seps = 0;
+        let mut msgs = 0;
+        let mut prev_legacy = false;
+        for line in text.lines().take(400) {
+            if parse_header(line).is_some() {
+                return 95;
+            }
+            if prev_legacy && MSG_RE.is_match(line) {
+                return 85;
+            }
+            prev_legacy = LEGACY_RE.is_match(line);
+            if prev_legacy && line.contains("AMQ") {
+                return 85;
+            }
+            if line.starts_with("-----") && SEPARATOR_RE.is_match(line) && line.contains(" : ") {
+                seps += 1;
+            }
+            if MSG_RE.is_match(line) {
+                msgs += 1;
+            }
+        }
+        // A file that starts inside a long record: message lines and
+        // separators naming a source file.
+        if seps > 0 && msgs > 0 { 60 } else { 0 }
+    }
+
+    fn group(&self, input: &Input) -> Option<(String, u32)> {
+        rotation_group(input, "log")
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(ErrlogTextSource::new(inputs, opts.clone()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Attributes and headers
+
+#[cfg(test)]
+mod tests;

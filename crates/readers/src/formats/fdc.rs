@@ -1,0 +1,531 @@
+//! FDC files (`AMQnnnnn.n.FDC`): First Failure Symptom Reports. Each report
+//! opens with a box of `| Key :- value |` lines (values wrap onto `|   ...|`
+//! continuation lines) followed by function stacks, trace history and
+//! dumps, which are not read. A process appends every report it writes to
+//! the same file, so one file holds one or more reports; each becomes one
+//! `fdc` event. See `shared/formats/error-log.md` §4.
+
+use super::Reader;
+use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{ReadOptions, Source};
+use crate::text::{decode_line, looks_like_text};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::Arc;
+
+const TITLE: &str = "First Failure Symptom Report";
+/// Header fields kept per report (a runaway box is cut there).
+const MAX_FIELDS: usize = 200;
+
+pub struct FdcReader;
+
+impl Reader for FdcReader {
+    fn format(&self) -> Format {
+        Format::Fdc
+    }
+
+    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() || !looks_like_text(head) {
+            return 0;
+        }
+        let text = String::from_utf8_lossy(head);
+        let boxed = text
+            .lines()
+            .take(80)
+            .any(|l| l.starts_with('|') && l.contains(TITLE));
+        if boxed { 98 } else { 0 }
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(FdcSource {
+            opts: opts.clone(),
+            inputs: inputs.into(),
+            run: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        })
+    }
+}
+
+/// One report's header box.
+#[derive(Debug, Default)]
+struct Report {
+    line: u64,
+    fields: Vec<(String, String)>,
+    /// The box was not closed: the file or the box was cut.
+    cut: bool,
+}
+
+impl Report {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    }
+}
+
+/// `| Key :- value |` → (key, value); `|   more |` → (``, more).
+fn box_line(line: &str) -> Option<(&str, &str)> {
+    let inner = line.strip_prefix('|')?;
+    let inner = inner.trim_end();
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    match inner.find(":-") {
+        Some(i) => Some((inner[..i].trim(), inner[i + 2..].trim())),
+        None => Some(("", inner.trim())),
+    }
+}
+
+/// Leading decimal digits: `4    RemoteResponder` → 4, `00003084` → 3084.
+fn leading_u32(s: &str) -> Option<u32> {
+    let d: String = s
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    d.parse().ok()
+}
+
+/// `UTC Time :- 1697806812.104000` (seconds since 1970), also the older
+/// `UTC Time/Zone :- 1201539869.892015 0 GMT`.
+fn utc_time(r: &Report) -> Option<DateTime<chrono::Utc>> {
+    let v = r.get("UTC Time").or_else(|| r.get("UTC Time/Zone"))?;
+    let tok = v.split_whitespace().next()?;
+    let (secs, frac) = tok.split_once('.').unwrap_or((tok, "0"));
+    let secs: i64 = secs.parse().ok()?;
+    let digits: String = frac.chars().take(9).collect();
+    let nanos: u32 = format!("{digits:0<9}").parse().ok()?;
+    DateTime::from_timestamp(secs, nanos)
+}
+
+/// `UTC Time Offset :- -240 (EDT)`: minutes east of UTC. The older
+/// `UTC Time/Zone` line carries a small number after the time that reads
+/// as hours (`-4`); either way the result is rounded to whole minutes.
+fn utc_offset(r: &Report) -> Option<FixedOffset> {
+    if let Some(v) = r.get("UTC Time Offset") {
+        let m: i32 = v.split_whitespace().next()?.parse().ok()?;
+        return FixedOffset::east_opt(m * 60);
+    }
+    let v = r.get("UTC Time/Zone")?;
+    let n: i32 = v.split_whitespace().nth(1)?.parse().ok()?;
+    let minutes = if n.abs() <= 14 { n * 60 } else { n };
+    FixedOffset::east_opt(minutes * 60)
+}
+
+/// `Fri October 20 2023 09:00:12 EDT` (English only; other languages are
+/// left to `UTC Time`).
+fn local_time(r: &Report) -> Option<NaiveDateTime> {
+    let v = r.get("Date/Time")?;
+    let toks: Vec<&str> = v.split_whitespace().collect();
+    if toks.len() < 5 {
+        return None;
+    }
+    NaiveDateTime::parse_from_str(&toks[1..5].join(" "), "%B %d %Y %H:%M:%S").ok()
+}
+
+struct Run {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    report: Option<Report>,
+    last_border: Option<u64>,
+    reports: u64,
+    fallback: Option<FixedOffset>,
+}
+
+pub struct FdcSource {
+    opts: ReadOptions,
+    inputs: VecDeque<Input>,
+    run: Option<Run>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+impl FdcSource {
+    fn open_next(&mut self) -> bool {
+        let Some(input) = self.inputs.pop_front() else {
+            return false;
+        };
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::Fdc, &self.opts);
+        self.run = Some(Run {
+            info,
+            origin,
+            lines,
+            report: None,
+            last_border: None,
+            reports: 0,
+            fallback: None,
+        });
+        true
+    }
+
+    fn step(&mut self) -> bool {
+        let run = self.run.as_mut().expect("run");
+        let Some(reader) = run.lines.as_mut() else {
+            return false;
+        };
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
+        };
+        let no = meta.no;
+        // Only box lines matter; the dumps after a box are skipped cheaply.
+        let first = bytes.first().copied();
+        if run.report.is_none() && first != Some(b'|') && first != Some(b'+') {
+            return true;
+        }
+        let (text, _) = decode_line(bytes);
+        let text = text.into_owned();
+        if text.starts_with("+-") {
+            run.last_border = Some(no);
+            if run.report.is_some() {
+                self.emit_report();
+            }
+            return true;
+        }
+        if text.starts_with('|') && text.contains(TITLE) {
+            if let Some(r) = &run.report {
+                let l = r.line;
+                run.info.problem( ProblemCode::CutRecord,
+                    Some(l),
+                    Severity::Warning,
+                    0,
+                    format!("header box of the report at line {l} is not closed before the next report at line {no}"),
+                );
+                if let Some(r) = self.run.as_mut().and_then(|r| r.report.as_mut()) {
+                    r.cut = true;
+                }
+                self.emit_report();
+            }
+            let run = self.run.as_mut().expect("run");
+            let line = run.last_border.filter(|b| *b + 2 >= no).unwrap_or(no);
+            run.report = Some(Report {
+                line,
+                fields: Vec::new(),
+                cut: false,
+            });
+            return true;
+        }
+        let Some(report) = run.report.as_mut() else {
+            return true;
+        };
+        match box_line(&text) {
+            Some(("", more)) => {
+                let is_rule = more.chars().all(|c| c == '=');
+                if !more.is_empty()
+                    && !is_rule
+                    && let Some((_, v)) = report.fields.last_mut()
+                {
+                    v.push(' ');
+                    v.push_str(more);
+                }
+            }
+            Some((k, v)) => {
+                if report.fields.len() < MAX_FIELDS {
+                    report.fields.push((k.to_string(), v.to_string()));
+                }
+            }
+            None => {
+                let l = report.line;
+                run.info.problem(
+                    ProblemCode::CutRecord,
+                    Some(no),
+                    Severity::Warning,
+                    0,
+                    format!("header box of the report at line {l} ends without its closing border"),
+                );
+                report.cut = true;
+                self.emit_report();
+            }
+        }
+        true
+    }
+
+    fn emit_report(&mut self) {
+        let run = self.run.as_mut().expect("run");
+        let Some(r) = run.report.take() else {
+            return;
+        };
+        run.reports += 1;
+        let utc = utc_time(&r);
+        let local = local_time(&r);
+        let offset = utc_offset(&r).or_else(|| {
+            let (u, l) = (utc?, local?);
+            let secs = (l - u.naive_utc()).num_seconds();
+            // Times years apart (a damaged report) make no offset: the
+            // product is taken in i64 and must fit the offset's range.
+            let q = ((secs as f64) / 900.0).round() as i64 * 900;
+            i32::try_from(q).ok().and_then(FixedOffset::east_opt)
+        });
+        let ts: Ts = match (utc, local, offset) {
+            (Some(u), _, Some(o)) => u.with_timezone(&o),
+            (Some(u), _, None) => u.with_timezone(&FixedOffset::east_opt(0).expect("zero")),
+            (None, Some(l), Some(o)) => match o.from_local_datetime(&l) {
+                chrono::LocalResult::Single(t) => t,
+                _ => o.from_utc_datetime(&l),
+            },
+            (None, Some(l), None) => {
+                let o = match run.fallback {
+                    Some(o) => o,
+                    None => {
+                        let o = self.opts.fallback_offset(&mut run.info);
+                        run.fallback = Some(o);
+                        o
+                    }
+                };
+                match o.from_local_datetime(&l) {
+                    chrono::LocalResult::Single(t) => t,
+                    _ => o.from_utc_datetime(&l),
+                }
+            }
+            (None, None, _) => {
+                run.info.problem( ProblemCode::BadTime,
+                    Some(r.line),
+                    Severity::Warning,
+                    0,
+                    format!(
+                        "report at line {} has no readable time (Date/Time `{}`, no UTC Time): skipped",
+                        r.line,
+                        r.get("Date/Time").unwrap_or("")
+                    ),
+                );
+                return;
+            }
+        };
+        if run.info.utc_offset.is_none() {
+            run.info.set_offset(*ts.offset(), "data");
+        }
+        let probe = r.get("Probe Id").unwrap_or("");
+        let component = r.get("Component").unwrap_or("");
+        let comments: Vec<&str> = ["Comment1", "Comment2", "Comment3"]
+            .iter()
+            .filter_map(|k| r.get(k))
+            .collect();
+        let detail = if comments.is_empty() {
+            r.get("Probe Description")
+                .or(r.get("Major Errorcode"))
+                .unwrap_or("")
+                .to_string()
+        } else {
+            comments.join(" | ")
+        };
+        let text = format!("{probe} {component}: {detail}").trim().to_string();
+        let mut e = Event::new(ts, run.origin.clone(), r.line, Kind::Fdc, text);
+        if r.cut {
+            e.set_attr("incomplete", "true");
+        }
+        e.pid = r.get("Process").and_then(leading_u32);
+        e.tid = r.get("Thread").and_then(leading_u32);
+        for (key, attr) in [
+            ("Probe Id", "probe"),
+            ("Component", "component"),
+            ("Major Errorcode", "major_rc"),
+            ("Minor Errorcode", "minor_rc"),
+            ("Program Name", "program"),
+            ("Host Name", "host"),
+            ("QueueManager", "qmgr"),
+            ("Probe Type", "probe_type"),
+            ("Probe Severity", "probe_severity"),
+            ("Probe Description", "description"),
+            ("LVLS", "vrmf"),
+            ("Arith1", "arith1"),
+            ("Arith2", "arith2"),
+            ("Comment1", "comment1"),
+            ("Comment2", "comment2"),
+            ("Comment3", "comment3"),
+            ("Date/Time", "local_time"),
+            ("FDCSequenceNumber", "sequence"),
+        ] {
+            if let Some(v) = r.get(key) {
+                e.set_attr(attr, v);
+            }
+        }
+        // `/build/.../amqccita.c,` and `Line Number :- 6138`.
+        if let Some(s) = r.get("SCCS Info") {
+            let file = s
+                .trim_end_matches(',')
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(s)
+                .split([',', ' '])
+                .next()
+                .unwrap_or("");
+            let src = match r.get("Line Number") {
+                Some(n) => format!("{file}:{n}"),
+                None => file.to_string(),
+            };
+            e.set_attr("source", src);
+        }
+        let info = &mut run.info;
+        if info.host.is_none() {
+            info.host = r.get("Host Name").map(|h| {
+                // Windows writes `NAME (Windows 10 ...)`: the name only.
+                h.split(" (").next().unwrap_or(h).to_string()
+            });
+        }
+        if info.mq_version.is_none() {
+            info.mq_version = r.get("LVLS").map(str::to_string);
+        }
+        if info.platform.is_none() {
+            info.platform = r.get("Operating System").map(str::to_string);
+        }
+        if info.pid.is_none() {
+            info.pid = e.pid;
+        }
+        if info.process.is_none() {
+            info.process = r.get("Program Name").map(str::to_string);
+        }
+        if info.qmgr.is_none() {
+            info.qmgr = r.get("QueueManager").map(str::to_string);
+        }
+        info.saw_event(&e.ts);
+        self.out.push_back(e);
+    }
+
+    fn end_file(&mut self) {
+        if let Some(run) = self.run.as_mut()
+            && let Some(r) = run.report.as_mut()
+        {
+            r.cut = true;
+            let l = r.line;
+            run.info.problem( ProblemCode::CutFile,
+                Some(l),
+                Severity::Info,
+                0,
+                format!("file ends inside the header box of the report at line {l}: read as far as it goes"),
+            );
+            self.emit_report();
+        }
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        if let Some(l) = &run.lines {
+            super::raise_bytes(&mut run.info, l.bytes_read());
+        }
+        run.info.variant = Some(if run.reports == 1 {
+            "1 report".to_string()
+        } else {
+            format!("{} reports", run.reports)
+        });
+        if run.reports == 0 {
+            run.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Warning,
+                0,
+                "no First Failure Symptom Report header found",
+            );
+        }
+        self.done.push(run.info);
+    }
+}
+
+crate::file_by_file!(FdcSource);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
+        let mut s: Box<dyn Source> = FdcReader.open(
+            vec![Input::from_bytes("AMQ1.0.FDC", text.as_bytes().to_vec())],
+            &ReadOptions::default(),
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    }
+
+    const OLD_WINDOWS: &str = "\
++-----------------------------------------------------------------------------+
+| WebSphere MQ First Failure Symptom Report                                   |
+| =========================================                                   |
+|                                                                             |
+| Date/Time         :- Mon January 28 2008 21:59:06 GMT                       |
+| UTC Time/Zone     :- 1201557546.892015 0 GMT                                |
+| Host Name         :- WINBOX1 (Windows XP Build 2600: Service Pack 2)       |
+| LVLS              :- 7.0.0.0                                                |
+| Probe Id          :- XC130003                                               |
+| Component         :- xehExceptionHandler                                    |
+| Program Name      :- amqzlaa0.exe                                           |
+| Process           :- 00003084                                               |
+| Thread            :- 00000001                                               |
+| Major Errorcode   :- STOP                                                   |
+| Minor Errorcode   :- OK                                                     |
+| Probe Description :- AMQ6109: An internal WebSphere MQ error has occurred.  |
+| Comment1          :- Access Violation at address 00000000 when reading      |
+|   memory                                                                    |
++-----------------------------------------------------------------------------+
+
+MQM Function Stack
+zlaMainThread
+";
+
+    #[test]
+    fn old_windows_report() {
+        let (evs, infos) = read(OLD_WINDOWS);
+        assert_eq!(evs.len(), 1);
+        let e = &evs[0];
+        assert_eq!(e.line, 1);
+        assert_eq!(e.pid, Some(3084));
+        assert_eq!(e.tid, Some(1));
+        assert_eq!(
+            crate::timefmt::rfc3339(&e.ts),
+            "2008-01-28T21:59:06.892015+00:00"
+        );
+        assert_eq!(
+            e.text,
+            "XC130003 xehExceptionHandler: Access Violation at address 00000000 when reading memory"
+        );
+        assert_eq!(e.attr("major_rc"), Some("STOP"));
+        assert_eq!(
+            e.attr("host"),
+            Some("WINBOX1 (Windows XP Build 2600: Service Pack 2)")
+        );
+        assert_eq!(infos[0].host.as_deref(), Some("WINBOX1"));
+        assert_eq!(infos[0].problem_count, 0);
+    }
+
+    #[test]
+    fn local_time_only_needs_an_offset() {
+        let text = OLD_WINDOWS.replace(
+            "| UTC Time/Zone     :- 1201557546.892015 0 GMT                                |\n",
+            "",
+        );
+        let (evs, infos) = read(&text);
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2008-01-28T21:59:06.000000+00:00"
+        );
+        assert_eq!(
+            infos[0].notes[0],
+            "no UTC offset in the file and no --tz given: UTC assumed"
+        );
+    }
+
+    #[test]
+    fn cut_box_is_reported() {
+        let cut: String = OLD_WINDOWS.lines().take(12).collect::<Vec<_>>().join("\n");
+        let (evs, infos) = read(&cut);
+        assert_eq!(evs.len(), 1);
+        assert_eq!(evs[0].pid, Some(3084));
+        assert_eq!(evs[0].attr("incomplete"), Some("true"));
+        // Read as far as it goes: a reading note.
+        assert!(infos[0].problems.is_empty());
+        assert_eq!(
+            infos[0].notes[0],
+            "file ends inside the header box of the report at line 1: read as far as it goes"
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! `ffstsummary` output: one line per FDC report, what `runmqras`
+//! collections and MQ containers print about the FDCs of a system:
+//!
+//! ```text
+//! AMQ348308.0.FDC 2012/09/07 07:25:19.153937-4 amqzmur0 348308 1 XC034255 xcsWaitEventSem
+//! AMQ21433.0.FDC  2021/04/10 10:56:03 Installation1 amqzdmaa 21433 2 XC338001 xehAsySignalHandler xecE_W_UNEXPECTED_ASYNC_SIGNAL OK
+//! ```
+//!
+//! File, date, time (with fractions and the UTC offset in hours when the
+//! tool wrote them), optional installation, program, pid, tid, probe id,
+//! component, then the major and minor error codes when present. Each line
+//! is an `fdc` event with the same attribute names as a full FDC report's,
+//! so both group together by probe id.
+
+use super::Reader;
+use crate::event::{Event, Format, Kind, Origin, Ts};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::LineReader;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{ReadOptions, Source};
+use crate::text::{decode_line, looks_like_text};
+use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::Arc;
+
+pub struct FfstSummaryReader;
+
+/// One summary line, read.
+#[derive(Debug, PartialEq)]
+struct Line<'a> {
+    file: &'a str,
+    local: NaiveDateTime,
+    /// The offset the line states (`-4`, `+5:30`).
+    offset: Option<FixedOffset>,
+    installation: Option<&'a str>,
+    program: &'a str,
+    pid: u32,
+    tid: u32,
+    probe: &'a str,
+    component: &'a str,
+    major: Option<&'a str>,
+    minor: Option<&'a str>,
+}
+
+/// `XC034255`: two letters and six digits.
+fn is_probe(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 8
+        && b[..2].iter().all(u8::is_ascii_uppercase)
+        && b[2..].iter().all(u8::is_ascii_digit)
+}
+
+fn is_fdc_name(s: &str) -> bool {
+    let b = s.trim_start_matches('!').as_bytes();
+    b.len() > 4 && b[b.len() - 4..].eq_ignore_ascii_case(b".FDC")
+}
+
+/// `07:25:19.153937-4` → time and offset.
+fn time_and_offset(s: &str) -> Option<(NaiveTime, Option<FixedOffset>)> {
+    let (t, off) = match s.get(8..).and_then(|r| r.find(['+', '-']).map(|i| i + 8)) {
+        Some(i) => (&s[..i], Some(&s[i..])),
+        None => (s, None),
+    };
+    let time = NaiveTime::parse_from_str(t, "%H:%M:%S%.f").ok()?;
+    let offset = match off {
+        None => None,
+        Some(o) => {
+            let sign = if o.starts_with('-') { -1 } else { 1 };
+            let (h, m) = o[1..].split_once(':').unwrap_or((&o[1..], "0"));
+            // An offset is under a day: anything larger is no offset (and
+            // would overflow the seconds).
+            let h = h.parse::<i32>().ok().filter(|h| (0..24).contains(h))?;
+            let m = m.parse::<i32>().ok().filter(|m| (0..60).contains(m))?;
+            let secs = h * 3600 + m * 60;
+            Some(FixedOffset::east_opt(sign * secs)?)
+        }
+    };
+    Some((time, offset))
+}
+
+fn parse(line: &str) -> Option<Line<'_>> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() < 8 || !is_fdc_name(w[0]) {
+        return None;
+    }
+    let date = NaiveDate::parse_from_str(w[1], "%Y/%m/%d").ok()?;
+    let (time, offset) = time_and_offset(w[2])?;
+    let p = w.iter().position(|t| is_probe(t))?;
+    // Before the probe id: [installation] program pid tid.
+    if !(6..=7).contains(&p) {
+        return None;
+    }
+    let tid = w[p - 1].parse().ok()?;
+    let pid = w[p - 2].parse().ok()?;
+    let program = w[p - 3];
+    let installation = (p == 7).then(|| w[3]);
+    Some(Line {
+        file: w[0].trim_start_matches('!'),
+        local: date.and_time(time),
+        offset,
+        installation,
+        program,
+        pid,
+        tid,
+        probe: w[p],
+        component: w.get(p + 1)?,
+        major: w.get(p + 2).copied(),
+        minor: w.get(p + 3).copied(),
+    })
+}
+
+impl Reader for FfstSummaryReader {
+    fn format(&self) -> Format {
+        Format::Fdc
+    }
+
+    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+        if head.is_empty() || !looks_like_text(head) {
+            return 0;
+        }
+        let text = String::from_utf8_lossy(head);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let n = lines.len().saturating_sub(1).clamp(1, 50);
+        let good = lines.iter().take(n).filter(|l| parse(l).is_some()).count();
+        match good {
+            0 => 0,
+            g if g * 2 >= n => 90,
+            _ => 40,
+        }
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(FfstSummarySource {
+            opts: opts.clone(),
+            inputs: inputs.into(),
+            run: None,
+            done: Vec::new(),
+            out: VecDeque::new(),
+        })
+    }
+}
+
+struct Run {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    fallback: Option<FixedOffset>,
+    other: u64,
+    first_other: Option<u64>,
+}
+
+pub struct FfstSummarySource {
+    opts: ReadOptions,
+    inputs: VecDeque<Input>,
+    run: Option<Run>,
+    done: Vec<FileInfo>,
+    out: VecDeque<Event>,
+}
+
+impl FfstSummarySource {
+    fn open_next(&mut self) -> bool {
+        let Some(input) = self.inputs.pop_front() else {
+            return false;
+        };
+        let super::Opened {
+            info,
+            origin,
+            lines,
+        } = super::open_run(&input, Format::Fdc, &self.opts);
+        self.run = Some(Run {
+            info,
+            origin,
+            lines,
+            fallback: None,
+            other: 0,
+            first_other: None,
+        });
+        true
+    }
+
+    fn step(&mut self) -> bool {
+        let run = self.run.as_mut().expect("run");
+        let Some(reader) = run.lines.as_mut() else {
+            return false;
+        };
+        let Some((meta, bytes)) = super::read_line(reader, &mut run.info) else {
+            return false;
+        };
+        let no = meta.no;
+        let text = decode_line(bytes).0.into_owned();
+        if text.trim().is_empty() {
+            return true;
+        }
+        let Some(l) = parse(&text) else {
+            // Headings, blank padding, a cut last line: counted, reported
+            // once at the end.
+            run.other += 1;
+            run.first_other.get_or_insert(no);
+            return true;
+        };
+        let off = match l.offset {
+            Some(o) => o,
+            None => match run.fallback {
+                Some(o) => o,
+                None => {
+                    let o = self.opts.fallback_offset(&mut run.info);
+                    run.fallback = Some(o);
+                    o
+                }
+            },
+        };
+        if run.info.utc_offset.is_none() && l.offset.is_some() {
+            run.info.set_offset(off, "data");
+        }
+        let ts: Ts = match off.from_local_datetime(&l.local) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&l.local),
+        };
+        let detail = l.major.unwrap_or("");
+        let text = format!("{} {}: {detail}", l.probe, l.component)
+            .trim()
+            .trim_end_matches(':')
+            .to_string();
+        let mut e = Event::new(ts, run.origin.clone(), no, Kind::Fdc, text);
+        e.pid = Some(l.pid);
+        e.tid = Some(l.tid);
+        e.set_attr("probe", l.probe);
+        e.set_attr("component", l.component);
+        if let Some(m) = l.major {
+            e.set_attr("major_rc", m);
+        }
+        if let Some(m) = l.minor {
+            e.set_attr("minor_rc", m);
+        }
+        e.set_attr("program", l.program);
+        e.set_attr("fdc_file", l.file);
+        if let Some(i) = l.installation {
+            e.set_attr("installation", i);
+        }
+        run.info.saw_event(&e.ts);
+        self.out.push_back(e);
+        true
+    }
+
+    fn end_file(&mut self) {
+        let Some(mut run) = self.run.take() else {
+            return;
+        };
+        if run.other > 0 {
+            run.info.problem(ProblemCode::BadLine,
+                run.first_other,
+                Severity::Warning,
+                run.other,
+                format!(
+                    "{} line(s) are not ffstsummary lines (file, date, time, program, pid, tid, probe id, component): skipped",
+                    run.other
+                ),
+            );
+        }
+        run.info.variant = Some("ffstsummary".to_string());
+        self.done.push(run.info);
+    }
+}
+
+crate::file_by_file!(FfstSummarySource);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "\
+AMQ348308.0.FDC 2012/09/07 07:25:19.153937-4 amqzmur0 348308 1 XC034255 xcsWaitEventSem
+AMQ21433.0.FDC  2021/04/10 10:56:03 Installation1 amqzdmaa 21433 2 XC338001 xehAsySignalHandler xecE_W_UNEXPECTED_ASYNC_SIGNAL OK
+AMQ2143";
+
+    #[test]
+    fn lines_with_and_without_installation_and_codes() {
+        let a = parse(TEXT.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            (a.file, a.program, a.pid, a.tid, a.probe, a.component),
+            (
+                "AMQ348308.0.FDC",
+                "amqzmur0",
+                348308,
+                1,
+                "XC034255",
+                "xcsWaitEventSem"
+            )
+        );
+        assert_eq!(a.offset, FixedOffset::west_opt(4 * 3600));
+        assert_eq!(a.major, None);
+        let b = parse(TEXT.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(b.installation, Some("Installation1"));
+        assert_eq!(b.major, Some("xecE_W_UNEXPECTED_ASYNC_SIGNAL"));
+        assert_eq!(b.minor, Some("OK"));
+        // Offsets of a day or more are no offsets (a fuzzed line overflowed).
+        assert_eq!(time_and_offset("07:25:17-4348308").map(|t| t.1), None);
+        assert_eq!(time_and_offset("07:25:17+5:75").map(|t| t.1), None);
+        assert_eq!(
+            time_and_offset("07:25:17+5:30").and_then(|t| t.1),
+            FixedOffset::east_opt(5 * 3600 + 30 * 60)
+        );
+        assert!(parse("AMQ2143").is_none());
+        assert!(parse("an ordinary line of some other program 1 2 3 4").is_none());
+    }
+
+    #[test]
+    fn events_and_cut_line() {
+        assert_eq!(FfstSummaryReader.sniff("x", TEXT.as_bytes()), 90);
+        let mut s: Box<dyn Source> = FfstSummaryReader.open(
+            vec![Input::from_bytes("ffst.txt", TEXT.as_bytes().to_vec())],
+            &ReadOptions::default(),
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        let infos = s.finish();
+        assert_eq!(evs.len(), 2);
+        assert_eq!(evs[0].kind, Kind::Fdc);
+        assert_eq!(evs[0].attr("probe"), Some("XC034255"));
+        assert_eq!(evs[0].pid, Some(348308));
+        assert_eq!(
+            crate::timefmt::rfc3339(&evs[0].ts),
+            "2012-09-07T07:25:19.153937-04:00"
+        );
+        assert_eq!(
+            evs[1].attr("major_rc"),
+            Some("xecE_W_UNEXPECTED_ASYNC_SIGNAL")
+        );
+        assert_eq!(infos[0].variant.as_deref(), Some("ffstsummary"));
+        // The bad line; the cut last line is a reading note.
+        assert_eq!(infos[0].problem_count, 1, "{:?}", infos[0].problems);
+        assert_eq!(infos[0].notes.len(), 1, "{:?}", infos[0].notes);
+        assert_eq!(
+            infos[0]
+                .problems
+                .iter()
+                .filter(|p| p.line == Some(3))
+                .count(),
+            1
+        );
+    }
+}

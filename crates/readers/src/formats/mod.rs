@@ -1,0 +1,415 @@
+//! One module per input format, all behind the `Reader` interface. Adding a
+//! format is one new module and one line in `READERS`.
+
+pub mod binary_trace;
+pub mod container_log;
+pub mod errlog_common;
+pub mod errlog_json;
+pub mod errlog_text;
+pub mod fdc;
+pub mod ffstsummary;
+pub mod joblog;
+#[cfg(feature = "panic-reader")]
+pub mod panic_test;
+pub mod smf;
+pub mod trace;
+
+use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
+use crate::event::{Event, Format};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{Parallel, ReadOptions, Source};
+use std::collections::BTreeMap;
+
+/// How many bytes of each file the sniffers see.
+pub const SNIFF_BYTES: usize = 16 * 1024;
+
+/// A reader for one input format.
+pub trait Reader: Sync {
+    fn format(&self) -> Format;
+
+    /// How sure the reader is (0 = not this format, 100 = certain) that a
+    /// file with this name and these first bytes is in its format. Content
+    /// decides; the name may only break ties.
+    fn sniff(&self, name: &str, head: &[u8]) -> u8;
+
+    /// Files that must be read as one stream share a group key (a `.TRS`
+    /// wrap file and its `.FMT`; rotated error logs); the second value
+    /// orders them within the group. `None`: the file is read alone.
+    fn group(&self, _input: &Input) -> Option<(String, u32)> {
+        None
+    }
+
+    /// Open a source over one file, or over one group in group order.
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source>;
+}
+
+/// Every reader, most specific first.
+pub static READERS: &[&dyn Reader] = &[
+    &trace::TraceReader,
+    &binary_trace::BinaryTraceReader,
+    &errlog_text::ErrlogTextReader,
+    &errlog_json::ErrlogJsonReader,
+    &fdc::FdcReader,
+    &ffstsummary::FfstSummaryReader,
+    &joblog::JoblogReader,
+    &container_log::ContainerLogReader,
+    &smf::SmfCsvReader,
+    #[cfg(feature = "panic-reader")]
+    &panic_test::PanicTestReader,
+];
+
+/// The result of sniffing one file.
+pub struct Sniffed {
+    pub input: Input,
+    pub reader: Option<&'static dyn Reader>,
+    /// Set when the file could not even be opened.
+    pub error: Option<String>,
+}
+
+/// Decide each file's format by content.
+pub fn sniff(input: Input) -> Sniffed {
+    sniff_in(input, None)
+}
+
+/// As `sniff`, the sniffers seeing the first bytes as UTF-8 when the file
+/// is in another character set that must be converted (a Russian or
+/// Japanese log), `forced` by `--encoding` or decided from those bytes.
+pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
+    let head = match input.head(SNIFF_BYTES) {
+        Ok(h) => h,
+        Err(e) => {
+            return Sniffed {
+                input,
+                reader: None,
+                error: Some(format!("cannot read: {e}")),
+            };
+        }
+    };
+    let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
+    let head = crate::encoding::decode_head(&head, enc);
+    let mut best: Option<(&'static dyn Reader, u8)> = None;
+    for r in READERS {
+        let score = r.sniff(&input.name, &head);
+        if score > 0 && best.is_none_or(|(_, s)| score > s) {
+            best = Some((*r, score));
+        }
+    }
+    Sniffed {
+        input,
+        reader: best.map(|(r, _)| r),
+        error: None,
+    }
+}
+
+/// Sniff every input, group them as their readers ask, and open one source
+/// per file or group. Sources come in a stable order (by first path).
+/// Memory for the read buffers of trace files, over all files open at once
+/// (the merge keeps every file open).
+const READ_BUDGET: usize = 16 << 20;
+
+/// A trace file's read buffer when `n` files are read: large buffers mean
+/// fewer reads and longer runs of lines handled in one go (1 GB `timeline`
+/// 1.6-1.75 s at 256 KB against 1.9-2.3 s at 64 KB, in runs on a noisy
+/// machine with examples/bench.rs), within the budget.
+/// Past 256 files the buffers shrink below 64 KB (to 8 KB from 2,048
+/// files): every file stays open during the merge, and 4,096 traces at
+/// 64 KB each were 256 MB of buffers alone.
+fn read_buffer_for(n: usize) -> usize {
+    (READ_BUDGET / n.max(1)).clamp(8 << 10, 256 << 10)
+}
+
+/// Helper threads for each large trace file: one worker per file keeps
+/// every core busy when there are at least as many large files as
+/// workers; fewer, and the workers left over help read them. At most
+/// eight per file: blocks in flight (four per helper) hold memory, and
+/// one file's source stitches them on one thread.
+fn helpers_for(large: usize, jobs: usize) -> usize {
+    if large == 0 || large >= jobs {
+        0
+    } else {
+        (jobs / large).min(MAX_HELPERS)
+    }
+}
+
+const MAX_HELPERS: usize = 8;
+
+pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
+    let n = inputs.len();
+    let sniffed: Vec<Sniffed> = inputs
+        .into_iter()
+        .map(|i| sniff_in(i, opts.encoding))
+        .collect();
+    let smf = sniffed
+        .iter()
+        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .count();
+    let large = sniffed
+        .iter()
+        .filter(|s| {
+            s.error.is_none()
+                && s.reader.is_some_and(|r| r.format() == Format::FmtTrace)
+                && s.input.bytes >= opts.parallel.min_bytes
+        })
+        .count();
+    // Every SMF file needs its LPAR's offset before its first row is
+    // placed, and a file without STCK columns can only learn it from its
+    // siblings: a short pass over their first rows, before any is read.
+    let smf_inputs: Vec<&Input> = sniffed
+        .iter()
+        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .map(|s| &s.input)
+        .collect();
+    let smf_clocks = (!smf_inputs.is_empty())
+        .then(|| std::sync::Arc::new(smf::survey(&smf_inputs, opts.smf_stck_tz.is_some())));
+    // JSON error logs state UTC only; the text logs beside them say which
+    // local offset the queue manager's clock had.
+    let of_format = |f: Format| -> Vec<&Input> {
+        sniffed
+            .iter()
+            .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == f))
+            .map(|s| &s.input)
+            .collect()
+    };
+    let errlog_clocks = if of_format(Format::ErrlogJson).is_empty() {
+        None
+    } else {
+        let text = of_format(Format::ErrlogText);
+        (!text.is_empty()).then(|| std::sync::Arc::new(errlog_text::survey(&text, opts.encoding)))
+    };
+    let opts = &ReadOptions {
+        read_buffer: read_buffer_for(n),
+        hold_budget: smf::hold_budget_for(smf),
+        smf_clocks,
+        errlog_clocks,
+        parallel: Parallel {
+            helpers: helpers_for(large, opts.jobs),
+            ..opts.parallel
+        },
+        ..opts.clone()
+    };
+    let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
+    let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
+    let mut readers: BTreeMap<(Format, String), &'static dyn Reader> = BTreeMap::new();
+    for s in sniffed {
+        match (s.reader, s.error) {
+            (_, Some(err)) => {
+                let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);
+                fi.problem(ProblemCode::UnreadableFile, None, Severity::Error, 0, err);
+                singles.push((s.input.display.to_string(), Box::new(Done(vec![fi]))));
+            }
+            (None, None) => {
+                let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);
+                fi.variant = Some("not recognised".to_string());
+                singles.push((s.input.display.to_string(), Box::new(Done(vec![fi]))));
+            }
+            (Some(r), None) => match r.group(&s.input) {
+                Some((key, order)) => {
+                    let k = (r.format(), key);
+                    readers.insert(k.clone(), r);
+                    groups.entry(k).or_default().push((order, s.input));
+                }
+                None => {
+                    let name = s.input.display.to_string();
+                    singles.push((name, guarded(r, vec![s.input], opts)));
+                }
+            },
+        }
+    }
+    for (k, mut members) in groups {
+        members.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.display.cmp(&b.1.display)));
+        let first = members[0].1.display.to_string();
+        let inputs = members.into_iter().map(|(_, i)| i).collect();
+        singles.push((first, guarded(readers[&k], inputs, opts)));
+    }
+    singles.sort_by(|a, b| a.0.cmp(&b.0));
+    singles.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Open a source over these inputs, guarded: a panic of the reader ends
+/// that source only, as a `reader-panic` problem (see `guard`).
+fn guarded(r: &dyn Reader, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    let files = inputs
+        .iter()
+        .map(|i| crate::guard::Opened {
+            display: i.display.to_string(),
+            format: r.format(),
+            bytes: i.bytes,
+        })
+        .collect();
+    Box::new(crate::guard::Guarded::new(r.open(inputs, opts), files))
+}
+
+/// Lines of an input, read as a stream.
+pub type Lines = crate::lines::LineReader<Box<dyn std::io::Read + Send>>;
+
+/// Open an input for reading line by line; a file that cannot be opened is
+/// an error problem on its row (and `None`).
+pub fn open_lines(input: &Input, info: &mut FileInfo) -> Option<Lines> {
+    open_lines_with(input, info, 0)
+}
+
+/// As `open_lines`, with a read buffer of `cap` bytes (0: the default).
+pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option<Lines> {
+    match input.open() {
+        Ok(r) if cap > 0 => Some(crate::lines::LineReader::with_capacity(cap, r)),
+        Ok(r) => Some(crate::lines::LineReader::new(r)),
+        Err(e) => {
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                format!("cannot read: {e}"),
+            );
+            None
+        }
+    }
+}
+
+/// What a file-by-file text reader starts each input with.
+pub struct Opened {
+    pub info: FileInfo,
+    /// Shared by the input's events.
+    pub origin: std::sync::Arc<crate::event::Origin>,
+    /// `None`: it cannot be read (the problem is on `info`).
+    pub lines: Option<Lines>,
+}
+
+/// Start reading `input` as `format`: its row, origin and lines (see
+/// `open_text`).
+pub fn open_run(input: &Input, format: Format, opts: &ReadOptions) -> Opened {
+    let mut info = FileInfo::new(&input.display, format, input.bytes);
+    let lines = open_text(input, &mut info, opts);
+    Opened {
+        info,
+        origin: input.origin(format),
+        lines,
+    }
+}
+
+/// Open a text input for reading line by line in its character set:
+/// `--encoding`, else decided from its first bytes; recorded on its row.
+/// UTF-8 and Western single-byte files are read as they are (their lines
+/// are decoded by `text::decode_line`); others are converted to UTF-8 as
+/// they are read.
+pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
+    match open_decoded(input, opts.encoding) {
+        Ok((r, note)) => {
+            info.encoding = Some(note);
+            Some(crate::lines::LineReader::new(r))
+        }
+        Err(e) => {
+            info.problem(
+                ProblemCode::UnreadableFile,
+                None,
+                Severity::Error,
+                0,
+                format!("cannot read: {e}"),
+            );
+            None
+        }
+    }
+}
+
+/// An input's bytes as the line readers take them (see `open_text`), and
+/// the character set decided. A head of plain ASCII decides nothing: the
+/// decision is then taken at the first non-ASCII byte (`LateDecide`).
+pub fn open_decoded(
+    input: &Input,
+    forced: Option<TextEncoding>,
+) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote)> {
+    let (enc, ascii) = match forced {
+        Some(e) => (e, false),
+        None => {
+            let head = input.head(SNIFF_BYTES)?;
+            // Only a full head can be followed by more bytes.
+            (
+                crate::encoding::detect(&head),
+                head.len() >= SNIFF_BYTES && head.is_ascii(),
+            )
+        }
+    };
+    let r = input.open()?;
+    Ok(if enc.transcodes() {
+        (
+            Box::new(Transcode::new(r, enc)),
+            EncodingNote::new(enc, None),
+        )
+    } else if ascii {
+        let (r, later) = LateDecide::new(r);
+        (Box::new(r), EncodingNote::new(enc, Some(later)))
+    } else {
+        (r, EncodingNote::new(enc, None))
+    })
+}
+
+/// Raise a row's size to the bytes its reader read (a file that grew
+/// while it was read), unless the file was converted to UTF-8: those bytes
+/// are the UTF-8 form's, not the file's.
+pub fn raise_bytes(info: &mut FileInfo, read: u64) {
+    let converted = info.encoding.as_ref().is_some_and(|e| e.get().transcodes());
+    if !converted {
+        info.bytes = info.bytes.max(read);
+    }
+}
+
+/// The next line, `None` at the end; a read error ends the file as a
+/// located problem. Keeps the row's line count.
+pub fn read_line<'a>(
+    reader: &'a mut Lines,
+    info: &mut FileInfo,
+) -> Option<(crate::lines::LineMeta, &'a [u8])> {
+    let n = reader.line_no() + 1;
+    match reader.next_line() {
+        Ok(Some((meta, bytes))) => {
+            info.lines = meta.no;
+            Some((meta, bytes))
+        }
+        Ok(None) => None,
+        Err(e) => {
+            info.problem(
+                ProblemCode::UnreadableFile,
+                Some(n),
+                Severity::Error,
+                0,
+                format!("read error: {e}"),
+            );
+            None
+        }
+    }
+}
+
+/// A source with no events: files known only by their inventory row.
+pub struct Done(pub Vec<FileInfo>);
+
+impl Source for Done {
+    fn next_event(&mut self) -> Option<Event> {
+        None
+    }
+    fn finish(self: Box<Self>) -> Vec<FileInfo> {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::helpers_for;
+
+    #[test]
+    fn workers_left_over_help_the_large_files() {
+        // No large file, or one per worker: none.
+        assert_eq!(helpers_for(0, 8), 0);
+        assert_eq!(helpers_for(2, 2), 0);
+        assert_eq!(helpers_for(16, 2), 0);
+        // Fewer large files than workers.
+        assert_eq!(helpers_for(1, 2), 2);
+        assert_eq!(helpers_for(2, 8), 4);
+        assert_eq!(helpers_for(3, 4), 1);
+        // -j 1: the file is read alone.
+        assert_eq!(helpers_for(1, 1), 0);
+        // Many cores, one file.
+        assert_eq!(helpers_for(1, 64), 8);
+    }
+}

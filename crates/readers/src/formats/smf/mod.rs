@@ -1,0 +1,1192 @@
+//! SMF 115/116 data as IBM's `mqsmfcsv` writes it: one CSV file per MQ
+//! structure (`SMF-QCST.csv`, `SMF-WQ.csv`, ...), a header row naming the
+//! columns. See `shared/formats/smf.md` for the layouts.
+//!
+//! Columns are found by name, never by position; old spellings go through
+//! the alias table in `columns` and come out under today's names. Each
+//! data row becomes one `smf-record` event whose attributes are its cells
+//! under those names, placeholders dropped, plus the shared names of the
+//! `event` table. Columns the reader does not know are kept as they are
+//! (newer formatters add columns): not a problem. Nor is a missing `QSG`
+//! column (formatters before 5.6): the inventory's variant says so.
+//!
+//! Time: `Date`/`Time` are the LPAR's local time (to 1/100 s), STCK columns
+//! are UTC rendered in the formatter's zone (UTC, or `--smf-stck-tz`). The
+//! offset between the two is estimated from the data (`clock`) and noted
+//! once per file; STCK-derived row times are moved onto the LPAR clock
+//! (`clock_offset_s` says by how much, raw STCK cells stay as written).
+//! The LPAR clock's UTC offset is `--tz`, else the STCK zone minus that
+//! estimate when the two differ (or the STCK zone was given), learned from
+//! the file itself or, before any row is read, from the other files of its
+//! queue manager (`survey`); else UTC, said once per LPAR. Rows are shown
+//! in their LPAR's offset at their true instant. Rows are placed at the start of
+//! the interval their counts cover (`timing`; `ts_from` names the source),
+//! which is not the file order, so the raw rows (not events) wait in a
+//! buffer bounded by time (`HORIZON`) and size (`hold_budget_for`).
+
+mod clock;
+mod columns;
+mod csvline;
+mod derive;
+mod row;
+mod survey;
+mod timing;
+mod value;
+
+pub use survey::survey;
+
+use super::Reader;
+use crate::event::{AttrName, Event, Format, Kind, Origin};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::lines::{LineMeta, LineReader, MAX_LINE};
+use crate::problem::{ProblemCode, Severity};
+use crate::source::{Interest, LparClock, LparClocks, ReadOptions, Source};
+use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
+use columns::Layout;
+use csvline::Field;
+use row::Row;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::io::Read;
+use std::sync::Arc;
+use timing::{Placed, Timer, Timing};
+
+/// Rows are held back until they are this much older than the newest
+/// record time read (long-running tasks report intervals that began hours
+/// before the record)...
+const HORIZON: Duration = Duration::hours(24);
+/// ... or until the rows held take the file's budget (then the earliest
+/// go, and a row placed before them reaches the timeline late). A file
+/// read alone keeps the 16 MB it always had.
+const BUDGET: usize = 16 << 20;
+/// The files of one run share this much, so that 20 record types of a
+/// case do not hold 20 × 16 MB...
+const TOTAL_BUDGET: usize = 32 << 20;
+/// ... but each keeps at least this much.
+const MIN_BUDGET: usize = 2 << 20;
+/// What a held row costs besides its bytes: the heap entry and the
+/// allocator's header.
+const HELD_OVERHEAD: usize = std::mem::size_of::<Held>() + 16;
+
+/// The hold budget of each of `n` SMF files read in one run.
+pub fn hold_budget_for(n: usize) -> usize {
+    (TOTAL_BUDGET / n.max(1)).clamp(MIN_BUDGET, BUDGET)
+}
+/// Rows read before the clock offset is decided, at most.
+const ESTIMATE_ROWS: usize = 2000;
+/// Anchor votes that are enough to decide it.
+const ESTIMATE_VOTES: u32 = 64;
+/// Offset changes reported in detail.
+const MAX_CHANGE_REPORTS: u32 = 5;
+/// Distinct queue managers, LPARs, versions listed in the inventory.
+const MAX_LISTED: usize = 8;
+
+pub struct SmfCsvReader;
+
+impl Reader for SmfCsvReader {
+    fn format(&self) -> Format {
+        Format::SmfCsv
+    }
+
+    /// A header that starts with `mqsmfcsv`'s common block decides; a known
+    /// structure signature or a matching `SMF-<STRUCT>.csv` name only adds
+    /// certainty. Data rows without a header, and empty files, are claimed
+    /// weakly when the name is the formatter's, so the inventory can say
+    /// what is wrong with them.
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        let by_name = columns::structure_from_name(name).is_some();
+        if head.is_empty() {
+            return if by_name { 5 } else { 0 };
+        }
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let first = head.split(|&b| b == b'\n').next().unwrap_or(head);
+        let first = first.strip_suffix(b"\r").unwrap_or(first);
+        let Ok(text) = std::str::from_utf8(first) else {
+            return 0;
+        };
+        if columns::common_block(text.split(',')).is_some() {
+            let known = columns::identify(text.split(',')).is_some();
+            return 90 + if known { 5 } else { 0 } + u8::from(by_name);
+        }
+        if by_name && looks_like_data_row(first) {
+            return 40;
+        }
+        0
+    }
+
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        Box::new(SmfSource {
+            opts: opts.clone(),
+            pending: inputs.into(),
+            file: None,
+            done: Vec::new(),
+            no_attrs: false,
+        })
+    }
+}
+
+/// `"2016/02/27","18:03:47,...`: a row of a file written without header.
+fn looks_like_data_row(line: &[u8]) -> bool {
+    let mut f = Vec::new();
+    if csvline::split(line, &mut f).is_err() || f.len() < 6 {
+        return false;
+    }
+    let s = |i: usize| std::str::from_utf8(f[i].bytes(line)).unwrap_or("");
+    value::date(s(0)).is_some() && value::time(s(1)).is_some()
+}
+
+/// A row waiting for the clock estimate.
+struct Pending {
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+    record: NaiveDateTime,
+}
+
+/// A placed row waiting for its turn. Its times are UTC (naive), so rows
+/// of LPARs in different zones, or either side of a daylight saving change,
+/// come out in instant order.
+struct Held {
+    key: (NaiveDateTime, u64),
+    end: Option<NaiveDateTime>,
+    /// The LPAR's UTC offset (seconds) the row is shown in.
+    lpar: i32,
+    offset: Option<i32>,
+    from: &'static str,
+    line_no: u64,
+    bytes: Vec<u8>,
+    layout: Arc<Layout>,
+}
+
+impl PartialEq for Held {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Held {}
+impl PartialOrd for Held {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Held {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&o.key)
+    }
+}
+
+/// Reading state of one file.
+struct FileState {
+    info: FileInfo,
+    origin: Arc<Origin>,
+    lines: Option<LineReader<Box<dyn Read + Send>>>,
+    name_struct: Option<String>,
+    layout: Option<Arc<Layout>>,
+    /// The file has rows but no header: nothing can be named.
+    headless: bool,
+    path: String,
+    /// `--tz`: the LPAR's offset, whatever the clocks say.
+    tz: Option<FixedOffset>,
+    /// `--smf-stck-tz`: the zone STCK columns are in (UTC when absent).
+    stck_tz: Option<FixedOffset>,
+    /// The run's clock evidence per LPAR and queue manager.
+    clocks: Option<Arc<LparClocks>>,
+    /// The file's STCK offset came from another file of its queue manager.
+    borrowed: Option<LparClock>,
+    /// The last row's LPAR and queue manager, and their evidence.
+    looked_up: Option<(String, String, Option<LparClock>)>,
+    /// The first LPAR offset taken from another file, for the note.
+    sibling: Option<(i32, LparClock)>,
+    /// LPARs whose zone is unknown (UTC assumed), once each.
+    unknown: BTreeSet<String>,
+    /// The inventory's `utc_offset` is set (from the first row).
+    offset_set: bool,
+    votes: clock::Votes,
+    settled: bool,
+    /// All lines read.
+    eof: bool,
+    /// The offset the file begins with, once decided.
+    start: Option<i32>,
+    current: Option<i32>,
+    changes: u32,
+    pending: Vec<Pending>,
+    pending_bytes: usize,
+    heap: BinaryHeap<Reverse<Held>>,
+    held_bytes: usize,
+    /// Bytes of rows that may be held (pending rows: half of it).
+    budget: usize,
+    seq: u64,
+    newest: Option<NaiveDateTime>,
+    timer: Timer,
+    /// Keys of the current record's rows, for `duplicate`.
+    seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
+    fields: Vec<Field>,
+    /// The columns the consumer reads (`None`: all of them).
+    wanted: Option<Arc<Interest>>,
+    /// Events carry only their times: no text, no attributes.
+    bare: bool,
+    /// Events carry their text but no attributes (text `timeline` rows).
+    no_attrs: bool,
+    rows: u64,
+    qmgrs: BTreeSet<String>,
+    lpars: BTreeSet<String>,
+    versions: BTreeSet<String>,
+}
+
+pub struct SmfSource {
+    opts: ReadOptions,
+    pending: VecDeque<Input>,
+    file: Option<FileState>,
+    done: Vec<FileInfo>,
+    /// Events are rendered as rows that do not show attributes.
+    no_attrs: bool,
+}
+
+/// How a data row fits its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    Exact,
+    /// A 115 row without the three interval columns (a record without
+    /// interval header): fitted by leaving them empty.
+    NoInterval,
+    /// A `",` inside this column's string split it; rejoined.
+    Rejoined(usize),
+}
+
+/// Split a data row and fit it to the header; the problem when it cannot.
+fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+    let name = |i: usize| layout.names.get(i).map_or("?", String::as_str);
+    if let Err(u) = csvline::split(line, fields) {
+        return Err(format!(
+            "unbalanced quote in column {} `{}`: row skipped",
+            u.field + 1,
+            name(u.field)
+        ));
+    }
+    // The formatter ends every line with a comma: a last empty unquoted
+    // field is that comma, never a value (strings are quoted, numbers are
+    // never empty).
+    if fields.last().is_some_and(|f| f.is_empty() && !f.quoted) && fields.len() > 1 {
+        fields.pop();
+    }
+    let width = layout.width();
+    let n = fields.len();
+    if n == width {
+        return Ok(Fit::Exact);
+    }
+    if n > width {
+        if let Some(i) = csvline::rejoin(line, fields, width) {
+            return Ok(Fit::Rejoined(i));
+        }
+        return Err(format!(
+            "row has {n} columns, the header {width}: row skipped"
+        ));
+    }
+    // A quote inside a quoted cell that swallowed the separators after it.
+    if let Some(i) = fields
+        .iter()
+        .position(|f| f.quoted && memchr::memchr(b'"', f.bytes(line)).is_some())
+    {
+        return Err(format!(
+            "unbalanced quote in column {} `{}`: row skipped",
+            i + 1,
+            name(i)
+        ));
+    }
+    if let Some(at) = layout.interval_at
+        && n + 3 == width
+    {
+        fields.splice(at..at, [Field::EMPTY; 3]);
+        return Ok(Fit::NoInterval);
+    }
+    Err(format!(
+        "short row: {n} of {width} columns (ends at `{}`): row skipped",
+        name(n.saturating_sub(1))
+    ))
+}
+
+impl FileState {
+    fn new(input: &Input, opts: &ReadOptions) -> FileState {
+        let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
+        info.platform = Some("z/OS".to_string());
+        let lines = crate::formats::open_lines(input, &mut info);
+        if input.bytes == 0 {
+            info.problem(
+                ProblemCode::EmptyFile,
+                None,
+                Severity::Warning,
+                0,
+                "empty file",
+            );
+        }
+        FileState {
+            origin: input.origin(Format::SmfCsv),
+            info,
+            lines,
+            name_struct: columns::structure_from_name(&input.name),
+            layout: None,
+            headless: false,
+            path: input.display.to_string(),
+            tz: opts.tz,
+            stck_tz: opts.smf_stck_tz,
+            clocks: opts.smf_clocks.clone(),
+            borrowed: None,
+            looked_up: None,
+            sibling: None,
+            unknown: BTreeSet::new(),
+            offset_set: false,
+            votes: clock::Votes::default(),
+            settled: false,
+            eof: false,
+            start: None,
+            current: None,
+            changes: 0,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            heap: BinaryHeap::new(),
+            held_bytes: 0,
+            budget: if opts.hold_budget > 0 {
+                opts.hold_budget
+            } else {
+                BUDGET
+            },
+            seq: 0,
+            newest: None,
+            timer: Timer::default(),
+            seen: (None, HashMap::new()),
+            fields: Vec::new(),
+            wanted: opts.interest.clone(),
+            bare: opts.interest.as_ref().is_some_and(|i| !i.smf_detail()),
+            no_attrs: false,
+            rows: 0,
+            qmgrs: BTreeSet::new(),
+            lpars: BTreeSet::new(),
+            versions: BTreeSet::new(),
+        }
+    }
+
+    fn timing(&self) -> Timing {
+        self.layout.as_deref().map_or(Timing::Point, Timing::of)
+    }
+
+    fn handle(&mut self, meta: LineMeta, line: &[u8]) {
+        let no = meta.no;
+        let line = if no == 1 {
+            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+        } else {
+            line
+        };
+        if self.headless {
+            self.info.lines_skipped += 1;
+            return;
+        }
+        if meta.truncated {
+            self.info.problem(
+                ProblemCode::LineTooLong,
+                Some(no),
+                Severity::Warning,
+                1,
+                format!(
+                    "line of {} bytes is longer than the {} KiB limit: row skipped",
+                    meta.full_len,
+                    MAX_LINE / 1024
+                ),
+            );
+            return;
+        }
+        if line.iter().all(|b| b.is_ascii_whitespace()) {
+            return;
+        }
+        let Some(layout) = self.layout.clone() else {
+            self.header(no, line, true);
+            return;
+        };
+        if line.starts_with(b"Date,Time,") && self.header(no, line, false) {
+            self.info.problem(
+                ProblemCode::RepeatedHeader,
+                Some(no),
+                Severity::Info,
+                0,
+                "header row repeated (files joined?): columns named again from here",
+            );
+            return;
+        }
+        let mut fields = std::mem::take(&mut self.fields);
+        self.data_row(no, meta.unterminated, line, &layout, &mut fields);
+        self.fields = fields;
+    }
+
+    /// A header row; on the first line, the news that there is none.
+    /// Whether the line was a header.
+    fn header(&mut self, no: u64, line: &[u8], first: bool) -> bool {
+        let text = crate::text::decode_lossy(line);
+        let mut cells: Vec<&str> = text.split(',').collect();
+        if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
+            cells.pop();
+        }
+        if columns::common_block(cells.iter().copied()).is_none() {
+            if !first {
+                return false;
+            }
+            let what = if looks_like_data_row(line) {
+                "no header row (formatted with `-h no`, or appended to with `-a`): columns cannot be named"
+            } else {
+                "first line is not an mqsmfcsv header (`Date,Time,LPAR,QMgr,...`)"
+            };
+            self.info.problem(
+                ProblemCode::SmfLayout,
+                Some(no),
+                Severity::Error,
+                1,
+                format!("{what}: file not read"),
+            );
+            self.headless = true;
+            return false;
+        }
+        let mut layout = Layout::new(&cells, self.name_struct.as_deref());
+        if let Some(w) = &self.wanted {
+            layout.keep_only(|n| w.smf_column(n) || derive::NAMES.contains(&n));
+        }
+        if !layout.by_header {
+            let msg = match &self.name_struct {
+                Some(s) => format!(
+                    "header not recognised as a known structure: rows read as {s} (from the file name) with their columns only"
+                ),
+                None => {
+                    "header not recognised as a known structure: rows read with their columns only"
+                        .to_string()
+                }
+            };
+            self.info
+                .problem(ProblemCode::SmfLayout, Some(no), Severity::Info, 0, msg);
+        } else if let Some(s) = &self.name_struct
+            && *s != layout.structure
+        {
+            self.info.problem(
+                ProblemCode::SmfLayout,
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "file name says {s} but the header is {}'s: read as {}",
+                    layout.structure, layout.structure
+                ),
+            );
+        }
+        let mut variant = layout.structure.clone();
+        if layout.renamed > 0 {
+            variant.push_str(", old column names");
+        }
+        if !layout.has_qsg {
+            variant.push_str(", no QSG column (mqsmfcsv before 5.6)");
+        }
+        self.info.variant = Some(variant);
+        let timing = Timing::of(&layout);
+        if self.layout.is_none() && !timing.needs_offset() {
+            // Nothing to estimate: rows go straight to the buffer.
+            self.settled = true;
+        }
+        self.layout = Some(Arc::new(layout));
+        true
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn data_row(
+        &mut self,
+        no: u64,
+        unterminated: bool,
+        line: &[u8],
+        layout: &Arc<Layout>,
+        fields: &mut Vec<Field>,
+    ) {
+        let fitted = match fit(layout, line, fields) {
+            Ok(v) => v,
+            Err(mut msg) => {
+                if unterminated && msg.starts_with("short row") {
+                    msg = msg.replacen("short row", "file ends mid-row", 1);
+                }
+                self.info
+                    .problem(ProblemCode::BadLine, Some(no), Severity::Warning, 1, msg);
+                return;
+            }
+        };
+        let row = Row::new(layout, line, fields);
+        let record = match row.datetime_of("Date", "Time") {
+            Ok(t) => t,
+            Err(what) => {
+                self.info.problem(
+                    ProblemCode::BadTime,
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    format!("record time {what} is not a date and time: row skipped"),
+                );
+                return;
+            }
+        };
+        if let Some(first) = self.duplicate(&row, record, line, no) {
+            self.info.problem( ProblemCode::DuplicateRow,
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "same {} row as line {first} (statistics written for two SMF 115 subtypes): skipped",
+                    layout.structure
+                ),
+            );
+            return;
+        }
+        if let Fit::Rejoined(i) = fitted {
+            self.info.problem( ProblemCode::MalformedCell,
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` holds a quote and a comma (not escaped by the formatter): cell rejoined",
+                    i + 1,
+                    layout.names[i]
+                ),
+            );
+        }
+        if fitted == Fit::NoInterval {
+            self.info.problem( ProblemCode::SmfLayout,
+                Some(no),
+                Severity::Info,
+                0,
+                "row lacks the 3 Interval_Start/Interval_Duration columns (115 record without interval header): read without them, placed at its record time",
+            );
+        }
+        if row.text.is_none() {
+            let col = fields
+                .iter()
+                .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
+                .unwrap_or(0);
+            self.info.problem(
+                ProblemCode::Encoding,
+                Some(no),
+                Severity::Info,
+                0,
+                format!(
+                    "column {} `{}` is not UTF-8: read as Latin-1",
+                    col + 1,
+                    layout.names[col]
+                ),
+            );
+        }
+        for (set, col) in [
+            (&mut self.qmgrs, "QMgr"),
+            (&mut self.lpars, "LPAR"),
+            (&mut self.versions, "MQ_Version"),
+        ] {
+            if set.len() <= MAX_LISTED
+                && let Some(v) = row.get(col)
+                && !set.contains(v.as_ref())
+            {
+                set.insert(v.into_owned());
+            }
+        }
+        self.rows += 1;
+        let timing = Timing::of(layout);
+        if let Some((strong, c)) = anchor(timing, &row, record) {
+            self.votes.add(strong, c);
+        }
+        if !self.settled {
+            self.pending_bytes += line.len();
+            self.pending.push(Pending {
+                line_no: no,
+                bytes: line.to_vec(),
+                layout: layout.clone(),
+                record,
+            });
+            if self.pending.len() >= ESTIMATE_ROWS
+                || self.votes.count() >= ESTIMATE_VOTES
+                || self.pending_bytes >= self.budget / 2
+            {
+                self.settle();
+            }
+        } else {
+            let placed = self.place(timing, &row, no, record);
+            let lpar = self.lpar_offset(&row, no);
+            self.hold(placed, lpar, record, no, line.to_vec(), layout.clone());
+        }
+    }
+
+    /// The line of an identical earlier row of the same record and key, for
+    /// structures that can be written twice (QPST comes with both 115
+    /// subtype 2 and 215). Rows of one record are adjacent, so only the
+    /// current record's keys are kept.
+    fn duplicate(&mut self, row: &Row, record: NaiveDateTime, line: &[u8], no: u64) -> Option<u64> {
+        let cols = columns::dedup_key(&row.layout.structure)?;
+        let mut key = String::new();
+        for c in cols {
+            key.push_str(row.get(c).as_deref().unwrap_or(""));
+            key.push('/');
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(line, &mut h);
+        let hash = std::hash::Hasher::finish(&h);
+        if self.seen.0 != Some(record) {
+            self.seen = (Some(record), HashMap::new());
+        }
+        match self.seen.1.get(&key) {
+            Some((hh, first)) if *hh == hash => Some(*first),
+            Some(_) => None,
+            None => {
+                self.seen.1.insert(key, (hash, no));
+                None
+            }
+        }
+    }
+
+    /// Decide the clock offset from the rows read so far and place them.
+    fn settle(&mut self) {
+        self.settled = true;
+        let timing = self.timing();
+        if let Some(off) = self.votes.decide() {
+            // Strong anchors: begin with the first row's own offset, so a
+            // change later in the file is reported where it happens.
+            // (Only timings with a strong anchor can have one: WQ rows
+            // need not all be split again to find none.)
+            let mut f = Vec::new();
+            let has_strong = timing.anchors().iter().any(|(_, strong)| *strong);
+            let first_strong = self.pending.iter().filter(|_| has_strong).find_map(|p| {
+                fit(&p.layout, &p.bytes, &mut f).ok()?;
+                let r = Row::new(&p.layout, &p.bytes, &f);
+                anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
+            });
+            self.start = Some(first_strong.unwrap_or(off));
+            self.current = self.start;
+        } else if timing.needs_offset() && !self.pending.is_empty() {
+            // Too few anchors of its own: another file of the same queue
+            // manager may have had enough.
+            let (bytes, layout) = (
+                self.pending[0].bytes.clone(),
+                self.pending[0].layout.clone(),
+            );
+            let mut f = Vec::new();
+            if fit(&layout, &bytes, &mut f).is_ok() {
+                let r = Row::new(&layout, &bytes, &f);
+                if let Some(c) = self.evidence(&r) {
+                    self.start = Some(c.stck_minus_local);
+                    self.current = self.start;
+                    self.borrowed = Some(c);
+                }
+            }
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let mut f = Vec::new();
+        for p in pending {
+            if fit(&p.layout, &p.bytes, &mut f).is_err() {
+                continue;
+            }
+            let r = Row::new(&p.layout, &p.bytes, &f);
+            let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
+            let lpar = self.lpar_offset(&r, p.line_no);
+            self.hold(placed, lpar, p.record, p.line_no, p.bytes, p.layout);
+        }
+    }
+
+    /// The run's clock evidence for a row's LPAR and queue manager.
+    fn evidence(&mut self, row: &Row) -> Option<LparClock> {
+        let clocks = self.clocks.as_ref()?;
+        let lpar = row.get("LPAR").unwrap_or_default();
+        let qmgr = row.get("QMgr").unwrap_or_default();
+        // Rows of one queue manager come together: one lookup for a run.
+        if let Some((l, q, c)) = &self.looked_up
+            && *l == lpar
+            && *q == qmgr
+        {
+            return c.clone();
+        }
+        let c = clocks.get(&lpar, &qmgr).cloned();
+        self.looked_up = Some((lpar.into_owned(), qmgr.into_owned(), c.clone()));
+        c
+    }
+
+    /// The UTC offset (seconds) of the LPAR that wrote a row: `--tz`, else
+    /// what its clocks reveal (this file's, or another file's of its queue
+    /// manager), else UTC, said once per LPAR.
+    ///
+    /// STCK columns are UTC as the formatter rendered them (in
+    /// `--smf-stck-tz`, else UTC); `Date`/`Time` are LPAR local. So when
+    /// STCK reads `c` ahead of `Date`/`Time`, the LPAR is at STCK zone
+    /// minus `c`. Families that agree (`c` = 0) tell nothing, unless the
+    /// STCK zone was given: the formatter may simply have run in the
+    /// LPAR's zone.
+    fn lpar_offset(&mut self, row: &Row, no: u64) -> i32 {
+        if let Some(tz) = self.tz {
+            if !self.offset_set {
+                self.offset_set = true;
+                self.info.set_offset(tz, "--tz");
+            }
+            return tz.local_minus_utc();
+        }
+        let (c, other) = match self.current {
+            Some(c) => (Some(c), self.borrowed.clone()),
+            None => match self.evidence(row) {
+                Some(e) => (Some(e.stck_minus_local), Some(e)),
+                None => (None, None),
+            },
+        };
+        let stck = self.stck_tz.map_or(0, |z| z.local_minus_utc());
+        let known = c
+            .filter(|c| *c != 0 || self.stck_tz.is_some())
+            .and_then(|c| FixedOffset::east_opt(stck - c));
+        if let Some(off) = known {
+            if !self.offset_set {
+                self.offset_set = true;
+                self.info.set_offset(off, "data");
+            }
+            if let Some(e) = other
+                && self.sibling.is_none()
+                && e.path != self.path
+            {
+                self.sibling = Some((off.local_minus_utc(), e));
+            }
+            return off.local_minus_utc();
+        }
+        let utc = FixedOffset::east_opt(0).expect("zero offset");
+        if !self.offset_set {
+            self.offset_set = true;
+            self.info.set_offset(utc, "assumed-utc");
+        }
+        let lpar = row.get("LPAR").unwrap_or_default();
+        if !self.unknown.contains(lpar.as_ref()) {
+            // Said by the first file of the LPAR in the run expected to
+            // find its zone unknown; by each file the survey did not
+            // expect it of.
+            let first = self
+                .clocks
+                .as_ref()
+                .and_then(|c| c.first_file.get(lpar.as_ref()));
+            if first.is_none_or(|p| *p == self.path) {
+                let at = if first.is_some() { None } else { Some(no) };
+                self.info.problem(
+                    ProblemCode::AssumedUtc,
+                    at,
+                    Severity::Info,
+                    0,
+                    format!(
+                        "no UTC offset for LPAR `{lpar}` in its SMF clocks (STCK columns agree with Date/Time, or there are none) and no --tz given: UTC assumed, in all its files"
+                    ),
+                );
+            }
+            self.unknown.insert(lpar.into_owned());
+        }
+        0
+    }
+
+    /// Place one row, following the offset where a strong anchor shows it
+    /// changed (daylight saving on the LPAR, files appended from runs in
+    /// different zones).
+    fn place(&mut self, timing: Timing, row: &Row, no: u64, record: NaiveDateTime) -> Placed {
+        if let Some((true, c)) = anchor(timing, row, record)
+            && let Some(cur) = self.current
+            && c != cur
+        {
+            self.changes += 1;
+            if self.changes <= MAX_CHANGE_REPORTS {
+                self.info.problem( ProblemCode::ClockOffset,
+                    Some(no),
+                    Severity::Info,
+                    0,
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time from here (before: {}): daylight saving change, or output of runs in different zones joined",
+                        clock::offset_text(c),
+                        clock::offset_text(cur)
+                    ),
+                );
+            }
+            self.current = Some(c);
+        }
+        let mut bad = Vec::new();
+        let placed = self
+            .timer
+            .place(timing, row, record, self.current, &mut bad);
+        for what in bad {
+            self.info.problem(
+                ProblemCode::BadTime,
+                Some(no),
+                Severity::Warning,
+                0,
+                format!("{what} is not a date and time: ignored"),
+            );
+        }
+        placed
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hold(
+        &mut self,
+        p: Placed,
+        lpar: i32,
+        record: NaiveDateTime,
+        no: u64,
+        bytes: Vec<u8>,
+        layout: Arc<Layout>,
+    ) {
+        self.seq += 1;
+        self.held_bytes += bytes.len() + HELD_OVERHEAD;
+        let utc = |t: NaiveDateTime| t - Duration::seconds(lpar.into());
+        let record = utc(record);
+        self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
+        self.heap.push(Reverse(Held {
+            key: (utc(p.ts), self.seq),
+            end: p.end.map(utc),
+            lpar,
+            offset: p.offset,
+            from: p.from,
+            line_no: no,
+            bytes,
+            layout,
+        }));
+    }
+
+    /// The earliest row held, as an event, when it is old enough to go.
+    /// Asked before every line read, so rows become events one at a time
+    /// as they are taken (a clock settled on 2000 rows used to turn most of
+    /// them into events at once: 80 MB of WQ events).
+    fn next_ready(&mut self) -> Option<Event> {
+        while let Some(Reverse(top)) = self.heap.peek() {
+            let ready = self.held_bytes > self.budget
+                || self.newest.is_some_and(|n| top.key.0 + HORIZON < n);
+            if !ready {
+                return None;
+            }
+            if let Some(e) = self.next_held() {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// The earliest row held, as an event. At the end of the input rows are
+    /// built one at a time, so memory holds raw rows, not events.
+    fn next_held(&mut self) -> Option<Event> {
+        while let Some(Reverse(h)) = self.heap.pop() {
+            self.held_bytes -= h.bytes.len() + HELD_OVERHEAD;
+            if let Some(e) = self.event(h) {
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    /// No more lines: decide the clock if still open.
+    fn end_of_input(&mut self) {
+        self.eof = true;
+        if !self.settled {
+            self.settle();
+        }
+    }
+
+    fn event(&mut self, h: Held) -> Option<Event> {
+        let off = FixedOffset::east_opt(h.lpar)?;
+        let (text, attrs) = if self.bare {
+            // Only counted and timed: the row fitted when it was read.
+            (String::new(), Vec::new())
+        } else {
+            let mut f = std::mem::take(&mut self.fields);
+            let no_attrs = self.no_attrs;
+            let built = fit(&h.layout, &h.bytes, &mut f).is_ok().then(|| {
+                let row = Row::new(&h.layout, &h.bytes, &f);
+                if no_attrs {
+                    // The derived attributes come with the text; dropped.
+                    return (derive::derive(&row, &mut Vec::new()), Vec::new());
+                }
+                let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
+                cells(&row, &mut attrs);
+                let text = derive::derive(&row, &mut attrs);
+                attrs.push(("ts_from".into(), h.from.to_string()));
+                if let Some(o) = h.offset {
+                    attrs.push(("clock_offset_s".into(), o.to_string()));
+                }
+                (text, attrs)
+            });
+            self.fields = f;
+            built?
+        };
+        let at = |t: NaiveDateTime| off.from_utc_datetime(&t);
+        let ts = at(h.key.0);
+        let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
+        e.end = h.end.map(at);
+        e.attrs = attrs.into_iter().collect();
+        self.info.saw_event(&ts);
+        Some(e)
+    }
+
+    /// Say what was estimated about the two clocks, over the whole file,
+    /// and where the LPAR's UTC offset came from.
+    fn clock_summary(&mut self) {
+        let timing = self.timing();
+        if self.rows == 0 {
+            return;
+        }
+        let stck = match self.stck_tz {
+            Some(z) => format!(
+                "{} (--smf-stck-tz)",
+                clock::offset_text(z.local_minus_utc())
+            ),
+            None => "UTC".to_string(),
+        };
+        if !timing.needs_offset() {
+            if let Some((l, e)) = &self.sibling {
+                self.info.note(format!(
+                    "STCK columns read as {stck}; LPAR offset {} from {} of {}",
+                    clock::offset_text(*l),
+                    rows_text(e.rows),
+                    e.path
+                ));
+            }
+            return;
+        }
+        let anchor_name = timing
+            .anchors()
+            .iter()
+            .map(|a| format!("`{}`", a.0))
+            .collect::<Vec<_>>()
+            .join("/");
+        let Some(start) = self.start else {
+            self.info.problem( ProblemCode::ClockOffset,
+                None,
+                Severity::Info,
+                0,
+                format!(
+                    "offset between STCK timestamps and the LPAR-local Date/Time could not be estimated from {anchor_name}: rows placed at their record time, STCK columns kept as written"
+                ),
+            );
+            return;
+        };
+        let (estimate, rows, from) = match &self.borrowed {
+            Some(e) => (
+                format!(
+                    "STCK timestamps read {} against the LPAR-local Date/Time (too few {anchor_name} rows here: taken from {} of {}, same queue manager)",
+                    clock::offset_text(start),
+                    rows_text(e.rows),
+                    e.path
+                ),
+                e.rows,
+                format!(" of {}", e.path),
+            ),
+            None => {
+                let (agree, total) = self.votes.support(start);
+                (
+                    format!(
+                        "STCK timestamps read {} against the LPAR-local Date/Time (estimated from {anchor_name}: {agree} of {total} rows agree)",
+                        clock::offset_text(start)
+                    ),
+                    agree,
+                    String::new(),
+                )
+            }
+        };
+        let how = if start == 0 {
+            "rows placed on the LPAR clock as they are"
+        } else {
+            "their times moved onto the LPAR clock"
+        };
+        // An estimate, reported as a note: nothing is wrong with the file.
+        let note = if self.tz.is_some() {
+            format!("{estimate}: {how}")
+        } else if start != 0 || self.stck_tz.is_some() {
+            let stck_off = self.stck_tz.map_or(0, |z| z.local_minus_utc());
+            let hint = if self.stck_tz.is_none() {
+                "; if mqsmfcsv did not run in UTC (TZ=UTC or -g yes), give its zone with --smf-stck-tz"
+            } else {
+                ""
+            };
+            format!(
+                "STCK columns read as {stck}; LPAR offset {} from {}{from}. {estimate}: {how}{hint}",
+                clock::offset_text(stck_off - start),
+                rows_text(rows)
+            )
+        } else {
+            format!("{estimate}: {how}; they do not tell the LPAR's UTC offset (--tz gives it)")
+        };
+        self.info.note(note);
+    }
+
+    /// The inventory row's last facts. Rows still held (the reader of the
+    /// stream stopped early) are dropped.
+    fn finish(&mut self) {
+        if !self.settled {
+            self.settle();
+        }
+        self.clock_summary();
+        if let Some(l) = &self.lines {
+            self.info.bytes = self.info.bytes.max(l.bytes_read());
+        }
+        if self.layout.is_some() && self.rows == 0 && self.info.problem_count == 0 {
+            self.info.problem(
+                ProblemCode::NoRecords,
+                None,
+                Severity::Info,
+                0,
+                "header only: no data rows",
+            );
+        }
+        let list = |s: &BTreeSet<String>, f: &dyn Fn(&str) -> String| -> Option<String> {
+            if s.is_empty() {
+                return None;
+            }
+            let mut v: Vec<String> = s.iter().take(MAX_LISTED).map(|x| f(x)).collect();
+            if s.len() > MAX_LISTED {
+                v.push("...".to_string());
+            }
+            Some(v.join(", "))
+        };
+        self.info.qmgr = list(&self.qmgrs, &|s| s.to_string());
+        self.info.host = list(&self.lpars, &|s| s.to_string());
+        self.info.mq_version = list(&self.versions, &|s| {
+            value::mq_version(s).unwrap_or_else(|| s.to_string())
+        });
+    }
+}
+
+/// `1 row`, `12 rows`.
+fn rows_text(n: u32) -> String {
+    format!("{n} row{}", if n == 1 { "" } else { "s" })
+}
+
+/// The offset one row's anchor suggests, and whether the anchor is strong.
+fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32)> {
+    timing.anchors().iter().find_map(|(col, strong)| {
+        let t = row.datetime(col).ok()??;
+        clock::candidate(t, record, *strong).map(|c| (*strong, c))
+    })
+}
+
+/// Every cell with a value, under its current column name. A `(DATE)` and
+/// `(TIME)` pair holding the formatter's 1970 placeholder is dropped whole.
+fn cells(row: &Row, attrs: &mut Vec<(AttrName, String)>) {
+    let l = row.layout;
+    let mut skip_time = None;
+    for (i, name) in l.names.iter().enumerate() {
+        if skip_time == Some(i) {
+            continue;
+        }
+        // A cell not kept is not even read, unless it is a `(DATE)` that
+        // may drop its `(TIME)` partner.
+        if !l.keep[i] && l.time_of[i].is_none() {
+            continue;
+        }
+        let Some(v) = row.value(i) else { continue };
+        if let Some(t) = l.time_of[i]
+            && let Some(tv) = row.value(t)
+            && value::is_epoch(&v, &tv)
+        {
+            skip_time = Some(t);
+            continue;
+        }
+        if l.keep[i] {
+            attrs.push((name.clone().into(), v.into_owned()));
+        }
+    }
+}
+
+impl Row<'_> {
+    /// The record time from its two columns.
+    fn datetime_of(&self, d: &str, t: &str) -> Result<NaiveDateTime, String> {
+        let dv = self.get(d);
+        let tv = self.get(t);
+        match value::date_time(dv.as_deref(), tv.as_deref()) {
+            Ok(Some(x)) => Ok(x),
+            _ => Err(format!(
+                "`{}`,`{}`",
+                dv.as_deref().unwrap_or(""),
+                tv.as_deref().unwrap_or("")
+            )),
+        }
+    }
+}
+
+impl SmfSource {
+    /// Read one line of the current file; false at its end.
+    fn step(&mut self) -> bool {
+        let Some(fs) = self.file.as_mut() else {
+            return false;
+        };
+        let Some(mut reader) = fs.lines.take() else {
+            return false;
+        };
+        let more = match crate::formats::read_line(&mut reader, &mut fs.info) {
+            Some((meta, bytes)) => {
+                fs.handle(meta, bytes);
+                true
+            }
+            None => false,
+        };
+        fs.lines = Some(reader);
+        more
+    }
+
+    fn end_file(&mut self) {
+        if let Some(mut fs) = self.file.take() {
+            fs.finish();
+            self.done.push(fs.info);
+        }
+    }
+}
+
+impl Source for SmfSource {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            let Some(fs) = self.file.as_mut() else {
+                let next = self.pending.pop_front()?;
+                let mut fs = FileState::new(&next, &self.opts);
+                fs.no_attrs = self.no_attrs;
+                self.file = Some(fs);
+                continue;
+            };
+            if let Some(e) = fs.next_ready() {
+                return Some(e);
+            }
+            if !fs.eof {
+                if !self.step()
+                    && let Some(fs) = self.file.as_mut()
+                {
+                    fs.end_of_input();
+                }
+                continue;
+            }
+            if let Some(e) = fs.next_held() {
+                return Some(e);
+            }
+            self.end_file();
+        }
+    }
+
+    /// Rows as the default does, from events; their attributes are left
+    /// out when the rows do not show them.
+    fn next_rows(
+        &mut self,
+        sink: &mut crate::sink::RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+    ) -> bool {
+        self.no_attrs = !sink.spec.format.shows_attrs();
+        if let Some(fs) = self.file.as_mut() {
+            fs.no_attrs = self.no_attrs;
+        }
+        crate::source::rows_of_events(self, sink, out, n, limit, row)
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.file.is_some() {
+            self.end_file();
+        }
+        // Files never started (the caller stopped early) still get a row.
+        while let Some(i) = self.pending.pop_front() {
+            self.file = Some(FileState::new(&i, &self.opts));
+            self.end_file();
+        }
+        std::mem::take(&mut self.done)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,141 @@
+//! Before any row is read: what the SMF files of a run say about each
+//! LPAR's clock. Only files with STCK anchors (WQ, WTAS, QCST) can tell
+//! how far STCK columns read from the LPAR-local `Date`/`Time`; files
+//! without (QMAC, statistics) need that offset for their rows all the same,
+//! and the files of a run are read in parallel and merged, so it must be
+//! known before the first row of any of them is placed. A cheap pass over
+//! the first rows of each SMF file gathers it, per (LPAR, queue manager),
+//! bounded in rows and bytes per file.
+
+use super::columns::{self, Layout};
+use super::row::Row;
+use super::timing::Timing;
+use super::{ESTIMATE_ROWS, ESTIMATE_VOTES, anchor, clock, fit};
+use crate::fileinfo::FileInfo;
+use crate::input::Input;
+use crate::source::{LparClock, LparClocks};
+use std::collections::BTreeMap;
+
+/// Rows of a file without anchors read to learn its LPARs.
+const PLAIN_ROWS: usize = 16;
+/// Bytes read from one file at most (headers are 10 KB, rows 1-2 KB).
+const MAX_BYTES: usize = 4 << 20;
+
+/// The clock evidence of these SMF files, and for each LPAR whose zone
+/// stays unknown the file that says so: the first in path order, so that
+/// it does not depend on thread timing. `stck_tz_given`: `--smf-stck-tz`,
+/// which makes even agreeing clock families tell the zone.
+pub fn survey(inputs: &[&Input], stck_tz_given: bool) -> LparClocks {
+    let mut inputs = inputs.to_vec();
+    inputs.sort_by(|a, b| a.display.cmp(&b.display));
+    let mut out = LparClocks::default();
+    let mut files = Vec::new();
+    for input in inputs {
+        let path = input.display.to_string();
+        let (keys, own) = survey_file(input);
+        files.push((path.clone(), keys.keys().cloned().collect::<Vec<_>>(), own));
+        for ((lpar, qmgr), votes) in keys {
+            let Some(off) = votes.decide() else { continue };
+            let rows = votes.support(off).0;
+            let new = LparClock {
+                stck_minus_local: off,
+                rows,
+                path: path.clone(),
+            };
+            // The file with the most agreeing rows speaks for the queue
+            // manager; the first in path order on a tie.
+            out.by_qmgr
+                .entry((lpar, qmgr))
+                .and_modify(|c| {
+                    if rows > c.rows {
+                        *c = new.clone();
+                    }
+                })
+                .or_insert(new);
+        }
+    }
+    // Which files will find their LPAR's zone unknown, as the reader
+    // decides it: the file's own estimate first, else the run's evidence.
+    for (path, keys, own) in files {
+        for (lpar, qmgr) in keys {
+            let c = own.or_else(|| out.get(&lpar, &qmgr).map(|c| c.stck_minus_local));
+            if !c.is_some_and(|c| c != 0 || stck_tz_given) {
+                out.first_file.entry(lpar).or_insert(path.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Votes per (LPAR, queue manager) of one file's first rows, and the
+/// offset the file will decide on its own (its rows' votes together).
+fn survey_file(input: &Input) -> (BTreeMap<(String, String), clock::Votes>, Option<i32>) {
+    let mut keys: BTreeMap<(String, String), clock::Votes> = BTreeMap::new();
+    let mut all = clock::Votes::default();
+    // Read quietly: problems are the real read's to report, and the bytes
+    // are not the progress line's.
+    let mut input = input.clone();
+    input.progress = None;
+    let mut info = FileInfo::new(&input.display, crate::event::Format::SmfCsv, input.bytes);
+    let Some(mut lines) = crate::formats::open_lines(&input, &mut info) else {
+        return (keys, None);
+    };
+    let name_struct = columns::structure_from_name(&input.name);
+    let mut layout: Option<Layout> = None;
+    let mut fields = Vec::new();
+    let (mut rows, mut votes, mut bytes) = (0usize, 0u32, 0usize);
+    while let Some((meta, line)) = crate::formats::read_line(&mut lines, &mut info) {
+        bytes += line.len();
+        if bytes > MAX_BYTES {
+            break;
+        }
+        let line = if meta.no == 1 {
+            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+        } else {
+            line
+        };
+        if meta.truncated || line.iter().all(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        let Some(l) = &layout else {
+            let text = crate::text::decode_lossy(line);
+            let mut cells: Vec<&str> = text.split(',').collect();
+            if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
+                cells.pop();
+            }
+            if columns::common_block(cells.iter().copied()).is_none() {
+                return (keys, None);
+            }
+            layout = Some(Layout::new(&cells, name_struct.as_deref()));
+            continue;
+        };
+        if fit(l, line, &mut fields).is_err() {
+            continue;
+        }
+        let row = Row::new(l, line, &fields);
+        let Ok(record) = row.datetime_of("Date", "Time") else {
+            continue;
+        };
+        let key = (
+            row.get("LPAR").unwrap_or_default().into_owned(),
+            row.get("QMgr").unwrap_or_default().into_owned(),
+        );
+        let timing = Timing::of(l);
+        let v = keys.entry(key).or_default();
+        if let Some((strong, c)) = anchor(timing, &row, record) {
+            v.add(strong, c);
+            all.add(strong, c);
+            votes += 1;
+        }
+        rows += 1;
+        let enough = if timing.needs_offset() {
+            rows >= ESTIMATE_ROWS || votes >= ESTIMATE_VOTES
+        } else {
+            rows >= PLAIN_ROWS
+        };
+        if enough {
+            break;
+        }
+    }
+    (keys, all.decide())
+}

@@ -1,0 +1,1129 @@
+//! Archives read in place: `.zip` (as `runmqras` writes them), `.tar`,
+//! `.tar.gz`/`.tgz`, single-file `.gz`, and archives inside archives. They
+//! are recognised by their first bytes, not their names. Each member
+//! becomes an `Input` whose path names it: `case.zip!var/mqm/errors/AMQERR01.LOG`,
+//! `outer.tgz!inner.zip!x/AMQ1.0.FMT`.
+//!
+//! How each kind is read:
+//! - zip: the central directory is read once; each member is then streamed
+//!   from the archive file on demand (stored, or inflated on the fly), with
+//!   its declared size enforced and its CRC checked at the end. Nothing is
+//!   copied.
+//! - tar: one pass over the headers records where each member's bytes lie
+//!   in the file; members are then read straight from there.
+//! - tar.gz: gzip cannot seek, so one sequential pass unpacks the members
+//!   into an anonymous temporary file (see `blob::Spill`), read from there.
+//!   Re-decompressing from the start for every member (twice: sniff, read)
+//!   would cost O(members × archive size).
+//! - .gz holding one file: streamed through the decompressor on every open.
+//! - An archive inside a member: read in place when its bytes lie as they
+//!   are in the outer file (tar member, stored zip member), otherwise
+//!   unpacked into the temporary file first.
+//!
+//! Hostile archives are refused member by member, each refusal an error row
+//! naming the member, and the rest of the run goes on: paths that leave the
+//! archive (`../x`) or are absolute, symbolic and hard links, devices,
+//! encrypted members, compression methods other than stored and deflated,
+//! and decompression bombs (see the limits below; a zip member that
+//! inflates past its declared size is stopped while it is read).
+
+use super::blob::{Limit, Method, Range, Spill, SpillError, ZipMember, read_head};
+use super::{Discovered, Input, Location, problem_row};
+use crate::meter::Meter;
+use crate::problem::{ProblemCode, Severity};
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+/// Archive or compression layers opened inside one another (`a.zip!b.tgz!c`
+/// is two); a deeper one is refused, which stops recursive bombs.
+pub const MAX_DEPTH: u32 = 3;
+/// Bytes that unpacking may produce in one run, over all archives.
+pub const MAX_TOTAL_BYTES: u64 = 64 << 30;
+/// Largest expansion accepted for a member above `RATIO_FLOOR`. MQ text
+/// diagnostics compress 5 to 30 times; deflate cannot exceed about 1032,
+/// which only long runs of one byte reach.
+pub const MAX_RATIO: u64 = 200;
+/// Members up to this size are never refused for their ratio: they cannot
+/// do harm, and small padded files do compress very well.
+pub const RATIO_FLOOR: u64 = 16 << 20;
+/// Members listed from one archive at most (each costs a few hundred bytes
+/// of memory until the run ends).
+pub const MAX_MEMBERS: usize = 200_000;
+/// Bytes one archive named on the command line (or found in a directory)
+/// may unpack, its nested archives included, so that one hostile archive
+/// cannot use the whole run's `MAX_TOTAL_BYTES`.
+pub const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
+/// Bytes one member may hold once unpacked, whatever its ratio.
+pub const MAX_MEMBER_BYTES: u64 = 16 << 30;
+/// Bytes written to the temporary file (in `$TMPDIR`) in one run: members
+/// that cannot be read in place (tar.gz members, archives inside deflated
+/// members) are unpacked there.
+pub const MAX_SPILL_BYTES: u64 = 16 << 30;
+// All of these are counted while archives are listed, which is done by
+// one thread in a fixed order before any input is read: what is refused
+// is the same for every `-j`. The per-member limits enforced while a member
+// is read (declared size, ratio) depend on that member alone.
+
+/// How many bytes decide whether a file is an archive (`ustar` sits at 257).
+pub const MAGIC_BYTES: usize = 512;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Magic {
+    Zip,
+    Gzip,
+    Tar,
+}
+
+/// The archive kind a file's first bytes announce.
+pub fn magic(head: &[u8]) -> Option<Magic> {
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        // A local file header, or the end record of an empty archive.
+        Some(Magic::Zip)
+    } else if head.starts_with(&[0x1f, 0x8b, 0x08]) {
+        // gzip with deflate, the only method gzip defines.
+        Some(Magic::Gzip)
+    } else if head.len() >= 262 && &head[257..262] == b"ustar" {
+        Some(Magic::Tar)
+    } else {
+        None
+    }
+}
+
+fn human(n: u64) -> String {
+    const GIB: u64 = 1 << 30;
+    const MIB: u64 = 1 << 20;
+    if n >= GIB && n.is_multiple_of(GIB) {
+        format!("{} GiB", n / GIB)
+    } else if n >= MIB && n.is_multiple_of(MIB) {
+        format!("{} MiB", n / MIB)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Why a member path is refused, if it is; else the path as displayed
+/// (`./` components dropped).
+#[cfg(test)]
+fn member_path(raw: &str) -> Result<String, String> {
+    member_path_bytes(raw.as_bytes())
+}
+
+/// `member_path` on the name's bytes as the archive stores them: each
+/// component shown by `text::name_bytes_display`, so that bytes that are
+/// not UTF-8 and control characters are escaped and two different names
+/// never show as one.
+fn member_path_bytes(raw: &[u8]) -> Result<String, String> {
+    if raw.contains(&0) {
+        return Err("refused: NUL byte in member path".to_string());
+    }
+    let b = raw;
+    let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    if raw.starts_with(b"/") || raw.starts_with(b"\\") || drive {
+        return Err(
+            "refused: absolute member path (an archive must not name files outside itself)"
+                .to_string(),
+        );
+    }
+    let mut parts = Vec::new();
+    for p in raw.split(|&c| c == b'/' || c == b'\\') {
+        match p {
+            b"" | b"." => {}
+            b".." => {
+                return Err(
+                    "refused: member path leaves the archive (`..`): hostile or damaged archive"
+                        .to_string(),
+                );
+            }
+            _ => parts.push(crate::text::name_bytes_display(p)),
+        }
+    }
+    if parts.is_empty() {
+        return Err("refused: empty member path".to_string());
+    }
+    Ok(parts.join("/"))
+}
+
+fn leaf(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The name a `.gz` file's content is known by: `gunzip`'s rule.
+fn strip_gz(name: &str) -> String {
+    let low = name.to_ascii_lowercase();
+    if let Some(stem) = low.strip_suffix(".tgz") {
+        return format!("{}.tar", &name[..stem.len()]);
+    }
+    for suf in [".gz", ".z"] {
+        if low.ends_with(suf) && name.len() > suf.len() {
+            return name[..name.len() - suf.len()].to_string();
+        }
+    }
+    name.to_string()
+}
+
+/// The most a gzip stream of `compressed` bytes may produce.
+fn gz_limit(compressed: u64) -> u64 {
+    compressed
+        .saturating_mul(MAX_RATIO)
+        .clamp(RATIO_FLOOR, MAX_TOTAL_BYTES)
+}
+
+fn gz_why(compressed: u64) -> String {
+    format!(
+        "{MAX_RATIO}x its {compressed} compressed bytes, at least {}, at most {}",
+        human(RATIO_FLOOR),
+        human(MAX_TOTAL_BYTES)
+    )
+}
+
+/// Walks archives, adding members to `out`.
+pub(super) struct Expander<'a> {
+    out: &'a mut Discovered,
+    spill: Option<Spill>,
+    /// Bytes unpacked or declared by archives so far (`MAX_TOTAL_BYTES`).
+    expanded: u64,
+    /// The same, for the top-level archive being listed (`MAX_ARCHIVE_BYTES`).
+    archive_expanded: u64,
+    /// Counts unpacked bytes for the progress line.
+    meter: Option<Arc<Meter>>,
+}
+
+/// Where a tar's member bytes are.
+enum Place<'a> {
+    /// In the archive's own range (an uncompressed tar).
+    InPlace(&'a Range),
+    /// Only in the stream: copy each member to the spill file.
+    Spill,
+}
+
+impl<'a> Expander<'a> {
+    pub fn new(out: &'a mut Discovered, meter: Option<Arc<Meter>>) -> Self {
+        Expander {
+            out,
+            spill: None,
+            expanded: 0,
+            archive_expanded: 0,
+            meter,
+        }
+    }
+
+    fn refuse(&mut self, display: &str, msg: impl Into<String>) {
+        self.refuse_as(display, ProblemCode::ArchiveMember, msg);
+    }
+
+    /// An archive or member that could not be read at all.
+    fn unreadable(&mut self, display: &str, msg: impl Into<String>) {
+        self.refuse_as(display, ProblemCode::UnreadableFile, msg);
+    }
+
+    fn refuse_as(&mut self, display: &str, code: ProblemCode, msg: impl Into<String>) {
+        self.out
+            .problems
+            .push(problem_row(display, code, msg.into()));
+    }
+
+    fn warn(&mut self, display: &str, msg: impl Into<String>) {
+        let mut fi = crate::fileinfo::FileInfo::new(display, crate::event::Format::Unknown, 0);
+        fi.variant = Some("archive".to_string());
+        fi.problem(
+            ProblemCode::ArchiveMember,
+            None,
+            Severity::Warning,
+            0,
+            msg.into(),
+        );
+        self.out.problems.push(fi);
+    }
+
+    /// Count `size` more unpacked bytes against the run's total; false (and
+    /// the member refused) when that would pass it.
+    fn budget(&mut self, display: &str, size: u64) -> bool {
+        if size > MAX_MEMBER_BYTES {
+            self.refuse(
+                display,
+                format!(
+                    "refused: {size} bytes unpacked, more than the {} a member may hold",
+                    human(MAX_MEMBER_BYTES)
+                ),
+            );
+            return false;
+        }
+        if self
+            .archive_expanded
+            .checked_add(size)
+            .is_none_or(|t| t > MAX_ARCHIVE_BYTES)
+        {
+            self.refuse(
+                display,
+                format!(
+                    "refused: unpacking its {size} bytes would take its archive's total past {} (decompression bomb?)",
+                    human(MAX_ARCHIVE_BYTES)
+                ),
+            );
+            return false;
+        }
+        match self.expanded.checked_add(size) {
+            Some(t) if t <= MAX_TOTAL_BYTES => {
+                self.expanded = t;
+                self.archive_expanded += size;
+                true
+            }
+            _ => {
+                self.refuse(
+                    display,
+                    format!(
+                        "refused: unpacking its {size} bytes would take the archives' total past {} (decompression bomb?)",
+                        human(MAX_TOTAL_BYTES)
+                    ),
+                );
+                false
+            }
+        }
+    }
+
+    /// True (and `display` refused) when an archive found `depth` layers
+    /// down may not be opened. Checked before anything of it is unpacked
+    /// into the temporary file.
+    fn too_deep(&mut self, display: &str, depth: u32) -> bool {
+        if depth < MAX_DEPTH {
+            return false;
+        }
+        self.refuse(
+            display,
+            format!("refused: archive nested more than {MAX_DEPTH} levels deep"),
+        );
+        true
+    }
+
+    /// Copy a stream into the spill file.
+    fn spill(&mut self, r: impl Read, display: &str) -> Option<Range> {
+        if self.spill.is_none() {
+            match Spill::new() {
+                Ok(s) => self.spill = Some(s),
+                Err(e) => {
+                    self.refuse(
+                        display,
+                        format!(
+                            "cannot create a temporary file to unpack into (in {}; set TMPDIR): {e}",
+                            std::env::temp_dir().display()
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        let spill = self.spill.as_mut().expect("created above");
+        let room = MAX_SPILL_BYTES.saturating_sub(spill.written());
+        let why = format!(
+            "the {} the temporary file may hold in one run",
+            human(MAX_SPILL_BYTES)
+        );
+        match spill.append(Limit::new(r, room, why), self.meter.as_deref()) {
+            Ok(r) => Some(r),
+            Err(SpillError::Read { error, copied }) => {
+                // What was copied stays in the file (it has no name and
+                // goes when the run ends) and counts against the budget.
+                self.refuse(
+                    display,
+                    format!("cannot unpack: {error} (after {copied} bytes)"),
+                );
+                None
+            }
+            Err(SpillError::Write(e)) => {
+                self.refuse(
+                    display,
+                    format!(
+                        "cannot write the temporary file in {} (set TMPDIR to a larger disk): {e}",
+                        std::env::temp_dir().display()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A file found on disk whose first bytes announce an archive.
+    pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
+        self.archive_expanded = 0;
+        if self.out.full() {
+            return self.out.left_out(display);
+        }
+        let name = super::file_name(path);
+        match std::fs::File::open(path) {
+            Ok(f) => self.blob(Range::shared(Arc::new(f), len), display, &name, mtime, 0),
+            Err(e) => self.unreadable(display, format!("cannot read: {e}")),
+        }
+    }
+
+    /// Bytes that may be an archive, `depth` layers down.
+    fn blob(
+        &mut self,
+        blob: Range,
+        display: &str,
+        name: &str,
+        mtime: Option<SystemTime>,
+        depth: u32,
+    ) {
+        let head = match blob.head(MAGIC_BYTES) {
+            Ok(h) => h,
+            Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
+        };
+        let Some(m) = magic(&head) else {
+            let bytes = blob.len;
+            self.out.add(Input::member(
+                display,
+                name,
+                Location::Range(blob),
+                bytes,
+                mtime,
+            ));
+            return;
+        };
+        if self.too_deep(display, depth) {
+            return;
+        }
+        match m {
+            Magic::Zip => self.zip(&blob, display, depth + 1),
+            Magic::Tar => match blob.open() {
+                Ok(w) => {
+                    let mut ar = tar::Archive::new(w);
+                    match ar.entries_with_seek() {
+                        Ok(entries) => self.tar(entries, Place::InPlace(&blob), display, depth + 1),
+                        Err(e) => self.unreadable(display, format!("cannot read tar archive: {e}")),
+                    }
+                }
+                Err(e) => self.unreadable(display, format!("cannot read: {e}")),
+            },
+            Magic::Gzip => self.gzip(blob, display, name, mtime, depth + 1),
+        }
+    }
+
+    fn gzip(
+        &mut self,
+        blob: Range,
+        display: &str,
+        name: &str,
+        mtime: Option<SystemTime>,
+        depth: u32,
+    ) {
+        let limit = gz_limit(blob.len);
+        let why: Arc<str> = Arc::from(gz_why(blob.len));
+        let open = |b: &Range| {
+            b.open()
+                .map(|w| Limit::new(flate2::read::MultiGzDecoder::new(w), limit, why.clone()))
+        };
+        let head = match open(&blob).and_then(|r| read_head(r, MAGIC_BYTES)) {
+            Ok(h) => h,
+            Err(e) => return self.unreadable(display, format!("corrupt gzip data: {e}")),
+        };
+        match magic(&head) {
+            Some(Magic::Tar) => match open(&blob) {
+                Ok(r) => {
+                    let mut ar = tar::Archive::new(r);
+                    match ar.entries() {
+                        Ok(entries) => self.tar(entries, Place::Spill, display, depth),
+                        Err(e) => self.unreadable(display, format!("cannot read tar archive: {e}")),
+                    }
+                }
+                Err(e) => self.unreadable(display, format!("cannot read: {e}")),
+            },
+            Some(_) => {
+                // A zip or another gzip inside: it must be unpacked to be
+                // read (a zip needs to seek). Not when it may not be opened.
+                if self.too_deep(display, depth) {
+                    return;
+                }
+                let room = MAX_TOTAL_BYTES.saturating_sub(self.expanded);
+                let Ok(r) = open(&blob) else { return };
+                let r = Limit::new(r, room, format!("the {} total", human(MAX_TOTAL_BYTES)));
+                if let Some(inner) = self.spill(r, display) {
+                    self.expanded += inner.len;
+                    self.blob(inner, display, &strip_gz(name), mtime, depth);
+                }
+            }
+            None => {
+                // One compressed file: streamed on every open. Its size is
+                // the gzip trailer's (exact below 4 GiB, modulo 4 GiB above).
+                let bytes = blob
+                    .tail(4)
+                    .ok()
+                    .and_then(|t| <[u8; 4]>::try_from(t.as_slice()).ok())
+                    .map(|t| u64::from(u32::from_le_bytes(t)))
+                    .unwrap_or(0);
+                if bytes > limit {
+                    return self.refuse(
+                        display,
+                        format!(
+                            "refused: gzip trailer declares {bytes} bytes from {} compressed, a ratio above {MAX_RATIO}:1 (decompression bomb?)",
+                            blob.len
+                        ),
+                    );
+                }
+                if !self.budget(display, bytes) {
+                    return;
+                }
+                let inner = Location::Range(blob);
+                self.out.add(Input::member(
+                    display,
+                    &strip_gz(name),
+                    Location::Gzip {
+                        inner: Box::new(inner),
+                        limit,
+                        why,
+                    },
+                    bytes,
+                    mtime,
+                ));
+            }
+        }
+    }
+
+    fn zip(&mut self, blob: &Range, display: &str, depth: u32) {
+        let reader = match blob.open() {
+            Ok(r) => r,
+            Err(e) => return self.unreadable(display, format!("cannot read: {e}")),
+        };
+        let mut za = match zip::ZipArchive::new(reader) {
+            Ok(z) => z,
+            Err(e) => return self.zip_salvage(blob, display, depth, &e.to_string()),
+        };
+        if za.has_duplicate_names() {
+            self.warn(
+                display,
+                "several members share a name: only one of each is read",
+            );
+        }
+        let n = za.len();
+        if n > MAX_MEMBERS {
+            self.warn(
+                display,
+                format!("{n} members: only the first {MAX_MEMBERS} are read"),
+            );
+        }
+        let mut entries = Vec::with_capacity(n.min(MAX_MEMBERS));
+        for i in 0..n.min(MAX_MEMBERS) {
+            // The central directory's facts first, so that a member whose
+            // local header is damaged can still be named.
+            let (header, mut entry) = match za.by_index_data(i) {
+                Ok(e) => {
+                    #[allow(deprecated)] // the number works with or without zip's codecs
+                    let method = e.compression().to_u16();
+                    let entry = ZipEntry {
+                        // The name as decoded by zip (CP437 or UTF-8 as
+                        // its flag says), else its bytes as stored.
+                        raw: e
+                            .name()
+                            .map(|c| c.into_owned().into_bytes())
+                            .unwrap_or_else(|_| e.name_raw().to_vec()),
+                        is_dir: e.is_dir(),
+                        symlink: e.is_symlink(),
+                        encrypted: e.encrypted(),
+                        method,
+                        csize: e.compressed_size(),
+                        size: e.size(),
+                        crc: e.crc32(),
+                        start: Err(String::new()),
+                        mtime: None,
+                    };
+                    (e.header_start(), entry)
+                }
+                Err(e) => {
+                    self.unreadable(display, format!("cannot read member {}: {e}", i + 1));
+                    continue;
+                }
+            };
+            match za.by_index_raw(i) {
+                Ok(f) => {
+                    entry.start = f.data_start().ok_or_else(String::new);
+                    entry.mtime = zip_mtime(&f);
+                }
+                Err(e) => entry.start = Err(format!("refused: damaged local header: {e}")),
+            }
+            entries.push((header, entry));
+        }
+        let overlaps = overlapping(&entries);
+        for (k, (_, entry)) in entries.into_iter().enumerate() {
+            if let Some((other, lo, hi)) = overlaps.get(&k) {
+                let shown = format!("{display}!{}", crate::text::name_bytes_display(&entry.raw));
+                self.refuse(
+                    &shown,
+                    format!(
+                        "refused: its bytes {lo}..{hi} in the archive overlap those of member `{other}` (the same data listed twice: a zip bomb, or a damaged archive)",
+                    ),
+                );
+                continue;
+            }
+            self.zip_entry(blob, display, depth, entry);
+        }
+    }
+
+    /// One zip member: refuse it, open it as a nested archive, or list it.
+    fn zip_entry(&mut self, blob: &Range, display: &str, depth: u32, e: ZipEntry) {
+        let shown = format!("{display}!{}", crate::text::name_bytes_display(&e.raw));
+        if e.is_dir && !e.symlink {
+            return;
+        }
+        let path = match member_path_bytes(&e.raw) {
+            Ok(p) => p,
+            Err(msg) => return self.refuse(&shown, msg),
+        };
+        let shown = format!("{display}!{path}");
+        if e.symlink {
+            return self.refuse(
+                &shown,
+                "refused: symbolic link (archives are read without following links)",
+            );
+        }
+        if e.encrypted {
+            return self.refuse(
+                &shown,
+                "refused: encrypted member (mqdiag does not decrypt; unpack it with the password)",
+            );
+        }
+        let method = match e.method {
+            0 => Method::Stored,
+            8 => Method::Deflated,
+            m => {
+                return self.refuse(
+                    &shown,
+                    format!(
+                        "refused: compressed with {} (zip method {m}); only stored and deflated members are read",
+                        zip::CompressionMethod::name_from_u16(m)
+                    ),
+                );
+            }
+        };
+        let (size, csize) = (e.size, e.csize);
+        if size > RATIO_FLOOR && size / csize.max(1) > MAX_RATIO {
+            return self.refuse(
+                &shown,
+                format!(
+                    "refused: declares {size} bytes from {csize} compressed, a ratio above {MAX_RATIO}:1 (decompression bomb?)"
+                ),
+            );
+        }
+        let start = match e.start {
+            Ok(s) if s.checked_add(csize).is_some_and(|end| end <= blob.len) => s,
+            Err(msg) if !msg.is_empty() => return self.refuse(&shown, msg),
+            _ => {
+                return self.refuse(
+                    &shown,
+                    "refused: member data lies beyond the end of the archive (truncated archive?)",
+                );
+            }
+        };
+        let member = ZipMember {
+            data: blob.sub(start, csize),
+            method,
+            size,
+            crc: e.crc,
+        };
+        let head = member
+            .open()
+            .and_then(|r| read_head(r, MAGIC_BYTES))
+            .unwrap_or_default();
+        if magic(&head).is_some() {
+            // An archive inside: in place when stored, else unpacked, but
+            // only when it may be opened.
+            if self.too_deep(&shown, depth) || !self.budget(&shown, size) {
+                return;
+            }
+            let inner = match method {
+                Method::Stored => Some(member.data.clone()),
+                Method::Deflated => match member.open() {
+                    Ok(r) => self.spill(r, &shown),
+                    Err(err) => {
+                        self.unreadable(&shown, format!("cannot read: {err}"));
+                        None
+                    }
+                },
+            };
+            if let Some(inner) = inner {
+                self.blob(inner, &shown, leaf(&path), e.mtime, depth);
+            }
+            return;
+        }
+        if !self.budget(&shown, size) {
+            return;
+        }
+        self.out.add(Input::member(
+            &shown,
+            leaf(&path),
+            Location::Zip(Arc::new(member)),
+            size,
+            e.mtime,
+        ));
+    }
+
+    /// A zip without its central directory (a download cut short, say):
+    /// members are found by walking their local headers from the start.
+    /// Members written with a data descriptor (as Java's zip writer does)
+    /// state no sizes up front, so they are inflated once here to find
+    /// their end.
+    fn zip_salvage(&mut self, blob: &Range, display: &str, depth: u32, why: &str) {
+        let mut pos = 0u64;
+        let mut found = 0usize;
+        let mut stop: Option<String> = None;
+        while found < MAX_MEMBERS {
+            let Ok(h) = blob.sub(pos, 30).head(30) else {
+                break;
+            };
+            if h.len() < 30 || !h.starts_with(b"PK\x03\x04") {
+                break;
+            }
+            let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
+            let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+            let flags = u16_at(6);
+            let (nlen, elen) = (u64::from(u16_at(26)), u64::from(u16_at(28)));
+            let name = blob
+                .sub(pos + 30, nlen)
+                .head(nlen as usize)
+                .unwrap_or_default();
+            let extra = blob
+                .sub(pos + 30 + nlen, elen)
+                .head(elen as usize)
+                .unwrap_or_default();
+            let start = pos + 30 + nlen + elen;
+            if name.len() as u64 != nlen || start > blob.len {
+                break;
+            }
+            let raw = crate::text::name_bytes_display(&name);
+            let mut e = ZipEntry {
+                raw: name.to_vec(),
+                is_dir: name.ends_with(b"/"),
+                symlink: false,
+                encrypted: flags & 1 != 0,
+                method: u16_at(8),
+                csize: u64::from(u32_at(18)),
+                size: u64::from(u32_at(22)),
+                crc: u32_at(14),
+                start: Ok(start),
+                mtime: zip::DateTime::try_from_msdos(u16_at(12), u16_at(10))
+                    .ok()
+                    .and_then(dos_time),
+            };
+            if let Some((size, csize)) = zip64_sizes(&extra, e.size, e.csize) {
+                (e.size, e.csize) = (size, csize);
+            }
+            let mut next = start.saturating_add(e.csize);
+            if flags & 8 != 0 {
+                // Sizes and CRC follow the data: find its end by inflating.
+                if e.method != 8 || e.encrypted {
+                    stop = Some(format!(
+                        "cannot find where member `{raw}` ends (no sizes before its data)"
+                    ));
+                    break;
+                }
+                match inflate_extent(&blob.sub(start, blob.len - start)) {
+                    Ok((csize, size, crc)) => {
+                        (e.csize, e.size, e.crc) = (csize, size, crc);
+                        next = start + csize;
+                        // The descriptor: optional signature, CRC, sizes.
+                        let d = blob.sub(next, 24).head(24).unwrap_or_default();
+                        let sig = d.starts_with(b"PK\x07\x08");
+                        let at = if sig { 4 } else { 0 };
+                        let stated = d
+                            .get(at..at + 4)
+                            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                        if stated.is_some_and(|c| c != crc) {
+                            let shown = format!("{display}!{raw}");
+                            self.refuse(
+                                &shown,
+                                format!(
+                                    "zip member fails its CRC check (stored {:08x}, computed {crc:08x}): the member is corrupt",
+                                    stated.unwrap_or(0)
+                                ),
+                            );
+                            found += 1;
+                            pos = next + if sig { 16 } else { 12 };
+                            continue;
+                        }
+                        // 32- or 64-bit sizes: whichever is followed by a header.
+                        let base = next + at as u64 + 4;
+                        let after = |k: u64| {
+                            blob.sub(base + k, 4)
+                                .head(4)
+                                .is_ok_and(|b| b.starts_with(b"PK"))
+                        };
+                        next = base + if !after(8) && after(16) { 16 } else { 8 };
+                    }
+                    Err(err) => {
+                        self.refuse(&format!("{display}!{raw}"), format!("refused: {err}"));
+                        found += 1;
+                        break;
+                    }
+                }
+            }
+            found += 1;
+            self.zip_entry(blob, display, depth, e);
+            pos = next;
+        }
+        if found == 0 {
+            return self.refuse(
+                display,
+                format!("cannot read zip archive (truncated or corrupt; no member could be located): {why}"),
+            );
+        }
+        let mut msg = format!(
+            "no central directory ({why}): the archive is truncated or damaged; {found} members found from their local headers"
+        );
+        if let Some(s) = stop {
+            msg.push_str(&format!("; stopped: {s}"));
+        }
+        self.warn(display, msg);
+    }
+
+    fn tar<R: Read>(
+        &mut self,
+        entries: tar::Entries<'_, R>,
+        place: Place,
+        display: &str,
+        depth: u32,
+    ) {
+        let mut count = 0usize;
+        for item in entries {
+            let mut entry = match item {
+                Ok(e) => e,
+                Err(e) => {
+                    return self.refuse(
+                        display,
+                        format!(
+                            "tar archive unreadable after {count} members (truncated or corrupt): {e}"
+                        ),
+                    );
+                }
+            };
+            count += 1;
+            if count > MAX_MEMBERS {
+                return self.warn(
+                    display,
+                    format!(
+                        "more than {MAX_MEMBERS} members: only the first {MAX_MEMBERS} are read"
+                    ),
+                );
+            }
+            let raw = entry.path_bytes().into_owned();
+            let shown = format!("{display}!{}", crate::text::name_bytes_display(&raw));
+            use tar::EntryType as T;
+            let kind = entry.header().entry_type();
+            let refusal = match kind {
+                T::Regular | T::Continuous => None,
+                T::Directory | T::XGlobalHeader | T::XHeader | T::GNULongName | T::GNULongLink => {
+                    continue;
+                }
+                T::Symlink => {
+                    Some("refused: symbolic link (archives are read without following links)")
+                }
+                T::Link => Some("refused: hard link (archives are read without following links)"),
+                T::GNUSparse => Some("refused: sparse file member (not supported)"),
+                _ => Some("refused: not a regular file (device, FIFO or unknown entry type)"),
+            };
+            let path = match member_path_bytes(&raw) {
+                Ok(p) => p,
+                Err(msg) => {
+                    self.refuse(&shown, msg);
+                    continue;
+                }
+            };
+            let shown = format!("{display}!{path}");
+            if let Some(msg) = refusal {
+                self.refuse(&shown, msg);
+                continue;
+            }
+            let size = entry.size();
+            let mtime = entry
+                .header()
+                .mtime()
+                .ok()
+                .and_then(|s| SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(s)));
+            let range = match &place {
+                Place::InPlace(blob) => {
+                    let pos = entry.raw_file_position();
+                    if pos.checked_add(size).is_none_or(|e| e > blob.len) {
+                        self.refuse(
+                            &shown,
+                            format!(
+                                "refused: the archive ends inside this member ({} of {size} bytes present; truncated archive)",
+                                blob.len.saturating_sub(pos)
+                            ),
+                        );
+                        return;
+                    }
+                    blob.sub(pos, size)
+                }
+                Place::Spill => {
+                    // Its first bytes say whether it is an archive, which
+                    // may be one nested too deep: refused unspilled (the
+                    // tar reader skips what is left of it).
+                    let head = match read_head(&mut entry, MAGIC_BYTES) {
+                        Ok(h) => h,
+                        Err(e) => {
+                            return self.refuse(
+                                &shown,
+                                format!("cannot unpack: {e} (truncated or corrupt archive)"),
+                            );
+                        }
+                    };
+                    if magic(&head).is_some() && self.too_deep(&shown, depth) {
+                        continue;
+                    }
+                    if !self.budget(&shown, size) {
+                        continue;
+                    }
+                    let whole = std::io::Cursor::new(head).chain(&mut entry);
+                    let Some(r) = self.spill(whole, &shown) else {
+                        // The stream is broken from here on.
+                        return;
+                    };
+                    if r.len < size {
+                        self.refuse(
+                            &shown,
+                            format!(
+                                "refused: the archive ends inside this member ({} of {size} bytes present; truncated archive)",
+                                r.len
+                            ),
+                        );
+                        return;
+                    }
+                    r
+                }
+            };
+            self.blob(range, &shown, leaf(&path), mtime, depth);
+        }
+    }
+}
+
+/// What is known of a zip member before it is read.
+struct ZipEntry {
+    raw: Vec<u8>,
+    is_dir: bool,
+    symlink: bool,
+    encrypted: bool,
+    method: u16,
+    csize: u64,
+    size: u64,
+    crc: u32,
+    /// Where its data starts, or why that is unknown (empty: beyond the
+    /// archive's end).
+    start: Result<u64, String>,
+    mtime: Option<SystemTime>,
+}
+
+/// The zip entries (local header offset, entry) whose bytes, from their
+/// local header to the end of their data, overlap an earlier one's: the
+/// index of each, with the member it overlaps and its own byte range. Of
+/// entries sharing bytes the one whose header comes first (then the first
+/// listed) is kept. A well-formed zip never shares bytes between members;
+/// a hostile one lists one deflated member thousands of times (a 300 KB
+/// file standing for 64 GiB). Entries whose data cannot be located are
+/// left to `zip_entry` to refuse.
+fn overlapping(
+    entries: &[(u64, ZipEntry)],
+) -> std::collections::HashMap<usize, (String, u64, u64)> {
+    let mut ranges: Vec<(u64, u64, usize)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (header, e))| {
+            let start = *e.start.as_ref().ok()?;
+            let end = start.checked_add(e.csize)?;
+            Some((*header, end.max(*header + 1), k))
+        })
+        .collect();
+    ranges.sort_unstable();
+    let mut out = std::collections::HashMap::new();
+    // The kept range reaching furthest so far, and its entry.
+    let mut reach: Option<(u64, usize)> = None;
+    for (lo, hi, k) in ranges {
+        match reach {
+            Some((end, owner)) if lo < end => {
+                let name = crate::text::name_bytes_display(&entries[owner].1.raw);
+                out.insert(k, (name, lo, hi));
+            }
+            _ => reach = Some((hi, k)),
+        }
+    }
+    out
+}
+
+/// Sizes from a local header's zip64 extra field, when the header says so.
+fn zip64_sizes(extra: &[u8], size: u64, csize: u64) -> Option<(u64, u64)> {
+    if size != 0xFFFF_FFFF && csize != 0xFFFF_FFFF {
+        return None;
+    }
+    let mut i = 0;
+    while i + 4 <= extra.len() {
+        let id = u16::from_le_bytes([extra[i], extra[i + 1]]);
+        let len = usize::from(u16::from_le_bytes([extra[i + 2], extra[i + 3]]));
+        let body = extra.get(i + 4..i + 4 + len)?;
+        if id == 1 && body.len() >= 16 {
+            let u = u64::from_le_bytes(body[..8].try_into().ok()?);
+            let c = u64::from_le_bytes(body[8..16].try_into().ok()?);
+            return Some((u, c));
+        }
+        i += 4 + len;
+    }
+    None
+}
+
+/// Inflate a raw deflate stream at the start of `r` to find its compressed
+/// length, its size and its CRC.
+fn inflate_extent(r: &Range) -> Result<(u64, u64, u32), String> {
+    use flate2::{Decompress, FlushDecompress, Status};
+    let mut w = r.open().map_err(|e| e.to_string())?;
+    let mut d = Decompress::new(false);
+    let mut crc = flate2::Crc::new();
+    let mut inbuf = vec![0u8; 64 * 1024];
+    let mut outbuf = vec![0u8; 256 * 1024];
+    loop {
+        let n = w.read(&mut inbuf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err(format!(
+                "the archive ends inside this member (after {} bytes; truncated archive)",
+                d.total_out()
+            ));
+        }
+        let mut off = 0;
+        while off < n {
+            let (i0, o0) = (d.total_in(), d.total_out());
+            let st = d
+                .decompress(&inbuf[off..n], &mut outbuf, FlushDecompress::None)
+                .map_err(|e| format!("corrupt deflate data: {e}"))?;
+            let used = (d.total_in() - i0) as usize;
+            let made = (d.total_out() - o0) as usize;
+            crc.update(&outbuf[..made]);
+            off += used;
+            if st == Status::StreamEnd {
+                return Ok((d.total_in(), d.total_out(), crc.sum()));
+            }
+            if d.total_out() > RATIO_FLOOR && d.total_out() / d.total_in().max(1) > MAX_RATIO {
+                return Err(format!(
+                    "expands more than {MAX_RATIO} times its compressed size (decompression bomb?)"
+                ));
+            }
+            if used == 0 && made == 0 {
+                break;
+            }
+        }
+    }
+}
+
+/// A DOS date and time, which have no zone, taken as UTC.
+fn dos_time(d: zip::DateTime) -> Option<SystemTime> {
+    let nd = chrono::NaiveDate::from_ymd_opt(d.year().into(), d.month().into(), d.day().into())?;
+    let dt = nd.and_hms_opt(d.hour().into(), d.minute().into(), d.second().into())?;
+    let secs = u64::try_from(dt.and_utc().timestamp()).ok()?;
+    SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(secs))
+}
+
+/// A zip member's modification time: the extended timestamp (UTC) when
+/// present, else the DOS time, which has no zone and is taken as UTC (the
+/// trace reader only needs its date, and only for undated traces).
+fn zip_mtime<R: Read>(e: &zip::read::ZipFile<'_, R>) -> Option<SystemTime> {
+    for f in e.extra_data_fields() {
+        if let zip::extra_fields::ExtraField::ExtendedTimestamp(t) = f
+            && let Some(s) = t.mod_time()
+        {
+            return SystemTime::UNIX_EPOCH.checked_add(Duration::from_secs(u64::from(s)));
+        }
+    }
+    dos_time(e.last_modified()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_by_content() {
+        assert_eq!(magic(b"PK\x03\x04rest"), Some(Magic::Zip));
+        assert_eq!(magic(b"PK\x05\x06"), Some(Magic::Zip));
+        assert_eq!(magic(&[0x1f, 0x8b, 0x08, 0]), Some(Magic::Gzip));
+        assert_eq!(magic(&[0x1f, 0x8b, 0x09, 0]), None);
+        let mut tar = vec![0u8; 512];
+        tar[257..262].copy_from_slice(b"ustar");
+        assert_eq!(magic(&tar), Some(Magic::Tar));
+        assert_eq!(magic(b"Timestamp  Process.Thread"), None);
+        assert_eq!(magic(b""), None);
+    }
+
+    #[test]
+    fn member_paths() {
+        assert_eq!(member_path("./var/mqm/x.LOG").unwrap(), "var/mqm/x.LOG");
+        assert_eq!(member_path("a//b").unwrap(), "a/b");
+        assert!(
+            member_path("../x")
+                .unwrap_err()
+                .contains("leaves the archive")
+        );
+        assert!(
+            member_path("a/../../x")
+                .unwrap_err()
+                .contains("leaves the archive")
+        );
+        assert!(
+            member_path("a\\..\\x")
+                .unwrap_err()
+                .contains("leaves the archive")
+        );
+        assert!(member_path("/etc/passwd").unwrap_err().contains("absolute"));
+        assert!(member_path("C:\\x").unwrap_err().contains("absolute"));
+        assert!(member_path("./").unwrap_err().contains("empty"));
+        // A name merely containing dots is fine.
+        assert_eq!(member_path("a/..b/c..").unwrap(), "a/..b/c..");
+    }
+
+    fn entry(name: &str, start: u64, csize: u64) -> ZipEntry {
+        ZipEntry {
+            raw: name.as_bytes().to_vec(),
+            is_dir: false,
+            symlink: false,
+            encrypted: false,
+            method: 8,
+            csize,
+            size: csize,
+            crc: 0,
+            start: Ok(start),
+            mtime: None,
+        }
+    }
+
+    #[test]
+    fn zip_entries_sharing_bytes_are_found() {
+        // Local header at 0 (data 40..140), at 140 (data 180..280); a third
+        // entry points at the first header again; a fourth starts inside
+        // the second's data; a fifth lies after them all.
+        let entries = vec![
+            (140, entry("b", 180, 100)),
+            (0, entry("a", 40, 100)),
+            (0, entry("a-again", 40, 100)),
+            (200, entry("inside-b", 240, 10)),
+            (280, entry("c", 320, 5)),
+        ];
+        let o = overlapping(&entries);
+        let mut got: Vec<(usize, &str)> = o.iter().map(|(k, v)| (*k, v.0.as_str())).collect();
+        got.sort();
+        assert_eq!(got, [(2, "a"), (3, "b")]);
+        assert_eq!(o[&2].1..o[&2].2, 0..140);
+        // Members that merely touch do not overlap; unlocated ones are left out.
+        let mut lost = entry("lost", 0, 0);
+        lost.start = Err(String::new());
+        let entries = vec![(0, entry("a", 30, 10)), (40, entry("b", 70, 0)), (0, lost)];
+        assert!(overlapping(&entries).is_empty());
+    }
+
+    #[test]
+    fn gz_names_and_limits() {
+        assert_eq!(strip_gz("AMQERR01.LOG.gz"), "AMQERR01.LOG");
+        assert_eq!(strip_gz("case.TGZ"), "case.tar");
+        assert_eq!(strip_gz("x.Z"), "x");
+        assert_eq!(strip_gz("noext"), "noext");
+        assert_eq!(strip_gz(".gz"), ".gz");
+        assert_eq!(gz_limit(10), RATIO_FLOOR);
+        assert_eq!(gz_limit(1 << 20), 200 << 20);
+        assert_eq!(gz_limit(u64::MAX), MAX_TOTAL_BYTES);
+        assert_eq!(human(64 << 30), "64 GiB");
+        assert_eq!(human(1000), "1000 bytes");
+    }
+}

@@ -1,0 +1,530 @@
+//! Finding the evidence: files, directories and archives named on the
+//! command line, walked recursively, each file or archive member becoming an
+//! `Input` that a reader can open. Archives are read in place (`archive`).
+
+pub mod archive;
+pub mod blob;
+pub mod dedupe;
+
+use crate::event::{Format, Origin};
+use crate::fileinfo::FileInfo;
+use crate::meter::Meter;
+use crate::problem::{ProblemCode, Severity};
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// One file to read.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// As given on the command line, joined with the path inside a directory.
+    pub display: Arc<str>,
+    /// The file's name (last path component), for readers that look at it.
+    pub name: String,
+    pub location: Location,
+    pub bytes: u64,
+    pub mtime: Option<SystemTime>,
+    /// Counts the bytes readers read through `open()`, for the progress line.
+    pub progress: Option<Arc<Meter>>,
+}
+
+/// Where an input's bytes are.
+#[derive(Debug, Clone)]
+pub enum Location {
+    File(PathBuf),
+    /// Bytes already in memory (tests).
+    Memory(Arc<[u8]>),
+    /// A byte range of a file: a tar member, a member unpacked into the
+    /// temporary file, a file inside a stored zip member.
+    Range(blob::Range),
+    /// A zip member, inflated (and checked) as it is read.
+    Zip(Arc<blob::ZipMember>),
+    /// The gzip-decompressed content of another location, at most `limit`
+    /// bytes (decompression bombs; `why` says how the limit was set).
+    Gzip {
+        inner: Box<Location>,
+        limit: u64,
+        why: Arc<str>,
+    },
+}
+
+impl Location {
+    fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Location::File(p) => Box::new(fs::File::open(p)?),
+            Location::Memory(b) => Box::new(io::Cursor::new(b.clone())),
+            Location::Range(r) => Box::new(r.open()?),
+            Location::Zip(m) => m.open()?,
+            Location::Gzip { inner, limit, why } => Box::new(blob::Limit::new(
+                flate2::read::MultiGzDecoder::new(inner.open()?),
+                *limit,
+                why.clone(),
+            )),
+        })
+    }
+}
+
+impl Input {
+    /// The origin shared by every event of this input, read as `format`.
+    pub fn origin(&self, format: Format) -> Arc<Origin> {
+        Origin::new(self.display.clone(), format)
+    }
+
+    pub fn from_path(display: &str, path: &Path) -> io::Result<Input> {
+        let md = fs::metadata(path)?;
+        Ok(Input {
+            display: Arc::from(display),
+            name: file_name(path),
+            location: Location::File(path.to_path_buf()),
+            bytes: md.len(),
+            mtime: md.modified().ok(),
+            progress: None,
+        })
+    }
+
+    /// An archive member.
+    pub fn member(
+        display: &str,
+        name: &str,
+        location: Location,
+        bytes: u64,
+        mtime: Option<SystemTime>,
+    ) -> Input {
+        Input {
+            display: Arc::from(display),
+            name: name.to_string(),
+            location,
+            bytes,
+            mtime,
+            progress: None,
+        }
+    }
+
+    pub fn from_bytes(display: &str, bytes: impl Into<Arc<[u8]>>) -> Input {
+        let bytes: Arc<[u8]> = bytes.into();
+        Input {
+            display: Arc::from(display),
+            name: display
+                .rsplit(['/', '\\', '!'])
+                .next()
+                .unwrap_or(display)
+                .to_string(),
+            bytes: bytes.len() as u64,
+            location: Location::Memory(bytes),
+            mtime: None,
+            progress: None,
+        }
+    }
+
+    /// A reader over the whole input, independent of any other (each call
+    /// opens anew; safe from several threads). Reads through it count
+    /// towards the progress line when one is shown.
+    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        let r = self.location.open()?;
+        Ok(match &self.progress {
+            Some(m) => Box::new(m.counting(r, self.display.clone())),
+            None => r,
+        })
+    }
+
+    /// The first `n` bytes (fewer for a short file). Not counted as
+    /// progress: sniffing is not reading.
+    pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+        blob::read_head(self.location.open()?, n)
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(crate::text::os_display)
+        .unwrap_or_else(|| crate::text::os_display(p.as_os_str()))
+}
+
+/// What discovery found: inputs to read, and rows for what could not be
+/// walked (loops, unreadable directories and files).
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub inputs: Vec<Input>,
+    pub problems: Vec<FileInfo>,
+    /// What the input cap kept out.
+    not_read: NotRead,
+    /// `MAX_INPUTS` unless a test sets a smaller cap.
+    cap: Option<usize>,
+}
+
+/// Files and archive members one run reads at most. Each costs memory
+/// until the run ends (its inventory row, its reader's state while the
+/// timeline is merged): a case of more is better split, and a directory
+/// or archive of millions of files is refused instead of exhausting
+/// memory. Counted in the order of discovery (files found by the walk in
+/// name order, then archive members), so what is left out does not depend
+/// on `-j`.
+pub const MAX_INPUTS: usize = 50_000;
+
+/// Inputs found past `MAX_INPUTS`: how many, the first and the last.
+#[derive(Debug, Default)]
+struct NotRead {
+    count: u64,
+    first: Option<String>,
+    last: String,
+}
+
+impl Discovered {
+    /// Take `i` unless the run's input cap is reached (then it is only
+    /// counted, and named in the problem `discover` adds at the end).
+    pub(crate) fn add(&mut self, i: Input) {
+        if self.full() {
+            self.left_out(&i.display);
+        } else {
+            self.inputs.push(i);
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.inputs.len() >= self.cap.unwrap_or(MAX_INPUTS)
+    }
+
+    fn left_out(&mut self, display: &str) {
+        let n = &mut self.not_read;
+        n.count += 1;
+        if n.first.is_none() {
+            n.first = Some(display.to_string());
+        }
+        n.last = display.to_string();
+    }
+
+    /// One problem row, on the first input left out, for all of them.
+    fn report_cap(&mut self) {
+        let n = std::mem::take(&mut self.not_read);
+        let Some(first) = n.first else { return };
+        let more = match n.count - 1 {
+            0 => String::new(),
+            k => format!(" and {k} more after it (the last `{}`)", n.last),
+        };
+        self.problems.push(problem_row(
+            &first,
+            ProblemCode::UnreadableFile,
+            format!(
+                "not read: a run reads at most {} files and archive members; this one{more} were left out (name fewer files, or split the case)",
+                self.cap.unwrap_or(MAX_INPUTS)
+            ),
+        ));
+    }
+}
+
+/// Walk the paths given on the command line, opening archives. Never
+/// fails: every path or member that cannot be read becomes a problem row.
+pub fn discover(paths: &[PathBuf]) -> Discovered {
+    discover_with(paths, None)
+}
+
+/// As `discover`, counting bytes unpacked from archives on `meter`.
+pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
+    discover_capped(paths, meter, None)
+}
+
+fn discover_capped(
+    paths: &[PathBuf],
+    meter: Option<&Arc<Meter>>,
+    cap: Option<usize>,
+) -> Discovered {
+    let mut out = Discovered {
+        cap,
+        ..Discovered::default()
+    };
+    let mut seen_dirs = HashSet::new();
+    let mut archives = Vec::new();
+    for p in paths {
+        let display = crate::text::os_display(p.as_os_str());
+        walk(p, &display, &mut seen_dirs, &mut out, &mut archives);
+    }
+    // Archives after the walk, so that one spill file and one size budget
+    // serve them all.
+    // The same archive named twice is read once.
+    archives.sort_by(|a, b| a.1.cmp(&b.1));
+    archives.dedup_by(|a, b| a.1 == b.1);
+    let mut x = archive::Expander::new(&mut out, meter.cloned());
+    for (path, display, len, mtime) in archives {
+        x.file(&path, &display, len, mtime);
+    }
+    out.report_cap();
+    out.inputs.sort_by(|a, b| a.display.cmp(&b.display));
+    keep_identities(&mut out);
+    out.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// One input per file: the same file named twice (`case/ case/x.FMT`) is
+/// read once. Distinct files or members that show under one name (zip
+/// members `errors/x` and `./errors/x`, a name stored twice in one
+/// archive) are all read, each later one under `NAME (2)`, `NAME (3)`...
+/// with a warning saying so, never dropped in silence. Expects `inputs`
+/// sorted by display.
+fn keep_identities(out: &mut Discovered) {
+    let same_file = |a: &Input, b: &Input| match (&a.location, &b.location) {
+        (Location::File(x), Location::File(y)) => {
+            x == y
+                || fs::canonicalize(x)
+                    .ok()
+                    .is_some_and(|c| fs::canonicalize(y).ok() == Some(c))
+        }
+        _ => false,
+    };
+    let taken: HashSet<Arc<str>> = out.inputs.iter().map(|i| i.display.clone()).collect();
+    let mut taken = taken;
+    let inputs = std::mem::take(&mut out.inputs);
+    let mut kept: Vec<Input> = Vec::with_capacity(inputs.len());
+    let mut run_start = 0;
+    for mut i in inputs {
+        if kept.last().is_none_or(|l| l.display != i.display) {
+            run_start = kept.len();
+            kept.push(i);
+            continue;
+        }
+        if kept[run_start..].iter().any(|k| same_file(k, &i)) {
+            continue;
+        }
+        let base = i.display.clone();
+        let mut n = kept.len() - run_start + 1;
+        let name: Arc<str> = loop {
+            let c: Arc<str> = format!("{base} ({n})").into();
+            if !taken.contains(&c) {
+                break c;
+            }
+            n += 1;
+        };
+        taken.insert(name.clone());
+        // Told on the archive's row (or the name's own when not a member),
+        // like the archive's other warnings.
+        let owner = base.rsplit_once('!').map_or(&*base, |(a, _)| a);
+        let mut fi = FileInfo::new(owner, Format::Unknown, 0);
+        fi.problem(
+            ProblemCode::ArchiveMember,
+            None,
+            Severity::Warning,
+            0,
+            format!(
+                "two members are both shown as `{base}` (a name stored twice, or `./` or `//` in a member path): both are read, the later one shown as `{name}`"
+            ),
+        );
+        out.problems.push(fi);
+        i.display = name;
+        kept.push(i);
+    }
+    kept.sort_by(|a, b| a.display.cmp(&b.display));
+    out.inputs = kept;
+}
+
+fn problem_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
+    let mut fi = FileInfo::new(display, Format::Unknown, 0);
+    fi.problem(code, None, Severity::Error, 0, message);
+    fi
+}
+
+/// An archive found by the walk: path, display, length, modification time.
+type FoundArchive = (PathBuf, String, u64, Option<SystemTime>);
+
+fn walk(
+    path: &Path,
+    display: &str,
+    seen: &mut HashSet<PathBuf>,
+    out: &mut Discovered,
+    archives: &mut Vec<FoundArchive>,
+) {
+    let md = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            let what = if fs::symlink_metadata(path).is_ok() {
+                "broken link"
+            } else {
+                "cannot read"
+            };
+            out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("{what}: {e}"),
+            ));
+            return;
+        }
+    };
+    if md.is_file() {
+        match Input::from_path(display, path) {
+            // Archives are known by their first bytes, whatever their name.
+            // Past the cap nothing more is opened, archives included.
+            Ok(_) if out.full() => out.left_out(display),
+            Ok(i)
+                if i.head(archive::MAGIC_BYTES)
+                    .is_ok_and(|h| archive::magic(&h).is_some()) =>
+            {
+                archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
+            }
+            Ok(i) => out.add(i),
+            Err(e) => out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("cannot read: {e}"),
+            )),
+        }
+        return;
+    }
+    if !md.is_dir() {
+        // FIFOs, sockets, devices: reading them could block forever.
+        out.problems.push(problem_row(
+            display,
+            ProblemCode::UnreadableFile,
+            "not a regular file or directory: skipped".to_string(),
+        ));
+        return;
+    }
+    // A directory reached twice (through a link back up the tree) is a loop.
+    let canon = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if !seen.insert(canon) {
+        out.problems.push(problem_row(
+            display,
+            ProblemCode::UnreadableFile,
+            "directory already visited (symbolic link loop?): not followed again".to_string(),
+        ));
+        return;
+    }
+    let rd = match fs::read_dir(path) {
+        Ok(r) => r,
+        Err(e) => {
+            out.problems.push(problem_row(
+                display,
+                ProblemCode::UnreadableFile,
+                format!("cannot list directory: {e}"),
+            ));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = crate::text::os_display(&e.file_name());
+        let child_display = if display.ends_with('/') || display.ends_with('\\') {
+            format!("{display}{name}")
+        } else {
+            format!("{display}/{name}")
+        };
+        walk(&e.path(), &child_display, seen, out, archives);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_input_name_and_head() {
+        let i = Input::from_bytes("case.zip!var/mqm/errors/AMQERR01.LOG", b"abc".to_vec());
+        assert_eq!(i.name, "AMQERR01.LOG");
+        assert_eq!(i.head(10).unwrap(), b"abc");
+        assert_eq!(i.head(2).unwrap(), b"ab");
+    }
+
+    #[test]
+    fn inputs_past_the_cap_are_named_not_read() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        for n in ["a", "b", "c"] {
+            fs::write(d.path().join(format!("{n}.LOG")), "x\n").unwrap();
+        }
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        for n in ["m1", "m2", "m3"] {
+            w.start_file(n, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(b"y\n").unwrap();
+        }
+        fs::write(d.path().join("z.zip"), w.finish().unwrap().into_inner()).unwrap();
+        let shown = |i: &Input| i.display.rsplit('/').next().unwrap().to_string();
+        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6));
+        assert_eq!(all.inputs.len(), 6);
+        assert!(all.problems.is_empty());
+        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4));
+        let kept: Vec<String> = some.inputs.iter().map(shown).collect();
+        assert_eq!(kept, ["a.LOG", "b.LOG", "c.LOG", "z.zip!m1"]);
+        assert_eq!(some.problems.len(), 1);
+        let p = &some.problems[0];
+        assert!(p.path.ends_with("z.zip!m2"), "{}", p.path);
+        let msg = &p.problems[0].message;
+        assert!(msg.contains("at most 4 files"), "{msg}");
+        assert!(msg.contains("1 more after it (the last `"), "{msg}");
+        assert!(msg.ends_with("(name fewer files, or split the case)"));
+        assert!(msg.contains("z.zip!m3`"), "{msg}");
+        // Past the cap, an archive is not even opened.
+        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2));
+        assert!(none.problems[0].path.ends_with("c.LOG"));
+        assert!(
+            none.problems[0].problems[0]
+                .message
+                .contains("1 more after it")
+        );
+    }
+
+    #[test]
+    fn missing_path_is_a_problem_not_a_failure() {
+        let d = discover(&[PathBuf::from("/nonexistent/mqdiag/x")]);
+        assert!(d.inputs.is_empty());
+        assert_eq!(d.problems.len(), 1);
+        assert!(d.problems[0].problems[0].message.contains("cannot read"));
+    }
+
+    #[test]
+    fn archive_members_open_independently_from_several_threads() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        let a: Vec<u8> = (0..200_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let b = b"second member\n".repeat(1000);
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        let o = zip::write::SimpleFileOptions::default();
+        w.start_file("dir/a.bin", o).unwrap();
+        w.write_all(&a).unwrap();
+        w.start_file("b.txt", o).unwrap();
+        w.write_all(&b).unwrap();
+        let zip = w.finish().unwrap().into_inner();
+        // Also gzip the whole zip: members then come from the spill file.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&zip).unwrap();
+        fs::write(d.path().join("case.zip"), &zip).unwrap();
+        fs::write(d.path().join("case.zip.gz"), gz.finish().unwrap()).unwrap();
+        let found = discover(&[d.path().join("case.zip"), d.path().join("case.zip.gz")]);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
+        let names: Vec<(&str, u64)> = found
+            .inputs
+            .iter()
+            .map(|i| (i.name.as_str(), i.bytes))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("b.txt", 14_000),
+                ("a.bin", 800_000),
+                ("b.txt", 14_000),
+                ("a.bin", 800_000)
+            ]
+        );
+        assert!(found.inputs[1].display.ends_with("case.zip!dir/a.bin"));
+        assert!(found.inputs[2].display.ends_with("case.zip.gz!b.txt"));
+        // Interleaved readers of one member, each on its own thread.
+        let handles: Vec<_> = found
+            .inputs
+            .iter()
+            .flat_map(|i| [i.clone(), i.clone()])
+            .map(|i| {
+                std::thread::spawn(move || {
+                    let mut v = Vec::new();
+                    i.open().unwrap().read_to_end(&mut v).unwrap();
+                    v
+                })
+            })
+            .collect();
+        let got: Vec<Vec<u8>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        for (k, v) in got.iter().enumerate() {
+            let want: &[u8] = if k % 4 < 2 { &b } else { &a };
+            assert!(v == want, "reader {k}");
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! The interface between the readers and the rest: a `Source` yields events
+//! in time order and, when done, the per-file facts `inventory` shows.
+
+use crate::event::Event;
+use crate::fileinfo::FileInfo;
+use crate::problem::{ProblemCode, Severity};
+use chrono::{FixedOffset, NaiveDate};
+
+/// What the consumer will look at. Readers may skip building events for
+/// anything else: `analyze` needs only a small share of trace lines, and
+/// the cheapest event is the one never made. Headers and log records are
+/// always kept.
+#[derive(Debug, Clone)]
+pub struct Interest {
+    functions: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
+    function_prefixes: Vec<String>,
+    text: Option<regex::Regex>,
+    /// Any of the names, prefixes or keywords anywhere in a raw line: the
+    /// byte check that lets readers skip a line without parsing it.
+    any: Option<Candidates>,
+    /// SMF CSV columns read by name. Rows keep only these of their cells
+    /// (and every attribute the reader derives): a WQ row has ~300 cells,
+    /// the passes read a dozen names.
+    smf_columns: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
+    /// Whether SMF rows need more than their times and line numbers.
+    smf_detail: bool,
+}
+
+impl Interest {
+    /// Interest in no trace line at all (headers and log records are still
+    /// read): `inventory` needs only each file's counts, times and problems.
+    pub fn nothing() -> Self {
+        Interest {
+            smf_detail: false,
+            ..Interest::new(&[], &[], &[])
+        }
+    }
+}
+
+impl Interest {
+    /// `functions`: exact function names whose entries and exits matter;
+    /// `function_prefixes`: name prefixes (`gsk_`); `text_keywords`: literal
+    /// substrings that make a text line matter (`QTime(`).
+    pub fn new(functions: &[&str], function_prefixes: &[&str], text_keywords: &[&str]) -> Self {
+        let text = if text_keywords.is_empty() {
+            None
+        } else {
+            let alts: Vec<String> = text_keywords.iter().map(|k| regex::escape(k)).collect();
+            // Literal alternations compile to a fast multi-substring search.
+            regex::Regex::new(&alts.join("|")).ok()
+        };
+        let all: Vec<&str> = functions
+            .iter()
+            .chain(function_prefixes)
+            .chain(text_keywords)
+            .copied()
+            .filter(|k| !k.is_empty())
+            .collect();
+        // A line that contains a pattern contains every pattern inside it
+        // (`zstMQGET` contains `MQGET`): keep only the innermost, so that
+        // the search stays few-pattern SIMD (Teddy) instead of falling back
+        // to an automaton several times slower when names multiply.
+        let all: Vec<&str> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, k)| {
+                !all.iter()
+                    .enumerate()
+                    .any(|(j, o)| j != *i && k.contains(o) && (o.len() < k.len() || j < *i))
+            })
+            .map(|(_, k)| *k)
+            .collect();
+        let any = if all.is_empty() {
+            None
+        } else {
+            Candidates::new(&all)
+        };
+        Interest {
+            any,
+            functions: functions.iter().map(|s| s.to_string()).collect(),
+            function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
+            text,
+            smf_columns: Default::default(),
+            smf_detail: true,
+        }
+    }
+
+    /// Whether the byte check is the few-pattern SIMD search (Teddy), not
+    /// an automaton several times slower (tests hold `analyze` to it).
+    #[doc(hidden)]
+    pub fn packed_search(&self) -> bool {
+        matches!(self.any, Some(Candidates::Packed(_)))
+    }
+
+    /// Also keep these SMF columns (or attributes of that name) on rows.
+    pub fn with_smf_columns<'a>(mut self, names: impl IntoIterator<Item = &'a str>) -> Self {
+        self.smf_columns
+            .extend(names.into_iter().map(str::to_string));
+        self
+    }
+
+    /// Whether an SMF row must carry the cell of this column.
+    pub fn smf_column(&self, name: &str) -> bool {
+        self.smf_columns.contains(name)
+    }
+
+    /// False when SMF rows are only counted and timed (no text, no
+    /// attributes).
+    pub fn smf_detail(&self) -> bool {
+        self.smf_detail
+    }
+
+    pub fn function(&self, f: &str) -> bool {
+        self.functions.contains(f)
+            || self
+                .function_prefixes
+                .iter()
+                .any(|p| f.starts_with(p.as_str()))
+    }
+
+    /// Could this raw line be of interest? False when it names none of the
+    /// functions, prefixes or keywords (always false for `nothing`).
+    pub fn candidate(&self, line: &[u8]) -> bool {
+        self.any.as_ref().is_some_and(|c| c.is_match(line))
+    }
+
+    /// Where in a block of lines the first candidate begins, if any.
+    pub fn first_candidate(&self, block: &[u8]) -> Option<usize> {
+        self.any.as_ref().and_then(|c| c.find(block))
+    }
+
+    pub fn text(&self, t: &str) -> bool {
+        self.text.as_ref().is_some_and(|r| r.is_match(t))
+    }
+}
+
+/// A multi-substring search: SIMD (Teddy) when the patterns allow it, an
+/// Aho-Corasick automaton otherwise. Neither keeps a shared match cache (as
+/// `regex` does), so many threads can use one cheaply.
+#[derive(Debug, Clone)]
+enum Candidates {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Candidates {
+    fn new(patterns: &[&str]) -> Option<Candidates> {
+        aho_corasick::packed::Searcher::new(patterns.iter())
+            .map(Candidates::Packed)
+            .or_else(|| {
+                aho_corasick::AhoCorasick::new(patterns)
+                    .ok()
+                    .map(Candidates::Automaton)
+            })
+    }
+
+    fn is_match(&self, hay: &[u8]) -> bool {
+        self.find(hay).is_some()
+    }
+
+    fn find(&self, hay: &[u8]) -> Option<usize> {
+        match self {
+            Candidates::Packed(s) => s.find(hay).map(|m| m.start()),
+            Candidates::Automaton(a) => a.find(hay).map(|m| m.start()),
+        }
+    }
+}
+
+/// Options every reader may need.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// What the consumer needs; `None`: every event.
+    pub interest: Option<std::sync::Arc<Interest>>,
+    /// `--tz`: the offset for files that state none.
+    pub tz: Option<FixedOffset>,
+    /// `--date`: the date for trace files that state none (formatted with
+    /// `dspmqtrc -h`). Without it, the file's modification date is used.
+    pub date: Option<NaiveDate>,
+    /// Read buffer of each open trace file, in bytes (0: the line reader's
+    /// default). `open_all` sets it from the number of files.
+    pub read_buffer: usize,
+    /// Bytes of rows each SMF CSV file may hold back to put them in time
+    /// order (0: the reader's default). `open_all` shares one budget
+    /// among the SMF files of a run.
+    pub hold_budget: usize,
+    /// Worker threads of the run (`-j`; 0 counts as 1).
+    pub jobs: usize,
+    /// How one large trace file is spread over more cores (`open_all`
+    /// sets it when there are fewer large files than workers).
+    pub parallel: Parallel,
+    /// `--encoding`: the character set of every text input (`None`: each
+    /// file's is decided from its first bytes).
+    pub encoding: Option<crate::encoding::TextEncoding>,
+    /// `--smf-stck-tz`: the zone `mqsmfcsv` rendered STCK columns in
+    /// (`None`: UTC, as with `-g yes` or on a UTC host).
+    pub smf_stck_tz: Option<FixedOffset>,
+    /// What the SMF files of the run say about their LPARs' clocks, learned
+    /// before any row is read (`open_all` sets it).
+    pub smf_clocks: Option<std::sync::Arc<LparClocks>>,
+    /// The UTC offsets the text error logs of a run state (`Time()` against
+    /// the header's local time), for the JSON error logs beside them, whose
+    /// `ibm_datetime` is UTC only (`open_all` sets it).
+    pub errlog_clocks: Option<std::sync::Arc<ErrlogClocks>>,
+}
+
+/// Runs of one UTC offset in the text error logs of a directory or host:
+/// `(first, last, offset)`, UTC seconds and offset seconds, by `first`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct OffsetRuns {
+    pub runs: Vec<(i64, i64, i32)>,
+    /// The text log that stated them (the first, by path).
+    pub path: String,
+}
+
+impl OffsetRuns {
+    /// The offset in force at `utc`: the run holding it, else the nearer
+    /// of the runs before and after (a change between two runs happened
+    /// somewhere in the gap; the nearer side is the better guess).
+    pub fn at(&self, utc: i64) -> Option<i32> {
+        let i = self.runs.partition_point(|r| r.0 <= utc);
+        let before = i.checked_sub(1).map(|j| self.runs[j]);
+        let after = self.runs.get(i).copied();
+        match (before, after) {
+            (Some(b), _) if utc <= b.1 => Some(b.2),
+            (Some(b), Some(a)) => Some(if utc - b.1 <= a.0 - utc { b.2 } else { a.2 }),
+            (Some(b), None) => Some(b.2),
+            (None, Some(a)) => Some(a.2),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The offsets the text error logs of a run state, per directory (the JSON
+/// log beside a text log is written by the same queue manager at the same
+/// moments) and per writing host (`Host()`).
+#[derive(Debug, Default, Clone)]
+pub struct ErrlogClocks {
+    pub by_dir: std::collections::BTreeMap<String, OffsetRuns>,
+    pub by_host: std::collections::BTreeMap<String, OffsetRuns>,
+}
+
+impl ErrlogClocks {
+    /// The offset for a record at `utc` of a JSON log in `dir` written by
+    /// `host`, and the text log it comes from.
+    pub fn at(&self, dir: &str, host: Option<&str>, utc: i64) -> Option<(i32, &str)> {
+        let runs = self
+            .by_dir
+            .get(dir)
+            .or_else(|| host.and_then(|h| self.by_host.get(&h.to_ascii_lowercase())))?;
+        Some((runs.at(utc)?, runs.path.as_str()))
+    }
+}
+
+/// The directory part of a display path (`case.zip/QM1/errors`), the key
+/// the text and JSON logs of one queue manager share.
+pub fn display_dir(display: &str) -> &str {
+    display.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
+}
+
+/// One queue manager's clock evidence from the SMF files of a run: how far
+/// STCK columns read from the LPAR-local `Date`/`Time` (seconds, STCK minus
+/// local), from how many agreeing rows of which file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LparClock {
+    pub stck_minus_local: i32,
+    pub rows: u32,
+    pub path: String,
+}
+
+/// The clock evidence of a run per (LPAR, queue manager), and for each LPAR
+/// the file that says once that its zone is unknown.
+#[derive(Debug, Default, Clone)]
+pub struct LparClocks {
+    pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
+    /// LPAR → the first file (by path) expected to find its zone unknown.
+    /// A file that finds it unknown against this expectation says so
+    /// itself.
+    pub first_file: std::collections::BTreeMap<String, String>,
+}
+
+impl LparClocks {
+    /// The evidence for a queue manager, else for its LPAR when every
+    /// queue manager of the LPAR seen agrees (they share the LPAR's clock).
+    pub fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
+        if let Some(c) = self.by_qmgr.get(&(lpar.to_string(), qmgr.to_string())) {
+            return Some(c);
+        }
+        let mut same = self
+            .by_qmgr
+            .range((lpar.to_string(), String::new())..)
+            .take_while(|((l, _), _)| l == lpar)
+            .map(|(_, c)| c);
+        let first = same.next()?;
+        same.all(|c| c.stck_minus_local == first.stck_minus_local)
+            .then_some(first)
+    }
+}
+
+/// Helper threads for the lines of one large trace file, and the size of
+/// the blocks they take. The output is the same with or without them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parallel {
+    /// Threads rendering blocks ahead (0: none, the file is read alone).
+    pub helpers: usize,
+    /// Bytes of whole lines per block.
+    pub block: usize,
+    /// Files smaller than this are read alone.
+    pub min_bytes: u64,
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Parallel {
+            helpers: 0,
+            // Large enough that a block's set-up is a small share of its
+            // work, small enough that blocks in flight stay a few MB.
+            block: 1 << 20,
+            min_bytes: 64 << 20,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// The offset for a file that states none, and where it came from;
+    /// records an info problem when UTC had to be assumed.
+    pub fn fallback_offset(&self, info: &mut FileInfo) -> FixedOffset {
+        match self.tz {
+            Some(tz) => {
+                info.set_offset(tz, "--tz");
+                tz
+            }
+            None => {
+                let utc = FixedOffset::east_opt(0).expect("zero offset");
+                info.set_offset(utc, "assumed-utc");
+                info.problem(
+                    ProblemCode::AssumedUtc,
+                    None,
+                    Severity::Info,
+                    0,
+                    "no UTC offset in the file and no --tz given: UTC assumed",
+                );
+                utc
+            }
+        }
+    }
+}
+
+/// A stream of events from one input (or one group of inputs read as one,
+/// such as a `.TRS` wrap file and its `.FMT`, or rotated error logs).
+///
+/// Events come in non-decreasing time order; the reorder buffer in
+/// `timeline` takes care of small local disorder.
+pub trait Source: Send {
+    fn next_event(&mut self) -> Option<Event>;
+    /// The facts about each file read, available once `next_event` returned
+    /// `None` (or earlier, partially).
+    fn finish(self: Box<Self>) -> Vec<FileInfo>;
+    /// The next wanted `timeline` rows, appended to `out`: up to `n`,
+    /// stopping once `out` holds `limit` bytes; `row` is told of each with
+    /// where it lies in `out`. Returns false when the source is done. A
+    /// reader that can render rows straight from its input overrides this;
+    /// the rest build each event and render it.
+    fn next_rows(
+        &mut self,
+        sink: &mut crate::sink::RowSink,
+        out: &mut Vec<u8>,
+        n: usize,
+        limit: usize,
+        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+    ) -> bool {
+        rows_of_events(self, sink, out, n, limit, row)
+    }
+    /// The file being read, for a reader that renders its own rows.
+    fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {
+        None
+    }
+}
+
+/// The shape most readers share: their files are read one after another,
+/// each `step` reads a little and queues events. Implementing this gives
+/// the `Source` (the loop is written once, here).
+pub trait FileByFile: Send {
+    /// The next queued event, if any.
+    fn queued(&mut self) -> Option<Event>;
+    /// Whether a file is open.
+    fn in_file(&self) -> bool;
+    /// Open the next file; false when there is none.
+    fn open_next(&mut self) -> bool;
+    /// Read some of the open file; false at its end.
+    fn step(&mut self) -> bool;
+    /// Close the open file, keeping its facts.
+    fn end_file(&mut self);
+    /// The facts of every file read.
+    fn take_done(&mut self) -> Vec<FileInfo>;
+}
+
+/// `FileByFile` for a reader whose state has the usual fields (`out`: the
+/// queued events, `run`: the open file, `done`: the finished rows) and
+/// inherent `open_next`, `step` and `end_file` methods.
+#[macro_export]
+macro_rules! file_by_file {
+    ($t:ty) => {
+        impl $crate::source::FileByFile for $t {
+            fn queued(&mut self) -> Option<$crate::event::Event> {
+                self.out.pop_front()
+            }
+            fn in_file(&self) -> bool {
+                self.run.is_some()
+            }
+            fn open_next(&mut self) -> bool {
+                <$t>::open_next(self)
+            }
+            fn step(&mut self) -> bool {
+                <$t>::step(self)
+            }
+            fn end_file(&mut self) {
+                <$t>::end_file(self)
+            }
+            fn take_done(&mut self) -> Vec<$crate::fileinfo::FileInfo> {
+                std::mem::take(&mut self.done)
+            }
+        }
+    };
+}
+
+impl<T: FileByFile> Source for T {
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.queued() {
+                return Some(e);
+            }
+            if !self.in_file() {
+                if !self.open_next() {
+                    return None;
+                }
+                continue;
+            }
+            if !self.step() {
+                self.end_file();
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Vec<FileInfo> {
+        if self.in_file() {
+            self.end_file();
+        }
+        self.take_done()
+    }
+}
+/// The rows of the source's next wanted events: what `Source::next_rows`
+/// does unless a reader renders rows itself. Up to `n` rows, stopping once
+/// `out` holds `limit` bytes; `row` is told of each with where it lies in
+/// `out`. Returns false when the source is done.
+pub fn rows_of_events<S: Source + ?Sized>(
+    src: &mut S,
+    sink: &mut crate::sink::RowSink,
+    out: &mut Vec<u8>,
+    n: usize,
+    limit: usize,
+    row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+) -> bool {
+    for k in 0..n {
+        if k > 0 && out.len() >= limit {
+            return true;
+        }
+        let Some(e) = (loop {
+            match src.next_event() {
+                Some(e) if !sink.spec.wants(&e) => continue,
+                other => break other,
+            }
+        }) else {
+            return false;
+        };
+        let start = out.len();
+        let m = sink.event_row(e, out);
+        row(m, start, out.len());
+    }
+    true
+}

@@ -1,0 +1,112 @@
+//! The HTML report's pictures: the case overview and one chart per
+//! finding kind that has something to plot. `collect` gathers what only
+//! the whole event stream shows (events per file, errors per channel);
+//! `svg` draws.
+
+pub mod collect;
+pub mod svg;
+
+pub use collect::{Collected, Collector};
+
+use super::Report;
+use mqdiag_model::findings::{Chart, Finding, MAX_COUNT_SERIES, Series};
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+/// The overview section: events per input file over time, with every
+/// finding's time range numbered as in the findings list.
+pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let Some(t0) = &r.charts.t0 else {
+        return Ok(());
+    };
+    let markers: Vec<svg::Marker> = r
+        .findings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let first = f.first.or(f.last)?;
+            Some(svg::Marker {
+                n: i + 1,
+                severity: f.severity,
+                rule: f.rule.clone(),
+                first,
+                last: f.last.unwrap_or(first),
+            })
+        })
+        .collect();
+    let s = svg::overview(t0, r.charts.bucket_us, &r.charts.lanes, &markers);
+    if s.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<h2>Overview</h2>")?;
+    writeln!(out, "<figure class=\"chart overview\">{s}</figure>")
+}
+
+/// Rules whose findings are few samples each (one look-up, one call):
+/// their charts are drawn together, one series per finding, in the first
+/// finding of the kind, so the durations can be compared on one clock.
+const MERGED: [&str; 2] = ["slow-dns", "tls-handshake-slow"];
+
+/// The chart a finding shows: its own (qtime-growth, tcp-send-stall,
+/// connection-churn); for the first finding of a kind in `MERGED`, all
+/// that kind's series; for the first channel-error and tls-error finding,
+/// the errors of that kind over time from the whole case.
+pub fn for_finding<'a>(
+    r: &'a Report,
+    f: &'a Finding,
+    first_of_kind: bool,
+) -> Option<Cow<'a, Chart>> {
+    let rule = f.rule.as_str();
+    if MERGED.contains(&rule) {
+        return first_of_kind
+            .then(|| merged(r, rule))
+            .flatten()
+            .map(Cow::Owned);
+    }
+    f.chart
+        .as_ref()
+        .or(match (first_of_kind, rule) {
+            (true, "channel-error") => r.charts.channel_errors.as_ref(),
+            (true, "tls-error") => r.charts.tls_errors.as_ref(),
+            _ => None,
+        })
+        .map(Cow::Borrowed)
+}
+
+/// The charts of every finding of `rule`, as one chart with a series per
+/// finding (the first `MAX_COUNT_SERIES`, then one series for the rest).
+fn merged(r: &Report, rule: &str) -> Option<Chart> {
+    let mut charts = r
+        .findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .filter_map(|f| f.chart.as_ref());
+    let mut out = charts.next()?.clone();
+    for c in charts {
+        for s in &c.series {
+            if out.series.len() < MAX_COUNT_SERIES {
+                out.series.push(s.clone());
+            } else {
+                if out.series.len() == MAX_COUNT_SERIES {
+                    out.series.push(Series {
+                        name: "others".to_string(),
+                        points: Vec::new(),
+                    });
+                }
+                if let Some(rest) = out.series.last_mut() {
+                    rest.points.extend(s.points.iter().copied());
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A chart inside a finding, as a figure (nothing when it has no points).
+pub fn html_chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
+    let s = svg::chart(c);
+    if s.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<figure class=\"chart\">{s}</figure>")
+}

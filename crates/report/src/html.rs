@@ -1,0 +1,227 @@
+//! `--format html`: one self-contained file (inline CSS, inline SVG charts
+//! for findings that carry a series, such as qtime-growth). No scripts, no
+//! external resources.
+
+use super::Report;
+use mqdiag_model::findings::{Chart, Finding, thousands};
+use mqdiag_model::problem::Severity;
+use mqdiag_model::timefmt::rfc3339;
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::io::{self, Write};
+
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            // Shown, not acted on: as `\x1b`, like the other formats.
+            c if (c < ' ' && c != '\t' && c != '\n') || ('\u{7f}'..='\u{9f}').contains(&c) => {
+                o.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            _ => o.push(c),
+        }
+    }
+    o
+}
+
+const CSS: &str = "body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1d1d1f;line-height:1.45}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.05em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f4f4f6}td.n{text-align:right}
+.sev{display:inline-block;padding:0 .5em;border-radius:3px;color:#fff;font-size:.85em;font-weight:600}
+.error{background:#c62828}.warning{background:#e08a00}.info{background:#1e6fd9}
+pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6em;overflow-x:auto;font-size:.85em}
+.finding{border:1px solid #ddd;border-radius:6px;padding:0 1em 1em;margin:1em 0}
+.muted{color:#666;font-size:.85em}svg{background:#fff;border:1px solid #e1e4e8}
+figure.chart{margin:.8em 0}svg.chart{width:100%;height:auto;max-width:960px;font-size:11px;font-family:inherit;border:0}
+svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888;fill:none}svg .axis-title{font-size:12px;fill:#444}
+svg .chart-title{font-size:14px;font-weight:600}svg .marker{font-size:11px;font-weight:700}svg .ref{fill:#444}
+table.files{table-layout:fixed;width:100%}table.files td{overflow-wrap:anywhere}table.files td.t{font-size:.85em}
+@media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
+
+pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    writeln!(out, "<!DOCTYPE html>")?;
+    writeln!(out, "<html lang=\"en\"><head><meta charset=\"utf-8\">")?;
+    writeln!(out, "<title>mqdiag report</title>")?;
+    writeln!(out, "<style>{CSS}</style></head><body>")?;
+    writeln!(out, "<h1>mqdiag report</h1>")?;
+    writeln!(
+        out,
+        "<p>mqdiag {} · {}</p>",
+        esc(r.version),
+        esc(&r.headline())
+    )?;
+    writeln!(out, "<ul class=\"run\">")?;
+    for l in r.run_lines() {
+        writeln!(out, "<li>{}</li>", esc(&l))?;
+    }
+    writeln!(out, "</ul>")?;
+    super::charts::html_overview(out, r)?;
+    writeln!(out, "<h2>Findings</h2>")?;
+    if r.findings.is_empty() {
+        writeln!(out, "<p>No findings.</p>")?;
+    } else {
+        writeln!(
+            out,
+            "<table><tr><th>#</th><th>Severity</th><th>Rule</th><th>Finding</th><th>Count</th></tr>"
+        )?;
+        for (n, f) in r.findings.iter().enumerate() {
+            writeln!(
+                out,
+                "<tr><td class=\"n\">{}</td><td>{}</td><td><code>{}</code></td><td><a href=\"#f{}\">{}</a></td><td class=\"n\">{}</td></tr>",
+                n + 1,
+                badge(f.severity),
+                esc(&f.rule),
+                n + 1,
+                esc(&f.title),
+                thousands(f.count)
+            )?;
+        }
+        writeln!(out, "</table>")?;
+        let mut kinds_seen = HashSet::new();
+        for (n, f) in r.findings.iter().enumerate() {
+            let first_of_kind = kinds_seen.insert(f.rule.as_str());
+            finding(
+                out,
+                n + 1,
+                f,
+                super::charts::for_finding(r, f, first_of_kind),
+            )?;
+        }
+    }
+    super::calls::html_section(out, r.calls, r.calls_by_verb)?;
+    writeln!(out, "<h2>Environment</h2>")?;
+    writeln!(
+        out,
+        // Fixed layout with set widths: long paths and times wrap inside
+        // their cells instead of widening the page past the window.
+        "<table class=\"files\"><colgroup><col style=\"width:24%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:15%\"><col style=\"width:15%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\n<tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
+    )?;
+    for i in r.inputs {
+        let o = |v: &Option<String>| esc(v.as_deref().unwrap_or(""));
+        writeln!(
+            out,
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"t\">{}</td><td class=\"t\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&i.path),
+            esc(i.format.as_str()),
+            o(&i.mq_version),
+            o(&i.platform),
+            o(&i.host),
+            i.first.as_ref().map(cell_time).unwrap_or_default(),
+            i.last.as_ref().map(cell_time).unwrap_or_default(),
+            thousands(i.events),
+            i.problem_count
+        )?;
+    }
+    writeln!(out, "</table>")?;
+    super::notes::html_section(out, r)?;
+    writeln!(out, "</body></html>")?;
+    out.flush()
+}
+
+/// A time for a narrow table cell: may break after the date (`<wbr>`),
+/// copies as the plain RFC 3339 text.
+fn cell_time(t: &mqdiag_model::event::Ts) -> String {
+    rfc3339(t).replacen('T', "T<wbr>", 1)
+}
+
+fn badge(s: Severity) -> String {
+    format!("<span class=\"sev {0}\">{0}</span>", s.as_str())
+}
+
+fn finding(
+    out: &mut dyn Write,
+    n: usize,
+    f: &Finding,
+    chart: Option<Cow<Chart>>,
+) -> io::Result<()> {
+    writeln!(out, "<div class=\"finding\" id=\"f{n}\">")?;
+    writeln!(
+        out,
+        "<h3>{n}. {} <code>{}</code>{} {}</h3>",
+        badge(f.severity),
+        esc(&f.rule),
+        if f.baseline {
+            " <span class=\"muted\">(baseline)</span>"
+        } else {
+            ""
+        },
+        esc(&f.title)
+    )?;
+    let mut facts = Vec::new();
+    let subject = f.subject.describe();
+    if !subject.is_empty() {
+        facts.push(format!("Subject: {}", esc(&subject)));
+    }
+    match (&f.first, &f.last) {
+        (Some(a), Some(b)) if a != b => {
+            facts.push(format!("Time: {} – {}", rfc3339(a), rfc3339(b)))
+        }
+        (Some(a), _) | (None, Some(a)) => facts.push(format!("Time: {}", rfc3339(a))),
+        _ => {}
+    }
+    facts.push(format!("Count: {}", thousands(f.count)));
+    writeln!(out, "<p>{}</p>", facts.join(" · "))?;
+    if let Some(c) = chart {
+        super::charts::html_chart(out, &c)?;
+    }
+    writeln!(out, "<table><tr><th>Metric</th><th>Value</th></tr>")?;
+    for (k, v) in &f.metrics.0 {
+        writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td></tr>",
+            esc(k),
+            esc(&v.display_named(k))
+        )?;
+    }
+    writeln!(out, "</table>")?;
+    if !f.breakdown.is_empty() {
+        writeln!(out, "<table><tr><th>Occurrences</th><th>Detail</th></tr>")?;
+        for b in f.breakdown.iter().take(super::BREAKDOWN_SHOWN) {
+            writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td></tr>",
+                b.occurrences,
+                esc(&b.describe())
+            )?;
+        }
+        if f.breakdown.len() > super::BREAKDOWN_SHOWN {
+            let more = f.breakdown.len() - super::BREAKDOWN_SHOWN;
+            writeln!(
+                out,
+                "<tr><td></td><td>{more} more in the JSON report</td></tr>"
+            )?;
+        }
+        writeln!(out, "</table>")?;
+    }
+    writeln!(out, "<p><strong>Evidence</strong></p><pre>")?;
+    for e in &f.evidence {
+        writeln!(out, "{}:{}\n    {}", esc(&e.path), e.line, esc(&e.text))?;
+    }
+    writeln!(out, "</pre>")?;
+    writeln!(out, "<p><strong>Remedy:</strong> {}</p>", esc(&f.advice))?;
+    writeln!(
+        out,
+        "<p class=\"muted\">fingerprint <code>{}</code></p>",
+        esc(&f.fingerprint)
+    )?;
+    writeln!(out, "</div>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(
+            esc("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+}

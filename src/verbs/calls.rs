@@ -1,0 +1,56 @@
+//! `mqdiag calls`: read the traces once (only MQI entries, exits and
+//! reason lines are built), aggregate, write the table.
+
+use crate::calls::render::{self, CallsFormat};
+use crate::calls::{Calls, VERBS};
+use crate::cli::CallsArgs;
+use crate::exit::{EXIT_OK, io_result};
+
+pub fn run(a: CallsArgs) -> Result<i32, String> {
+    for v in &a.verb {
+        if !VERBS.iter().any(|k| k.eq_ignore_ascii_case(v.trim())) {
+            return Err(format!(
+                "--verb: `{v}` is not an MQI verb; the verbs are: {}",
+                VERBS.join(", ")
+            ));
+        }
+    }
+    let format = a
+        .format
+        .map(CallsFormat::from)
+        .or_else(|| a.input.output.as_deref().and_then(CallsFormat::from_path))
+        .unwrap_or(CallsFormat::Text);
+    let opts = crate::source::ReadOptions {
+        interest: Some(std::sync::Arc::new(crate::calls::interest())),
+        ..a.input.read_options()
+    };
+    // Opened first: an `-o` that would overwrite an input is refused
+    // before anything is read.
+    let mut out = a.input.writer()?;
+    let skip: Vec<_> = a.input.output.iter().cloned().collect();
+    // With `--redact`, names are learnt from everything first.
+    let redactor = a.input.learn_redaction(&skip)?;
+    let (sources, discovery_rows) = a
+        .input
+        .open_except(&skip, &opts, a.input.progress_wanted())?;
+    let verbs = (!a.verb.is_empty()).then(|| a.verb.iter().map(|v| v.trim().to_string()).collect());
+    let mut calls = Calls::new(a.by.into(), verbs);
+    let mut merged = a.input.merged(sources);
+    let window = a.input.window(merged.reference_ts().as_ref())?;
+    while let Some(e) = merged.next_ref() {
+        if window.contains(&e.ts) {
+            calls.observe(e);
+        }
+    }
+    let mut inputs = merged.finish();
+    inputs.extend(discovery_rows);
+    let mut rows = calls.rows(&inputs);
+    if let Some(r) = &redactor {
+        for row in &mut rows {
+            row.redact(r);
+        }
+    }
+    io_result(render::write(&mut out, &rows, a.by.into(), format).and_then(|_| out.finish()))?;
+    crate::run::reader_panic_check(&inputs)?;
+    Ok(EXIT_OK)
+}

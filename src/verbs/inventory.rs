@@ -1,0 +1,52 @@
+//! `mqdiag inventory`: what was found, in which format, over which time,
+//! and what is wrong with it. No trace event is built.
+
+use crate::cli::{InventoryArgs, InventoryFormat};
+use crate::exit::{EXIT_OK, io_result};
+use crate::outpath::infer;
+use crate::output::inventory;
+use crate::source::ReadOptions;
+use crate::timeline::drain_all_jobs;
+
+pub fn run(a: InventoryArgs) -> Result<i32, String> {
+    let format = match a.format {
+        Some(f) => f,
+        None => infer(
+            a.input.output.as_deref(),
+            &[
+                ("txt", InventoryFormat::Text),
+                ("text", InventoryFormat::Text),
+                ("json", InventoryFormat::Json),
+            ],
+            "inventory",
+        )?
+        .unwrap_or(InventoryFormat::Text),
+    };
+    let mut out = a.input.writer()?;
+    // Only counts, times and problems are needed: no trace event is built.
+    let opts = ReadOptions {
+        interest: Some(std::sync::Arc::new(crate::source::Interest::nothing())),
+        ..a.input.read_options()
+    };
+    // With `--redact`, names are learnt from every event first (this
+    // verb's own pass builds none).
+    let redactor = a.input.learn_redaction(&[])?;
+    let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
+    rows.extend(drain_all_jobs(sources, a.input.jobs()));
+    rows.sort_by(|x, y| x.path.cmp(&y.path));
+    if let Some(r) = &redactor {
+        for fi in &mut rows {
+            crate::run::redact_input(r, fi);
+        }
+    }
+    let r = match format {
+        InventoryFormat::Json => inventory::write_json(&mut out, &rows),
+        InventoryFormat::Text => {
+            inventory::write_text(&mut crate::text::ControlEscaper(&mut out), &rows)
+        }
+    }
+    .and_then(|_| out.finish());
+    io_result(r)?;
+    crate::run::reader_panic_check(&rows)?;
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,62 @@
+//! `mqdiag timeline`: every event of every input, merged in time order,
+//! as text rows, CSV or JSON lines.
+
+use crate::cli::{TimelineArgs, TimelineFormat};
+use crate::exit::{EXIT_OK, io_result};
+use crate::outpath::{Output, infer};
+use crate::output::timeline::write_header;
+use crate::rows::RowMerged;
+use crate::sink::RowSpec;
+use regex::Regex;
+use std::io::{self, IsTerminal};
+use std::sync::Arc;
+
+pub fn run(a: TimelineArgs) -> Result<i32, String> {
+    let grep = a
+        .grep
+        .as_deref()
+        .map(Regex::new)
+        .transpose()
+        .map_err(|e| format!("--grep: {e}"))?;
+    let format = match a.format {
+        Some(f) => f,
+        None => infer(
+            a.input.output.as_deref(),
+            &[
+                ("txt", TimelineFormat::Text),
+                ("text", TimelineFormat::Text),
+                ("csv", TimelineFormat::Csv),
+                ("jsonl", TimelineFormat::Jsonl),
+            ],
+            "timeline",
+        )?
+        .unwrap_or(TimelineFormat::Text),
+    };
+    let mut out = a.input.writer()?;
+    // With `--redact`: a first pass learns every name, so the rows (which
+    // stream) are redacted from the first one.
+    let redact = a.input.learn_redaction(&[])?.map(Arc::new);
+    // Events stream to the output as they are read: no progress line when
+    // that output is the terminal too.
+    let to_terminal = matches!(out, Output::Stdout(_)) && io::stdout().is_terminal();
+    let (sources, _) = a
+        .input
+        .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
+    let format: crate::sink::TimelineFormat = format.into();
+    let spec = RowSpec {
+        format,
+        pid: a.pid,
+        ident: a.ident.clone(),
+        grep,
+        redact,
+    };
+    // Rows are rendered by the workers; the merge only orders and copies.
+    let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
+    let window = a.input.window(merged.reference_ts().as_ref())?;
+    let r = write_header(&mut out, format)
+        .and_then(|_| merged.write_all(&mut out, &window))
+        .and_then(|_| out.finish());
+    io_result(r)?;
+    crate::run::reader_panic_check(&merged.finish())?;
+    Ok(EXIT_OK)
+}
