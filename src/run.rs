@@ -199,19 +199,25 @@ impl InputArgs {
     /// With `--redact`: a first pass over every input (every event built,
     /// whatever the verb reads) that learns the names to replace and hands
     /// out tokens in time order, so a streaming verb knows them all before
-    /// its first row. `skip` as for `open_except`. Fails (exit 2) when the
-    /// names pass the redactor's budget.
-    /// `ordered`: tokens handed out while learning (see
-    /// `Redactor::with_ordered_tokens`).
-    pub fn learn_redaction(
-        &self,
-        skip: &[PathBuf],
-        ordered: bool,
-    ) -> Result<Option<Redactor>, String> {
+    /// its first row and every verb gives a value the same token. `skip` as
+    /// for `open_except`. Fails (exit 2) when the names pass the
+    /// redactor's budget. With `--redact-map` the tokens start from that
+    /// file and are saved back to it.
+    pub fn learn_redaction(&self, skip: &[PathBuf]) -> Result<Option<Redactor>, String> {
         if !self.redact {
             return Ok(None);
         }
-        let mut r = self.redactor().with_ordered_tokens(ordered);
+        let mut r = self.redactor();
+        if let Some(m) = &self.redact_map {
+            crate::outpath::check(m, &self.paths())?;
+            match std::fs::read_to_string(m) {
+                Ok(text) => r
+                    .load_map(&text)
+                    .map_err(|e| format!("--redact-map {}: {e}", m.display()))?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("--redact-map {}: {e}", m.display())),
+            }
+        }
         let (sources, discovery_rows) =
             self.open_except(skip, &self.read_options(), self.progress_wanted())?;
         let mut merged = self.merged(sources);
@@ -228,6 +234,12 @@ impl InputArgs {
             assign_input(&mut r, fi);
         }
         r.check()?;
+        if let Some(m) = &self.redact_map {
+            let mut out = Output::open(Some(m), &self.paths())?;
+            io::Write::write_all(&mut out, r.map_json().as_bytes())
+                .and_then(|_| out.finish())
+                .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
+        }
         Ok(Some(r))
     }
 }

@@ -121,6 +121,14 @@ fn row<'a>(rows: &'a [Value], path: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no row {path} in {rows:#?}"))
 }
 
+/// A row's reading notes (how the file was read; not problems).
+fn notes(r: &Value) -> Vec<String> {
+    r["notes"]
+        .as_array()
+        .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
 fn messages(r: &Value) -> Vec<String> {
     r["problems"]
         .as_array()
@@ -223,7 +231,7 @@ fn tar_tgz_and_gz_read_in_place() {
     assert_eq!(r["bytes"], TRACE.len());
     // The same trace in the tgz is read once, from the first path.
     assert_eq!(
-        messages(row(&rows, "case.tgz!var/mqm/trace/AMQ622742.0.FMT")),
+        notes(row(&rows, "case.tgz!var/mqm/trace/AMQ622742.0.FMT")),
         ["duplicate of AMQ622742.0.FMT.gz: identical content, read once"]
     );
     assert_eq!(
@@ -243,7 +251,7 @@ fn archives_are_known_by_content_not_name() {
     // Both archives were opened (their members are listed); the members
     // are the same files, read once from the first path.
     assert_eq!(
-        messages(row(&rows, "collected.dat!var/mqm/trace/AMQ622742.0.FMT")),
+        notes(row(&rows, "collected.dat!var/mqm/trace/AMQ622742.0.FMT")),
         ["duplicate of bundle!var/mqm/trace/AMQ622742.0.FMT: identical content, read once"]
     );
     assert_eq!(
@@ -888,12 +896,12 @@ fn a_file_present_twice_changes_no_count() {
 
     let rows = inventory(t.path(), &["case", "case.zip", "backup"]);
     assert_eq!(
-        messages(row(&rows, "case.zip!var/mqm/trace/AMQ622742.0.FMT")),
+        notes(row(&rows, "case.zip!var/mqm/trace/AMQ622742.0.FMT")),
         ["duplicate of case/var/mqm/trace/AMQ622742.0.FMT: identical content, read once"]
     );
     // Both loose: the first by path is read.
     assert_eq!(
-        messages(row(&rows, "case/var/mqm/errors/AMQERR01.LOG")),
+        notes(row(&rows, "case/var/mqm/errors/AMQERR01.LOG")),
         ["duplicate of backup/AMQERR01.LOG.bak: identical content, read once"]
     );
     assert_eq!(

@@ -19,7 +19,7 @@ fn text_snapshot() {
 #[test]
 fn csv_snapshot() {
     let out = calls(&["--format", "csv"]);
-    assert!(out.starts_with("pid,process,verb,calls,ok,warnings,failed,open,total_us,"));
+    assert!(out.starts_with("host,trace,pid,process,verb,calls,ok,warnings,failed,open,total_us,"));
     insta::assert_snapshot!(out);
 }
 
@@ -134,7 +134,7 @@ fn output_format_from_extension_and_workers() {
     let r = mqdiag(&["calls", "fixtures/calls", "-o", p.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = std::fs::read_to_string(&p).unwrap();
-    assert!(text.starts_with("pid,process,verb,"));
+    assert!(text.starts_with("host,trace,pid,process,verb,"));
     let one = stdout_of(&["calls", "fixtures/", "--date", "2024-02-29", "-j", "1"]);
     let two = stdout_of(&["calls", "fixtures/", "--date", "2024-02-29", "-j", "2"]);
     assert_eq!(one, two);

@@ -70,13 +70,11 @@ fn truncated_first_record() {
 #[test]
 fn truncated_last_record() {
     let path = "tests/data/errlog/truncated-last.LOG";
+    let r = row(path);
+    assert_eq!(problems(&r), vec![]);
     assert_eq!(
-        problems(&row(path)),
-        vec![p(
-            Some(13),
-            "info",
-            "last record (line 13) has no closing separator line: file cut short or still being written; read as far as it goes"
-        )]
+        r["notes"][0],
+        "last record (line 13) has no closing separator line: file cut short or still being written; read as far as it goes"
     );
     let ev = events(path);
     assert_eq!(ev.len(), 2);
@@ -188,18 +186,11 @@ fn ambiguous_date_order() {
     let path = "tests/data/errlog/ambiguous.LOG";
     assert_eq!(
         problems(&row(path)),
-        vec![
-            p(
-                None,
-                "info",
-                "no UTC offset in the file and no --tz given: UTC assumed"
-            ),
-            p(
-                Some(1),
-                "info",
-                "date order of headers like `06/10/18 16:39:06` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year"
-            ),
-        ]
+        vec![p(
+            Some(1),
+            "info",
+            "date order of headers like `06/10/18 16:39:06` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year"
+        ),]
     );
     let ev = events(path);
     assert_eq!(ev[0]["ts"], "2018-06-10T16:39:06.000000+00:00");
@@ -414,13 +405,10 @@ fn fdc_cut_inside_its_header_box() {
     let path = "tests/data/fdc/AMQ3321.0.FDC";
     let r = row(path);
     assert_eq!(r["format"], "fdc");
+    assert_eq!(problems(&r), vec![]);
     assert_eq!(
-        problems(&r),
-        vec![p(
-            Some(1),
-            "info",
-            "file ends inside the header box of the report at line 1: read as far as it goes"
-        )]
+        r["notes"][0],
+        "file ends inside the header box of the report at line 1: read as far as it goes"
     );
     let ev = events(path);
     assert_eq!(ev.len(), 1);

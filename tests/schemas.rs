@@ -150,6 +150,19 @@ fn analyze_reports_match_the_schema() {
         assert_valid(&schema, &v, c);
     }
     assert!(findings > 10, "the fixtures give findings to check");
+    // A run with a window states it in `run.window`.
+    let r = mqdiag(&[
+        "analyze",
+        "fixtures/case-mixed",
+        "-q",
+        "--format",
+        "json",
+        "--since",
+        "06:22:44",
+    ]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["run"]["window"]["from"].is_string());
+    assert_valid(&schema, &v, "with --since");
 }
 
 #[test]
@@ -205,4 +218,38 @@ fn rules_json_is_an_object_with_a_version() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["schema_version"], 1);
     assert!(v["rules"].as_array().unwrap().len() >= 9);
+}
+
+#[test]
+fn calls_match_the_schema() {
+    let schema = load("calls.json");
+    let mut rows = 0;
+    for by in ["process", "thread", "connection", "verb"] {
+        let r = mqdiag(&[
+            "calls",
+            "fixtures/",
+            "-q",
+            "--date",
+            "2024-02-29",
+            "--format",
+            "json",
+            "--by",
+            by,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        rows += v["rows"].as_array().unwrap().len();
+        assert_valid(&schema, &v, by);
+    }
+    assert!(rows > 40);
+    // The schema is not empty: a row without its host, or a count below
+    // zero, is refused.
+    let r = mqdiag(&["calls", "fixtures/calls", "-q", "--format", "json"]);
+    let good: Value = serde_json::from_str(&r.stdout).unwrap();
+    let mut bad = good.clone();
+    bad["rows"][0].as_object_mut().unwrap().remove("host");
+    assert!(!errors(&schema, &bad).is_empty());
+    let mut bad = good;
+    bad["rows"][0]["calls"] = (-1).into();
+    assert!(!errors(&schema, &bad).is_empty());
 }

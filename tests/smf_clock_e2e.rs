@@ -109,7 +109,14 @@ fn a_file_read_alone_knows_only_its_own_clocks() {
     // QMAC alone: nothing tells the zone.
     let files = inventory(&[&format!("{DIR}/SMF-QMAC.csv")]);
     assert_eq!(files[0]["utc_offset_source"], "assumed-utc");
-    assert_eq!(files[0]["problems"][0]["code"], "assumed-utc");
+    // A reading note, not a problem.
+    assert_eq!(files[0]["problem_count"], 0);
+    assert!(
+        files[0]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("UTC assumed")
+    );
     let all = rows(&[&format!("{DIR}/SMF-QMAC.csv")]);
     assert_eq!(all[0]["ts"], "2025-03-14T10:14:23.940000+00:00");
 }
@@ -154,25 +161,21 @@ fn unknown_zone_is_said_once_per_lpar() {
     s.write("b/SMF-QMAC.csv", &qmac);
     let files = inventory(&[&s.str()]);
     assert_eq!(files.len(), 2);
-    let problems: Vec<&Value> = files
+    // Said once, as a reading note (not a problem).
+    let said: Vec<&str> = files
         .iter()
-        .flat_map(|f| f["problems"].as_array().unwrap())
+        .flat_map(|f| f["notes"].as_array().into_iter().flatten())
+        .map(|n| n.as_str().unwrap())
+        .filter(|n| n.starts_with("no UTC offset for LPAR `MVSE` in its SMF clocks"))
         .collect();
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert_eq!(problems[0]["code"], "assumed-utc");
-    assert!(
-        problems[0]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("no UTC offset for LPAR `MVSE` in its SMF clocks")
-    );
-    assert_eq!(files[0]["problem_count"], 1);
+    assert_eq!(said.len(), 1, "{files:?}");
+    assert_eq!(files[0]["problem_count"], 0);
     for f in &files {
         assert_eq!(f["utc_offset"], "+00:00");
         assert_eq!(f["utc_offset_source"], "assumed-utc");
     }
     assert_eq!(
-        files[0]["notes"][0],
+        files[0]["notes"][1],
         "STCK timestamps read +00:00 against the LPAR-local Date/Time (estimated from `Collection_Time`: 1 of 1 rows agree): rows placed on the LPAR clock as they are; they do not tell the LPAR's UTC offset (--tz gives it)"
     );
 }

@@ -97,6 +97,12 @@ pub struct InputArgs {
     /// such a link is named in a note and not read).
     #[arg(long)]
     pub follow: bool,
+    /// With `--redact`: read the tokens of earlier runs from this file (if
+    /// it exists) and save them, with this run's, back to it, so that runs
+    /// on the same case agree. It holds the real names: keep it private
+    /// (it may not be under an input directory).
+    #[arg(long, value_name = "FILE", requires = "redact")]
+    pub redact_map: Option<PathBuf>,
 }
 
 /// `--date`: a day events can be ordered in (see `timeline::orderable`).

@@ -124,14 +124,15 @@ fn seal_all(findings: &mut [Finding]) {
 }
 
 /// Read the opened inputs once through the timeline, feed every event in
-/// the time window to every pass (and the redactor), and return the
-/// inputs' facts and the sealed, ordered findings.
+/// the time window to every pass, and return the inputs' facts and the
+/// sealed, ordered findings (with `--redact`, redacted before sealing: a
+/// fingerprint is then of the tokens, and cannot confirm a guessed name).
 fn collect(
     input: &InputArgs,
     plan: &Plan,
     sources: Vec<Box<dyn crate::source::Source>>,
     discovery_rows: Vec<FileInfo>,
-    mut redactor: Option<&mut Redactor>,
+    redactor: Option<&Redactor>,
 ) -> Result<Collected, String> {
     let mut passes = plan.passes();
     // The report's MQI call tables: per process (`calls`) and per verb
@@ -146,11 +147,6 @@ fn collect(
     let mut merged = input.merged(sources);
     let window = input.window(merged.reference_ts().as_ref())?;
     let mut feed = |e: &crate::event::Event| {
-        // Names are learnt from every event read, in the window or not:
-        // problems and paths may show them.
-        if let Some(r) = redactor.as_deref_mut() {
-            r.observe(e);
-        }
         if !window.contains(&e.ts) {
             return;
         }
@@ -173,22 +169,36 @@ fn collect(
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    if let Some(r) = redactor {
+        for f in &mut findings {
+            report::redact::finding(r, f);
+            // Chart series are named by address, channel or program.
+            if let Some(c) = &mut f.chart {
+                c.rename_series(|s| r.apply(s));
+            }
+        }
+        for d in &mut fdcs {
+            d.evidence.path = r.apply(&d.evidence.path);
+            d.evidence.text = r.apply(&d.evidence.text);
+        }
+    }
     seal_all(&mut findings);
     // After sealing: whether FDC files are in the case does not change
     // the other findings' fingerprints.
     crate::passes::fdc::cite_fdcs(&mut findings, &fdcs);
     order(&mut findings);
     let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
-    Ok((inputs, findings, calls, charts.finish()))
+    Ok((inputs, findings, calls, charts.finish(), window))
 }
 
-/// Inputs' facts, sealed and ordered findings, and the MQI call rows (per
-/// process, per verb).
+/// Inputs' facts, sealed and ordered findings, the MQI call rows (per
+/// process, per verb), the charts' data and the resolved time window.
 type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
     (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
     report::charts::Collected,
+    crate::timeline::TimeWindow,
 );
 
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
@@ -214,13 +224,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     skip_files.extend(a.baseline.iter().cloned());
     let mut opts = a.input.read_options();
     opts.interest = Some(std::sync::Arc::new(plan.interest()));
+    // With `--redact`: names and tokens learnt first, from every event,
+    // as every verb learns them (so tokens agree between verbs).
+    let redactor = a.input.learn_redaction(&skip_files)?;
     let (sources, discovery_rows) =
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let mut redactor = a.input.redact.then(|| a.input.redactor());
-    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts) =
-        collect(&a.input, &plan, sources, discovery_rows, redactor.as_mut())?;
+    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts, window) =
+        collect(&a.input, &plan, sources, discovery_rows, redactor.as_ref())?;
     if let Some(b) = &baseline {
         for f in &mut findings {
             f.baseline = b.contains(&f.fingerprint);
@@ -234,19 +246,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let nothing_read = crate::run::nothing_read(&inputs);
 
     let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
-    if let Some(r) = redactor.as_mut() {
-        for i in &inputs {
-            crate::run::learn_input(r, i);
-        }
-        // Exit 2 rather than a report that leaks what did not fit.
-        r.check()?;
-        for f in &mut findings {
-            report::redact::finding(r, f);
-            // Chart series are named by address, channel or program.
-            if let Some(c) = &mut f.chart {
-                c.rename_series(|s| r.apply(s));
-            }
-        }
+    if let Some(r) = &redactor {
         for i in &mut inputs {
             crate::run::redact_input(r, i);
         }
@@ -265,6 +265,15 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.baseline.as_ref().map(|p| p.display().to_string()),
         a.input.redact,
     );
+    if a.input.since.is_some() || a.input.until.is_some() {
+        let t = |t: Option<crate::event::Ts>| t.map(|t| t.to_rfc3339());
+        run_info.window = Some(report::runinfo::Window {
+            since: a.input.since.clone(),
+            until: a.input.until.clone(),
+            from: t(window.since),
+            to: t(window.until),
+        });
+    }
     if let Some(r) = &redactor {
         // The paths given on the command line name hosts and queue
         // managers too (`/var/mqm/qmgrs/QM1`).
@@ -352,7 +361,7 @@ mod tests {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
             let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
-            let (_, findings, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
+            let (_, findings, _, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
             serde_json::to_string_pretty(&findings).unwrap()
         };
         let full = run(false, 1);

@@ -15,11 +15,22 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
             ));
         }
     }
-    let format = a
-        .format
-        .map(CallsFormat::from)
-        .or_else(|| a.input.output.as_deref().and_then(CallsFormat::from_path))
-        .unwrap_or(CallsFormat::Text);
+    // An `-o` extension this verb cannot write is refused (exit 2), as
+    // every other verb does, rather than given a text table.
+    let format = match a.format {
+        Some(f) => CallsFormat::from(f),
+        None => crate::outpath::infer(
+            a.input.output.as_deref(),
+            &[
+                ("txt", CallsFormat::Text),
+                ("text", CallsFormat::Text),
+                ("csv", CallsFormat::Csv),
+                ("json", CallsFormat::Json),
+            ],
+            "calls",
+        )?
+        .unwrap_or(CallsFormat::Text),
+    };
     let opts = crate::source::ReadOptions {
         interest: Some(std::sync::Arc::new(crate::calls::interest())),
         ..a.input.read_options()
@@ -29,7 +40,7 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     let skip: Vec<_> = a.input.output.iter().cloned().collect();
     // With `--redact`, names are learnt from everything first.
-    let redactor = a.input.learn_redaction(&skip, false)?;
+    let redactor = a.input.learn_redaction(&skip)?;
     let (sources, discovery_rows) = a
         .input
         .open_except(&skip, &opts, a.input.progress_wanted())?;

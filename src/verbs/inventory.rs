@@ -30,7 +30,7 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     };
     // With `--redact`, names are learnt from every event first (this
     // verb's own pass builds none).
-    let redactor = a.input.learn_redaction(&[], false)?;
+    let redactor = a.input.learn_redaction(&[])?;
     let (sources, mut rows) = a.input.open_except(&[], &opts, a.input.progress_wanted())?;
     rows.extend(drain_all_jobs(sources, a.input.jobs()));
     rows.sort_by(|x, y| x.path.cmp(&y.path));

@@ -35,7 +35,7 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     // With `--redact`: a first pass learns every name, so the rows (which
     // stream) are redacted from the first one.
-    let redact = a.input.learn_redaction(&[], true)?.map(Arc::new);
+    let redact = a.input.learn_redaction(&[])?.map(Arc::new);
     // Events stream to the output as they are read: no progress line when
     // that output is the terminal too.
     let to_terminal = matches!(out, Output::Stdout(_)) && io::stdout().is_terminal();

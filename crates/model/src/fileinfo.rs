@@ -98,6 +98,14 @@ impl FileInfo {
         lines_skipped: u64,
         message: impl Into<String>,
     ) {
+        if code.is_reading_note(severity) {
+            let m = message.into();
+            self.notes.push(match line {
+                Some(l) if !m.contains(&format!("line {l}")) => format!("line {l}: {m}"),
+                _ => m,
+            });
+            return;
+        }
         self.problem_count += 1;
         self.lines_skipped += lines_skipped;
         self.worst = self.worst.max(Some(severity));

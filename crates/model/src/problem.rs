@@ -101,6 +101,18 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
+    /// Whether a problem of this code and severity is a reading note: the
+    /// file was read, and this says how (an offset assumed, a copy read
+    /// once, a last record without its closing line). Notes go to the
+    /// reports' "Reading notes", not to findings.
+    pub fn is_reading_note(self, severity: Severity) -> bool {
+        match self {
+            ProblemCode::AssumedUtc | ProblemCode::DuplicateFile => true,
+            ProblemCode::CutFile => severity == Severity::Info,
+            _ => false,
+        }
+    }
+
     /// Every code, for tests and documentation.
     pub const ALL: &'static [ProblemCode] = &[
         ProblemCode::UnreadableFile,

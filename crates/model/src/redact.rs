@@ -65,6 +65,35 @@ impl Cat {
     }
 }
 
+const ALL_CATS: [Cat; CATS] = [
+    Cat::Host,
+    Cat::Ip,
+    Cat::User,
+    Cat::Qmgr,
+    Cat::Dn,
+    Cat::Addr,
+    Cat::Secret,
+    Cat::Channel,
+    Cat::Queue,
+];
+
+const MAP_ABOUT: &str = "mqdiag --redact-map: real values and their tokens; keep it private";
+
+/// The `--redact-map` file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MapFile {
+    #[serde(default)]
+    about: String,
+    tokens: Vec<MapEntry>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MapEntry {
+    category: String,
+    value: String,
+    token: String,
+}
+
 /// Learnt names and tokens kept at most (a few hundred MB at worst).
 pub const MAX_NAMES: usize = 1_000_000;
 /// Bytes of learnt names kept at most.
@@ -289,9 +318,6 @@ pub struct Redactor {
     late: Mutex<Tokens>,
     /// Whether whole channel and queue names are redacted.
     objects: bool,
-    /// Whether learning hands out tokens (for rows rendered on several
-    /// threads; a single-threaded caller gets the same order by applying).
-    ordered: bool,
     /// The last event's file (its path is learnt once, not per event).
     last_origin: Option<Arc<Origin>>,
     /// `attr_cat` per attribute name (an SMF row has ~510).
@@ -400,6 +426,24 @@ fn is_mq_level(s: &str, a: usize, quad: &str) -> bool {
         .any(|w| tail.ends_with(w))
 }
 
+/// The short name of a host's domain name (`mvs1` of `mvs1.example.com`;
+/// keys are lower case), for it to share the short name's token.
+fn fqdn_short(cat: Cat, key: &str) -> Option<&str> {
+    if cat != Cat::Host {
+        return None;
+    }
+    let (first, rest) = key.split_once('.')?;
+    (!first.is_empty() && rest.bytes().any(|b| b.is_ascii_alphabetic())).then_some(first)
+}
+
+/// An attribute holding an MQ level (`vrmf=9.4.0.0`): digits and dots only.
+fn level_attr(k: &str, v: &str) -> bool {
+    let k = k.as_bytes();
+    let ends = |w: &[u8]| k.len() >= w.len() && k[k.len() - w.len()..].eq_ignore_ascii_case(w);
+    (ends(b"vrmf") || ends(b"version") || ends(b"level"))
+        && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
 fn parse_v4(s: &str) -> Option<Ipv4Addr> {
     let mut o = [0u8; 4];
     let mut n = 0;
@@ -429,13 +473,6 @@ impl Redactor {
     /// Also redact whole channel and queue names (`--redact-names`).
     pub fn with_object_names(mut self, on: bool) -> Redactor {
         self.objects = on;
-        self
-    }
-
-    /// Hand out tokens while learning, in event order (the timeline: its
-    /// rows are rendered on several threads).
-    pub fn with_ordered_tokens(mut self, on: bool) -> Redactor {
-        self.ordered = on;
         self
     }
 
@@ -516,13 +553,28 @@ impl Redactor {
         c
     }
 
+    /// A name gets its token when first learnt: the numbering follows the
+    /// learning order (the merged timeline, then the inputs by path), which
+    /// every verb shares, and not the order in which rows are rendered.
     fn learn_name(&mut self, cat: Cat, v: &str) {
         let key = lower(v);
         if self.names.contains_key(&key) || self.over_budget() {
             return;
         }
         self.name_bytes += key.len();
-        self.names.insert(key, cat);
+        self.names.insert(key.clone(), cat);
+        if self.tokens.map.contains_key(&(cat, key.clone())) {
+            return;
+        }
+        // `mvs1.example.com` is the host `mvs1`: one token for both.
+        if let Some(short) = fqdn_short(cat, &key)
+            && let Some(t) = self.tokens.map.get(&(Cat::Host, short.to_string()))
+        {
+            let t = t.clone();
+            self.tokens.map.insert((cat, key), t);
+            return;
+        }
+        self.tokens.get_or_make(cat, key);
     }
 
     /// Learn what an event holds: its attributes by name, its text by
@@ -548,15 +600,13 @@ impl Redactor {
                 self.learn_text(v);
             }
         }
-        if !self.ordered {
-            return;
-        }
-        // Tokens in the order values are first met.
+        // Tokens for addresses and other patterns in the order they are
+        // first met (names got theirs when learnt).
         self.assign(&e.text);
         for (k, v) in &e.attrs {
             if self.attr_cat_cached(k) == Some(Cat::Secret) {
                 self.assign_whole(Cat::Secret, v);
-            } else {
+            } else if !level_attr(k, v) {
                 self.assign(v);
             }
         }
@@ -620,9 +670,6 @@ impl Redactor {
 
     /// Hand out tokens for what `s` holds, in order.
     pub fn assign(&mut self, s: &str) {
-        if !self.ordered {
-            return;
-        }
         for h in self.hits(s) {
             if !self.tokens.map.contains_key(&(h.cat, h.key.clone())) && !self.over_budget() {
                 self.tokens.get_or_make(h.cat, h.key);
@@ -829,13 +876,16 @@ impl Redactor {
                     cat: Cat::Host,
                     key: fq,
                 });
+            } else if word.contains(['.', '_', '-']) {
+                self.part_hits(word, a, out);
             }
         }
     }
 
     /// `dynamo.example.com` where `dynamo` is a known host: the whole
-    /// domain name is one host. Dotted names in capitals
-    /// (`QM2.TO.QM3`, a channel) are left whole.
+    /// domain name is that host (its key, so its token, is `dynamo`'s).
+    /// Dotted names in capitals (`QM2.TO.QM3`, a channel) are not domain
+    /// names (their parts are looked up one by one).
     fn fqdn(&self, word: &str) -> Option<String> {
         let (first, rest) = word.split_once('.')?;
         if rest.bytes().any(|b| b.is_ascii_uppercase())
@@ -844,7 +894,28 @@ impl Redactor {
             return None;
         }
         let first = lower(first);
-        (self.names.get(first.as_str()) == Some(&Cat::Host)).then(|| lower(word))
+        (self.names.get(first.as_str()) == Some(&Cat::Host)).then_some(first)
+    }
+
+    /// Known names among the parts of an object name (`GW1.TO.MQPR`,
+    /// `MQPR_XMITQ`): a queue manager or host named inside a channel or
+    /// queue name is replaced there too.
+    fn part_hits(&self, s: &str, a: usize, out: &mut Vec<Hit>) {
+        let mut at = a;
+        for part in s.split(['.', '_', '-']) {
+            if part.len() >= 2 && part.chars().any(char::is_alphabetic) {
+                let key = lower(part);
+                if let Some(&cat) = self.names.get(key.as_str()) {
+                    out.push(Hit {
+                        a: at,
+                        b: at + part.len(),
+                        cat,
+                        key,
+                    });
+                }
+            }
+            at += part.len() + 1;
+        }
     }
 
     /// `s` with every known name, address and secret replaced.
@@ -867,9 +938,72 @@ impl Redactor {
         out
     }
 
-    /// An attribute's value: whole when its name says it is a secret.
+    /// Read a map saved by `map_json` (`--redact-map`): its tokens are
+    /// kept, its names are learnt, and new values are numbered after it.
+    pub fn load_map(&mut self, text: &str) -> Result<(), String> {
+        let doc: MapFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        for e in doc.tokens {
+            let cat = ALL_CATS
+                .iter()
+                .copied()
+                .find(|c| c.prefix() == e.category)
+                .ok_or_else(|| format!("unknown category `{}`", e.category))?;
+            let n = e
+                .token
+                .strip_prefix(cat.prefix())
+                .and_then(|t| t.strip_prefix('-'))
+                .and_then(|t| t.parse::<u32>().ok())
+                .ok_or_else(|| format!("`{}` is not a {} token", e.token, cat.prefix()))?;
+            let next = &mut self.tokens.next[cat.index()];
+            *next = (*next).max(n);
+            if !matches!(cat, Cat::Ip | Cat::Dn | Cat::Addr | Cat::Secret)
+                && e.value.chars().all(run_char)
+                && !self.names.contains_key(&e.value)
+            {
+                self.name_bytes += e.value.len();
+                self.names.insert(e.value.clone(), cat);
+            }
+            self.tokens.map.insert((cat, e.value), e.token);
+        }
+        Ok(())
+    }
+
+    /// Every value learnt and its token, as JSON (`--redact-map`), by
+    /// category and token number. It holds the real names: it is for the
+    /// one who redacts, never to be sent with the output.
+    pub fn map_json(&self) -> String {
+        let mut v: Vec<(usize, u32, MapEntry)> = self
+            .tokens
+            .map
+            .iter()
+            .map(|((cat, value), token)| {
+                let n = token
+                    .rsplit('-')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                let e = MapEntry {
+                    category: cat.prefix().to_string(),
+                    value: value.clone(),
+                    token: token.clone(),
+                };
+                (cat.index(), n, e)
+            })
+            .collect();
+        v.sort_by(|a, b| (a.0, a.1, &a.2.value).cmp(&(b.0, b.1, &b.2.value)));
+        let doc = MapFile {
+            about: MAP_ABOUT.to_string(),
+            tokens: v.into_iter().map(|(_, _, e)| e).collect(),
+        };
+        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    }
+
+    /// An attribute's value: whole when its name says it is a secret, kept
+    /// when it is an MQ level (`vrmf`), which has an address's shape.
     pub fn apply_attr(&self, key: &str, v: &str) -> String {
-        if !v.is_empty() && secret_name(key) {
+        if level_attr(key, v) {
+            v.to_string()
+        } else if !v.is_empty() && secret_name(key) {
             self.token(Cat::Secret, v)
         } else {
             self.apply(v)
@@ -913,7 +1047,8 @@ mod tests {
             r.apply("qmgrs/QM1/errors/AMQERR01.LOG"),
             "qmgrs/qmgr-1/errors/AMQERR01.LOG"
         );
-        assert_eq!(r.apply("QM12 XQM1 QM1_B"), "QM12 XQM1 QM1_B");
+        // Only whole names, or whole parts of an object name.
+        assert_eq!(r.apply("QM12 XQM1 QM1_B"), "QM12 XQM1 qmgr-1_B");
         let mut r = Redactor::new();
         r.learn_path("case.zip!var/mqm/qmgrs/QMPATH/errors/AMQERR01.LOG");
         r.learn_path(r"C:\ProgramData\IBM\MQ\Qmgrs\QMWIN\errors\AMQERR01.LOG");
@@ -928,10 +1063,15 @@ mod tests {
             (Cat::Qmgr, "QM3"),
         ]);
         assert_eq!(r.apply("12:06:32.904335 dynamo"), "12:06:32.904335 host-1");
-        assert_eq!(r.apply("dynamo.example.com"), "host-2");
-        assert_eq!(r.apply("dynamo.example.com."), "host-2.");
-        // A channel name is kept whole: its parts are not rewritten.
-        assert_eq!(r.apply("channel 'QM2.TO.QM3'"), "channel 'QM2.TO.QM3'");
+        // A domain name of a known host is that host.
+        assert_eq!(r.apply("dynamo.example.com"), "host-1");
+        assert_eq!(r.apply("dynamo.example.com."), "host-1.");
+        // Queue managers named in a channel name are replaced there.
+        assert_eq!(
+            r.apply("channel 'QM2.TO.QM3'"),
+            "channel 'qmgr-1.TO.qmgr-2'"
+        );
+        assert_eq!(r.apply("APP.TO.QM2X"), "APP.TO.QM2X");
         assert_eq!(r.apply("Host(dynamo)."), "Host(host-1).");
         assert_eq!(
             r.apply("std::string Version : 9.0.0.0 VRMF(9.3.0.15)"),
@@ -994,7 +1134,7 @@ mod tests {
         r.learn_text("the queue manager is ending");
         assert_eq!(
             r.apply("alice9 on QMPROD1 and qmx from h1 / h1.example.com"),
-            "user-1 on qmgr-1 and qmgr-2 from host-1 / host-2"
+            "user-1 on qmgr-1 and qmgr-2 from host-1 / host-1"
         );
         // Plain words after the phrases are not learnt as names.
         r.learn_text("User ID is not authorized; USER ID 'x1'");
@@ -1009,6 +1149,28 @@ mod tests {
         let mut r = Redactor::new().with_object_names(true);
         r.learn_text("channel 'QM2.TO.QM3' queue 'APP.Q'");
         assert_eq!(r.apply("QM2.TO.QM3 APP.Q"), "chl-1 queue-1");
+    }
+
+    #[test]
+    fn a_saved_map_keeps_its_tokens_and_numbers_after_them() {
+        let mut r = Redactor::new();
+        r.add(Cat::Qmgr, "QMA");
+        r.add(Cat::Host, "alpha.example.com");
+        r.assign("at 10.1.2.3");
+        let saved = r.map_json();
+        let mut again = Redactor::new();
+        again.load_map(&saved).unwrap();
+        again.add(Cat::Qmgr, "QMB");
+        assert_eq!(
+            again.apply("QMB QMA alpha 10.1.2.3 alpha.example.com"),
+            "qmgr-2 qmgr-1 host-1 ip-1 host-1"
+        );
+        assert!(
+            Redactor::new()
+                .load_map("{\"tokens\":[{\"category\":\"x\",\"value\":\"a\",\"token\":\"x-1\"}]}")
+                .is_err()
+        );
+        assert!(Redactor::new().load_map("[").is_err());
     }
 
     #[test]

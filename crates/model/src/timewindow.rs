@@ -65,9 +65,9 @@ pub fn parse(s: &str, end: End, off: FixedOffset, day: NaiveDate) -> Result<(Ts,
     ))
 }
 
-/// Both ends: a time-of-day `until` before `since` is on the next day
-/// (`--since 23:00 --until 01:00`); any other `since` after `until` is an
-/// error.
+/// Both ends; `since` after `until` is an error whatever the forms (a
+/// time of day is not moved to the next day: `--since 06:23 --until 06:22`
+/// is more likely a typo than a window of 24 hours less a minute).
 pub fn resolve(
     since: Option<&str>,
     until: Option<&str>,
@@ -75,19 +75,20 @@ pub fn resolve(
     day: NaiveDate,
 ) -> Result<(Option<Ts>, Option<Ts>), String> {
     let s = since.map(|x| parse(x, End::Since, off, day)).transpose()?;
-    let mut u = until.map(|x| parse(x, End::Until, off, day)).transpose()?;
-    if let (Some((st, _)), Some((ut, uf))) = (s, u.as_mut())
-        && *ut < st
+    let u = until.map(|x| parse(x, End::Until, off, day)).transpose()?;
+    if let (Some((st, sf)), Some((ut, uf))) = (s, u)
+        && ut < st
     {
-        if *uf == Form::TimeOfDay {
-            *ut += chrono::Duration::days(1);
+        let midnight = if sf == Form::TimeOfDay && uf == Form::TimeOfDay {
+            " (a window across midnight needs dates: --since 'YYYY-MM-DD 23:00' --until 'YYYY-MM-DD 01:00')"
         } else {
-            return Err(format!(
-                "--since {} is after --until {}",
-                since.unwrap_or_default(),
-                until.unwrap_or_default()
-            ));
-        }
+            ""
+        };
+        return Err(format!(
+            "--since {} is after --until {}{midnight}",
+            since.unwrap_or_default(),
+            until.unwrap_or_default()
+        ));
     }
     Ok((s.map(|x| x.0), u.map(|x| x.0)))
 }
@@ -133,7 +134,16 @@ mod tests {
 
     #[test]
     fn window_ends() {
-        let (s, u) = resolve(Some("23:00"), Some("01:00"), off(0), day()).unwrap();
+        // Times of day are not moved to the next day.
+        let e = resolve(Some("06:23"), Some("06:22"), off(0), day()).unwrap_err();
+        assert!(e.contains("is after") && e.contains("needs dates"), "{e}");
+        let (s, u) = resolve(
+            Some("2012-05-04 23:00"),
+            Some("2012-05-05 01:00"),
+            off(0),
+            day(),
+        )
+        .unwrap();
         assert_eq!(u.unwrap() - s.unwrap(), chrono::Duration::hours(2));
         let e = resolve(Some("2012-05-05"), Some("2012-05-04"), off(0), day()).unwrap_err();
         assert!(e.contains("is after"), "{e}");

@@ -122,6 +122,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         )?;
     }
     writeln!(out, "</table>")?;
+    super::notes::html_section(out, r)?;
     writeln!(out, "</body></html>")?;
     out.flush()
 }

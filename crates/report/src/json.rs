@@ -17,6 +17,8 @@ struct Doc<'a> {
     /// The contract's `calls`: the same rows as `calls --format json`.
     calls: Vec<mqdiag_analysis::calls::JsonRow<'a>>,
     run: &'a super::runinfo::RunInfo,
+    /// How files were read (not findings): `{"path", "note"}`.
+    reading_notes: Vec<super::notes::Note<'a>>,
 }
 
 #[derive(Serialize)]
@@ -85,6 +87,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             .map(mqdiag_analysis::calls::Row::to_json)
             .collect(),
         run: r.run,
+        reading_notes: super::notes::all(r),
     };
     // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
     serde_json::to_writer_pretty(

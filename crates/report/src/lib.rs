@@ -7,6 +7,7 @@ pub mod color;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod notes;
 pub mod output;
 pub mod redact;
 pub mod runinfo;

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 /// Escape text for a table cell or inline text: nothing in it can end the
 /// cell, open a code span, link, image or emphasis, start a line (a
 /// heading) or be HTML.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -145,6 +145,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out)?;
     if r.findings.is_empty() {
         writeln!(out, "No findings.")?;
+        super::notes::markdown_section(out, r)?;
         super::calls::markdown_section(out, r.calls)?;
         return out.flush();
     }
@@ -167,6 +168,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out)?;
         finding(out, n + 1, f)?;
     }
+    super::notes::markdown_section(out, r)?;
     super::calls::markdown_section(out, r.calls)?;
     out.flush()
 }

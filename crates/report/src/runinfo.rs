@@ -20,6 +20,34 @@ pub struct RunInfo {
     /// The baseline report's path, when given.
     pub baseline: Option<String>,
     pub redact: bool,
+    /// The `--since`/`--until` window, when one was given.
+    pub window: Option<Window>,
+}
+
+/// A time window as given and as resolved (RFC 3339), each end optional.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Window {
+    pub since: Option<String>,
+    pub until: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+impl Window {
+    /// `--since 06:22 --until 06:23, read as 2025-...-04:00 .. 2025-...-04:00`
+    fn line(&self) -> String {
+        let given: Vec<String> = [("--since", &self.since), ("--until", &self.until)]
+            .into_iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {v}")))
+            .collect();
+        let end = |t: &Option<String>| t.clone().unwrap_or_else(|| "…".to_string());
+        format!(
+            "time window: {}, read as {} .. {}",
+            given.join(" "),
+            end(&self.from),
+            end(&self.to)
+        )
+    }
 }
 
 impl RunInfo {
@@ -52,13 +80,42 @@ impl RunInfo {
             tz,
             baseline,
             redact,
+            window: None,
         }
     }
 
-    /// One line per way this run differs from a plain run with every rule
-    /// and default thresholds; a single line saying so when it does not.
-    /// `ran` is the number of rules that ran.
+    /// The rules and thresholds (one line per way they differ from every
+    /// rule with default thresholds, a single line saying so when they do
+    /// not), then the time window, `--tz`, baseline and redaction, so that
+    /// every report says how it was made. `ran` is the number of rules
+    /// that ran.
     pub fn lines(&self, ran: usize) -> Vec<String> {
+        let mut out = self.rule_lines(ran);
+        out.push(match &self.window {
+            Some(w) => w.line(),
+            None => "time window: all of the input (no --since/--until)".to_string(),
+        });
+        let mut plain = Vec::new();
+        match &self.tz {
+            Some(tz) => out.push(format!("files without a UTC offset read as {tz} (--tz)")),
+            None => plain.push("no --tz (files without a UTC offset read as UTC)"),
+        }
+        match &self.baseline {
+            Some(b) => out.push(format!("baseline: {b}")),
+            None => plain.push("no baseline"),
+        }
+        if self.redact {
+            out.push("names and addresses redacted".to_string());
+        } else {
+            plain.push("not redacted");
+        }
+        if !plain.is_empty() {
+            out.push(plain.join(", "));
+        }
+        out
+    }
+
+    fn rule_lines(&self, ran: usize) -> Vec<String> {
         let mut out = Vec::new();
         if !self.only.is_empty() {
             out.push(format!("rules run only: {}", self.only.join(", ")));
@@ -69,15 +126,6 @@ impl RunInfo {
         if !self.set.is_empty() {
             let kv: Vec<String> = self.set.iter().map(|(k, v)| format!("{k}={v}")).collect();
             out.push(format!("thresholds changed: {}", kv.join(", ")));
-        }
-        if let Some(tz) = &self.tz {
-            out.push(format!("files without a UTC offset read as {tz} (--tz)"));
-        }
-        if let Some(b) = &self.baseline {
-            out.push(format!("baseline: {b}"));
-        }
-        if self.redact {
-            out.push("names and addresses redacted".to_string());
         }
         if out.is_empty() {
             out.push(format!("all {ran} rules ran with default thresholds"));
@@ -108,9 +156,13 @@ mod tests {
         assert_eq!(plain.command, vec!["mqdiag", "analyze"]);
         assert_eq!(
             plain.lines(11),
-            vec!["all 11 rules ran with default thresholds"]
+            vec![
+                "all 11 rules ran with default thresholds",
+                "time window: all of the input (no --since/--until)",
+                "no --tz (files without a UTC offset read as UTC), no baseline, not redacted"
+            ]
         );
-        let r = RunInfo::new(
+        let mut r = RunInfo::new(
             Vec::<String>::new(),
             &[],
             &["channel-error".into(), "tls-error".into()],
@@ -119,12 +171,19 @@ mod tests {
             Some("old.json".into()),
             true,
         );
+        r.window = Some(Window {
+            since: Some("06:22".into()),
+            until: None,
+            from: Some("2025-03-14T06:22:00-04:00".into()),
+            to: None,
+        });
         assert_eq!(
             r.lines(9),
             vec![
                 "9 rules ran",
                 "rules skipped: channel-error, tls-error",
                 "thresholds changed: tcp-send-stall.min_wait_ms=100",
+                "time window: --since 06:22, read as 2025-03-14T06:22:00-04:00 .. …",
                 "files without a UTC offset read as +01:00 (--tz)",
                 "baseline: old.json",
                 "names and addresses redacted",
@@ -134,5 +193,7 @@ mod tests {
         assert_eq!(v["set"]["tcp-send-stall.min_wait_ms"], "100");
         assert_eq!(v["tz"], "+01:00");
         assert!(v["only"].as_array().unwrap().is_empty());
+        assert_eq!(v["window"]["since"], "06:22");
+        assert!(v["window"]["until"].is_null());
     }
 }

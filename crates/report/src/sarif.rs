@@ -171,7 +171,13 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
                 "executionSuccessful": true,
                 "commandLine": r.run.command.join(" "),
                 "arguments": r.run.command.iter().skip(1).collect::<Vec<_>>(),
-                "properties": {"run": r.run, "notes": r.run_lines()}
+                "properties": {"run": r.run, "notes": r.run_lines()},
+                // How files were read: notes, not results.
+                "toolExecutionNotifications": super::notes::all(r).iter().map(|n| json!({
+                    "level": "note",
+                    "message": {"text": format!("{}: {}", n.path, n.note)},
+                    "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(n.path)}}}]
+                })).collect::<Vec<_>>()
             }],
             "columnKind": "unicodeCodePoints",
             "results": results

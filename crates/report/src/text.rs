@@ -26,6 +26,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     }
     if r.findings.is_empty() {
         writeln!(out, "\nNo findings.")?;
+        super::notes::text_section(out, r)?;
         super::calls::text_section(out, r.calls)?;
         return out.flush();
     }
@@ -64,6 +65,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out, "{}", "-".repeat(WIDTH))?;
         finding(out, i + 1, f)?;
     }
+    super::notes::text_section(out, r)?;
     super::calls::text_section(out, r.calls)?;
     out.flush()
 }

@@ -116,9 +116,13 @@ pub enum By {
     Verb,
 }
 
-/// A row's identity.
+/// A row's identity. A process is a host and a pid: while reading, the
+/// trace file (its wrap group) stands for the host; `rows` puts the host
+/// the file's header names in its place (files of one host and pid fold
+/// into one row), and keeps the file when the host is unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
+    pub place: Option<Arc<str>>,
     pub pid: Option<u32>,
     pub tid: Option<u32>,
     pub ident: Option<String>,
@@ -138,6 +142,41 @@ pub struct ReasonStat {
 
 /// Evidence lines kept per reason.
 const REASON_EVIDENCE: usize = 3;
+
+impl Stats {
+    /// Add another row's tallies (two files of one process).
+    pub fn merge(&mut self, o: Stats) {
+        self.calls += o.calls;
+        self.ok += o.ok;
+        self.warnings += o.warnings;
+        self.failed += o.failed;
+        self.open += o.open;
+        self.total_us = self.total_us.saturating_add(o.total_us);
+        if o.max_us.is_some_and(|m| self.max_us.is_none_or(|s| m > s)) {
+            self.max_us = o.max_us;
+            self.max_at = o.max_at;
+        }
+        self.sketch.merge(o.sketch);
+        for (k, r) in o.reasons {
+            let m = self.reasons.entry(k).or_default();
+            m.count += r.count;
+            m.class = m.class.or(r.class);
+            m.first = match (m.first, r.first) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            m.last = match (m.last, r.last) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            for e in r.evidence {
+                if m.evidence.len() < REASON_EVIDENCE {
+                    m.evidence.push(e);
+                }
+            }
+        }
+    }
+}
 
 /// One row's tallies.
 #[derive(Debug, Clone, Default)]
@@ -402,21 +441,32 @@ impl Calls {
         }
     }
 
-    fn key(&self, verb: &'static str, pid: u32, tid: u32, ident: Option<&str>) -> Key {
+    fn key(
+        &self,
+        place: &Arc<str>,
+        verb: &'static str,
+        pid: u32,
+        tid: u32,
+        ident: Option<&str>,
+    ) -> Key {
+        let place = (self.by != By::Verb).then(|| place.clone());
         match self.by {
             By::Process => Key {
+                place,
                 pid: Some(pid),
                 tid: None,
                 ident: None,
                 verb,
             },
             By::Thread => Key {
+                place,
                 pid: Some(pid),
                 tid: Some(tid),
                 ident: None,
                 verb,
             },
             By::Connection => Key {
+                place,
                 pid: Some(pid),
                 tid: None,
                 ident: Some(
@@ -427,6 +477,7 @@ impl Calls {
                 verb,
             },
             By::Verb => Key {
+                place,
                 pid: None,
                 tid: None,
                 ident: None,
@@ -446,7 +497,12 @@ impl Calls {
         if !self.wanted(d.verb) {
             return;
         }
-        let key = self.key(d.verb, d.pid, d.tid, d.ident.as_deref());
+        let place = self
+            .groups
+            .get(&d.path)
+            .cloned()
+            .unwrap_or_else(|| group_of(&d.path));
+        let key = self.key(&place, d.verb, d.pid, d.tid, d.ident.as_deref());
         let s = self.rows.entry(key).or_default();
         s.calls += 1;
         let Some(us) = d.elapsed else {
@@ -512,18 +568,52 @@ impl Calls {
                 });
             }
         }
-        let mut process: HashMap<u32, &str> = HashMap::new();
+        // Each trace file's host, and each process's name (by host and
+        // pid, or file and pid when the file names no host).
+        let mut host: HashMap<Arc<str>, Arc<str>> = HashMap::new();
+        let mut process: HashMap<(Arc<str>, u32), &str> = HashMap::new();
         for i in inputs {
+            let g = group_of(&Arc::from(i.path.as_str()));
+            let place = match &i.host {
+                Some(h) => {
+                    let h: Arc<str> = Arc::from(h.as_str());
+                    host.entry(g).or_insert_with(|| h.clone());
+                    h
+                }
+                None => g,
+            };
             if let (Some(p), Some(n)) = (i.pid, i.process.as_deref()) {
-                process.entry(p).or_insert(n);
+                process.entry((place, p)).or_insert(n);
             }
         }
         let by = self.by;
-        let mut rows: Vec<Row> = self
-            .rows
+        let mut merged: HashMap<Key, (Stats, bool)> = HashMap::new();
+        for (mut k, s) in self.rows {
+            let mut named = false;
+            if let Some(h) = k.place.as_ref().and_then(|g| host.get(g)) {
+                k.place = Some(h.clone());
+                named = true;
+            }
+            match merged.entry(k) {
+                std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().0.merge(s),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert((s, named));
+                }
+            }
+        }
+        let mut rows: Vec<Row> = merged
             .into_iter()
-            .map(|(k, s)| Row {
-                process: k.pid.and_then(|p| process.get(&p)).map(|n| n.to_string()),
+            .map(|(k, (s, named))| Row {
+                process: match (&k.place, k.pid) {
+                    (Some(pl), Some(p)) => process.get(&(pl.clone(), p)).map(|n| n.to_string()),
+                    _ => None,
+                },
+                host: named
+                    .then(|| k.place.as_deref().map(str::to_string))
+                    .flatten(),
+                trace: (!named)
+                    .then(|| k.place.as_deref().map(str::to_string))
+                    .flatten(),
                 by,
                 key: k,
                 stats: s,
@@ -546,6 +636,10 @@ pub struct Row {
     pub key: Key,
     pub by: By,
     pub process: Option<String>,
+    /// The process's host, when its trace names it.
+    pub host: Option<String>,
+    /// Else the trace file (wrap group) that stands for the process.
+    pub trace: Option<String>,
     pub stats: Stats,
 }
 
@@ -553,11 +647,19 @@ impl Row {
     /// `--redact`: every string the row shows (its process, connection,
     /// where its slowest call was, its reasons' evidence).
     pub fn redact(&mut self, r: &crate::redact::Redactor) {
-        for v in [&mut self.process, &mut self.key.ident]
-            .into_iter()
-            .flatten()
+        for v in [
+            &mut self.process,
+            &mut self.key.ident,
+            &mut self.host,
+            &mut self.trace,
+        ]
+        .into_iter()
+        .flatten()
         {
             *v = r.apply(v);
+        }
+        if let Some(p) = &mut self.key.place {
+            *p = Arc::from(r.apply(p));
         }
         if let Some((path, _)) = &mut self.stats.max_at {
             *path = Arc::from(r.apply(path));
@@ -591,6 +693,8 @@ impl Row {
     pub fn to_json(&self) -> JsonRow<'_> {
         let s = &self.stats;
         JsonRow {
+            host: self.host.as_deref(),
+            trace: self.trace.as_deref(),
             pid: self.key.pid,
             process: self.process.as_deref(),
             tid: (self.by == By::Thread).then_some(self.key.tid).flatten(),
@@ -621,6 +725,11 @@ impl Row {
 /// A row as the contract writes it (`calls --format json`, analyze `calls`).
 #[derive(Debug, serde::Serialize)]
 pub struct JsonRow<'a> {
+    /// With `pid`, the process: its host (`null` when its trace names
+    /// none; `trace` then names the file).
+    pub host: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<&'a str>,
     pub pid: Option<u32>,
     pub process: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -76,11 +76,22 @@ pub fn reasons_text(row: &Row) -> String {
         .join(", ")
 }
 
-/// `622742 amqrmppa` or `622742`, or `(all)` when grouped by verb.
+/// `mqhost01:622742 amqrmppa` (host and pid; the trace file's name when
+/// it names no host), or `(all)` when grouped by verb.
 pub fn process_text(row: &Row) -> String {
+    let place = match (&row.host, &row.trace) {
+        (Some(h), _) => h.clone(),
+        (None, Some(t)) => t.rsplit(['/', '\\', '!']).next().unwrap_or(t).to_string(),
+        (None, None) => String::new(),
+    };
+    let at = if place.is_empty() {
+        String::new()
+    } else {
+        format!("{place}:")
+    };
     match (row.key.pid, &row.process) {
-        (Some(p), Some(n)) => format!("{p} {n}"),
-        (Some(p), None) => p.to_string(),
+        (Some(p), Some(n)) => format!("{at}{p} {n}"),
+        (Some(p), None) => format!("{at}{p}"),
         (None, _) => "(all)".into(),
     }
 }
@@ -188,7 +199,7 @@ fn csv_cell(s: &str) -> String {
 }
 
 fn write_csv(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
-    let mut head = vec!["pid", "process"];
+    let mut head = vec!["host", "trace", "pid", "process"];
     match by {
         By::Thread => head.push("tid"),
         By::Connection => head.push("ident"),
@@ -203,6 +214,8 @@ fn write_csv(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
     for r in rows {
         let s = &r.stats;
         let mut c = vec![
+            r.host.clone().unwrap_or_default(),
+            r.trace.clone().unwrap_or_default(),
             opt(r.key.pid.map(u64::from)),
             r.process.clone().unwrap_or_default(),
         ];

@@ -65,6 +65,27 @@ impl Sketch {
         }
     }
 
+    /// Add every value of another sketch.
+    pub fn merge(&mut self, o: Sketch) {
+        match o.buckets {
+            None => {
+                for v in o.exact {
+                    self.add(v);
+                }
+            }
+            Some(ob) => {
+                let b = self.buckets.get_or_insert_with(BTreeMap::new);
+                for v in self.exact.drain(..) {
+                    *b.entry(bucket_of(v)).or_insert(0) += 1;
+                }
+                for (k, n) in ob {
+                    *b.entry(k).or_insert(0) += n;
+                }
+                self.count += o.count;
+            }
+        }
+    }
+
     pub fn count(&self) -> u64 {
         self.count
     }

@@ -618,8 +618,12 @@ impl RuleRows {
         } else {
             g.messages(kind)
         };
-        let severity = self.severity(words.severity.unwrap_or(worst), &g, newest);
-        let f = FindingBuilder::new(self.rule, severity, words.title)
+        let (severity, why) = self.severity(words.severity.unwrap_or(worst), &g, newest);
+        let title = match why {
+            Some(why) => format!("{} {why}", words.title),
+            None => words.title,
+        };
+        let f = FindingBuilder::new(self.rule, severity, title)
             .span(Some(g.first), Some(g.last), occurrences)
             .key(words.key)
             .subject(|s| {
@@ -645,20 +649,33 @@ impl RuleRows {
     }
 
     /// Rare and old: kept, but below the errors someone should act on.
+    /// A lowered severity comes with why, said in the title, so two
+    /// findings of one message at two severities are not read as a
+    /// contradiction.
     fn severity(
         &self,
         severity: Severity,
         g: &Summary,
         newest: &FxHashMap<String, Ts>,
-    ) -> Severity {
+    ) -> (Severity, Option<String>) {
         let last = g.last;
         let newest = newest.get(g.qmgr).copied().unwrap_or(last).max(last);
         let recent = (newest - last).num_seconds() as f64 <= self.config.recent_days * 86_400.0;
-        if g.occurrences < self.config.frequent && !recent {
-            Severity::Info
-        } else {
-            severity
+        if g.occurrences >= self.config.frequent || recent {
+            return (severity, None);
         }
+        let why = (severity > Severity::Info).then(|| {
+            let days = (newest - last).num_days();
+            format!(
+                "(info, not {}: last seen {} day{} before the newest record of its queue \
+                 manager, and fewer than {} times)",
+                severity.as_str(),
+                thousands(days.max(0) as u64),
+                if days == 1 { "" } else { "s" },
+                self.config.frequent
+            )
+        });
+        (Severity::Info, why)
     }
 }
 

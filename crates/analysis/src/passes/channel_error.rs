@@ -328,6 +328,23 @@ mod tests {
                 .severity
         };
         assert_eq!(sev("OLD"), Severity::Info);
+        // The lowered one says why; the others say nothing of the kind.
+        let title = |c: &str| {
+            out.iter()
+                .find(|f| f.subject.channel.as_deref() == Some(c))
+                .unwrap()
+                .title
+                .clone()
+        };
+        assert!(
+            title("OLD").ends_with(
+                "(info, not error: last seen 366 days before the newest record of its queue \
+                 manager, and fewer than 10 times)"
+            ),
+            "{}",
+            title("OLD")
+        );
+        assert!(!title("NEW").contains("info, not"));
         assert_eq!(sev("OFTEN"), Severity::Error);
         assert_eq!(sev("NEW"), Severity::Error);
         let out = run(&RULE, &[("recent_days", 400.0)], &ev);

@@ -286,6 +286,7 @@ impl Pass for MqiFailures {
                 f.count = r.count;
                 f.subject = Subject {
                     pid: row.key.pid,
+                    host: row.host.clone(),
                     program: row.process.clone(),
                     ..Default::default()
                 };

@@ -16,8 +16,9 @@ pub static RULE: RuleInfo = RuleInfo {
     trigger: "Every input file with problems recorded by its reader or by file discovery: \
         binary traces not yet formatted with dspmqtrc (warning), GSKit binary traces (info), \
         lines that are not records of the file's format, truncated or cut lines, counter gaps, \
-        files that cannot be read (error), empty files, an assumed UTC offset (info), events \
-        too far out of time order. One finding per file; its severity is the worst problem's, \
+        files that cannot be read (error), empty files, events too far out of time order. \
+        Reading notes (an assumed UTC offset, a copy read once, a last record without its \
+        closing line) are not findings: the reports list them under Reading notes. One finding per file; its severity is the worst problem's, \
         its `lines_skipped` the lines that could not be used. A file of no recognised format is \
         an info finding.",
     thresholds: &[],
@@ -41,7 +42,7 @@ impl Pass for UnreadableInput {
         // together: twenty SMF files without a UTC offset are one finding.
         let mut notes: BTreeMap<String, Vec<&FileInfo>> = BTreeMap::new();
         for fi in inputs {
-            let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
+            let unknown = not_recognised(fi);
             if fi.problem_count == 0 && !unknown {
                 continue;
             }
@@ -80,10 +81,16 @@ fn first_message(fi: &FileInfo) -> &str {
 }
 
 const NOT_RECOGNISED: &str = "format not recognised: not analysed";
+
+/// A file no reader took, with nothing else said about it (a copy read
+/// once under another name is also of no format, but has its note).
+fn not_recognised(fi: &FileInfo) -> bool {
+    fi.format == Format::Unknown && fi.problem_count == 0 && fi.notes.is_empty()
+}
 const DUPLICATES: &str = "duplicates of other inputs: identical content, read once";
 
 fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
-    let unknown = fi.format == Format::Unknown && fi.problem_count == 0;
+    let unknown = not_recognised(fi);
     let first_msg = first_message(fi);
     let title = if fi.problem_count > 1 {
         format!(
@@ -157,7 +164,7 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
         })
         .collect();
     f.key = format!("{n} files: {msg}");
-    let unknown = files[0].format == Format::Unknown && files[0].problem_count == 0;
+    let unknown = not_recognised(files[0]);
     let more = if n as usize > MAX_EVIDENCE {
         format!(" The first {MAX_EVIDENCE} files are listed;")
     } else {
@@ -305,29 +312,30 @@ mod tests {
             "no date in the file (formatted with `dspmqtrc -h`?)",
         );
         let unknown = FileInfo::new("case/notes.txt", Format::Unknown, 10);
+        // An assumed offset is a reading note, not a problem.
+        assert_eq!(tz.problem_count, 0);
+        assert_eq!(
+            tz.notes,
+            ["no UTC offset in the file and no --tz given: UTC assumed"]
+        );
         let out = run_with(&RULE, &[], &[], &[bin, tz, bad, clean, nodate, unknown]);
-        assert_eq!(out.len(), 5);
+        assert_eq!(out.len(), 4);
         // Warnings per file first (in input order), then the notes.
         assert_eq!(out[0].severity, Severity::Warning);
         assert!(out[0].advice.contains("dspmqtrc"));
         assert_eq!(out[1].severity, Severity::Warning);
         assert_eq!(metric(&out[1], "lines_skipped"), Metric::Int(2));
-        assert_eq!(out[1].count, 3);
+        assert_eq!(out[1].count, 2);
         assert_eq!(
             out[1].evidence.iter().map(|e| e.line).collect::<Vec<_>>(),
-            vec![1, 7, 9]
+            vec![7, 9]
         );
         assert!(
             out[1]
                 .title
-                .starts_with("AMQ3.0.FMT: 3 problems, first: not a trace record")
+                .starts_with("AMQ3.0.FMT: 2 problems, first: not a trace record")
         );
-        let tz = out
-            .iter()
-            .find(|f| f.title.starts_with("AMQ2.0.FMT"))
-            .unwrap();
-        assert_eq!(tz.severity, Severity::Info);
-        assert!(tz.advice.contains("--tz"));
+        assert!(!out.iter().any(|f| f.title.starts_with("AMQ2.0.FMT")));
         // Notes come after warnings, grouped by their first message.
         let nodate = out
             .iter()
@@ -370,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn copies_of_different_files_are_one_finding_naming_each_original() {
+    fn copies_and_assumed_offsets_are_notes_not_findings() {
         let mut infos = Vec::new();
         for (copy, of) in [("b/AMQERR01.LOG", "a/AMQERR01.LOG"), ("b/X.FDC", "a/X.FDC")] {
             let mut fi = FileInfo::new(copy, Format::Unknown, 10);
@@ -381,37 +389,36 @@ mod tests {
                 0,
                 format!("duplicate of {of}: identical content, read once"),
             );
+            assert_eq!(fi.notes.len(), 1);
             infos.push(fi);
         }
-        let out = UnreadableInput.finish(&infos);
-        assert_eq!(out.len(), 1, "{out:?}");
-        assert_eq!(out[0].count, 2);
-        assert!(
-            out[0]
-                .title
-                .starts_with("2 files: duplicates of other inputs")
+        let mut cut = FileInfo::new("c/AMQERR01.LOG", Format::ErrlogText, 10);
+        cut.problem(
+            ProblemCode::CutFile,
+            Some(40),
+            Severity::Info,
+            0,
+            "last record (line 40) has no closing separator line",
         );
-        let texts: Vec<&str> = out[0].evidence.iter().map(|e| e.text.as_str()).collect();
         assert_eq!(
-            texts,
-            [
-                "info: duplicate of a/AMQERR01.LOG: identical content, read once",
-                "info: duplicate of a/X.FDC: identical content, read once"
-            ]
+            cut.notes[0],
+            "last record (line 40) has no closing separator line"
         );
+        infos.push(cut);
+        assert!(UnreadableInput.finish(&infos).is_empty());
     }
 
     #[test]
     fn notes_of_many_files_are_one_finding() {
         let files: Vec<FileInfo> = (0..8)
             .map(|i| {
-                let mut f = FileInfo::new(&format!("smf/SMF-{i}.csv"), Format::SmfCsv, 10);
+                let mut f = FileInfo::new(&format!("trace/AMQ{i}.0.FMT"), Format::FmtTrace, 10);
                 f.problem(
-                    ProblemCode::AssumedUtc,
+                    ProblemCode::NoDate,
                     None,
                     Severity::Info,
                     0,
-                    "no UTC offset in the file and no --tz given: UTC assumed",
+                    "no date in the file (formatted with `dspmqtrc -h`?)",
                 );
                 f
             })
@@ -423,8 +430,8 @@ mod tests {
         assert_eq!(f.count, 8);
         assert_eq!(metric(f, "files"), Metric::Int(8));
         assert_eq!(f.evidence.len(), MAX_EVIDENCE);
-        assert!(f.title.starts_with("8 files: no UTC offset"));
-        assert!(f.advice.contains("--tz") && f.advice.contains("inventory"));
+        assert!(f.title.starts_with("8 files: no date"));
+        assert!(f.advice.contains("--date") && f.advice.contains("inventory"));
     }
 
     #[test]

@@ -274,17 +274,20 @@ pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option
     match input.open() {
         Ok(r) if cap > 0 => Some(crate::lines::LineReader::with_capacity(cap, r)),
         Ok(r) => Some(crate::lines::LineReader::new(r)),
-        Err(e) => {
-            info.problem(
-                ProblemCode::UnreadableFile,
-                None,
-                Severity::Error,
-                0,
-                format!("cannot read: {e}"),
-            );
-            None
-        }
+        Err(e) => unreadable(info, e),
     }
+}
+
+/// A file that cannot be opened: an error problem on its row.
+fn unreadable(info: &mut FileInfo, e: std::io::Error) -> Option<Lines> {
+    info.problem(
+        ProblemCode::UnreadableFile,
+        None,
+        Severity::Error,
+        0,
+        format!("cannot read: {e}"),
+    );
+    None
 }
 
 /// Open a text input for reading line by line in its character set:
@@ -298,16 +301,7 @@ pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Opti
             info.encoding = Some(note);
             Some(crate::lines::LineReader::new(r))
         }
-        Err(e) => {
-            info.problem(
-                ProblemCode::UnreadableFile,
-                None,
-                Severity::Error,
-                0,
-                format!("cannot read: {e}"),
-            );
-            None
-        }
+        Err(e) => unreadable(info, e),
     }
 }
 

@@ -162,7 +162,7 @@ mod tests {
         );
         let rows: Vec<(&str, &str)> = rows
             .iter()
-            .map(|r| (r.path.as_str(), r.problems[0].message.as_str()))
+            .map(|r| (r.path.as_str(), r.notes[0].as_str()))
             .collect();
         assert_eq!(
             rows,

@@ -417,6 +417,11 @@ fn date_order_per_writer_within_one_style() {
             "2024-08-09"
         ]
     );
+    // The assumed offset is a reading note.
+    assert_eq!(
+        infos[0].notes,
+        ["no UTC offset in the file and no --tz given: UTC assumed"]
+    );
     let msgs: Vec<&str> = infos[0]
         .problems
         .iter()
@@ -425,7 +430,6 @@ fn date_order_per_writer_within_one_style() {
     assert_eq!(
         msgs,
         vec![
-            "no UTC offset in the file and no --tz given: UTC assumed",
             "headers like `15/07/2024 10:00:00` are written both day first (1) and month first (1) by different writers; read as month/day/year where a writer's own headers do not decide",
         ]
     );
@@ -658,6 +662,11 @@ Look at previous error messages.
     assert_eq!(evs[1].attr("msgid"), Some("AMQ9999E"));
     assert_eq!(evs[1].attr("channel"), Some("A.B"));
     assert_eq!(infos[0].variant.as_deref(), Some("mqseries-5"));
+    // The assumed offset is a reading note.
+    assert_eq!(
+        infos[0].notes,
+        ["no UTC offset in the file and no --tz given: UTC assumed"]
+    );
     let msgs: Vec<&str> = infos[0]
         .problems
         .iter()
@@ -666,7 +675,6 @@ Look at previous error messages.
     assert_eq!(
         msgs,
         vec![
-            "no UTC offset in the file and no --tz given: UTC assumed",
             "date order of headers like `01/02/03 10:00:00` cannot be told: day and month are both 12 or less in all 2 such headers and no Time() attribute decides; read as month/day/year",
         ]
     );

@@ -1,0 +1,109 @@
+//! The reports' "Reading notes": what the readers decided while reading
+//! files that were read (an offset assumed, a copy read once, a last record
+//! without its closing line). They say how the input was read, not what is
+//! wrong with the MQ system, so they are not findings.
+
+use super::Report;
+use super::html::esc;
+use std::io::{self, Write};
+
+/// Notes shown in the text, Markdown and HTML reports (JSON and SARIF have
+/// all of them).
+pub const SHOWN: usize = 50;
+
+/// One note and the file it is about.
+#[derive(Debug, serde::Serialize)]
+pub struct Note<'a> {
+    pub path: &'a str,
+    pub note: &'a str,
+}
+
+/// Every input's notes, in the inputs' order.
+pub fn all<'a>(r: &Report<'a>) -> Vec<Note<'a>> {
+    r.inputs
+        .iter()
+        .flat_map(|i| {
+            i.notes.iter().map(move |n| Note {
+                path: i.path.as_str(),
+                note: n.as_str(),
+            })
+        })
+        .collect()
+}
+
+fn more(all: usize) -> Option<String> {
+    (all > SHOWN).then(|| {
+        format!(
+            "... and {} more (the JSON report and `mqdiag inventory` list them all)",
+            all - SHOWN
+        )
+    })
+}
+
+pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let notes = all(r);
+    if notes.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", "-".repeat(80))?;
+    writeln!(out, "Reading notes (how files were read; not findings)")?;
+    for n in notes.iter().take(SHOWN) {
+        for l in super::wrap(&format!("{}: {}", n.path, n.note), 80, "  ") {
+            writeln!(out, "{l}")?;
+        }
+    }
+    if let Some(m) = more(notes.len()) {
+        writeln!(out, "  {m}")?;
+    }
+    Ok(())
+}
+
+pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let notes = all(r);
+    if notes.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "## Reading notes")?;
+    writeln!(out)?;
+    writeln!(out, "How files were read; not findings.")?;
+    writeln!(out)?;
+    for n in notes.iter().take(SHOWN) {
+        writeln!(
+            out,
+            "- {}: {}",
+            super::markdown::cell(n.path),
+            super::markdown::cell(n.note)
+        )?;
+    }
+    if let Some(m) = more(notes.len()) {
+        writeln!(out, "- {}", super::markdown::cell(&m))?;
+    }
+    Ok(())
+}
+
+pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let notes = all(r);
+    if notes.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<h2>Reading notes</h2>")?;
+    writeln!(
+        out,
+        "<p class=\"muted\">How files were read; not findings.</p>"
+    )?;
+    writeln!(out, "<ul class=\"notes\">")?;
+    for n in notes.iter().take(SHOWN) {
+        writeln!(
+            out,
+            "<li><code>{}</code>: {}</li>",
+            esc(n.path),
+            esc(n.note)
+        )?;
+    }
+    if let Some(m) = more(notes.len()) {
+        writeln!(out, "<li>{}</li>", esc(&m))?;
+    }
+    writeln!(out, "</ul>")
+}
