@@ -568,6 +568,25 @@ fn measure(what: &str, shell: &str) -> Measured {
     }
 }
 
+/// `--help`: the options of the module docs.
+const USAGE: &str = "\
+usage: cargo run --release --example bench -- [OPTIONS]
+Generates a realistic input set, then times what users run today against
+mqdiag on the same files (wall time and peak RSS from /usr/bin/time).
+
+  --size-mb N        total size (default 1024)
+  --files N          trace files (default 16)
+  --dir DIR          where to write them (default: under the temp dir)
+  --keep             leave the files
+  --only-generate    write the files, time nothing
+  --bin PATH         the mqdiag to time (default target/release/mqdiag)
+  --zip              also time analyze of the input zipped
+  --mix              a whole case (traces, error logs, SMF, a nested zip);
+                     run from the repository's root
+  --kind KIND        traces (default), mix, container or joblog
+  --mqdiag-arg ARG   passed on to mqdiag (e.g. -j)
+";
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut size_mb = 1024u64;
@@ -597,8 +616,12 @@ fn main() {
             "--mix" => mix = true,
             "--kind" => kind = args.next().expect("--kind traces|mix|container|joblog"),
             "--mqdiag-arg" => extra.push(args.next().expect("--mqdiag-arg ARG")),
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return;
+            }
             _ => {
-                eprintln!("unknown argument {a}; see the file's doc comment");
+                eprint!("unknown argument {a}\n\n{USAGE}");
                 std::process::exit(2);
             }
         }
