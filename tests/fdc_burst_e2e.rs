@@ -128,3 +128,61 @@ fn ffstsummary_lines_count_as_fdcs() {
     );
     assert_eq!(burst(&v, "AMQ71.0.FDC")["count"], 1);
 }
+
+/// An AMQ9207 record in the same second as an FDC of the burst.
+fn amq9207(at: &str) -> String {
+    format!(
+        "{at} - Process(30.7) User(mqm) Program(amqrmppa)\n\
+         \x20                   Host(mq-qm1-0) Installation(Installation1)\n\
+         \x20                   VRMF(9.3.0.15) QMgr(QM1)\n\
+         \n\
+         AMQ9207E: The data received from host 'scan01 (192.0.2.15)' on channel '????' is\n\
+         not valid.\n\
+         \n\
+         EXPLANATION:\n\
+         Incorrect data format received from host 'scan01 (192.0.2.15)' over TCP/IP.\n\
+         ACTION:\n\
+         Tell the systems administrator.\n\
+         ----- amqccita.c : 5318 -------------------------------------------------------\n"
+    )
+}
+
+#[test]
+fn other_findings_say_whether_a_cited_fdc_began_its_burst() {
+    let d = common::Scratch::new("fdc-burst-cite");
+    let log = amq9207("05/13/2024 09:00:13 AM") + &amq9207("05/13/2024 09:19:40 AM");
+    d.write("errors/AMQERR01.LOG", log.as_bytes());
+    let dir = d.str();
+    let v = analyze_json(&[
+        "--tz",
+        "+00:00",
+        "--only",
+        "channel-error",
+        "fixtures/fdc-burst/one-probe",
+        &dir,
+    ]);
+    let f = one(&v, "channel-error");
+    assert_eq!(
+        metric(f, "cited_fdcs"),
+        "AMQ30.0.FDC (first of its burst); \
+         AMQ30.2.FDC (later in the burst that began with AMQ30.0.FDC)",
+        "{f:#}"
+    );
+    // The gap the `fdc` rule is set to cuts the bursts here too.
+    let v = analyze_json(&[
+        "--tz",
+        "+00:00",
+        "--only",
+        "channel-error,fdc",
+        "--set",
+        "fdc.burst_gap_s=60",
+        "fixtures/fdc-burst/one-probe",
+        &dir,
+    ]);
+    let f = one(&v, "channel-error");
+    assert_eq!(
+        metric(f, "cited_fdcs"),
+        "AMQ30.0.FDC (first of its burst); AMQ30.2.FDC (first of its burst)",
+        "{f:#}"
+    );
+}

@@ -5,7 +5,7 @@
 //! names an FDC file (`AMQ6184W`, `AMQ6119S`, "An FFST record has been
 //! created ... AMQ11309.0.FDC") is cited by the finding of that file's
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
-//! within seconds of them.
+//! within seconds of them, saying of each whether it began its burst.
 
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Threshold};
@@ -379,6 +379,10 @@ pub struct FdcSeen {
     pub ts: Ts,
     pub evidence: Evidence,
     pub host: Option<String>,
+    /// Probe id, major error code and program: what makes a burst.
+    key: (String, String, String),
+    /// The FDC file (upper case).
+    file: String,
 }
 
 impl FdcSeen {
@@ -387,24 +391,62 @@ impl FdcSeen {
             ts: e.ts,
             evidence: Evidence::from_event(e),
             host: e.attr("host").map(str::to_string),
+            key: (
+                e.attr("probe").unwrap_or("unknown").to_string(),
+                e.attr("major_rc").unwrap_or("unknown").to_string(),
+                e.attr("program").unwrap_or("unknown").to_string(),
+            ),
+            file: fdc_file(e),
         })
     }
 }
 
+/// The burst gap (seconds) the `fdc` rule runs with: its `--set` value,
+/// or the default when the rule is not run.
+pub fn burst_gap_s(plan: &super::Plan) -> f64 {
+    plan.rules
+        .iter()
+        .find(|(r, _)| r.id == RULE.id)
+        .map(|(_, s)| s.get("burst_gap_s"))
+        .unwrap_or_else(|| super::Settings::defaults(&RULE).get("burst_gap_s"))
+}
+
+/// For each FDC (in time order, as the run saw them), the first FDC file
+/// of its burst, as the `fdc` rule cuts bursts.
+fn burst_starts(fdcs: &[FdcSeen], gap_s: f64) -> Vec<String> {
+    let mut open: HashMap<&(String, String, String), (Ts, String)> = HashMap::new();
+    fdcs.iter()
+        .map(|d| {
+            let start = match open.get(&d.key) {
+                Some((last, first))
+                    if (d.ts - *last).num_milliseconds() as f64 <= gap_s * 1000.0 =>
+                {
+                    first.clone()
+                }
+                _ => d.file.clone(),
+            };
+            open.insert(&d.key, (d.ts, start.clone()));
+            start
+        })
+        .collect()
+}
+
 /// Add to each finding of another rule, as evidence, the FDCs written
 /// within `CITE_WITHIN_S` seconds of its first or last time (an error at
-/// the same second as an FDC is usually its visible side).
-pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
+/// the same second as an FDC is usually its visible side), and the metric
+/// `cited_fdcs` saying of each whether it was the first of its burst.
+pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
     if fdcs.is_empty() {
         return;
     }
+    let starts = burst_starts(fdcs, gap_s);
     for f in findings.iter_mut().filter(|f| f.rule != RULE.id) {
         let near = |t: &Option<Ts>, x: &Ts| {
             t.is_some_and(|t| (t - *x).num_seconds().abs() <= CITE_WITHIN_S)
         };
-        let mut cited = 0;
-        for d in fdcs {
-            if cited == MAX_CITED {
+        let mut cited = Vec::new();
+        for (d, start) in fdcs.iter().zip(&starts) {
+            if cited.len() == MAX_CITED {
                 break;
             }
             if !(near(&f.first, &d.ts) || near(&f.last, &d.ts)) {
@@ -414,7 +456,14 @@ pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
                 continue;
             }
             f.evidence.push(d.evidence.clone());
-            cited += 1;
+            cited.push(if *start == d.file {
+                format!("{} (first of its burst)", d.file)
+            } else {
+                format!("{} (later in the burst that began with {start})", d.file)
+            });
+        }
+        if !cited.is_empty() {
+            f.metrics.set("cited_fdcs", Metric::Str(cited.join("; ")));
         }
     }
 }
@@ -679,9 +728,50 @@ mod tests {
         far.first = Some(ts("2024-03-01T10:01:00+00:00"));
         far.last = far.first;
         let mut fs = vec![near, far];
-        cite_fdcs(&mut fs, &[d]);
+        cite_fdcs(&mut fs, &[d], 600.0);
         assert_eq!(fs[0].evidence.len(), 1);
         assert_eq!(fs[0].evidence[0].path, "errors/AMQ1.0.FDC");
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ1.0.FDC (first of its burst)".into())
+        );
         assert!(fs[1].evidence.is_empty());
+        assert!(fs[1].metrics.get("cited_fdcs").is_none());
+    }
+
+    #[test]
+    fn a_cited_fdc_says_whether_it_was_first_of_its_burst() {
+        let seen: Vec<FdcSeen> = burst_then_gap().iter().filter_map(FdcSeen::of).collect();
+        let at = |t: &str| {
+            let mut f = Finding::new("channel-error", Severity::Error, t);
+            f.first = Some(ts(t));
+            f.last = f.first;
+            f
+        };
+        let mut fs = vec![
+            at("2024-03-01T10:20:01+00:00"),
+            at("2024-03-01T10:00:02+00:00"),
+            at("2024-03-01T12:00:00+00:00"),
+        ];
+        cite_fdcs(&mut fs, &seen, 600.0);
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ30.2.FDC (later in the burst that began with AMQ30.0.FDC)".into())
+        );
+        assert_eq!(
+            metric(&fs[1], "cited_fdcs"),
+            Metric::Str("AMQ30.0.FDC (first of its burst)".into())
+        );
+        assert_eq!(
+            metric(&fs[2], "cited_fdcs"),
+            Metric::Str("AMQ31.0.FDC (first of its burst)".into())
+        );
+        // Under a five-minute gap every one of them starts a burst.
+        let mut fs = vec![at("2024-03-01T10:20:01+00:00")];
+        cite_fdcs(&mut fs, &seen, 300.0);
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ30.2.FDC (first of its burst)".into())
+        );
     }
 }
