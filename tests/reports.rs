@@ -127,6 +127,7 @@ const REQUIRED: &[(&str, &[&str])] = &[
             "major_error",
             "reports",
             "programs",
+            "first_fdc",
         ],
     ),
     ("unreadable-input", &["lines_skipped"]),

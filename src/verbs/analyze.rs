@@ -185,7 +185,8 @@ fn collect(
     seal_all(&mut findings);
     // After sealing: whether FDC files are in the case does not change
     // the other findings' fingerprints.
-    crate::passes::fdc::cite_fdcs(&mut findings, &fdcs);
+    let gap_s = crate::passes::fdc::burst_gap_s(plan);
+    crate::passes::fdc::cite_fdcs(&mut findings, &fdcs, gap_s);
     order(&mut findings);
     let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
     Ok((inputs, findings, calls, charts.finish(), window))

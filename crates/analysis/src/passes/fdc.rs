@@ -1,46 +1,59 @@
 //! `fdc`: FDC reports (First Failure Symptom Reports from FDC files, and
 //! `ffstsummary` lines read as `fdc` events with the same attributes)
-//! grouped by probe id and major error code. An error-log record that
+//! grouped by probe id, major error code and program, in bursts: reports
+//! of one group close together are one finding naming the first FDC. An error-log record that
 //! names an FDC file (`AMQ6184W`, `AMQ6119S`, "An FFST record has been
 //! created ... AMQ11309.0.FDC") is cited by the finding of that file's
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
-//! within seconds of them.
+//! within seconds of them, saying of each whether it began its burst.
 
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Threshold};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, thousands};
+use crate::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metric, thousands};
 use crate::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "fdc",
     severity: Severity::Error,
-    summary: "FDC reports (FFST) grouped by probe id and error code",
+    summary: "FDC reports (FFST) grouped by probe id, error code and program in bursts",
     trigger: "Every report in an FDC file (each `First Failure Symptom Report` header box) \
-        and every `ffstsummary` line, grouped by probe id and major error code; a group with \
-        at least `min_reports` reports is a finding with the programs that wrote them and the \
-        first and last time. Error-log records that name an FDC file (AMQ6184, AMQ6119, \
-        \"An FFST record has been created\") are added as evidence to the finding of that \
-        file. Severity is error, or warning when every report of the group has probe type \
-        `MSGAMQ` (an FDC written to record a message, not a failure).",
-    thresholds: &[Threshold::new(
-        "min_reports",
-        1.0,
-        "reports",
-        "fewest reports of one probe id and error code to report",
-    )
-    .range(1.0, f64::MAX)],
-    advice: "An FDC records an internal failure or an unexpected condition. Search IBM \
-        support for the probe id and major error code (known problems have an APAR and a fix \
-        pack); look at the error-log records written at the same time, which usually say what \
-        the process was doing; keep the FDC files and the error logs for IBM support \
+        and every `ffstsummary` line, grouped by probe id, major error code and program; \
+        reports of one group no more than `burst_gap_s` apart are one burst, and a burst with \
+        at least `min_reports` reports is one finding that names its first FDC (file, time, \
+        probe, component, major error code) and counts the rest. Error-log records that name \
+        an FDC file (AMQ6184, AMQ6119, \"An FFST record has been created\") are added as \
+        evidence to the finding of that file. Severity is error, or warning when every report \
+        of the burst has probe type `MSGAMQ` (an FDC written to record a message, not a failure).",
+    thresholds: &[
+        Threshold::new(
+            "min_reports",
+            1.0,
+            "reports",
+            "fewest reports in one burst of a probe id, error code and program to report",
+        )
+        .range(1.0, f64::MAX),
+        Threshold::new(
+            "burst_gap_s",
+            600.0,
+            "seconds",
+            "longest time between two FDCs of one probe id, error code and program for them \
+             to be one burst",
+        )
+        .range(0.0, super::THRESHOLD_MAX),
+    ],
+    advice: "An FDC records an internal failure or an unexpected condition. The first FDC of \
+        a burst is usually the one that matters: the later ones often follow from it. Search \
+        IBM support for the probe id and major error code (known problems have an APAR and a \
+        fix pack); look at the error-log records written at the same time, which usually say \
+        what the process was doing; keep the FDC files and the error logs for IBM support \
         (`runmqras -section defs,trace`).",
     functions: &[],
     keywords: &[],
     smf_columns: &[],
-    make: |s| Box::new(FdcPass::new(s.get("min_reports"))),
+    make: |s| Box::new(FdcPass::new(s.get("min_reports"), s.get("burst_gap_s"))),
     ..RuleInfo::BASE
 };
 
@@ -50,38 +63,50 @@ pub const CITE_WITHIN_S: i64 = 5;
 /// FDC files cited per finding.
 const MAX_CITED: usize = 3;
 
+/// FDCs of one probe id, error code and program, each no more than the
+/// burst gap after the one before.
 #[derive(Default)]
-struct Group {
+struct Burst {
     probe: String,
     major: String,
+    program: String,
     components: BTreeSet<String>,
-    programs: BTreeMap<String, u64>,
     hosts: BTreeSet<String>,
     qmgrs: BTreeSet<String>,
+    /// FDC file names (upper case), for the error-log records naming them.
     files: BTreeSet<String>,
     reports: u64,
     all_msgamq: bool,
     first: Option<Ts>,
     last: Option<Ts>,
+    /// The first FDC: its file name, component and line.
+    first_file: String,
+    first_component: Option<String>,
+    first_evidence: Option<Evidence>,
     evidence: EvidenceSet,
-    /// One evidence line per FDC file (the first report in each).
+    /// One evidence line per further FDC file (the first report in each).
     per_file: Vec<Evidence>,
     description: Option<String>,
 }
 
 pub struct FdcPass {
     min_reports: u64,
-    groups: BTreeMap<(String, String), Group>,
+    gap_s: f64,
+    /// The open burst of each probe id, error code and program.
+    open: BTreeMap<(String, String, String), Burst>,
+    closed: Vec<Burst>,
     /// Error-log records naming an FDC file: file name (upper case) →
     /// the records' evidence.
     announced: HashMap<String, Vec<Evidence>>,
 }
 
 impl FdcPass {
-    fn new(min_reports: f64) -> FdcPass {
+    fn new(min_reports: f64, gap_s: f64) -> FdcPass {
         FdcPass {
             min_reports: min_reports.max(1.0) as u64,
-            groups: BTreeMap::new(),
+            gap_s: gap_s.max(0.0),
+            open: BTreeMap::new(),
+            closed: Vec::new(),
             announced: HashMap::new(),
         }
     }
@@ -92,6 +117,14 @@ fn base_name(p: &str) -> &str {
     p.rsplit(['/', '\\', '!']).next().unwrap_or(p)
 }
 
+/// The FDC file a report is in: an `ffstsummary` line names it, a report
+/// read from an FDC file is in that file.
+fn fdc_file(e: &Event) -> String {
+    e.attr("fdc_file")
+        .map(base_name)
+        .unwrap_or_else(|| base_name(e.path()))
+        .to_ascii_uppercase()
+}
 /// FDC file names in a line: `AMQ11309.0.FDC`, `AMQ11309.1.FDC` (any case).
 pub fn fdc_names(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -153,136 +186,188 @@ impl Pass for FdcPass {
         }
         let probe = e.attr("probe").unwrap_or("unknown").to_string();
         let major = e.attr("major_rc").unwrap_or("unknown").to_string();
-        let g = self
-            .groups
-            .entry((probe.clone(), major.clone()))
-            .or_insert_with(|| Group {
-                probe,
-                major,
-                all_msgamq: true,
-                ..Group::default()
-            });
-        g.reports += 1;
-        if let Some(c) = e.attr("component") {
-            g.components.insert(c.to_string());
+        let program = e.attr("program").unwrap_or("unknown").to_string();
+        let key = (probe.clone(), major.clone(), program.clone());
+        // Events come in time order: a report further than the gap from
+        // the burst's last one starts a new burst.
+        if let Some(b) = self.open.get(&key)
+            && b.last
+                .is_some_and(|l| (e.ts - l).num_milliseconds() as f64 > self.gap_s * 1000.0)
+        {
+            let done = self.open.remove(&key).unwrap_or_default();
+            self.closed.push(done);
         }
-        *g.programs
-            .entry(e.attr("program").unwrap_or("unknown").to_string())
-            .or_insert(0) += 1;
+        let b = self.open.entry(key).or_insert_with(|| Burst {
+            probe,
+            major,
+            program,
+            all_msgamq: true,
+            ..Burst::default()
+        });
+        b.reports += 1;
+        if let Some(c) = e.attr("component") {
+            b.components.insert(c.to_string());
+        }
         if let Some(h) = e.attr("host") {
-            g.hosts.insert(h.to_string());
+            b.hosts.insert(h.to_string());
         }
         if let Some(q) = e.attr("qmgr") {
-            g.qmgrs.insert(q.to_string());
+            b.qmgrs.insert(q.to_string());
         }
         if !e
             .attr("probe_type")
             .is_some_and(|t| t.eq_ignore_ascii_case("MSGAMQ"))
         {
-            g.all_msgamq = false;
+            b.all_msgamq = false;
         }
-        if g.description.is_none() {
-            g.description = e
+        if b.description.is_none() {
+            b.description = e
                 .attr("description")
                 .or(e.attr("comment1"))
                 .map(str::to_string);
         }
-        if g.first.is_none_or(|f| e.ts < f) {
-            g.first = Some(e.ts);
-        }
-        if g.last.is_none_or(|l| e.ts > l) {
-            g.last = Some(e.ts);
-        }
-        if g.files.insert(e.path().to_string()) {
-            g.per_file.push(Evidence::from_event(e));
+        let file = fdc_file(e);
+        let ev = Evidence::from_event(e);
+        if b.first.is_none_or(|f| e.ts < f) {
+            // The new first report: the one it replaces is a later one.
+            if let Some(old) = b.first_evidence.replace(ev) {
+                b.per_file.push(old);
+            }
+            b.first = Some(e.ts);
+            b.first_file = file.clone();
+            b.first_component = e.attr("component").map(str::to_string);
+            b.files.insert(file);
+        } else if b.files.insert(file) {
+            b.per_file.push(ev);
         } else {
-            g.evidence.push(Evidence::from_event(e));
+            b.evidence.push(ev);
+        }
+        if b.last.is_none_or(|l| e.ts > l) {
+            b.last = Some(e.ts);
         }
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
+        let mut bursts = std::mem::take(&mut self.closed);
+        bursts.extend(std::mem::take(&mut self.open).into_values());
         let mut out = Vec::new();
-        for g in std::mem::take(&mut self.groups).into_values() {
-            if g.reports < self.min_reports {
+        for b in bursts {
+            if b.reports < self.min_reports {
                 continue;
             }
-            let severity = if g.all_msgamq {
+            let severity = if b.all_msgamq {
                 Severity::Warning
             } else {
                 Severity::Error
             };
-            // Programs most frequent first.
-            let mut programs: Vec<(String, u64)> = g.programs.clone().into_iter().collect();
-            programs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            let names: Vec<&str> = programs.iter().map(|(p, _)| p.as_str()).collect();
-            let component = g.components.iter().next().cloned();
-            let f = FindingBuilder::new(&RULE, severity, title(&g, &names, component.as_deref()))
-                .span(g.first, g.last, g.reports)
-                .key(format!("{}\0{}", g.probe, g.major))
+            let component = b
+                .first_component
+                .clone()
+                .or_else(|| b.components.iter().next().cloned());
+            let f = FindingBuilder::new(&RULE, severity, title(&b, component.as_deref()))
+                .span(b.first, b.last, b.reports)
+                // The first FDC tells bursts of one group apart.
+                .key(format!(
+                    "{}\0{}\0{}\0{}",
+                    b.probe, b.major, b.program, b.first_file
+                ))
                 .subject(|s| {
-                    if g.hosts.len() == 1 {
-                        s.host = g.hosts.iter().next().cloned();
+                    if b.hosts.len() == 1 {
+                        s.host = b.hosts.iter().next().cloned();
                     }
-                    if g.qmgrs.len() == 1 {
-                        s.qmgr = g.qmgrs.iter().next().cloned();
+                    if b.qmgrs.len() == 1 {
+                        s.qmgr = b.qmgrs.iter().next().cloned();
                     }
-                    if programs.len() == 1 {
-                        s.program = Some(programs[0].0.clone());
-                    }
+                    s.program = Some(b.program.clone());
                 })
                 .metrics([
-                    ("probe_id", Metric::Str(g.probe.clone())),
+                    ("probe_id", Metric::Str(b.probe.clone())),
                     ("component", Metric::opt_str(component.as_deref())),
-                    ("major_error", Metric::Str(g.major.clone())),
-                    ("reports", Metric::int(g.reports)),
-                    ("programs", Metric::Str(names.join(", "))),
-                    ("files", Metric::int(g.files.len() as u64)),
+                    ("major_error", Metric::Str(b.major.clone())),
+                    ("reports", Metric::int(b.reports)),
+                    ("programs", Metric::Str(b.program.clone())),
+                    ("first_fdc", Metric::Str(b.first_file.clone())),
+                    ("later_reports", Metric::int(b.reports.saturating_sub(1))),
+                    ("files", Metric::int(b.files.len() as u64)),
                 ])
-                .advice(advice(&g));
-            out.push(f.evidence(self.evidence(g)).build());
+                .advice(advice(&b));
+            out.push(f.kept_evidence(self.evidence(b)).build());
         }
         out
     }
 }
 
 impl FdcPass {
-    /// Each FDC file once, then the error-log records announcing them,
-    /// then further reports while there is room.
-    fn evidence(&self, g: Group) -> Vec<Evidence> {
-        let mut ev = g.per_file;
-        for file in &g.files {
-            if let Some(recs) = self.announced.get(&base_name(file).to_ascii_uppercase()) {
-                ev.extend(recs.iter().cloned());
+    /// The first FDC's line first, then the error-log records announcing
+    /// it, then one line of each further FDC file, the records announcing
+    /// those, and further reports while there is room.
+    fn evidence(&self, b: Burst) -> Vec<Evidence> {
+        let announced = |file: &str| self.announced.get(file).into_iter().flatten().cloned();
+        let mut rest = EvidenceSet::default();
+        for x in announced(&b.first_file) {
+            rest.push(x);
+        }
+        for x in b.per_file {
+            rest.push(x);
+        }
+        for file in b.files.iter().filter(|f| **f != b.first_file) {
+            for x in announced(file) {
+                rest.push(x);
             }
         }
-        ev.extend(g.evidence.lines);
+        for x in b.evidence.lines {
+            rest.push(x);
+        }
+        let mut ev: Vec<Evidence> = b.first_evidence.into_iter().collect();
+        for x in rest.lines {
+            if ev.len() == MAX_EVIDENCE {
+                break;
+            }
+            if !ev.contains(&x) {
+                ev.push(x);
+            }
+        }
         ev
     }
 }
 
-fn title(g: &Group, programs: &[&str], component: Option<&str>) -> String {
+fn title(b: &Burst, component: Option<&str>) -> String {
     let mut title = format!(
         "{} FDC report{} with probe {} ({}) from {}",
-        thousands(g.reports),
-        if g.reports == 1 { "" } else { "s" },
-        g.probe,
-        g.major,
-        programs.join(", "),
+        thousands(b.reports),
+        if b.reports == 1 { "" } else { "s" },
+        b.probe,
+        b.major,
+        b.program,
     );
     if let Some(c) = component {
         title.push_str(&format!(" in {c}"));
     }
+    // Which FDC came first: IBM's triage starts from it.
+    if let Some(t) = b.first {
+        title.push_str(&format!(
+            "; first of the burst: {} at {}",
+            b.first_file,
+            t.format("%Y-%m-%d %H:%M:%S")
+        ));
+    }
     title
 }
 
-fn advice(g: &Group) -> String {
+fn advice(b: &Burst) -> String {
     let mut advice = String::new();
-    if let Some(d) = &g.description {
+    if let Some(d) = &b.description {
         advice.push_str(&format!("The probe says: {}. ", d.trim_end_matches('.')));
+    }
+    if b.reports > 1 {
+        advice.push_str(&format!(
+            "Start from the first FDC of the burst, {}. ",
+            b.first_file
+        ));
     }
     advice.push_str(&format!(
         "Search IBM support for probe {} with {}; ",
-        g.probe, g.major
+        b.probe, b.major
     ));
     advice.push_str(RULE.advice);
     advice
@@ -294,6 +379,10 @@ pub struct FdcSeen {
     pub ts: Ts,
     pub evidence: Evidence,
     pub host: Option<String>,
+    /// Probe id, major error code and program: what makes a burst.
+    key: (String, String, String),
+    /// The FDC file (upper case).
+    file: String,
 }
 
 impl FdcSeen {
@@ -302,24 +391,62 @@ impl FdcSeen {
             ts: e.ts,
             evidence: Evidence::from_event(e),
             host: e.attr("host").map(str::to_string),
+            key: (
+                e.attr("probe").unwrap_or("unknown").to_string(),
+                e.attr("major_rc").unwrap_or("unknown").to_string(),
+                e.attr("program").unwrap_or("unknown").to_string(),
+            ),
+            file: fdc_file(e),
         })
     }
 }
 
+/// The burst gap (seconds) the `fdc` rule runs with: its `--set` value,
+/// or the default when the rule is not run.
+pub fn burst_gap_s(plan: &super::Plan) -> f64 {
+    plan.rules
+        .iter()
+        .find(|(r, _)| r.id == RULE.id)
+        .map(|(_, s)| s.get("burst_gap_s"))
+        .unwrap_or_else(|| super::Settings::defaults(&RULE).get("burst_gap_s"))
+}
+
+/// For each FDC (in time order, as the run saw them), the first FDC file
+/// of its burst, as the `fdc` rule cuts bursts.
+fn burst_starts(fdcs: &[FdcSeen], gap_s: f64) -> Vec<String> {
+    let mut open: HashMap<&(String, String, String), (Ts, String)> = HashMap::new();
+    fdcs.iter()
+        .map(|d| {
+            let start = match open.get(&d.key) {
+                Some((last, first))
+                    if (d.ts - *last).num_milliseconds() as f64 <= gap_s * 1000.0 =>
+                {
+                    first.clone()
+                }
+                _ => d.file.clone(),
+            };
+            open.insert(&d.key, (d.ts, start.clone()));
+            start
+        })
+        .collect()
+}
+
 /// Add to each finding of another rule, as evidence, the FDCs written
 /// within `CITE_WITHIN_S` seconds of its first or last time (an error at
-/// the same second as an FDC is usually its visible side).
-pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
+/// the same second as an FDC is usually its visible side), and the metric
+/// `cited_fdcs` saying of each whether it was the first of its burst.
+pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
     if fdcs.is_empty() {
         return;
     }
+    let starts = burst_starts(fdcs, gap_s);
     for f in findings.iter_mut().filter(|f| f.rule != RULE.id) {
         let near = |t: &Option<Ts>, x: &Ts| {
             t.is_some_and(|t| (t - *x).num_seconds().abs() <= CITE_WITHIN_S)
         };
-        let mut cited = 0;
-        for d in fdcs {
-            if cited == MAX_CITED {
+        let mut cited = Vec::new();
+        for (d, start) in fdcs.iter().zip(&starts) {
+            if cited.len() == MAX_CITED {
                 break;
             }
             if !(near(&f.first, &d.ts) || near(&f.last, &d.ts)) {
@@ -329,7 +456,14 @@ pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen]) {
                 continue;
             }
             f.evidence.push(d.evidence.clone());
-            cited += 1;
+            cited.push(if *start == d.file {
+                format!("{} (first of its burst)", d.file)
+            } else {
+                format!("{} (later in the burst that began with {start})", d.file)
+            });
+        }
+        if !cited.is_empty() {
+            f.metrics.set("cited_fdcs", Metric::Str(cited.join("; ")));
         }
     }
 }
@@ -386,7 +520,7 @@ mod tests {
     }
 
     #[test]
-    fn grouped_by_probe_and_error_code_citing_the_log_record() {
+    fn grouped_by_probe_error_code_and_program_citing_the_log_record() {
         let ev = vec![
             fdc(
                 "errors/AMQ100.0.FDC",
@@ -406,7 +540,7 @@ mod tests {
             fdc(
                 "errors/AMQ200.0.FDC",
                 1,
-                "2024-03-01T11:00:00+00:00",
+                "2024-03-01T10:01:00+00:00",
                 "XC130003",
                 "xecE_SIGSEGV",
                 "amqrmppa",
@@ -414,7 +548,7 @@ mod tests {
             fdc(
                 "errors/AMQ200.0.FDC",
                 90,
-                "2024-03-01T11:00:05+00:00",
+                "2024-03-01T10:01:05+00:00",
                 "XC130003",
                 "xecE_SIGSEGV",
                 "amqrmppa",
@@ -422,47 +556,145 @@ mod tests {
             fdc(
                 "errors/AMQ300.0.FDC",
                 1,
-                "2024-03-02T11:00:00+00:00",
+                "2024-03-01T10:02:00+00:00",
                 "CO618001",
                 "rrcE_BAD_DATA_RECEIVED",
                 "amqrmppa",
             ),
         ];
         let out = run(&RULE, &[], &ev);
-        assert_eq!(out.len(), 2, "{out:#?}");
-        let seg = out
-            .iter()
-            .find(|f| f.metrics.get("probe_id") == Some(&Metric::Str("XC130003".into())))
-            .unwrap();
-        assert_eq!(seg.count, 3);
-        assert_eq!(seg.metrics.get("reports"), Some(&Metric::Int(3)));
+        assert_eq!(out.len(), 3, "{out:#?}");
+        let of = |probe: &str, program: &str| {
+            out.iter()
+                .find(|f| {
+                    metric(f, "probe_id") == Metric::Str(probe.into())
+                        && f.subject.program.as_deref() == Some(program)
+                })
+                .unwrap()
+        };
+        let lone = of("XC130003", "amqzlaa0");
+        assert_eq!(lone.count, 1);
+        assert_eq!(metric(lone, "programs"), Metric::Str("amqzlaa0".into()));
         assert_eq!(
-            seg.metrics.get("programs"),
-            Some(&Metric::Str("amqrmppa, amqzlaa0".into()))
+            metric(lone, "first_fdc"),
+            Metric::Str("AMQ100.0.FDC".into())
         );
         assert_eq!(
-            seg.metrics.get("major_error"),
-            Some(&Metric::Str("xecE_SIGSEGV".into()))
+            metric(lone, "major_error"),
+            Metric::Str("xecE_SIGSEGV".into())
         );
-        assert_eq!(
-            seg.metrics.get("component"),
-            Some(&Metric::Str("xcsFFST".into()))
-        );
-        assert_eq!(seg.severity, Severity::Error);
-        let paths: Vec<&str> = seg.evidence.iter().map(|e| e.path.as_str()).collect();
-        assert!(paths.contains(&"errors/AMQ100.0.FDC"), "{paths:?}");
-        assert!(paths.contains(&"errors/AMQ200.0.FDC"), "{paths:?}");
-        assert!(paths.contains(&"errors/AMQERR01.LOG"), "{paths:?}");
-        let other = out
-            .iter()
-            .find(|f| f.metrics.get("probe_id") == Some(&Metric::Str("CO618001".into())))
-            .unwrap();
+        assert_eq!(metric(lone, "component"), Metric::Str("xcsFFST".into()));
+        assert_eq!(lone.severity, Severity::Error);
+        let paths: Vec<&str> = lone.evidence.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["errors/AMQ100.0.FDC", "errors/AMQERR01.LOG"]);
+        let two = of("XC130003", "amqrmppa");
+        assert_eq!(two.count, 2);
+        assert_eq!(metric(two, "reports"), Metric::Int(2));
+        assert_eq!(metric(two, "first_fdc"), Metric::Str("AMQ200.0.FDC".into()));
+        assert_eq!(two.evidence[0].line, 1);
+        let other = of("CO618001", "amqrmppa");
         assert!(
             other
                 .evidence
                 .iter()
                 .all(|e| e.path != "errors/AMQERR01.LOG")
         );
+    }
+
+    /// `AMQ30.0.FDC` .. `AMQ30.5.FDC`, ten minutes apart, then the same
+    /// probe again after an hour: two bursts.
+    fn burst_then_gap() -> Vec<Event> {
+        let mut ev: Vec<Event> = (0..6)
+            .map(|i| {
+                fdc(
+                    &format!("errors/AMQ30.{i}.FDC"),
+                    1,
+                    &format!("2024-03-01T10:{:02}:00+00:00", i * 10),
+                    "XY350015",
+                    "xecF_E_UNEXPECTED_SYSTEM_RC",
+                    "amqzxma0",
+                )
+            })
+            .collect();
+        ev.push(fdc(
+            "errors/AMQ31.0.FDC",
+            1,
+            "2024-03-01T12:00:00+00:00",
+            "XY350015",
+            "xecF_E_UNEXPECTED_SYSTEM_RC",
+            "amqzxma0",
+        ));
+        ev
+    }
+
+    #[test]
+    fn a_burst_is_one_finding_naming_its_first_fdc() {
+        let out = run(&RULE, &[], &burst_then_gap());
+        assert_eq!(out.len(), 2, "{out:#?}");
+        let burst = out.iter().find(|f| f.count == 6).unwrap();
+        assert_eq!(
+            metric(burst, "first_fdc"),
+            Metric::Str("AMQ30.0.FDC".into())
+        );
+        assert_eq!(metric(burst, "later_reports"), Metric::Int(5));
+        assert_eq!(metric(burst, "files"), Metric::Int(6));
+        assert_eq!(burst.first, Some(ts("2024-03-01T10:00:00+00:00")));
+        assert_eq!(burst.last, Some(ts("2024-03-01T10:50:00+00:00")));
+        assert_eq!(burst.evidence[0].path, "errors/AMQ30.0.FDC");
+        assert!(
+            burst
+                .title
+                .contains("first of the burst: AMQ30.0.FDC at 2024-03-01 10:00:00"),
+            "{}",
+            burst.title
+        );
+        let late = out.iter().find(|f| f.count == 1).unwrap();
+        assert_eq!(metric(late, "first_fdc"), Metric::Str("AMQ31.0.FDC".into()));
+        assert_ne!(burst.fingerprint, late.fingerprint);
+    }
+
+    #[test]
+    fn the_burst_gap_is_a_threshold() {
+        // Ten minutes apart is no burst under a five-minute gap.
+        let out = run(&RULE, &[("burst_gap_s", 300.0)], &burst_then_gap());
+        assert_eq!(out.len(), 7);
+        // Everything is one burst under a three-hour gap.
+        let out = run(&RULE, &[("burst_gap_s", 10800.0)], &burst_then_gap());
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].count, 7);
+        let out = run(&RULE, &[("min_reports", 2.0)], &burst_then_gap());
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn summary_lines_name_the_fdc_file_they_list() {
+        let ev: Vec<Event> = [
+            ("AMQ77.0.FDC", 3, "10:00:00"),
+            ("AMQ77.1.FDC", 4, "10:04:00"),
+        ]
+        .iter()
+        .map(|(file, line, at)| {
+            let mut e = fdc(
+                "case/FFST.output",
+                *line,
+                &format!("2024-03-01T{at}+00:00"),
+                "XC034255",
+                "xecE_E_UNEXPECTED_RC",
+                "amqpcsea",
+            );
+            e.set_attr("fdc_file", file);
+            e
+        })
+        .collect();
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].count, 2);
+        assert_eq!(
+            metric(&out[0], "first_fdc"),
+            Metric::Str("AMQ77.0.FDC".into())
+        );
+        assert_eq!(metric(&out[0], "files"), Metric::Int(2));
+        assert_eq!(out[0].evidence[0].line, 3);
     }
 
     #[test]
@@ -496,9 +728,50 @@ mod tests {
         far.first = Some(ts("2024-03-01T10:01:00+00:00"));
         far.last = far.first;
         let mut fs = vec![near, far];
-        cite_fdcs(&mut fs, &[d]);
+        cite_fdcs(&mut fs, &[d], 600.0);
         assert_eq!(fs[0].evidence.len(), 1);
         assert_eq!(fs[0].evidence[0].path, "errors/AMQ1.0.FDC");
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ1.0.FDC (first of its burst)".into())
+        );
         assert!(fs[1].evidence.is_empty());
+        assert!(fs[1].metrics.get("cited_fdcs").is_none());
+    }
+
+    #[test]
+    fn a_cited_fdc_says_whether_it_was_first_of_its_burst() {
+        let seen: Vec<FdcSeen> = burst_then_gap().iter().filter_map(FdcSeen::of).collect();
+        let at = |t: &str| {
+            let mut f = Finding::new("channel-error", Severity::Error, t);
+            f.first = Some(ts(t));
+            f.last = f.first;
+            f
+        };
+        let mut fs = vec![
+            at("2024-03-01T10:20:01+00:00"),
+            at("2024-03-01T10:00:02+00:00"),
+            at("2024-03-01T12:00:00+00:00"),
+        ];
+        cite_fdcs(&mut fs, &seen, 600.0);
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ30.2.FDC (later in the burst that began with AMQ30.0.FDC)".into())
+        );
+        assert_eq!(
+            metric(&fs[1], "cited_fdcs"),
+            Metric::Str("AMQ30.0.FDC (first of its burst)".into())
+        );
+        assert_eq!(
+            metric(&fs[2], "cited_fdcs"),
+            Metric::Str("AMQ31.0.FDC (first of its burst)".into())
+        );
+        // Under a five-minute gap every one of them starts a burst.
+        let mut fs = vec![at("2024-03-01T10:20:01+00:00")];
+        cite_fdcs(&mut fs, &seen, 300.0);
+        assert_eq!(
+            metric(&fs[0], "cited_fdcs"),
+            Metric::Str("AMQ30.2.FDC (first of its burst)".into())
+        );
     }
 }
