@@ -17,10 +17,11 @@ seed trace $(find fixtures -name '*.FMT' -o -name '*.TRS')
 seed binary_trace $(find fixtures -name '*.TRC')
 seed errlog_text $(find fixtures -name 'AMQERR*.LOG')
 seed errlog_json $(find fixtures -name 'AMQERR*.json')
-seed fdc $(find fixtures -name '*.FDC')
-seed joblog $(find fixtures/zos fixtures/field -name '*.txt')
+seed fdc $(find fixtures -name '*.FDC') $(find fixtures/fragments -name '*fdc*.txt')
+seed joblog $(find fixtures/zos fixtures/field fixtures/zos-julian -name '*.txt')
 seed smf_csv $(find fixtures -name '*.csv')
-seed container_log $(find fixtures -name 'container-*.log')
+seed container_log $(find fixtures -name 'container-*.log') \
+    $(find fixtures/container-wrappers fixtures/fragments -name '*.log')
 seed ffstsummary $(find fixtures -name 'FFST.output')
 # analyze: one small file of each format.
 seed analyze fixtures/trace/AMQ622742.0.FMT fixtures/trace/windows/AMQ2512.0.TRC \
