@@ -339,3 +339,29 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(r.stdout.contains("case\\x1b[2J"), "{}", r.stdout);
     assert!(!r.stdout.contains("\x1b[2J"), "{}", r.stdout);
 }
+
+/// Help fits 80 columns when standard output is not a terminal (as here).
+#[test]
+fn help_fits_eighty_columns() {
+    for verb in [
+        &[][..],
+        &["analyze"],
+        &["timeline"],
+        &["inventory"],
+        &["calls"],
+        &["rules"],
+        &["completions"],
+    ] {
+        let mut args = verb.to_vec();
+        args.push("--help");
+        let r = mqdiag(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        for l in r.stdout.lines() {
+            assert!(
+                l.chars().count() <= 80,
+                "{args:?}: {} columns: {l}",
+                l.chars().count()
+            );
+        }
+    }
+}

@@ -16,7 +16,10 @@ pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, io_result};
     name = "mqdiag",
     version,
     about = "Offline analyzer for IBM MQ diagnostics: traces, error logs, FDCs, SMF",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // Help wraps to the terminal, and to 80 columns elsewhere (clap's
+    // default without a terminal is 100).
+    max_term_width = 80
 )]
 pub struct Cli {
     #[command(subcommand)]
