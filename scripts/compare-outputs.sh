@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Run every verb in every format with two mqdiag binaries on the same input
+# and say whether the outputs (and exit codes) are byte-identical: the check
+# that a refactor or a speed change left what users see alone. Run from the
+# repository's root. Usage:
+#   scripts/compare-outputs.sh OLD_BIN NEW_BIN INPUT
+# Prints IDENTICAL, or the files that differ (kept in the folder it names).
+set -uo pipefail
+old=$1 new=$2 input=$3
+out=$(mktemp -d "${TMPDIR:-/tmp}/mqdiag-compare.XXXX")
+mkdir -p "$out/a" "$out/b"
+run() { # NAME ARGS...
+    local n=$1
+    shift
+    "$old" "$@" >"$out/a/$n" 2>"$out/a/$n.err"
+    echo $? >"$out/a/$n.rc"
+    "$new" "$@" >"$out/b/$n" 2>"$out/b/$n.err"
+    echo $? >"$out/b/$n.rc"
+}
+for f in text json markdown html sarif; do run "analyze.$f" analyze "$input" --format "$f" -j 2; done
+run analyze.j1 analyze "$input" --format json -j 1
+run analyze.redact analyze "$input" --format json --redact
+for f in text csv jsonl; do run "timeline.$f" timeline "$input" --format "$f"; done
+run timeline.redact timeline "$input" --format jsonl --redact
+for f in text json; do run "inventory.$f" inventory "$input" --format "$f"; done
+for f in text csv json; do run "calls.$f" calls "$input" --format "$f"; done
+run rules.text rules
+run rules.json rules --format json
+run help --help
+run man man
+if diff -rq "$out/a" "$out/b"; then
+    echo IDENTICAL
+    rm -rf "$out"
+else
+    echo "outputs kept in $out"
+fi
