@@ -6,6 +6,7 @@ pub mod archive;
 pub mod blob;
 pub mod dedupe;
 pub mod gz;
+mod zip_directory;
 
 use crate::event::{Format, Origin};
 use crate::fileinfo::FileInfo;
