@@ -33,11 +33,10 @@ pub struct ContainerLogReader;
 /// stack); the rest become events of their own.
 const MAX_CONTINUATIONS: usize = 64;
 
-/// `YYYY-MM-DD?HH:MM:SS[.fff]` at the start of `s`, `?` a byte `sep`
-/// accepts: the length up to the end of the fraction, checked by shape
-/// only. The RFC 3339 stamps of the console (`T`) and a log viewer's local
-/// ones (a blank) share it.
-pub(super) fn date_time_len(s: &[u8], sep: fn(u8) -> bool) -> Option<usize> {
+/// The length of an RFC 3339 time at the start of `s` (`2021-12-15T23:38:
+/// 51.702Z`, `...702318+01:00`), checked by shape only; `None` if there is
+/// none.
+pub(super) fn stamp_len(s: &[u8]) -> Option<usize> {
     let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
     let shape = (0..4).all(d)
         && s.get(4) == Some(&b'-')
@@ -46,7 +45,7 @@ pub(super) fn date_time_len(s: &[u8], sep: fn(u8) -> bool) -> Option<usize> {
         && s.get(7) == Some(&b'-')
         && d(8)
         && d(9)
-        && s.get(10).is_some_and(|&b| sep(b))
+        && matches!(s.get(10), Some(b'T') | Some(b't'))
         && d(11)
         && d(12)
         && s.get(13) == Some(&b':')
@@ -65,15 +64,6 @@ pub(super) fn date_time_len(s: &[u8], sep: fn(u8) -> bool) -> Option<usize> {
             i += 1;
         }
     }
-    Some(i)
-}
-
-/// The length of an RFC 3339 time at the start of `s` (`2021-12-15T23:38:
-/// 51.702Z`, `...702318+01:00`), checked by shape only; `None` if there is
-/// none.
-pub(super) fn stamp_len(s: &[u8]) -> Option<usize> {
-    let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
-    let i = date_time_len(s, |b| matches!(b, b'T' | b't'))?;
     match s.get(i) {
         Some(b'Z') | Some(b'z') => Some(i + 1),
         Some(b'+') | Some(b'-') if d(i + 1) && d(i + 2) && s.get(i + 3) == Some(&b':') => {

@@ -169,7 +169,33 @@ fn is_console(s: &[u8]) -> bool {
 
 /// `2024-08-12 14:02:43[.fff] `: the length of a viewer's stamp and blank.
 fn viewer_len(s: &[u8]) -> Option<usize> {
-    let i = super::container_log::date_time_len(s, |b| b == b' ')?;
+    let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
+    let ok = (0..4).all(d)
+        && s.get(4) == Some(&b'-')
+        && d(5)
+        && d(6)
+        && s.get(7) == Some(&b'-')
+        && d(8)
+        && d(9)
+        && s.get(10) == Some(&b' ')
+        && d(11)
+        && d(12)
+        && s.get(13) == Some(&b':')
+        && d(14)
+        && d(15)
+        && s.get(16) == Some(&b':')
+        && d(17)
+        && d(18);
+    if !ok {
+        return None;
+    }
+    let mut i = 19;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while d(i) {
+            i += 1;
+        }
+    }
     (s.get(i) == Some(&b' ')).then_some(i + 1)
 }
 
