@@ -1145,7 +1145,7 @@ mod tests {
         let info = FileInfo {
             host: Some("client7".into()),
             process: Some("app".into()),
-            ..FileInfo::new("c/AMQ7.0.FMT", crate::event::Format::FmtTrace, 0)
+            ..FileInfo::new("c/AMQ7.0.FMT", crate::formats::trace::FORMAT, 0)
         };
         let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&info));
         assert_eq!(out.len(), 2, "{out:#?}");
@@ -1163,7 +1163,7 @@ mod tests {
         let ev = vec![block(1, "2024-01-01T10:00:00+00:00", "h")];
         let mut file = FileInfo::new(
             "qmgrs/QM1/errors/AMQERR01.LOG",
-            crate::event::Format::ErrlogText,
+            crate::formats::errlog_text::FORMAT,
             0,
         );
         file.last = Some(ts("2024-03-01T10:00:00+00:00"));

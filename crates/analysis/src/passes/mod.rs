@@ -443,7 +443,7 @@ pub mod testutil {
     ) -> Event {
         let mut e = Event::new(
             ts(&format!("2012-05-04T{tod}-04:00")),
-            origin(path, Format::FmtTrace),
+            origin(path, crate::formats::trace::FORMAT),
             line,
             kind,
             text.to_string(),
@@ -501,7 +501,7 @@ pub mod testutil {
     ) -> Event {
         let mut e = Event::new(
             ts(at),
-            origin(path, Format::ErrlogText),
+            origin(path, crate::formats::errlog_text::FORMAT),
             line,
             Kind::LogRecord,
             text.to_string(),
@@ -516,7 +516,7 @@ pub mod testutil {
     pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
         let mut e = Event::new(
             ts(at),
-            origin(path, Format::SmfCsv),
+            origin(path, crate::formats::smf::FORMAT),
             line,
             Kind::SmfRecord,
             format!("row {line}"),

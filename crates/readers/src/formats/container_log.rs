@@ -329,9 +329,16 @@ fn sniff_text(text: &str) -> u8 {
     }
 }
 
+/// Container consoles. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "container-log",
+    family: "error log",
+    states_local_time: true,
+});
+
 impl Reader for ContainerLogReader {
     fn format(&self) -> Format {
-        Format::ContainerLog
+        FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -352,6 +359,13 @@ impl Reader for ContainerLogReader {
         let kept = inputs.clone();
         super::wrapper::WrappedSource::boxed(self.open_unwrapped(inputs, opts), &kept, wrappers)
     }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "container_log",
+            names: &["mq-container.log"],
+        })
+    }
 }
 
 impl ContainerLogReader {
@@ -367,7 +381,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, Format::ContainerLog)
+            super::errlog_json::source(inputs, opts, FORMAT)
         } else {
             Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
@@ -401,7 +415,7 @@ impl LineFormat for Basic {
     type File = BasicFile;
 
     fn format(&self) -> Format {
-        Format::ContainerLog
+        FORMAT
     }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> BasicFile {
@@ -690,7 +704,7 @@ mod tests {
         assert_eq!(evs[2].attr("comment_insert1"), Some("app01 (10.1.2.3)"));
         // No severity letter before MQ 9.1: the same message.
         assert_eq!(evs[3].attr("msgid").map(|s| &s[..7]), Some("AMQ9788"));
-        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
     }
@@ -844,7 +858,7 @@ mod tests {
         assert_eq!(evs[0].attr("program"), Some("runmqserver"));
         assert_eq!(evs[1].kind, Kind::LogRecord);
         assert_eq!(evs[1].attr("msgid"), Some("AMQ7467I"));
-        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("json"));
     }
 }

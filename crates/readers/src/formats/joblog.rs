@@ -388,9 +388,16 @@ fn classify(line: &str) -> Line<'_> {
 
 pub struct JoblogReader;
 
+/// z/OS job logs and consoles. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "zos-joblog",
+    family: "job log",
+    states_local_time: false,
+});
+
 impl Reader for JoblogReader {
     fn format(&self) -> Format {
-        Format::ZosJoblog
+        FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -426,6 +433,13 @@ impl Reader for JoblogReader {
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         Box::new(LineSource::new(Joblog::default(), inputs, opts))
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "joblog",
+            names: &["MQ1ACHIN.JESMSGLG.txt"],
+        })
     }
 }
 
@@ -517,7 +531,7 @@ impl LineFormat for Joblog {
     type File = JobFile;
 
     fn format(&self) -> Format {
-        Format::ZosJoblog
+        FORMAT
     }
 
     fn open_file(&mut self, input: &Input, _ctx: &mut FileCtx) -> JobFile {
