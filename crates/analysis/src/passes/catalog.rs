@@ -969,6 +969,7 @@ mod tests {
             &crate::passes::channel_error::RULE,
             &crate::passes::tls_error::RULE,
             &crate::passes::slow_dns::RULE,
+            &crate::passes::resource_limit::RULE,
         ];
         for r in rules {
             let text = r.trigger_text();
@@ -979,7 +980,8 @@ mod tests {
             }
         }
         for (family, n) in [
-            (crate::catalog::Family::Channel, 24),
+            // AMQ9513, AMQ9544 and CSQX489 are resource-limit's.
+            (crate::catalog::Family::Channel, 21),
             (crate::catalog::Family::Tls, 18),
         ] {
             let listed = crate::catalog::reported_ids(family);
