@@ -10,6 +10,7 @@
 
 pub mod encoding;
 pub mod event;
+pub mod export;
 pub mod fileinfo;
 pub mod findings;
 pub mod meter;
