@@ -11,6 +11,7 @@
 pub mod attr_key;
 pub mod encoding;
 pub mod event;
+pub mod export;
 pub mod fileinfo;
 pub mod findings;
 pub mod meter;
