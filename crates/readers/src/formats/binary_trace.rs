@@ -31,6 +31,8 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "binary-trace",
     family: "trace",
     states_local_time: false,
+    dataset: "ibmmq.trace",
+    host_is_writer: false,
 });
 
 impl Reader for BinaryTraceReader {

@@ -26,6 +26,8 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "fdc",
     family: "FDC",
     states_local_time: false,
+    dataset: "ibmmq.fdc",
+    host_is_writer: true,
 });
 
 impl Reader for FdcReader {

@@ -108,6 +108,8 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "errlog-text",
     family: "error log",
     states_local_time: true,
+    dataset: "ibmmq.errorlog",
+    host_is_writer: false,
 });
 
 impl Reader for ErrlogTextReader {

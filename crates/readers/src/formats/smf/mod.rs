@@ -90,6 +90,8 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "smf-csv",
     family: "SMF",
     states_local_time: false,
+    dataset: "ibmmq.smf",
+    host_is_writer: false,
 });
 
 impl Reader for SmfCsvReader {

@@ -56,6 +56,8 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "fmt-trace",
     family: "trace",
     states_local_time: true,
+    dataset: "ibmmq.trace",
+    host_is_writer: false,
 });
 
 impl Reader for TraceReader {
