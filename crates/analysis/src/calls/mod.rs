@@ -419,6 +419,11 @@ impl Calls {
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {
+        // Most text lines state no outcome (one substring search says so):
+        // asked first, before the thread is looked up.
+        let Some(o) = text_outcome(&e.text) else {
+            return;
+        };
         let key = self.thread_key(e, pid, tid);
         let Some(th) = self.threads.get_mut(&key) else {
             return;
@@ -426,12 +431,15 @@ impl Calls {
         if th.stack.is_empty() && th.pending.is_none() {
             return;
         }
-        let Some(o) = text_outcome(&e.text) else {
-            return;
-        };
         if let Some((_, Some(call))) = th.stack.first_mut() {
             if call.stated.is_none() || o != Outcome::Ok {
-                call.stated = Some((o, Evidence::from_event(e), e.ts));
+                // An OK call's line is never quoted.
+                let ev = if o == Outcome::Ok {
+                    unquoted()
+                } else {
+                    Evidence::from_event(e)
+                };
+                call.stated = Some((o, ev, e.ts));
             }
         } else if let Some(d) = th.pending.as_mut()
             && d.elapsed.is_some()
