@@ -259,6 +259,63 @@ fn unquoted() -> Evidence {
     }
 }
 
+/// A row's key for a call of `verb` on a thread of `place` (a trace file
+/// or wrap group), grouped by `by`.
+fn key_of(
+    by: By,
+    place: &Arc<str>,
+    verb: &'static str,
+    pid: u32,
+    tid: u32,
+    ident: Option<&str>,
+) -> Key {
+    let place = (by != By::Verb).then(|| place.clone());
+    match by {
+        By::Process => Key {
+            place,
+            pid: Some(pid),
+            tid: None,
+            ident: None,
+            verb,
+        },
+        By::Thread => Key {
+            place,
+            pid: Some(pid),
+            tid: Some(tid),
+            ident: None,
+            verb,
+        },
+        By::Connection => Key {
+            place,
+            pid: Some(pid),
+            tid: None,
+            ident: Some(
+                ident
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{pid}.{tid}")),
+            ),
+            verb,
+        },
+        By::Verb => Key {
+            place,
+            pid: None,
+            tid: None,
+            ident: None,
+            verb,
+        },
+    }
+}
+
+/// A reason as rows key it: the decimal code, or the return code as
+/// written when it is not an MQ reason.
+fn reason_key(o: &Outcome) -> String {
+    match o {
+        Outcome::Ok => String::new(),
+        Outcome::Reason(r) => r.to_string(),
+        Outcome::Other(t) => t.clone(),
+    }
+}
+
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
@@ -354,7 +411,23 @@ impl Calls {
                         .map(|v| v.max(0) as u64)
                 });
                 let (outcome, evidence) = match (rc_outcome, call.stated) {
-                    (Some(o), _) if o != Outcome::Ok => (Some(o), Evidence::from_event(e)),
+                    (Some(o), _) if o != Outcome::Ok => {
+                        // A reason keeps its first few lines: once its row
+                        // holds them, later calls' lines are not quoted.
+                        let ident = call.ident.as_deref().or(e.ident.as_deref());
+                        let k = key_of(self.by, &key.0, verb, pid, tid, ident);
+                        let quoted = self
+                            .rows
+                            .get(&k)
+                            .and_then(|s| s.reasons.get(&reason_key(&o)))
+                            .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE);
+                        let ev = if quoted {
+                            unquoted()
+                        } else {
+                            Evidence::from_event(e)
+                        };
+                        (Some(o), ev)
+                    }
                     (_, Some((o, ev, _))) => (Some(o), ev),
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
@@ -459,41 +532,7 @@ impl Calls {
         tid: u32,
         ident: Option<&str>,
     ) -> Key {
-        let place = (self.by != By::Verb).then(|| place.clone());
-        match self.by {
-            By::Process => Key {
-                place,
-                pid: Some(pid),
-                tid: None,
-                ident: None,
-                verb,
-            },
-            By::Thread => Key {
-                place,
-                pid: Some(pid),
-                tid: Some(tid),
-                ident: None,
-                verb,
-            },
-            By::Connection => Key {
-                place,
-                pid: Some(pid),
-                tid: None,
-                ident: Some(
-                    ident
-                        .map(str::to_string)
-                        .unwrap_or_else(|| format!("{pid}.{tid}")),
-                ),
-                verb,
-            },
-            By::Verb => Key {
-                place,
-                pid: None,
-                tid: None,
-                ident: None,
-                verb,
-            },
-        }
+        key_of(self.by, place, verb, pid, tid, ident)
     }
 
     fn wanted(&self, verb: &str) -> bool {
