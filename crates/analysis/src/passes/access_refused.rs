@@ -385,7 +385,13 @@ impl AccessRefused {
         // built.
         let function_verb = e.function.as_deref().and_then(crate::calls::verb_of);
         match e.kind {
-            Kind::Text if !e.text.contains("ChlName(") && self.threads.is_empty() => return,
+            // Without `Reason` a text line states no outcome.
+            Kind::Text
+                if !e.text.contains("ChlName(")
+                    && (self.threads.is_empty() || !e.text.contains("Reason")) =>
+            {
+                return;
+            }
             Kind::Entry | Kind::Exit | Kind::ErrorExit if function_verb.is_none() => return,
             _ => {}
         }
