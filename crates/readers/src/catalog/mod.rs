@@ -66,6 +66,10 @@ pub enum Shape {
     ReturnCode,
     /// The bare integer (seconds).
     Number,
+    /// Any other MQ name or user id (a user, an application, an object, a
+    /// queue manager): an MQ-name or one-word value, in the English
+    /// template's order among the names.
+    Name,
 }
 
 /// One value of a message. `attr` is an event attribute name, or one of the
