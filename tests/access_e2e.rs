@@ -226,3 +226,56 @@ fn no_refusal_no_finding() {
         );
     }
 }
+
+#[test]
+fn zos_chlauth_block_moves_from_channel_error() {
+    let v = analyze_json(&["fixtures/zos"]);
+    let f = one(&v, RULE);
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "check"), "USERSRC(NOACCESS)");
+    assert_eq!(metric(f, "channel"), "APP1.SVRCONN");
+    assert_eq!(metric(f, "address"), "192.0.2.50");
+    assert_eq!(f["subject"]["qmgr"], "MQ1A");
+    assert_eq!(f["count"], 1);
+    assert_eq!(s(f, "first"), "2024-03-05T10:22:40.000000+00:00");
+    assert!(
+        s(f, "advice")
+            .contains("DISPLAY CHLAUTH('APP1.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.50')")
+    );
+    for c in findings(&v, "channel-error") {
+        let ids = c["metrics"]["message_id"].as_str().unwrap_or("");
+        assert!(!ids.contains("CSQX777"), "{c:#}");
+    }
+}
+
+#[test]
+fn container_console_refusals() {
+    let v = run("fixtures/access/container");
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let chl = all
+        .iter()
+        .find(|f| metric(f, "mechanism") == "chlauth")
+        .unwrap();
+    assert_eq!(chl["count"], 3);
+    assert_eq!(s(chl, "first"), "2024-07-09T08:21:44.501000+00:00");
+    assert_eq!(s(chl, "last"), "2024-07-09T08:22:45.019000+00:00");
+    assert_eq!(metric(chl, "user"), "batchsvc");
+    assert_eq!(metric(chl, "channel"), "DEV.APP.SVRCONN");
+    assert_eq!(metric(chl, "address"), "192.0.2.41");
+    assert_eq!(metric(chl, "matched_values"), "CLNTUSER(batchsvc)");
+    assert!(s(chl, "advice").contains(
+        "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.41') CLNTUSER('batchsvc')"
+    ));
+    let ca = all
+        .iter()
+        .find(|f| metric(f, "mechanism") == "connauth")
+        .unwrap();
+    assert_eq!(ca["count"], 2);
+    assert_eq!(metric(ca, "user"), "app");
+    assert!(
+        s(ca, "advice").contains("DISPLAY QMGR CONNAUTH"),
+        "{}",
+        s(ca, "advice")
+    );
+}

@@ -26,8 +26,8 @@ pub static RULE: RuleInfo = RuleInfo {
     id: "access-refused",
     severity: Severity::Error,
     summary: "Connections and operations the queue manager refused (CHLAUTH, CONNAUTH, user id, authority), told with the client's 2035 when a trace shows it",
-    trigger: "Every error-log, JSON-log or container-log record of AMQ9777 (channel blocked by a \
-        CHLAUTH record), AMQ5534, AMQ5540, AMQ5541, AMQ5542 (connection authentication), AMQ9557 \
+    trigger: "Every error-log, JSON-log, container-log or job-log record of AMQ9777 or, on z/OS, \
+        CSQX777E (channel blocked by a CHLAUTH record), AMQ5534, AMQ5540, AMQ5541, AMQ5542 (connection authentication), AMQ9557 \
         (user id initialisation failed) or AMQ8077 (insufficient authority), and every MQI call \
         in a trace failing with 2035 MQRC_NOT_AUTHORIZED, 2063 MQRC_SECURITY_ERROR or 2217 \
         MQRC_CONNECTION_NOT_AUTHORIZED (the call counted once across its layers). Records one \

@@ -74,6 +74,19 @@ pub static ACCESS: &[AccessMessage] = &[
         ),
     },
     AccessMessage {
+        id: "CSQX777",
+        mechanism: Mechanism::Chlauth,
+        meaning: "Channel blocked by a channel authentication record (z/OS channel initiator)",
+        source: concat!(
+            "Id, letter E and meaning ('CSQX777E \"Channel SYSTEM.DEF.SVRCONN has been blocked\"', ",
+            "written for connections refused by CHLAUTH rules) from IBM's MQ for z/OS performance ",
+            "blog on the cost of client connections (shared/seeds/001_88807c0b1590429f.txt); the ",
+            "block reasons from IBM's Channel Blocked event ",
+            "https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.doc/q049730_.html. The address ",
+            "and the `due to` record are read loosely: their exact wording is not verified"
+        ),
+    },
+    AccessMessage {
         id: "AMQ5534",
         mechanism: Mechanism::Connauth,
         meaning: "User id authentication failed (wrong user id or password)",

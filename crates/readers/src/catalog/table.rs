@@ -967,27 +967,22 @@ pub static CATALOG: &[Entry] = &[
             verified: false,
         }),
     },
-    // CSQX777: the readers had it as `security`, the rules as a channel
-    // error. It is the channel initiator refusing an inbound connection
-    // (a CHLAUTH block) before any channel runs: what the operator has is a
-    // refused connection from an address, the same network-side view as
-    // CSQX207/AMQ9207 (a scanner or a client that should not connect), and
-    // `channel-error` reports it as such, as a warning. So it is `channel`.
+    // CSQX777: the channel initiator refusing an inbound channel by a
+    // CHLAUTH record, the z/OS form of AMQ9777 (the `access-refused`
+    // rule; sources in `access::ACCESS`).
     Entry {
         id: "CSQX777",
         severity: 'E',
-        family: Family::Channel,
+        family: Family::Security,
         role: Role::None,
-        fields: &[t(
-            "hostspec",
-            r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
-        )],
-        rule: Some(RuleText {
-            severity: Severity::Warning,
-            meaning: "Channel blocked by a CHLAUTH rule (z/OS)",
-            advice: "A connection was refused by channel authentication: intended for blocked clients; otherwise review the CHLAUTH rules.",
-            verified: false,
-        }),
+        fields: &[
+            t(
+                "hostspec",
+                r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
+            ),
+            t("chlauth_match", r"blocked due to ([A-Z]+\([A-Z]+\))"),
+        ],
+        rule: None,
     },
     Entry {
         id: "CSQX620",
