@@ -14,6 +14,7 @@
 use super::builder::FindingBuilder;
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands};
@@ -347,7 +348,7 @@ impl super::Pass for MessagePass {
         if e.kind != Kind::LogRecord {
             return;
         }
-        let Some(msgid) = e.attr("msgid") else {
+        let Some(msgid) = e.get(Key::Msgid) else {
             return;
         };
         let Some(m) = Member::of(e, lookup(msgid)) else {
