@@ -80,6 +80,8 @@ keys! {
     Object = "object",
     ObjectType = "object_type",
     Permissions = "permissions",
+    // Limits.
+    DlqLocation = "dlq_location",
     // Traces.
     Flag = "flag",
     Unmatched = "unmatched",
