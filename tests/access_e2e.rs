@@ -279,3 +279,33 @@ fn container_console_refusals() {
         s(ca, "advice")
     );
 }
+
+#[test]
+fn zos_racf_violations_in_the_queue_manager_job_log() {
+    let v = run("fixtures/zos-racf");
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let f = all.iter().find(|f| metric(f, "user") == "PAYAPP1").unwrap();
+    assert_eq!(f["count"], 2);
+    assert_eq!(s(f, "first"), "2024-03-05T11:02:17.000000+00:00");
+    assert_eq!(s(f, "last"), "2024-03-05T11:02:49.000000+00:00");
+    assert_eq!(metric(f, "mechanism"), "authority");
+    assert_eq!(metric(f, "object"), "MQ1A.PAYROLL.REQUEST");
+    assert_eq!(metric(f, "check"), "INSUFFICIENT ACCESS AUTHORITY");
+    assert_eq!(f["subject"]["qmgr"], "MQ1A");
+    let advice = s(f, "advice");
+    assert!(
+        advice.contains("`RLIST MQQUEUE MQ1A.PAYROLL.REQUEST AUTHUSER`"),
+        "{advice}"
+    );
+    assert!(
+        advice.contains("`PERMIT MQ1A.PAYROLL.REQUEST CLASS(MQQUEUE) ID(PAYAPP1) ACCESS(UPDATE)`")
+    );
+    assert!(advice.contains("`REFRESH SECURITY(MQQUEUE)` on queue manager MQ1A"));
+    assert!(!advice.contains("dspmqaut"));
+    let g = all.iter().find(|f| metric(f, "user").is_null()).unwrap();
+    assert_eq!(metric(g, "check"), "PROFILE NOT FOUND");
+    assert_eq!(metric(g, "object"), "MQ1A.AUDIT.LOG");
+    assert!(s(g, "advice").contains("`RDEFINE MQQUEUE MQ1A.AUDIT.LOG UACC(NONE)`"));
+    assert!(s(g, "advice").contains("MQ1A.ALTERNATE.USER.-BLANK-"));
+}

@@ -80,6 +80,8 @@ keys! {
     Object = "object",
     ObjectType = "object_type",
     Permissions = "permissions",
+    AccessIntent = "access_intent",
+    RacfCheck = "racf_check",
     // Limits.
     DlqLocation = "dlq_location",
     // Traces.

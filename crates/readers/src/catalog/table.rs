@@ -595,6 +595,31 @@ pub static CATALOG: &[Entry] = &[
         ],
         rule: None,
     },
+    // RACF's violation message, in the job log of the queue manager whose
+    // resource was refused (z/OS): the `access-refused` rule's, sources in
+    // `access::ACCESS`. Profiles of the MQ classes start with the queue
+    // manager or queue-sharing group name (1 to 4 characters).
+    Entry {
+        id: "ICH408",
+        severity: 'I',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t("client_user", r"\bUSER\((\S+?) *\)"),
+            t("object", r"(\S+) CL\(\w+ *\)"),
+            t("object_type", r"\bCL\((\w+) *\)"),
+            t(
+                "qmgr",
+                r"(?:^|\s)([A-Z0-9@#$]{1,4})\.\S* CL\((?:MQ|MX)\w+ *\)",
+            ),
+            t("access_intent", r"ACCESS INTENT\((\w+) *\)"),
+            t(
+                "racf_check",
+                r"(INSUFFICIENT ACCESS AUTHORITY|PROFILE NOT FOUND|NOT RACF-DEFINED)",
+            ),
+        ],
+        rule: None,
+    },
     // Connection authentication, user-id initialisation and authority
     // (the `access-refused` rule; sources in `access::ACCESS`).
     Entry {
