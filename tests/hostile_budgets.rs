@@ -152,3 +152,97 @@ fn a_zip_listing_too_many_members_is_not_parsed_whole() {
         &r.stdout_head[..r.stdout_head.len().min(2000)]
     );
 }
+
+/// A gzip stream of a tar holding one member of `size` zero bytes, built
+/// from one compressed chunk repeated (each ends with a full flush, so
+/// none refers back): tens of megabytes without compressing them. The CRC
+/// is not computed (the limits must stop reading long before it counts).
+fn tgz_of_zeros(size: usize) -> Vec<u8> {
+    let fresh = || flate2::Compress::new(flate2::Compression::fast(), false);
+    let deflate = |c: &mut flate2::Compress, data: &[u8], out: &mut Vec<u8>| {
+        let mut at = 0;
+        loop {
+            out.reserve(64 << 10);
+            let before = c.total_in();
+            c.compress_vec(&data[at..], out, flate2::FlushCompress::Full)
+                .expect("deflate");
+            at += (c.total_in() - before) as usize;
+            if at >= data.len() && out.capacity() > out.len() {
+                break;
+            }
+        }
+    };
+    let mut h = tar::Header::new_ustar();
+    h.set_path("AMQ1.0.FMT").unwrap();
+    h.set_size(size as u64);
+    h.set_mode(0o644);
+    h.set_entry_type(tar::EntryType::Regular);
+    h.set_cksum();
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    deflate(&mut fresh(), h.as_bytes(), &mut out);
+    const CHUNK: usize = 1 << 20;
+    let mut one = Vec::new();
+    deflate(&mut fresh(), &vec![0u8; CHUNK], &mut one);
+    for _ in 0..size / CHUNK {
+        out.extend_from_slice(&one);
+    }
+    // An empty fixed-Huffman block with BFINAL set, then CRC and size.
+    out.extend_from_slice(&[0x03, 0x00]);
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&((size + 512) as u32).to_le_bytes());
+    out
+}
+
+/// A zip of these members, stored (so that a nested archive is read in
+/// place, not unpacked).
+fn zip_stored(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (p, b) in files {
+        let o = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        w.start_file(p.as_str(), o).expect("zip member");
+        w.write_all(b).expect("zip write");
+    }
+    w.finish().expect("zip").into_inner()
+}
+
+/// Gzip layers inside one archive: each layer's ratio is fine on its own
+/// (a `tar.gz.gz` whose outer layer gives the tgz, whose tgz gives 64 MiB
+/// of zeros), but together they multiply. What one archive unpacks into
+/// the temporary file is bounded by its own size (200 times, at least
+/// 16 MiB), over all its layers; a refused member gives its bytes back at
+/// once.
+#[test]
+fn gzip_layers_share_one_spill_budget() {
+    let d = Scratch::new("layers");
+    let tgzgz = common::gzip(&tgz_of_zeros(64 << 20));
+    let members: Vec<(String, Vec<u8>)> = (0..4)
+        .map(|i| (format!("c{i}.tar.gz.gz"), tgzgz.clone()))
+        .collect();
+    let zip = zip_stored(&members);
+    d.write("layers.zip", &zip);
+    d.write("case/AMQ622742.0.FMT", TRACE.as_bytes());
+    let r = run(
+        d.path(),
+        &[
+            "inventory",
+            "--format",
+            "json",
+            "-q",
+            "-j",
+            "1",
+            "layers.zip",
+            "case",
+        ],
+    );
+    eprintln!("spilled at most {} bytes", r.peak_spill);
+    // 200 × this small zip is below the floor: 16 MiB for the whole zip.
+    assert!(zip.len() * 200 < 16 << 20);
+    assert!(r.peak_spill <= 16 << 20, "{} bytes spilled", r.peak_spill);
+    assert!(
+        r.stdout_head
+            .contains("would not fit in the temporary file"),
+        "{}",
+        &r.stdout_head[..r.stdout_head.len().min(3000)]
+    );
+}

@@ -8,6 +8,7 @@
 //! progress (`meter`), the `--since/--until` window (`timewindow`) and byte
 //! and text helpers (`text`).
 
+pub mod attr_key;
 pub mod encoding;
 pub mod event;
 pub mod export;

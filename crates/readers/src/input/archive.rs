@@ -62,8 +62,17 @@ pub const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
 pub const MAX_MEMBER_BYTES: u64 = 16 << 30;
 /// Bytes written to the temporary file (in `$TMPDIR`) in one run: members
 /// that cannot be read in place (tar.gz members, archives inside deflated
-/// members) are unpacked there.
+/// members) are unpacked there. What one archive named on the command
+/// line (or found in a directory) may unpack there, over all its layers,
+/// is also `MAX_RATIO` times its own size (at least `RATIO_FLOOR`): the
+/// ratio checked per layer alone let `tar.gz.gz` members multiply it.
 pub const MAX_SPILL_BYTES: u64 = 16 << 30;
+
+/// What an archive of `len` bytes may unpack into the temporary file.
+pub fn spill_limit(len: u64) -> u64 {
+    len.saturating_mul(MAX_RATIO)
+        .clamp(RATIO_FLOOR, MAX_SPILL_BYTES)
+}
 // All of these are counted while archives are listed, which is done by
 // one thread in a fixed order before any input is read: what is refused
 // is the same for every `-j`. The per-member limits enforced while a member
@@ -189,6 +198,10 @@ pub(super) struct Expander<'a> {
     expanded: u64,
     /// The same, for the top-level archive being listed (`MAX_ARCHIVE_BYTES`).
     archive_expanded: u64,
+    /// The top-level archive's size, and what it has spilled so far
+    /// (`spill_limit`).
+    archive_len: u64,
+    archive_spilled: u64,
     /// Counts unpacked bytes for the progress line.
     meter: Option<Arc<Meter>>,
     /// Members of the top-level archive being listed refused so far, and
@@ -217,6 +230,8 @@ impl<'a> Expander<'a> {
             spill: None,
             expanded: 0,
             archive_expanded: 0,
+            archive_len: 0,
+            archive_spilled: 0,
             meter,
             refused: 0,
             last_refused: None,
@@ -350,17 +365,15 @@ impl<'a> Expander<'a> {
                 }
             }
         }
+        let (room, why) = self.spill_room();
         let spill = self.spill.as_mut().expect("created above");
-        let room = MAX_SPILL_BYTES.saturating_sub(spill.written());
-        let why = format!(
-            "the {} the temporary file may hold in one run",
-            human(MAX_SPILL_BYTES)
-        );
         match spill.append(Limit::new(r, room, why), self.meter.as_deref()) {
-            Ok(r) => Some(r),
+            Ok(r) => {
+                self.archive_spilled += r.len;
+                Some(r)
+            }
             Err(SpillError::Read { error, copied }) => {
-                // What was copied stays in the file (it has no name and
-                // goes when the run ends) and counts against the budget.
+                // What was copied has been given back already.
                 self.refuse(
                     display,
                     format!("cannot unpack: {error} (after {copied} bytes)"),
@@ -380,9 +393,53 @@ impl<'a> Expander<'a> {
         }
     }
 
+    /// Bytes the temporary file may still take in for the archive being
+    /// listed, and why that many.
+    fn spill_room(&self) -> (u64, String) {
+        let run = MAX_SPILL_BYTES.saturating_sub(self.spill.as_ref().map_or(0, Spill::written));
+        let limit = spill_limit(self.archive_len);
+        let own = limit.saturating_sub(self.archive_spilled);
+        if own < run {
+            (
+                own,
+                format!(
+                    "its archive may unpack {} into the temporary file: {MAX_RATIO}x its {} bytes, at least {}",
+                    human(limit),
+                    self.archive_len,
+                    human(RATIO_FLOOR)
+                ),
+            )
+        } else {
+            (
+                run,
+                format!(
+                    "the {} the temporary file may hold in one run",
+                    human(MAX_SPILL_BYTES)
+                ),
+            )
+        }
+    }
+
+    /// False (and `display` refused) when a member declaring `size` bytes
+    /// cannot fit in what the temporary file may still take: refused
+    /// before a byte of it is unpacked.
+    fn spill_fits(&mut self, display: &str, size: u64) -> bool {
+        let (room, why) = self.spill_room();
+        if size <= room {
+            return true;
+        }
+        self.refuse(
+            display,
+            format!("refused: its {size} bytes would not fit in the temporary file ({why}; {room} bytes left; decompression bomb?)"),
+        );
+        false
+    }
+
     /// A file found on disk whose first bytes announce an archive.
     pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
         self.archive_expanded = 0;
+        self.archive_len = len;
+        self.archive_spilled = 0;
         if self.out.full() {
             return self.out.left_out(display);
         }
@@ -695,6 +752,7 @@ impl<'a> Expander<'a> {
             }
             let inner = match method {
                 Method::Stored => Some(member.data.clone()),
+                Method::Deflated if !self.spill_fits(&shown, size) => None,
                 Method::Deflated => match member.open() {
                     Ok(r) => self.spill(r, &shown),
                     Err(err) => {
@@ -938,6 +996,11 @@ impl<'a> Expander<'a> {
                     };
                     if magic(&head).is_some() && self.too_deep(&shown, depth) {
                         continue;
+                    }
+                    if !self.spill_fits(&shown, size) {
+                        // Skipping it would mean inflating it all: what
+                        // follows in this stream is not read.
+                        return;
                     }
                     if !self.budget(&shown, size) {
                         continue;

@@ -367,8 +367,9 @@ impl Spill {
     }
 
     /// Copy a stream to the end of the spill file; the range it occupies.
-    /// On error the bytes written so far are returned in the error's
-    /// message context by the caller; the range is not.
+    /// On error what was written of it is given back to the file system
+    /// at once (a refused member must not hold its bytes until the run
+    /// ends) and no longer counts as written.
     /// Unpacked bytes are counted on `meter` as they are written.
     pub fn append(
         &mut self,
@@ -383,13 +384,15 @@ impl Spill {
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    return Err(SpillError::Read {
-                        error: e,
-                        copied: self.end - start,
-                    });
+                    let copied = self.end - start;
+                    self.release(start);
+                    return Err(SpillError::Read { error: e, copied });
                 }
             };
-            write_all_at(&self.file, &buf[..n], self.end).map_err(SpillError::Write)?;
+            if let Err(e) = write_all_at(&self.file, &buf[..n], self.end) {
+                self.release(start);
+                return Err(SpillError::Write(e));
+            }
             self.end += n as u64;
             if let Some(m) = meter {
                 m.unpacked(n as u64);
@@ -400,6 +403,16 @@ impl Spill {
             offset: start,
             len: self.end - start,
         })
+    }
+}
+
+impl Spill {
+    /// Cut the file back to `start`.
+    fn release(&mut self, start: u64) {
+        // A failed cut leaves the bytes counted: the budget still holds.
+        if self.file.set_len(start).is_ok() {
+            self.end = start;
+        }
     }
 }
 
@@ -539,5 +552,18 @@ mod tests {
         let mut rest = String::new();
         ra.read_to_string(&mut rest).unwrap();
         assert_eq!(rest, "st");
+    }
+
+    #[test]
+    fn a_refused_spill_gives_its_bytes_back_at_once() {
+        let mut s = Spill::new().unwrap();
+        s.append(&b"kept"[..], None).unwrap();
+        let data = vec![7u8; 600 << 10];
+        let e = s.append(Limit::new(&data[..], 500 << 10, "test cap"), None);
+        assert!(matches!(e, Err(SpillError::Read { copied, .. }) if copied > 0));
+        assert_eq!(s.written(), 4);
+        assert_eq!(s.file.metadata().unwrap().len(), 4);
+        let c = s.append(&b"next"[..], None).unwrap();
+        assert_eq!(c.offset, 4);
     }
 }
