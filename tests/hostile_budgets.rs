@@ -246,3 +246,42 @@ fn gzip_layers_share_one_spill_budget() {
         &r.stdout_head[..r.stdout_head.len().min(3000)]
     );
 }
+
+/// A trace with a new thread on every line, each opening a call it never
+/// closes: the state kept per thread (call stacks in the reader, calls
+/// waiting for their end in `calls` and the rules) is bounded by a budget
+/// of threads, not by the input (about 4 KB a thread before).
+#[test]
+fn a_new_thread_on_every_line_keeps_memory_bounded() {
+    let d = Scratch::new("threads");
+    let mut f = String::new();
+    for l in TRACE.lines().take(12) {
+        f.push_str(l);
+        f.push('\n');
+    }
+    for i in 0..80_000u32 {
+        let us = i * 10;
+        f.push_str(&format!(
+            " 12:06:{:02}.{:06}   622742.{}           :      {{  MQCONN\n",
+            32 + us / 1_000_000,
+            us % 1_000_000,
+            i + 2
+        ));
+    }
+    d.write("AMQ622742.0.FMT", f.as_bytes());
+    for verb in ["analyze", "calls"] {
+        let r = run(
+            d.path(),
+            &[verb, "--format", "json", "-q", "-j", "2", "AMQ622742.0.FMT"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // Every one of them is still counted, as an open call.
+        let v: serde_json::Value = serde_json::from_str(&r.stdout_head).unwrap();
+        let calls = if verb == "calls" {
+            &v["rows"]
+        } else {
+            &v["calls"]
+        };
+        assert_eq!(calls[0]["open"], 80_000, "{calls:#}");
+    }
+}
