@@ -246,3 +246,99 @@ fn gzip_layers_share_one_spill_budget() {
         &r.stdout_head[..r.stdout_head.len().min(3000)]
     );
 }
+
+/// A trace with a new thread on every line, each opening a call it never
+/// closes: the state kept per thread (call stacks in the reader, calls
+/// waiting for their end in `calls` and the rules) is bounded by a budget
+/// of threads, not by the input (about 4 KB a thread before).
+#[test]
+fn a_new_thread_on_every_line_keeps_memory_bounded() {
+    let d = Scratch::new("threads");
+    let mut f = String::new();
+    for l in TRACE.lines().take(12) {
+        f.push_str(l);
+        f.push('\n');
+    }
+    for i in 0..80_000u32 {
+        let us = i * 10;
+        f.push_str(&format!(
+            " 12:06:{:02}.{:06}   622742.{}           :      {{  MQCONN\n",
+            32 + us / 1_000_000,
+            us % 1_000_000,
+            i + 2
+        ));
+    }
+    d.write("AMQ622742.0.FMT", f.as_bytes());
+    for verb in ["analyze", "calls"] {
+        let r = run(
+            d.path(),
+            &[verb, "--format", "json", "-q", "-j", "2", "AMQ622742.0.FMT"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // Every one of them is still counted, as an open call.
+        let v: serde_json::Value = serde_json::from_str(&r.stdout_head).unwrap();
+        let calls = if verb == "calls" {
+            &v["rows"]
+        } else {
+            &v["calls"]
+        };
+        assert_eq!(calls[0]["open"], 80_000, "{calls:#}");
+    }
+}
+
+/// A tar whose pax header gives its member a 30 MB path: the name is not
+/// copied over and over (it was printed on every timeline row, 566 MB);
+/// a path longer than any file system allows is refused, shown by its
+/// start.
+#[test]
+fn a_thirty_megabyte_member_path_is_refused_cheaply() {
+    let d = Scratch::new("paxpath");
+    let path = format!("d/{}.FMT", "a".repeat(30 << 20));
+    // A pax record is "LEN path=VALUE\n", LEN counting itself.
+    let body = format!(" path={path}\n");
+    let mut len = body.len();
+    while len.to_string().len() + body.len() != len {
+        len = len.to_string().len() + body.len();
+    }
+    let record = format!("{len}{body}");
+    let mut x = tar::Header::new_ustar();
+    x.set_path("PaxHeader").unwrap();
+    x.set_size(record.len() as u64);
+    x.set_mode(0o644);
+    x.set_entry_type(tar::EntryType::XHeader);
+    x.set_cksum();
+    let mut h = tar::Header::new_ustar();
+    h.set_path("d/short.FMT").unwrap();
+    h.set_size(TRACE.len() as u64);
+    h.set_mode(0o644);
+    h.set_entry_type(tar::EntryType::Regular);
+    h.set_cksum();
+    let mut tar = Vec::new();
+    for (head, data) in [(&x, record.as_bytes()), (&h, TRACE.as_bytes())] {
+        tar.extend_from_slice(head.as_bytes());
+        tar.extend_from_slice(data);
+        tar.resize(tar.len().div_ceil(512) * 512, 0);
+    }
+    tar.resize(tar.len() + 1024, 0);
+    d.write("pax.tar", &tar);
+    d.write("case/AMQ622742.0.FMT", TRACE.as_bytes());
+    for args in [
+        &["timeline", "-q", "-j", "2", "pax.tar", "case"][..],
+        &["inventory", "--format", "json", "-q", "pax.tar", "case"],
+    ] {
+        let r = run(d.path(), args);
+        assert!(r.code <= 1, "{}", r.stderr);
+        assert!(
+            r.stdout_bytes <= 1 << 20,
+            "{args:?}: {} bytes of output",
+            r.stdout_bytes
+        );
+        if args[0] == "inventory" {
+            assert!(
+                r.stdout_head.contains("member path of 31457286 bytes"),
+                "{}",
+                &r.stdout_head[..r.stdout_head.len().min(3000)]
+            );
+        }
+    }
+}

@@ -10,5 +10,5 @@ pub mod timeline;
 // The layers below, under the names the analysis uses for them.
 #[cfg(test)]
 use mqdiag_model::testrng;
-use mqdiag_model::{event, fileinfo, findings, mqrc, problem, redact, sink, text, timefmt};
+use mqdiag_model::{budget, event, fileinfo, findings, mqrc, problem, redact, sink, text, timefmt};
 use mqdiag_readers::{catalog, formats, source};

@@ -6,9 +6,10 @@
 //! timeline rows (`sink`), redaction (`redact`), MQ reason codes (`mqrc`),
 //! the text encodings a file can be in (`encoding`), a byte meter for
 //! progress (`meter`), the `--since/--until` window (`timewindow`) and byte
-//! and text helpers (`text`).
+//! and text helpers (`text`); the run's memory budget (`budget`).
 
 pub mod attr_key;
+pub mod budget;
 pub mod encoding;
 pub mod event;
 pub mod export;

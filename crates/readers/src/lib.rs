@@ -20,4 +20,4 @@ pub mod source;
 // The model's modules, under the names the readers use for them.
 #[cfg(test)]
 use mqdiag_model::testrng;
-use mqdiag_model::{event, fileinfo, meter, problem, sink, text, timefmt};
+use mqdiag_model::{budget, event, fileinfo, meter, problem, sink, text, timefmt};

@@ -229,6 +229,9 @@ struct Thread {
     /// Open MQI calls, outermost first.
     stack: Vec<(Arc<str>, Option<OpenCall>)>,
     pending: Option<Done>,
+    /// When it was last seen (`Calls::clock`), to close the threads seen
+    /// least recently when there are too many.
+    seen: u64,
 }
 
 /// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
@@ -329,6 +332,8 @@ pub struct Calls {
     /// Each path's wrap group, worked out once per file.
     groups: HashMap<Arc<str>, Arc<str>, rustc_hash::FxBuildHasher>,
     rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
+    /// Events observed on threads so far.
+    clock: u64,
 }
 
 impl Calls {
@@ -368,8 +373,13 @@ impl Calls {
         let Some(verb) = verb_of(function) else {
             return;
         };
+        if self.threads.len() > crate::budget::MAX_THREADS {
+            self.trim_threads();
+        }
         let key = self.thread_key(e, pid, tid);
+        self.clock += 1;
         let th = self.threads.entry(key.clone()).or_default();
+        th.seen = self.clock;
         if e.kind == Kind::Entry {
             if th.stack.is_empty() {
                 // A new outermost call: the previous one can take no more
@@ -501,6 +511,8 @@ impl Calls {
         let Some(th) = self.threads.get_mut(&key) else {
             return;
         };
+        self.clock += 1;
+        th.seen = self.clock;
         if th.stack.is_empty() && th.pending.is_none() {
             return;
         }
@@ -590,6 +602,47 @@ impl Calls {
         }
     }
 
+    /// A thread's calls as the end of the input leaves them: the one
+    /// waiting is counted, and the one still open, as open.
+    fn close_thread(&mut self, (path, pid, tid): ThreadKey, th: Thread) {
+        if let Some(d) = th.pending {
+            self.finish_call(d);
+        }
+        if let Some((_, Some(call))) = th.stack.into_iter().next() {
+            self.finish_call(Done {
+                verb: call.verb,
+                function: call.function,
+                ident: call.ident,
+                pid,
+                tid,
+                path,
+                line: 0,
+                ts: call.start,
+                outcome: None,
+                evidence: unquoted(),
+                elapsed: None,
+            });
+        }
+    }
+
+    /// Too many threads: those seen least recently are closed as the end
+    /// of the input would close them (a trace with a new thread on every
+    /// line must not keep them all).
+    fn trim_threads(&mut self) {
+        let mut threads = std::mem::take(&mut self.threads);
+        let mut closed = Vec::new();
+        crate::budget::trim_oldest(
+            &mut threads,
+            crate::budget::MAX_THREADS,
+            |t| t.seen,
+            |k, t| closed.push((k, t)),
+        );
+        self.threads = threads;
+        for (k, t) in closed {
+            self.close_thread(k, t);
+        }
+    }
+
     /// Close the books: calls still open or waiting are counted, rows are
     /// named from the inputs' facts and sorted, widest impact (total time)
     /// first.
@@ -597,25 +650,8 @@ impl Calls {
         let mut threads: Vec<_> = std::mem::take(&mut self.threads).into_iter().collect();
         // Deterministic order (the hash map's is not).
         threads.sort_by(|a, b| a.0.cmp(&b.0));
-        for ((path, pid, tid), th) in threads {
-            if let Some(d) = th.pending {
-                self.finish_call(d);
-            }
-            if let Some((_, Some(call))) = th.stack.into_iter().next() {
-                self.finish_call(Done {
-                    verb: call.verb,
-                    function: call.function,
-                    ident: call.ident,
-                    pid,
-                    tid,
-                    path,
-                    line: 0,
-                    ts: call.start,
-                    outcome: None,
-                    evidence: unquoted(),
-                    elapsed: None,
-                });
-            }
+        for (key, th) in threads {
+            self.close_thread(key, th);
         }
         // Each trace file's host, and each process's name (by host and
         // pid, or file and pid when the file names no host).

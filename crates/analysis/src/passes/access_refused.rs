@@ -204,6 +204,8 @@ struct Thread {
     conname: Option<String>,
     depth: u32,
     counted: bool,
+    /// When it was last seen (`AccessRefused::clock`).
+    seen: u64,
 }
 
 /// A trace's failed calls on one channel.
@@ -231,6 +233,8 @@ pub struct AccessRefused {
     stories: Vec<Story>,
     index: HashMap<String, usize>,
     threads: FxHashMap<(Arc<str>, u32, u32), Thread>,
+    /// Trace events met on threads so far.
+    clock: u64,
     clients: Vec<Client>,
     client_index: HashMap<(String, Option<u32>, Option<String>), usize>,
 }
@@ -246,6 +250,7 @@ impl AccessRefused {
             stories: Vec::new(),
             index: HashMap::new(),
             threads: FxHashMap::default(),
+            clock: 0,
             clients: Vec::new(),
             client_index: HashMap::new(),
         }
@@ -304,6 +309,22 @@ impl AccessRefused {
                 self.open.insert(k, o);
             }
             None => self.close(o),
+        }
+        if self.open.len() > crate::budget::MAX_THREADS {
+            // Those whose last message is oldest are closed first: the
+            // messages that could still join them are newer still.
+            let mut open = std::mem::take(&mut self.open);
+            let mut closed = Vec::new();
+            crate::budget::trim_oldest(
+                &mut open,
+                crate::budget::MAX_THREADS,
+                |o| o.last.timestamp_nanos_opt().unwrap_or(i64::MIN) as u64 ^ (1 << 63),
+                |_, o| closed.push(o),
+            );
+            self.open = open;
+            for o in closed {
+                self.close(o);
+            }
         }
     }
 
@@ -404,10 +425,24 @@ impl AccessRefused {
             _ => {}
         }
         let key = (e.origin.path.clone(), pid, tid);
+        // Threads seen least recently are forgotten past the budget, as
+        // the end of the input would forget them.
+        crate::budget::trim_oldest(
+            &mut self.threads,
+            crate::budget::MAX_THREADS,
+            |t| t.seen,
+            |_, _| {},
+        );
+        self.clock += 1;
+        if let Some(th) = self.threads.get_mut(&key) {
+            th.seen = self.clock;
+        }
+        let clock = self.clock;
         match e.kind {
             Kind::Text => {
                 if e.text.contains("ChlName(") {
                     let th = self.threads.entry(key).or_default();
+                    th.seen = clock;
                     th.channel = paren_value(&e.text, "ChlName(");
                     th.conname = paren_value(&e.text, "ConnName(");
                     return;
@@ -430,6 +465,7 @@ impl AccessRefused {
             }
             Kind::Entry => {
                 let th = self.threads.entry(key).or_default();
+                th.seen = clock;
                 if th.depth == 0 {
                     th.counted = false;
                 }
@@ -440,6 +476,7 @@ impl AccessRefused {
                     return;
                 };
                 let th = self.threads.entry(key).or_default();
+                th.seen = clock;
                 th.depth = th.depth.saturating_sub(1);
                 let reason = match e.rc.as_deref().map(mqrc::decode_rc) {
                     Some(Outcome::Reason(r)) if REFUSED.contains(&r) => r,

@@ -196,6 +196,8 @@ struct ThreadConn {
     /// When the current connection started.
     connected_at: Option<Ts>,
     in_disc: Option<(String, u32)>,
+    /// When it was last seen (`ConnectionChurn::clock`).
+    seen: u64,
 }
 
 pub struct ConnectionChurn {
@@ -203,6 +205,8 @@ pub struct ConnectionChurn {
     min_rate: f64,
     max_mean_us: f64,
     threads: HashMap<ThreadKey, ThreadConn>,
+    /// Trace events of the connect and disconnect families met so far.
+    clock: u64,
     /// In first-seen order; sorted by key at the end. Looked up through
     /// the indexes below, the channel one by a borrowed key so that a
     /// record of a known group allocates nothing.
@@ -294,6 +298,7 @@ impl ConnectionChurn {
             min_rate: s.get("min_per_second"),
             max_mean_us: s.get("max_mean_ms") * 1000.0,
             threads: HashMap::new(),
+            clock: 0,
             groups: Vec::new(),
             by_process: HashMap::default(),
             by_channel: HashMap::default(),
@@ -373,11 +378,22 @@ impl ConnectionChurn {
             return;
         };
         let (path, pid) = (tk.0.clone(), tk.1);
+        // Threads seen least recently are forgotten past the budget, as
+        // the end of the input would forget them.
+        crate::budget::trim_oldest(
+            &mut self.threads,
+            crate::budget::MAX_THREADS,
+            |t| t.seen,
+            |_, _| {},
+        );
+        self.clock += 1;
         let t = self.threads.entry(tk).or_insert(ThreadConn {
             in_connect: None,
             connected_at: None,
             in_disc: None,
+            seen: 0,
         });
+        t.seen = self.clock;
         // What this event means for the group, applied once `t` is done.
         let mut connected = false;
         let mut ended: Option<i64> = None;

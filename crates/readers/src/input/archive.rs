@@ -78,6 +78,11 @@ pub fn spill_limit(len: u64) -> u64 {
 // is the same for every `-j`. The per-member limits enforced while a member
 // is read (declared size, ratio) depend on that member alone.
 
+/// Longest member path read (Linux's `PATH_MAX`; a tar's pax header can
+/// state any length), and how much of a longer one is shown.
+const MAX_NAME_BYTES: usize = 4096;
+const NAME_SHOWN: usize = 200;
+
 /// How many bytes decide whether a file is an archive (`ustar` sits at 257).
 pub const MAGIC_BYTES: usize = 512;
 
@@ -932,7 +937,19 @@ impl<'a> Expander<'a> {
                     ),
                 );
             }
-            let raw = entry.path_bytes().into_owned();
+            let raw = entry.path_bytes();
+            if raw.len() > MAX_NAME_BYTES {
+                // Shown by its start only: a name is printed on every row
+                // and in every report of its file.
+                let start = crate::text::name_bytes_display(&raw[..NAME_SHOWN]);
+                let n = raw.len();
+                self.refuse(
+                    &format!("{display}!{start}..."),
+                    format!("refused: member path of {n} bytes, longer than the {MAX_NAME_BYTES} a path may have"),
+                );
+                continue;
+            }
+            let raw = raw.into_owned();
             let shown = format!("{display}!{}", crate::text::name_bytes_display(&raw));
             use tar::EntryType as T;
             let kind = entry.header().entry_type();

@@ -873,6 +873,7 @@ impl TraceSource {
         // Answer the questions, changing nothing yet: for each thread, the
         // length of its stack before each question and after the last, and
         // where each question found its entry.
+        self.threads.trim();
         let mut patches = Vec::new();
         let mut answers: Vec<(Vec<usize>, Vec<Option<usize>>)> =
             Vec::with_capacity(d.threads.len());

@@ -176,6 +176,7 @@ impl TraceSource {
         }
         let names = &mut self.names;
         let ahead = &mut self.ahead;
+        self.threads.trim();
         let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;
         let seg = self.seg.as_mut()?;
         // Nothing is written before this point: a `None` above leaves the

@@ -254,6 +254,7 @@ impl TraceSource {
             ts.timestamp_nanos_opt()
                 .is_some_and(crate::timefmt::orderable)
         });
+        self.threads.trim();
         let ahead = &mut self.ahead;
         let thread = self.threads.get(key.0, key.1);
         // With an interest set, only calls of interest are stacked, so the

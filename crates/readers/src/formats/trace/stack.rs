@@ -65,6 +65,44 @@ impl Threads {
         Some(&mut self.all[i])
     }
 
+    /// Past the budget of threads (`budget::MAX_THREADS`), forget a
+    /// quarter of them: idle ones first (no call open), those whose last
+    /// record is oldest first. A forgotten thread is met again as a new
+    /// one. Called between records, never while a thread is held.
+    pub(super) fn trim(&mut self) {
+        let cap = crate::budget::MAX_THREADS;
+        if self.all.len() <= cap {
+            return;
+        }
+        let keep = cap - cap / 4;
+        let mut order: Vec<(bool, u64, u32, u32, usize)> = self
+            .all
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let busy = !t.stack.is_empty() || !t.queries.is_empty();
+                (busy, t.last_record_line, t.pid, t.tid, i)
+            })
+            .collect();
+        order.sort_unstable();
+        let mut kept: Vec<usize> = order[order.len() - keep..].iter().map(|o| o.4).collect();
+        kept.sort_unstable();
+        let mut all = std::mem::take(&mut self.all);
+        let mut k = kept.iter().peekable();
+        self.all = all
+            .drain(..)
+            .enumerate()
+            .filter(|(i, _)| k.next_if_eq(&i).is_some())
+            .map(|(_, t)| t)
+            .collect();
+        self.index.clear();
+        for (i, t) in self.all.iter().enumerate() {
+            self.index.insert((t.pid, t.tid), i);
+        }
+        self.cache.clear();
+        self.text_cache.clear();
+    }
+
     pub(super) fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
         if self.cache.is_empty() {
             // An empty slot has no index (every key is a valid PID.TID).

@@ -1,0 +1,74 @@
+//! The run's memory budget, and the part of it that state kept per thread
+//! may take.
+//!
+//! A run is built to stay within `MEMORY_BUDGET` of resident memory,
+//! whatever its inputs: every structure that grows with the input is
+//! bounded, by count or by bytes, and the bounds are chosen so that their
+//! sum stays within it (docs/limits.md lists them). Output that is itself
+//! as large as the input (the rows of `calls --by thread`, say) is not
+//! part of this budget.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+
+/// Resident memory a run is built to stay within (the command line's help
+/// says so).
+pub const MEMORY_BUDGET: u64 = 256 << 20;
+
+/// Threads whose state one reader or one rule keeps at most (call stacks,
+/// calls waiting for their outcome). A trace that brings more (a new
+/// thread on every line) has the threads seen least recently closed as
+/// the input's end would close them, so that a few hundred bytes per
+/// thread cannot grow with the input.
+pub const MAX_THREADS: usize = 16_384;
+
+/// When `map` holds more than `cap` entries, remove the quarter seen
+/// least recently (by `seen`, then by key, so that the choice is the same
+/// on every run), oldest first, handing each to `close`. Amortised: one
+/// pass every `cap / 4` new entries.
+pub fn trim_oldest<K, V, S>(
+    map: &mut HashMap<K, V, S>,
+    cap: usize,
+    seen: impl Fn(&V) -> u64,
+    mut close: impl FnMut(K, V),
+) where
+    K: Ord + Clone + Hash + Eq,
+    S: BuildHasher,
+{
+    if map.len() <= cap {
+        return;
+    }
+    let mut order: Vec<(u64, K)> = map.iter().map(|(k, v)| (seen(v), k.clone())).collect();
+    let drop = map.len() - cap + cap / 4;
+    order.select_nth_unstable(drop - 1);
+    order.truncate(drop);
+    order.sort_unstable();
+    for (_, k) in order {
+        if let Some(v) = map.remove(&k) {
+            close(k, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_recently_seen_go_first_in_order() {
+        let mut m: HashMap<u32, u64> = HashMap::new();
+        for k in 0..9u32 {
+            // Seen in the order 8, 7, ..., 0 except 5, seen last.
+            m.insert(k, if k == 5 { 100 } else { u64::from(9 - k) });
+        }
+        let mut closed = Vec::new();
+        trim_oldest(&mut m, 8, |v| *v, |k, _| closed.push(k));
+        // 9 > 8: down to 6 (8 - 8 / 4), the three seen first closed first.
+        assert_eq!(closed, [8, 7, 6]);
+        assert_eq!(m.len(), 6);
+        assert!(m.contains_key(&5));
+        let before = m.len();
+        trim_oldest(&mut m, 8, |v| *v, |_, _| panic!("under the cap"));
+        assert_eq!(m.len(), before);
+    }
+}
