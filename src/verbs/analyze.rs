@@ -134,6 +134,19 @@ fn collect(
     discovery_rows: Vec<FileInfo>,
     redactor: Option<&Redactor>,
 ) -> Result<Collected, String> {
+    collect_observed(input, plan, sources, discovery_rows, redactor, &mut |_| {})
+}
+
+/// `collect`, with `extra` shown every event in the window too
+/// (`compare` counts message ids).
+pub(crate) fn collect_observed(
+    input: &InputArgs,
+    plan: &Plan,
+    sources: Vec<Box<dyn crate::source::Source>>,
+    discovery_rows: Vec<FileInfo>,
+    redactor: Option<&Redactor>,
+    extra: &mut dyn FnMut(&crate::event::Event),
+) -> Result<Collected, String> {
     let mut passes = plan.passes();
     // The report's MQI call tables: per process (`calls`) and per verb
     // (the HTML chart), whichever rules run.
@@ -155,6 +168,7 @@ fn collect(
         }
         calls.observe(e);
         calls_by_verb.observe(e);
+        extra(e);
         charts.observe(e);
         if fdcs.len() < 10_000
             && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
@@ -194,7 +208,7 @@ fn collect(
 
 /// Inputs' facts, sealed and ordered findings, the MQI call rows (per
 /// process, per verb), the charts' data and the resolved time window.
-type Collected = (
+pub(crate) type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
     (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
