@@ -253,3 +253,18 @@ fn calls_match_the_schema() {
     bad["rows"][0]["calls"] = (-1).into();
     assert!(!errors(&schema, &bad).is_empty());
 }
+
+#[test]
+fn compare_json_matches_its_schema() {
+    let schema = load("compare.json");
+    for (good, bad) in [
+        ("tests/data/compare/good", "tests/data/compare/bad"),
+        ("tests/data/compare/bad", "tests/data/compare/good"),
+        ("fixtures/case-mixed", "fixtures/errlog"),
+    ] {
+        let r = mqdiag(&["compare", good, bad, "-q", "--format", "json"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_valid(&schema, &v, &format!("compare {good} {bad}"));
+    }
+}

@@ -41,6 +41,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Every MQI call in the traces: counts, failures, reason codes, timings.
     Calls(CallsArgs),
+    /// What changed between two captures of one system (good, bad).
+    Compare(CompareArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]
@@ -90,6 +92,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Analyze(a)) => crate::verbs::analyze::run(a),
         Some(Command::Rules(a)) => crate::verbs::rules::run(a),
         Some(Command::Calls(a)) => crate::verbs::calls::run(a),
+        Some(Command::Compare(a)) => crate::verbs::compare::run(a),
         Some(Command::Completions { shell }) => {
             io_result(shell::completions(shell, &mut io::stdout().lock())).map(|_| EXIT_OK)
         }

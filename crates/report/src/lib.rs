@@ -4,6 +4,7 @@
 pub mod calls;
 pub mod charts;
 pub mod color;
+pub mod compare;
 pub mod ecs;
 pub mod html;
 pub mod json;
