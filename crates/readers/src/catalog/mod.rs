@@ -26,11 +26,13 @@ mod extract;
 pub mod limits;
 mod localised;
 mod matchers;
+pub mod memo;
 mod net;
 mod normalise;
 mod table;
 
 pub use extract::{Extracted, extract};
+pub use memo::Memo;
 pub use net::{HostSpec, is_ip, split_host};
 pub use normalise::{normalise, normalise_cow, normalise_parts};
 use table::REMOTE_HOST;

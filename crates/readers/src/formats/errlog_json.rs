@@ -163,6 +163,7 @@ pub fn source(inputs: Vec<Input>, opts: &ReadOptions, format: Format) -> Box<dyn
         format,
         dedup: Dedup::default(),
         line: String::new(),
+        memo: catalog::Memo::default(),
     };
     Box::new(LineSource::new(json, inputs, opts))
 }
@@ -491,6 +492,7 @@ struct ErrlogJson {
     dedup: Dedup,
     /// The current line, decoded.
     line: String,
+    memo: catalog::Memo,
 }
 
 impl LineFormat for ErrlogJson {
@@ -740,18 +742,15 @@ impl ErrlogJson {
         e.pid = pid;
         e.tid = tid;
         if let Some(id) = msgid {
-            let norm = catalog::normalise_cow(message);
-            let x = catalog::extract(id, &norm, &inserts);
-            e.set(AttrKey::Msgid, x.msgid);
+            let x = self.memo.extract(id, message, &inserts);
+            e.set(AttrKey::Msgid, &x.msgid);
             if let Some(s) = x.severity {
-                e.set(AttrKey::Severity, s.to_string());
+                e.set(AttrKey::Severity, s.encode_utf8(&mut [0; 4]));
             }
             if let Some(f) = x.family {
                 e.set(AttrKey::Family, f);
             }
-            for (k, v) in x.attrs {
-                e.set_attr(k, v);
-            }
+            x.push_attrs(&mut e.attrs);
         }
         let qmgr = key!(found, "ibm_servername").or(run.qmgr.as_deref());
         if let Some(q) = qmgr {
