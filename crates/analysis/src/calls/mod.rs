@@ -31,6 +31,7 @@
 
 pub mod render;
 pub mod sketch;
+pub mod table;
 
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
