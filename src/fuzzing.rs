@@ -1,8 +1,9 @@
 //! Entry points for the fuzz targets (`fuzz/`) and for the tests that
 //! replay the inputs they found (`tests/fuzz_regressions.rs`): both call
 //! `run(target, bytes)`, so a crash found by a fuzzer is replayed on stable
-//! through exactly the code it crashed. A new reader is one line in
-//! `TARGETS` and one three-line file in `fuzz/fuzz_targets/`.
+//! through exactly the code it crashed. Each reader names its target
+//! (`Reader::fuzz`); a new one is that and a three-line file in
+//! `fuzz/fuzz_targets/` with its `[[bin]]` in `fuzz/Cargo.toml`.
 //!
 //! Not part of the user contract: hidden from the documentation.
 
@@ -15,34 +16,48 @@ use crate::source::{Parallel, ReadOptions, Source};
 use chrono::NaiveDate;
 use std::sync::Arc;
 
-/// A fuzz target: its name (the `fuzz/fuzz_targets/<name>.rs` file and the
-/// `tests/fuzz_regressions/<name>/` directory) and what it runs.
+/// A target beyond the readers' own: its name (the `fuzz/fuzz_targets/
+/// <name>.rs` file and the `tests/fuzz_regressions/<name>/` directory) and
+/// what it runs.
 pub type Target = (&'static str, fn(&[u8]));
 
-/// Every target.
-pub static TARGETS: &[Target] = &[
-    ("trace", trace),
-    ("binary_trace", binary_trace),
-    ("errlog_text", errlog_text),
-    ("errlog_json", errlog_json),
-    ("fdc", fdc),
-    ("joblog", joblog),
-    ("smf_csv", smf_csv),
-    ("container_log", container_log),
-    ("ffstsummary", ffstsummary),
+/// Targets besides each reader's (`Reader::fuzz`); one named as a reader's
+/// runs after that reader's events.
+static EXTRA: &[Target] = &[
+    ("trace", trace_rows),
     ("archive", archive),
     ("analyze", analyze),
 ];
 
+/// Every target's name: each reader's, then the others.
+pub fn targets() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = formats::READERS
+        .iter()
+        .filter_map(|r| r.fuzz())
+        .map(|f| f.target)
+        .collect();
+    for (n, _) in EXTRA {
+        if !names.contains(n) {
+            names.push(n);
+        }
+    }
+    names
+}
+
 /// Run the target called `name` on `data`; false when there is none.
 pub fn run(name: &str, data: &[u8]) -> bool {
-    match TARGETS.iter().find(|(n, _)| *n == name) {
-        Some((_, f)) => {
-            f(data);
-            true
+    let mut ran = false;
+    for r in formats::READERS {
+        if let Some(f) = r.fuzz().filter(|f| f.target == name && !f.names.is_empty()) {
+            events(*r, f.names[data.len() % f.names.len()], data);
+            ran = true;
         }
-        None => false,
     }
+    if let Some((_, f)) = EXTRA.iter().find(|(n, _)| *n == name) {
+        f(data);
+        ran = true;
+    }
+    ran
 }
 
 /// Options with a date and offset, so that files stating neither still
@@ -86,12 +101,11 @@ fn rows(mut src: Box<dyn Source>, format: TimelineFormat) -> Vec<u8> {
     out
 }
 
-/// A text trace: events; `timeline` rows read alone and with a helper
-/// thread on small blocks, which must be the same rows (the helpers'
-/// promise, checked here on whatever the fuzzer makes).
-fn trace(data: &[u8]) {
+/// A text trace's `timeline` rows read alone and with a helper thread on
+/// small blocks, which must be the same rows (the helpers' promise,
+/// checked here on whatever the fuzzer makes).
+fn trace_rows(data: &[u8]) {
     let name = "AMQ1234.0.FMT";
-    events(&formats::trace::TraceReader, name, data);
     let open = |parallel: Parallel| {
         let opts = ReadOptions {
             parallel,
@@ -116,82 +130,6 @@ fn trace(data: &[u8]) {
         String::from_utf8_lossy(&helped)
     );
     rows(open(Parallel::default()), TimelineFormat::Jsonl);
-}
-
-fn binary_trace(data: &[u8]) {
-    events(
-        &formats::binary_trace::BinaryTraceReader,
-        "AMQ1234.0.TRC",
-        data,
-    );
-}
-
-fn errlog_text(data: &[u8]) {
-    events(
-        &formats::errlog_text::ErrlogTextReader,
-        "AMQERR01.LOG",
-        data,
-    );
-}
-
-fn errlog_json(data: &[u8]) {
-    events(
-        &formats::errlog_json::ErrlogJsonReader,
-        "AMQERR01.json",
-        data,
-    );
-}
-
-fn fdc(data: &[u8]) {
-    events(&formats::fdc::FdcReader, "AMQ1234.0.FDC", data);
-}
-
-fn joblog(data: &[u8]) {
-    events(
-        &formats::joblog::JoblogReader,
-        "MQ1ACHIN.JESMSGLG.txt",
-        data,
-    );
-}
-
-fn container_log(data: &[u8]) {
-    events(
-        &formats::container_log::ContainerLogReader,
-        "mq-container.log",
-        data,
-    );
-}
-
-fn ffstsummary(data: &[u8]) {
-    events(
-        &formats::ffstsummary::FfstSummaryReader,
-        "FFST.output",
-        data,
-    );
-}
-
-/// The SMF reader takes the structure from the file name when the header
-/// does not say: the length picks one of the names `mqsmfcsv` writes.
-fn smf_csv(data: &[u8]) {
-    const NAMES: &[&str] = &[
-        "SMF-WTAS.csv",
-        "SMF-WQ.csv",
-        "SMF-QMST.csv",
-        "SMF-QCST.csv",
-        "SMF-QCCT.csv",
-        "SMF-WTID.csv",
-        "SMF-QPST.csv",
-        "SMF-QQST.csv",
-        "SMF-QCTDNS.csv",
-        "SMF-QCTSSL.csv",
-        "SMF-QMAC.csv",
-        "data.csv",
-    ];
-    events(
-        &formats::smf::SmfCsvReader,
-        NAMES[data.len() % NAMES.len()],
-        data,
-    );
 }
 
 /// Write `data` as one file in a fresh temporary directory (removed after).
@@ -247,7 +185,7 @@ mod tests {
     #[test]
     fn every_target_runs_on_a_fixture() {
         let trace = include_bytes!("../fixtures/fdc/AMQ3321.0.FDC");
-        for (name, _) in TARGETS {
+        for name in targets() {
             assert!(run(name, trace), "{name}");
         }
         assert!(!run("no-such-target", b""));
@@ -257,7 +195,7 @@ mod tests {
     fn every_target_has_its_cargo_fuzz_binary() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");
         let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
-        for (name, _) in TARGETS {
+        for name in targets() {
             let file = format!("{dir}/fuzz_targets/{name}.rs");
             let body = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
             assert!(body.contains(&format!("run(\"{name}\"")), "{file}");
@@ -279,6 +217,6 @@ mod tests {
             TimelineFormat::Text,
         );
         assert!(out.len() > 100, "{}", String::from_utf8_lossy(&out));
-        trace(&text);
+        assert!(run("trace", &text));
     }
 }

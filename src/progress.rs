@@ -372,8 +372,12 @@ mod tests {
         assert_eq!(p.meter().snapshot().files, 1);
         drop(rb);
         let sources = p.track(vec![
-            Box::new(Done(vec![FileInfo::new("a", Format::FmtTrace, 10)])),
-            Box::new(Done(vec![FileInfo::new("b", Format::Unknown, 6)])),
+            Box::new(Done(vec![FileInfo::new(
+                "a",
+                crate::formats::trace::FORMAT,
+                10,
+            )])),
+            Box::new(Done(vec![FileInfo::new("b", Format::UNKNOWN, 6)])),
         ]);
         // Let the line be drawn at least once.
         std::thread::sleep(Duration::from_millis(80));

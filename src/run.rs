@@ -296,7 +296,7 @@ pub fn nothing_read(inputs: &[FileInfo]) -> bool {
     use crate::event::Format;
     inputs.iter().all(|i| {
         i.events == 0
-            && (matches!(i.format, Format::Unknown | Format::BinaryTrace)
+            && ([Format::UNKNOWN, crate::formats::binary_trace::FORMAT].contains(&i.format)
                 || i.worst == Some(crate::problem::Severity::Error))
     })
 }

@@ -151,33 +151,36 @@ fn timeline_of_fixtures() {
 fn sniffing_by_content() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let expect: &[(&str, Format)] = &[
-        ("fixtures/trace/AMQ622742.0.FMT", Format::FmtTrace),
+        ("fixtures/trace/AMQ622742.0.FMT", formats::trace::FORMAT),
         (
             "fixtures/errlog/qmgrs/QM1/errors/AMQERR01.LOG",
-            Format::ErrlogText,
+            formats::errlog_text::FORMAT,
         ),
         (
             "fixtures/errlog/qmgrs/QM1/errors/AMQERR03.LOG",
-            Format::ErrlogText,
+            formats::errlog_text::FORMAT,
         ),
         (
             "fixtures/errlog/windows/qmgrs/QMWIN/errors/AMQERR01.LOG",
-            Format::ErrlogText,
+            formats::errlog_text::FORMAT,
         ),
         (
             "fixtures/errlog/system/errors/AMQERR02.LOG",
-            Format::ErrlogText,
+            formats::errlog_text::FORMAT,
         ),
         (
             "fixtures/errlog/client/IBM/MQ/data/errors/AMQERR01.LOG",
-            Format::ErrlogText,
+            formats::errlog_text::FORMAT,
         ),
         (
             "fixtures/errlog/qmgrs/QM2/errors/AMQERR02.json",
-            Format::ErrlogJson,
+            formats::errlog_json::FORMAT,
         ),
-        ("fixtures/fdc/AMQ3321.0.FDC", Format::Fdc),
-        ("fixtures/zos/MQ1ACHIN.JESMSGLG.txt", Format::ZosJoblog),
+        ("fixtures/fdc/AMQ3321.0.FDC", formats::fdc::FORMAT),
+        (
+            "fixtures/zos/MQ1ACHIN.JESMSGLG.txt",
+            formats::joblog::FORMAT,
+        ),
     ];
     for (rel, fmt) in expect {
         let input = Input::from_path(rel, &root.join(rel)).unwrap();

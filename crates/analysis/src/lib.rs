@@ -11,4 +11,4 @@ pub mod timeline;
 #[cfg(test)]
 use mqdiag_model::testrng;
 use mqdiag_model::{event, fileinfo, findings, mqrc, problem, redact, sink, text, timefmt};
-use mqdiag_readers::{catalog, source};
+use mqdiag_readers::{catalog, formats, source};

@@ -321,7 +321,7 @@ impl RowMerged {
 mod tests {
     use super::*;
     use crate::event::Event;
-    use crate::event::{Format, Kind};
+    use crate::event::Kind;
     use crate::sink::TimelineFormat;
 
     struct VecSource(std::vec::IntoIter<Event>);
@@ -330,14 +330,14 @@ mod tests {
             self.0.next()
         }
         fn finish(self: Box<Self>) -> Vec<FileInfo> {
-            vec![FileInfo::new("a", Format::FmtTrace, 0)]
+            vec![FileInfo::new("a", crate::formats::trace::FORMAT, 0)]
         }
     }
 
     fn ev(ts: &str, line: u64, text: String) -> Event {
         let o = Arc::new(Origin {
             path: Arc::from("a"),
-            format: Format::FmtTrace,
+            format: crate::formats::trace::FORMAT,
         });
         let t = DateTime::parse_from_rfc3339(ts).unwrap();
         Event::new(t, o, line, Kind::Text, text)

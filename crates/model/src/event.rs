@@ -64,43 +64,112 @@ use std::sync::Arc;
 /// A full timestamp with the source's own UTC offset.
 pub type Ts = DateTime<FixedOffset>;
 
-/// Input formats, named as in the contract's `format` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    FmtTrace,
-    BinaryTrace,
-    ErrlogText,
-    ErrlogJson,
-    Fdc,
-    ZosJoblog,
-    SmfCsv,
-    ContainerLog,
-    Unknown,
+/// What the rest of the program knows about an input format: data only.
+/// Each reader declares its own (`formats::<format>::FORMAT` in the readers
+/// crate, reached through its `READERS` line); the model knows none of them
+/// but `Format::UNKNOWN`.
+#[derive(Debug)]
+pub struct FormatInfo {
+    /// The contract's `format` value: what reports and the inventory show.
+    pub name: &'static str,
+    /// The kind of input in words (`trace`, `error log`): the overview
+    /// chart's lane legend.
+    pub family: &'static str,
+    /// Whether the format states the local time people read off it
+    /// (traces and error logs): a time of day the user types (`--since
+    /// 06:22`) is meant in its offset.
+    pub states_local_time: bool,
+    /// The exports' `event.dataset` (`ibmmq.errorlog`).
+    pub dataset: &'static str,
+    /// Whether its `host` attribute is the machine that wrote the file
+    /// (FDC), not a peer: exports take it when `local_host` is absent.
+    pub host_is_writer: bool,
 }
 
+/// An input format: a handle on its `FormatInfo`. Equal when the facts
+/// are one and the same declaration.
+#[derive(Clone, Copy)]
+pub struct Format(&'static FormatInfo);
+
+/// The facts of files no reader took.
+static UNKNOWN: FormatInfo = FormatInfo {
+    name: "unknown",
+    family: "other",
+    states_local_time: false,
+    dataset: "ibmmq.other",
+    host_is_writer: false,
+};
+
 impl Format {
-    /// Traces and error logs state the local time people read off them: a
-    /// time of day the user types (`--since 06:22`) is meant in their offset.
+    /// A file no reader took.
+    pub const UNKNOWN: Format = Format(&UNKNOWN);
+
+    /// The format these facts declare.
+    pub const fn of(info: &'static FormatInfo) -> Format {
+        Format(info)
+    }
+
+    pub fn info(self) -> &'static FormatInfo {
+        self.0
+    }
+
+    /// See `FormatInfo::states_local_time`.
     pub fn states_local_time(self) -> bool {
-        matches!(
-            self,
-            Format::FmtTrace | Format::ErrlogText | Format::ErrlogJson | Format::ContainerLog
-        )
+        self.0.states_local_time
     }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Format::FmtTrace => "fmt-trace",
-            Format::BinaryTrace => "binary-trace",
-            Format::ErrlogText => "errlog-text",
-            Format::ErrlogJson => "errlog-json",
-            Format::Fdc => "fdc",
-            Format::ZosJoblog => "zos-joblog",
-            Format::SmfCsv => "smf-csv",
-            Format::ContainerLog => "container-log",
-            Format::Unknown => "unknown",
-        }
+        self.0.name
+    }
+
+    /// See `FormatInfo::family`.
+    pub fn family(self) -> &'static str {
+        self.0.family
+    }
+
+    /// See `FormatInfo::dataset`.
+    pub fn dataset(self) -> &'static str {
+        self.0.dataset
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        // Names are unique (tests in `formats` hold every reader to it);
+        // the pointer is the common, cheap case.
+        std::ptr::eq(self.0, other.0) || self.0.name == other.0.name
+    }
+}
+
+impl Eq for Format {}
+
+impl std::hash::Hash for Format {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.name.hash(h)
+    }
+}
+
+impl PartialOrd for Format {
+    fn partial_cmp(&self, other: &Format) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Format {
+    fn cmp(&self, other: &Format) -> std::cmp::Ordering {
+        self.0.name.cmp(other.0.name)
+    }
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.name)
     }
 }
 
@@ -656,6 +725,35 @@ pub const NAME_ATTRS: [&str; 10] = [
 #[cfg(test)]
 mod tests {
     #[test]
+    fn formats_are_their_declarations() {
+        use super::*;
+        static A: FormatInfo = FormatInfo {
+            name: "a-format",
+            family: "trace",
+            states_local_time: true,
+            dataset: "ibmmq.a",
+            host_is_writer: false,
+        };
+        // Another declaration of the same name is the same format.
+        static A2: FormatInfo = FormatInfo {
+            name: "a-format",
+            family: "other",
+            states_local_time: false,
+            dataset: "ibmmq.b",
+            host_is_writer: true,
+        };
+        let a = Format::of(&A);
+        assert_eq!(a, Format::of(&A));
+        assert_eq!(a, Format::of(&A2));
+        assert_ne!(a, Format::UNKNOWN);
+        assert!(a < Format::UNKNOWN);
+        assert!(a.states_local_time() && !Format::UNKNOWN.states_local_time());
+        assert_eq!((a.as_str(), a.family()), ("a-format", "trace"));
+        assert_eq!(serde_json::to_string(&a).unwrap(), "\"a-format\"");
+        assert_eq!(format!("{:?}", Format::UNKNOWN), "unknown");
+    }
+
+    #[test]
     fn event_stays_small() {
         // Events are moved through buffers and merges by the million.
         let n = std::mem::size_of::<super::Event>();
@@ -677,7 +775,7 @@ mod tests {
         use super::*;
         // Tests run on threads of their own: this thread's spare list
         // starts empty.
-        let origin = Origin::new("f".into(), Format::ContainerLog);
+        let origin = Origin::new("f".into(), Format::UNKNOWN);
         let ts = DateTime::parse_from_rfc3339("2024-03-05T10:00:00+00:00").unwrap();
         let event = |text: String| {
             let mut e = Event::new(ts, origin.clone(), 1, Kind::LogRecord, text);

@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn problems_serialise_their_code() {
-        let mut fi = FileInfo::new("x", Format::FmtTrace, 0);
+        let mut fi = FileInfo::new("x", Format::UNKNOWN, 0);
         fi.problem(ProblemCode::CutRecord, Some(3), Severity::Warning, 1, "cut");
         let v = serde_json::to_value(&fi.problems[0]).unwrap();
         assert_eq!(

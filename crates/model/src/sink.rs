@@ -364,7 +364,7 @@ mod tests {
     fn log(text: &str, attrs: &[(&'static str, &str)]) -> Event {
         let origin = Arc::new(Origin {
             path: Arc::from("AMQERR01.LOG"),
-            format: Format::ErrlogText,
+            format: Format::UNKNOWN,
         });
         let at = chrono::DateTime::parse_from_rfc3339("2024-01-01T00:00:00+00:00").unwrap();
         let mut e = Event::new(at, origin, 1, Kind::LogRecord, text.to_string());

@@ -229,7 +229,7 @@ mod tests {
             if !self.given {
                 self.given = true;
                 let ts = chrono::DateTime::parse_from_rfc3339("2025-01-01T00:00:00Z").unwrap();
-                let origin = Origin::new(Arc::from("a.log"), Format::ErrlogText);
+                let origin = Origin::new(Arc::from("a.log"), crate::formats::errlog_text::FORMAT);
                 return Some(Event::new(
                     ts,
                     origin,
@@ -247,7 +247,11 @@ mod tests {
             if self.in_finish {
                 panic!("bug in finish")
             }
-            vec![FileInfo::new("a.log", Format::ErrlogText, 10)]
+            vec![FileInfo::new(
+                "a.log",
+                crate::formats::errlog_text::FORMAT,
+                10,
+            )]
         }
     }
 
@@ -256,7 +260,7 @@ mod tests {
             .iter()
             .map(|d| Opened {
                 display: d.to_string(),
-                format: Format::ErrlogText,
+                format: crate::formats::errlog_text::FORMAT,
                 bytes: 10,
             })
             .collect()

@@ -472,7 +472,6 @@ pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Format;
     use crate::passes::testutil::*;
 
     #[test]
@@ -507,7 +506,7 @@ mod tests {
     fn fdc(path: &str, line: u64, at: &str, probe: &str, major: &str, program: &str) -> Event {
         let mut e = Event::new(
             ts(at),
-            origin(path, Format::Fdc),
+            origin(path, crate::formats::fdc::FORMAT),
             line,
             Kind::Fdc,
             format!("{probe} comp: something"),

@@ -534,7 +534,7 @@ mod tests {
         // Windows code on a file whose platform comes from the inventory.
         let mut s = stall(10, 10, 300);
         s[0].rc = Some("Unknown(2733)".into());
-        let mut fi = FileInfo::new(P, crate::event::Format::FmtTrace, 0);
+        let mut fi = FileInfo::new(P, crate::formats::trace::FORMAT, 0);
         fi.platform = Some("Windows 10".into());
         let out = run_with(&RULE, &[], &s, &[fi]);
         assert_eq!(out.len(), 1);

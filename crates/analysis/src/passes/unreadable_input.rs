@@ -85,7 +85,7 @@ const NOT_RECOGNISED: &str = "format not recognised: not analysed";
 /// A file no reader took, with nothing else said about it (a copy read
 /// once under another name is also of no format, but has its note).
 fn not_recognised(fi: &FileInfo) -> bool {
-    fi.format == Format::Unknown && fi.problem_count == 0 && fi.notes.is_empty()
+    fi.format == Format::UNKNOWN && fi.problem_count == 0 && fi.notes.is_empty()
 }
 const DUPLICATES: &str = "duplicates of other inputs: identical content, read once";
 
@@ -192,7 +192,7 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
     // Advice keys on the problems' codes, never on their wording.
     let has = |codes: &[ProblemCode]| fi.problems.iter().any(|p| codes.contains(&p.code));
     let mut parts = Vec::new();
-    if fi.format == Format::BinaryTrace || has(&[ProblemCode::BinaryTrace]) {
+    if fi.format == crate::formats::binary_trace::FORMAT || has(&[ProblemCode::BinaryTrace]) {
         parts.push(
             "Binary trace files cannot be read offline: run `dspmqtrc` on the machine (same \
              MQ level) that wrote them and collect the .FMT files.",
@@ -205,7 +205,7 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
         );
     }
     if has(&[ProblemCode::NoDate]) {
-        parts.push(if fi.format == Format::FmtTrace {
+        parts.push(if fi.format == crate::formats::trace::FORMAT {
             "The file has no date (formatted with `dspmqtrc -h`): give `--date YYYY-MM-DD` if the \
              file's modification date is not the day it was written."
         } else {
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn graded_per_file() {
-        let mut bin = FileInfo::new("case/AMQ1.0.TRC", Format::BinaryTrace, 10);
+        let mut bin = FileInfo::new("case/AMQ1.0.TRC", crate::formats::binary_trace::FORMAT, 10);
         bin.problem(
             ProblemCode::BinaryTrace,
             None,
@@ -272,7 +272,7 @@ mod tests {
             0,
             "binary trace not formatted: run `dspmqtrc` ...",
         );
-        let mut tz = FileInfo::new("case/AMQ2.0.FMT", Format::FmtTrace, 10);
+        let mut tz = FileInfo::new("case/AMQ2.0.FMT", crate::formats::trace::FORMAT, 10);
         tz.problem(
             ProblemCode::AssumedUtc,
             None,
@@ -280,7 +280,7 @@ mod tests {
             0,
             "no UTC offset in the file and no --tz given: UTC assumed",
         );
-        let mut bad = FileInfo::new("case/AMQ3.0.FMT", Format::FmtTrace, 10);
+        let mut bad = FileInfo::new("case/AMQ3.0.FMT", crate::formats::trace::FORMAT, 10);
         bad.problem(
             ProblemCode::BadLine,
             Some(7),
@@ -302,8 +302,8 @@ mod tests {
             0,
             "no UTC offset in the file and no --tz given: UTC assumed",
         );
-        let clean = FileInfo::new("case/AMQ4.0.FMT", Format::FmtTrace, 10);
-        let mut nodate = FileInfo::new("case/AMQ5.0.FMT", Format::FmtTrace, 10);
+        let clean = FileInfo::new("case/AMQ4.0.FMT", crate::formats::trace::FORMAT, 10);
+        let mut nodate = FileInfo::new("case/AMQ5.0.FMT", crate::formats::trace::FORMAT, 10);
         nodate.problem(
             ProblemCode::NoDate,
             None,
@@ -311,7 +311,7 @@ mod tests {
             0,
             "no date in the file (formatted with `dspmqtrc -h`?)",
         );
-        let unknown = FileInfo::new("case/notes.txt", Format::Unknown, 10);
+        let unknown = FileInfo::new("case/notes.txt", Format::UNKNOWN, 10);
         // An assumed offset is a reading note, not a problem.
         assert_eq!(tz.problem_count, 0);
         assert_eq!(
@@ -354,7 +354,7 @@ mod tests {
     fn advice_follows_the_code_not_the_wording() {
         // A date that "cannot be read" is no permissions problem; a cut
         // record is "cut" whatever its message says.
-        let mut f = FileInfo::new("AMQERR01.LOG", Format::ErrlogText, 10);
+        let mut f = FileInfo::new("AMQERR01.LOG", crate::formats::errlog_text::FORMAT, 10);
         f.problem(
             ProblemCode::BadTime,
             Some(4),
@@ -366,7 +366,7 @@ mod tests {
         let a = advice(&f, false);
         assert!(!a.contains("permissions"), "{a}");
         assert!(a.contains("cut off"), "{a}");
-        let mut g = FileInfo::new("x.FMT", Format::FmtTrace, 10);
+        let mut g = FileInfo::new("x.FMT", crate::formats::trace::FORMAT, 10);
         g.problem(
             ProblemCode::UnreadableFile,
             None,
@@ -381,7 +381,7 @@ mod tests {
     fn copies_and_assumed_offsets_are_notes_not_findings() {
         let mut infos = Vec::new();
         for (copy, of) in [("b/AMQERR01.LOG", "a/AMQERR01.LOG"), ("b/X.FDC", "a/X.FDC")] {
-            let mut fi = FileInfo::new(copy, Format::Unknown, 10);
+            let mut fi = FileInfo::new(copy, Format::UNKNOWN, 10);
             fi.problem(
                 ProblemCode::DuplicateFile,
                 None,
@@ -392,7 +392,7 @@ mod tests {
             assert_eq!(fi.notes.len(), 1);
             infos.push(fi);
         }
-        let mut cut = FileInfo::new("c/AMQERR01.LOG", Format::ErrlogText, 10);
+        let mut cut = FileInfo::new("c/AMQERR01.LOG", crate::formats::errlog_text::FORMAT, 10);
         cut.problem(
             ProblemCode::CutFile,
             Some(40),
@@ -412,7 +412,11 @@ mod tests {
     fn notes_of_many_files_are_one_finding() {
         let files: Vec<FileInfo> = (0..8)
             .map(|i| {
-                let mut f = FileInfo::new(&format!("trace/AMQ{i}.0.FMT"), Format::FmtTrace, 10);
+                let mut f = FileInfo::new(
+                    &format!("trace/AMQ{i}.0.FMT"),
+                    crate::formats::trace::FORMAT,
+                    10,
+                );
                 f.problem(
                     ProblemCode::NoDate,
                     None,
@@ -436,7 +440,11 @@ mod tests {
 
     #[test]
     fn late_records_are_explained_not_called_skipped() {
-        let mut fi = FileInfo::new("errors/AMQERR02.LOG", Format::ErrlogText, 10);
+        let mut fi = FileInfo::new(
+            "errors/AMQERR02.LOG",
+            crate::formats::errlog_text::FORMAT,
+            10,
+        );
         crate::timeline::report_late(
             std::slice::from_mut(&mut fi),
             3,

@@ -168,15 +168,14 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::event;
+    use super::super::tests::{ERRLOG_TEXT, FMT_TRACE, event};
     use super::*;
-    use crate::event::Format;
     use std::sync::Arc;
 
     #[test]
     fn an_error_log_record_reads_as_the_ibmmq_module_names_it() {
         let mut e = event(
-            Format::ErrlogText,
+            ERRLOG_TEXT,
             Kind::LogRecord,
             "AMQ9788W: Slow DNS lookup for address 'mvs1'.",
             &[
@@ -223,7 +222,7 @@ mod tests {
 
     #[test]
     fn a_trace_exit_has_its_verb_duration_and_reason() {
-        let mut e = event(Format::FmtTrace, Kind::ErrorExit, "}!  MQOPEN rc=2085", &[]);
+        let mut e = event(FMT_TRACE, Kind::ErrorExit, "}!  MQOPEN rc=2085", &[]);
         e.function = Some(Arc::from("MQOPEN"));
         e.rc = Some("2085".into());
         e.elapsed_us = Some(1500);
@@ -238,12 +237,7 @@ mod tests {
 
     #[test]
     fn controls_in_text_stay_escaped_on_one_line() {
-        let e = event(
-            Format::ErrlogText,
-            Kind::LogRecord,
-            "a\u{2028}b\u{202e}c\nd",
-            &[],
-        );
+        let e = event(ERRLOG_TEXT, Kind::LogRecord, "a\u{2028}b\u{202e}c\nd", &[]);
         let mut out = Vec::new();
         render(&e, &mut out);
         let s = String::from_utf8(out).unwrap();

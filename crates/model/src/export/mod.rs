@@ -106,10 +106,10 @@ fn mqi_verb(f: &str) -> Option<&str> {
 impl<'a> Facts<'a> {
     pub fn of(e: &'a Event) -> Facts<'a> {
         let a = |n| e.attr(n).filter(|v| !v.is_empty());
-        let host = match e.format() {
-            // An FDC's `host` is the machine that wrote it.
-            Format::Fdc => a("local_host").or_else(|| a("host")),
-            _ => a("local_host"),
+        let host = if e.format().info().host_is_writer {
+            a("local_host").or_else(|| a("host"))
+        } else {
+            a("local_host")
         };
         let msgid = a("msgid");
         let level = a("severity")
@@ -152,25 +152,41 @@ pub fn attr_pairs(e: &Event) -> Vec<(&str, &str)> {
     v
 }
 
-/// `event.dataset` of a format: Elastic's `ibmmq.errorlog` for error
-/// logs, ours beside it for the rest.
+/// `event.dataset` of a format (`FormatInfo::dataset`): Elastic's
+/// `ibmmq.errorlog` for error logs, ours beside it for the rest.
 pub fn dataset(f: Format) -> &'static str {
-    match f {
-        Format::ErrlogText | Format::ErrlogJson => "ibmmq.errorlog",
-        Format::FmtTrace | Format::BinaryTrace => "ibmmq.trace",
-        Format::Fdc => "ibmmq.fdc",
-        Format::ZosJoblog => "ibmmq.joblog",
-        Format::SmfCsv => "ibmmq.smf",
-        Format::ContainerLog => "ibmmq.container",
-        Format::Unknown => "ibmmq.other",
-    }
+    f.dataset()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Origin;
+    use crate::event::{FormatInfo, Origin};
     use std::sync::Arc;
+
+    /// The facts the readers declare for these formats (the model cannot
+    /// see the readers).
+    pub(crate) static ERRLOG_TEXT: Format = Format::of(&FormatInfo {
+        name: "errlog-text",
+        family: "error log",
+        states_local_time: true,
+        dataset: "ibmmq.errorlog",
+        host_is_writer: false,
+    });
+    pub(crate) static FDC: Format = Format::of(&FormatInfo {
+        name: "fdc",
+        family: "FDC",
+        states_local_time: false,
+        dataset: "ibmmq.fdc",
+        host_is_writer: true,
+    });
+    pub(crate) static FMT_TRACE: Format = Format::of(&FormatInfo {
+        name: "fmt-trace",
+        family: "trace",
+        states_local_time: true,
+        dataset: "ibmmq.trace",
+        host_is_writer: false,
+    });
 
     pub(crate) fn event(
         format: Format,
@@ -193,7 +209,7 @@ mod tests {
     #[test]
     fn facts_pick_the_writer_not_the_peer() {
         let e = event(
-            Format::ErrlogText,
+            ERRLOG_TEXT,
             Kind::LogRecord,
             "AMQ9202E: Remote host not available",
             &[
@@ -210,14 +226,14 @@ mod tests {
         assert_eq!(f.qmgr, Some("GW1"));
         // No severity letter of its own: the message id's.
         assert_eq!(f.level, Some(Level::Error));
-        let fdc = event(Format::Fdc, Kind::Fdc, "probe", &[("host", "mq1")]);
+        let fdc = event(FDC, Kind::Fdc, "probe", &[("host", "mq1")]);
         assert_eq!(Facts::of(&fdc).host, Some("mq1"));
         assert_eq!(Facts::of(&fdc).level, Some(Level::Error));
     }
 
     #[test]
     fn verbs_and_reasons_of_trace_exits() {
-        let mut e = event(Format::FmtTrace, Kind::Exit, "}  MQPUT rc=2035", &[]);
+        let mut e = event(FMT_TRACE, Kind::Exit, "}  MQPUT rc=2035", &[]);
         e.function = Some(Arc::from("MQPUT"));
         e.rc = Some("2035".into());
         let f = Facts::of(&e);

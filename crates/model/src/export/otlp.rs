@@ -97,9 +97,9 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::event;
+    use super::super::tests::{ERRLOG_TEXT, event};
     use super::*;
-    use crate::event::{Format, Kind};
+    use crate::event::Kind;
 
     fn attr<'a>(r: &'a Value, key: &str) -> Option<&'a Value> {
         r["attributes"]
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn one_record_with_the_events_instant_and_names() {
         let mut e = event(
-            Format::ErrlogText,
+            ERRLOG_TEXT,
             Kind::LogRecord,
             "AMQ9202E: Remote host not available",
             &[

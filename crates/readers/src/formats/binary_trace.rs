@@ -26,9 +26,18 @@ pub fn is_trace_name(name: &str) -> bool {
     }
 }
 
+/// Unformatted binary traces: known, not read. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "binary-trace",
+    family: "trace",
+    states_local_time: false,
+    dataset: "ibmmq.trace",
+    host_is_writer: false,
+});
+
 impl Reader for BinaryTraceReader {
     fn format(&self) -> Format {
-        Format::BinaryTrace
+        FORMAT
     }
 
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
@@ -47,7 +56,7 @@ impl Reader for BinaryTraceReader {
         let rows = inputs
             .into_iter()
             .map(|i| {
-                let mut fi = FileInfo::new(&i.display, Format::BinaryTrace, i.bytes);
+                let mut fi = FileInfo::new(&i.display, FORMAT, i.bytes);
                 let ssl = i.name.to_ascii_uppercase().starts_with("AMQ.SSL.TRC");
                 if ssl {
                     fi.variant = Some("gskit".to_string());
@@ -70,6 +79,13 @@ impl Reader for BinaryTraceReader {
             })
             .collect();
         Box::new(Done(rows))
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "binary_trace",
+            names: &["AMQ1234.0.TRC"],
+        })
     }
 }
 

@@ -330,9 +330,18 @@ fn sniff_text(text: &str) -> u8 {
     }
 }
 
+/// Container consoles. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "container-log",
+    family: "error log",
+    states_local_time: true,
+    dataset: "ibmmq.container",
+    host_is_writer: false,
+});
+
 impl Reader for ContainerLogReader {
     fn format(&self) -> Format {
-        Format::ContainerLog
+        FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -353,6 +362,13 @@ impl Reader for ContainerLogReader {
         let kept = inputs.clone();
         super::wrapper::WrappedSource::boxed(self.open_unwrapped(inputs, opts), &kept, wrappers)
     }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "container_log",
+            names: &["mq-container.log"],
+        })
+    }
 }
 
 impl ContainerLogReader {
@@ -368,7 +384,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, Format::ContainerLog)
+            super::errlog_json::source(inputs, opts, FORMAT)
         } else {
             Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
@@ -402,7 +418,7 @@ impl LineFormat for Basic {
     type File = BasicFile;
 
     fn format(&self) -> Format {
-        Format::ContainerLog
+        FORMAT
     }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> BasicFile {
@@ -691,7 +707,7 @@ mod tests {
         assert_eq!(evs[2].get(Key::CommentInsert1), Some("app01 (10.1.2.3)"));
         // No severity letter before MQ 9.1: the same message.
         assert_eq!(evs[3].get(Key::Msgid).map(|s| &s[..7]), Some("AMQ9788"));
-        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
     }
@@ -845,7 +861,7 @@ mod tests {
         assert_eq!(evs[0].get(Key::Program), Some("runmqserver"));
         assert_eq!(evs[1].kind, Kind::LogRecord);
         assert_eq!(evs[1].get(Key::Msgid), Some("AMQ7467I"));
-        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("json"));
     }
 }

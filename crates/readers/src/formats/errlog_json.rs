@@ -94,9 +94,18 @@ fn is_record_line(line: &str) -> bool {
     }
 }
 
+/// JSON error logs. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "errlog-json",
+    family: "error log",
+    states_local_time: true,
+    dataset: "ibmmq.errorlog",
+    host_is_writer: false,
+});
+
 impl Reader for ErrlogJsonReader {
     fn format(&self) -> Format {
-        Format::ErrlogJson
+        FORMAT
     }
 
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
@@ -134,7 +143,14 @@ impl Reader for ErrlogJsonReader {
     }
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        source(inputs, opts, Format::ErrlogJson)
+        source(inputs, opts, FORMAT)
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "errlog_json",
+            names: &["AMQERR01.json"],
+        })
     }
 }
 
@@ -526,7 +542,7 @@ impl LineFormat for ErrlogJson {
         let mut line = std::mem::take(&mut self.line);
         line.clear();
         line.push_str(trim(&decode_line(bytes).0));
-        if self.format == Format::ContainerLog
+        if self.format == crate::formats::container_log::FORMAT
             && let Some(rest) = super::container_log::strip_kubectl_stamp(&line)
         {
             let n = line.len() - rest.len();
@@ -586,11 +602,12 @@ impl LineFormat for ErrlogJson {
         };
         if let Some(e) = self.record(run, ctx, no, &members) {
             // A container's `FDC summary:` record lists FDCs: each is one.
-            let fdcs = if self.format == Format::ContainerLog && e.kind == Kind::Text {
-                super::ffstsummary::events_in(&e.text, ctx.origin, no, *e.ts.offset())
-            } else {
-                Vec::new()
-            };
+            let fdcs =
+                if self.format == crate::formats::container_log::FORMAT && e.kind == Kind::Text {
+                    super::ffstsummary::events_in(&e.text, ctx.origin, no, *e.ts.offset())
+                } else {
+                    Vec::new()
+                };
             ctx.emit(e);
             for f in fdcs {
                 ctx.emit(f);
@@ -603,7 +620,7 @@ impl LineFormat for ErrlogJson {
     fn finish_file(&mut self, run: JsonFile, ctx: &mut FileCtx) {
         self.dedup.end_file();
         let variant = vec![
-            if self.format == Format::ContainerLog {
+            if self.format == crate::formats::container_log::FORMAT {
                 "json"
             } else if run.preview_keys {
                 "9.0.4 preview keys"
@@ -656,7 +673,7 @@ impl ErrlogJson {
         };
         // Shown at the offset the text log beside it states for that moment.
         let local = match (&ctx.opts.errlog_clocks, self.format) {
-            (Some(c), Format::ErrlogJson) => c
+            (Some(c), f) if f == FORMAT => c
                 .at(
                     display_dir(&ctx.info.path),
                     key!(found, "host"),
@@ -712,7 +729,9 @@ impl ErrlogJson {
         let kind = match key!(found, "type") {
             Some("mq_containerlog") if msgid.is_none() => Kind::Text,
             // Cut before its `type` (the container's keys are sorted).
-            None if msgid.is_none() && self.format == Format::ContainerLog => Kind::Text,
+            None if msgid.is_none() && self.format == crate::formats::container_log::FORMAT => {
+                Kind::Text
+            }
             _ => Kind::LogRecord,
         };
         let mut e = Event::new(ts, ctx.origin.clone(), no, kind, text);

@@ -21,9 +21,18 @@ const MAX_FIELDS: usize = 200;
 
 pub struct FdcReader;
 
+/// FDC reports (and `ffstsummary` listings of them). Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "fdc",
+    family: "FDC",
+    states_local_time: false,
+    dataset: "ibmmq.fdc",
+    host_is_writer: true,
+});
+
 impl Reader for FdcReader {
     fn format(&self) -> Format {
-        Format::Fdc
+        FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -46,6 +55,13 @@ impl Reader for FdcReader {
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         Box::new(LineSource::new(Fdc, inputs, opts))
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "fdc",
+            names: &["AMQ1234.0.FDC"],
+        })
     }
 }
 
@@ -169,7 +185,7 @@ impl LineFormat for Fdc {
     type File = FdcFile;
 
     fn format(&self) -> Format {
-        Format::Fdc
+        FORMAT
     }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> FdcFile {

@@ -161,7 +161,7 @@ pub fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) ->
 
 impl Reader for FfstSummaryReader {
     fn format(&self) -> Format {
-        Format::Fdc
+        super::fdc::FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -182,6 +182,13 @@ impl Reader for FfstSummaryReader {
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         Box::new(LineSource::new(FfstSummary, inputs, opts))
     }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "ffstsummary",
+            names: &["FFST.output"],
+        })
+    }
 }
 
 /// The format's specifics for `LineSource`.
@@ -198,7 +205,7 @@ impl LineFormat for FfstSummary {
     type File = Other;
 
     fn format(&self) -> Format {
-        Format::Fdc
+        super::fdc::FORMAT
     }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> Other {
@@ -325,7 +332,8 @@ AMQ2143";
 
     #[test]
     fn listing_inside_other_text() {
-        let origin = crate::event::Origin::new("pod.log".into(), Format::ContainerLog);
+        let origin =
+            crate::event::Origin::new("pod.log".into(), crate::formats::container_log::FORMAT);
         let utc = FixedOffset::east_opt(0).unwrap();
         let text = "FDC summary: AMQ1.0.FDC 2024/08/12 08:31:02 Installation1 amqrmppa 412 9 CO618001 cciInvalidDataReceived\n\
                     not a line\n  AMQ2.0.FDC 2024/08/12 08:31:03.5+2 amqzxma0 97 1 XC130003 xehExceptionHandler STOP OK\n";

@@ -237,7 +237,7 @@ mod tests {
     impl LineFormat for Echo {
         type File = EchoFile;
         fn format(&self) -> Format {
-            Format::ContainerLog
+            crate::formats::container_log::FORMAT
         }
         fn start(&mut self, inputs: &[Input], _opts: &ReadOptions) {
             self.started_with = inputs.len();
@@ -315,7 +315,7 @@ mod tests {
         );
         assert_eq!(infos[0].variant.as_deref(), Some("2 lines, cut false"));
         assert_eq!((infos[0].lines, infos[0].events), (2, 2));
-        assert_eq!(infos[0].format, Format::ContainerLog);
+        assert_eq!(infos[0].format, crate::formats::container_log::FORMAT);
         // The offset for local times is decided once per file, said once,
         // as a reading note (not a problem).
         for fi in &infos {

@@ -45,9 +45,26 @@ pub trait Reader: Sync {
 
     /// Open a source over one file, or over one group in group order.
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source>;
+
+    /// Its fuzz target (`None`: not fuzzed, test readers only).
+    fn fuzz(&self) -> Option<Fuzz>;
 }
 
-/// Every reader, most specific first.
+/// How a reader's fuzz target feeds it: the binary's `fuzzing` module
+/// runs every reader that names one, through `Reader::open`.
+#[derive(Debug, Clone, Copy)]
+pub struct Fuzz {
+    /// The target's name: `fuzz/fuzz_targets/<target>.rs` (with its
+    /// `[[bin]]` in `fuzz/Cargo.toml`) and `tests/fuzz_regressions/<target>/`.
+    pub target: &'static str,
+    /// Names the input is given (some readers look at the name): the
+    /// input's length picks one.
+    pub names: &'static [&'static str],
+}
+
+/// Every reader, most specific first: the one table of formats. Each
+/// reader's `format()` carries its facts (name, family, local time) and
+/// `fuzz()` its fuzz target.
 pub static READERS: &[&dyn Reader] = &[
     &trace::TraceReader,
     &binary_trace::BinaryTraceReader,
@@ -162,13 +179,18 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         .collect();
     let smf = sniffed
         .iter()
-        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .filter(|s| {
+            s.error.is_none()
+                && s.reader
+                    .is_some_and(|r| r.format() == crate::formats::smf::FORMAT)
+        })
         .count();
     let large = sniffed
         .iter()
         .filter(|s| {
             s.error.is_none()
-                && s.reader.is_some_and(|r| r.format() == Format::FmtTrace)
+                && s.reader
+                    .is_some_and(|r| r.format() == crate::formats::trace::FORMAT)
                 && s.input.bytes >= opts.parallel.min_bytes
         })
         .count();
@@ -177,7 +199,11 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
     // siblings: a short pass over their first rows, before any is read.
     let smf_inputs: Vec<&Input> = sniffed
         .iter()
-        .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == Format::SmfCsv))
+        .filter(|s| {
+            s.error.is_none()
+                && s.reader
+                    .is_some_and(|r| r.format() == crate::formats::smf::FORMAT)
+        })
         .map(|s| &s.input)
         .collect();
     let smf_clocks = (!smf_inputs.is_empty())
@@ -191,10 +217,10 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
             .map(|s| &s.input)
             .collect()
     };
-    let errlog_clocks = if of_format(Format::ErrlogJson).is_empty() {
+    let errlog_clocks = if of_format(crate::formats::errlog_json::FORMAT).is_empty() {
         None
     } else {
-        let text = of_format(Format::ErrlogText);
+        let text = of_format(crate::formats::errlog_text::FORMAT);
         (!text.is_empty()).then(|| std::sync::Arc::new(errlog_text::survey(&text, opts.encoding)))
     };
     let opts = &ReadOptions {
@@ -214,12 +240,12 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
     for s in sniffed {
         match (s.reader, s.error) {
             (_, Some(err)) => {
-                let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);
+                let mut fi = FileInfo::new(&s.input.display, Format::UNKNOWN, s.input.bytes);
                 fi.problem(ProblemCode::UnreadableFile, None, Severity::Error, 0, err);
                 singles.push((s.input.display.to_string(), Box::new(Done(vec![fi]))));
             }
             (None, None) => {
-                let mut fi = FileInfo::new(&s.input.display, Format::Unknown, s.input.bytes);
+                let mut fi = FileInfo::new(&s.input.display, Format::UNKNOWN, s.input.bytes);
                 fi.variant = Some("not recognised".to_string());
                 singles.push((s.input.display.to_string(), Box::new(Done(vec![fi]))));
             }
@@ -387,7 +413,32 @@ impl Source for Done {
 
 #[cfg(test)]
 mod tests {
-    use super::helpers_for;
+    use super::{READERS, helpers_for};
+
+    #[test]
+    fn each_format_and_fuzz_target_is_declared_once() {
+        let mut formats: Vec<crate::event::Format> = Vec::new();
+        let mut targets = Vec::new();
+        for r in READERS {
+            let f = r.format();
+            // Readers may share a format (FDC reports and their summary
+            // listings), never a name between two declarations.
+            for g in &formats {
+                assert!(
+                    g.as_str() != f.as_str() || std::ptr::eq(g.info(), f.info()),
+                    "{} declared twice",
+                    f.as_str()
+                );
+            }
+            formats.push(f);
+            if let Some(z) = r.fuzz() {
+                assert!(!z.names.is_empty(), "{}", z.target);
+                assert!(!targets.contains(&z.target), "{}", z.target);
+                targets.push(z.target);
+            }
+        }
+        assert!(targets.len() >= 9, "{targets:?}");
+    }
 
     #[test]
     fn workers_left_over_help_the_large_files() {

@@ -18,7 +18,7 @@ pub struct PanicTestReader;
 
 impl Reader for PanicTestReader {
     fn format(&self) -> Format {
-        Format::Unknown
+        Format::UNKNOWN
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -32,6 +32,10 @@ impl Reader for PanicTestReader {
             origin: None,
             info: Vec::new(),
         })
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        None
     }
 }
 
@@ -54,8 +58,8 @@ impl Source for PanicTestSource {
                 }
                 let input = self.inputs.remove(0);
                 self.info
-                    .push(FileInfo::new(&input.display, Format::Unknown, input.bytes));
-                self.origin = Some(input.origin(Format::Unknown));
+                    .push(FileInfo::new(&input.display, Format::UNKNOWN, input.bytes));
+                self.origin = Some(input.origin(Format::UNKNOWN));
                 let r = input.open().ok()?;
                 let mut lines = std::io::BufReader::new(r).lines();
                 let first = lines.next()?.ok()?;

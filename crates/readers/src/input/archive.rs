@@ -276,7 +276,7 @@ impl<'a> Expander<'a> {
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
-        let mut fi = crate::fileinfo::FileInfo::new(display, crate::event::Format::Unknown, 0);
+        let mut fi = crate::fileinfo::FileInfo::new(display, crate::event::Format::UNKNOWN, 0);
         fi.variant = Some("archive".to_string());
         fi.problem(
             ProblemCode::ArchiveMember,

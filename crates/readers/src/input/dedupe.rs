@@ -113,7 +113,7 @@ pub fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>) {
     for (i, x) in inputs.into_iter().enumerate() {
         match dup_of[i] {
             Some(k) => {
-                let mut fi = FileInfo::new(&x.display, Format::Unknown, x.bytes);
+                let mut fi = FileInfo::new(&x.display, Format::UNKNOWN, x.bytes);
                 fi.problem(
                     ProblemCode::DuplicateFile,
                     None,

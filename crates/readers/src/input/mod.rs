@@ -341,7 +341,7 @@ fn keep_identities(out: &mut Discovered) {
         // Told on the archive's row (or the name's own when not a member),
         // like the archive's other warnings.
         let owner = base.rsplit_once('!').map_or(&*base, |(a, _)| a);
-        let mut fi = FileInfo::new(owner, Format::Unknown, 0);
+        let mut fi = FileInfo::new(owner, Format::UNKNOWN, 0);
         fi.problem(
             ProblemCode::ArchiveMember,
             None,
@@ -360,7 +360,7 @@ fn keep_identities(out: &mut Discovered) {
 }
 
 fn problem_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
-    let mut fi = FileInfo::new(display, Format::Unknown, 0);
+    let mut fi = FileInfo::new(display, Format::UNKNOWN, 0);
     fi.problem(code, None, Severity::Error, 0, message);
     fi
 }
@@ -379,7 +379,7 @@ struct Walker {
 
 /// A reading note on `display` (info: nothing was lost).
 fn note_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
-    let mut fi = FileInfo::new(display, Format::Unknown, 0);
+    let mut fi = FileInfo::new(display, Format::UNKNOWN, 0);
     fi.problem(code, None, Severity::Info, 0, message);
     fi
 }

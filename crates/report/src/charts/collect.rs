@@ -99,7 +99,7 @@ impl Collector {
                         format: if i < MAX_LANES {
                             e.origin.format
                         } else {
-                            Format::Unknown
+                            Format::UNKNOWN
                         },
                         counts: vec![0; BUCKETS],
                     });
@@ -170,7 +170,7 @@ impl Collector {
             .into_iter()
             .map(|l| Lane {
                 name: l.name.to_string(),
-                kind: kind_name(l.format),
+                kind: l.format.family(),
                 counts: l.counts,
             })
             .collect();
@@ -193,17 +193,6 @@ impl Collector {
                 "other channels",
             ),
         }
-    }
-}
-
-fn kind_name(f: Format) -> &'static str {
-    match f {
-        Format::FmtTrace | Format::BinaryTrace => "trace",
-        Format::ErrlogText | Format::ErrlogJson | Format::ContainerLog => "error log",
-        Format::Fdc => "FDC",
-        Format::ZosJoblog => "job log",
-        Format::SmfCsv => "SMF",
-        Format::Unknown => "other",
     }
 }
 
@@ -262,8 +251,14 @@ mod tests {
 
     #[test]
     fn lanes_count_every_event_in_bounded_buckets() {
-        let a = Origin::new(Arc::from("b/trace.FMT"), Format::FmtTrace);
-        let b = Origin::new(Arc::from("a/AMQERR01.LOG"), Format::ErrlogText);
+        let a = Origin::new(
+            Arc::from("b/trace.FMT"),
+            mqdiag_readers::formats::trace::FORMAT,
+        );
+        let b = Origin::new(
+            Arc::from("a/AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
         let mut c = Collector::new();
         let t0 = chrono::DateTime::parse_from_rfc3339("2026-11-25T11:00:00+01:00").unwrap();
         // Ten hours, one event a second in one file: the buckets widen.
@@ -288,9 +283,17 @@ mod tests {
     #[test]
     fn files_taking_turns_count_in_their_own_lanes() {
         let files: Vec<_> = (0..RECENT + 4)
-            .map(|i| Origin::new(Arc::from(format!("f{i:02}.log")), Format::ContainerLog))
+            .map(|i| {
+                Origin::new(
+                    Arc::from(format!("f{i:02}.log")),
+                    mqdiag_readers::formats::container_log::FORMAT,
+                )
+            })
             .collect();
-        let again = Origin::new(Arc::from("f00.log"), Format::ContainerLog);
+        let again = Origin::new(
+            Arc::from("f00.log"),
+            mqdiag_readers::formats::container_log::FORMAT,
+        );
         let mut c = Collector::new();
         for round in 0..50 {
             for (i, o) in files.iter().enumerate() {
@@ -317,7 +320,10 @@ mod tests {
     fn many_files_share_the_last_lane() {
         let mut c = Collector::new();
         for i in 0..MAX_LANES + 5 {
-            let o = Origin::new(Arc::from(format!("f{i:02}.FMT")), Format::FmtTrace);
+            let o = Origin::new(
+                Arc::from(format!("f{i:02}.FMT")),
+                mqdiag_readers::formats::trace::FORMAT,
+            );
             c.observe(&ev(&o, "2026-11-25T11:00:00Z", Kind::Entry, &[]));
         }
         let r = c.finish();
@@ -328,7 +334,10 @@ mod tests {
 
     #[test]
     fn channel_errors_per_bucket_by_channel() {
-        let o = Origin::new(Arc::from("AMQERR01.LOG"), Format::ErrlogText);
+        let o = Origin::new(
+            Arc::from("AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
         let mut c = Collector::new();
         let rec = |at, id, ch| {
             ev(
@@ -361,7 +370,10 @@ mod tests {
 
     #[test]
     fn long_error_spans_use_wider_buckets() {
-        let o = Origin::new(Arc::from("AMQERR01.LOG"), Format::ErrlogText);
+        let o = Origin::new(
+            Arc::from("AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
         let mut c = Collector::new();
         let t0 = chrono::DateTime::parse_from_rfc3339("2026-11-01T00:30:00+05:30").unwrap();
         // Thirty days, one error every ten minutes, twelve channels.
@@ -390,7 +402,10 @@ mod tests {
 
     #[test]
     fn redaction_reaches_names() {
-        let o = Origin::new(Arc::from("secret/AMQERR01.LOG"), Format::ErrlogText);
+        let o = Origin::new(
+            Arc::from("secret/AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
         let mut c = Collector::new();
         c.observe(&ev(
             &o,

@@ -103,9 +103,18 @@ const KNOWN_ATTRS: &[&str] = &[
     "CommentInsert3",
 ];
 
+/// Text error logs (`AMQERR0n.LOG`). Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "errlog-text",
+    family: "error log",
+    states_local_time: true,
+    dataset: "ibmmq.errorlog",
+    host_is_writer: false,
+});
+
 impl Reader for ErrlogTextReader {
     fn format(&self) -> Format {
-        Format::ErrlogText
+        FORMAT
     }
 
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
@@ -161,6 +170,13 @@ impl Reader for ErrlogTextReader {
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         source::source(inputs, opts)
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "errlog_text",
+            names: &["AMQERR01.LOG"],
+        })
     }
 }
 

@@ -34,7 +34,7 @@ impl LineFormat for ErrlogText {
     type File = FileRun;
 
     fn format(&self) -> Format {
-        Format::ErrlogText
+        super::FORMAT
     }
 
     /// The first pass over every file of the set.

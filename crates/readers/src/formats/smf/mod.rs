@@ -85,9 +85,18 @@ const MAX_LISTED: usize = 8;
 
 pub struct SmfCsvReader;
 
+/// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "smf-csv",
+    family: "SMF",
+    states_local_time: false,
+    dataset: "ibmmq.smf",
+    host_is_writer: false,
+});
+
 impl Reader for SmfCsvReader {
     fn format(&self) -> Format {
-        Format::SmfCsv
+        FORMAT
     }
 
     /// A header that starts with `mqsmfcsv`'s common block decides; a known
@@ -123,6 +132,28 @@ impl Reader for SmfCsvReader {
             file: None,
             done: Vec::new(),
             no_attrs: false,
+        })
+    }
+
+    /// The reader takes the structure from the file name when the header
+    /// does not say: the names `mqsmfcsv` writes, and one it does not.
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "smf_csv",
+            names: &[
+                "SMF-WTAS.csv",
+                "SMF-WQ.csv",
+                "SMF-QMST.csv",
+                "SMF-QCST.csv",
+                "SMF-QCCT.csv",
+                "SMF-WTID.csv",
+                "SMF-QPST.csv",
+                "SMF-QQST.csv",
+                "SMF-QCTDNS.csv",
+                "SMF-QCTSSL.csv",
+                "SMF-QMAC.csv",
+                "data.csv",
+            ],
         })
     }
 }
@@ -309,7 +340,7 @@ fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, Str
 
 impl FileState {
     fn new(input: &Input, opts: &ReadOptions) -> FileState {
-        let mut info = FileInfo::new(&input.display, Format::SmfCsv, input.bytes);
+        let mut info = FileInfo::new(&input.display, FORMAT, input.bytes);
         info.platform = Some("z/OS".to_string());
         let lines = crate::formats::open_lines(input, &mut info);
         if input.bytes == 0 {
@@ -322,7 +353,7 @@ impl FileState {
             );
         }
         FileState {
-            origin: input.origin(Format::SmfCsv),
+            origin: input.origin(FORMAT),
             info,
             lines,
             name_struct: columns::structure_from_name(&input.name),

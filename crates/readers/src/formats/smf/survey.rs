@@ -77,7 +77,7 @@ fn survey_file(input: &Input) -> (BTreeMap<(String, String), clock::Votes>, Opti
     // are not the progress line's.
     let mut input = input.clone();
     input.progress = None;
-    let mut info = FileInfo::new(&input.display, crate::event::Format::SmfCsv, input.bytes);
+    let mut info = FileInfo::new(&input.display, super::FORMAT, input.bytes);
     let Some(mut lines) = crate::formats::open_lines(&input, &mut info) else {
         return (keys, None);
     };

@@ -48,7 +48,7 @@ pub fn intervals(input: &Input, out: &mut Intervals) {
     // Read quietly: problems are the real read's to report.
     let mut input = input.clone();
     input.progress = None;
-    let mut info = FileInfo::new(&input.display, crate::event::Format::SmfCsv, input.bytes);
+    let mut info = FileInfo::new(&input.display, super::FORMAT, input.bytes);
     let Some(mut lines) = crate::formats::open_lines(&input, &mut info) else {
         return;
     };

@@ -32,7 +32,7 @@
 //! generated trace with each of these cases).
 
 use super::{Layout, MAX_STACK, Step, Thread, TraceSource, micros_between};
-use crate::event::{Event, Format, Origin};
+use crate::event::{Event, Origin};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
@@ -729,7 +729,7 @@ impl TraceSource {
         s.clock_settled = true;
         s.seg = Some(super::Segment {
             input: t.input.clone(),
-            info: FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+            info: FileInfo::new(&t.input.display, super::FORMAT, 0),
             origin: t.origin.clone(),
             lines: None,
             row_path: t.row_path.clone(),
@@ -758,7 +758,7 @@ impl TraceSource {
         self.date = Some(date);
         self.ahead = Some(Ahead::default());
         if let Some(seg) = self.seg.as_mut() {
-            seg.info = FileInfo::new(&t.input.display, Format::FmtTrace, 0);
+            seg.info = FileInfo::new(&t.input.display, super::FORMAT, 0);
             seg.info.pid = t.pid;
             let r: Box<dyn Read + Send> = Box::new(Shared(bytes, 0));
             let reader = LineReader::resume(BLOCK_READ_BUFFER, r, first_line - 1, 0);
@@ -783,10 +783,10 @@ impl TraceSource {
                 seg.lines = None;
                 std::mem::replace(
                     &mut seg.info,
-                    FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+                    FileInfo::new(&t.input.display, super::FORMAT, 0),
                 )
             }
-            None => FileInfo::new(&t.input.display, Format::FmtTrace, 0),
+            None => FileInfo::new(&t.input.display, super::FORMAT, 0),
         };
         let threads = self
             .threads
@@ -929,7 +929,7 @@ impl TraceSource {
             span.1 = span.1.max(hi);
         }
         if let Some(seg) = self.seg.as_mut() {
-            let info = std::mem::replace(&mut d.info, FileInfo::new("", Format::FmtTrace, 0));
+            let info = std::mem::replace(&mut d.info, FileInfo::new("", super::FORMAT, 0));
             absorb(&mut seg.info, info);
             seg.info.lines = b.first_line - 1 + b.lines;
         }

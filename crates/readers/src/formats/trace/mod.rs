@@ -51,9 +51,18 @@ const MAX_HEADER_HOLD: usize = 256;
 
 pub struct TraceReader;
 
+/// Formatted traces (`dspmqtrc` output). Its facts for the rest of the program.
+pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+    name: "fmt-trace",
+    family: "trace",
+    states_local_time: true,
+    dataset: "ibmmq.trace",
+    host_is_writer: false,
+});
+
 impl Reader for TraceReader {
     fn format(&self) -> Format {
-        Format::FmtTrace
+        FORMAT
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
@@ -95,6 +104,13 @@ impl Reader for TraceReader {
 
     fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         Box::new(TraceSource::new(inputs, opts.clone()))
+    }
+
+    fn fuzz(&self) -> Option<super::Fuzz> {
+        Some(super::Fuzz {
+            target: "trace",
+            names: &["AMQ1234.0.FMT"],
+        })
     }
 }
 

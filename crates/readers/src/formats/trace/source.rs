@@ -143,8 +143,8 @@ impl TraceSource {
     }
 
     pub(super) fn start_segment(&mut self, input: Input) {
-        let mut info = FileInfo::new(&input.display, Format::FmtTrace, input.bytes);
-        let origin = input.origin(Format::FmtTrace);
+        let mut info = FileInfo::new(&input.display, super::FORMAT, input.bytes);
+        let origin = input.origin(super::FORMAT);
         let lines =
             crate::formats::open_lines_with(&input, &mut info, self.opts.read_buffer).map(Box::new);
         if input.bytes == 0 {
