@@ -112,6 +112,13 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
                     errs.push(format!("{at}: fewer than {want} items"));
                 }
             }
+            "minLength" => {
+                if v.as_str()
+                    .is_some_and(|s| (s.chars().count() as u64) < want.as_u64().unwrap())
+                {
+                    errs.push(format!("{at}: shorter than {want} characters"));
+                }
+            }
             other => panic!("schema keyword {other} is not checked by this validator"),
         }
     }
@@ -218,6 +225,32 @@ fn rules_json_is_an_object_with_a_version() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["schema_version"], 1);
     assert!(v["rules"].as_array().unwrap().len() >= 9);
+}
+
+#[test]
+fn rules_match_the_schema() {
+    let schema = load("rules.json");
+    let r = mqdiag(&["rules", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let good: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_valid(&schema, &good, "rules");
+    // Refused: an unknown severity, a threshold without its unit, an
+    // empty summary.
+    let mut bad = good.clone();
+    bad["rules"][0]["severity"] = "fatal".into();
+    assert!(!errors(&schema, &bad).is_empty());
+    let mut bad = good.clone();
+    let t = bad["rules"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| !r["thresholds"].as_array().unwrap().is_empty())
+        .expect("a rule with thresholds");
+    t["thresholds"][0].as_object_mut().unwrap().remove("unit");
+    assert!(!errors(&schema, &bad).is_empty());
+    let mut bad = good;
+    bad["rules"][0]["summary"] = "".into();
+    assert!(!errors(&schema, &bad).is_empty());
 }
 
 #[test]

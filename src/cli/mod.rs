@@ -49,7 +49,11 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff): `mqdiag man > mqdiag.1`.
-    Man,
+    Man {
+        /// Write it as DIR/mqdiag.1 instead (a man1 directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Parse the arguments and run; returns the exit code. A first argument
@@ -96,7 +100,10 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Completions { shell }) => {
             io_result(shell::completions(shell, &mut io::stdout().lock())).map(|_| EXIT_OK)
         }
-        Some(Command::Man) => io_result(shell::man(&mut io::stdout().lock())).map(|_| EXIT_OK),
+        Some(Command::Man { dir: None }) => {
+            io_result(shell::man(&mut io::stdout().lock())).map(|_| EXIT_OK)
+        }
+        Some(Command::Man { dir: Some(d) }) => shell::man_to(&d).map(|_| EXIT_OK),
         None => crate::verbs::analyze::run(cli.analyze),
     };
     match r {
