@@ -20,6 +20,14 @@
 //! channel initiator's job log), each to time one reader alone;
 //! `--mqdiag-arg ARG` (passed on to mqdiag, e.g. `-j`). Wall time and peak
 //! RSS come from `/usr/bin/time`.
+//!
+//! `--speed` measures each reader alone: for every kind (traces, text and
+//! JSON error logs, SMF WQ and QCST CSV, container console basic and JSON,
+//! z/OS job log) it generates `--size-mb` of it and prints `analyze`'s
+//! MB/s and peak RSS and, where valgrind is installed, the instructions of
+//! `analyze -j 1` on `--valgrind-mb` of the same kind (a count that does
+//! not drift with the machine's load); `--against OLD` puts another
+//! binary's figures and the ratios beside them.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -217,8 +225,14 @@ fn write_trace(path: &Path, pid: u32, start_us: u64, bytes: u64, rng: &mut Rng) 
 /// Date and time of day (`us` since 2024-03-14 00:00 UTC) as
 /// (`YYYY-MM-DD`, `HH:MM:SS.ffffff`).
 fn date_tod(us: u64) -> (String, String) {
-    let day = 14 + us / 86_400_000_000;
-    (format!("2024-03-{day:02}"), tod(us))
+    (day_of(us).format("%Y-%m-%d").to_string(), tod(us))
+}
+
+/// The calendar day of `us` since 2024-03-14 00:00 (inputs of a GB span
+/// weeks or months of record time).
+fn day_of(us: u64) -> chrono::NaiveDate {
+    let start = chrono::NaiveDate::from_ymd_opt(2024, 3, 14).expect("start day");
+    start + chrono::Days::new(us / 86_400_000_000)
 }
 
 /// An error log of about `bytes` bytes: records every few seconds from
@@ -471,8 +485,22 @@ fn write_joblog(path: &Path, start_us: u64, bytes: u64, rng: &mut Rng) {
     let _ = out.write_all(head.as_bytes());
     let (mut now, mut written) = (start_us, head.len() as u64);
     let pad = " ".repeat(20);
-    while written < bytes && now < start_us + 86_000_000_000 {
+    // The log starts on 2024-03-05 (nine days before `day_of`'s start);
+    // each new day gets its date line.
+    let mut day = now / 86_400_000_000;
+    while written < bytes {
         now += 1_000 + rng.below(50_000);
+        if now / 86_400_000_000 != day {
+            day = now / 86_400_000_000;
+            let d = day_of(now) - chrono::Days::new(9);
+            let name = format!("{},", d.format("%A").to_string().to_uppercase());
+            let line = format!(
+                " 00.00.00 STC04321 ---- {name:<11}{} ----\n",
+                d.format("%d %b %Y").to_string().to_uppercase()
+            );
+            let _ = out.write_all(line.as_bytes());
+            written += line.len() as u64;
+        }
         let t = tod(now);
         let hms = format!("{}.{}.{}", &t[0..2], &t[3..5], &t[6..8]);
         let ip = format!("10.1.{}.{}", rng.below(4), 1 + rng.below(250));
@@ -585,6 +613,17 @@ mqdiag on the same files (wall time and peak RSS from /usr/bin/time).
                      run from the repository's root
   --kind KIND        traces (default), mix, container or joblog
   --mqdiag-arg ARG   passed on to mqdiag (e.g. -j)
+
+  --speed            per-format reading speed instead: for each kind of
+                     --kinds, generate --size-mb (a comma list: 64,1024)
+                     of it and time `analyze` (best wall of --runs, peak
+                     RSS); where valgrind is installed, count the
+                     instructions of `analyze -j 1` on --valgrind-mb of it
+  --kinds LIST       default: traces,errlog-text,errlog-json,smf-wq,
+                     smf-qcst,container-basic,container-json,joblog
+  --runs N           timed runs per input (default 3)
+  --valgrind-mb N    size of the counted inputs (default 8; 0: no counts)
+  --against PATH     also count (and time) this mqdiag, and the ratio
 ";
 
 fn main() {
@@ -599,13 +638,36 @@ fn main() {
     let mut kind = String::from("traces");
     let mut bin = PathBuf::from("target/release/mqdiag");
     let mut extra: Vec<String> = Vec::new();
+    let mut speed = Speed::default();
+    let mut size_list = String::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--size-mb" => {
-                size_mb = args
+                size_list = args.next().expect("--size-mb N");
+                size_mb = size_list
+                    .split(',')
                     .next()
                     .and_then(|v| v.parse().ok())
                     .expect("--size-mb N")
+            }
+            "--speed" => speed.on = true,
+            "--kinds" => {
+                speed.kinds = args
+                    .next()
+                    .expect("--kinds LIST")
+                    .split(',')
+                    .map(str::to_string)
+                    .collect()
+            }
+            "--runs" => speed.runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
+            "--valgrind-mb" => {
+                speed.valgrind_mb = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--valgrind-mb N")
+            }
+            "--against" => {
+                speed.against = Some(PathBuf::from(args.next().expect("--against PATH")))
             }
             "--files" => files = args.next().and_then(|v| v.parse().ok()).expect("--files N"),
             "--dir" => dir = PathBuf::from(args.next().expect("--dir DIR")),
@@ -625,6 +687,18 @@ fn main() {
                 std::process::exit(2);
             }
         }
+    }
+    if speed.on {
+        speed.sizes = if size_list.is_empty() {
+            vec![64]
+        } else {
+            size_list
+                .split(',')
+                .map(|v| v.parse().expect("--size-mb N[,N...]"))
+                .collect()
+        };
+        run_speed(&speed, &dir, &bin, files, keep, only_generate, &extra);
+        return;
     }
     if kind == "mix" {
         mix = true;
@@ -750,4 +824,251 @@ fn main() {
     if !keep {
         let _ = fs::remove_dir_all(&input);
     }
+}
+
+/// What `--speed` measures.
+struct Speed {
+    on: bool,
+    kinds: Vec<String>,
+    sizes: Vec<u64>,
+    runs: u32,
+    valgrind_mb: u64,
+    against: Option<PathBuf>,
+}
+
+impl Default for Speed {
+    fn default() -> Self {
+        Speed {
+            on: false,
+            kinds: SPEED_KINDS.iter().map(|k| k.to_string()).collect(),
+            sizes: vec![64],
+            runs: 3,
+            valgrind_mb: 8,
+            against: None,
+        }
+    }
+}
+
+/// One input kind per reader, in the order of the Speed table.
+const SPEED_KINDS: [&str; 8] = [
+    "traces",
+    "errlog-text",
+    "errlog-json",
+    "smf-wq",
+    "smf-qcst",
+    "container-basic",
+    "container-json",
+    "joblog",
+];
+
+/// Write `mb` MB of one kind into `dir` (deterministic: the same bytes on
+/// every run), unless a finished copy is there.
+fn generate_kind(kind: &str, mb: u64, files: u32, dir: &Path) {
+    if dir.join("done").exists() {
+        return;
+    }
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).expect("create bench dir");
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let bytes = mb * 1024 * 1024;
+    let start = 10 * 3_600_000_000;
+    let smf = Path::new("fixtures/smf/mqsmfcsv-5.7");
+    match kind {
+        "traces" => {
+            for i in 0..files {
+                let pid = 100_000 + i * 37;
+                let s = start + rng.below(5_000_000);
+                let p = dir.join(format!("AMQ{pid}.0.FMT"));
+                write_trace(&p, pid, s, bytes / files as u64, &mut rng);
+            }
+        }
+        "errlog-text" => {
+            write_errlog_text(&dir.join("AMQERR01.LOG"), start, bytes, &mut rng);
+        }
+        "errlog-json" => write_errlog_json(&dir.join("AMQERR01.json"), start, bytes, &mut rng),
+        "smf-wq" => write_smf_csv(
+            &dir.join("SMF-WQ.csv"),
+            &smf.join("SMF-WQ.csv"),
+            start,
+            bytes,
+        ),
+        "smf-qcst" => write_smf_csv(
+            &dir.join("SMF-QCST.csv"),
+            &smf.join("SMF-QCST.csv"),
+            start,
+            bytes,
+        ),
+        "container-basic" => {
+            write_container_basic(&dir.join("mqpoc1-basic.log"), start, bytes, &mut rng)
+        }
+        "container-json" => {
+            write_container_json(&dir.join("mqpoc1-json.log"), start, bytes, &mut rng)
+        }
+        "joblog" => write_joblog(&dir.join("MQ1ACHIN.JESMSGLG.txt"), start, bytes, &mut rng),
+        other => {
+            eprintln!("unknown kind {other}: one of {}", SPEED_KINDS.join(", "));
+            std::process::exit(2);
+        }
+    }
+    fs::write(dir.join("done"), "").expect("marker");
+}
+
+/// Instructions of `bin analyze dir -j 1` under cachegrind, or `None` when
+/// valgrind is not installed (or the run failed).
+fn instructions(bin: &Path, dir: &Path, out: &Path) -> Option<u64> {
+    let run = Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(bin)
+        .arg("analyze")
+        .arg(dir)
+        .args(["-j", "1", "-q", "-o"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&run.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.contains("I refs:") || l.contains("I   refs:"))?;
+    let n: String = line
+        .rsplit(':')
+        .next()?
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    n.parse().ok()
+}
+
+fn valgrind_installed() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Best wall time and peak RSS of `runs` runs of `analyze`.
+fn time_analyze(bin: &Path, dir: &Path, out: &Path, runs: u32, extra: &str) -> Measured {
+    let cmd = format!(
+        "{} analyze {} -q -o {} {extra}",
+        bin.display(),
+        dir.display(),
+        out.display()
+    );
+    let mut best: Option<Measured> = None;
+    for _ in 0..runs.max(1) {
+        let m = measure("analyze", &cmd);
+        best = Some(match best {
+            None => m,
+            Some(b) => Measured {
+                what: b.what,
+                wall: b.wall.min(m.wall),
+                rss_mb: b.rss_mb.max(m.rss_mb),
+            },
+        });
+    }
+    best.expect("one run")
+}
+
+fn millions(n: Option<u64>) -> String {
+    n.map(|n| format!("{:.1} M", n as f64 / 1e6))
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// `--speed`: every kind at every size, one row each.
+fn run_speed(
+    sp: &Speed,
+    dir: &Path,
+    bin: &Path,
+    files: u32,
+    keep: bool,
+    only_generate: bool,
+    extra: &[String],
+) {
+    let extra = extra.join(" ");
+    let counting = sp.valgrind_mb > 0 && !only_generate && valgrind_installed();
+    if !only_generate {
+        assert!(
+            bin.is_file(),
+            "{} is missing: run `cargo build --release` first",
+            bin.display()
+        );
+    }
+    let out = dir.join("speed-out.json");
+    fs::create_dir_all(dir).expect("create bench dir");
+    println!(
+        "{:<16} {:>7} {:>9} {:>8} {:>12} {:>16}{}",
+        "format",
+        "MB",
+        "wall (s)",
+        "MB/s",
+        "peak RSS MB",
+        format!("instr ({} MB)", sp.valgrind_mb),
+        if sp.against.is_some() {
+            format!(
+                " {:>10} {:>7} {:>16} {:>7}",
+                "wall then", "ratio", "instr then", "ratio"
+            )
+        } else {
+            String::new()
+        }
+    );
+    for kind in &sp.kinds {
+        let counted = counting.then(|| {
+            let d = dir.join(format!("speed-{kind}-{}mb", sp.valgrind_mb));
+            generate_kind(kind, sp.valgrind_mb, files, &d);
+            let now = instructions(bin, &d, &out);
+            let then = sp
+                .against
+                .as_deref()
+                .and_then(|b| instructions(b, &d, &out));
+            if !keep {
+                let _ = fs::remove_dir_all(&d);
+            }
+            (now, then)
+        });
+        for &mb in &sp.sizes {
+            let d = dir.join(format!("speed-{kind}-{mb}mb"));
+            generate_kind(kind, mb, files, &d);
+            if only_generate {
+                println!("{kind}: {}", d.display());
+                continue;
+            }
+            let (_, bytes) = sizes(&d);
+            let real_mb = bytes as f64 / 1_048_576.0;
+            let m = time_analyze(bin, &d, &out, sp.runs, &extra);
+            let (now, then) = counted.unwrap_or((None, None));
+            let mut row = format!(
+                "{kind:<16} {real_mb:>7.0} {:>9.2} {:>8.0} {:>12.1} {:>16}",
+                m.wall,
+                real_mb / m.wall,
+                m.rss_mb,
+                millions(now)
+            );
+            if let Some(b) = &sp.against {
+                let t = time_analyze(b, &d, &out, sp.runs, &extra);
+                let ratio = match (now, then) {
+                    (Some(n), Some(t)) if t > 0 => format!("{:.2}", n as f64 / t as f64),
+                    _ => "-".to_string(),
+                };
+                row.push_str(&format!(
+                    " {:>10.2} {:>7.2} {:>16} {ratio:>7}",
+                    t.wall,
+                    m.wall / t.wall,
+                    millions(then)
+                ));
+            }
+            println!("{row}");
+            if !keep {
+                let _ = fs::remove_dir_all(&d);
+            }
+        }
+    }
+    let _ = fs::remove_file(&out);
 }

@@ -226,3 +226,86 @@ fn no_refusal_no_finding() {
         );
     }
 }
+
+#[test]
+fn zos_chlauth_block_moves_from_channel_error() {
+    let v = analyze_json(&["fixtures/zos"]);
+    let f = one(&v, RULE);
+    assert_eq!(metric(f, "mechanism"), "chlauth");
+    assert_eq!(metric(f, "check"), "USERSRC(NOACCESS)");
+    assert_eq!(metric(f, "channel"), "APP1.SVRCONN");
+    assert_eq!(metric(f, "address"), "192.0.2.50");
+    assert_eq!(f["subject"]["qmgr"], "MQ1A");
+    assert_eq!(f["count"], 1);
+    assert_eq!(s(f, "first"), "2024-03-05T10:22:40.000000+00:00");
+    assert!(
+        s(f, "advice")
+            .contains("DISPLAY CHLAUTH('APP1.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.50')")
+    );
+    for c in findings(&v, "channel-error") {
+        let ids = c["metrics"]["message_id"].as_str().unwrap_or("");
+        assert!(!ids.contains("CSQX777"), "{c:#}");
+    }
+}
+
+#[test]
+fn container_console_refusals() {
+    let v = run("fixtures/access/container");
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let chl = all
+        .iter()
+        .find(|f| metric(f, "mechanism") == "chlauth")
+        .unwrap();
+    assert_eq!(chl["count"], 3);
+    assert_eq!(s(chl, "first"), "2024-07-09T08:21:44.501000+00:00");
+    assert_eq!(s(chl, "last"), "2024-07-09T08:22:45.019000+00:00");
+    assert_eq!(metric(chl, "user"), "batchsvc");
+    assert_eq!(metric(chl, "channel"), "DEV.APP.SVRCONN");
+    assert_eq!(metric(chl, "address"), "192.0.2.41");
+    assert_eq!(metric(chl, "matched_values"), "CLNTUSER(batchsvc)");
+    assert!(s(chl, "advice").contains(
+        "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.41') CLNTUSER('batchsvc')"
+    ));
+    let ca = all
+        .iter()
+        .find(|f| metric(f, "mechanism") == "connauth")
+        .unwrap();
+    assert_eq!(ca["count"], 2);
+    assert_eq!(metric(ca, "user"), "app");
+    assert!(
+        s(ca, "advice").contains("DISPLAY QMGR CONNAUTH"),
+        "{}",
+        s(ca, "advice")
+    );
+}
+
+#[test]
+fn zos_racf_violations_in_the_queue_manager_job_log() {
+    let v = run("fixtures/zos-racf");
+    let all = findings(&v, RULE);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    let f = all.iter().find(|f| metric(f, "user") == "PAYAPP1").unwrap();
+    assert_eq!(f["count"], 2);
+    assert_eq!(s(f, "first"), "2024-03-05T11:02:17.000000+00:00");
+    assert_eq!(s(f, "last"), "2024-03-05T11:02:49.000000+00:00");
+    assert_eq!(metric(f, "mechanism"), "authority");
+    assert_eq!(metric(f, "object"), "MQ1A.PAYROLL.REQUEST");
+    assert_eq!(metric(f, "check"), "INSUFFICIENT ACCESS AUTHORITY");
+    assert_eq!(f["subject"]["qmgr"], "MQ1A");
+    let advice = s(f, "advice");
+    assert!(
+        advice.contains("`RLIST MQQUEUE MQ1A.PAYROLL.REQUEST AUTHUSER`"),
+        "{advice}"
+    );
+    assert!(
+        advice.contains("`PERMIT MQ1A.PAYROLL.REQUEST CLASS(MQQUEUE) ID(PAYAPP1) ACCESS(UPDATE)`")
+    );
+    assert!(advice.contains("`REFRESH SECURITY(MQQUEUE)` on queue manager MQ1A"));
+    assert!(!advice.contains("dspmqaut"));
+    let g = all.iter().find(|f| metric(f, "user").is_null()).unwrap();
+    assert_eq!(metric(g, "check"), "PROFILE NOT FOUND");
+    assert_eq!(metric(g, "object"), "MQ1A.AUDIT.LOG");
+    assert!(s(g, "advice").contains("`RDEFINE MQQUEUE MQ1A.AUDIT.LOG UACC(NONE)`"));
+    assert!(s(g, "advice").contains("MQ1A.ALTERNATE.USER.-BLANK-"));
+}

@@ -225,3 +225,39 @@ fn the_index_template_maps_every_field_written() {
     );
     assert!(paths.len() > 30, "{paths:?}");
 }
+
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_is_one_file_named_by_its_extension() {
+    let dir = common::Scratch::new("parquet");
+    let out = dir.path().join("rows.parquet");
+    let o = out.to_string_lossy().into_owned();
+    let r = mqdiag(&["timeline", "fixtures/case-mixed", "-q", "-o", &o]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let b = std::fs::read(&out).unwrap();
+    assert!(
+        b.starts_with(b"PAR1") && b.ends_with(b"PAR1"),
+        "{} bytes",
+        b.len()
+    );
+    // Nothing read at all is exit 2, as for every timeline.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let r = mqdiag(&[
+        "timeline",
+        &empty.to_string_lossy(),
+        "--format",
+        "parquet",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_needs_its_feature() {
+    let r = mqdiag(&["timeline", "fixtures/case-mixed", "--format", "parquet"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("parquet"), "{}", r.stderr);
+}

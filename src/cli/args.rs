@@ -23,10 +23,34 @@ macro_rules! mirror {
     };
 }
 
-mirror!(
-    /// `timeline --format`.
-    TimelineFormat => crate::sink::TimelineFormat { Text, Csv, Jsonl, Ecs, Otlp }
-);
+/// `timeline --format`: the row formats of `sink`, and Parquet in builds
+/// with the `parquet` feature (written from events, not rows: no mirror).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimelineFormat {
+    Text,
+    Csv,
+    Jsonl,
+    Ecs,
+    Otlp,
+    #[cfg(feature = "parquet")]
+    Parquet,
+}
+
+impl TimelineFormat {
+    /// The row format; `None` for Parquet.
+    pub fn rows(self) -> Option<crate::sink::TimelineFormat> {
+        use crate::sink::TimelineFormat as Row;
+        Some(match self {
+            TimelineFormat::Text => Row::Text,
+            TimelineFormat::Csv => Row::Csv,
+            TimelineFormat::Jsonl => Row::Jsonl,
+            TimelineFormat::Ecs => Row::Ecs,
+            TimelineFormat::Otlp => Row::Otlp,
+            #[cfg(feature = "parquet")]
+            TimelineFormat::Parquet => return None,
+        })
+    }
+}
 mirror!(
     /// `calls --format`.
     CallsFormat => crate::calls::render::CallsFormat { Text, Csv, Json }

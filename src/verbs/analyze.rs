@@ -135,10 +135,13 @@ fn collect(
     redactor: Option<&Redactor>,
 ) -> Result<Collected, String> {
     let mut passes = plan.passes();
-    // The report's MQI call tables: per process (`calls`) and per verb
-    // (the HTML chart), whichever rules run.
+    // The report's MQI call table (per process; per verb for the HTML
+    // chart), whichever rules run: counted once, and read by the rules
+    // that report on calls.
     let mut calls = crate::calls::Calls::new(crate::calls::By::Process, None);
-    let mut calls_by_verb = crate::calls::Calls::new(crate::calls::By::Verb, None);
+    for p in passes.iter_mut() {
+        p.takes_calls_table();
+    }
     // FDC reports seen, for other findings to cite; FDCs are few, and
     // the cap keeps a case of thousands bounded.
     let mut fdcs: Vec<crate::passes::fdc::FdcSeen> = Vec::new();
@@ -154,7 +157,6 @@ fn collect(
             p.observe(e);
         }
         calls.observe(e);
-        calls_by_verb.observe(e);
         charts.observe(e);
         if fdcs.len() < 10_000
             && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
@@ -168,6 +170,10 @@ fn collect(
     let mut inputs: Vec<FileInfo> = merged.finish();
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
+    let calls = calls.rows(&inputs);
+    for p in passes.iter_mut() {
+        p.calls_rows(&calls);
+    }
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
     if let Some(r) = redactor {
         for f in &mut findings {
@@ -188,7 +194,8 @@ fn collect(
     let gap_s = crate::passes::fdc::burst_gap_s(plan);
     crate::passes::fdc::cite_fdcs(&mut findings, &fdcs, gap_s);
     order(&mut findings);
-    let calls = (calls.rows(&inputs), calls_by_verb.rows(&inputs));
+    let calls_by_verb = crate::calls::by_verb(&calls);
+    let calls = (calls, calls_by_verb);
     Ok((inputs, findings, calls, charts.finish(), window))
 }
 

@@ -6,3 +6,5 @@ pub mod calls;
 pub mod inventory;
 pub mod rules;
 pub mod timeline;
+#[cfg(feature = "parquet")]
+pub mod timeline_parquet;

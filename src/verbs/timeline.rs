@@ -27,6 +27,8 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
                 ("text", TimelineFormat::Text),
                 ("csv", TimelineFormat::Csv),
                 ("jsonl", TimelineFormat::Jsonl),
+                #[cfg(feature = "parquet")]
+                ("parquet", TimelineFormat::Parquet),
             ],
             "timeline",
         )?
@@ -42,19 +44,40 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
     let (sources, _) = a
         .input
         .open_with_progress(a.input.progress_wanted() && !to_terminal)?;
-    let format: crate::sink::TimelineFormat = format.into();
-    let spec = RowSpec {
+    let spec = |format| RowSpec {
         format,
         pid: a.pid,
         ident: a.ident.clone(),
-        grep,
-        redact,
+        grep: grep.clone(),
+        redact: redact.clone(),
+    };
+    let Some(format) = format.rows() else {
+        // Parquet is written from events (the spec's filters and redaction
+        // apply; its row format is not used).
+        #[cfg(feature = "parquet")]
+        {
+            let spec = spec(crate::sink::TimelineFormat::Jsonl);
+            let inputs = super::timeline_parquet::write(&a, spec, sources, &mut out)?;
+            return finish(&a, inputs, out);
+        }
+        #[cfg(not(feature = "parquet"))]
+        unreachable!("only Parquet has no row format");
     };
     // Rows are rendered by the workers; the merge only orders and copies.
-    let mut merged = RowMerged::new(sources, Arc::new(spec), a.input.jobs());
+    let mut merged = RowMerged::new(sources, Arc::new(spec(format)), a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
     io_result(write_header(&mut out, format).and_then(|_| merged.write_all(&mut out, &window)))?;
     let inputs = merged.finish();
+    finish(&a, inputs, out)
+}
+
+/// What every timeline does once its rows are written: exit 2 when nothing
+/// could be read, say what was left out for its time, keep the output.
+pub(super) fn finish(
+    a: &TimelineArgs,
+    inputs: Vec<crate::fileinfo::FileInfo>,
+    out: Output,
+) -> Result<i32, String> {
     if crate::run::nothing_read(&inputs) {
         return Err(crate::run::nothing_read_error(&inputs));
     }

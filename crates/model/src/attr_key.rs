@@ -80,6 +80,10 @@ keys! {
     Object = "object",
     ObjectType = "object_type",
     Permissions = "permissions",
+    AccessIntent = "access_intent",
+    RacfCheck = "racf_check",
+    // Limits.
+    DlqLocation = "dlq_location",
     // Traces.
     Flag = "flag",
     Unmatched = "unmatched",

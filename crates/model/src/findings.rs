@@ -535,6 +535,8 @@ pub struct ClockCounts {
     width_s: i64,
     /// Buckets kept before the width grows.
     max_buckets: usize,
+    /// A lower limit a pass's memory budget set (`limit`).
+    budget_cap: Option<usize>,
     /// Bucket starts (seconds since the epoch), in order, and their
     /// counts, `stride` per bucket (one per series met so far, the shared
     /// one last). Flat vectors: passes keep one per group (thousands),
@@ -640,11 +642,38 @@ impl ClockCounts {
         };
         let c = &mut self.counts[i * self.stride + series];
         *c = c.saturating_add(1);
-        while self.keys.len() > self.max_buckets.max(2 * MAX_BARS as usize) {
+        let cap = self
+            .budget_cap
+            .unwrap_or(self.max_buckets.max(2 * MAX_BARS as usize));
+        while self.keys.len() > cap {
             let Some(next) = WIDTHS.iter().copied().find(|w| *w > self.width_s) else {
                 break;
             };
             self.widen(next, off);
+        }
+    }
+
+    /// Buckets held now.
+    pub fn buckets(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Keep at most `cap` buckets from now on (widening them now if need
+    /// be), below the chart's usual detail: for a pass whose groups share
+    /// one memory budget. The chart then has fewer, wider bars.
+    pub fn limit(&mut self, cap: usize) {
+        self.budget_cap = Some(cap.max(1));
+        let Some(off) = self.offset else { return };
+        let before = self.keys.len();
+        while self.keys.len() > cap.max(1) {
+            let Some(next) = WIDTHS.iter().copied().find(|w| *w > self.width_s) else {
+                break;
+            };
+            self.widen(next, off);
+        }
+        if self.keys.len() < before {
+            self.keys.shrink_to_fit();
+            self.counts.shrink_to_fit();
         }
     }
 

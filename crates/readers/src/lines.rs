@@ -20,6 +20,9 @@ pub struct LineReader<R: Read> {
     /// `buffered_lines` does not end it: its caller reads the line the
     /// usual way next, which meets the error and reports it.
     failed: bool,
+    /// What searches of its buffered lines found, for a reader that
+    /// searches them again after each line it takes (`buffered_searched`).
+    searched: crate::source::Searched,
 }
 
 /// Facts about the line just read, beside its bytes.
@@ -51,6 +54,7 @@ impl<R: Read> LineReader<R> {
             max_len: MAX_LINE,
             pending: 0,
             failed: false,
+            searched: Default::default(),
         }
     }
 
@@ -114,6 +118,18 @@ impl<R: Read> LineReader<R> {
             Some(i) => &buf[..=i],
             None => &[],
         })
+    }
+
+    /// `buffered_lines`, with the offset of its first byte in what this
+    /// reader reads and what earlier searches of them found.
+    pub fn buffered_searched(&mut self) -> io::Result<(&[u8], u64, &mut crate::source::Searched)> {
+        self.buffered_lines()?;
+        let buf = self.inner.buffer();
+        let block = match memchr::memrchr(b'\n', buf) {
+            Some(i) => &buf[..=i],
+            None => &[],
+        };
+        Ok((block, self.bytes, &mut self.searched))
     }
 
     /// Mark the first `n` bytes of `buffered_lines`, holding `lines` lines,

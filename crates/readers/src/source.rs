@@ -23,6 +23,10 @@ pub struct Interest {
     /// Any of the names, prefixes or keywords anywhere in a raw line: the
     /// byte check that lets readers skip a line without parsing it.
     any: Option<Candidates>,
+    /// Functions told by a test rather than listed, and a text every one
+    /// of their names contains, searched for on its own (`with_function_
+    /// anchor`).
+    anchor: Option<Anchor>,
     /// SMF CSV columns read by name. Rows keep only these of their cells
     /// (and every attribute the reader derives): a WQ row has ~300 cells,
     /// the passes read a dozen names.
@@ -68,9 +72,23 @@ impl Interest {
             functions: functions.iter().map(|s| s.to_string()).collect(),
             function_prefixes: function_prefixes.iter().map(|s| s.to_string()).collect(),
             text,
+            anchor: None,
             smf_columns: Default::default(),
             smf_detail: true,
         }
+    }
+
+    /// Also count as of interest every function `test` accepts; each of
+    /// their names contains `anchor`. A whole family of names (MQI verbs
+    /// under their layer prefixes, some 125) is then one substring search
+    /// of its own, not 125 more literals in the byte check (past about 30
+    /// the few-pattern search slows down, and names are few on a line).
+    pub fn with_function_anchor(mut self, anchor: &str, test: fn(&str) -> bool) -> Self {
+        self.anchor = Some(Anchor {
+            text: memchr::memmem::Finder::new(anchor.as_bytes()).into_owned(),
+            test,
+        });
+        self
     }
 
     /// Also count as of interest every function whose name ends in one of
@@ -117,6 +135,7 @@ impl Interest {
 
     pub fn function(&self, f: &str) -> bool {
         self.functions.contains(f)
+            || self.anchor.as_ref().is_some_and(|a| (a.test)(f))
             || self
                 .function_prefixes
                 .iter()
@@ -131,15 +150,121 @@ impl Interest {
     /// functions, prefixes or keywords (always false for `nothing`).
     pub fn candidate(&self, line: &[u8]) -> bool {
         self.any.as_ref().is_some_and(|c| c.is_match(line))
+            || self
+                .anchor
+                .as_ref()
+                .is_some_and(|a| a.text.find(line).is_some())
+    }
+
+    /// `first_candidate` of lines read one search after another: `block`
+    /// starts at offset `base` of what its reader reads, and `seen` keeps
+    /// what the searches found there. Each search answers from what it
+    /// found before while that still holds, so neither rescans the lines
+    /// the other's candidates are taken from (the anchor may be rare where
+    /// the literals are frequent, and the other way round).
+    pub fn first_candidate_in(
+        &self,
+        block: &[u8],
+        base: u64,
+        seen: &mut Searched,
+    ) -> Option<usize> {
+        let any = self
+            .any
+            .as_ref()
+            .and_then(|c| seen.any.recall(block, base, |b| c.find(b)));
+        let anchor = self
+            .anchor
+            .as_ref()
+            .and_then(|a| seen.anchor.recall(block, base, |b| a.text.find(b)));
+        match (any, anchor) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Where in a block of lines the first candidate begins, if any.
     pub fn first_candidate(&self, block: &[u8]) -> Option<usize> {
-        self.any.as_ref().and_then(|c| c.find(block))
+        let found = self.any.as_ref().and_then(|c| c.find(block));
+        // The anchor is looked for only before the other candidate: each
+        // byte is searched once by each, however many candidates follow.
+        let before = &block[..found.unwrap_or(block.len())];
+        self.anchor
+            .as_ref()
+            .and_then(|a| a.text.find(before))
+            .or(found)
     }
 
     pub fn text(&self, t: &str) -> bool {
         self.text.as_ref().is_some_and(|r| r.is_match(t))
+    }
+}
+
+/// What the byte check's two searches found in a reader's lines so far
+/// (see `Interest::first_candidate_in`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Searched {
+    any: Seen,
+    anchor: Seen,
+}
+
+/// One search's last answer, in offsets of the reader: from `from` on,
+/// the first match is at `hit`, or there is none before `to`.
+#[derive(Debug, Default, Clone, Copy)]
+struct Seen {
+    from: u64,
+    to: u64,
+    hit: Option<u64>,
+}
+
+impl Seen {
+    /// The first match in `block` (at offset `base`), by `find`, from what
+    /// was found before when it still answers. A block is whole lines and
+    /// no literal holds a line end, so no match crosses where a search
+    /// stopped.
+    fn recall(
+        &mut self,
+        block: &[u8],
+        base: u64,
+        find: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<usize> {
+        let end = base + block.len() as u64;
+        if self.from <= base && base < self.to.max(self.hit.map_or(0, |h| h + 1)) {
+            match self.hit {
+                Some(h) if h >= base => {
+                    return (h < end).then(|| (h - base) as usize);
+                }
+                Some(_) => {}
+                None if self.to >= end => return None,
+                None => {
+                    let at = (self.to - base) as usize;
+                    let found = find(&block[at..]).map(|i| at + i);
+                    self.to = end;
+                    self.hit = found.map(|i| base + i as u64);
+                    return found;
+                }
+            }
+        }
+        let found = find(block);
+        *self = Seen {
+            from: base,
+            to: end,
+            hit: found.map(|i| base + i as u64),
+        };
+        found
+    }
+}
+
+/// Functions told by a test, and the text each of their names contains.
+#[derive(Clone)]
+struct Anchor {
+    text: memchr::memmem::Finder<'static>,
+    test: fn(&str) -> bool,
+}
+
+impl std::fmt::Debug for Anchor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = String::from_utf8_lossy(self.text.needle());
+        f.debug_struct("Anchor").field("text", &text).finish()
     }
 }
 
@@ -471,6 +596,68 @@ pub fn rows_of_events<S: Source + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn mq_verb(f: &str) -> bool {
+        f.starts_with("MQ") && f.len() > 4
+    }
+
+    /// Searching again after each line taken, from what was found before,
+    /// finds what a fresh search of the lines left finds: with lines taken
+    /// before, at and after each candidate, and lines added as a reader's
+    /// buffer fills.
+    #[test]
+    fn remembered_searches_agree_with_fresh_ones() {
+        let i = Interest::new(&[], &[], &["QTime("]).with_function_anchor("MQ", mq_verb);
+        assert!(i.function("MQGET") && !i.function("MQ"));
+        let kinds: [&[u8]; 4] = [
+            b" 10:00:00.000001 1.1 : -{  xcsGetMem\n",
+            b" 10:00:00.000001 1.1 : Empty(FALSE) QTime(42)\n",
+            b" 10:00:00.000001 1.1 : -{  zstMQGET\n",
+            b" 10:00:00.000001 1.1 : 0x0000: 00000000 |....|\n",
+        ];
+        let mut rng = crate::testrng::Rng::new(7);
+        for round in 0..200 {
+            // Mostly one kind of line, so one search hits often and the
+            // other seldom.
+            let common = rng.below(4);
+            let mut data = Vec::new();
+            let mut ends = Vec::new();
+            for _ in 0..400 {
+                let k = if rng.below(5) == 0 {
+                    rng.below(4)
+                } else {
+                    common
+                };
+                data.extend_from_slice(kinds[k]);
+                ends.push(data.len());
+            }
+            let mut seen = Searched::default();
+            let (mut pos, mut filled) = (0usize, ends[rng.below(50)]);
+            while pos < data.len() {
+                if filled <= pos || rng.below(2) == 0 {
+                    filled = *ends
+                        .iter()
+                        .find(|&&e| e > filled.max(pos))
+                        .unwrap_or(&data.len());
+                }
+                let block = &data[pos..filled];
+                let got = i.first_candidate_in(block, pos as u64, &mut seen);
+                assert_eq!(got, i.first_candidate(block), "round {round} at {pos}");
+                // Take the lines up to the candidate, or a few lines, or
+                // the candidate's line too.
+                let stop = got.map_or(block.len(), |c| c + 1);
+                let lines: Vec<usize> = ends
+                    .iter()
+                    .copied()
+                    .filter(|&e| e > pos && e <= pos + stop.max(1) + 40)
+                    .collect();
+                pos = match lines.len() {
+                    0 => *ends.iter().find(|&&e| e > pos).expect("a line"),
+                    n => lines[rng.below(n)],
+                };
+            }
+        }
+    }
 
     #[test]
     fn function_suffixes_match_in_any_case_and_are_candidates() {

@@ -10,6 +10,8 @@ pub mod json;
 pub mod markdown;
 pub mod notes;
 pub mod output;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod redact;
 pub mod runinfo;
 pub mod sarif;

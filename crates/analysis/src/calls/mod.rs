@@ -29,6 +29,7 @@
 //! `ok` + `warnings` + `failed` + `open`; an `open` call (entry or exit
 //! outside the trace) has no outcome and no duration.
 
+mod outcome;
 pub mod render;
 pub mod sketch;
 
@@ -36,7 +37,6 @@ use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::Evidence;
 use crate::mqrc::{self, Class, Outcome};
-use regex::Regex;
 use sketch::Sketch;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock};
@@ -55,17 +55,35 @@ const PREFIXES: &[&str] = &["", "zst", "tmzst", "trmzst", "MQI:"];
 
 /// The verb a traced function stands for, if any.
 pub fn verb_of(function: &str) -> Option<&'static str> {
+    let b = function.as_bytes();
     for p in PREFIXES.iter().rev() {
-        if function.len() > p.len()
-            && function.is_char_boundary(p.len())
-            && function[..p.len()].eq_ignore_ascii_case(p)
-            && let Some(v) = VERBS.iter().find(|v| **v == &function[p.len()..])
+        // Every verb starts `MQ`: most names are refused by two bytes.
+        if b.len() > p.len() + 2
+            && b[p.len()..].starts_with(b"MQ")
+            && b[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+            && let Some(v) = VERBS.iter().find(|v| v.as_bytes() == &b[p.len()..])
         {
             return Some(v);
         }
     }
     None
 }
+
+/// Whether the readers must deliver this function: a verb under one of
+/// `PREFIXES` as the notes write it (the names of `FUNCTION_NAMES`).
+pub fn traced_name(function: &str) -> bool {
+    let b = function.as_bytes();
+    PREFIXES.iter().any(|p| {
+        b.len() > p.len() + 2
+            && b[p.len()..].starts_with(b"MQ")
+            && b.starts_with(p.as_bytes())
+            && VERBS.iter().any(|v| v.as_bytes() == &b[p.len()..])
+    })
+}
+
+/// What every name of `FUNCTION_NAMES` contains: the readers look for
+/// it (one search) rather than for each name.
+pub const ANCHOR: &str = "MQ";
 
 /// Every function name that folds into a verb: what the readers must
 /// deliver. (Prefixes in the case the notes show; `verb_of` accepts any.)
@@ -81,29 +99,13 @@ pub const KEYWORDS: &[&str] = &["Reason", "CompCode"];
 
 /// The interest for reading only what `calls` needs.
 pub fn interest() -> crate::source::Interest {
-    let names: Vec<&str> = FUNCTION_NAMES.iter().map(String::as_str).collect();
-    crate::source::Interest::new(&names, &[], KEYWORDS)
+    crate::source::Interest::new(&[], &[], KEYWORDS).with_function_anchor(ANCHOR, traced_name)
 }
-
-static REASON_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bReason(?:Code)?\s*(?:=|:|\()\s*(MQRC_[A-Z0-9_]+|0[xX][0-9A-Fa-f]+|\d+)")
-        .expect("reason regex")
-});
-static COMPCODE_RE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bCompCode\s*(?:=|:|\()\s*(\d+)").expect("compcode regex"));
 
 /// The outcome a text line states: `CompCode=2 Reason=2035`,
 /// `Reason(MQRC_NOT_AUTHORIZED)`, `Reason: 2033`.
 pub fn text_outcome(text: &str) -> Option<Outcome> {
-    let r = REASON_RE.captures(text)?;
-    let cc = COMPCODE_RE
-        .captures(text)
-        .and_then(|c| c[1].parse::<u32>().ok());
-    match mqrc::decode_rc(&r[1]) {
-        Outcome::Ok if cc.unwrap_or(0) == 0 => Some(Outcome::Ok),
-        Outcome::Ok => None,
-        o => Some(o),
-    }
+    outcome::stated(text)
 }
 
 /// How rows are grouped.
@@ -257,6 +259,63 @@ fn unquoted() -> Evidence {
     }
 }
 
+/// A row's key for a call of `verb` on a thread of `place` (a trace file
+/// or wrap group), grouped by `by`.
+fn key_of(
+    by: By,
+    place: &Arc<str>,
+    verb: &'static str,
+    pid: u32,
+    tid: u32,
+    ident: Option<&str>,
+) -> Key {
+    let place = (by != By::Verb).then(|| place.clone());
+    match by {
+        By::Process => Key {
+            place,
+            pid: Some(pid),
+            tid: None,
+            ident: None,
+            verb,
+        },
+        By::Thread => Key {
+            place,
+            pid: Some(pid),
+            tid: Some(tid),
+            ident: None,
+            verb,
+        },
+        By::Connection => Key {
+            place,
+            pid: Some(pid),
+            tid: None,
+            ident: Some(
+                ident
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{pid}.{tid}")),
+            ),
+            verb,
+        },
+        By::Verb => Key {
+            place,
+            pid: None,
+            tid: None,
+            ident: None,
+            verb,
+        },
+    }
+}
+
+/// A reason as rows key it: the decimal code, or the return code as
+/// written when it is not an MQ reason.
+fn reason_key(o: &Outcome) -> String {
+    match o {
+        Outcome::Ok => String::new(),
+        Outcome::Reason(r) => r.to_string(),
+        Outcome::Other(t) => t.clone(),
+    }
+}
+
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
@@ -352,7 +411,23 @@ impl Calls {
                         .map(|v| v.max(0) as u64)
                 });
                 let (outcome, evidence) = match (rc_outcome, call.stated) {
-                    (Some(o), _) if o != Outcome::Ok => (Some(o), Evidence::from_event(e)),
+                    (Some(o), _) if o != Outcome::Ok => {
+                        // A reason keeps its first few lines: once its row
+                        // holds them, later calls' lines are not quoted.
+                        let ident = call.ident.as_deref().or(e.ident.as_deref());
+                        let k = key_of(self.by, &key.0, verb, pid, tid, ident);
+                        let quoted = self
+                            .rows
+                            .get(&k)
+                            .and_then(|s| s.reasons.get(&reason_key(&o)))
+                            .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE);
+                        let ev = if quoted {
+                            unquoted()
+                        } else {
+                            Evidence::from_event(e)
+                        };
+                        (Some(o), ev)
+                    }
                     (_, Some((o, ev, _))) => (Some(o), ev),
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
@@ -417,6 +492,11 @@ impl Calls {
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {
+        // Most text lines state no outcome (one substring search says so):
+        // asked first, before the thread is looked up.
+        let Some(o) = text_outcome(&e.text) else {
+            return;
+        };
         let key = self.thread_key(e, pid, tid);
         let Some(th) = self.threads.get_mut(&key) else {
             return;
@@ -424,12 +504,15 @@ impl Calls {
         if th.stack.is_empty() && th.pending.is_none() {
             return;
         }
-        let Some(o) = text_outcome(&e.text) else {
-            return;
-        };
         if let Some((_, Some(call))) = th.stack.first_mut() {
             if call.stated.is_none() || o != Outcome::Ok {
-                call.stated = Some((o, Evidence::from_event(e), e.ts));
+                // An OK call's line is never quoted.
+                let ev = if o == Outcome::Ok {
+                    unquoted()
+                } else {
+                    Evidence::from_event(e)
+                };
+                call.stated = Some((o, ev, e.ts));
             }
         } else if let Some(d) = th.pending.as_mut()
             && d.elapsed.is_some()
@@ -449,41 +532,7 @@ impl Calls {
         tid: u32,
         ident: Option<&str>,
     ) -> Key {
-        let place = (self.by != By::Verb).then(|| place.clone());
-        match self.by {
-            By::Process => Key {
-                place,
-                pid: Some(pid),
-                tid: None,
-                ident: None,
-                verb,
-            },
-            By::Thread => Key {
-                place,
-                pid: Some(pid),
-                tid: Some(tid),
-                ident: None,
-                verb,
-            },
-            By::Connection => Key {
-                place,
-                pid: Some(pid),
-                tid: None,
-                ident: Some(
-                    ident
-                        .map(str::to_string)
-                        .unwrap_or_else(|| format!("{pid}.{tid}")),
-                ),
-                verb,
-            },
-            By::Verb => Key {
-                place,
-                pid: None,
-                tid: None,
-                ident: None,
-                verb,
-            },
-        }
+        key_of(self.by, place, verb, pid, tid, ident)
     }
 
     fn wanted(&self, verb: &str) -> bool {
@@ -628,6 +677,43 @@ impl Calls {
         });
         rows
     }
+}
+
+/// The rows per verb alone, from the rows per process: the same as
+/// counting by `By::Verb` in counts, durations and reasons (a sketch holds
+/// the same values whichever way they are added). Which call a row's
+/// slowest call and its reasons' evidence cite may differ between calls of
+/// equal rank; the latency chart reads neither.
+pub fn by_verb(rows: &[Row]) -> Vec<Row> {
+    let mut merged: BTreeMap<&'static str, Stats> = BTreeMap::new();
+    for r in rows {
+        merged.entry(r.key.verb).or_default().merge(r.stats.clone());
+    }
+    let mut out: Vec<Row> = merged
+        .into_iter()
+        .map(|(verb, stats)| Row {
+            key: Key {
+                place: None,
+                pid: None,
+                tid: None,
+                ident: None,
+                verb,
+            },
+            by: By::Verb,
+            process: None,
+            host: None,
+            trace: None,
+            stats,
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.stats
+            .total_us
+            .cmp(&a.stats.total_us)
+            .then(b.stats.calls.cmp(&a.stats.calls))
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    out
 }
 
 /// One row of the summary.

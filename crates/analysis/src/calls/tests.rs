@@ -279,3 +279,33 @@ fn a_call_across_wrap_files_is_one_call() {
     assert_eq!(get.len(), 2);
     assert!(get.iter().all(|r| r.stats.open == 1));
 }
+
+/// A reason quotes the lines of its first calls only; the later calls
+/// still count. Two threads of one process fill one row, the second
+/// thread's calls ending while the first's wait for a stated reason.
+#[test]
+fn a_reason_quotes_its_first_calls_only() {
+    let mut ev = Vec::new();
+    for i in 0..6u64 {
+        let tid = 1 + (i % 2) as u32;
+        let t = |ms: u64| format!("10:00:0{}.{:06}", i, ms * 1000);
+        ev.push(entry("a.FMT", 10 * i + 1, &t(0), 7, tid, "MQOPEN"));
+        ev.push(exit(
+            "a.FMT",
+            10 * i + 2,
+            &t(5),
+            7,
+            tid,
+            "MQOPEN",
+            "2085",
+            5_000,
+        ));
+    }
+    let rows = rows_of(&ev, By::Process);
+    let r = &row(&rows, "MQOPEN").stats.reasons["2085"];
+    assert_eq!(r.count, 6);
+    let lines: Vec<u64> = r.evidence.iter().map(|e| e.line).collect();
+    // Calls finish at the next entry on their thread (or at the end).
+    assert_eq!(lines, vec![2, 12, 22]);
+    assert!(r.evidence.iter().all(|e| e.text.contains("2085")));
+}

@@ -27,10 +27,11 @@ pub static RULE: RuleInfo = RuleInfo {
     id: "access-refused",
     severity: Severity::Error,
     summary: "Connections and operations the queue manager refused (CHLAUTH, CONNAUTH, user id, authority), told with the client's 2035 when a trace shows it",
-    trigger: "Every error-log, JSON-log or container-log record of AMQ9777 (channel blocked by a \
-        CHLAUTH record), AMQ5534, AMQ5540, AMQ5541, AMQ5542 (connection authentication), AMQ9557 \
-        (user id initialisation failed) or AMQ8077 (insufficient authority), and every MQI call \
-        in a trace failing with 2035 MQRC_NOT_AUTHORIZED, 2063 MQRC_SECURITY_ERROR or 2217 \
+    trigger: "Every error-log, JSON-log, container-log or job-log record of AMQ9777 or, on z/OS, \
+        CSQX777E (channel blocked by a CHLAUTH record), AMQ5534, AMQ5540, AMQ5541, AMQ5542 \
+        (connection authentication), AMQ9557 (user id initialisation failed), AMQ8077 \
+        (insufficient authority) or, in a z/OS job log, RACF's ICH408I (a refused resource), \
+        and every MQI call in a trace failing with 2035 MQRC_NOT_AUTHORIZED, 2063 MQRC_SECURITY_ERROR or 2217 \
         MQRC_CONNECTION_NOT_AUTHORIZED (the call counted once across its layers). Records one \
         process thread writes within a second are one refusal, told by its cause (CHLAUTH, then \
         CONNAUTH, authority, user id). Refusals are grouped by queue manager, channel, user id \
@@ -103,6 +104,10 @@ struct Facts {
     /// The channel's values the CHLAUTH record matched (`CLNTUSER(x)`).
     values: Option<String>,
     reason: Option<String>,
+    /// RACF's access intent (`UPDATE`, `READ`) of a refused profile.
+    intent: Option<String>,
+    /// Told by RACF (ICH408I): the commands are RACF's, not the OAM's.
+    racf: bool,
 }
 
 fn fill(slot: &mut Option<String>, v: Option<&str>) {
@@ -127,6 +132,9 @@ impl Facts {
         fill(&mut self.check, e.get(Key::ConnauthCheck));
         fill(&mut self.values, e.get(Key::ChlauthValues));
         fill(&mut self.reason, e.get(Key::Reason));
+        fill(&mut self.check, e.get(Key::RacfCheck));
+        fill(&mut self.intent, e.get(Key::AccessIntent));
+        self.racf |= e.get(Key::Msgid).is_some_and(|m| m.starts_with("ICH"));
         // A record without its explanation (JSON logs carry the summary
         // only) still has the matched values insert: `CLNTUSER(x)`.
         if self.user.is_none() {
@@ -385,7 +393,13 @@ impl AccessRefused {
         // built.
         let function_verb = e.function.as_deref().and_then(crate::calls::verb_of);
         match e.kind {
-            Kind::Text if !e.text.contains("ChlName(") && self.threads.is_empty() => return,
+            // Without `Reason` a text line states no outcome.
+            Kind::Text
+                if !e.text.contains("ChlName(")
+                    && (self.threads.is_empty() || !e.text.contains("Reason")) =>
+            {
+                return;
+            }
             Kind::Entry | Kind::Exit | Kind::ErrorExit if function_verb.is_none() => return,
             _ => {}
         }
@@ -661,6 +675,7 @@ fn advice(mech: Mechanism, f: &Facts, permissions: &BTreeSet<String>) -> String 
                 .unwrap_or_default(),
             f.user.as_deref().unwrap_or("<user>")
         ),
+        Mechanism::Authority if f.racf => racf_advice(f),
         Mechanism::Authority => {
             let obj = f.object.as_deref().unwrap_or("<object>");
             let t = oam_type(f.object_type.as_deref());
@@ -693,6 +708,49 @@ fn advice(mech: Mechanism, f: &Facts, permissions: &BTreeSet<String>) -> String 
              application's user id on the object."
         ),
     }
+}
+
+/// The RACF commands for a profile ICH408I names, filled from the record.
+fn racf_advice(f: &Facts) -> String {
+    let prof = f.object.as_deref().unwrap_or("<profile>");
+    let class = f.object_type.as_deref().unwrap_or("<class>");
+    let user = f.user.as_deref().unwrap_or("<user>");
+    let intent = f.intent.as_deref().unwrap_or("<access>");
+    let qm = f.qmgr.as_deref().unwrap_or("<qmgr>");
+    let grant = format!(
+        "grant what the application needs, to a group rather than the user: `PERMIT {prof} \
+         CLASS({class}) ID({user}) ACCESS({intent})`, then `SETROPTS RACLIST({class}) REFRESH` \
+         and `REFRESH SECURITY({class})` on queue manager {qm}."
+    );
+    let missing = f
+        .check
+        .as_deref()
+        .is_some_and(|c| c.contains("PROFILE NOT FOUND"));
+    let mut out = format!(
+        "RACF refused {intent} access to profile {prof} in class {class} for user {user}{}. \
+         Show the profile that protects it and its access list: `RLIST {class} {prof} \
+         AUTHUSER` (TSO). ",
+        f.check
+            .as_deref()
+            .map(|c| format!(" ({c})"))
+            .unwrap_or_default()
+    );
+    if missing {
+        out.push_str(&format!(
+            "No profile covers it: define one (`RDEFINE {class} {prof} UACC(NONE)`), then {grant}"
+        ));
+    } else {
+        out.push('G');
+        out.push_str(&grant[1..]);
+    }
+    if f.user.is_none() {
+        // The JOB(...) STEP(...) form: the queue manager's own job name.
+        out.push_str(&format!(
+            " A job name in place of the user is a blank alternate user id: who may use one \
+             is in profile {qm}.ALTERNATE.USER.-BLANK- of class MQADMIN."
+        ));
+    }
+    out
 }
 
 fn mech_words(m: Mechanism) -> &'static str {

@@ -980,8 +980,9 @@ mod tests {
             }
         }
         for (family, n) in [
-            // AMQ9513, AMQ9544 and CSQX489 are resource-limit's.
-            (crate::catalog::Family::Channel, 21),
+            // AMQ9513, AMQ9544 and CSQX489 are resource-limit's, CSQX777
+            // access-refused's.
+            (crate::catalog::Family::Channel, 20),
             (crate::catalog::Family::Tls, 18),
         ] {
             let listed = crate::catalog::reported_ids(family);

@@ -11,7 +11,7 @@
 //! by `calls` but not flagged.
 
 use super::{Pass, RuleInfo, Settings, Threshold};
-use crate::calls::{By, Calls};
+use crate::calls::{By, Calls, Row};
 use crate::event::Event;
 use crate::fileinfo::FileInfo;
 use crate::findings::{Finding, Metric, Subject};
@@ -233,14 +233,18 @@ fn never_normal(reason: u32) -> Option<(bool, &'static str)> {
 }
 
 pub struct MqiFailures {
-    calls: Calls,
+    /// The pass's own count of the calls, when the run keeps no table.
+    calls: Option<Calls>,
+    /// The run's table, when it gave it.
+    rows: Option<Vec<Row>>,
     min_failures: u64,
 }
 
 impl MqiFailures {
     pub fn new(s: &Settings) -> MqiFailures {
         MqiFailures {
-            calls: Calls::new(By::Process, None),
+            calls: Some(Calls::new(By::Process, None)),
+            rows: None,
             min_failures: s.get("min_failures").max(1.0) as u64,
         }
     }
@@ -248,13 +252,30 @@ impl MqiFailures {
 
 impl Pass for MqiFailures {
     fn observe(&mut self, e: &Event) {
-        self.calls.observe(e);
+        if let Some(c) = self.calls.as_mut() {
+            c.observe(e);
+        }
+    }
+
+    fn takes_calls_table(&mut self) -> bool {
+        self.calls = None;
+        true
+    }
+
+    fn calls_rows(&mut self, rows: &[Row]) {
+        // Only rows with a reason can make a finding.
+        let failed = rows.iter().filter(|r| !r.stats.reasons.is_empty());
+        self.rows = Some(failed.cloned().collect());
     }
 
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
-        let calls = std::mem::replace(&mut self.calls, Calls::new(By::Process, None));
+        let rows = match (self.rows.take(), self.calls.take()) {
+            (Some(rows), _) => rows,
+            (None, Some(calls)) => calls.rows(inputs),
+            (None, None) => Vec::new(),
+        };
         let mut out = Vec::new();
-        for row in calls.rows(inputs) {
+        for row in rows {
             for (reason, r) in &row.stats.reasons {
                 let Ok(code) = reason.parse::<u32>() else {
                     continue;

@@ -8,7 +8,8 @@
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::limits::{Limit, LimitMessage, limit};
-use crate::event::{Event, Kind, Ts};
+
+use crate::event::{Event, Key, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, EvidenceSet, Finding, Metric};
 use crate::problem::Severity;
@@ -87,15 +88,15 @@ impl Pass for ResourceLimit {
         if e.kind != Kind::LogRecord {
             return;
         }
-        let Some(m) = e.attr("msgid").and_then(limit) else {
+        let Some(m) = e.get(Key::Msgid).and_then(limit) else {
             return;
         };
-        let qmgr = non_empty(e.attr("qmgr")).unwrap_or("").to_string();
+        let qmgr = non_empty(e.get(Key::Qmgr)).unwrap_or("").to_string();
         // The queue manager's limits are about it alone; a channel's,
         // about the channel.
         let channel = match m.limit {
             Limit::MaxChannels | Limit::LogFull => None,
-            Limit::DeadLetter | Limit::MaxInstances => non_empty(e.attr("channel")),
+            Limit::DeadLetter | Limit::MaxInstances => non_empty(e.get(Key::Channel)),
         };
         let key = (m.limit, qmgr, channel.unwrap_or("").to_string());
         if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
@@ -118,17 +119,17 @@ impl Pass for ResourceLimit {
         g.first = g.first.min(e.ts);
         g.last = g.last.max(e.ts);
         if g.ids.len() < 8 {
-            g.ids.insert(e.attr("msgid").unwrap_or(m.id).to_string());
+            g.ids.insert(e.get(Key::Msgid).unwrap_or(m.id).to_string());
         }
         if g.value.is_none() {
-            g.value = non_empty(e.attr("limit")).map(str::to_string);
+            g.value = non_empty(e.get(Key::Limit)).map(str::to_string);
         }
-        if let Some(l) = non_empty(e.attr("dlq_location"))
+        if let Some(l) = non_empty(e.get(Key::DlqLocation))
             && g.locations.len() < 2
         {
             g.locations.insert(l.to_string());
         }
-        if let Some(a) = non_empty(e.attr("address")).or(non_empty(e.attr("host")))
+        if let Some(a) = non_empty(e.get(Key::Address)).or(non_empty(e.get(Key::Host)))
             && g.addresses.len() < 16
         {
             g.addresses.insert(a.to_string());

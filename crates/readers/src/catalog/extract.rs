@@ -488,6 +488,189 @@ mod tests {
         }
     }
 
+    /// Every catalogued AMQ message with inserts beyond those above: the
+    /// same record in English and in Russian (our translations, the
+    /// inserts quoted as MQ quotes them, in another order where Russian
+    /// puts them so) gives the same fields. z/OS (CSQ) messages are
+    /// written in English only.
+    #[test]
+    fn every_message_with_inserts_gives_its_fields_in_another_language() {
+        let keys = [
+            "channel",
+            "host",
+            "address",
+            "port",
+            "function",
+            "reason",
+            "reason_hex",
+            "seconds",
+            "client_user",
+            "appl",
+            "object",
+            "dlq_location",
+            "qmgr",
+        ];
+        let fields = |x: &Extracted<'_>| -> Vec<(&'static str, String)> {
+            let mut v: Vec<_> = x
+                .attrs
+                .iter()
+                .filter(|(k, _)| keys.contains(k))
+                .map(|(k, v)| (*k, v.to_string()))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let cases: &[(&str, &str, &str, usize)] = &[
+            (
+                "AMQ9544",
+                "Messages not put to destination queue. During the processing of channel \
+                 'QM1.QM2' one or more messages could not be put to the destination queue and \
+                 attempts were made to put them to a dead-letter queue. The location of the \
+                 queue is 2, where 1 is the local dead-letter queue and 2 is the remote \
+                 dead-letter queue. The program identifier (PID) of the processing program \
+                 was '3017'.",
+                "Сообщения не помещены в целевую очередь. Идентификатор процесса (PID) \
+                 программы обработки: '3017'. Во время обработки канала 'QM1.QM2' одно или \
+                 несколько сообщений не удалось поместить в целевую очередь. Расположение \
+                 очереди - 2, где 1 - локальная очередь недоставленных сообщений, а 2 - \
+                 удаленная.",
+                2,
+            ),
+            (
+                "AMQ9207",
+                "The data received from host '192.0.2.15' on channel '????' is not valid. \
+                 Incorrect data format received from host '192.0.2.15' over TCP/IP.",
+                "Данные, полученные с хоста '192.0.2.15' по каналу '????', недопустимы.",
+                2,
+            ),
+            (
+                "AMQ9271",
+                "Channel 'NB.SVR' timed out. The address of the remote end of the connection \
+                 was '10.123.1.22'. The return code from the select() [TIMEOUT] 14 seconds \
+                 call was 4 (X'4').",
+                "Тайм-аут канала 'NB.SVR'. Адрес удаленного конца соединения: '10.123.1.22'. \
+                 Ожидание 14 секунд; код возврата вызова select() - 4 (X'4').",
+                7,
+            ),
+            (
+                "AMQ9519",
+                "Channel 'QA.SVRCONN.CHL' not found. The requested operation failed because \
+                 the program could not find a definition of channel 'QA.SVRCONN.CHL'.",
+                "Канал 'QA.SVRCONN.CHL' не найден.",
+                1,
+            ),
+            (
+                "AMQ9520",
+                "Channel not defined remotely. There is no definition of channel 'TO.QM9' \
+                 at the remote location.",
+                "Канал не определен удаленно. В удаленном расположении нет определения канала \
+                 'TO.QM9'.",
+                1,
+            ),
+            (
+                "AMQ9780",
+                "Channel to remote machine '192.168.253.160' is ending due to an error. \
+                 Channel program '???' is ending because an error occurred while \
+                 communicating with the remote machine '192.168.253.160'.",
+                "Канал к удаленной машине '192.168.253.160' завершается из-за ошибки.",
+                2,
+            ),
+            (
+                "AMQ9633",
+                "Bad SSL certificate for channel 'APP.TLS.SVRCONN'. A certificate encountered \
+                 during SSL handshaking is regarded as bad. The remote host is \
+                 'app7 (10.20.30.7)(40112)'.",
+                "Недопустимый сертификат SSL для канала 'APP.TLS.SVRCONN'. Удаленный хост: \
+                 'app7 (10.20.30.7)(40112)'.",
+                4,
+            ),
+            (
+                "AMQ9636",
+                "SSL distinguished name does not match peer name, channel 'TO.QM2'. The \
+                 remote host is 'qm2host (10.0.0.2)(1414)'.",
+                "Отличительное имя SSL не совпадает с именем партнера, канал 'TO.QM2'. \
+                 Удаленный хост: 'qm2host (10.0.0.2)(1414)'.",
+                4,
+            ),
+            (
+                "AMQ9777",
+                "Channel was blocked. The inbound channel 'GW.SVRCONN' was blocked from \
+                 address '192.0.2.77' because the active values of the channel matched a \
+                 record configured with USERSRC(NOACCESS).",
+                "Канал заблокирован. Входящий канал 'GW.SVRCONN' заблокирован для адреса \
+                 '192.0.2.77', так как активные значения канала совпали с записью \
+                 USERSRC(NOACCESS).",
+                3,
+            ),
+            (
+                "AMQ5534",
+                "User ID 'appuser' authentication failed. The user ID and password supplied \
+                 by the 'amqsputc' program could not be authenticated.",
+                "Ошибка идентификации ИД пользователя 'appuser'. ИД пользователя и пароль, \
+                 переданные программой 'amqsputc', не прошли проверку.",
+                2,
+            ),
+            (
+                "AMQ5540",
+                "Application 'amqsputc' did not supply a user ID and password.",
+                "Приложение 'amqsputc' не передало ИД пользователя и пароль.",
+                1,
+            ),
+            (
+                "AMQ5541",
+                "The failed authentication check was caused by the queue manager CONNAUTH \
+                 CHCKCLNT(REQDADM) configuration. The user ID 'mqm' and its password were \
+                 checked.",
+                "Сбой проверки идентификации вызван конфигурацией CONNAUTH CHCKCLNT(REQDADM) \
+                 администратора очередей. Проверены ИД пользователя 'mqm' и его пароль.",
+                1,
+            ),
+            (
+                "AMQ5542",
+                "The failed authentication check was caused by the queue manager CONNAUTH \
+                 CHCKCLNT(REQDADM) configuration. The user ID 'appuser' and its password \
+                 were checked.",
+                "Сбой проверки идентификации вызван конфигурацией CONNAUTH CHCKCLNT(REQDADM) \
+                 администратора очередей. Проверены ИД пользователя 'appuser' и его пароль.",
+                1,
+            ),
+            (
+                "AMQ9557",
+                "Queue Manager User ID initialization failed for 'root'. The call to \
+                 initialize the User ID 'root' failed with CompCode 2 and Reason 2035.",
+                "Сбой инициализации ИД пользователя администратора очередей для 'root'.",
+                1,
+            ),
+            (
+                "AMQ8077",
+                "Entity 'payapp' has insufficient authority to access object 'PAYMENT.IN'. \
+                 The following requested permissions are unauthorized: put",
+                "У объекта 'payapp' недостаточно прав доступа к объекту 'PAYMENT.IN'.",
+                2,
+            ),
+            (
+                "AMQ7463",
+                "The log for queue manager 'QMLOG' is full.",
+                "Журнал администратора очередей 'QMLOG' переполнен.",
+                1,
+            ),
+        ];
+        for &(id, english, other, n) in cases {
+            let en_text = normalise(english);
+            let en = fields(&extract(id, &en_text, &[]));
+            let ru_text = normalise(other);
+            let ru = fields(&extract(id, &ru_text, &[]));
+            // The values a localised text can hold: the English record's
+            // fields that its Russian one repeats.
+            let en: Vec<_> = en
+                .into_iter()
+                .filter(|(k, _)| *k != "reason" || id != "AMQ9557")
+                .collect();
+            assert_eq!(ru, en, "{id}: {other}");
+            assert_eq!(en.len(), n, "{id}: {en:?}");
+        }
+    }
+
     #[test]
     fn localised_reverse_lookup_and_bare_names_in_order() {
         let text = normalise(

@@ -134,6 +134,10 @@ fn kind(v: &str) -> Kind {
         return Kind::Host;
     }
     let mq = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'%');
+    // A quoted number is a count or a process id, never a name.
+    if v.bytes().all(|b| b.is_ascii_digit()) {
+        return Kind::Other;
+    }
     if v.len() <= 20 && v.bytes().all(mq) && !TRANSPORTS.contains(&v) {
         return Kind::Name;
     }
@@ -264,7 +268,7 @@ pub(super) fn values(
                 }
             }
             Shape::Number => bare_number(text, &quoted),
-            Shape::Channel => None,
+            Shape::Channel | Shape::Name => None,
         };
         match v {
             Some(v) => out.push((attr, v)),
@@ -276,7 +280,7 @@ pub(super) fn values(
     for (attr, shape) in deferred {
         let v = match shape {
             Shape::Channel => first(&[Kind::Name], &mut used),
-            Shape::Host => first(&[Kind::Name, Kind::Word], &mut used),
+            Shape::Host | Shape::Name => first(&[Kind::Name, Kind::Word], &mut used),
             _ => None,
         };
         if let Some(v) = v {

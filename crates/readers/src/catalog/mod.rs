@@ -67,6 +67,10 @@ pub enum Shape {
     ReturnCode,
     /// The bare integer (seconds).
     Number,
+    /// Any other MQ name or user id (a user, an application, an object, a
+    /// queue manager): an MQ-name or one-word value, in the English
+    /// template's order among the names.
+    Name,
 }
 
 /// One value of a message. `attr` is an event attribute name, or one of the
@@ -208,18 +212,23 @@ pub fn lookup(id: &str) -> Option<&'static Entry> {
     map.get(&id_number(base_id(id.trim()))?).copied()
 }
 
-/// `AMQ` + 4 digits or `CSQ` + an upper-case letter + 3 digits (an id
-/// without its severity letter) as a number, each id its own.
+/// `AMQ` + 4 digits, `CSQ` + an upper-case letter + 3 digits or `ICH` + 3
+/// digits (an id without its severity letter) as a number, each id its
+/// own.
 fn id_number(id: &str) -> Option<u32> {
     let b = id.as_bytes();
-    if b.len() != 7 {
-        return None;
-    }
     let digits = |d: &[u8]| {
         d.iter().try_fold(0u32, |n, &c| {
             c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
         })
     };
+    // RACF's `ICH` + 3 digits (ICH408I in a queue manager's job log).
+    if b.len() == 6 && b.starts_with(b"ICH") {
+        return Some(40_000 + digits(&b[3..])?);
+    }
+    if b.len() != 7 {
+        return None;
+    }
     match &b[..3] {
         b"AMQ" => digits(&b[3..]),
         b"CSQ" if b[3].is_ascii_uppercase() => {
@@ -392,13 +401,16 @@ mod tests {
             assert!(CATALOG.iter().all(|e| e.id != base_id(id.trim())), "{id}");
         }
         assert_eq!(id_number("CSQZ999"), Some(10_000 + 25 * 1000 + 999));
+        assert_eq!(lookup("ICH408I").map(|e| e.id), Some("ICH408"));
+        assert!(lookup("ICH40").is_none() && lookup("ICHX08I").is_none());
     }
 
     /// A message number (`id_number`), then at most one of `letters`.
     fn well_shaped(id: &str, letters: &str) -> bool {
+        let n = if id.starts_with("ICH") { 6 } else { 7 };
         let (base, letter) = match (id.is_ascii(), id.len()) {
-            (true, 7) => (id, None),
-            (true, 8) => (&id[..7], id[7..].chars().next()),
+            (true, l) if l == n => (id, None),
+            (true, l) if l == n + 1 => (&id[..n], id[n..].chars().next()),
             _ => return false,
         };
         id_number(base).is_some() && letter.is_none_or(|c| letters.contains(c))
@@ -413,6 +425,8 @@ mod tests {
         assert!(!well_shaped("AMQ9208X", "IWEST"));
         assert!(!well_shaped("CSQ1209", "IWEDS"));
         assert!(!well_shaped("CSQX2090", "IWEDS"));
+        assert!(well_shaped("ICH408I", "I"));
+        assert!(!well_shaped("ICH4081", "I"));
     }
 
     #[test]
@@ -420,6 +434,8 @@ mod tests {
         for e in CATALOG {
             let letters = if e.id.starts_with("AMQ") {
                 "IWEST"
+            } else if e.id.starts_with("ICH") {
+                "I"
             } else {
                 "IWEDS"
             };
@@ -449,15 +465,16 @@ mod tests {
 
     #[test]
     fn one_family_per_message() {
-        assert_eq!(lookup("CSQX777E").unwrap().family, Family::Channel);
-        assert_eq!(reported("CSQX777E").unwrap().family, Family::Channel);
+        // A CHLAUTH block is access-refused's, on z/OS as elsewhere.
+        assert_eq!(lookup("CSQX777E").unwrap().family, Family::Security);
+        assert!(reported("CSQX777E").is_none());
         for id in [
             "CSQX620", "CSQX631", "CSQX633", "CSQX634", "CSQX636", "CSQX637", "CSQX638",
         ] {
             assert_eq!(lookup(id).unwrap().family, Family::Tls, "{id}");
             assert_eq!(reported(id).unwrap().family, Family::Tls, "{id}");
         }
-        assert_eq!(extract("CSQX777E", "", &[]).family, Some("channel"));
+        assert_eq!(extract("CSQX777E", "", &[]).family, Some("security"));
     }
 
     #[test]
@@ -479,10 +496,10 @@ mod tests {
     fn trigger_ids_are_sorted_with_the_prefix_once() {
         let ch = reported_ids(Family::Channel);
         assert!(ch.starts_with("AMQ9202, 9203, "), "{ch}");
-        assert!(ch.ends_with(" and CSQX207, 209, 504, 599, 777"), "{ch}");
+        assert!(ch.ends_with(" and CSQX207, 209, 504, 599"), "{ch}");
         assert_eq!(
             warning_ids(Family::Channel),
-            "AMQ9207, AMQ9209, AMQ9519, AMQ9520, CSQX207, CSQX777"
+            "AMQ9207, AMQ9209, AMQ9519, AMQ9520, CSQX207"
         );
         assert!(reported_ids(Family::Dns).is_empty());
     }

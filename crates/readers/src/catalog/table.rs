@@ -33,6 +33,20 @@ const EN_9209: &str = "onnection to host";
 const EN_9788: &str = "Slow DNS lookup";
 const EN_9999: &str = "ended abnormally";
 const EN_9544: &str = "processing of channel";
+const EN_9207: &str = "data received from host";
+const EN_9271: &str = "timed out";
+const EN_9519: &str = "not found";
+const EN_9520: &str = "not defined remotely";
+const EN_9780: &str = "remote machine";
+const EN_9633: &str = "certificate for channel";
+const EN_9636: &str = "distinguished name";
+const EN_9777: &str = "was blocked";
+const EN_5534: &str = "authentication failed";
+const EN_5540: &str = "did not supply a user ID";
+const EN_5541: &str = "failed authentication check";
+const EN_9557: &str = "initialization failed";
+const EN_8077: &str = "insufficient authority";
+const EN_7463: &str = "is full";
 
 /// Every catalogued message.
 pub static CATALOG: &[Entry] = &[
@@ -106,6 +120,7 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             t("hostspec", r"received from host '([^']*)'"),
             ins("hostspec", "CommentInsert1"),
+            loc("hostspec", EN_9207, Shape::Host),
         ],
         rule: Some(RuleText {
             severity: Severity::Warning,
@@ -198,6 +213,11 @@ pub static CATALOG: &[Entry] = &[
                 r"address of the remote end of the connection was '([^']*)'",
             ),
             t("seconds", r"\[TIMEOUT\] (\d+) seconds"),
+            loc("hostspec", EN_9271, Shape::Host),
+            loc("seconds", EN_9271, Shape::Number),
+            loc("channel", EN_9271, Shape::Channel),
+            loc("function", EN_9271, Shape::Function),
+            loc("reason", EN_9271, Shape::ReturnCode),
         ],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -254,7 +274,10 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::UndefinedChannel,
-        fields: &[t("channel", r"Channel '([^']*)' not found")],
+        fields: &[
+            t("channel", r"Channel '([^']*)' not found"),
+            loc("channel", EN_9519, Shape::Channel),
+        ],
         rule: Some(RuleText {
             severity: Severity::Warning,
             meaning: "Channel not found: the partner or client asked for a channel this queue manager does not define",
@@ -267,7 +290,10 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::UndefinedChannel,
-        fields: &[t("channel", r"channel '([^']*)'")],
+        fields: &[
+            t("channel", r"channel '([^']*)'"),
+            loc("channel", EN_9520, Shape::Channel),
+        ],
         rule: Some(RuleText {
             severity: Severity::Warning,
             meaning: "Channel not defined remotely: the other end has no channel of this name",
@@ -317,7 +343,10 @@ pub static CATALOG: &[Entry] = &[
         severity: UNVERIFIED,
         family: Family::Limit,
         role: Role::None,
-        fields: &[t("qmgr", r"log for queue manager '?([^'\s]+?)'? is full")],
+        fields: &[
+            t("qmgr", r"log for queue manager '?([^'\s]+?)'? is full"),
+            loc("qmgr", EN_7463, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -358,7 +387,10 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::EndNotice,
-        fields: &[t("hostspec", r"remote machine '([^']*)'")],
+        fields: &[
+            t("hostspec", r"remote machine '([^']*)'"),
+            loc("hostspec", EN_9780, Shape::Host),
+        ],
         rule: None,
     },
     // TLS.
@@ -385,6 +417,8 @@ pub static CATALOG: &[Entry] = &[
             ins("peer", "CommentInsert2"),
             ins("hostspec", "CommentInsert3"),
             ins("reason", "ArithInsert1"),
+            loc("channel", EN_9633, Shape::Channel),
+            loc("hostspec", EN_9633, Shape::Host),
         ],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -415,6 +449,8 @@ pub static CATALOG: &[Entry] = &[
             ins("channel", "CommentInsert1"),
             ins("peer", "CommentInsert2"),
             ins("hostspec", "CommentInsert3"),
+            loc("channel", EN_9636, Shape::Channel),
+            loc("hostspec", EN_9636, Shape::Host),
         ],
         rule: Some(RuleText {
             severity: Severity::Error,
@@ -554,6 +590,33 @@ pub static CATALOG: &[Entry] = &[
                 r"matched a record configured with ([A-Z]+\([A-Z]+\))",
             ),
             t("client_user", r"\bCLNTUSER\(([^)]+)\)"),
+            loc("channel", EN_9777, Shape::Channel),
+            loc("hostspec", EN_9777, Shape::Host),
+        ],
+        rule: None,
+    },
+    // RACF's violation message, in the job log of the queue manager whose
+    // resource was refused (z/OS): the `access-refused` rule's, sources in
+    // `access::ACCESS`. Profiles of the MQ classes start with the queue
+    // manager or queue-sharing group name (1 to 4 characters).
+    Entry {
+        id: "ICH408",
+        severity: 'I',
+        family: Family::Security,
+        role: Role::None,
+        fields: &[
+            t("client_user", r"\bUSER\((\S+?) *\)"),
+            t("object", r"(\S+) CL\(\w+ *\)"),
+            t("object_type", r"\bCL\((\w+) *\)"),
+            t(
+                "qmgr",
+                r"(?:^|\s)([A-Z0-9@#$]{1,4})\.\S* CL\((?:MQ|MX)\w+ *\)",
+            ),
+            t("access_intent", r"ACCESS INTENT\((\w+) *\)"),
+            t(
+                "racf_check",
+                r"(INSUFFICIENT ACCESS AUTHORITY|PROFILE NOT FOUND|NOT RACF-DEFINED)",
+            ),
         ],
         rule: None,
     },
@@ -567,6 +630,8 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             t("client_user", r"User ID '([^']*)' authentication failed"),
             t("appl", r"supplied by the '([^']*)' program"),
+            loc("client_user", EN_5534, Shape::Name),
+            loc("appl", EN_5534, Shape::Name),
         ],
         rule: None,
     },
@@ -575,10 +640,13 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Security,
         role: Role::None,
-        fields: &[t(
-            "appl",
-            r"Application '([^']*)' did not supply a user ID and password",
-        )],
+        fields: &[
+            t(
+                "appl",
+                r"Application '([^']*)' did not supply a user ID and password",
+            ),
+            loc("appl", EN_5540, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -589,6 +657,7 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             t("connauth_check", r"CONNAUTH ((?:CHCKCLNT|CHCKLOCL)\(\w+\))"),
             t("client_user", r"The user ID '([^']*)'"),
+            loc("client_user", EN_5541, Shape::Name),
         ],
         rule: None,
     },
@@ -600,6 +669,7 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             t("connauth_check", r"CONNAUTH ((?:CHCKCLNT|CHCKLOCL)\(\w+\))"),
             t("client_user", r"The user ID '([^']*)'"),
+            loc("client_user", EN_5541, Shape::Name),
         ],
         rule: None,
     },
@@ -615,6 +685,7 @@ pub static CATALOG: &[Entry] = &[
             t("client_user", r"initialization failed for '([^']*)'"),
             t("csp_user", r"MQCSP block was '([^']+)'"),
             t("reason", r"CompCode \d+ and Reason (\d+)"),
+            loc("client_user", EN_9557, Shape::Name),
         ],
         rule: None,
     },
@@ -631,6 +702,8 @@ pub static CATALOG: &[Entry] = &[
             t("object", r"to access object '([^']*)'"),
             t("object_type", r"to access object '[^']*' \[(\w+)\]"),
             t("permissions", r"unauthorized: ([a-z]+(?:, ?[a-z]+)*)"),
+            loc("client_user", EN_8077, Shape::Name),
+            loc("object", EN_8077, Shape::Name),
         ],
         rule: None,
     },
@@ -919,27 +992,22 @@ pub static CATALOG: &[Entry] = &[
             verified: false,
         }),
     },
-    // CSQX777: the readers had it as `security`, the rules as a channel
-    // error. It is the channel initiator refusing an inbound connection
-    // (a CHLAUTH block) before any channel runs: what the operator has is a
-    // refused connection from an address, the same network-side view as
-    // CSQX207/AMQ9207 (a scanner or a client that should not connect), and
-    // `channel-error` reports it as such, as a warning. So it is `channel`.
+    // CSQX777: the channel initiator refusing an inbound channel by a
+    // CHLAUTH record, the z/OS form of AMQ9777 (the `access-refused`
+    // rule; sources in `access::ACCESS`).
     Entry {
         id: "CSQX777",
         severity: 'E',
-        family: Family::Channel,
+        family: Family::Security,
         role: Role::None,
-        fields: &[t(
-            "hostspec",
-            r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
-        )],
-        rule: Some(RuleText {
-            severity: Severity::Warning,
-            meaning: "Channel blocked by a CHLAUTH rule (z/OS)",
-            advice: "A connection was refused by channel authentication: intended for blocked clients; otherwise review the CHLAUTH rules.",
-            verified: false,
-        }),
+        fields: &[
+            t(
+                "hostspec",
+                r"\bfrom ([0-9A-Za-z][0-9A-Za-z.:_-]*(?: \([^)]*\))?) has been blocked",
+            ),
+            t("chlauth_match", r"blocked due to ([A-Z]+\([A-Z]+\))"),
+        ],
+        rule: None,
     },
     Entry {
         id: "CSQX620",

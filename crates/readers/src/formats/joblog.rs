@@ -56,6 +56,28 @@ fn csq_message(s: &str) -> Option<(&str, &str)> {
     }
 }
 
+/// A message the reader keeps: an MQ (`CSQ`) message, or RACF's violation
+/// message `ICH408I`, which the queue manager's job log holds when a user
+/// was refused one of its resources.
+fn mq_message(s: &str) -> Option<(&str, &str)> {
+    csq_message(s).or_else(|| racf_message(s))
+}
+
+/// `ICH408I` and the rest of its first line.
+fn racf_message(s: &str) -> Option<(&str, &str)> {
+    let rest = s.strip_prefix("ICH408I")?;
+    match rest.chars().next() {
+        None => Some(("ICH408I", "")),
+        Some(c) if c.is_whitespace() => {
+            let rest = rest.trim_start();
+            memchr::memchr(b'\n', rest.as_bytes())
+                .is_none()
+                .then_some(("ICH408I", rest))
+        }
+        Some(_) => None,
+    }
+}
+
 /// JESMSGLG: optional carriage-control column, `hh.mm.ss JOBID  text`.
 static JES_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[ 01-]?\s?(\d{2})\.(\d{2})\.(\d{2}) ([A-Z]{1,3}\d{5,7}|[A-Z]\d{7})\s+(.*)$")
@@ -637,7 +659,7 @@ impl JobFile {
                 self.close(ctx);
                 self.kinds[if date.is_some() { 1 } else { 0 }] = true;
                 let msg = trim(text);
-                if csq_message(msg).is_some() {
+                if mq_message(msg).is_some() {
                     let local = match date {
                         Some(d) => Some(d.and_time(time)),
                         None => self.job_log_time(ctx, time),
@@ -668,7 +690,7 @@ impl JobFile {
                     _ => {
                         self.close(ctx);
                         self.kinds[4] = true;
-                        if csq_message(msg).is_some() {
+                        if mq_message(msg).is_some() {
                             let local = Some(local);
                             let o =
                                 Open::reuse(self.spare.take(), no, local, job, system, msg, false);
@@ -684,7 +706,7 @@ impl JobFile {
                     Some(o) if !ANY_MSG_RE.is_match(msg) => o.push_cont(msg),
                     _ => {
                         self.close(ctx);
-                        let is_csq = csq_message(msg).is_some();
+                        let is_csq = mq_message(msg).is_some();
                         let local = self.job_log_time(ctx, time);
                         if is_csq {
                             let o = Open::reuse(self.spare.take(), no, local, "", None, msg, false);
@@ -700,7 +722,7 @@ impl JobFile {
                 }
             }
             Line::Indented(t) => match self.open.as_mut() {
-                Some(o) if csq_message(t).is_none() => o.push_cont(t),
+                Some(o) if mq_message(t).is_none() => o.push_cont(t),
                 _ => {
                     self.close(ctx);
                     self.plain(no, t);
@@ -716,7 +738,7 @@ impl JobFile {
     /// An unprefixed line: a pasted console message, or other job-log text
     /// (JCL, allocation messages), which is not MQ's and is passed over.
     fn plain(&mut self, no: u64, t: &str) {
-        if csq_message(t).is_none() {
+        if mq_message(t).is_none() {
             return;
         }
         self.kinds[2] = true;
@@ -829,11 +851,14 @@ impl JobFile {
         // slices of it.
         let mut attrs = Attrs::spare(16, 160);
         // The first line was taken for a message by this same test.
-        let (id, rest) = csq_message(&joined).unwrap_or(("", ""));
+        let (id, rest) = mq_message(&joined).unwrap_or(("", ""));
         let mut words = rest.splitn(3, ' ');
         let cpf = words.next().unwrap_or("");
         let second = words.next().unwrap_or("");
-        let (cpf, csect, body) = if is_csect(cpf) {
+        let (cpf, csect, body) = if id.starts_with("ICH") {
+            // RACF writes no subsystem or module: the text follows.
+            ("", None, rest)
+        } else if is_csect(cpf) {
             // No subsystem: `CSQX000I CSQXJST IBM MQ for z/OS V9.1.3`.
             let body = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
             ("", Some(cpf), body)

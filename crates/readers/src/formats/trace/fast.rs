@@ -17,12 +17,12 @@ impl TraceSource {
         if !self.may_skip() {
             return false;
         }
-        let Ok(block) = reader.buffered_lines() else {
+        let Ok((block, base, searched)) = reader.buffered_searched() else {
             return false;
         };
         let line_start =
             |b: &[u8], at: usize| memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
-        let mut limit = match interest.first_candidate(block) {
+        let mut limit = match interest.first_candidate_in(block, base, searched) {
             Some(p) => line_start(block, p),
             None => block.len(),
         };
