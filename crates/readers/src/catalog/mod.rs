@@ -23,6 +23,7 @@
 
 pub mod access;
 mod extract;
+pub mod functions;
 pub mod limits;
 mod localised;
 mod matchers;

@@ -356,7 +356,12 @@ impl Reader for ContainerLogReader {
         sniff_text(&String::from_utf8_lossy(head))
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         // Collectors' wrappers come off first (`wrapper`).
         let (inputs, wrappers) = super::wrapper::unwrap_inputs(inputs);
         let kept = inputs.clone();
@@ -384,7 +389,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, FORMAT)
+            super::errlog_json::source(inputs, opts, FORMAT, None)
         } else {
             Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
