@@ -174,9 +174,10 @@ fn rules_verb_lists_every_rule() {
         .iter()
         .map(|r| r["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 12);
+    assert_eq!(ids.len(), 13);
     assert!(ids.contains(&"mqi-failures"));
     assert!(ids.contains(&"access-refused"));
+    assert!(ids.contains(&"resource-limit"));
     assert!(ids.contains(&"fdc"));
     for r in v.as_array().unwrap() {
         assert!(["error", "warning", "info"].contains(&r["severity"].as_str().unwrap()));

@@ -115,6 +115,7 @@ const REQUIRED: &[(&str, &[&str])] = &[
         "access-refused",
         &["mechanism", "occurrences", "user", "address", "channel"],
     ),
+    ("resource-limit", &["limit", "occurrences", "object"]),
     (
         "mqi-failures",
         &["verb", "reason", "reason_name", "failures", "calls"],
@@ -430,6 +431,7 @@ fn sarif_structure() {
             "tls-error",
             "mqi-failures",
             "access-refused",
+            "resource-limit",
             "fdc",
             "unreadable-input"
         ]

@@ -25,7 +25,7 @@ macro_rules! mirror {
 
 mirror!(
     /// `timeline --format`.
-    TimelineFormat => crate::sink::TimelineFormat { Text, Csv, Jsonl }
+    TimelineFormat => crate::sink::TimelineFormat { Text, Csv, Jsonl, Ecs, Otlp }
 );
 mirror!(
     /// `calls --format`.
@@ -146,6 +146,7 @@ pub enum ReportFormat {
     Markdown,
     Html,
     Sarif,
+    Ecs,
 }
 
 impl From<ReportFormat> for report::Kind {
@@ -156,6 +157,7 @@ impl From<ReportFormat> for report::Kind {
             ReportFormat::Markdown => report::Kind::Markdown,
             ReportFormat::Html => report::Kind::Html,
             ReportFormat::Sarif => report::Kind::Sarif,
+            ReportFormat::Ecs => report::Kind::Ecs,
         }
     }
 }

@@ -6,6 +6,9 @@
 //! `Event::attrs` carries what a format knows beyond the common fields.
 //! Readers and passes share these names; a value is always a string
 //! (numbers in plain decimal, durations in the unit their name says).
+//! The fixed names are typed keys (`Key`, `Event::get`/`Event::set`);
+//! `Event::attr` and `Event::set_attr` take a name and map a fixed one to
+//! its key.
 //!
 //! | name | set by | meaning |
 //! |---|---|---|
@@ -52,6 +55,7 @@
 //! the formatter's placeholders (empty, dots, `-1` dummies, 1970 dates)
 //! dropped. Durations stay split in `X(S)`/`X(US)` as written.
 
+pub use crate::attr_key::Key;
 use chrono::{DateTime, FixedOffset};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -228,11 +232,22 @@ impl Event {
         self.origin.format
     }
 
-    /// The first attribute with this name.
+    /// The first attribute with this key.
+    #[inline]
+    pub fn get(&self, key: Key) -> Option<&str> {
+        self.attrs.key(key)
+    }
+
+    /// The first attribute with this name (`get` for a fixed name).
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs.get(name)
     }
 
+    pub fn set(&mut self, key: Key, value: impl AsRef<str>) {
+        self.attrs.push_key(key, value.as_ref());
+    }
+
+    /// `set` by name (a fixed name is stored as its key).
     pub fn set_attr(&mut self, name: &'static str, value: impl AsRef<str>) {
         self.attrs.push(AttrName::Borrowed(name), value.as_ref());
     }
@@ -345,13 +360,31 @@ impl Event {
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Attrs {
     /// Each name with the end of its value in `values` (the start is the
-    /// previous entry's end) and the name's `tag`.
-    keys: Vec<(AttrName, u32, u32)>,
+    /// previous entry's end) and, for a name that is not a `Key`, its
+    /// `tag` (for a key, its name's length).
+    keys: Vec<(Slot, u32, u32)>,
     values: String,
-    /// A bit per name present (`bit` of its tag): passes ask every event
-    /// for a dozen names it mostly does not have, and a miss is then
-    /// decided without scanning.
+    /// A bit per name present: `Key::bit` for a key, `bit` of its tag
+    /// for another name. Passes ask every event for a dozen names it
+    /// mostly does not have, and a miss is then decided without scanning.
     present: u64,
+}
+
+/// An attribute's name as stored: a fixed name by its key.
+#[derive(Clone, PartialEq, Eq)]
+enum Slot {
+    Key(Key),
+    Name(AttrName),
+}
+
+impl Slot {
+    #[inline]
+    fn as_str(&self) -> &str {
+        match self {
+            Slot::Key(k) => k.as_str(),
+            Slot::Name(n) => n,
+        }
+    }
 }
 
 /// A name's length and first and last bytes: look-ups compare these
@@ -406,7 +439,7 @@ impl Attrs {
 
     /// Heap bytes held, used or not.
     fn capacity_bytes(&self) -> usize {
-        self.keys.capacity() * std::mem::size_of::<(AttrName, u32, u32)>() + self.values.capacity()
+        self.keys.capacity() * std::mem::size_of::<(Slot, u32, u32)>() + self.values.capacity()
     }
 
     /// Emptied, keeping the buffers.
@@ -430,7 +463,21 @@ impl Attrs {
         self.values.reserve(bytes);
     }
 
+    /// Add a value by name (a fixed name is stored as its key).
     pub fn push(&mut self, name: AttrName, value: &str) {
+        match Key::from_name(&name) {
+            Some(k) => self.push_key(k, value),
+            None => self.push_slot(Slot::Name(name), value),
+        }
+    }
+
+    /// Add a value under a key.
+    #[inline]
+    pub fn push_key(&mut self, key: Key, value: &str) {
+        self.push_slot(Slot::Key(key), value);
+    }
+
+    fn push_slot(&mut self, slot: Slot, value: &str) {
         // Values past 4 GB in one event cannot be stored; such a value is
         // cut (no reader keeps lines that long).
         let room = (u32::MAX as usize).saturating_sub(self.values.len());
@@ -439,21 +486,53 @@ impl Attrs {
             cut -= 1;
         }
         self.values.push_str(&value[..cut]);
-        let t = tag(&name);
-        self.present |= bit(t);
-        self.keys.push((name, self.values.len() as u32, t));
+        let t = match &slot {
+            // The name's length, for `approx_bytes`.
+            Slot::Key(k) => {
+                self.present |= k.bit();
+                k.as_str().len() as u32
+            }
+            Slot::Name(name) => {
+                let t = tag(name);
+                self.present |= bit(t);
+                t
+            }
+        };
+        self.keys.push((slot, self.values.len() as u32, t));
     }
 
-    /// The first value with this name.
+    /// The first value with this key.
+    #[inline]
+    pub fn key(&self, key: Key) -> Option<&str> {
+        if self.present & key.bit() == 0 {
+            return None;
+        }
+        let mut start = 0;
+        for (k, end, _) in &self.keys {
+            if *k == Slot::Key(key) {
+                return Some(&self.values[start..*end as usize]);
+            }
+            start = *end as usize;
+        }
+        None
+    }
+
+    /// The first value with this name (`key` for a fixed name).
     #[inline]
     pub fn get(&self, name: &str) -> Option<&str> {
+        if let Some(k) = Key::from_name(name) {
+            return self.key(k);
+        }
         let want = tag(name);
         if self.present & bit(want) == 0 {
             return None;
         }
         let mut start = 0;
         for (k, end, t) in &self.keys {
-            if *t == want && same_name(k.as_bytes(), name.as_bytes()) {
+            if let Slot::Name(k) = k
+                && *t == want
+                && same_name(k.as_bytes(), name.as_bytes())
+            {
                 return Some(&self.values[start..*end as usize]);
             }
             start = *end as usize;
@@ -480,8 +559,8 @@ impl Attrs {
         for (k, end, _) in old.keys {
             let v = &old.values[start..end as usize];
             start = end as usize;
-            if keep(&k, v) {
-                self.push(k, v);
+            if keep(k.as_str(), v) {
+                self.push_slot(k, v);
             }
         }
     }
@@ -492,9 +571,9 @@ impl Attrs {
         self.reserve(old.len(), old.values.len());
         let mut start = 0;
         for (k, end, _) in old.keys {
-            let v = f(&k, &old.values[start..end as usize]);
+            let v = f(k.as_str(), &old.values[start..end as usize]);
             start = end as usize;
-            self.push(k, &v);
+            self.push_slot(k, &v);
         }
     }
 
@@ -504,7 +583,7 @@ impl Attrs {
             + self
                 .keys
                 .iter()
-                .map(|(k, _, _)| k.len() + 48)
+                .map(|(_, _, t)| (t & 0xffff) as usize + 48)
                 .sum::<usize>()
     }
 }
@@ -547,7 +626,7 @@ impl<'a> Iterator for AttrIter<'a> {
         let v = &self.attrs.values[self.start..*end as usize];
         self.i += 1;
         self.start = *end as usize;
-        Some((k, v))
+        Some((k.as_str(), v))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -656,6 +735,45 @@ mod tests {
         assert_eq!(all, [("é", "é="), ("x", "x=two"), ("owned", "owned=ü3")]);
         let c: super::Attrs = [("a", "1"), ("b", "2")].into_iter().collect();
         assert_eq!(format!("{c:?}"), r#"[("a", "1"), ("b", "2")]"#);
+    }
+
+    /// A fixed name is found by its key and by its name however it was
+    /// set; names that are not keys beside them keep their order.
+    #[test]
+    fn keys_and_names_agree() {
+        use super::{AttrName, Attrs, Key};
+        let mut a = Attrs::default();
+        a.push(AttrName::Borrowed("channel"), "C1");
+        a.push_key(Key::Host, "h1");
+        a.push(AttrName::Owned("Channel_Name".into()), "CN");
+        a.push(AttrName::Owned("host".into()), "h2");
+        a.push_key(Key::Channel, "C2");
+        assert_eq!(a.key(Key::Channel), Some("C1"));
+        assert_eq!(a.get("channel"), Some("C1"));
+        assert_eq!(a.key(Key::Host), Some("h1"));
+        assert_eq!(a.get("host"), Some("h1"));
+        assert_eq!(a.get("Channel_Name"), Some("CN"));
+        assert_eq!(a.key(Key::Qmgr), None);
+        assert_eq!(a.get("qmgr"), None);
+        let all: Vec<_> = a.iter().collect();
+        assert_eq!(
+            all,
+            [
+                ("channel", "C1"),
+                ("host", "h1"),
+                ("Channel_Name", "CN"),
+                ("host", "h2"),
+                ("channel", "C2")
+            ]
+        );
+        a.retain(|k, v| !(k == "channel" && v == "C1"));
+        assert_eq!(a.key(Key::Channel), Some("C2"));
+        a.map_values(|k, v| format!("{k}:{v}"));
+        assert_eq!(a.key(Key::Host), Some("host:h1"));
+        assert_eq!(a.get("Channel_Name"), Some("Channel_Name:CN"));
+        a.clear();
+        assert_eq!(a.key(Key::Host), None);
+        assert!(a.get("Channel_Name").is_none());
     }
 
     /// Look-ups find what a plain scan finds, for names of every length

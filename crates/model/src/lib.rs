@@ -8,9 +8,11 @@
 //! progress (`meter`), the `--since/--until` window (`timewindow`) and byte
 //! and text helpers (`text`); the run's memory budget (`budget`).
 
+pub mod attr_key;
 pub mod budget;
 pub mod encoding;
 pub mod event;
+pub mod export;
 pub mod fileinfo;
 pub mod findings;
 pub mod meter;

@@ -123,6 +123,10 @@ pub enum TimelineFormat {
     Text,
     Csv,
     Jsonl,
+    /// Elastic Common Schema documents (`export::ecs`).
+    Ecs,
+    /// OpenTelemetry log records, OTLP/JSON (`export::otlp`).
+    Otlp,
 }
 
 impl TimelineFormat {
@@ -217,6 +221,8 @@ impl RowRenderer {
     pub fn render(&mut self, format: TimelineFormat, e: &Event, out: &mut Vec<u8>) {
         match format {
             TimelineFormat::Text => text_row(out, &mut self.tsw, e),
+            TimelineFormat::Ecs => crate::export::ecs::render(e, out),
+            TimelineFormat::Otlp => crate::export::otlp::render(e, out),
             TimelineFormat::Jsonl => {
                 // Writing to a Vec cannot fail.
                 let start = out.len();

@@ -4,6 +4,7 @@
 pub mod calls;
 pub mod charts;
 pub mod color;
+pub mod ecs;
 pub mod html;
 pub mod json;
 pub mod markdown;
@@ -101,6 +102,8 @@ pub enum Kind {
     Markdown,
     Html,
     Sarif,
+    /// Elastic Common Schema alert documents, one a line.
+    Ecs,
 }
 
 impl Kind {
@@ -159,6 +162,7 @@ pub fn write_painted(
         Kind::Markdown => markdown::write(&mut mqdiag_model::text::ControlEscaper(out), r),
         Kind::Html => html::write(out, r),
         Kind::Sarif => sarif::write(out, r),
+        Kind::Ecs => ecs::write(out, r),
     }
 }
 

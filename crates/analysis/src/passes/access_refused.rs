@@ -13,6 +13,7 @@
 
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::access::{Mechanism, access};
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
@@ -114,18 +115,18 @@ fn fill(slot: &mut Option<String>, v: Option<&str>) {
 
 impl Facts {
     fn take(&mut self, e: &Event) {
-        fill(&mut self.qmgr, e.attr("qmgr"));
-        fill(&mut self.channel, e.attr("channel"));
-        fill(&mut self.user, e.attr("client_user"));
-        fill(&mut self.appl, e.attr("appl"));
-        fill(&mut self.address, e.attr("address"));
-        fill(&mut self.host, e.attr("host"));
-        fill(&mut self.object, e.attr("object"));
-        fill(&mut self.object_type, e.attr("object_type"));
-        fill(&mut self.check, e.attr("chlauth_match"));
-        fill(&mut self.check, e.attr("connauth_check"));
-        fill(&mut self.values, e.attr("chlauth_values"));
-        fill(&mut self.reason, e.attr("reason"));
+        fill(&mut self.qmgr, e.get(Key::Qmgr));
+        fill(&mut self.channel, e.get(Key::Channel));
+        fill(&mut self.user, e.get(Key::ClientUser));
+        fill(&mut self.appl, e.get(Key::Appl));
+        fill(&mut self.address, e.get(Key::Address));
+        fill(&mut self.host, e.get(Key::Host));
+        fill(&mut self.object, e.get(Key::Object));
+        fill(&mut self.object_type, e.get(Key::ObjectType));
+        fill(&mut self.check, e.get(Key::ChlauthMatch));
+        fill(&mut self.check, e.get(Key::ConnauthCheck));
+        fill(&mut self.values, e.get(Key::ChlauthValues));
+        fill(&mut self.reason, e.get(Key::Reason));
         // A record without its explanation (JSON logs carry the summary
         // only) still has the matched values insert: `CLNTUSER(x)`.
         if self.user.is_none() {
@@ -248,14 +249,14 @@ impl AccessRefused {
     }
 
     fn record(&mut self, e: &Event) {
-        let Some(id) = e.attr("msgid") else {
+        let Some(id) = e.get(Key::Msgid) else {
             return;
         };
         let Some(m) = access(id) else {
             return;
         };
         let permissions: BTreeSet<String> = e
-            .attr("permissions")
+            .get(Key::Permissions)
             .map(|p| {
                 p.split(',')
                     .map(|s| s.trim().to_string())

@@ -14,6 +14,7 @@
 use super::builder::FindingBuilder;
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands};
@@ -347,7 +348,7 @@ impl super::Pass for MessagePass {
         if e.kind != Kind::LogRecord {
             return;
         }
-        let Some(msgid) = e.attr("msgid") else {
+        let Some(msgid) = e.get(Key::Msgid) else {
             return;
         };
         let Some(m) = Member::of(e, lookup(msgid)) else {
@@ -968,6 +969,7 @@ mod tests {
             &crate::passes::channel_error::RULE,
             &crate::passes::tls_error::RULE,
             &crate::passes::slow_dns::RULE,
+            &crate::passes::resource_limit::RULE,
         ];
         for r in rules {
             let text = r.trigger_text();
@@ -978,7 +980,8 @@ mod tests {
             }
         }
         for (family, n) in [
-            (crate::catalog::Family::Channel, 24),
+            // AMQ9513, AMQ9544 and CSQX489 are resource-limit's.
+            (crate::catalog::Family::Channel, 21),
             (crate::catalog::Family::Tls, 18),
         ] {
             let listed = crate::catalog::reported_ids(family);

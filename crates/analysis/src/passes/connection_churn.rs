@@ -9,6 +9,7 @@ use super::patterns::{self, Family};
 use super::stats::Moments;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::catalog::Role;
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
@@ -413,13 +414,13 @@ impl ConnectionChurn {
         if !start && !stop {
             return;
         }
-        let channel = e.attr("channel").unwrap_or("");
+        let channel = e.get(Key::Channel).unwrap_or("");
         let conname = e
-            .attr("conname")
-            .or_else(|| e.attr("address"))
-            .or_else(|| e.attr("host"))
+            .get(Key::Conname)
+            .or_else(|| e.get(Key::Address))
+            .or_else(|| e.get(Key::Host))
             .unwrap_or("");
-        let qmgr = e.attr("qmgr").unwrap_or("");
+        let qmgr = e.get(Key::Qmgr).unwrap_or("");
         let mut held = self.open_total;
         let spent = held >= MAX_OPEN_TOTAL;
         let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
@@ -445,11 +446,11 @@ impl ConnectionChurn {
         match rec {
             "QCST" => {
                 let channel = e
-                    .attr("channel")
+                    .get(Key::Channel)
                     .or_else(|| e.attr("Chl_Name"))
                     .unwrap_or("");
                 let conname = e
-                    .attr("conname")
+                    .get(Key::Conname)
                     .or_else(|| e.attr("Connection_Name"))
                     .unwrap_or("");
                 let start = smf_time(e.attr("Start (DATE)"), e.attr("Start (TIME)"));
@@ -457,7 +458,7 @@ impl ConnectionChurn {
                 let Some(start) = start else {
                     return;
                 };
-                let qmgr = e.attr("qmgr").unwrap_or("");
+                let qmgr = e.get(Key::Qmgr).unwrap_or("");
                 // The instance start is in the formatter's zone; place it on
                 // the timeline by its distance from the row's own time.
                 let ts = e.ts;
@@ -484,7 +485,7 @@ impl ConnectionChurn {
             }
             "WTAS" => {
                 let (Some(task), Some(start), Some(end)) = (
-                    e.attr("task"),
+                    e.get(Key::Task),
                     smf_time(e.attr("Start_Time (DATE)"), e.attr("Start_Time (TIME)")),
                     smf_time(
                         e.attr("WTAS_Interval_End (DATE)"),
@@ -505,7 +506,7 @@ impl ConnectionChurn {
             }
             "WTID" => {
                 let channel = e
-                    .attr("channel")
+                    .get(Key::Channel)
                     .or_else(|| e.attr("Channel_Name"))
                     .unwrap_or("")
                     .trim();
@@ -513,14 +514,14 @@ impl ConnectionChurn {
                     return; // not a channel task (batch, CICS, IMS)
                 }
                 let conname = e
-                    .attr("conname")
+                    .get(Key::Conname)
                     .or_else(|| e.attr("Channel_Connection_Name"))
                     .unwrap_or("");
-                let Some(task) = e.attr("task").map(str::to_string) else {
+                let Some(task) = e.get(Key::Task).map(str::to_string) else {
                     return;
                 };
                 let life = self.tasks.get(&task).copied();
-                let qmgr = e.attr("qmgr").unwrap_or("");
+                let qmgr = e.get(Key::Qmgr).unwrap_or("");
                 let ts = e.ts;
                 let Some(g) = self.channel_group("SMF WTID", qmgr, channel, conname) else {
                     return;
@@ -553,12 +554,12 @@ impl Pass for ConnectionChurn {
                 }
             }
             Kind::LogRecord => {
-                if let Some(m) = e.attr("msgid") {
+                if let Some(m) = e.get(Key::Msgid) {
                     self.log(e, m);
                 }
             }
             Kind::SmfRecord => {
-                if let Some(r) = e.attr("record") {
+                if let Some(r) = e.get(Key::Record) {
                     self.smf(e, r);
                 }
             }

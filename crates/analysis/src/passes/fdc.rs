@@ -9,6 +9,7 @@
 
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Threshold};
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metric, thousands};
@@ -120,7 +121,7 @@ fn base_name(p: &str) -> &str {
 /// The FDC file a report is in: an `ffstsummary` line names it, a report
 /// read from an FDC file is in that file.
 fn fdc_file(e: &Event) -> String {
-    e.attr("fdc_file")
+    e.get(Key::FdcFile)
         .map(base_name)
         .unwrap_or_else(|| base_name(e.path()))
         .to_ascii_uppercase()
@@ -184,9 +185,9 @@ impl Pass for FdcPass {
             }
             return;
         }
-        let probe = e.attr("probe").unwrap_or("unknown").to_string();
-        let major = e.attr("major_rc").unwrap_or("unknown").to_string();
-        let program = e.attr("program").unwrap_or("unknown").to_string();
+        let probe = e.get(Key::Probe).unwrap_or("unknown").to_string();
+        let major = e.get(Key::MajorRc).unwrap_or("unknown").to_string();
+        let program = e.get(Key::Program).unwrap_or("unknown").to_string();
         let key = (probe.clone(), major.clone(), program.clone());
         // Events come in time order: a report further than the gap from
         // the burst's last one starts a new burst.
@@ -205,25 +206,25 @@ impl Pass for FdcPass {
             ..Burst::default()
         });
         b.reports += 1;
-        if let Some(c) = e.attr("component") {
+        if let Some(c) = e.get(Key::Component) {
             b.components.insert(c.to_string());
         }
-        if let Some(h) = e.attr("host") {
+        if let Some(h) = e.get(Key::Host) {
             b.hosts.insert(h.to_string());
         }
-        if let Some(q) = e.attr("qmgr") {
+        if let Some(q) = e.get(Key::Qmgr) {
             b.qmgrs.insert(q.to_string());
         }
         if !e
-            .attr("probe_type")
+            .get(Key::ProbeType)
             .is_some_and(|t| t.eq_ignore_ascii_case("MSGAMQ"))
         {
             b.all_msgamq = false;
         }
         if b.description.is_none() {
             b.description = e
-                .attr("description")
-                .or(e.attr("comment1"))
+                .get(Key::Description)
+                .or(e.get(Key::Comment1))
                 .map(str::to_string);
         }
         let file = fdc_file(e);
@@ -235,7 +236,7 @@ impl Pass for FdcPass {
             }
             b.first = Some(e.ts);
             b.first_file = file.clone();
-            b.first_component = e.attr("component").map(str::to_string);
+            b.first_component = e.get(Key::Component).map(str::to_string);
             b.files.insert(file);
         } else if b.files.insert(file) {
             b.per_file.push(ev);
@@ -390,11 +391,11 @@ impl FdcSeen {
         (e.kind == Kind::Fdc).then(|| FdcSeen {
             ts: e.ts,
             evidence: Evidence::from_event(e),
-            host: e.attr("host").map(str::to_string),
+            host: e.get(Key::Host).map(str::to_string),
             key: (
-                e.attr("probe").unwrap_or("unknown").to_string(),
-                e.attr("major_rc").unwrap_or("unknown").to_string(),
-                e.attr("program").unwrap_or("unknown").to_string(),
+                e.get(Key::Probe).unwrap_or("unknown").to_string(),
+                e.get(Key::MajorRc).unwrap_or("unknown").to_string(),
+                e.get(Key::Program).unwrap_or("unknown").to_string(),
             ),
             file: fdc_file(e),
         })
@@ -511,11 +512,11 @@ mod tests {
             Kind::Fdc,
             format!("{probe} comp: something"),
         );
-        e.set_attr("probe", probe);
-        e.set_attr("major_rc", major);
-        e.set_attr("program", program);
-        e.set_attr("component", "xcsFFST");
-        e.set_attr("host", "mqhost");
+        e.set(Key::Probe, probe);
+        e.set(Key::MajorRc, major);
+        e.set(Key::Program, program);
+        e.set(Key::Component, "xcsFFST");
+        e.set(Key::Host, "mqhost");
         e
     }
 
@@ -682,7 +683,7 @@ mod tests {
                 "xecE_E_UNEXPECTED_RC",
                 "amqpcsea",
             );
-            e.set_attr("fdc_file", file);
+            e.set(Key::FdcFile, file);
             e
         })
         .collect();

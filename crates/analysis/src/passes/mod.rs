@@ -12,6 +12,7 @@ pub mod fdc;
 pub mod mqi_failures;
 pub mod patterns;
 pub mod qtime_growth;
+pub mod resource_limit;
 pub mod slow_dns;
 pub mod socket_buffer_size;
 pub mod stats;
@@ -196,6 +197,7 @@ pub static RULES: &[&RuleInfo] = &[
     &tls_error::RULE,
     &mqi_failures::RULE,
     &access_refused::RULE,
+    &resource_limit::RULE,
     &fdc::RULE,
     &unreadable_input::RULE,
 ];

@@ -8,6 +8,7 @@ use super::builder::FindingBuilder;
 use super::patterns::{self, Family};
 use super::{ChartKind, Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::{self, Family as MsgFamily, is_ip};
+use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
@@ -325,13 +326,15 @@ impl Pass for SlowDns {
         match e.kind {
             Kind::LogRecord => {
                 // The catalogue's DNS family (AMQ9788).
-                let dns = e.attr("msgid").and_then(catalog::lookup);
+                let dns = e.get(Key::Msgid).and_then(catalog::lookup);
                 if !dns.is_some_and(|m| m.family == MsgFamily::Dns) {
                     return;
                 }
-                let seconds = e.attr("seconds").and_then(|s| s.trim().parse::<f64>().ok());
+                let seconds = e
+                    .get(Key::Seconds)
+                    .and_then(|s| s.trim().parse::<f64>().ok());
                 let dur = chrono::Duration::milliseconds((seconds.unwrap_or(0.0) * 1000.0) as i64);
-                let function = e.attr("function").map(str::to_string);
+                let function = e.get(Key::Function).map(str::to_string);
                 let inc = Incident {
                     pid: e.pid,
                     start: e.ts - dur,
@@ -339,7 +342,7 @@ impl Pass for SlowDns {
                     log_span: Some((e.ts - dur, e.ts)),
                     trace_span: None,
                     address: e
-                        .attr("address")
+                        .get(Key::Address)
                         .map(str::to_string)
                         .filter(|a| !a.is_empty()),
                     wrapper_function: false,
@@ -347,8 +350,8 @@ impl Pass for SlowDns {
                     seconds,
                     strong: true,
                     sources: ["error log"].into(),
-                    host: e.attr("host").map(str::to_string),
-                    program: e.attr("program").map(str::to_string),
+                    host: e.get(Key::Host).map(str::to_string),
+                    program: e.get(Key::Program).map(str::to_string),
                     evidence: vec![Evidence::from_event(e)],
                 };
                 self.offer(inc);
@@ -385,16 +388,16 @@ impl Pass for SlowDns {
                 };
                 self.offer(inc);
             }
-            Kind::SmfRecord => match e.attr("record") {
+            Kind::SmfRecord => match e.get(Key::Record) {
                 Some("QCTDNS") => {
                     let Some(us) = e
-                        .attr("dns_max_us")
+                        .get(Key::DnsMaxUs)
                         .and_then(|v| v.trim().parse::<f64>().ok())
                     else {
                         return;
                     };
                     if us >= self.min_us as f64 {
-                        let qm = e.attr("qmgr").unwrap_or("").trim().to_string();
+                        let qm = e.get(Key::Qmgr).unwrap_or("").trim().to_string();
                         self.smf(
                             GroupKey::SmfQmgr(e.path().to_string(), qm.clone()),
                             e,
@@ -409,19 +412,19 @@ impl Pass for SlowDns {
                     }
                 }
                 Some("QCST") => {
-                    let Some(us) = e.attr("dns_us").and_then(|v| v.trim().parse::<f64>().ok())
+                    let Some(us) = e.get(Key::DnsUs).and_then(|v| v.trim().parse::<f64>().ok())
                     else {
                         return;
                     };
                     if us >= self.min_us as f64 {
-                        let ch = e.attr("channel").unwrap_or("").trim().to_string();
-                        let cn = e.attr("conname").unwrap_or("").trim().to_string();
+                        let ch = e.get(Key::Channel).unwrap_or("").trim().to_string();
+                        let cn = e.get(Key::Conname).unwrap_or("").trim().to_string();
                         let key = GroupKey::SmfChannel(ch.clone(), cn.clone());
                         self.smf(key.clone(), e, us as u64);
                         if let Some(g) = self.groups.get_mut(&key) {
                             g.channel = (!ch.is_empty()).then_some(ch);
                             g.address = (!cn.is_empty()).then_some(cn);
-                            g.qmgr = e.attr("qmgr").map(|q| q.trim().to_string());
+                            g.qmgr = e.get(Key::Qmgr).map(|q| q.trim().to_string());
                         }
                     }
                 }

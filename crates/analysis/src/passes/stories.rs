@@ -14,6 +14,7 @@
 //! it (a repeat is the next failure).
 
 use crate::catalog::{Family, Reported, is_ip, split_host};
+use crate::event::Key;
 use crate::event::{Event, Ts};
 use crate::findings::{EventRef, Evidence};
 use crate::problem::Severity;
@@ -96,16 +97,16 @@ impl Member {
     /// The record as a story member: `None` unless it is a channel or TLS
     /// record (by the catalogue, else by the family the reader gave it).
     pub fn of(e: &Event, known: Option<Reported>) -> Option<Member> {
-        let msgid = e.attr("msgid")?.trim();
+        let msgid = e.get(Key::Msgid)?.trim();
         let (family, words, own_severity) = match known {
             Some(m) => (m.family, "", None),
             None => {
-                let fam = match e.attr("family") {
+                let fam = match e.get(Key::Family) {
                     Some("channel") => Family::Channel,
                     Some("tls") => Family::Tls,
                     _ => return None,
                 };
-                let severity = match e.attr("severity") {
+                let severity = match e.get(Key::Severity) {
                     Some("I") => return None,
                     Some("W") => Severity::Warning,
                     _ => Severity::Error,
@@ -123,8 +124,8 @@ impl Member {
         };
         // The reader splits `name (ip)(port)`; a value still written whole
         // (older readers, CONNAME) is split here.
-        let mut name = clean(e.attr("host").or_else(|| e.attr("conname")));
-        let mut address = clean(e.attr("address"));
+        let mut name = clean(e.get(Key::Host).or_else(|| e.get(Key::Conname)));
+        let mut address = clean(e.get(Key::Address));
         if name.contains('(')
             && let Some(h) = split_host(name)
         {
@@ -142,11 +143,11 @@ impl Member {
         let parts: [&str; PARTS] = [
             msgid,
             id,
-            clean(e.attr("qmgr")),
-            clean(e.attr("channel")),
+            clean(e.get(Key::Qmgr)),
+            clean(e.get(Key::Channel)),
             name,
             address,
-            clean(e.attr("reason")),
+            clean(e.get(Key::Reason)),
             &e.text,
             words,
         ];
@@ -347,7 +348,7 @@ impl Joiner {
         h.write_u32(e.ts.timestamp_subsec_nanos());
         h.write_u64(e.pid.map_or(u64::MAX, u64::from));
         h.write_u64(e.tid.map_or(u64::MAX, u64::from));
-        h.write(e.attr("msgid").unwrap_or("").as_bytes());
+        h.write(e.get(Key::Msgid).unwrap_or("").as_bytes());
         h.write_u8(0);
         h.write(e.text.as_bytes());
         let key = h.finish();
@@ -438,7 +439,7 @@ mod tests {
             if j.seen_before(e) {
                 continue;
             }
-            if let Some(m) = Member::of(e, reported(e.attr("msgid").unwrap())) {
+            if let Some(m) = Member::of(e, reported(e.get(Key::Msgid).unwrap())) {
                 j.push(e, m);
             }
             out.extend(j.take_closed());

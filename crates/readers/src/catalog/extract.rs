@@ -33,7 +33,9 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
     let entry = lookup(id);
     let base = base_id(id);
     let letter = (base.len() < id.len()).then(|| id.chars().last()).flatten();
-    let severity = letter.or(entry.map(|e| e.severity));
+    let severity = letter.or(entry
+        .map(|e| e.severity)
+        .filter(|&c| c != super::UNVERIFIED));
     let msgid = match severity {
         Some(s) if base.len() == id.len() => Cow::Owned(format!("{base}{s}")),
         _ => Cow::Borrowed(id),

@@ -3,7 +3,7 @@
 //! generic fields every AMQ or CSQ message may carry. The types and the
 //! look-ups are in `catalog/mod.rs`.
 
-use super::{Entry, Family, Field, Role, RuleText, Shape, Src};
+use super::{Entry, Family, Field, Role, RuleText, Shape, Src, UNVERIFIED};
 use crate::problem::Severity;
 
 const fn t(attr: &'static str, re: &'static str) -> Field {
@@ -32,6 +32,7 @@ const EN_9208: &str = "receive from host";
 const EN_9209: &str = "onnection to host";
 const EN_9788: &str = "Slow DNS lookup";
 const EN_9999: &str = "ended abnormally";
+const EN_9544: &str = "processing of channel";
 
 /// Every catalogued message.
 pub static CATALOG: &[Entry] = &[
@@ -239,18 +240,14 @@ pub static CATALOG: &[Entry] = &[
         fields: &[],
         rule: None,
     },
+    // Limits (the `resource-limit` rule; sources in `limits::LIMITS`).
     Entry {
         id: "AMQ9513",
         severity: 'E',
-        family: Family::Channel,
+        family: Family::Limit,
         role: Role::None,
         fields: &[],
-        rule: Some(RuleText {
-            severity: Severity::Error,
-            meaning: "Maximum number of channels reached",
-            advice: "MaxChannels / MaxActiveChannels in the CHANNELS stanza are exhausted: look for connection churn or leaking clients before raising the limits.",
-            verified: false,
-        }),
+        rule: None,
     },
     Entry {
         id: "AMQ9519",
@@ -299,18 +296,29 @@ pub static CATALOG: &[Entry] = &[
             verified: false,
         }),
     },
+    // The letter E is the catalogue's earlier one, not verified (see
+    // `limits::LIMITS`).
     Entry {
         id: "AMQ9544",
         severity: 'E',
-        family: Family::Channel,
+        family: Family::Limit,
         role: Role::None,
-        fields: &[],
-        rule: Some(RuleText {
-            severity: Severity::Error,
-            meaning: "Messages could not be put to the destination queue (dead-letter queue used)",
-            advice: "Check the dead-letter queue and its reason codes (queue full, put inhibited, unknown queue).",
-            verified: false,
-        }),
+        fields: &[
+            t("channel", r"processing of channel '([^']*)'"),
+            t("dlq_location", r"location of the queue is (\d)"),
+            loc("channel", EN_9544, Shape::Channel),
+            loc("dlq_location", EN_9544, Shape::Number),
+        ],
+        rule: None,
+    },
+    // No letter: the catalogue adds none (`limits::LIMITS`).
+    Entry {
+        id: "AMQ7463",
+        severity: UNVERIFIED,
+        family: Family::Limit,
+        role: Role::None,
+        fields: &[t("qmgr", r"log for queue manager '?([^'\s]+?)'? is full")],
+        rule: None,
     },
     Entry {
         id: "AMQ9558",
@@ -859,20 +867,15 @@ pub static CATALOG: &[Entry] = &[
             verified: true,
         }),
     },
-    // "Maximum instance limit n, exceeded" (MAXINST) and the client form
-    // (MAXINSTC): wording from APAR PI08703 and the seed case.
+    // "Maximum instance limit n, exceeded" (MAXINST/MAXINSTC): the
+    // `resource-limit` rule's, sources in `limits::LIMITS`.
     Entry {
         id: "CSQX489",
         severity: 'E',
-        family: Family::Channel,
+        family: Family::Limit,
         role: Role::None,
         fields: &[t("limit", r"instance limit (\d+)")],
-        rule: Some(RuleText {
-            severity: Severity::Error,
-            meaning: "Maximum instances or retries exceeded (z/OS)",
-            advice: "MAXINST/MAXINSTC or retry limits were reached: look for connection churn or clients that do not disconnect.",
-            verified: false,
-        }),
+        rule: None,
     },
     Entry {
         id: "CSQX490",

@@ -19,6 +19,7 @@
 use super::Reader;
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
+use crate::event::Key;
 use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
@@ -545,7 +546,7 @@ impl BasicFile {
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
                 {
-                    e.set_attr("program", prog);
+                    e.set(Key::Program, prog);
                 }
                 e
             }
@@ -578,27 +579,27 @@ fn mq_event(
     let x = catalog::extract(id, &norm, &inserts);
     // A record has about ten attributes: one allocation, not four.
     e.attrs = crate::event::Attrs::spare(20, 256);
-    e.set_attr("msgid", x.msgid);
+    e.set(Key::Msgid, x.msgid);
     if let Some(s) = x.severity {
-        e.set_attr("severity", s.to_string());
+        e.set(Key::Severity, s.to_string());
     }
     if let Some(f) = x.family {
-        e.set_attr("family", f);
+        e.set(Key::Family, f);
     }
     for (k, v) in x.attrs {
         e.set_attr(k, v);
     }
     for (canon, v) in &inserts {
-        let name = match *canon {
-            "ArithInsert1" => "arith_insert1",
-            "ArithInsert2" => "arith_insert2",
-            "CommentInsert1" => "comment_insert1",
-            "CommentInsert2" => "comment_insert2",
-            _ => "comment_insert3",
+        let key = match *canon {
+            "ArithInsert1" => Key::ArithInsert1,
+            "ArithInsert2" => Key::ArithInsert2,
+            "CommentInsert1" => Key::CommentInsert1,
+            "CommentInsert2" => Key::CommentInsert2,
+            _ => Key::CommentInsert3,
         };
-        e.set_attr(name, *v);
+        e.set(key, *v);
     }
-    if let Some(q) = e.attr("qmgr")
+    if let Some(q) = e.get(Key::Qmgr)
         && ctx.info.qmgr.is_none()
     {
         ctx.info.qmgr = Some(q.to_string());
@@ -682,14 +683,14 @@ mod tests {
         let (evs, infos) = read(BASIC);
         assert_eq!(evs.len(), 4);
         assert_eq!(evs[0].kind, Kind::LogRecord);
-        assert_eq!(evs[0].attr("msgid"), Some("AMQ7467I"));
-        assert_eq!(evs[0].attr("comment_insert2"), Some("S0000000.LOG"));
+        assert_eq!(evs[0].get(Key::Msgid), Some("AMQ7467I"));
+        assert_eq!(evs[0].get(Key::CommentInsert2), Some("S0000000.LOG"));
         assert_eq!(evs[1].kind, Kind::Text);
-        assert_eq!(evs[1].attr("program"), Some("mqhtpass"));
-        assert_eq!(evs[2].attr("channel"), Some("APP1.SVRCONN"));
-        assert_eq!(evs[2].attr("comment_insert1"), Some("app01 (10.1.2.3)"));
+        assert_eq!(evs[1].get(Key::Program), Some("mqhtpass"));
+        assert_eq!(evs[2].get(Key::Channel), Some("APP1.SVRCONN"));
+        assert_eq!(evs[2].get(Key::CommentInsert1), Some("app01 (10.1.2.3)"));
         // No severity letter before MQ 9.1: the same message.
-        assert_eq!(evs[3].attr("msgid").map(|s| &s[..7]), Some("AMQ9788"));
+        assert_eq!(evs[3].get(Key::Msgid).map(|s| &s[..7]), Some("AMQ9788"));
         assert_eq!(infos[0].format, Format::ContainerLog);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
@@ -841,9 +842,9 @@ mod tests {
         let (evs, infos) = read(text);
         assert_eq!(evs.len(), 2);
         assert_eq!(evs[0].kind, Kind::Text);
-        assert_eq!(evs[0].attr("program"), Some("runmqserver"));
+        assert_eq!(evs[0].get(Key::Program), Some("runmqserver"));
         assert_eq!(evs[1].kind, Kind::LogRecord);
-        assert_eq!(evs[1].attr("msgid"), Some("AMQ7467I"));
+        assert_eq!(evs[1].get(Key::Msgid), Some("AMQ7467I"));
         assert_eq!(infos[0].format, Format::ContainerLog);
         assert_eq!(infos[0].variant.as_deref(), Some("json"));
     }

@@ -9,6 +9,7 @@ use super::Reader;
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
+use crate::event::Key as AttrKey;
 use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
@@ -568,7 +569,7 @@ impl LineFormat for ErrlogJson {
                     if let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&head)
                         && let Some(mut e) = self.record(run, ctx, no, &m)
                     {
-                        e.set_attr("incomplete", "true");
+                        e.set(AttrKey::Incomplete, "true");
                         ctx.emit(e);
                     }
                     return;
@@ -722,12 +723,12 @@ impl ErrlogJson {
         if let Some(id) = msgid {
             let norm = catalog::normalise_cow(message);
             let x = catalog::extract(id, &norm, &inserts);
-            e.set_attr("msgid", x.msgid);
+            e.set(AttrKey::Msgid, x.msgid);
             if let Some(s) = x.severity {
-                e.set_attr("severity", s.to_string());
+                e.set(AttrKey::Severity, s.to_string());
             }
             if let Some(f) = x.family {
-                e.set_attr("family", f);
+                e.set(AttrKey::Family, f);
             }
             for (k, v) in x.attrs {
                 e.set_attr(k, v);
@@ -735,46 +736,49 @@ impl ErrlogJson {
         }
         let qmgr = key!(found, "ibm_servername").or(run.qmgr.as_deref());
         if let Some(q) = qmgr {
-            if e.attr("qmgr").is_none() {
-                e.set_attr("qmgr", q);
+            if e.get(AttrKey::Qmgr).is_none() {
+                e.set(AttrKey::Qmgr, q);
             }
             if ctx.info.qmgr.is_none() {
                 ctx.info.qmgr = Some(q.to_string());
             }
         }
         if let Some(s) = run.scope {
-            e.set_attr("scope", s);
+            e.set(AttrKey::Scope, s);
         }
         for (key, attr) in [
-            (const { slot_of("ibm_processname") }, "program"),
-            (const { slot_of("ibm_username") }, "user"),
-            (const { slot_of("host") }, "local_host"),
-            (const { slot_of("ibm_installationname") }, "installation"),
-            (const { slot_of("ibm_version") }, "vrmf"),
-            (const { slot_of("module") }, "source"),
-            (const { slot_of("loglevel") }, "loglevel"),
-            (const { slot_of("ibm_sequence") }, "sequence"),
+            (const { slot_of("ibm_processname") }, AttrKey::Program),
+            (const { slot_of("ibm_username") }, AttrKey::User),
+            (const { slot_of("host") }, AttrKey::LocalHost),
+            (
+                const { slot_of("ibm_installationname") },
+                AttrKey::Installation,
+            ),
+            (const { slot_of("ibm_version") }, AttrKey::Vrmf),
+            (const { slot_of("module") }, AttrKey::Source),
+            (const { slot_of("loglevel") }, AttrKey::Loglevel),
+            (const { slot_of("ibm_sequence") }, AttrKey::Sequence),
         ] {
             if let Some(v) = found.at(key) {
-                if attr == "local_host" && ctx.info.host.is_none() {
+                if attr == AttrKey::LocalHost && ctx.info.host.is_none() {
                     ctx.info.host = Some(v.to_string());
                 }
-                if attr == "vrmf" && ctx.info.mq_version.as_deref() != Some(v) {
+                if attr == AttrKey::Vrmf && ctx.info.mq_version.as_deref() != Some(v) {
                     ctx.info.mq_version = Some(v.to_string());
                 }
-                e.set_attr(attr, v);
+                e.set(attr, v);
             }
         }
         for (canon, v) in &inserts {
-            let name = match *canon {
-                "ArithInsert1" => "arith_insert1",
-                "ArithInsert2" => "arith_insert2",
-                "CommentInsert1" => "comment_insert1",
-                "CommentInsert2" => "comment_insert2",
-                "CommentInsert3" => "comment_insert3",
-                _ => "remote_host",
+            let key = match *canon {
+                "ArithInsert1" => AttrKey::ArithInsert1,
+                "ArithInsert2" => AttrKey::ArithInsert2,
+                "CommentInsert1" => AttrKey::CommentInsert1,
+                "CommentInsert2" => AttrKey::CommentInsert2,
+                "CommentInsert3" => AttrKey::CommentInsert3,
+                _ => AttrKey::RemoteHost,
             };
-            e.set_attr(name, *v);
+            e.set(key, *v);
         }
         Some(e)
     }
@@ -891,21 +895,21 @@ mod tests {
         let e = &evs[0];
         assert_eq!(e.pid, Some(4927));
         assert_eq!(e.tid, Some(4));
-        assert_eq!(e.attr("msgid"), Some("AMQ9209E"));
-        assert_eq!(e.attr("channel"), Some("SYSTEM.DEF.SVRCONN"));
-        assert_eq!(e.attr("host"), Some("localhost"));
-        assert_eq!(e.attr("address"), Some("127.0.0.1"));
-        assert_eq!(e.attr("source"), Some("amqccita.c:4214"));
-        assert_eq!(e.attr("qmgr"), Some("QM1"));
-        assert_eq!(e.attr("scope"), Some("qmgr"));
+        assert_eq!(e.get(AttrKey::Msgid), Some("AMQ9209E"));
+        assert_eq!(e.get(AttrKey::Channel), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(e.get(AttrKey::Host), Some("localhost"));
+        assert_eq!(e.get(AttrKey::Address), Some("127.0.0.1"));
+        assert_eq!(e.get(AttrKey::Source), Some("amqccita.c:4214"));
+        assert_eq!(e.get(AttrKey::Qmgr), Some("QM1"));
+        assert_eq!(e.get(AttrKey::Scope), Some("qmgr"));
         assert_eq!(
             crate::timefmt::rfc3339(&e.ts),
             "2018-02-22T06:54:53.942000+00:00"
         );
         let e = &evs[1];
         assert_eq!(e.pid, Some(7846));
-        assert_eq!(e.attr("task"), Some("LOGGER-IO"));
-        assert_eq!(e.attr("arith_insert2"), Some("1"));
+        assert_eq!(e.get(AttrKey::Task), Some("LOGGER-IO"));
+        assert_eq!(e.get(AttrKey::ArithInsert2), Some("1"));
         assert_eq!(infos[0].variant.as_deref(), Some("9.0.4 preview keys"));
         assert_eq!(infos[0].problem_count, 0);
     }
@@ -917,7 +921,7 @@ mod tests {
         assert_eq!(evs.len(), 1);
         assert_eq!(evs[0].pid, Some(4927));
         assert_eq!(evs[0].tid, Some(4));
-        assert_eq!(evs[0].attr("incomplete"), Some("true"));
+        assert_eq!(evs[0].get(AttrKey::Incomplete), Some("true"));
         assert_eq!(
             crate::timefmt::rfc3339(&evs[0].ts),
             "2024-01-01T00:00:00.000000+00:00"

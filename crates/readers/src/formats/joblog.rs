@@ -14,6 +14,7 @@
 use super::Reader;
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
+use crate::event::Key;
 use crate::event::{Attrs, Event, Format, Kind, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
@@ -823,7 +824,7 @@ impl JobFile {
         };
         let norm = catalog::normalise_cow(body);
         let x = catalog::extract(id, &norm, &[]);
-        attrs.push("msgid".into(), &x.msgid);
+        attrs.push_key(Key::Msgid, &x.msgid);
         if let Some(s) = x.severity {
             // z/OS action (A) and decision (D) messages need an operator:
             // errors on the I/W/E/S/T scale.
@@ -831,16 +832,16 @@ impl JobFile {
                 'A' | 'D' => 'E',
                 other => other,
             };
-            attrs.push("severity".into(), s.encode_utf8(&mut [0; 4]));
+            attrs.push_key(Key::Severity, s.encode_utf8(&mut [0; 4]));
         }
         if let Some(f) = x.family {
-            attrs.push("family".into(), f);
+            attrs.push_key(Key::Family, f);
         }
         for (k, v) in &x.attrs {
             attrs.push((*k).into(), v);
         }
         if !cpf.is_empty() {
-            attrs.push("cpf".into(), cpf);
+            attrs.push_key(Key::Cpf, cpf);
             // A token of letters and digits is the subsystem name, which on
             // z/OS is the queue manager's name; the command prefix before
             // it (`%CSQ9`, `-M9AD`) is not part of the name.
@@ -849,20 +850,20 @@ impl JobFile {
                 && (1..=4).contains(&name.len())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric())
             {
-                attrs.push("qmgr".into(), name);
+                attrs.push_key(Key::Qmgr, name);
             }
         }
         if let Some(cs) = csect {
-            attrs.push("csect".into(), cs);
+            attrs.push_key(Key::Csect, cs);
         }
         if let Some(n) = console_no {
-            attrs.push("console_no".into(), n);
+            attrs.push_key(Key::ConsoleNo, n);
         }
         if !o.job.is_empty() {
-            attrs.push("job".into(), &o.job);
+            attrs.push_key(Key::Job, &o.job);
         }
         if let Some(s) = &o.system {
-            attrs.push("local_host".into(), s);
+            attrs.push_key(Key::LocalHost, s);
             if ctx.info.host.is_none() {
                 ctx.info.host = Some(s.clone());
             }
@@ -977,19 +978,19 @@ mod tests {
             e.text,
             "CSQX209E M9AD CSQXRESP Connection unexpectedly terminated, channel SYSTEM.DEF.SVRCONN connection 9.68.254.236 (9.68.254.236) (queue manager M9AD) TRPTYPE=TCP RC=00000000"
         );
-        assert_eq!(e.attr("msgid"), Some("CSQX209E"));
-        assert_eq!(e.attr("channel"), Some("SYSTEM.DEF.SVRCONN"));
-        assert_eq!(e.attr("address"), Some("9.68.254.236"));
-        assert_eq!(e.attr("trptype"), Some("TCP"));
-        assert_eq!(e.attr("reason"), Some("0"));
-        assert_eq!(e.attr("qmgr"), Some("M9AD"));
-        assert_eq!(e.attr("csect"), Some("CSQXRESP"));
-        assert_eq!(evs[0].attr("address"), Some("9.68.254.236"));
+        assert_eq!(e.get(Key::Msgid), Some("CSQX209E"));
+        assert_eq!(e.get(Key::Channel), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(e.get(Key::Address), Some("9.68.254.236"));
+        assert_eq!(e.get(Key::Trptype), Some("TCP"));
+        assert_eq!(e.get(Key::Reason), Some("0"));
+        assert_eq!(e.get(Key::Qmgr), Some("M9AD"));
+        assert_eq!(e.get(Key::Csect), Some("CSQXRESP"));
+        assert_eq!(evs[0].get(Key::Address), Some("9.68.254.236"));
         assert_eq!(
             evs[0].text,
             "CSQX511I M9AD CSQXRESP Channel SYSTEM.DEF.SVRCONN started connection 9.68.254.236"
         );
-        assert_eq!(evs[2].attr("channel"), Some("SYSTEM.DEF.SVRCONN"));
+        assert_eq!(evs[2].get(Key::Channel), Some("SYSTEM.DEF.SVRCONN"));
         assert_eq!(
             crate::timefmt::rfc3339(&e.ts),
             "2019-11-13T00:00:00.000000+01:00"
@@ -1023,12 +1024,12 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
             crate::timefmt::rfc3339(&evs[1].ts),
             "2024-03-05T10:15:31.570000+01:00"
         );
-        assert_eq!(evs[1].attr("reason"), Some("1128"));
-        assert_eq!(evs[1].attr("local_host"), Some("SYS1"));
-        assert_eq!(evs[1].attr("cpf"), Some("%MQ1A"));
+        assert_eq!(evs[1].get(Key::Reason), Some("1128"));
+        assert_eq!(evs[1].get(Key::LocalHost), Some("SYS1"));
+        assert_eq!(evs[1].get(Key::Cpf), Some("%MQ1A"));
         // The subsystem name after the command prefix character.
-        assert_eq!(evs[1].attr("qmgr"), Some("MQ1A"));
-        assert_eq!(evs[1].attr("job"), Some("STC04321"));
+        assert_eq!(evs[1].get(Key::Qmgr), Some("MQ1A"));
+        assert_eq!(evs[1].get(Key::Job), Some("STC04321"));
     }
 
     #[test]
@@ -1069,7 +1070,7 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
                 "2020-08-25T23:37:37.000000+01:00",
                 "{l}"
             );
-            assert_eq!(evs[0].attr("channel"), Some("A.B"), "{l}");
+            assert_eq!(evs[0].get(Key::Channel), Some("A.B"), "{l}");
             // The date is the line's own: no date taken from elsewhere.
             assert_eq!(infos[0].problem_count, 0, "{l}");
         }

@@ -4,6 +4,7 @@
 //! and channel/TLS errors in clock buckets per channel (coarsened when a
 //! long case would need too many).
 
+use mqdiag_model::event::Key;
 use mqdiag_model::event::{Event, Format, Kind, Ts};
 use mqdiag_model::findings::{Chart, ClockCounts};
 use mqdiag_readers::catalog::{Family, lookup};
@@ -130,16 +131,16 @@ impl Collector {
     /// tls-error rules choose them: the catalogue's family, else the
     /// family the reader gave a record it did not know (not informational).
     fn error(&mut self, e: &Event) {
-        let Some(msgid) = e.attr("msgid") else {
+        let Some(msgid) = e.get(Key::Msgid) else {
             return;
         };
         let family = match lookup(msgid) {
             Some(m) => m.family,
             None => {
-                if e.attr("severity") == Some("I") {
+                if e.get(Key::Severity) == Some("I") {
                     return;
                 }
-                match e.attr("family") {
+                match e.get(Key::Family) {
                     Some("channel") => Family::Channel,
                     Some("tls") => Family::Tls,
                     _ => return,
@@ -155,7 +156,7 @@ impl Collector {
             v.map(str::trim)
                 .filter(|s| !s.is_empty() && !s.starts_with("????"))
         }
-        match (clean(e.attr("channel")), clean(e.attr("host"))) {
+        match (clean(e.get(Key::Channel)), clean(e.get(Key::Host))) {
             (Some(c), _) => target.add(&e.ts, c),
             (None, Some(h)) => target.add(&e.ts, &format!("host {h}")),
             (None, None) => target.add_static(&e.ts, "(no channel)"),
@@ -371,7 +372,7 @@ mod tests {
                 Kind::LogRecord,
                 &[("msgid", "AMQ9209E")],
             );
-            e.set_attr("channel", format!("CH{}", i % 12));
+            e.set(Key::Channel, format!("CH{}", i % 12));
             e.ts = t0 + chrono::Duration::minutes(10 * i);
             c.observe(&e);
         }

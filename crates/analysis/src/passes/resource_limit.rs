@@ -1,0 +1,387 @@
+//! `resource-limit`: a limit the queue manager reached (its channel count,
+//! a channel's instances, a dead-letter queue taking what a channel could
+//! not deliver, a full recovery log), one story per limit and object,
+//! naming the setting and, where the record states it, its value. The
+//! messages and where their facts come from are data in
+//! `crate::catalog::limits`.
+
+use super::builder::FindingBuilder;
+use super::{Pass, RuleInfo, Settings, Threshold};
+use crate::catalog::limits::{Limit, LimitMessage, limit};
+use crate::event::{Event, Kind, Ts};
+use crate::fileinfo::FileInfo;
+use crate::findings::{Evidence, EvidenceSet, Finding, Metric};
+use crate::problem::Severity;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub static RULE: RuleInfo = RuleInfo {
+    id: "resource-limit",
+    severity: Severity::Error,
+    summary: "Limits the queue manager reached: channels, channel instances, dead-letter puts, a full log",
+    trigger: "Every error-log, JSON-log, container-log or job-log record of AMQ9513 (maximum \
+        number of channels reached), AMQ9544 (messages a channel could not put to their \
+        destination went to a dead-letter queue), AMQ7463 (the queue manager's log is full) or \
+        CSQX489 (z/OS: maximum instance limit exceeded, MAXINST or MAXINSTC). Records are \
+        grouped by limit, queue manager and object (the channel where the record names one); \
+        a group with at least `min_occurrences` records is a finding naming the limit, the \
+        setting that governs it and its value where the record states it, the count, first \
+        and last time, and the commands to look further.",
+    thresholds: &[Threshold::new(
+        "min_occurrences",
+        1.0,
+        "records",
+        "fewest records of one limit and object to report",
+    )
+    .range(1.0, super::THRESHOLD_MAX)],
+    advice: "Each finding names the setting that limits and the runmqsc commands, filled with \
+        the queue manager and channel from the evidence, that show how close to it the queue \
+        manager runs; look for the application that holds or floods the resource before \
+        raising the limit.",
+    functions: &[],
+    keywords: &[],
+    smf_columns: &[],
+    make: |s| Box::new(ResourceLimit::new(s)),
+    ..RuleInfo::BASE
+};
+
+/// Groups kept; records of further groups are counted in none.
+const MAX_GROUPS: usize = 2000;
+
+/// One limit reached on one object.
+struct Group {
+    message: &'static LimitMessage,
+    qmgr: String,
+    channel: Option<String>,
+    occurrences: u64,
+    first: Ts,
+    last: Ts,
+    ids: BTreeSet<String>,
+    /// The limit's value as a record states it (`CSQX489E ... limit 20`).
+    value: Option<String>,
+    /// Where the dead-letter queue was: `1` local, `2` remote.
+    locations: BTreeSet<String>,
+    addresses: BTreeSet<String>,
+    evidence: EvidenceSet,
+}
+
+pub struct ResourceLimit {
+    min_occurrences: u64,
+    groups: BTreeMap<(Limit, String, String), Group>,
+}
+
+impl ResourceLimit {
+    fn new(s: &Settings) -> Self {
+        ResourceLimit {
+            min_occurrences: s.get("min_occurrences") as u64,
+            groups: BTreeMap::new(),
+        }
+    }
+}
+
+fn non_empty(v: Option<&str>) -> Option<&str> {
+    v.map(str::trim).filter(|v| !v.is_empty() && *v != "????")
+}
+
+impl Pass for ResourceLimit {
+    fn observe(&mut self, e: &Event) {
+        if e.kind != Kind::LogRecord {
+            return;
+        }
+        let Some(m) = e.attr("msgid").and_then(limit) else {
+            return;
+        };
+        let qmgr = non_empty(e.attr("qmgr")).unwrap_or("").to_string();
+        // The queue manager's limits are about it alone; a channel's,
+        // about the channel.
+        let channel = match m.limit {
+            Limit::MaxChannels | Limit::LogFull => None,
+            Limit::DeadLetter | Limit::MaxInstances => non_empty(e.attr("channel")),
+        };
+        let key = (m.limit, qmgr, channel.unwrap_or("").to_string());
+        if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
+            return;
+        }
+        let g = self.groups.entry(key).or_insert_with_key(|k| Group {
+            message: m,
+            qmgr: k.1.clone(),
+            channel: channel.map(str::to_string),
+            occurrences: 0,
+            first: e.ts,
+            last: e.ts,
+            ids: BTreeSet::new(),
+            value: None,
+            locations: BTreeSet::new(),
+            addresses: BTreeSet::new(),
+            evidence: EvidenceSet::default(),
+        });
+        g.occurrences += 1;
+        g.first = g.first.min(e.ts);
+        g.last = g.last.max(e.ts);
+        if g.ids.len() < 8 {
+            g.ids.insert(e.attr("msgid").unwrap_or(m.id).to_string());
+        }
+        if g.value.is_none() {
+            g.value = non_empty(e.attr("limit")).map(str::to_string);
+        }
+        if let Some(l) = non_empty(e.attr("dlq_location"))
+            && g.locations.len() < 2
+        {
+            g.locations.insert(l.to_string());
+        }
+        if let Some(a) = non_empty(e.attr("address")).or(non_empty(e.attr("host")))
+            && g.addresses.len() < 16
+        {
+            g.addresses.insert(a.to_string());
+        }
+        g.evidence.push(Evidence::from_event(e));
+    }
+
+    fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
+        let mut out: Vec<Finding> = self
+            .groups
+            .values()
+            .filter(|g| g.occurrences >= self.min_occurrences)
+            .map(finding)
+            .collect();
+        out.sort_by(|a, b| a.first.cmp(&b.first).then(a.title.cmp(&b.title)));
+        out
+    }
+}
+
+fn finding(g: &Group) -> Finding {
+    let object = g.channel.clone().unwrap_or_else(|| g.qmgr.clone());
+    FindingBuilder::new(&RULE, RULE.severity, title(g))
+        .span(Some(g.first), Some(g.last), g.occurrences)
+        .subject(|s| {
+            s.channel = g.channel.clone();
+            s.qmgr = (!g.qmgr.is_empty()).then(|| g.qmgr.clone());
+        })
+        .key(format!(
+            "{}/{}/{}",
+            g.message.limit.as_str(),
+            g.qmgr,
+            g.channel.as_deref().unwrap_or("")
+        ))
+        .metrics(metrics(g, &object))
+        .evidence(g.evidence.clone().into_sorted())
+        .advice(advice(g))
+        .build()
+}
+
+fn on_qmgr(g: &Group) -> String {
+    if g.qmgr.is_empty() {
+        String::new()
+    } else {
+        format!(" on {}", g.qmgr)
+    }
+}
+
+fn title(g: &Group) -> String {
+    let times = if g.occurrences > 1 {
+        format!(" ({} records)", g.occurrences)
+    } else {
+        String::new()
+    };
+    let ch = g.channel.as_deref().unwrap_or("<channel>");
+    let what = match g.message.limit {
+        Limit::MaxChannels => format!("Maximum number of channels reached{}", on_qmgr(g)),
+        Limit::MaxInstances => match &g.value {
+            Some(v) => format!(
+                "Maximum instances ({v}) of channel {ch} exceeded{}",
+                on_qmgr(g)
+            ),
+            None => format!("Maximum instances of channel {ch} exceeded{}", on_qmgr(g)),
+        },
+        Limit::DeadLetter => format!(
+            "Messages from channel {ch} put to a dead-letter queue{}",
+            on_qmgr(g)
+        ),
+        Limit::LogFull => format!("Recovery log full{}", on_qmgr(g)),
+    };
+    format!("{what}{times}")
+}
+
+fn metrics(g: &Group, object: &str) -> Vec<(&'static str, Metric)> {
+    let ids: Vec<&str> = g.ids.iter().map(String::as_str).collect();
+    let mut m = vec![
+        ("limit", Metric::Str(g.message.limit.as_str().to_string())),
+        ("occurrences", Metric::int(g.occurrences)),
+        (
+            "object",
+            Metric::opt_str(Some(object).filter(|o| !o.is_empty())),
+        ),
+        ("message_id", Metric::Str(ids.join(", "))),
+        ("setting", Metric::Str(g.message.setting.to_string())),
+        ("setting_value", Metric::opt_str(g.value.as_deref())),
+    ];
+    if g.message.limit == Limit::DeadLetter {
+        let at: Vec<&str> = g
+            .locations
+            .iter()
+            .map(|l| match l.as_str() {
+                "1" => "local",
+                "2" => "remote",
+                _ => "unknown",
+            })
+            .collect();
+        m.push((
+            "dead_letter_queue",
+            Metric::opt_str(Some(at.join(", ")).as_deref().filter(|s| !s.is_empty())),
+        ));
+    }
+    if !g.addresses.is_empty() {
+        let a: Vec<&str> = g.addresses.iter().map(String::as_str).collect();
+        m.push(("addresses", Metric::Str(a.join(", "))));
+    }
+    m
+}
+
+/// The runmqsc commands that show the limit, filled with what the
+/// evidence names (`<placeholders>` for what it does not).
+fn advice(g: &Group) -> String {
+    let qm = if g.qmgr.is_empty() {
+        "<qmgr>"
+    } else {
+        g.qmgr.as_str()
+    };
+    let ch = g.channel.as_deref().unwrap_or("<channel>");
+    match g.message.limit {
+        Limit::MaxChannels => format!(
+            "Every channel instance MaxChannels allows (CHANNELS stanza of qm.ini, default 100) \
+             was in use, and new ones were refused (clients get 2537 MQRC_CHANNEL_NOT_AVAILABLE). \
+             See which channels and clients hold them: `echo \"DISPLAY CHSTATUS(*) CONNAME \
+             CURSHCNV\" | runmqsc {qm}`. Clients that connect per message or do not disconnect \
+             (see connection-churn) are the usual cause: fix them, and limit each \
+             server-connection channel with MAXINST/MAXINSTC, before raising MaxChannels \
+             (a restart is needed)."
+        ),
+        Limit::MaxInstances => format!(
+            "The server-connection channel reached its instance limit (MAXINST for the channel, \
+             MAXINSTC per client address) and refused new instances. Compare the limit with \
+             what runs: `DISPLAY CHANNEL({ch}) MAXINST MAXINSTC` and `DISPLAY CHSTATUS({ch}) \
+             CONNAME CURSHCNV` on {qm}. Many instances from one address are a client that does \
+             not disconnect or reuse its connection; raise the limit only if the load is real."
+        ),
+        Limit::DeadLetter => {
+            let remote = g.locations.contains("2");
+            let dlq = if remote {
+                "the remote queue manager's dead-letter queue (location 2: look there)"
+            } else {
+                "the dead-letter queue"
+            };
+            format!(
+                "Channel {ch} could not put messages to their destination queue and put them \
+                 to {dlq}. Find the queue and depth: `DISPLAY QMGR DEADQ` and `DISPLAY \
+                 QLOCAL(<deadq>) CURDEPTH` on {qm}; browse it (`amqsbcg <deadq> {qm}`) and \
+                 read each message's dead-letter header: Reason (2053 MQRC_Q_FULL, 2051 \
+                 MQRC_PUT_INHIBITED, 2085 MQRC_UNKNOWN_OBJECT_NAME, 2035 MQRC_NOT_AUTHORIZED) \
+                 and DestQName. For a full queue, `DISPLAY QLOCAL(<destq>) CURDEPTH MAXDEPTH \
+                 IPPROCS` shows whether its consumer stopped; once fixed, `runmqdlq` with a \
+                 rules table can retry the messages."
+            )
+        }
+        Limit::LogFull => format!(
+            "The recovery log has no room for more work: persistent and syncpoint work fails \
+             until log space is released, and the queue manager may stop responding. A \
+             long-running unit of work usually holds the log: `DISPLAY CONN(*) TYPE(CONN) \
+             WHERE(UOWSTATE EQ ACTIVE) UOWLOGDA UOWLOGTI APPLTAG` on {qm} shows the oldest. \
+             Commit or end it; size the log (LogPrimaryFiles, LogSecondaryFiles, \
+             LogFilePages in the Log stanza of qm.ini) for the longest unit of work expected."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::passes::testutil::*;
+
+    fn rec(line: u64, at: &str, id: &str, attrs: &[(&'static str, &str)]) -> Event {
+        let mut all = vec![("msgid", id), ("qmgr", "QM1")];
+        all.extend_from_slice(attrs);
+        log(
+            "qmgrs/QM1/errors/AMQERR01.LOG",
+            line,
+            at,
+            &format!("{id}: text"),
+            &all,
+        )
+    }
+
+    #[test]
+    fn one_story_per_limit_and_object() {
+        let ev = vec![
+            rec(
+                1,
+                "2024-05-01T10:00:00+00:00",
+                "AMQ9544E",
+                &[("channel", "QM2.QM1"), ("dlq_location", "1")],
+            ),
+            rec(2, "2024-05-01T10:01:00+00:00", "AMQ9513E", &[]),
+            rec(
+                3,
+                "2024-05-01T10:02:00+00:00",
+                "AMQ9544",
+                &[("channel", "QM2.QM1"), ("dlq_location", "1")],
+            ),
+            rec(
+                4,
+                "2024-05-01T10:03:00+00:00",
+                "AMQ9544E",
+                &[("channel", "QM3.QM1")],
+            ),
+            rec(5, "2024-05-01T10:04:00+00:00", "AMQ9209E", &[]),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 3);
+        let dlq = &out[0];
+        assert_eq!(dlq.count, 2);
+        assert_eq!(dlq.subject.channel.as_deref(), Some("QM2.QM1"));
+        assert_eq!(metric(dlq, "limit"), Metric::Str("dead-letter".into()));
+        assert_eq!(metric(dlq, "object"), Metric::Str("QM2.QM1".into()));
+        assert_eq!(
+            metric(dlq, "dead_letter_queue"),
+            Metric::Str("local".into())
+        );
+        assert_eq!(
+            metric(dlq, "message_id"),
+            Metric::Str("AMQ9544, AMQ9544E".into())
+        );
+        assert!(
+            dlq.advice
+                .contains("`DISPLAY QLOCAL(<deadq>) CURDEPTH` on QM1")
+        );
+        assert_eq!(metric(&out[1], "object"), Metric::Str("QM1".into()));
+        assert_eq!(out[2].count, 1);
+        let out = run(&RULE, &[("min_occurrences", 2.0)], &ev);
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn instance_limit_names_its_value() {
+        let ev = vec![rec(
+            1,
+            "2024-05-01T10:00:00+00:00",
+            "CSQX489E",
+            &[
+                ("channel", "APP2.SVRCONN"),
+                ("limit", "20"),
+                ("address", "10.1.2.4"),
+            ],
+        )];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1);
+        assert_eq!(metric(&out[0], "setting_value"), Metric::Str("20".into()));
+        assert_eq!(metric(&out[0], "addresses"), Metric::Str("10.1.2.4".into()));
+        assert!(
+            out[0]
+                .title
+                .contains("Maximum instances (20) of channel APP2.SVRCONN")
+        );
+        assert!(
+            out[0]
+                .advice
+                .contains("DISPLAY CHANNEL(APP2.SVRCONN) MAXINST MAXINSTC")
+        );
+    }
+}
