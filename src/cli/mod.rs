@@ -11,12 +11,20 @@ use std::io;
 
 pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, io_result};
 
+/// The run's budgets, as `--help` states them (`budget::MEMORY_BUDGET`,
+/// `archive::MAX_SPILL_BYTES` and `archive::spill_limit`; a unit test
+/// holds the numbers to them).
+const BUDGET_HELP: &str = "Memory: one budget for the whole run, 256 MiB, whatever the inputs. \
+Archive members that cannot be read in place are unpacked into $TMPDIR: at most 200 times \
+each archive's size (at least 16 MiB), 16 GiB in all. README (Limits) lists every limit.";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mqdiag",
     version,
     about = "Offline analyzer for IBM MQ diagnostics: traces, error logs, FDCs, SMF",
     args_conflicts_with_subcommands = true,
+    after_help = BUDGET_HELP,
     // Help wraps to the terminal, and to 80 columns elsewhere (clap's
     // default without a terminal is 100).
     max_term_width = 80
@@ -112,5 +120,30 @@ pub fn run(cli: Cli) -> i32 {
             eprintln!("mqdiag: {msg}");
             EXIT_ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod budget_help {
+    use mqdiag_model::budget::MEMORY_BUDGET;
+    use mqdiag_readers::input::archive::{MAX_RATIO, MAX_SPILL_BYTES, RATIO_FLOOR, spill_limit};
+
+    #[test]
+    fn help_states_the_budgets_in_force() {
+        let h = super::BUDGET_HELP;
+        assert!(
+            h.contains(&format!("{} MiB, whatever", MEMORY_BUDGET >> 20)),
+            "{h}"
+        );
+        assert!(h.contains(&format!("at most {MAX_RATIO} times")), "{h}");
+        assert!(
+            h.contains(&format!("(at least {} MiB)", RATIO_FLOOR >> 20)),
+            "{h}"
+        );
+        assert_eq!(spill_limit(0), RATIO_FLOOR);
+        assert!(
+            h.contains(&format!("{} GiB in all", MAX_SPILL_BYTES >> 30)),
+            "{h}"
+        );
     }
 }

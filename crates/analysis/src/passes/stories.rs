@@ -375,6 +375,20 @@ impl Joiner {
         let w: Writer = (e.origin.path.clone(), e.pid, e.tid);
         if self.open.len() >= MAX_OPEN && !self.open.contains_key(&w) {
             self.close_before(m.ts);
+            if self.open.len() >= MAX_OPEN {
+                // Every one could still be joined (thousands of logs
+                // writing at once): the least recent are closed, a quarter
+                // at a time, or every new writer would scan them all.
+                let mut open = std::mem::take(&mut self.open);
+                let closed = &mut self.closed;
+                crate::budget::trim_oldest(
+                    &mut open,
+                    MAX_OPEN - 1,
+                    |s| (s.last().timestamp_nanos_opt().unwrap_or(i64::MIN) as u64) ^ (1 << 63),
+                    |_, s| closed.push(s),
+                );
+                self.open = open;
+            }
         }
         match self.open.get_mut(&w) {
             Some(s) if s.takes(&m) => s.members.push(m),
@@ -446,6 +460,25 @@ mod tests {
         }
         out.extend(j.finish());
         out
+    }
+
+    /// Thousands of logs writing at the same instant: the stories kept
+    /// open stay within `MAX_OPEN` (each new writer scanned them all,
+    /// and they grew with the logs: 50,000 logs took 81 s).
+    #[test]
+    fn many_writers_at_once_keep_a_bounded_number_of_stories_open() {
+        let t = "2024-03-01T10:00:00+00:00";
+        let mut j = Joiner::default();
+        let mut closed = 0;
+        for pid in 0..5 * MAX_OPEN as u32 {
+            let e = rec(1, t, pid, "AMQ9999", &[("channel", "QA.CHL")]);
+            let m = Member::of(&e, reported("AMQ9999")).expect("a member");
+            j.push(&e, m);
+            closed += j.take_closed().count();
+            assert!(j.open.len() <= MAX_OPEN, "{} open", j.open.len());
+        }
+        // Nothing is lost: every record is in one story.
+        assert_eq!(closed + j.finish().len(), 5 * MAX_OPEN);
     }
 
     #[test]
