@@ -162,9 +162,10 @@ static TABLE: [u8; SLOTS] = {
 };
 
 /// `a == b` for short names, inline (a call to `memcmp` cost more than
-/// the compare): first and last eight or four bytes, overlapping.
+/// the compare): first and last eight or four bytes, overlapping. Event
+/// attributes compare their free-form names with it too.
 #[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
@@ -189,7 +190,7 @@ impl Key {
             if id == EMPTY {
                 return None;
             }
-            if same(NAMES[id as usize].as_bytes(), b) {
+            if same_name(NAMES[id as usize].as_bytes(), b) {
                 return Some(Key::ALL[id as usize]);
             }
             i = (i + 1) & (SLOTS - 1);

@@ -474,24 +474,6 @@ fn bit(tag: u32) -> u64 {
     1 << (tag.wrapping_mul(0x9E37_79B1) >> 26)
 }
 
-/// `a == b` for names, inline: names are a few bytes, and a call to
-/// `memcmp` cost more than the compare (half of a look-up).
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
-    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
-    match n {
-        // First and last eight (or four) bytes, overlapping.
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        _ => a == b,
-    }
-}
-
 impl Attrs {
     /// Empty attributes with room for `n` of `bytes` bytes in all, from
     /// the thread's spare buffers when it has some.
@@ -600,7 +582,7 @@ impl Attrs {
         for (k, end, t) in &self.keys {
             if let Slot::Name(k) = k
                 && *t == want
-                && same_name(k.as_bytes(), name.as_bytes())
+                && crate::attr_key::same_name(k.as_bytes(), name.as_bytes())
             {
                 return Some(&self.values[start..*end as usize]);
             }
@@ -902,10 +884,19 @@ mod tests {
                 assert_eq!(a.get(k), first);
             }
         }
-        assert!(super::same_name(b"comment_insert1", b"comment_insert1"));
-        assert!(!super::same_name(b"comment_insert1", b"comment_insert2"));
-        assert!(!super::same_name(b"comment_xnsert1", b"comment_insert1"));
-        assert!(!super::same_name(b"abcdeXgh", b"abcdefgh"));
-        assert!(!super::same_name(b"abXde", b"abcde"));
+        assert!(crate::attr_key::same_name(
+            b"comment_insert1",
+            b"comment_insert1"
+        ));
+        assert!(!crate::attr_key::same_name(
+            b"comment_insert1",
+            b"comment_insert2"
+        ));
+        assert!(!crate::attr_key::same_name(
+            b"comment_xnsert1",
+            b"comment_insert1"
+        ));
+        assert!(!crate::attr_key::same_name(b"abcdeXgh", b"abcdefgh"));
+        assert!(!crate::attr_key::same_name(b"abXde", b"abcde"));
     }
 }
