@@ -78,7 +78,13 @@ fn events(reader: &dyn Reader, name: &str, data: &[u8]) {
         r.sniff(name, &data[..data.len().min(formats::SNIFF_BYTES)]);
     }
     let input = Input::from_bytes(name, data.to_vec());
-    drain(reader.open(vec![input], &options()));
+    // Prepared as in a run of this one file: the fuzzer reaches `prepare`.
+    let opts = options();
+    let prepared = reader.prepare(
+        &formats::Siblings::new(vec![(reader.format(), &input)]),
+        &opts,
+    );
+    drain(reader.open_with(vec![input.clone()], &opts, prepared));
 }
 
 fn drain(mut src: Box<dyn Source>) {

@@ -15,6 +15,7 @@ pub mod outpath;
 pub mod progress;
 pub mod run;
 pub mod suggest;
+pub mod termwidth;
 pub mod verbs;
 
 // The layers below, under the names the command line uses for them.

@@ -73,14 +73,15 @@ pub fn render(s: &Snapshot, elapsed: Duration) -> String {
     } else {
         "--:--".to_string()
     };
-    // Most telling first: a narrow terminal cuts the end of the line.
+    // Most telling first: a narrow terminal cuts the end of the line, so
+    // rate and time left come before the counts (40 columns keep them).
     format!(
-        "mqdiag: {pct}%, {}/{} files, {} of {}, {:.1} MB/s, ETA {eta}",
+        "mqdiag: {pct}%, {:.1} MB/s, ETA {eta}, {}/{} files, {} of {}",
+        rate / 1e6,
         s.files.min(s.total_files),
         s.total_files,
         mb(bytes),
         mb(s.total_bytes),
-        rate / 1e6
     )
 }
 
@@ -251,7 +252,7 @@ mod tests {
         };
         assert_eq!(
             render(&s, Duration::from_secs(5)),
-            "mqdiag: 25%, 3/10 files, 250 MB of 1.0 GB, 50.0 MB/s, ETA 0:15"
+            "mqdiag: 25%, 50.0 MB/s, ETA 0:15, 3/10 files, 250 MB of 1.0 GB"
         );
         let s = Snapshot {
             reading: true,
@@ -262,7 +263,7 @@ mod tests {
         };
         assert_eq!(
             render(&s, Duration::ZERO),
-            "mqdiag: 0%, 0/1 files, 0.0 MB of 5.0 MB, 0.0 MB/s, ETA --:--"
+            "mqdiag: 0%, 0.0 MB/s, ETA --:--, 0/1 files, 0.0 MB of 5.0 MB"
         );
         assert_eq!(clock(3725), "1:02:05");
         let s = Snapshot {
@@ -414,7 +415,7 @@ mod tests {
         let reading = |ops: &[String]| {
             drawn(ops)
                 .iter()
-                .any(|l| l.starts_with("mqdiag: 0%, 0/1 files"))
+                .any(|l| l.starts_with("mqdiag: 0%, 0.0 MB/s, ETA"))
         };
         for _ in 0..400 {
             if reading(&screen.ops()) {

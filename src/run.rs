@@ -26,14 +26,14 @@ impl InputArgs {
             date: self.date,
             interest: None,
             read_buffer: 0,
-            hold_budget: 0,
             jobs: self.jobs(),
             parallel: Default::default(),
             encoding: self.encoding,
-            smf_stck_tz: self.smf_stck_tz,
-            smf_clocks: None,
-            errlog_clocks: None,
+            format_options: Default::default(),
         }
+        .with_format_options(crate::formats::smf::SmfOptions {
+            stck_tz: self.smf_stck_tz,
+        })
     }
 
     pub fn jobs(&self) -> usize {

@@ -192,7 +192,7 @@ fn report_sections_only_with_calls() {
     let md = stdout_of(&["analyze", "fixtures/calls", "--format", "markdown"]);
     assert!(md.contains("## MQI calls"));
     let html = stdout_of(&["analyze", "fixtures/calls", "--format", "html"]);
-    assert!(html.contains("<h2>MQI calls</h2>"));
+    assert!(html.contains("<h2 id=\"calls\">MQI calls</h2>"));
     let svg = html
         .split("aria-label=\"MQI call latency per verb\"")
         .nth(1)

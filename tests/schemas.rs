@@ -112,6 +112,13 @@ fn check(root: &Value, s: &Value, v: &Value, at: &str, errs: &mut Vec<String>) {
                     errs.push(format!("{at}: fewer than {want} items"));
                 }
             }
+            "minLength" => {
+                if v.as_str()
+                    .is_some_and(|s| (s.chars().count() as u64) < want.as_u64().unwrap())
+                {
+                    errs.push(format!("{at}: shorter than {want} characters"));
+                }
+            }
             other => panic!("schema keyword {other} is not checked by this validator"),
         }
     }
@@ -221,6 +228,32 @@ fn rules_json_is_an_object_with_a_version() {
 }
 
 #[test]
+fn rules_match_the_schema() {
+    let schema = load("rules.json");
+    let r = mqdiag(&["rules", "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let good: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_valid(&schema, &good, "rules");
+    // Refused: an unknown severity, a threshold without its unit, an
+    // empty summary.
+    let mut bad = good.clone();
+    bad["rules"][0]["severity"] = "fatal".into();
+    assert!(!errors(&schema, &bad).is_empty());
+    let mut bad = good.clone();
+    let t = bad["rules"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| !r["thresholds"].as_array().unwrap().is_empty())
+        .expect("a rule with thresholds");
+    t["thresholds"][0].as_object_mut().unwrap().remove("unit");
+    assert!(!errors(&schema, &bad).is_empty());
+    let mut bad = good;
+    bad["rules"][0]["summary"] = "".into();
+    assert!(!errors(&schema, &bad).is_empty());
+}
+
+#[test]
 fn calls_match_the_schema() {
     let schema = load("calls.json");
     let mut rows = 0;
@@ -252,4 +285,19 @@ fn calls_match_the_schema() {
     let mut bad = good;
     bad["rows"][0]["calls"] = (-1).into();
     assert!(!errors(&schema, &bad).is_empty());
+}
+
+#[test]
+fn compare_json_matches_its_schema() {
+    let schema = load("compare.json");
+    for (good, bad) in [
+        ("tests/data/compare/good", "tests/data/compare/bad"),
+        ("tests/data/compare/bad", "tests/data/compare/good"),
+        ("fixtures/case-mixed", "fixtures/errlog"),
+    ] {
+        let r = mqdiag(&["compare", good, bad, "-q", "--format", "json"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_valid(&schema, &v, &format!("compare {good} {bad}"));
+    }
 }

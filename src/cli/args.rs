@@ -52,8 +52,12 @@ impl TimelineFormat {
     }
 }
 mirror!(
+    /// `compare --format`.
+    CompareFormat => report::compare::CompareFormat { Text, Json, Markdown, Html }
+);
+mirror!(
     /// `calls --format`.
-    CallsFormat => crate::calls::render::CallsFormat { Text, Csv, Json }
+    CallsFormat => crate::calls::render::CallsFormat { Text, Csv, Json, Markdown }
 );
 mirror!(
     /// `calls --by`.
@@ -290,4 +294,32 @@ pub struct CallsArgs {
     /// Only these verbs (comma-separated: `MQGET,MQPUT`).
     #[arg(long, value_delimiter = ',')]
     pub verb: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// A capture of a good period: a directory or an archive.
+    pub good: PathBuf,
+    /// A capture of the bad period, of the same system.
+    pub bad: PathBuf,
+    /// Report format (default: text, or from the `-o` file's extension).
+    #[arg(long, value_enum)]
+    pub format: Option<CompareFormat>,
+    /// Exit 1 when a finding at or above this severity is new, or rose in
+    /// severity or count.
+    #[arg(long, value_enum, default_value = "never")]
+    pub fail_on: FailOn,
+    /// UTC offset (±HH:MM) for files that state none.
+    #[arg(long, value_parser = parse_tz, allow_hyphen_values = true)]
+    pub tz: Option<FixedOffset>,
+    /// Write to this file instead of standard output (`-`: standard
+    /// output). Never inside a capture.
+    #[arg(short = 'o', long)]
+    pub output: Option<PathBuf>,
+    /// No progress or notes on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Worker threads that read and parse input, 1 to 256.
+    #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
 }

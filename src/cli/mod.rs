@@ -41,13 +41,19 @@ pub enum Command {
     Rules(RulesArgs),
     /// Every MQI call in the traces: counts, failures, reason codes, timings.
     Calls(CallsArgs),
+    /// What changed between two captures of one system (good, bad).
+    Compare(CompareArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff): `mqdiag man > mqdiag.1`.
-    Man,
+    Man {
+        /// Write it as DIR/mqdiag.1 instead (a man1 directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Parse the arguments and run; returns the exit code. A first argument
@@ -90,10 +96,14 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Analyze(a)) => crate::verbs::analyze::run(a),
         Some(Command::Rules(a)) => crate::verbs::rules::run(a),
         Some(Command::Calls(a)) => crate::verbs::calls::run(a),
+        Some(Command::Compare(a)) => crate::verbs::compare::run(a),
         Some(Command::Completions { shell }) => {
             io_result(shell::completions(shell, &mut io::stdout().lock())).map(|_| EXIT_OK)
         }
-        Some(Command::Man) => io_result(shell::man(&mut io::stdout().lock())).map(|_| EXIT_OK),
+        Some(Command::Man { dir: None }) => {
+            io_result(shell::man(&mut io::stdout().lock())).map(|_| EXIT_OK)
+        }
+        Some(Command::Man { dir: Some(d) }) => shell::man_to(&d).map(|_| EXIT_OK),
         None => crate::verbs::analyze::run(cli.analyze),
     };
     match r {

@@ -134,6 +134,19 @@ fn collect(
     discovery_rows: Vec<FileInfo>,
     redactor: Option<&Redactor>,
 ) -> Result<Collected, String> {
+    collect_observed(input, plan, sources, discovery_rows, redactor, &mut |_| {})
+}
+
+/// `collect`, with `extra` shown every event in the window too
+/// (`compare` counts message ids).
+pub(crate) fn collect_observed(
+    input: &InputArgs,
+    plan: &Plan,
+    sources: Vec<Box<dyn crate::source::Source>>,
+    discovery_rows: Vec<FileInfo>,
+    redactor: Option<&Redactor>,
+    extra: &mut dyn FnMut(&crate::event::Event),
+) -> Result<Collected, String> {
     let mut passes = plan.passes();
     // The report's MQI call table (per process; per verb for the HTML
     // chart), whichever rules run: counted once, and read by the rules
@@ -157,6 +170,7 @@ fn collect(
             p.observe(e);
         }
         calls.observe(e);
+        extra(e);
         charts.observe(e);
         if fdcs.len() < 10_000
             && let Some(d) = crate::passes::fdc::FdcSeen::of(e)
@@ -201,7 +215,7 @@ fn collect(
 
 /// Inputs' facts, sealed and ordered findings, the MQI call rows (per
 /// process, per verb), the charts' data and the resolved time window.
-type Collected = (
+pub(crate) type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
     (Vec<crate::calls::Row>, Vec<crate::calls::Row>),

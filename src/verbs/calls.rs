@@ -26,6 +26,8 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
                 ("text", CallsFormat::Text),
                 ("csv", CallsFormat::Csv),
                 ("json", CallsFormat::Json),
+                ("md", CallsFormat::Markdown),
+                ("markdown", CallsFormat::Markdown),
             ],
             "calls",
         )?
@@ -66,13 +68,15 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     }
     // Process names and idents come from the inputs: their control
     // characters are shown, not acted on (JSON escapes its own).
+    let width = crate::termwidth::for_output(a.input.output.as_deref());
     let r = match format {
-        CallsFormat::Json => render::write(&mut out, &rows, a.by.into(), format),
+        CallsFormat::Json => render::write(&mut out, &rows, a.by.into(), format, width),
         _ => render::write(
             &mut crate::text::ControlEscaper(&mut out),
             &rows,
             a.by.into(),
             format,
+            width,
         ),
     };
     io_result(r.and_then(|_| out.finish()))?;

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod calls;
+pub mod compare;
 pub mod inventory;
 pub mod rules;
 pub mod timeline;

@@ -231,6 +231,23 @@ fn push_format_control(out: &mut Vec<u8>, b: &[u8], i: usize, n: usize) {
     out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
 }
 
+/// Columns `c` takes once `ControlEscaper` has written it (`\x1b`,
+/// `\u202e`), so that text can be fitted to a width before it is escaped.
+pub fn shown_width(c: char) -> usize {
+    if is_format_control(c) {
+        6
+    } else if is_control(c) && c != '\n' {
+        4
+    } else {
+        1
+    }
+}
+
+/// The columns of `s` once escaped (see `shown_width`).
+pub fn shown_len(s: &str) -> usize {
+    s.chars().map(shown_width).sum()
+}
+
 fn is_control(c: char) -> bool {
     (c < ' ' && c != '\t') || ('\u{7f}'..='\u{9f}').contains(&c) || is_format_control(c)
 }

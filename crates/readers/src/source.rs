@@ -337,10 +337,6 @@ pub struct ReadOptions {
     /// Read buffer of each open trace file, in bytes (0: the line reader's
     /// default). `open_all` sets it from the number of files.
     pub read_buffer: usize,
-    /// Bytes of rows each SMF CSV file may hold back to put them in time
-    /// order (0: the reader's default). `open_all` shares one budget
-    /// among the SMF files of a run.
-    pub hold_budget: usize,
     /// Worker threads of the run (`-j`; 0 counts as 1).
     pub jobs: usize,
     /// How one large trace file is spread over more cores (`open_all`
@@ -349,16 +345,34 @@ pub struct ReadOptions {
     /// `--encoding`: the character set of every text input (`None`: each
     /// file's is decided from its first bytes).
     pub encoding: Option<crate::encoding::TextEncoding>,
-    /// `--smf-stck-tz`: the zone `mqsmfcsv` rendered STCK columns in
-    /// (`None`: UTC, as with `-g yes` or on a UTC host).
-    pub smf_stck_tz: Option<FixedOffset>,
-    /// What the SMF files of the run say about their LPARs' clocks, learned
-    /// before any row is read (`open_all` sets it).
-    pub smf_clocks: Option<std::sync::Arc<LparClocks>>,
-    /// The UTC offsets the text error logs of a run state (`Time()` against
-    /// the header's local time), for the JSON error logs beside them, whose
-    /// `ibm_datetime` is UTC only (`open_all` sets it).
-    pub errlog_clocks: Option<std::sync::Arc<ErrlogClocks>>,
+    /// Options of one format only (`--smf-stck-tz`): each reader reads its
+    /// own type.
+    pub format_options: FormatOptions,
+}
+
+/// Options that belong to one format, set by the binary from its flags;
+/// each reader looks up the type it declares (`smf::SmfOptions`). What a
+/// reader learns from the run's files goes through `Reader::prepare`.
+#[derive(Clone, Default)]
+pub struct FormatOptions(Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl FormatOptions {
+    /// These options, with `value` in place of any of its type.
+    pub fn with<T: std::any::Any + Send + Sync>(mut self, value: T) -> Self {
+        self.0.retain(|v| !v.is::<T>());
+        self.0.push(std::sync::Arc::new(value));
+        self
+    }
+
+    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+        self.0.iter().find_map(|v| v.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for FormatOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FormatOptions({} set)", self.0.len())
+    }
 }
 
 /// Runs of one UTC offset in the text error logs of a directory or host:
@@ -487,6 +501,12 @@ impl Default for Parallel {
 }
 
 impl ReadOptions {
+    /// These options with one format's own (`FormatOptions::with`).
+    pub fn with_format_options<T: std::any::Any + Send + Sync>(mut self, value: T) -> Self {
+        self.format_options = self.format_options.with(value);
+        self
+    }
+
     /// The offset for a file that states none, and where it came from;
     /// records an info problem when UTC had to be assumed.
     pub fn fallback_offset(&self, info: &mut FileInfo) -> FixedOffset {

@@ -53,21 +53,6 @@ fn cells(r: &Row) -> [String; 12] {
     ]
 }
 
-const HEAD: [&str; 12] = [
-    "PROCESS",
-    "VERB",
-    "CALLS",
-    "FAILED",
-    "WARN",
-    "OPEN",
-    "TOTAL",
-    "P50",
-    "P95",
-    "MAX",
-    "SLOWEST AT",
-    "REASONS",
-];
-
 fn shown_note(shown: usize, all: usize) -> String {
     if shown < all {
         format!("{shown} of {all} rows (busiest, then slowest); `mqdiag calls` lists all.")
@@ -87,36 +72,27 @@ pub fn text_section(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "{}", "-".repeat(80))?;
     writeln!(out, "MQI calls: {}", shown_note(shown.len(), rows.len()))?;
-    let table: Vec<[String; 12]> = std::iter::once(HEAD.map(str::to_string))
-        .chain(shown.iter().map(|r| cells(r)))
-        .collect();
-    let width: Vec<usize> = (0..12)
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for row in &table {
-        let mut line = String::new();
-        for (i, c) in row.iter().enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            let pad = " ".repeat(width[i] - c.chars().count());
-            if !(2..10).contains(&i) {
-                line.push_str(c);
-                line.push_str(&pad);
-            } else {
-                line.push_str(&pad);
-                line.push_str(c);
-            }
-        }
-        writeln!(out, "{}", line.trim_end())?;
-    }
-    Ok(())
+    use mqdiag_analysis::calls::table::{self, Col};
+    table::write(
+        out,
+        &shown,
+        &[
+            Col::Process,
+            Col::Verb,
+            Col::Calls,
+            Col::Failed,
+            Col::Warn,
+            Col::Open,
+            Col::Total,
+            Col::P50,
+            Col::P95,
+            Col::Max,
+            Col::SlowestAt,
+            Col::Reasons,
+        ],
+        80,
+        "`mqdiag calls --format csv` has every column",
+    )
 }
 
 fn md_cell(s: &str) -> String {
@@ -176,22 +152,52 @@ pub fn html_section(out: &mut dyn Write, rows: &[Row], by_verb: &[Row]) -> io::R
         return Ok(());
     }
     let shown = pick(rows);
-    writeln!(out, "<h2>MQI calls</h2>")?;
+    writeln!(out, "<h2 id=\"calls\">MQI calls</h2>")?;
     writeln!(out, "<p>{}</p>", esc(&shown_note(shown.len(), rows.len())))?;
-    write!(out, "<table><tr>")?;
-    for h in HEAD {
-        write!(out, "<th>{}</th>", esc(h))?;
+    // Fixed layout in set widths: the table never widens the page; the
+    // place and the reasons wrap inside their cells. OPEN and p50 are left
+    // out here (`mqdiag calls` has them).
+    const SHOWN: [(usize, &str, u8); 10] = [
+        (0, "Process", 15),
+        (1, "Verb", 10),
+        (2, "Calls", 5),
+        (3, "Failed", 6),
+        (4, "Warn", 5),
+        (6, "Total", 8),
+        (8, "p95", 8),
+        (9, "Max", 8),
+        (10, "Slowest at", 17),
+        (11, "Reasons", 18),
+    ];
+    write!(
+        out,
+        "<table class=\"calls\"><caption>MQI calls per process and verb</caption><colgroup>"
+    )?;
+    for (_, _, w) in SHOWN {
+        write!(out, "<col style=\"width:{w}%\">")?;
+    }
+    write!(out, "</colgroup>\n<tr>")?;
+    for (_, h, _) in SHOWN {
+        write!(out, "<th scope=\"col\">{}</th>", esc(h))?;
     }
     writeln!(out, "</tr>")?;
     for r in shown {
+        let c = cells(r);
         write!(out, "<tr>")?;
-        for (i, c) in cells(r).iter().enumerate() {
+        for (i, _, _) in SHOWN {
+            let v = &c[i];
             if (2..10).contains(&i) {
-                write!(out, "<td class=\"n\">{}</td>", esc(c))?;
+                // `5.142 s` stays on one line (CSS `td.n`).
+                write!(out, "<td class=\"n\">{}</td>", esc(v))?;
             } else if i == 10 {
-                write!(out, "<td><code>{}</code></td>", esc(c))?;
+                write!(out, "<td><code>{}</code></td>", esc(v))?;
+            } else if i == 1 {
+                write!(out, "<td class=\"v\">{}</td>", esc(v))?;
+            } else if i == 11 {
+                // Reason names may break after an underscore.
+                write!(out, "<td>{}</td>", esc(v).replace('_', "_<wbr>"))?;
             } else {
-                write!(out, "<td>{}</td>", esc(c))?;
+                write!(out, "<td>{}</td>", esc(v))?;
             }
         }
         writeln!(out, "</tr>")?;

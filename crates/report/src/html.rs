@@ -44,7 +44,9 @@ pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:.6em;overflow-x:auto;fon
 figure.chart{margin:.8em 0}svg.chart{width:100%;height:auto;max-width:960px;font-size:11px;font-family:inherit;border:0}
 svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888;fill:none}svg .axis-title{font-size:12px;fill:#444}
 svg .chart-title{font-size:14px;font-weight:600}svg .marker{font-size:11px;font-weight:700}svg .ref{fill:#444}
-table.files{table-layout:fixed;width:100%}table.files td{overflow-wrap:anywhere}table.files td.t{font-size:.85em}
+table.files,table.calls{table-layout:fixed;width:100%}table.files td,table.calls td{overflow-wrap:anywhere}table.files td.t,table.calls td code{font-size:.85em}
+caption{text-align:left;font-weight:600;padding:.25em 0}
+table.calls{font-size:.85em}table.calls td.n,table.calls td.v{white-space:nowrap;overflow-wrap:normal}table.calls td{overflow-wrap:break-word}
 @media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
@@ -64,14 +66,15 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out, "<li>{}</li>", esc(&l))?;
     }
     writeln!(out, "</ul>")?;
+    contents(out, r)?;
     super::charts::html_overview(out, r)?;
-    writeln!(out, "<h2>Findings</h2>")?;
+    writeln!(out, "<h2 id=\"findings\">Findings</h2>")?;
     if r.findings.is_empty() {
         writeln!(out, "<p>No findings.</p>")?;
     } else {
         writeln!(
             out,
-            "<table><tr><th>#</th><th>Severity</th><th>Rule</th><th>Finding</th><th>Count</th></tr>"
+            "<table><caption>Findings, most severe first</caption><tr><th scope=\"col\">#</th><th scope=\"col\">Severity</th><th scope=\"col\">Rule</th><th scope=\"col\">Finding</th><th scope=\"col\">Count</th></tr>"
         )?;
         for (n, f) in r.findings.iter().enumerate() {
             writeln!(
@@ -98,12 +101,12 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         }
     }
     super::calls::html_section(out, r.calls, r.calls_by_verb)?;
-    writeln!(out, "<h2>Environment</h2>")?;
+    writeln!(out, "<h2 id=\"environment\">Environment</h2>")?;
     writeln!(
         out,
         // Fixed layout with set widths: long paths and times wrap inside
         // their cells instead of widening the page past the window.
-        "<table class=\"files\"><colgroup><col style=\"width:24%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:15%\"><col style=\"width:15%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\n<tr><th>File</th><th>Format</th><th>MQ</th><th>Platform</th><th>Host</th><th>From</th><th>To</th><th>Events</th><th>Problems</th></tr>"
+        "<table class=\"files\"><colgroup><col style=\"width:24%\"><col style=\"width:8%\"><col style=\"width:7%\"><col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:15%\"><col style=\"width:15%\"><col style=\"width:7%\"><col style=\"width:8%\"></colgroup>\n<caption>Files read</caption><tr><th scope=\"col\">File</th><th scope=\"col\">Format</th><th scope=\"col\">MQ</th><th scope=\"col\">Platform</th><th scope=\"col\">Host</th><th scope=\"col\">From</th><th scope=\"col\">To</th><th scope=\"col\">Events</th><th scope=\"col\">Problems</th></tr>"
     )?;
     for i in r.inputs {
         let o = |v: &Option<String>| esc(v.as_deref().unwrap_or(""));
@@ -125,6 +128,34 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     super::notes::html_section(out, r)?;
     writeln!(out, "</body></html>")?;
     out.flush()
+}
+
+/// Links to the sections this report has (a long report is otherwise
+/// one long scroll).
+fn contents(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let mut links = vec![(
+        "findings",
+        format!("Findings ({})", thousands(r.findings.len() as u64)),
+    )];
+    if !r.calls.is_empty() {
+        links.push(("calls", "MQI calls".to_string()));
+    }
+    links.push((
+        "environment",
+        format!("Environment ({} files)", thousands(r.inputs.len() as u64)),
+    ));
+    if !super::notes::all(r).is_empty() {
+        links.push(("notes", "Reading notes".to_string()));
+    }
+    let items: Vec<String> = links
+        .iter()
+        .map(|(id, t)| format!("<a href=\"#{id}\">{}</a>", esc(t)))
+        .collect();
+    writeln!(
+        out,
+        "<nav aria-label=\"Contents\"><p>Contents: {}</p></nav>",
+        items.join(" · ")
+    )
 }
 
 /// A time for a narrow table cell: may break after the date (`<wbr>`),
@@ -173,7 +204,10 @@ fn finding(
     if let Some(c) = chart {
         super::charts::html_chart(out, &c)?;
     }
-    writeln!(out, "<table><tr><th>Metric</th><th>Value</th></tr>")?;
+    writeln!(
+        out,
+        "<table><caption>Metrics</caption><tr><th scope=\"col\">Metric</th><th scope=\"col\">Value</th></tr>"
+    )?;
     for (k, v) in &f.metrics.0 {
         writeln!(
             out,
@@ -184,7 +218,10 @@ fn finding(
     }
     writeln!(out, "</table>")?;
     if !f.breakdown.is_empty() {
-        writeln!(out, "<table><tr><th>Occurrences</th><th>Detail</th></tr>")?;
+        writeln!(
+            out,
+            "<table><caption>Breakdown</caption><tr><th scope=\"col\">Occurrences</th><th scope=\"col\">Detail</th></tr>"
+        )?;
         for b in f.breakdown.iter().take(super::BREAKDOWN_SHOWN) {
             writeln!(
                 out,

@@ -4,6 +4,7 @@
 pub mod calls;
 pub mod charts;
 pub mod color;
+pub mod compare;
 pub mod ecs;
 pub mod html;
 pub mod json;
@@ -74,11 +75,17 @@ impl Report<'_> {
         } else {
             String::new()
         };
+        // Counts with separators, as the event count beside them.
+        let t = |v: usize| mqdiag_model::findings::thousands(v as u64);
         format!(
-            "{n} finding{}{split}: {e} error{}, {w} warning{}, {i} info",
+            "{} finding{}{split}: {} error{}, {} warning{}, {} info",
+            t(n),
             if n == 1 { "" } else { "s" },
+            t(e),
             if e == 1 { "" } else { "s" },
+            t(w),
             if w == 1 { "" } else { "s" },
+            t(i),
         )
     }
 
@@ -170,12 +177,27 @@ pub fn write_painted(
 
 /// Word-wrap `s` to `width` columns, every line prefixed with `indent`.
 pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
+    use mqdiag_model::text::shown_len;
     let mut lines = Vec::new();
     let avail = width.saturating_sub(indent.chars().count()).max(20);
     let mut cur = String::new();
     for word in s.split_whitespace() {
-        let wl = word.chars().count();
-        let cl = cur.chars().count();
+        // A word longer than a line (a quoted path or record) is folded.
+        let mut word = word;
+        while shown_len(word) > avail {
+            if !cur.is_empty() {
+                lines.push(format!("{indent}{cur}"));
+                cur.clear();
+            }
+            let cut = fit_prefix(word, avail);
+            lines.push(format!("{indent}{}", &word[..cut]));
+            word = &word[cut..];
+        }
+        if word.is_empty() {
+            continue;
+        }
+        let wl = shown_len(word);
+        let cl = shown_len(&cur);
         if cl > 0 && cl + 1 + wl > avail {
             lines.push(format!("{indent}{cur}"));
             cur.clear();
@@ -191,18 +213,45 @@ pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
     lines
 }
 
+/// The byte length of the longest prefix of `s` that takes at most `n`
+/// columns once escaped (at least one character).
+fn fit_prefix(s: &str, n: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += mqdiag_model::text::shown_width(c);
+        if used > n {
+            return if i == 0 { c.len_utf8() } else { i };
+        }
+    }
+    s.len()
+}
+
 /// Fold one line to `width` columns at spaces, keeping its own spacing
 /// (evidence is quoted exactly); a word longer than the room is cut.
 pub fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
+    use mqdiag_model::text::shown_width;
     let avail = width.saturating_sub(indent.chars().count()).max(20);
     let mut out = Vec::new();
     let mut rest: Vec<char> = s.trim_end().chars().collect();
-    while rest.len() > avail {
-        let cut = rest[..=avail]
+    loop {
+        // The characters that fit in `avail` columns once escaped.
+        let mut used = 0;
+        let fit = rest
+            .iter()
+            .position(|c| {
+                used += shown_width(*c);
+                used > avail
+            })
+            .unwrap_or(rest.len());
+        if fit == rest.len() {
+            break;
+        }
+        let fit = fit.max(1);
+        let cut = rest[..=fit.min(rest.len() - 1)]
             .iter()
             .rposition(|c| *c == ' ')
             .filter(|&p| p > 0)
-            .unwrap_or(avail);
+            .unwrap_or(fit);
         let piece: String = rest[..cut].iter().collect();
         out.push(format!("{indent}{piece}"));
         let skip = if rest.get(cut) == Some(&' ') {

@@ -88,7 +88,7 @@ pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if notes.is_empty() {
         return Ok(());
     }
-    writeln!(out, "<h2>Reading notes</h2>")?;
+    writeln!(out, "<h2 id=\"notes\">Reading notes</h2>")?;
     writeln!(
         out,
         "<p class=\"muted\">How files were read; not findings.</p>"

@@ -354,12 +354,15 @@ fn write_leaf(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mqdiag_model::event::{Format, Kind, Origin};
+    use mqdiag_model::event::{Kind, Origin};
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::record::Field;
 
     fn event(line: u64, attrs: &[(&'static str, &str)]) -> Event {
-        let origin = Origin::new(Arc::from("case/AMQERR01.LOG"), Format::ErrlogText);
+        let origin = Origin::new(
+            Arc::from("case/AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
         let at = chrono::DateTime::parse_from_rfc3339("2025-03-14T11:22:44.512+01:00").unwrap();
         let mut e = Event::new(at, origin, line, Kind::LogRecord, format!("record {line}"));
         e.pid = Some(20417);

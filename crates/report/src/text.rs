@@ -10,15 +10,17 @@ const WIDTH: usize = 80;
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let files = r.inputs.len();
-    writeln!(
-        out,
+    let head = format!(
         "mqdiag {}: {} in {} file{} ({} events)",
         r.version,
         r.headline(),
         files,
         if files == 1 { "" } else { "s" },
         mqdiag_model::findings::thousands(r.total_events())
-    )?;
+    );
+    for l in wrap(&head, WIDTH, "") {
+        writeln!(out, "{l}")?;
+    }
     for l in r.run_lines() {
         for l in wrap(&l, WIDTH, "  ") {
             writeln!(out, "{l}")?;
@@ -102,7 +104,13 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
             } else {
                 rfc3339(b)
             };
-            writeln!(out, "    time     {} .. {end}", rfc3339(a))?
+            let one = format!("    time     {} .. {end}", rfc3339(a));
+            if one.chars().count() <= WIDTH {
+                writeln!(out, "{one}")?
+            } else {
+                writeln!(out, "    time     {} ..", rfc3339(a))?;
+                writeln!(out, "             {end}")?
+            }
         }
         (Some(a), None) | (None, Some(a)) => writeln!(out, "    time     {}", rfc3339(a))?,
         (None, None) => {}
@@ -115,13 +123,13 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         .iter()
         .map(|(k, v)| format!("{k}={}", v.display_named(k)))
         .collect();
+    // Lines packed first, then each written; one value longer than the
+    // room (a list of files) is wrapped.
+    let mut packed: Vec<String> = Vec::new();
     let mut line = String::new();
-    let mut first = true;
     for it in items {
         if !line.is_empty() && 13 + line.chars().count() + 2 + it.chars().count() > WIDTH {
-            writeln!(out, "    {:<9}{line}", if first { "metrics" } else { "" })?;
-            first = false;
-            line.clear();
+            packed.push(std::mem::take(&mut line));
         }
         if !line.is_empty() {
             line.push_str("  ");
@@ -129,7 +137,20 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         line.push_str(&it);
     }
     if !line.is_empty() {
-        writeln!(out, "    {:<9}{line}", if first { "metrics" } else { "" })?;
+        packed.push(line);
+    }
+    let mut first = true;
+    for line in packed {
+        let lines = if 13 + mqdiag_model::text::shown_len(&line) > WIDTH {
+            wrap(&line, WIDTH, "             ")
+        } else {
+            vec![line]
+        };
+        for l in lines {
+            let label = if first { "metrics" } else { "" };
+            writeln!(out, "    {label:<9}{}", l.trim_start())?;
+            first = false;
+        }
     }
     // The breakdown, busiest first, a few rows: the JSON has them all.
     for (i, b) in f.breakdown.iter().take(BREAKDOWN_SHOWN).enumerate() {

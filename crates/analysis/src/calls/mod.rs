@@ -32,6 +32,7 @@
 mod outcome;
 pub mod render;
 pub mod sketch;
+pub mod table;
 
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;

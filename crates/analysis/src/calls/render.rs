@@ -1,6 +1,8 @@
-//! The `calls` verb's output: an aligned text table, CSV with the JSON's
-//! column names, and the contract's JSON document.
+//! The `calls` verb's output: a text table that fits the width (see
+//! `table`), CSV with the JSON's column names, the contract's JSON
+//! document, and a Markdown table.
 
+use super::table::Col;
 use super::{By, Row};
 use crate::mqrc;
 use std::io::{self, Write};
@@ -10,6 +12,7 @@ pub enum CallsFormat {
     Text,
     Csv,
     Json,
+    Markdown,
 }
 
 impl CallsFormat {
@@ -18,15 +21,24 @@ impl CallsFormat {
         match p.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "csv" => Some(CallsFormat::Csv),
             "json" => Some(CallsFormat::Json),
+            "md" | "markdown" => Some(CallsFormat::Markdown),
             "txt" | "text" => Some(CallsFormat::Text),
             _ => None,
         }
     }
 }
 
-pub fn write(out: &mut dyn Write, rows: &[Row], by: By, f: CallsFormat) -> io::Result<()> {
+/// `width`: the text table's (the others have no width).
+pub fn write(
+    out: &mut dyn Write,
+    rows: &[Row],
+    by: By,
+    f: CallsFormat,
+    width: usize,
+) -> io::Result<()> {
     match f {
-        CallsFormat::Text => write_text(out, rows, by),
+        CallsFormat::Text => write_text(out, rows, by, width),
+        CallsFormat::Markdown => write_markdown(out, rows, by),
         CallsFormat::Csv => write_csv(out, rows, by),
         CallsFormat::Json => write_json(out, rows),
     }
@@ -47,10 +59,6 @@ pub fn human_us(us: u64) -> String {
     let mut b = Vec::new();
     crate::timefmt::push_human_us(&mut b, us);
     String::from_utf8(b).unwrap_or_default()
-}
-
-fn opt_human(v: Option<u64>) -> String {
-    v.map(human_us).unwrap_or_else(|| "-".into())
 }
 
 /// `2033 NO_MSG_AVAILABLE ×4` style list, most frequent first.
@@ -96,96 +104,123 @@ pub fn process_text(row: &Row) -> String {
     }
 }
 
-fn write_text(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
+/// The text table's columns for a grouping, in order.
+pub fn text_columns(by: By) -> Vec<Col> {
+    let mut c = vec![Col::Process];
+    match by {
+        By::Thread => c.push(Col::Tid),
+        By::Connection => c.push(Col::Connection),
+        _ => {}
+    }
+    c.extend([
+        Col::Verb,
+        Col::Calls,
+        Col::Ok,
+        Col::Warn,
+        Col::Failed,
+        Col::Open,
+        Col::Total,
+        Col::Mean,
+        Col::P50,
+        Col::P95,
+        Col::Max,
+        Col::SlowestAt,
+        Col::Reasons,
+    ]);
+    c
+}
+
+fn write_text(out: &mut dyn Write, rows: &[Row], by: By, width: usize) -> io::Result<()> {
     if rows.is_empty() {
         return writeln!(out, "No MQI calls found in the traces.");
     }
-    let mut head: Vec<&str> = vec!["PROCESS"];
-    match by {
-        By::Thread => head.push("TID"),
-        By::Connection => head.push("CONNECTION"),
-        _ => {}
+    let rows: Vec<&Row> = rows.iter().collect();
+    super::table::write(
+        out,
+        &rows,
+        &text_columns(by),
+        width,
+        "`--format csv` or `--format json` has every column",
+    )
+}
+
+/// A Markdown table with every column (its lines are as long as they
+/// need to be: Markdown viewers wrap or scroll them).
+fn write_markdown(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
+    writeln!(out, "# MQI calls")?;
+    writeln!(out)?;
+    if rows.is_empty() {
+        return writeln!(out, "No MQI calls found in the traces.");
     }
-    head.extend([
-        "VERB",
-        "CALLS",
-        "OK",
-        "WARN",
-        "FAILED",
-        "OPEN",
-        "TOTAL",
-        "MEAN",
-        "P50",
-        "P95",
-        "MAX",
-        "SLOWEST AT",
-        "REASONS",
-    ]);
-    let mut table: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
-    for r in rows {
-        let s = &r.stats;
-        let mut c = vec![process_text(r)];
-        match by {
-            By::Thread => c.push(r.key.tid.map(|t| t.to_string()).unwrap_or_default()),
-            By::Connection => c.push(r.key.ident.clone().unwrap_or_default()),
-            _ => {}
-        }
-        c.push(r.key.verb.to_string());
-        for n in [s.calls, s.ok, s.warnings, s.failed, s.open] {
-            c.push(n.to_string());
-        }
-        let timed = r.timed() > 0;
-        c.push(if timed {
-            human_us(s.total_us)
-        } else {
-            "-".into()
-        });
-        c.push(opt_human(r.mean_us()));
-        c.push(opt_human(r.p50_us()));
-        c.push(opt_human(r.p95_us()));
-        c.push(opt_human(s.max_us));
-        c.push(
-            s.max_at
-                .as_ref()
-                .map(|(p, l)| format!("{p}:{l}"))
-                .unwrap_or_else(|| "-".into()),
-        );
-        c.push(reasons_text(r));
-        table.push(c);
-    }
-    let cols = table[0].len();
-    let width: Vec<usize> = (0..cols)
-        .map(|i| {
-            table
-                .iter()
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
+    let cols = text_columns(by);
+    let head: Vec<String> = cols.iter().map(|c| md_head(*c)).collect();
+    writeln!(out, "| {} |", head.join(" | "))?;
+    let rule: Vec<&str> = cols
+        .iter()
+        .map(|c| if c.left() { "---" } else { "---:" })
         .collect();
-    // Text columns left, numbers right.
-    let text_col =
-        |i: usize| i == 0 || head[i] == "VERB" || head[i] == "CONNECTION" || i + 2 >= cols;
-    for row in &table {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            let pad = width[i] - cell.chars().count();
-            if text_col(i) {
-                line.push_str(cell);
-                if i + 1 < cols {
-                    line.extend(std::iter::repeat_n(' ', pad));
+    writeln!(out, "|{}|", rule.join("|"))?;
+    for r in rows {
+        let cells: Vec<String> = cols
+            .iter()
+            .map(|c| {
+                let v = c.cell(r);
+                if *c == Col::SlowestAt && v != "-" {
+                    md_code(&v)
+                } else {
+                    md_text(&v)
                 }
-            } else {
-                line.extend(std::iter::repeat_n(' ', pad));
-                line.push_str(cell);
-            }
-        }
-        writeln!(out, "{}", line.trim_end())?;
+            })
+            .collect();
+        writeln!(out, "| {} |", cells.join(" | "))?;
     }
     Ok(())
+}
+
+fn md_head(c: Col) -> String {
+    let h = c.head();
+    let mut s: String = h[..1].to_string();
+    s.push_str(&h[1..].to_ascii_lowercase());
+    match c {
+        Col::P50 | Col::P95 => h.to_ascii_lowercase(),
+        Col::Ok => "OK".into(),
+        _ => s,
+    }
+}
+
+/// A cell's text with Markdown's own characters escaped, so that names
+/// from the inputs cannot open links, emphasis or new cells.
+fn md_text(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '\\' | '|' | '`' | '*' | '[' | ']' | '<' | '>' => {
+                o.push('\\');
+                o.push(ch);
+            }
+            '\n' | '\r' => o.push(' '),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// A place as code: a fence longer than any run of backticks inside it.
+fn md_code(s: &str) -> String {
+    let s = s.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in s.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
 }
 
 fn csv_cell(s: &str) -> String {

@@ -5,10 +5,10 @@
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
 use super::builder::FindingBuilder;
-use super::patterns::{self, Family};
 use super::stats::Moments;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::catalog::Role;
+use crate::catalog::functions::{self, Family};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -596,7 +596,7 @@ impl Pass for ConnectionChurn {
                 let Some(f) = e.function.as_deref() else {
                     return;
                 };
-                if let Some(fam @ (Family::Connect | Family::Disconnect)) = patterns::family(f) {
+                if let Some(fam @ (Family::Connect | Family::Disconnect)) = functions::family(f) {
                     self.trace(e, fam);
                 }
             }

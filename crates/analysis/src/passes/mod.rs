@@ -107,7 +107,7 @@ pub struct RuleInfo {
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
     /// Trace function families whose entries and exits the pass reads.
-    pub functions: &'static [patterns::Family],
+    pub functions: &'static [crate::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
     /// (Headers, log records and SMF rows always reach every pass.)
     pub keywords: &'static [&'static str],
@@ -326,12 +326,12 @@ impl Plan {
         let mut suffixes: Vec<&str> = Vec::new();
         for (r, _) in &self.rules {
             for fam in r.functions {
-                for s in patterns::suffixes_of(*fam) {
-                    if !suffixes.contains(s) {
+                for s in crate::catalog::functions::suffixes_of(*fam) {
+                    if !suffixes.contains(&s) {
                         suffixes.push(s);
                     }
                 }
-                for n in patterns::names_of(*fam) {
+                for n in crate::catalog::functions::names_of(*fam) {
                     if !functions.contains(&n) {
                         functions.push(n);
                     }

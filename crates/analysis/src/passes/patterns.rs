@@ -1,140 +1,12 @@
-//! Trace line patterns the passes recognise, kept as data. Each entry says
-//! whether its wording was seen in real material (`verified`) or is
-//! expected but not yet confirmed by a customer trace; see
-//! `shared/formats/trace-fmt.md` §3. Add a name here, not in a pass.
+//! Trace text-line patterns the passes recognise, kept as data, and the
+//! errno tables they read rc values with. Each entry says whether its
+//! wording was seen in real material (`verified`) or is expected but not
+//! yet confirmed by a customer trace; see `shared/formats/trace-fmt.md` §3.
+//! Traced functions and their families are the catalogue's
+//! (`catalog::functions`).
 
 use regex::Regex;
-use std::collections::HashMap;
 use std::sync::LazyLock;
-
-/// What a traced function does, as far as the passes care.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    /// The operating-system call that writes to a socket.
-    Send,
-    /// MQ's wrapper around it (gives the channel context).
-    SendWrapper,
-    /// The operating-system call that reads from a socket.
-    Receive,
-    /// Waiting for a socket to become ready.
-    Wait,
-    /// Host-name resolution (forward or reverse).
-    Dns,
-    /// GSKit (TLS) set-up and handshake calls.
-    Gskit,
-    /// MQI connect.
-    Connect,
-    /// MQI disconnect.
-    Disconnect,
-}
-
-/// A traced function name (exact, case-sensitive) and what it does.
-#[derive(Debug, Clone, Copy)]
-pub struct FnPattern {
-    pub family: Family,
-    pub name: &'static str,
-    /// Seen in a real trace (seed or public sample).
-    pub verified: bool,
-    pub note: &'static str,
-}
-
-const fn f(family: Family, name: &'static str, verified: bool, note: &'static str) -> FnPattern {
-    FnPattern {
-        family,
-        name,
-        verified,
-        note,
-    }
-}
-
-use Family::*;
-
-/// Every function the passes know. MQ's own wrappers around the resolver
-/// are not listed one by one: `family` recognises them by their suffix
-/// (`DNS_SUFFIXES`), since the prefix differs per component and release.
-#[rustfmt::skip]
-pub static FUNCTIONS: &[FnPattern] = &[
-    f(Send,        "send",                 true,  "seed 004: `----}! send rc=Unknown(B)`"),
-    f(Send,        "sendmsg",              false, "POSIX"),
-    f(Send,        "WSASend",              false, "Windows sockets"),
-    f(SendWrapper, "cciTcpSend",           true,  "seed 004: `---{ cciTcpSend`"),
-    f(SendWrapper, "ccxSend",              true,  "seed 004 (IBM L3 analysis table)"),
-    f(Receive,     "recv",                 false, "POSIX"),
-    f(Receive,     "cciTcpReceive",        false, "trace-fmt.md §3.2"),
-    f(Receive,     "ccxReceive",           true,  "seed 004 (IBM L3 analysis table)"),
-    f(Wait,        "select",               false, "seed 002: MQ 'would then enter a select call'"),
-    f(Wait,        "poll",                 false, "seed 004: 'poll() and select() wait for a buffer'"),
-    f(Wait,        "pollset_poll",         false, "AIX pollset interface"),
-    f(Wait,        "epoll_wait",           false, "Linux"),
-    f(Wait,        "WSAPoll",              false, "Windows sockets"),
-    f(Dns,         "getaddrinfo",          false, "AMQ9788W names it (seed 000)"),
-    f(Dns,         "getnameinfo",          false, "AMQ9788W on reverse look-ups (error-log notes)"),
-    f(Dns,         "gethostbyname",        false, "POSIX"),
-    f(Dns,         "gethostbyname_r",      false, "POSIX"),
-    f(Dns,         "gethostbyaddr",        false, "POSIX"),
-    f(Dns,         "gethostbyaddr_r",      false, "POSIX"),
-    f(Gskit,       "gsk_environment_open", false, "GSKit API"),
-    f(Gskit,       "gsk_environment_init", true,  "seed 004: 18 s in this call"),
-    f(Gskit,       "gsk_secure_soc_open",  false, "GSKit API"),
-    f(Gskit,       "gsk_secure_soc_init",  false, "GSKit API: the handshake"),
-    f(Gskit,       "gsk_secure_soc_reset", false, "GSKit API: renegotiation"),
-    f(Connect,     "MQCONN",               false, "MQI"),
-    f(Connect,     "MQCONNX",              false, "MQI"),
-    f(Connect,     "zstMQCONN",            false, "API layer naming (`zstMQ<verb>`, pymqi#147)"),
-    f(Connect,     "zstMQCONNX",           false, "API layer naming"),
-    f(Disconnect,  "MQDISC",               false, "MQI"),
-    f(Disconnect,  "zstMQDISC",            false, "API layer naming"),
-];
-
-/// Names, for a hash lookup on every entry and exit.
-static BY_NAME: LazyLock<HashMap<&'static str, Family>> =
-    LazyLock::new(|| FUNCTIONS.iter().map(|p| (p.name, p.family)).collect());
-
-/// The family of a traced function name, if any.
-pub fn family(function: &str) -> Option<Family> {
-    BY_NAME
-        .get(function)
-        .copied()
-        .or_else(|| is_dns_wrapper(function).then_some(Family::Dns))
-}
-
-/// Name endings of resolver calls and of MQ's wrappers around them
-/// (`cciTcpGetAddrInfo`), compared ignoring ASCII case: slow-dns promises
-/// to count any such wrapper as a look-up. Written as the wrappers spell
-/// them; readers also look for the lower-case form.
-pub const DNS_SUFFIXES: [&str; 4] = [
-    "GetAddrInfo",
-    "GetNameInfo",
-    "GetHostByName",
-    "GetHostByAddr",
-];
-
-/// Name endings (ignoring ASCII case) that also put a function in a
-/// family, beyond the exact names of `FUNCTIONS`.
-pub fn suffixes_of(family: Family) -> &'static [&'static str] {
-    match family {
-        Family::Dns => &DNS_SUFFIXES,
-        _ => &[],
-    }
-}
-
-/// True when `function` ends (ignoring ASCII case) in a resolver name.
-/// No allocation: this runs for every traced exit that is not in the table.
-fn is_dns_wrapper(function: &str) -> bool {
-    let b = function.as_bytes();
-    DNS_SUFFIXES
-        .iter()
-        .any(|s| b.len() >= s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s.as_bytes()))
-}
-
-/// The function names of a family.
-pub fn names_of(family: Family) -> Vec<&'static str> {
-    FUNCTIONS
-        .iter()
-        .filter(|p| p.family == family)
-        .map(|p| p.name)
-        .collect()
-}
 
 /// A text-line pattern.
 pub struct TextPattern {
@@ -336,35 +208,6 @@ pub enum RcCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn families() {
-        assert_eq!(family("send"), Some(Family::Send));
-        assert_eq!(family("cciTcpSend"), Some(Family::SendWrapper));
-        assert_eq!(family("getaddrinfo"), Some(Family::Dns));
-        // MQ's wrappers count by their suffix, in any case.
-        assert_eq!(family("Getaddrinfo"), Some(Family::Dns));
-        assert_eq!(family("cciTcpGetAddrInfo"), Some(Family::Dns));
-        assert_eq!(family("xcsGetNameInfo"), Some(Family::Dns));
-        assert_eq!(family("rriGETHOSTBYNAME"), Some(Family::Dns));
-        assert_eq!(family("cciGetHostByAddr"), Some(Family::Dns));
-        assert_eq!(family("getaddrinfoX"), None);
-        assert_eq!(family("addrinfo"), None);
-        assert_eq!(family("gsk_environment_init"), Some(Family::Gskit));
-        assert_eq!(family("MQCONNX"), Some(Family::Connect));
-        assert_eq!(family("MQDISC"), Some(Family::Disconnect));
-        assert_eq!(family("sendto_x"), None);
-        assert_eq!(family("xcsIsEnvironment"), None);
-        assert_eq!(family(""), None);
-    }
-
-    #[test]
-    fn every_entry_is_reachable() {
-        for p in FUNCTIONS {
-            assert_eq!(family(p.name), Some(p.family), "{}", p.name);
-        }
-        assert_eq!(names_of(Family::Disconnect), vec!["MQDISC", "zstMQDISC"]);
-    }
 
     #[test]
     fn buffer_lines() {

@@ -5,8 +5,8 @@
 //! finding cites both (seed 000: every ~50th MQCONN took 5 s).
 
 use super::builder::FindingBuilder;
-use super::patterns::{self, Family};
 use super::{ChartKind, Pass, RuleInfo, Settings, Threshold};
+use crate::catalog::functions::{self, Family};
 use crate::catalog::{self, Family as MsgFamily, is_ip};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
@@ -363,7 +363,7 @@ impl Pass for SlowDns {
                 if us < self.min_us {
                     return;
                 }
-                let fam = patterns::family(func);
+                let fam = functions::family(func);
                 let strong = match fam {
                     Some(Family::Dns) => true,
                     Some(Family::Connect) => false,

@@ -4,9 +4,10 @@
 //! delayed-ACK timer.
 
 use super::builder::FindingBuilder;
-use super::patterns::{self, Family, Os, RcCode};
+use super::patterns::{self, Os, RcCode};
 use super::stats::Distribution;
 use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use crate::catalog::functions::{self, Family};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
@@ -217,7 +218,7 @@ impl Pass for TcpSendStall {
         let Some(f) = e.function.as_deref() else {
             return;
         };
-        let Some(fam) = patterns::family(f) else {
+        let Some(fam) = functions::family(f) else {
             return;
         };
         let Some(key) = thread_key(e) else {

@@ -3,8 +3,9 @@
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
 use super::builder::{FindingBuilder, counted_title};
-use super::patterns::{self, Family};
+use super::patterns;
 use super::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use crate::catalog::functions::{self, Family};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
@@ -142,7 +143,7 @@ impl Pass for TlsHandshakeSlow {
                 let Some((func, output)) = patterns::gsk_text(&e.text) else {
                     return;
                 };
-                if patterns::family(func) != Some(Family::Gskit) {
+                if functions::family(func) != Some(Family::Gskit) {
                     return;
                 }
                 let Some(tk) = thread_key(e) else {
@@ -168,7 +169,7 @@ impl Pass for TlsHandshakeSlow {
                 let (Some(func), Some(us)) = (e.function.as_deref(), e.elapsed_us) else {
                     return;
                 };
-                if patterns::family(func) != Some(Family::Gskit) {
+                if functions::family(func) != Some(Family::Gskit) {
                     return;
                 }
                 let start = e.ts - chrono::Duration::microseconds(us as i64);

@@ -23,14 +23,17 @@
 
 pub mod access;
 mod extract;
+pub mod functions;
 pub mod limits;
 mod localised;
 mod matchers;
+pub mod memo;
 mod net;
 mod normalise;
 mod table;
 
 pub use extract::{Extracted, extract};
+pub use memo::Memo;
 pub use net::{HostSpec, is_ip, split_host};
 pub use normalise::{normalise, normalise_cow, normalise_parts};
 use table::REMOTE_HOST;

@@ -52,7 +52,12 @@ impl Reader for BinaryTraceReader {
         if is_trace_name(name) { 60 } else { 0 }
     }
 
-    fn open(&self, inputs: Vec<Input>, _opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        _opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         let rows = inputs
             .into_iter()
             .map(|i| {

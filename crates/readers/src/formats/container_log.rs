@@ -356,7 +356,12 @@ impl Reader for ContainerLogReader {
         sniff_text(&String::from_utf8_lossy(head))
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         // Collectors' wrappers come off first (`wrapper`).
         let (inputs, wrappers) = super::wrapper::unwrap_inputs(inputs);
         let kept = inputs.clone();
@@ -384,7 +389,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, FORMAT)
+            super::errlog_json::source(inputs, opts, FORMAT, None)
         } else {
             Box::new(LineSource::new(Basic::default(), inputs, opts))
         }
@@ -405,6 +410,7 @@ struct BasicFile {
     orphans: u64,
     first_orphan: Option<u64>,
     bad_times: u64,
+    memo: catalog::Memo,
 }
 
 /// The `basic` variant's specifics for `LineSource`.
@@ -551,7 +557,7 @@ impl BasicFile {
             ctx.info.set_offset(*ts.offset(), "data");
         }
         let event = match mq_message(rest) {
-            Some((id, body)) => mq_event(ctx, ts, no, id, body, rest),
+            Some((id, body)) => mq_event(&mut run.memo, ctx, ts, no, id, body, rest),
             None => {
                 let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Text, rest.to_string());
                 // `mqhtpass: MQStart ...`: the program that wrote it.
@@ -575,6 +581,7 @@ impl BasicFile {
 /// One MQ message line as a `log-record` event, its fields pulled out by
 /// the same catalogue as the error logs' records.
 fn mq_event(
+    memo: &mut catalog::Memo,
     ctx: &mut FileCtx,
     ts: DateTime<FixedOffset>,
     no: u64,
@@ -590,21 +597,17 @@ fn mq_event(
         Kind::LogRecord,
         crate::event::spare_copy(whole),
     );
-    // Most lines need no normalising: no copy for those.
-    let norm = catalog::normalise_cow(text);
-    let x = catalog::extract(id, &norm, &inserts);
+    let x = memo.extract(id, text, &inserts);
     // A record has about ten attributes: one allocation, not four.
     e.attrs = crate::event::Attrs::spare(20, 256);
-    e.set(Key::Msgid, x.msgid);
+    e.set(Key::Msgid, &x.msgid);
     if let Some(s) = x.severity {
-        e.set(Key::Severity, s.to_string());
+        e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
     }
     if let Some(f) = x.family {
         e.set(Key::Family, f);
     }
-    for (k, v) in x.attrs {
-        e.set_attr(k, v);
-    }
+    x.push_attrs(&mut e.attrs);
     for (canon, v) in &inserts {
         let key = match *canon {
             "ArithInsert1" => Key::ArithInsert1,

@@ -14,7 +14,7 @@ use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
-use crate::source::{ReadOptions, Source, display_dir};
+use crate::source::{ErrlogClocks, ReadOptions, Source, display_dir};
 use crate::text::trim;
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
@@ -142,8 +142,27 @@ impl Reader for ErrlogJsonReader {
         rotation_group(input, "json")
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-        source(inputs, opts, FORMAT)
+    /// JSON error logs state UTC only; the text logs of the run say which
+    /// local offset the queue manager's clock had (`errlog_text::survey`).
+    fn prepare(&self, siblings: &super::Siblings, opts: &ReadOptions) -> super::Prepared {
+        let text = siblings.of(super::errlog_text::FORMAT);
+        if text.is_empty() {
+            return None;
+        }
+        Some(std::sync::Arc::new(super::errlog_text::survey(
+            &text,
+            opts.encoding,
+        )))
+    }
+
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        prepared: super::Prepared,
+    ) -> Box<dyn Source> {
+        let clocks = prepared.and_then(|p| p.downcast::<ErrlogClocks>().ok());
+        source(inputs, opts, FORMAT, clocks)
     }
 
     fn fuzz(&self) -> Option<super::Fuzz> {
@@ -158,11 +177,18 @@ impl Reader for ErrlogJsonReader {
 /// `container-log` (the console of an MQ container, where the same records
 /// come mixed with `mq_containerlog` ones and may carry a `kubectl logs
 /// --timestamps` prefix).
-pub fn source(inputs: Vec<Input>, opts: &ReadOptions, format: Format) -> Box<dyn Source> {
+pub fn source(
+    inputs: Vec<Input>,
+    opts: &ReadOptions,
+    format: Format,
+    clocks: Option<std::sync::Arc<ErrlogClocks>>,
+) -> Box<dyn Source> {
     let json = ErrlogJson {
         format,
+        clocks,
         dedup: Dedup::default(),
         line: String::new(),
+        memo: catalog::Memo::default(),
     };
     Box::new(LineSource::new(json, inputs, opts))
 }
@@ -483,14 +509,17 @@ struct JsonFile {
 }
 
 /// The format's specifics for `LineSource`. `ibm_datetime` is always UTC:
-/// no --tz needed; `errlog_clocks` gives the local offset when a text log
+/// no --tz needed; `clocks` gives the local offset when a text log
 /// beside it states one.
 struct ErrlogJson {
     format: Format,
+    /// The offsets the run's text error logs state (`prepare`).
+    clocks: Option<std::sync::Arc<ErrlogClocks>>,
     /// Records also in an older generation of the rotated set.
     dedup: Dedup,
     /// The current line, decoded.
     line: String,
+    memo: catalog::Memo,
 }
 
 impl LineFormat for ErrlogJson {
@@ -672,8 +701,8 @@ impl ErrlogJson {
             }
         };
         // Shown at the offset the text log beside it states for that moment.
-        let local = match (&ctx.opts.errlog_clocks, self.format) {
-            (Some(c), f) if f == FORMAT => c
+        let local = match &self.clocks {
+            Some(c) => c
                 .at(
                     display_dir(&ctx.info.path),
                     key!(found, "host"),
@@ -740,18 +769,15 @@ impl ErrlogJson {
         e.pid = pid;
         e.tid = tid;
         if let Some(id) = msgid {
-            let norm = catalog::normalise_cow(message);
-            let x = catalog::extract(id, &norm, &inserts);
-            e.set(AttrKey::Msgid, x.msgid);
+            let x = self.memo.extract(id, message, &inserts);
+            e.set(AttrKey::Msgid, &x.msgid);
             if let Some(s) = x.severity {
-                e.set(AttrKey::Severity, s.to_string());
+                e.set(AttrKey::Severity, s.encode_utf8(&mut [0; 4]));
             }
             if let Some(f) = x.family {
                 e.set(AttrKey::Family, f);
             }
-            for (k, v) in x.attrs {
-                e.set_attr(k, v);
-            }
+            x.push_attrs(&mut e.attrs);
         }
         let qmgr = key!(found, "ibm_servername").or(run.qmgr.as_deref());
         if let Some(q) = qmgr {

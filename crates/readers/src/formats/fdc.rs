@@ -53,7 +53,12 @@ impl Reader for FdcReader {
         if fields >= 3 { 90 } else { 0 }
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         Box::new(LineSource::new(Fdc, inputs, opts))
     }
 

@@ -179,7 +179,12 @@ impl Reader for FfstSummaryReader {
         }
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         Box::new(LineSource::new(FfstSummary, inputs, opts))
     }
 

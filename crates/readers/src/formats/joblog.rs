@@ -456,7 +456,12 @@ impl Reader for JoblogReader {
         }
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         Box::new(LineSource::new(Joblog::default(), inputs, opts))
     }
 

@@ -22,7 +22,9 @@ use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::problem::{ProblemCode, Severity};
 use crate::source::{Parallel, ReadOptions, Source};
+use std::any::Any;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// How many bytes of each file the sniffers see.
 pub const SNIFF_BYTES: usize = 16 * 1024;
@@ -43,15 +45,36 @@ pub trait Reader: Sync {
         None
     }
 
-    /// Open a source over one file, or over one group in group order.
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source>;
+    /// Once per run, before any file is opened, when the reader took at
+    /// least one input: what its sources need to know of the run's other
+    /// inputs (SMF files learn their LPAR's clock from their siblings, a
+    /// JSON error log its offset from the text logs beside it). What it
+    /// returns is handed to `open_with` for each of its sources.
+    fn prepare(&self, _siblings: &Siblings, _opts: &ReadOptions) -> Prepared {
+        None
+    }
+
+    /// Open a source over one file, or over one group in group order,
+    /// with what `prepare` learned (`None`: nothing, or not prepared).
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        prepared: Prepared,
+    ) -> Box<dyn Source>;
+
+    /// `open_with` without a run around it: the file or group as if read
+    /// alone, nothing prepared.
+    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+        self.open_with(inputs, opts, None)
+    }
 
     /// Its fuzz target (`None`: not fuzzed, test readers only).
     fn fuzz(&self) -> Option<Fuzz>;
 }
 
 /// How a reader's fuzz target feeds it: the binary's `fuzzing` module
-/// runs every reader that names one, through `Reader::open`.
+/// runs every reader that names one, through `prepare` and `open_with`.
 #[derive(Debug, Clone, Copy)]
 pub struct Fuzz {
     /// The target's name: `fuzz/fuzz_targets/<target>.rs` (with its
@@ -60,6 +83,29 @@ pub struct Fuzz {
     /// Names the input is given (some readers look at the name): the
     /// input's length picks one.
     pub names: &'static [&'static str],
+}
+
+/// What a reader's `prepare` learned, for its own sources only: each reader
+/// downcasts to the type it made.
+pub type Prepared = Option<Arc<dyn Any + Send + Sync>>;
+
+/// The inputs of a run, each with the format it was taken as: what a
+/// reader's `prepare` may look at.
+pub struct Siblings<'a>(Vec<(Format, &'a Input)>);
+
+impl<'a> Siblings<'a> {
+    pub fn new(inputs: Vec<(Format, &'a Input)>) -> Siblings<'a> {
+        Siblings(inputs)
+    }
+
+    /// The inputs taken as this format, in run order.
+    pub fn of(&self, format: Format) -> Vec<&'a Input> {
+        self.0
+            .iter()
+            .filter(|(f, _)| *f == format)
+            .map(|(_, i)| *i)
+            .collect()
+    }
 }
 
 /// Every reader, most specific first: the one table of formats. Each
@@ -83,6 +129,8 @@ pub static READERS: &[&dyn Reader] = &[
 pub struct Sniffed {
     pub input: Input,
     pub reader: Option<&'static dyn Reader>,
+    /// The reader's place in `READERS`.
+    pub slot: Option<usize>,
     /// Set when the file could not even be opened.
     pub error: Option<String>,
 }
@@ -119,22 +167,24 @@ pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
             return Sniffed {
                 input,
                 reader: None,
+                slot: None,
                 error: Some(format!("cannot read: {e}")),
             };
         }
     };
     let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
     let head = crate::encoding::decode_head(&head, enc);
-    let mut best: Option<(&'static dyn Reader, u8)> = None;
-    for r in READERS {
+    let mut best: Option<(usize, u8)> = None;
+    for (i, r) in READERS.iter().enumerate() {
         let score = r.sniff(&input.name, &head);
         if score > 0 && best.is_none_or(|(_, s)| score > s) {
-            best = Some((*r, score));
+            best = Some((i, score));
         }
     }
     Sniffed {
         input,
-        reader: best.map(|(r, _)| r),
+        reader: best.map(|(i, _)| READERS[i]),
+        slot: best.map(|(i, _)| i),
         error: None,
     }
 }
@@ -177,14 +227,6 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         .into_iter()
         .map(|i| sniff_in(i, opts.encoding))
         .collect();
-    let smf = sniffed
-        .iter()
-        .filter(|s| {
-            s.error.is_none()
-                && s.reader
-                    .is_some_and(|r| r.format() == crate::formats::smf::FORMAT)
-        })
-        .count();
     let large = sniffed
         .iter()
         .filter(|s| {
@@ -194,49 +236,37 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
                 && s.input.bytes >= opts.parallel.min_bytes
         })
         .count();
-    // Every SMF file needs its LPAR's offset before its first row is
-    // placed, and a file without STCK columns can only learn it from its
-    // siblings: a short pass over their first rows, before any is read.
-    let smf_inputs: Vec<&Input> = sniffed
-        .iter()
-        .filter(|s| {
-            s.error.is_none()
-                && s.reader
-                    .is_some_and(|r| r.format() == crate::formats::smf::FORMAT)
-        })
-        .map(|s| &s.input)
-        .collect();
-    let smf_clocks = (!smf_inputs.is_empty())
-        .then(|| std::sync::Arc::new(smf::survey(&smf_inputs, opts.smf_stck_tz.is_some())));
-    // JSON error logs state UTC only; the text logs beside them say which
-    // local offset the queue manager's clock had.
-    let of_format = |f: Format| -> Vec<&Input> {
-        sniffed
-            .iter()
-            .filter(|s| s.error.is_none() && s.reader.is_some_and(|r| r.format() == f))
-            .map(|s| &s.input)
-            .collect()
-    };
-    let errlog_clocks = if of_format(crate::formats::errlog_json::FORMAT).is_empty() {
-        None
-    } else {
-        let text = of_format(crate::formats::errlog_text::FORMAT);
-        (!text.is_empty()).then(|| std::sync::Arc::new(errlog_text::survey(&text, opts.encoding)))
-    };
     let opts = &ReadOptions {
         read_buffer: read_buffer_for(n),
-        hold_budget: smf::hold_budget_for(smf),
-        smf_clocks,
-        errlog_clocks,
         parallel: Parallel {
             helpers: helpers_for(large, opts.jobs),
             ..opts.parallel
         },
         ..opts.clone()
     };
+    // Each reader that took an input looks at the run once, before any
+    // file is read.
+    let siblings = Siblings::new(
+        sniffed
+            .iter()
+            .filter(|s| s.error.is_none())
+            .filter_map(|s| Some((s.reader?.format(), &s.input)))
+            .collect(),
+    );
+    let prepared: Vec<Prepared> = READERS
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            sniffed
+                .iter()
+                .any(|s| s.error.is_none() && s.slot == Some(i))
+                .then(|| r.prepare(&siblings, opts))
+                .flatten()
+        })
+        .collect();
     let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
     let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
-    let mut readers: BTreeMap<(Format, String), &'static dyn Reader> = BTreeMap::new();
+    let mut readers: BTreeMap<(Format, String), (&'static dyn Reader, Prepared)> = BTreeMap::new();
     for s in sniffed {
         match (s.reader, s.error) {
             (_, Some(err)) => {
@@ -252,12 +282,14 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
             (Some(r), None) => match r.group(&s.input) {
                 Some((key, order)) => {
                     let k = (r.format(), key);
-                    readers.insert(k.clone(), r);
+                    let p = s.slot.and_then(|i| prepared[i].clone());
+                    readers.insert(k.clone(), (r, p));
                     groups.entry(k).or_default().push((order, s.input));
                 }
                 None => {
                     let name = s.input.display.to_string();
-                    singles.push((name, guarded(r, vec![s.input], opts)));
+                    let p = s.slot.and_then(|i| prepared[i].clone());
+                    singles.push((name, guarded(r, vec![s.input], opts, p)));
                 }
             },
         }
@@ -266,7 +298,8 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
         members.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.display.cmp(&b.1.display)));
         let first = members[0].1.display.to_string();
         let inputs = members.into_iter().map(|(_, i)| i).collect();
-        singles.push((first, guarded(readers[&k], inputs, opts)));
+        let (r, p) = readers[&k].clone();
+        singles.push((first, guarded(r, inputs, opts, p)));
     }
     singles.sort_by(|a, b| a.0.cmp(&b.0));
     singles.into_iter().map(|(_, s)| s).collect()
@@ -274,7 +307,12 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
 
 /// Open a source over these inputs, guarded: a panic of the reader ends
 /// that source only, as a `reader-panic` problem (see `guard`).
-fn guarded(r: &dyn Reader, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+fn guarded(
+    r: &dyn Reader,
+    inputs: Vec<Input>,
+    opts: &ReadOptions,
+    prepared: Prepared,
+) -> Box<dyn Source> {
     let files = inputs
         .iter()
         .map(|i| crate::guard::Opened {
@@ -283,7 +321,10 @@ fn guarded(r: &dyn Reader, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn So
             bytes: i.bytes,
         })
         .collect();
-    Box::new(crate::guard::Guarded::new(r.open(inputs, opts), files))
+    Box::new(crate::guard::Guarded::new(
+        r.open_with(inputs, opts, prepared),
+        files,
+    ))
 }
 
 /// Lines of an input, read as a stream.

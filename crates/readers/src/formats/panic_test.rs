@@ -25,7 +25,12 @@ impl Reader for PanicTestReader {
         if head.starts_with(MAGIC) { 100 } else { 0 }
     }
 
-    fn open(&self, inputs: Vec<Input>, _opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        _opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         Box::new(PanicTestSource {
             inputs,
             lines: None,

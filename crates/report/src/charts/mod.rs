@@ -39,7 +39,7 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if s.is_empty() {
         return Ok(());
     }
-    writeln!(out, "<h2>Overview</h2>")?;
+    writeln!(out, "<h2 id=\"overview\">Overview</h2>")?;
     writeln!(out, "<figure class=\"chart overview\">{s}</figure>")
 }
 

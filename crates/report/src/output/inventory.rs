@@ -27,7 +27,34 @@ pub fn write_json(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
+/// Text lines fit 80 columns: a longer one is wrapped, its continuation
+/// indented two more spaces than its first line.
+const WIDTH: usize = 80;
+
+fn put(out: &mut dyn Write, line: &str) -> io::Result<()> {
+    if mqdiag_model::text::shown_len(line) <= WIDTH {
+        return writeln!(out, "{line}");
+    }
+    let body = line.trim_start_matches(' ');
+    let lead = " ".repeat(line.len() - body.len());
+    for (i, l) in crate::wrap(body, WIDTH, &format!("{lead}  "))
+        .into_iter()
+        .enumerate()
+    {
+        if i == 0 {
+            writeln!(out, "{lead}{}", l.trim_start())?;
+        } else {
+            writeln!(out, "{l}")?;
+        }
+    }
+    Ok(())
+}
+
 pub fn write_text(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
+    // Lines are built and then fitted (see `put`).
+    macro_rules! writeln {
+        ($o:expr, $($t:tt)*) => { put($o, &format!($($t)*)) };
+    }
     for f in files {
         writeln!(out, "{}", f.path)?;
         let mut what = vec![f.format.as_str().to_string()];
@@ -55,7 +82,20 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
         if let Some(e) = &f.encoding {
             what.push(format!("encoding {e}"));
         }
-        writeln!(out, "  {}", what.join(", "))?;
+        // Wrapped between its parts, so that each reads whole.
+        let mut line = String::from(" ");
+        for (i, w) in what.iter().enumerate() {
+            let sep = if i + 1 < what.len() { "," } else { "" };
+            if line.trim().is_empty() || line.chars().count() + 1 + w.chars().count() < WIDTH {
+                line.push(' ');
+            } else {
+                put(out, &line)?;
+                line = "    ".into();
+            }
+            line.push_str(w);
+            line.push_str(sep);
+        }
+        put(out, &line)?;
         if let (Some(a), Some(b)) = (&f.first, &f.last) {
             writeln!(out, "  {} .. {}", rfc3339(a), rfc3339(b))?;
         }
@@ -103,9 +143,10 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
     }
     let counts: Vec<String> = by_format.iter().map(|(k, v)| format!("{v} {k}")).collect();
     let problems: u64 = files.iter().map(|f| f.problem_count).sum();
+    put(out, "")?;
     writeln!(
         out,
-        "\n{} file{}: {}; {} problem{}",
+        "{} file{}: {}; {} problem{}",
         files.len(),
         if files.len() == 1 { "" } else { "s" },
         counts.join(", "),

@@ -168,7 +168,12 @@ impl Reader for ErrlogTextReader {
         rotation_group(input, "log")
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         source::source(inputs, opts)
     }
 

@@ -125,9 +125,34 @@ impl Reader for SmfCsvReader {
         0
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    /// Every SMF file needs its LPAR's offset before its first row is
+    /// placed, and a file without STCK columns can only learn it from its
+    /// siblings: a short pass over their first rows (`survey`), before any
+    /// is read. The files also share one hold budget.
+    fn prepare(&self, siblings: &super::Siblings, opts: &ReadOptions) -> super::Prepared {
+        let own = siblings.of(FORMAT);
+        let stck_tz = opts
+            .format_options
+            .get::<SmfOptions>()
+            .and_then(|o| o.stck_tz);
+        Some(Arc::new(SmfRun {
+            clocks: Some(Arc::new(survey(&own, stck_tz.is_some()))),
+            hold_budget: hold_budget_for(own.len()),
+        }))
+    }
+
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        prepared: super::Prepared,
+    ) -> Box<dyn Source> {
+        let run = prepared
+            .and_then(|p| p.downcast::<SmfRun>().ok())
+            .unwrap_or_default();
         Box::new(SmfSource {
             opts: opts.clone(),
+            run,
             pending: inputs.into(),
             file: None,
             done: Vec::new(),
@@ -268,8 +293,29 @@ struct FileState {
     versions: BTreeSet<String>,
 }
 
+/// `--smf-stck-tz`, the SMF reader's own option
+/// (`ReadOptions::format_options`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SmfOptions {
+    /// The zone `mqsmfcsv` rendered STCK columns in (`None`: UTC, as with
+    /// `-g yes` or on a UTC host).
+    pub stck_tz: Option<FixedOffset>,
+}
+
+/// What the SMF files of a run share, learned before any row is read
+/// (`SmfCsvReader::prepare`).
+#[derive(Debug, Default)]
+pub struct SmfRun {
+    /// What the files say about their LPARs' clocks.
+    pub clocks: Option<Arc<LparClocks>>,
+    /// Bytes of rows each file may hold back to put them in time order
+    /// (0: `BUDGET`, as for a file read alone).
+    pub hold_budget: usize,
+}
+
 pub struct SmfSource {
     opts: ReadOptions,
+    run: Arc<SmfRun>,
     pending: VecDeque<Input>,
     file: Option<FileState>,
     done: Vec<FileInfo>,
@@ -353,7 +399,7 @@ fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, Str
 }
 
 impl FileState {
-    fn new(input: &Input, opts: &ReadOptions) -> FileState {
+    fn new(input: &Input, opts: &ReadOptions, run: &SmfRun) -> FileState {
         let mut info = FileInfo::new(&input.display, FORMAT, input.bytes);
         info.platform = Some("z/OS".to_string());
         let lines = crate::formats::open_lines(input, &mut info);
@@ -375,8 +421,11 @@ impl FileState {
             headless: false,
             path: input.display.to_string(),
             tz: opts.tz,
-            stck_tz: opts.smf_stck_tz,
-            clocks: opts.smf_clocks.clone(),
+            stck_tz: opts
+                .format_options
+                .get::<SmfOptions>()
+                .and_then(|o| o.stck_tz),
+            clocks: run.clocks.clone(),
             borrowed: None,
             looked_up: None,
             sibling: None,
@@ -392,14 +441,14 @@ impl FileState {
             pending_bytes: 0,
             heap: BinaryHeap::new(),
             held_bytes: 0,
-            budget: if opts.hold_budget > 0 {
-                opts.hold_budget
+            budget: if run.hold_budget > 0 {
+                run.hold_budget
             } else {
                 BUDGET
             },
             seq: 0,
             newest: None,
-            timer: Timer::with_tasks(opts.smf_clocks.clone()),
+            timer: Timer::with_tasks(run.clocks.clone()),
             seen: (None, HashMap::new()),
             fields: Vec::new(),
             wanted: opts.interest.clone(),
@@ -1195,7 +1244,7 @@ impl Source for SmfSource {
         loop {
             let Some(fs) = self.file.as_mut() else {
                 let next = self.pending.pop_front()?;
-                let mut fs = FileState::new(&next, &self.opts);
+                let mut fs = FileState::new(&next, &self.opts, &self.run);
                 fs.no_attrs = self.no_attrs;
                 self.file = Some(fs);
                 continue;
@@ -1241,7 +1290,7 @@ impl Source for SmfSource {
         }
         // Files never started (the caller stopped early) still get a row.
         while let Some(i) = self.pending.pop_front() {
-            self.file = Some(FileState::new(&i, &self.opts));
+            self.file = Some(FileState::new(&i, &self.opts, &self.run));
             self.end_file();
         }
         std::mem::take(&mut self.done)

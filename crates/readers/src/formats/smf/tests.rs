@@ -158,17 +158,21 @@ fn wq_without_a_usable_anchor_stays_at_its_record_time() {
     );
 }
 
+/// Every input as an SMF file of one run.
+fn siblings(inputs: &[Input]) -> crate::formats::Siblings<'_> {
+    crate::formats::Siblings::new(inputs.iter().map(|i| (FORMAT, i)).collect())
+}
+
 /// Read `name` of `files` with the run's survey (as `analyze` does).
 fn read_in_run(files: &[(&str, &str)], name: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
     let inputs: Vec<Input> = files.iter().map(|(n, t)| mem(n, t)).collect();
-    let refs: Vec<&Input> = inputs.iter().collect();
     let opts = ReadOptions {
         tz: tz.and_then(crate::timefmt::parse_offset),
-        smf_clocks: Some(std::sync::Arc::new(survey(&refs, false))),
         ..ReadOptions::default()
     };
+    let prepared = SmfCsvReader.prepare(&siblings(&inputs), &opts);
     let input = inputs.iter().find(|i| &*i.display == name).unwrap().clone();
-    let mut src = SmfCsvReader.open(vec![input], &opts);
+    let mut src = SmfCsvReader.open_with(vec![input], &opts, prepared);
     let mut evs = Vec::new();
     while let Some(e) = src.next_event() {
         evs.push(e);
@@ -292,10 +296,13 @@ fn a_full_hold_budget_lets_the_earliest_rows_go() {
         let input = Input::from_bytes("SMF-WTAS.csv", text.as_bytes().to_vec());
         let opts = ReadOptions {
             tz: crate::timefmt::parse_offset("+00:00"),
-            hold_budget: budget,
             ..ReadOptions::default()
         };
-        let mut src = SmfCsvReader.open(vec![input], &opts);
+        let run = SmfRun {
+            clocks: None,
+            hold_budget: budget,
+        };
+        let mut src = SmfCsvReader.open_with(vec![input], &opts, Some(Arc::new(run)));
         let mut v = Vec::new();
         while let Some(e) = src.next_event() {
             v.push(e.line);
@@ -631,18 +638,11 @@ fn queue_managers_of_one_lpar_that_disagree_lend_nothing_to_others() {
 
 /// Read `inputs` as `open_all` does: surveyed first, one source each.
 fn read_all(inputs: Vec<Input>, opts: ReadOptions) -> Vec<(Vec<Event>, FileInfo)> {
-    let clocks = survey(
-        &inputs.iter().collect::<Vec<_>>(),
-        opts.smf_stck_tz.is_some(),
-    );
-    let opts = ReadOptions {
-        smf_clocks: Some(Arc::new(clocks)),
-        ..opts
-    };
+    let prepared = SmfCsvReader.prepare(&siblings(&inputs), &opts);
     inputs
         .into_iter()
         .map(|i| {
-            let mut src = SmfCsvReader.open(vec![i], &opts);
+            let mut src = SmfCsvReader.open_with(vec![i], &opts, prepared.clone());
             let mut evs = Vec::new();
             while let Some(e) = src.next_event() {
                 evs.push(e);
@@ -659,10 +659,9 @@ fn lpar_files(stck: &str, stck_tz: Option<&str>) -> Vec<(Vec<Event>, FileInfo)> 
         mem("SMF-QCST.csv", &qcst_rows("MPX1", "QML1", stck, 2)),
         mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
     ];
-    let opts = ReadOptions {
-        smf_stck_tz: stck_tz.and_then(crate::timefmt::parse_offset),
-        ..ReadOptions::default()
-    };
+    let opts = ReadOptions::default().with_format_options(SmfOptions {
+        stck_tz: stck_tz.and_then(crate::timefmt::parse_offset),
+    });
     read_all(files, opts)
 }
 

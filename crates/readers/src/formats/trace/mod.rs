@@ -102,7 +102,12 @@ impl Reader for TraceReader {
         Some((format!("{dir}/{stem}"), order))
     }
 
-    fn open(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        _: super::Prepared,
+    ) -> Box<dyn Source> {
         Box::new(TraceSource::new(inputs, opts.clone()))
     }
 

@@ -1,0 +1,333 @@
+//! `mqdiag compare GOOD BAD`: two captures of one system read as two runs
+//! (every rule with its default thresholds), and what changed between
+//! them: findings new, gone and changed (by fingerprint), MQI calls per
+//! verb and per process, and the message ids whose rate changed most.
+//!
+//! A fingerprint names its evidence files by path, and the two captures
+//! sit under different paths: findings are matched by their fingerprint
+//! with each evidence path taken relative to its capture
+//! (`good/qmgrs/QM1/errors/AMQERR01.LOG` and `bad/qmgrs/QM1/...` are one
+//! file), which is the fingerprint the report shows.
+
+use crate::cli::{CompareArgs, FailOn, InputArgs};
+use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
+use crate::fileinfo::FileInfo;
+use crate::findings::Finding;
+use crate::passes::Plan;
+use crate::report::compare::{
+    CallChange, CallStats, Capture, Changed, Comparison, FindingChanges, MessageChange, Pair, Tool,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Message ids listed at most.
+const MESSAGES_SHOWN: usize = 20;
+
+/// One capture, read.
+struct Side {
+    capture: Capture,
+    findings: Vec<Finding>,
+    by_verb: Vec<crate::calls::Row>,
+    by_process: Vec<crate::calls::Row>,
+    messages: HashMap<String, u64>,
+}
+
+/// `path` without the capture's own path before it.
+fn relative(path: &str, root: &str) -> String {
+    let root = root.trim_end_matches('/');
+    match path.strip_prefix(root) {
+        Some(rest) if rest.starts_with(['/', '!']) => rest[1..].to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// Re-seal the findings with evidence paths relative to the capture.
+fn rebase(findings: &mut [Finding], root: &str) {
+    for f in findings.iter_mut() {
+        for e in &mut f.evidence {
+            e.path = relative(&e.path, root);
+        }
+        f.seal();
+    }
+}
+
+fn read(a: &CompareArgs, path: &Path) -> Result<Side, String> {
+    let input = InputArgs {
+        paths: vec![path.to_path_buf()],
+        tz: a.tz,
+        jobs: a.jobs,
+        quiet: a.quiet,
+        ..Default::default()
+    };
+    let plan = Plan::new(&[], &[], &[])?;
+    let opts = input.read_options();
+    let (sources, discovery) = input.open_except(&[], &opts, input.progress_wanted())?;
+    let mut messages: HashMap<String, u64> = HashMap::new();
+    let (inputs, mut findings, (by_process, by_verb), _, _) =
+        super::analyze::collect_observed(&input, &plan, sources, discovery, None, &mut |e| {
+            if let Some(m) = e.attr("msgid") {
+                *messages.entry(m.to_string()).or_default() += 1;
+            }
+        })?;
+    if crate::run::nothing_read(&inputs) {
+        return Err(format!(
+            "{}: {}",
+            path.display(),
+            crate::run::nothing_read_error(&inputs)
+        ));
+    }
+    crate::run::reader_panic_check(&inputs)?;
+    let root = path.display().to_string();
+    rebase(&mut findings, &root);
+    Ok(Side {
+        capture: capture(&root, &inputs, findings.len()),
+        findings,
+        by_verb,
+        by_process,
+        messages,
+    })
+}
+
+fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
+    let first = inputs.iter().filter_map(|i| i.first).min();
+    let last = inputs.iter().filter_map(|i| i.last).max();
+    let secs = match (first, last) {
+        (Some(f), Some(l)) => (l - f).num_milliseconds() as f64 / 1000.0,
+        _ => 0.0,
+    };
+    Capture {
+        path: path.to_string(),
+        files: inputs.len(),
+        events: inputs.iter().map(|i| i.events).sum(),
+        first: first.as_ref().map(crate::timefmt::rfc3339),
+        last: last.as_ref().map(crate::timefmt::rfc3339),
+        hours: secs.max(1.0) / 3600.0,
+        findings,
+    }
+}
+
+fn stats(r: &crate::calls::Row) -> CallStats {
+    let j = r.to_json();
+    CallStats {
+        calls: j.calls,
+        failed: j.failed,
+        failure_rate: if j.calls == 0 {
+            0.0
+        } else {
+            j.failed as f64 / j.calls as f64
+        },
+        p50_us: j.p50_us,
+        p95_us: j.p95_us,
+        max_us: j.max_us,
+    }
+}
+
+/// Rows of both sides matched on (host, process name, verb): pids differ
+/// from one capture to the next.
+fn calls(
+    good: &[crate::calls::Row],
+    bad: &[crate::calls::Row],
+    per_process: bool,
+) -> Vec<CallChange> {
+    type Key = (Option<String>, Option<String>, String);
+    let key = |r: &crate::calls::Row| -> Key {
+        let j = r.to_json();
+        if per_process {
+            (
+                j.host.map(str::to_string),
+                j.process
+                    .map(str::to_string)
+                    .or_else(|| j.pid.map(|p| format!("pid {p}"))),
+                j.verb.to_string(),
+            )
+        } else {
+            (None, None, j.verb.to_string())
+        }
+    };
+    let mut m: BTreeMap<Key, (Option<CallStats>, Option<CallStats>)> = BTreeMap::new();
+    for r in good {
+        let s = stats(r);
+        let e = m.entry(key(r)).or_default();
+        e.0 = Some(match e.0.take() {
+            Some(o) => add(o, s),
+            None => s,
+        });
+    }
+    for r in bad {
+        let s = stats(r);
+        let e = m.entry(key(r)).or_default();
+        e.1 = Some(match e.1.take() {
+            Some(o) => add(o, s),
+            None => s,
+        });
+    }
+    m.into_iter()
+        .map(|((host, process, verb), (g, b))| CallChange {
+            host,
+            process,
+            verb,
+            good: g,
+            bad: b,
+        })
+        .collect()
+}
+
+/// Two processes of one name on one host: counts add up, latencies keep
+/// the worse (percentiles of a union cannot be had from two rows).
+fn add(a: CallStats, b: CallStats) -> CallStats {
+    let calls = a.calls + b.calls;
+    let failed = a.failed + b.failed;
+    CallStats {
+        calls,
+        failed,
+        failure_rate: if calls == 0 {
+            0.0
+        } else {
+            failed as f64 / calls as f64
+        },
+        p50_us: a.p50_us.max(b.p50_us),
+        p95_us: a.p95_us.max(b.p95_us),
+        max_us: a.max_us.max(b.max_us),
+    }
+}
+
+fn messages(good: &Side, bad: &Side) -> Vec<MessageChange> {
+    let mut ids: Vec<&String> = good.messages.keys().chain(bad.messages.keys()).collect();
+    ids.sort();
+    ids.dedup();
+    let mut v: Vec<MessageChange> = ids
+        .into_iter()
+        .map(|id| {
+            let g = good.messages.get(id).copied().unwrap_or(0);
+            let b = bad.messages.get(id).copied().unwrap_or(0);
+            MessageChange {
+                message_id: id.clone(),
+                count: Pair { good: g, bad: b },
+                per_hour: Pair {
+                    good: g as f64 / good.capture.hours,
+                    bad: b as f64 / bad.capture.hours,
+                },
+            }
+        })
+        .filter(|m| m.count.good != m.count.bad || m.per_hour.good != m.per_hour.bad)
+        .collect();
+    let change = |m: &MessageChange| (m.per_hour.bad - m.per_hour.good).abs();
+    v.sort_by(|a, b| {
+        change(b)
+            .total_cmp(&change(a))
+            .then_with(|| a.message_id.cmp(&b.message_id))
+    });
+    v.truncate(MESSAGES_SHOWN);
+    v
+}
+
+fn findings(good: &[Finding], bad: &[Finding]) -> FindingChanges {
+    let g: HashMap<&str, &Finding> = good.iter().map(|f| (f.fingerprint.as_str(), f)).collect();
+    let b: HashMap<&str, &Finding> = bad.iter().map(|f| (f.fingerprint.as_str(), f)).collect();
+    let new = bad
+        .iter()
+        .filter(|f| !g.contains_key(f.fingerprint.as_str()))
+        .cloned()
+        .collect();
+    let gone = good
+        .iter()
+        .filter(|f| !b.contains_key(f.fingerprint.as_str()))
+        .cloned()
+        .collect();
+    let changed = bad
+        .iter()
+        .filter_map(|f| {
+            let o = g.get(f.fingerprint.as_str())?;
+            (o.count != f.count || o.severity != f.severity).then(|| Changed {
+                fingerprint: f.fingerprint.clone(),
+                rule: f.rule.clone(),
+                title: f.title.clone(),
+                count: Pair {
+                    good: o.count,
+                    bad: f.count,
+                },
+                severity: Pair {
+                    good: o.severity,
+                    bad: f.severity,
+                },
+            })
+        })
+        .collect();
+    FindingChanges { new, gone, changed }
+}
+
+/// What got worse at or above `--fail-on`: a new finding, or one whose
+/// severity or count rose.
+fn worse(c: &FindingChanges, fail_on: FailOn) -> bool {
+    let Some(t) = fail_on.threshold() else {
+        return false;
+    };
+    c.new.iter().any(|f| f.severity >= t)
+        || c.changed.iter().any(|x| {
+            x.severity.bad >= t && (x.severity.bad > x.severity.good || x.count.bad > x.count.good)
+        })
+}
+
+pub fn run(a: CompareArgs) -> Result<i32, String> {
+    let format = match a.format {
+        Some(f) => f.into(),
+        None => crate::outpath::infer(
+            a.output.as_deref(),
+            crate::report::compare::CompareFormat::EXTENSIONS,
+            "compare",
+        )?
+        .unwrap_or(crate::report::compare::CompareFormat::Text),
+    };
+    // The output is checked against both captures before anything is read.
+    let both = InputArgs {
+        paths: vec![a.good.clone(), a.bad.clone()],
+        output: a.output.clone(),
+        ..Default::default()
+    };
+    let mut out = both.writer()?;
+    let good = read(&a, &a.good)?;
+    let bad = read(&a, &a.bad)?;
+    let mut calls_rows = calls(&good.by_verb, &bad.by_verb, false);
+    calls_rows.extend(calls(&good.by_process, &bad.by_process, true));
+    let changes = findings(&good.findings, &bad.findings);
+    let fail = worse(&changes, a.fail_on);
+    let messages = messages(&good, &bad);
+    let c = Comparison {
+        schema_version: 1,
+        tool: Tool {
+            name: "mqdiag",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        good: good.capture,
+        bad: bad.capture,
+        findings: changes,
+        calls: calls_rows,
+        messages,
+    };
+    io_result(crate::report::compare::write(&mut out, &c, format).and_then(|_| out.finish()))?;
+    Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_paths_relative_to_their_capture() {
+        assert_eq!(
+            relative("good/errors/AMQERR01.LOG", "good"),
+            "errors/AMQERR01.LOG"
+        );
+        assert_eq!(
+            relative("good/errors/AMQERR01.LOG", "good/"),
+            "errors/AMQERR01.LOG"
+        );
+        assert_eq!(
+            relative("case.zip!var/AMQERR01.LOG", "case.zip"),
+            "var/AMQERR01.LOG"
+        );
+        // Only a whole path element.
+        assert_eq!(relative("goodness/x.LOG", "good"), "goodness/x.LOG");
+        assert_eq!(relative("other/x.LOG", "good"), "other/x.LOG");
+    }
+}
