@@ -33,6 +33,41 @@ impl Field {
     }
 }
 
+/// The cell offsets of a fitted row, kept with the row so that it is not
+/// split again when it is placed or becomes an event. Two `u16` per cell:
+/// half what `Field` takes, and about what the row's own bytes take. Rows
+/// longer than 64 KiB keep none and are split again.
+pub struct Kept(Box<[u32]>);
+
+impl Kept {
+    pub fn of(line: &[u8], fields: &[Field]) -> Option<Kept> {
+        if line.len() > u16::MAX as usize {
+            return None;
+        }
+        Some(Kept(
+            fields
+                .iter()
+                .map(|f| ((f.start as u32) << 16) | f.end as u32)
+                .collect(),
+        ))
+    }
+
+    /// Bytes held, for the hold budget.
+    pub fn bytes(&self) -> usize {
+        self.0.len() * 4
+    }
+
+    /// The fields back (`quoted` is not kept: only fitting reads it).
+    pub fn fields(&self, out: &mut Vec<Field>) {
+        out.clear();
+        out.extend(self.0.iter().map(|&v| Field {
+            start: (v >> 16) as usize,
+            end: (v & 0xffff) as usize,
+            quoted: false,
+        }));
+    }
+}
+
 /// A line that cannot be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Unbalanced {
@@ -237,6 +272,21 @@ mod tests {
                 return Ok(());
             }
         }
+    }
+
+    #[test]
+    fn kept_offsets_give_the_fields_back_and_long_rows_keep_none() {
+        let line = br#"2024,="00123","a b",,"x"y",7,"#;
+        let mut f = Vec::new();
+        split(line, &mut f).unwrap();
+        let mut back = Vec::new();
+        Kept::of(line, &f).unwrap().fields(&mut back);
+        let cells = |v: &[Field]| v.iter().map(|x| x.bytes(line).to_vec()).collect::<Vec<_>>();
+        assert_eq!(cells(&back), cells(&f));
+        assert_eq!(Kept::of(line, &f).unwrap().bytes(), 4 * f.len());
+        let long = vec![b'1'; u16::MAX as usize + 1];
+        split(&long, &mut f).unwrap();
+        assert!(Kept::of(&long, &f).is_none());
     }
 
     #[test]

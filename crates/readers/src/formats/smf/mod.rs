@@ -197,6 +197,7 @@ fn looks_like_data_row(line: &[u8]) -> bool {
 struct Pending {
     line_no: u64,
     bytes: Vec<u8>,
+    cells: Option<csvline::Kept>,
     layout: Arc<Layout>,
     record: NaiveDateTime,
 }
@@ -213,6 +214,7 @@ struct Held {
     from: &'static str,
     line_no: u64,
     bytes: Vec<u8>,
+    cells: Option<csvline::Kept>,
     layout: Arc<Layout>,
 }
 
@@ -330,6 +332,18 @@ enum Fit {
     NoInterval,
     /// A `",` inside this column's string split it; rejoined.
     Rejoined(usize),
+}
+
+/// The fields of a row fitted when it was read: its kept offsets, else
+/// split and fitted again.
+fn refit(layout: &Layout, line: &[u8], cells: Option<&csvline::Kept>, f: &mut Vec<Field>) -> bool {
+    match cells {
+        Some(k) => {
+            k.fields(f);
+            true
+        }
+        None => fit(layout, line, f).is_ok(),
+    }
 }
 
 /// Split a data row and fit it to the header; the problem when it cannot.
@@ -677,6 +691,7 @@ impl FileState {
             self.pending.push(Pending {
                 line_no: no,
                 bytes: line.to_vec(),
+                cells: csvline::Kept::of(line, fields),
                 layout: layout.clone(),
                 record,
             });
@@ -689,7 +704,16 @@ impl FileState {
         } else {
             let placed = self.place(timing, &row, no, record);
             let lpar = self.lpar_offset(&row, no);
-            self.hold(placed, lpar, record, no, line.to_vec(), layout.clone());
+            let cells = csvline::Kept::of(line, fields);
+            self.hold(
+                placed,
+                lpar,
+                record,
+                no,
+                line.to_vec(),
+                cells,
+                layout.clone(),
+            );
         }
     }
 
@@ -732,7 +756,7 @@ impl FileState {
             let mut f = Vec::new();
             let has_strong = timing.anchors().iter().any(|(_, strong)| *strong);
             let first_strong = self.pending.iter().filter(|_| has_strong).find_map(|p| {
-                fit(&p.layout, &p.bytes, &mut f).ok()?;
+                refit(&p.layout, &p.bytes, p.cells.as_ref(), &mut f).then_some(())?;
                 let r = Row::new(&p.layout, &p.bytes, &f);
                 anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
             });
@@ -741,12 +765,11 @@ impl FileState {
         } else if timing.needs_offset() && !self.pending.is_empty() {
             // Too few anchors of its own: another file of the same queue
             // manager may have had enough.
-            let (bytes, layout) = (
-                self.pending[0].bytes.clone(),
-                self.pending[0].layout.clone(),
-            );
+            let p = &self.pending[0];
             let mut f = Vec::new();
-            if fit(&layout, &bytes, &mut f).is_ok() {
+            let fitted = refit(&p.layout, &p.bytes, p.cells.as_ref(), &mut f);
+            let (bytes, layout) = (p.bytes.clone(), p.layout.clone());
+            if fitted {
                 let r = Row::new(&layout, &bytes, &f);
                 if let Some(c) = self.evidence(&r) {
                     self.start = Some(c.stck_minus_local);
@@ -759,13 +782,15 @@ impl FileState {
         self.pending_bytes = 0;
         let mut f = Vec::new();
         for p in pending {
-            if fit(&p.layout, &p.bytes, &mut f).is_err() {
+            if !refit(&p.layout, &p.bytes, p.cells.as_ref(), &mut f) {
                 continue;
             }
             let r = Row::new(&p.layout, &p.bytes, &f);
             let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
             let lpar = self.lpar_offset(&r, p.line_no);
-            self.hold(placed, lpar, p.record, p.line_no, p.bytes, p.layout);
+            self.hold(
+                placed, lpar, p.record, p.line_no, p.bytes, p.cells, p.layout,
+            );
         }
     }
 
@@ -906,10 +931,11 @@ impl FileState {
         record: NaiveDateTime,
         no: u64,
         bytes: Vec<u8>,
+        cells: Option<csvline::Kept>,
         layout: Arc<Layout>,
     ) {
         self.seq += 1;
-        self.held_bytes += bytes.len() + HELD_OVERHEAD;
+        self.held_bytes += bytes.len() + HELD_OVERHEAD + cells.as_ref().map_or(0, |k| k.bytes());
         let utc = |t: NaiveDateTime| t - Duration::seconds(lpar.into());
         let record = utc(record);
         self.newest = Some(self.newest.map_or(record, |n| n.max(record)));
@@ -921,6 +947,7 @@ impl FileState {
             from: p.from,
             line_no: no,
             bytes,
+            cells,
             layout,
         }));
     }
@@ -947,7 +974,8 @@ impl FileState {
     /// built one at a time, so memory holds raw rows, not events.
     fn next_held(&mut self) -> Option<Event> {
         while let Some(Reverse(h)) = self.heap.pop() {
-            self.held_bytes -= h.bytes.len() + HELD_OVERHEAD;
+            self.held_bytes -=
+                h.bytes.len() + HELD_OVERHEAD + h.cells.as_ref().map_or(0, |k| k.bytes());
             if let Some(e) = self.event(h) {
                 return Some(e);
             }
@@ -971,7 +999,7 @@ impl FileState {
         } else {
             let mut f = std::mem::take(&mut self.fields);
             let no_attrs = self.no_attrs;
-            let built = fit(&h.layout, &h.bytes, &mut f).is_ok().then(|| {
+            let built = refit(&h.layout, &h.bytes, h.cells.as_ref(), &mut f).then(|| {
                 let row = Row::new(&h.layout, &h.bytes, &f);
                 if no_attrs {
                     // The derived attributes come with the text; dropped.
