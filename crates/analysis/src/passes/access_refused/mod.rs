@@ -11,6 +11,10 @@
 //! failure, the two are one story citing both files; a trace failure no
 //! record explains is a story of its own that says where to look.
 
+mod advice;
+#[cfg(test)]
+mod tests;
+
 use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::access::{Mechanism, access};
 use crate::event::Key;
@@ -19,6 +23,7 @@ use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
 use crate::mqrc::{self, Outcome};
 use crate::problem::Severity;
+use advice::*;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -603,239 +608,6 @@ impl AccessRefused {
     }
 }
 
-/// `X` of `Name(X)`, the parentheses inside it kept (`ConnName(host(1414))`).
-fn paren_value(text: &str, open: &str) -> Option<String> {
-    let start = text.find(open)? + open.len();
-    let mut depth = 1usize;
-    for (i, ch) in text[start..].char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    let v = text[start..start + i].trim();
-                    return (!v.is_empty()).then(|| v.to_string());
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-fn dir_of(path: &str) -> &str {
-    path.rfind(['/', '\\', '!']).map_or("", |i| &path[..i])
-}
-
-fn info<'a>(inputs: &'a [FileInfo], path: &str) -> Option<&'a FileInfo> {
-    inputs.iter().find(|i| i.path == path)
-}
-
-/// Host names equal up to case and domain.
-fn same_host(a: &str, b: &str) -> bool {
-    let short = |s: &str| s.split('.').next().unwrap_or(s).to_ascii_lowercase();
-    short(a) == short(b)
-}
-
-/// Whether a time in `times` (unsorted) is within `w` of `t`.
-fn near(times: &[Ts], t: Ts, w: chrono::Duration) -> bool {
-    times.iter().any(|s| (*s - t).abs() <= w)
-}
-
-fn quoted(v: Option<&str>, placeholder: &str) -> String {
-    match v {
-        Some(v) => format!("'{v}'"),
-        None => format!("'<{placeholder}>'"),
-    }
-}
-
-/// `dspmqaut -t` for an object type as AMQ8077 writes it.
-fn oam_type(t: Option<&str>) -> &'static str {
-    match t.map(str::to_ascii_lowercase).as_deref() {
-        Some("queue") | Some("q") => "q",
-        Some("qmgr") => "qmgr",
-        Some("topic") => "topic",
-        Some("channel") => "chl",
-        Some("process") => "prcs",
-        Some("namelist") => "nl",
-        _ => "<type>",
-    }
-}
-
-/// The commands that show the rule or check, filled from the evidence.
-fn advice(mech: Mechanism, f: &Facts, permissions: &BTreeSet<String>) -> String {
-    let qm = f.qmgr.as_deref().unwrap_or("<qmgr>");
-    let chl = quoted(f.channel.as_deref(), "channel");
-    let addr = quoted(f.end(), "client address");
-    let user = quoted(f.user.as_deref(), "client user id");
-    let runcheck =
-        format!("DISPLAY CHLAUTH({chl}) MATCH(RUNCHECK) ADDRESS({addr}) CLNTUSER({user})");
-    match mech {
-        Mechanism::Chlauth => format!(
-            "A channel authentication record refused the channel{}. In runmqsc {qm}: `{runcheck}` \
-             shows the record that matches these values, and `DISPLAY CHLAUTH({chl}) ALL` every \
-             record of the channel. Change or remove the record (SET CHLAUTH ... ACTION(REMOVE)), \
-             map the client to an allowed MCAUSER (TYPE(USERMAP), ADDRESSMAP), or stop the client \
-             if the block is intended; `ALTER QMGR CHLAUTH` switches the records on and off.",
-            f.check
-                .as_deref()
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default()
-        ),
-        Mechanism::Connauth => format!(
-            "Connection authentication refused the connection{}. In runmqsc {qm}: `DISPLAY QMGR \
-             CONNAUTH` names the AUTHINFO object; `DISPLAY AUTHINFO(<that name>) ALL` shows \
-             CHCKCLNT, CHCKLOCL and ADOPTCTX{}. The application must send a valid user id and \
-             password (MQCSP; for Java and JMS clients without compatibility mode), or the check \
-             relaxed; after a change, `REFRESH SECURITY TYPE(CONNAUTH)`.",
-            f.check
-                .as_deref()
-                .map(|c| format!(" ({c})"))
-                .unwrap_or_default(),
-            if f.channel.is_some() {
-                format!(
-                    "; `{runcheck}` shows a CHLAUTH record that overrides CHCKCLNT for this channel"
-                )
-            } else {
-                String::new()
-            }
-        ),
-        Mechanism::Userid => format!(
-            "The queue manager could not set up the user id {user} the connection would run under{}: \
-             check that it exists on the queue manager's host (`id {}` on UNIX; at most 12 \
-             characters for the OAM), is not a privileged user a CHLAUTH record blocks, and which \
-             user id the client asserts or sends in MQCSP (ADOPTCTX in `DISPLAY QMGR CONNAUTH` \
-             and the AUTHINFO object); in runmqsc {qm}: `{runcheck}`.",
-            f.reason
-                .as_deref()
-                .map(|r| format!(" (reason {r})"))
-                .unwrap_or_default(),
-            f.user.as_deref().unwrap_or("<user>")
-        ),
-        Mechanism::Authority if f.racf => racf_advice(f),
-        Mechanism::Authority => {
-            let obj = f.object.as_deref().unwrap_or("<object>");
-            let t = oam_type(f.object_type.as_deref());
-            let u = f.user.as_deref().unwrap_or("<user>");
-            let perms: Vec<String> = permissions.iter().map(|p| format!("+{p}")).collect();
-            let perms = if perms.is_empty() {
-                "+<authority>".to_string()
-            } else {
-                perms.join(" ")
-            };
-            format!(
-                "The object authority manager refused {} on '{obj}' to '{u}'. Show what it \
-                 holds: `dspmqaut -m {qm} -n '{obj}' -t {t} -p {u}` (or in runmqsc `DISPLAY \
-                 AUTHREC PROFILE('{obj}') PRINCIPAL('{u}')`); grant what the application needs, \
-                 to a group rather than the user: `setmqaut -m {qm} -n '{obj}' -t {t} -g <group> \
-                 {perms}`.",
-                if permissions.is_empty() {
-                    "an operation".to_string()
-                } else {
-                    permissions.iter().cloned().collect::<Vec<_>>().join(", ")
-                },
-            )
-        }
-        Mechanism::Unknown => format!(
-            "Only the application's side is in the capture. Read the queue manager's error log \
-             (AMQERR01.LOG) at the same time: AMQ9777 names a CHLAUTH block, AMQ5534/AMQ5540 a \
-             connection-authentication failure, AMQ9557 a user id that could not be set up, \
-             AMQ8077 a missing authority. In runmqsc on the queue manager: `{runcheck}` and \
-             `DISPLAY QMGR CONNAUTH`; for 2035 on MQOPEN, MQPUT or MQGET, `dspmqaut` for the \
-             application's user id on the object."
-        ),
-    }
-}
-
-/// The RACF commands for a profile ICH408I names, filled from the record.
-fn racf_advice(f: &Facts) -> String {
-    let prof = f.object.as_deref().unwrap_or("<profile>");
-    let class = f.object_type.as_deref().unwrap_or("<class>");
-    let user = f.user.as_deref().unwrap_or("<user>");
-    let intent = f.intent.as_deref().unwrap_or("<access>");
-    let qm = f.qmgr.as_deref().unwrap_or("<qmgr>");
-    let grant = format!(
-        "grant what the application needs, to a group rather than the user: `PERMIT {prof} \
-         CLASS({class}) ID({user}) ACCESS({intent})`, then `SETROPTS RACLIST({class}) REFRESH` \
-         and `REFRESH SECURITY({class})` on queue manager {qm}."
-    );
-    let missing = f
-        .check
-        .as_deref()
-        .is_some_and(|c| c.contains("PROFILE NOT FOUND"));
-    let mut out = format!(
-        "RACF refused {intent} access to profile {prof} in class {class} for user {user}{}. \
-         Show the profile that protects it and its access list: `RLIST {class} {prof} \
-         AUTHUSER` (TSO). ",
-        f.check
-            .as_deref()
-            .map(|c| format!(" ({c})"))
-            .unwrap_or_default()
-    );
-    if missing {
-        out.push_str(&format!(
-            "No profile covers it: define one (`RDEFINE {class} {prof} UACC(NONE)`), then {grant}"
-        ));
-    } else {
-        out.push('G');
-        out.push_str(&grant[1..]);
-    }
-    if f.user.is_none() {
-        // The JOB(...) STEP(...) form: the queue manager's own job name.
-        out.push_str(&format!(
-            " A job name in place of the user is a blank alternate user id: who may use one \
-             is in profile {qm}.ALTERNATE.USER.-BLANK- of class MQADMIN."
-        ));
-    }
-    out
-}
-
-fn mech_words(m: Mechanism) -> &'static str {
-    match m {
-        Mechanism::Chlauth => "CHLAUTH blocked",
-        Mechanism::Connauth => "Connection authentication failed",
-        Mechanism::Userid => "User id could not be initialised",
-        Mechanism::Authority => "Not authorised",
-        Mechanism::Unknown => "Refused",
-    }
-}
-
-fn times(n: u64) -> String {
-    if n == 1 {
-        "once".to_string()
-    } else {
-        format!("{} times", crate::findings::thousands(n))
-    }
-}
-
-fn counts<K: std::fmt::Display>(m: &BTreeMap<K, u64>) -> String {
-    let mut v: Vec<(&K, &u64)> = m.iter().collect();
-    v.sort_by(|a, b| b.1.cmp(a.1));
-    v.iter()
-        .map(|(k, n)| format!("{k} x{n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn reason_text(reasons: &BTreeMap<u32, u64>) -> String {
-    let top = reasons
-        .iter()
-        .max_by_key(|(_, n)| **n)
-        .map(|(r, _)| *r)
-        .unwrap_or(2035);
-    match mqrc::name(top) {
-        Some(n) => format!("{top} {n}"),
-        None => top.to_string(),
-    }
-}
-
-fn verbs_text(verbs: &BTreeMap<&'static str, u64>) -> String {
-    if verbs.is_empty() {
-        return "an MQI call".to_string();
-    }
-    verbs.keys().copied().collect::<Vec<_>>().join("/")
-}
-
 impl Pass for AccessRefused {
     fn observe(&mut self, e: &Event) {
         match e.kind {
@@ -1100,188 +872,41 @@ impl AccessRefused {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::passes::testutil::*;
-
-    fn rec(line: u64, at: &str, pid_tid: (u32, u32), attrs: &[(&'static str, &str)]) -> Event {
-        let mut e = log("qmgrs/QM1/errors/AMQERR01.LOG", line, at, "record", attrs);
-        e.pid = Some(pid_tid.0);
-        e.tid = Some(pid_tid.1);
-        e
+/// `X` of `Name(X)`, the parentheses inside it kept (`ConnName(host(1414))`).
+fn paren_value(text: &str, open: &str) -> Option<String> {
+    let start = text.find(open)? + open.len();
+    let mut depth = 1usize;
+    for (i, ch) in text[start..].char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let v = text[start..start + i].trim();
+                    return (!v.is_empty()).then(|| v.to_string());
+                }
+            }
+            _ => {}
+        }
     }
+    None
+}
 
-    fn block(line: u64, at: &str, host: &str) -> Event {
-        rec(
-            line,
-            at,
-            (5, line as u32),
-            &[
-                ("msgid", "AMQ9777E"),
-                ("qmgr", "QM1"),
-                ("channel", "APP.SVRCONN"),
-                ("host", host),
-                ("address", "10.0.0.9"),
-                ("client_user", "bob"),
-                ("chlauth_match", "USERSRC(NOACCESS)"),
-            ],
-        )
-    }
+fn dir_of(path: &str) -> &str {
+    path.rfind(['/', '\\', '!']).map_or("", |i| &path[..i])
+}
 
-    /// A client thread connecting through APP.SVRCONN and failing with
-    /// 2035, at `tod` on 2012-05-04 (-04:00).
-    fn refused_connect(line: u64, tod: &str) -> Vec<Event> {
-        let mut chl = trace(
-            "c/AMQ7.0.FMT",
-            line + 1,
-            tod,
-            7,
-            1,
-            Kind::Text,
-            "ChlName(APP.SVRCONN) ConnName(qm1(1414))",
-        );
-        chl.pid = Some(7);
-        vec![
-            entry("c/AMQ7.0.FMT", line, tod, 7, 1, "MQCONNX"),
-            entry("c/AMQ7.0.FMT", line, tod, 7, 1, "trmzstMQCONNX"),
-            chl,
-            exit(
-                "c/AMQ7.0.FMT",
-                line + 2,
-                tod,
-                7,
-                1,
-                "trmzstMQCONNX",
-                "2035",
-                10,
-            ),
-            exit("c/AMQ7.0.FMT", line + 3, tod, 7, 1, "MQCONNX", "2035", 10),
-        ]
-    }
+fn info<'a>(inputs: &'a [FileInfo], path: &str) -> Option<&'a FileInfo> {
+    inputs.iter().find(|i| i.path == path)
+}
 
-    #[test]
-    fn records_of_one_thread_within_a_second_are_one_refusal_told_by_its_cause() {
-        let ev = vec![
-            rec(
-                1,
-                "2024-03-01T10:00:00+00:00",
-                (9, 2),
-                &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
-            ),
-            rec(
-                10,
-                "2024-03-01T10:00:00.200+00:00",
-                (9, 2),
-                &[
-                    ("msgid", "AMQ5541E"),
-                    ("connauth_check", "CHCKCLNT(REQUIRED)"),
-                    ("qmgr", "QM1"),
-                ],
-            ),
-            // The same thread much later: another refusal.
-            rec(
-                20,
-                "2024-03-01T11:00:00+00:00",
-                (9, 2),
-                &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
-            ),
-            rec(
-                30,
-                "2024-03-01T11:00:00.100+00:00",
-                (9, 2),
-                &[("msgid", "AMQ5541E"), ("qmgr", "QM1")],
-            ),
-        ];
-        let out = run(&RULE, &[], &ev);
-        assert_eq!(out.len(), 1, "{out:#?}");
-        let f = &out[0];
-        assert_eq!(f.count, 2);
-        assert_eq!(metric(f, "mechanism"), Metric::Str("connauth".into()));
-        assert_eq!(metric(f, "check"), Metric::Str("CHCKCLNT(REQUIRED)".into()));
-        assert_eq!(
-            metric(f, "message_id"),
-            Metric::Str("AMQ5540E x2, AMQ5541E x2".into())
-        );
-        assert_eq!(f.subject.program.as_deref(), Some("amqsputc"));
-        assert!(f.title.contains("application 'amqsputc'"), "{}", f.title);
-        assert_eq!(f.severity, Severity::Error);
-    }
+/// Host names equal up to case and domain.
+fn same_host(a: &str, b: &str) -> bool {
+    let short = |s: &str| s.split('.').next().unwrap_or(s).to_ascii_lowercase();
+    short(a) == short(b)
+}
 
-    #[test]
-    fn a_client_failure_is_counted_once_across_layers_and_paired_by_channel_and_time() {
-        let mut ev = refused_connect(100, "10:00:00.000000");
-        // The server's record two seconds later (14:00:02Z is 10:00:02-04:00).
-        ev.push(block(1, "2012-05-04T14:00:02+00:00", "client7"));
-        ev.sort_by_key(|e| e.ts);
-        let out = run(&RULE, &[], &ev);
-        assert_eq!(out.len(), 1, "{out:#?}");
-        let f = &out[0];
-        assert_eq!(metric(f, "client_failures"), Metric::int(1));
-        assert_eq!(metric(f, "mechanism"), Metric::Str("chlauth".into()));
-        assert_eq!(f.subject.pid, Some(7));
-        let files: BTreeSet<&str> = f.evidence.iter().map(|e| e.path.as_str()).collect();
-        assert_eq!(files.len(), 2);
-        // Outside the window: two stories.
-        let apart = run(&RULE, &[("pair_window_s", 1.0)], &ev);
-        assert_eq!(apart.len(), 2, "{apart:#?}");
-        let client = apart
-            .iter()
-            .find(|f| metric(f, "mechanism") == Metric::Str("unknown".into()))
-            .unwrap();
-        assert_eq!(client.count, 1);
-        assert_eq!(metric(client, "conname"), Metric::Str("qm1(1414)".into()));
-    }
-
-    #[test]
-    fn a_record_naming_another_client_host_is_not_the_clients_story() {
-        let mut ev = refused_connect(100, "10:00:00.000000");
-        ev.push(block(1, "2012-05-04T14:00:01+00:00", "otherhost"));
-        ev.sort_by_key(|e| e.ts);
-        let info = FileInfo {
-            host: Some("client7".into()),
-            process: Some("app".into()),
-            ..FileInfo::new("c/AMQ7.0.FMT", crate::formats::trace::FORMAT, 0)
-        };
-        let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&info));
-        assert_eq!(out.len(), 2, "{out:#?}");
-        // The same host (short name, any case) pairs.
-        let mut ev = refused_connect(100, "10:00:00.000000");
-        ev.push(block(1, "2012-05-04T14:00:01+00:00", "CLIENT7.example.com"));
-        ev.sort_by_key(|e| e.ts);
-        let out = run_with(&RULE, &[], &ev, &[info]);
-        assert_eq!(out.len(), 1, "{out:#?}");
-        assert_eq!(metric(&out[0], "client_program"), Metric::Str("app".into()));
-    }
-
-    #[test]
-    fn an_old_story_is_info() {
-        let ev = vec![block(1, "2024-01-01T10:00:00+00:00", "h")];
-        let mut file = FileInfo::new(
-            "qmgrs/QM1/errors/AMQERR01.LOG",
-            crate::formats::errlog_text::FORMAT,
-            0,
-        );
-        file.last = Some(ts("2024-03-01T10:00:00+00:00"));
-        let inputs = std::slice::from_ref(&file);
-        let out = run_with(&RULE, &[], &ev, inputs);
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].severity, Severity::Info);
-        let out = run_with(&RULE, &[("recent_days", 100.0)], &ev, inputs);
-        assert_eq!(out[0].severity, Severity::Error);
-        // Going on until the end of its file: error.
-        file.last = Some(ts("2024-01-01T10:00:00+00:00"));
-        let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&file));
-        assert_eq!(out[0].severity, Severity::Error);
-    }
-
-    #[test]
-    fn connname_keeps_its_port() {
-        assert_eq!(
-            paren_value("ChlName(A.B) ConnName(host(1414))", "ConnName(").as_deref(),
-            Some("host(1414)")
-        );
-        assert_eq!(paren_value("ChlName() x", "ChlName("), None);
-        assert_eq!(paren_value("ChlName(A", "ChlName("), None);
-    }
+/// Whether a time in `times` (unsorted) is within `w` of `t`.
+fn near(times: &[Ts], t: Ts, w: chrono::Duration) -> bool {
+    times.iter().any(|s| (*s - t).abs() <= w)
 }

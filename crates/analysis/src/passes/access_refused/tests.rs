@@ -1,0 +1,182 @@
+use super::*;
+use crate::passes::testutil::*;
+
+fn rec(line: u64, at: &str, pid_tid: (u32, u32), attrs: &[(&'static str, &str)]) -> Event {
+    let mut e = log("qmgrs/QM1/errors/AMQERR01.LOG", line, at, "record", attrs);
+    e.pid = Some(pid_tid.0);
+    e.tid = Some(pid_tid.1);
+    e
+}
+
+fn block(line: u64, at: &str, host: &str) -> Event {
+    rec(
+        line,
+        at,
+        (5, line as u32),
+        &[
+            ("msgid", "AMQ9777E"),
+            ("qmgr", "QM1"),
+            ("channel", "APP.SVRCONN"),
+            ("host", host),
+            ("address", "10.0.0.9"),
+            ("client_user", "bob"),
+            ("chlauth_match", "USERSRC(NOACCESS)"),
+        ],
+    )
+}
+
+/// A client thread connecting through APP.SVRCONN and failing with
+/// 2035, at `tod` on 2012-05-04 (-04:00).
+fn refused_connect(line: u64, tod: &str) -> Vec<Event> {
+    let mut chl = trace(
+        "c/AMQ7.0.FMT",
+        line + 1,
+        tod,
+        7,
+        1,
+        Kind::Text,
+        "ChlName(APP.SVRCONN) ConnName(qm1(1414))",
+    );
+    chl.pid = Some(7);
+    vec![
+        entry("c/AMQ7.0.FMT", line, tod, 7, 1, "MQCONNX"),
+        entry("c/AMQ7.0.FMT", line, tod, 7, 1, "trmzstMQCONNX"),
+        chl,
+        exit(
+            "c/AMQ7.0.FMT",
+            line + 2,
+            tod,
+            7,
+            1,
+            "trmzstMQCONNX",
+            "2035",
+            10,
+        ),
+        exit("c/AMQ7.0.FMT", line + 3, tod, 7, 1, "MQCONNX", "2035", 10),
+    ]
+}
+
+#[test]
+fn records_of_one_thread_within_a_second_are_one_refusal_told_by_its_cause() {
+    let ev = vec![
+        rec(
+            1,
+            "2024-03-01T10:00:00+00:00",
+            (9, 2),
+            &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
+        ),
+        rec(
+            10,
+            "2024-03-01T10:00:00.200+00:00",
+            (9, 2),
+            &[
+                ("msgid", "AMQ5541E"),
+                ("connauth_check", "CHCKCLNT(REQUIRED)"),
+                ("qmgr", "QM1"),
+            ],
+        ),
+        // The same thread much later: another refusal.
+        rec(
+            20,
+            "2024-03-01T11:00:00+00:00",
+            (9, 2),
+            &[("msgid", "AMQ5540E"), ("appl", "amqsputc"), ("qmgr", "QM1")],
+        ),
+        rec(
+            30,
+            "2024-03-01T11:00:00.100+00:00",
+            (9, 2),
+            &[("msgid", "AMQ5541E"), ("qmgr", "QM1")],
+        ),
+    ];
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    let f = &out[0];
+    assert_eq!(f.count, 2);
+    assert_eq!(metric(f, "mechanism"), Metric::Str("connauth".into()));
+    assert_eq!(metric(f, "check"), Metric::Str("CHCKCLNT(REQUIRED)".into()));
+    assert_eq!(
+        metric(f, "message_id"),
+        Metric::Str("AMQ5540E x2, AMQ5541E x2".into())
+    );
+    assert_eq!(f.subject.program.as_deref(), Some("amqsputc"));
+    assert!(f.title.contains("application 'amqsputc'"), "{}", f.title);
+    assert_eq!(f.severity, Severity::Error);
+}
+
+#[test]
+fn a_client_failure_is_counted_once_across_layers_and_paired_by_channel_and_time() {
+    let mut ev = refused_connect(100, "10:00:00.000000");
+    // The server's record two seconds later (14:00:02Z is 10:00:02-04:00).
+    ev.push(block(1, "2012-05-04T14:00:02+00:00", "client7"));
+    ev.sort_by_key(|e| e.ts);
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    let f = &out[0];
+    assert_eq!(metric(f, "client_failures"), Metric::int(1));
+    assert_eq!(metric(f, "mechanism"), Metric::Str("chlauth".into()));
+    assert_eq!(f.subject.pid, Some(7));
+    let files: BTreeSet<&str> = f.evidence.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(files.len(), 2);
+    // Outside the window: two stories.
+    let apart = run(&RULE, &[("pair_window_s", 1.0)], &ev);
+    assert_eq!(apart.len(), 2, "{apart:#?}");
+    let client = apart
+        .iter()
+        .find(|f| metric(f, "mechanism") == Metric::Str("unknown".into()))
+        .unwrap();
+    assert_eq!(client.count, 1);
+    assert_eq!(metric(client, "conname"), Metric::Str("qm1(1414)".into()));
+}
+
+#[test]
+fn a_record_naming_another_client_host_is_not_the_clients_story() {
+    let mut ev = refused_connect(100, "10:00:00.000000");
+    ev.push(block(1, "2012-05-04T14:00:01+00:00", "otherhost"));
+    ev.sort_by_key(|e| e.ts);
+    let info = FileInfo {
+        host: Some("client7".into()),
+        process: Some("app".into()),
+        ..FileInfo::new("c/AMQ7.0.FMT", crate::formats::trace::FORMAT, 0)
+    };
+    let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&info));
+    assert_eq!(out.len(), 2, "{out:#?}");
+    // The same host (short name, any case) pairs.
+    let mut ev = refused_connect(100, "10:00:00.000000");
+    ev.push(block(1, "2012-05-04T14:00:01+00:00", "CLIENT7.example.com"));
+    ev.sort_by_key(|e| e.ts);
+    let out = run_with(&RULE, &[], &ev, &[info]);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(metric(&out[0], "client_program"), Metric::Str("app".into()));
+}
+
+#[test]
+fn an_old_story_is_info() {
+    let ev = vec![block(1, "2024-01-01T10:00:00+00:00", "h")];
+    let mut file = FileInfo::new(
+        "qmgrs/QM1/errors/AMQERR01.LOG",
+        crate::formats::errlog_text::FORMAT,
+        0,
+    );
+    file.last = Some(ts("2024-03-01T10:00:00+00:00"));
+    let inputs = std::slice::from_ref(&file);
+    let out = run_with(&RULE, &[], &ev, inputs);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].severity, Severity::Info);
+    let out = run_with(&RULE, &[("recent_days", 100.0)], &ev, inputs);
+    assert_eq!(out[0].severity, Severity::Error);
+    // Going on until the end of its file: error.
+    file.last = Some(ts("2024-01-01T10:00:00+00:00"));
+    let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&file));
+    assert_eq!(out[0].severity, Severity::Error);
+}
+
+#[test]
+fn connname_keeps_its_port() {
+    assert_eq!(
+        paren_value("ChlName(A.B) ConnName(host(1414))", "ConnName(").as_deref(),
+        Some("host(1414)")
+    );
+    assert_eq!(paren_value("ChlName() x", "ChlName("), None);
+    assert_eq!(paren_value("ChlName(A", "ChlName("), None);
+}

@@ -1,0 +1,94 @@
+use super::*;
+
+#[test]
+fn metrics_in_human_units() {
+    assert_eq!(Metric::Int(11_701_686).display_named("max_us"), "11.7 s");
+    assert_eq!(Metric::Int(5829).display_named("first_us"), "5.8 ms");
+    assert_eq!(
+        Metric::num(1200.5).display_named("slope_us_per_s"),
+        "1.2 ms/s"
+    );
+    assert_eq!(
+        Metric::num(-1200.5).display_named("slope_us_per_s"),
+        "-1.2 ms/s"
+    );
+    assert_eq!(Metric::Int(212).display_named("max_wait_ms"), "212 ms");
+    assert_eq!(Metric::Int(17_900).display_named("max_ms"), "17.9 s");
+    assert_eq!(Metric::num(2.5).display_named("max_seconds"), "2.5 s");
+    assert_eq!(Metric::num(90.0).display_named("span_s"), "90.0 s");
+    assert_eq!(Metric::Int(32_768).display_named("send_current"), "32 KiB");
+    assert_eq!(Metric::Int(3).display_named("stalls"), "3");
+    assert_eq!(Metric::Int(123_456).display_named("connects"), "123,456");
+    assert_eq!(Metric::num(0.25).display_named("per_second"), "0.25");
+    assert_eq!(
+        Metric::Int(3_276_600).display_named("ceiling_bytes_per_s"),
+        "3.3 MB/s"
+    );
+    assert_eq!(Metric::Int(2048).display_named("send_final"), "2,048 B");
+    assert_eq!(Metric::Null.display_named("max_us"), "null");
+    assert_eq!(
+        Metric::Str("AMQ9209".into()).display_named("message_id"),
+        "AMQ9209"
+    );
+}
+
+#[test]
+fn number_formats() {
+    assert_eq!(thousands(0), "0");
+    assert_eq!(thousands(999), "999");
+    assert_eq!(thousands(1000), "1,000");
+    assert_eq!(thousands(1234567), "1,234,567");
+    assert_eq!(human_ms(0.5), "500 µs");
+    assert_eq!(human_ms(5.829), "5.8 ms");
+    assert_eq!(human_ms(212.0), "212 ms");
+    assert_eq!(human_ms(11701.686), "11.7 s");
+    assert_eq!(human_bytes(2048), "2,048 B");
+    assert_eq!(human_bytes(32766), "32 KiB");
+    assert_eq!(human_bytes(262088), "256 KiB");
+    assert_eq!(human_rate(819150.0), "819 KB/s");
+    assert_eq!(human_rate(32_766_000.0), "32.8 MB/s");
+}
+
+#[test]
+fn metrics_keep_order_and_round() {
+    let mut m = Metrics::default();
+    m.set("b", Metric::int(2));
+    m.set("a", Metric::num(1.23456));
+    m.set("b", Metric::int(3));
+    let j = serde_json::to_string(&m).unwrap();
+    assert_eq!(j, r#"{"b":3,"a":1.235}"#);
+    assert_eq!(Metric::num(f64::NAN), Metric::Null);
+    assert_eq!(Metric::num(12.0).display(), "12");
+}
+
+#[test]
+fn fingerprint_is_stable_and_depends_on_subject_and_paths() {
+    let mut a = Finding::new("qtime-growth", Severity::Warning, "t1");
+    a.subject.pid = Some(1);
+    a.evidence.push(Evidence {
+        path: "x/a.FMT".into(),
+        line: 3,
+        text: "one".into(),
+    });
+    let mut b = a.clone();
+    b.title = "another title".into();
+    b.evidence[0].line = 9;
+    a.seal();
+    b.seal();
+    // Title and line numbers do not change the fingerprint.
+    assert_eq!(a.fingerprint, b.fingerprint);
+    assert!(a.fingerprint.starts_with("qtime-growth:"));
+    assert_eq!(a.fingerprint.len(), "qtime-growth:".len() + 16);
+    let mut c = a.clone();
+    c.subject.pid = Some(2);
+    c.seal();
+    assert_ne!(a.fingerprint, c.fingerprint);
+    let mut d = a.clone();
+    d.evidence[0].path = "y/a.FMT".into();
+    d.seal();
+    assert_ne!(a.fingerprint, d.fingerprint);
+    let mut e = a.clone();
+    e.key = "AMQ9202".into();
+    e.seal();
+    assert_ne!(a.fingerprint, e.fingerprint);
+}
