@@ -2,21 +2,13 @@
 //! per kind of refusal, and on fixtures without any refusal.
 
 mod common;
-use common::{analyze_json, findings, one};
+use common::{analyze_json, field, findings, metric, one};
 use serde_json::Value;
 
 const RULE: &str = "access-refused";
 
 fn run(path: &str) -> Value {
     analyze_json(&["--only", RULE, path])
-}
-
-fn s<'a>(f: &'a Value, k: &str) -> &'a str {
-    f[k].as_str().unwrap_or_else(|| panic!("{k} in {f:#}"))
-}
-
-fn metric<'a>(f: &'a Value, k: &str) -> &'a Value {
-    &f["metrics"][k]
 }
 
 fn paths(f: &Value) -> Vec<&str> {
@@ -34,10 +26,10 @@ fn paths(f: &Value) -> Vec<&str> {
 fn chlauth_block_by_user_id() {
     let v = run("fixtures/access/chlauth-user");
     let f = one(&v, RULE);
-    assert_eq!(s(f, "severity"), "error");
+    assert_eq!(field(f, "severity"), "error");
     assert_eq!(f["count"], 3);
-    assert_eq!(s(f, "first"), "2020-02-26T10:04:57.271000+00:00");
-    assert_eq!(s(f, "last"), "2020-02-26T10:09:02.118000+00:00");
+    assert_eq!(field(f, "first"), "2020-02-26T10:04:57.271000+00:00");
+    assert_eq!(field(f, "last"), "2020-02-26T10:09:02.118000+00:00");
     assert_eq!(f["subject"]["channel"], "PSB.SRV.APP.01");
     assert_eq!(f["subject"]["address"], "10.176.172.212");
     assert_eq!(f["subject"]["qmgr"], "PSBQM1");
@@ -46,15 +38,15 @@ fn chlauth_block_by_user_id() {
     assert_eq!(metric(f, "occurrences"), 3);
     assert_eq!(metric(f, "check"), "USERSRC(NOACCESS)");
     assert_eq!(metric(f, "matched_values"), "CLNTUSER(jochen)");
-    assert!(s(f, "title").starts_with("CHLAUTH blocked by USERSRC(NOACCESS): user 'jochen'"));
+    assert!(field(f, "title").starts_with("CHLAUTH blocked by USERSRC(NOACCESS): user 'jochen'"));
     assert!(
-        s(f, "advice").contains(
+        field(f, "advice").contains(
             "DISPLAY CHLAUTH('PSB.SRV.APP.01') MATCH(RUNCHECK) ADDRESS('10.176.172.212') CLNTUSER('jochen')"
         ),
         "{}",
-        s(f, "advice")
+        field(f, "advice")
     );
-    assert!(s(f, "advice").contains("runmqsc PSBQM1"));
+    assert!(field(f, "advice").contains("runmqsc PSBQM1"));
 }
 
 #[test]
@@ -67,13 +59,13 @@ fn chlauth_block_by_address_is_one_story_per_address() {
         .find(|f| f["subject"]["address"] == "192.0.2.77")
         .unwrap();
     assert_eq!(f["count"], 2);
-    assert_eq!(s(f, "first"), "2024-05-13T14:20:01.051000+02:00");
-    assert_eq!(s(f, "last"), "2024-05-13T14:21:01.233000+02:00");
+    assert_eq!(field(f, "first"), "2024-05-13T14:20:01.051000+02:00");
+    assert_eq!(field(f, "last"), "2024-05-13T14:21:01.233000+02:00");
     assert_eq!(metric(f, "mechanism"), "chlauth");
     assert_eq!(metric(f, "channel"), "GW.SVRCONN");
     assert!(metric(f, "user").is_null());
     assert_eq!(metric(f, "matched_values"), "ADDRESS(192.0.2.77)");
-    assert!(s(f, "advice").contains(
+    assert!(field(f, "advice").contains(
         "DISPLAY CHLAUTH('GW.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.77') CLNTUSER('<client user id>')"
     ));
     let other = all
@@ -92,10 +84,10 @@ fn connauth_failure_counts_the_records_of_one_refusal_once() {
     assert_eq!(metric(f, "user"), "appuser");
     assert_eq!(metric(f, "check"), "CHCKCLNT(REQDADM)");
     assert_eq!(metric(f, "message_id"), "AMQ5534E x2, AMQ5542E x2");
-    assert_eq!(s(f, "first"), "2017-04-02T07:10:16.204000+00:00");
-    assert_eq!(s(f, "last"), "2017-04-02T07:12:40.913000+00:00");
+    assert_eq!(field(f, "first"), "2017-04-02T07:10:16.204000+00:00");
+    assert_eq!(field(f, "last"), "2017-04-02T07:12:40.913000+00:00");
     assert_eq!(f["subject"]["qmgr"], "QM8");
-    let advice = s(f, "advice");
+    let advice = field(f, "advice");
     assert!(advice.contains("DISPLAY QMGR CONNAUTH"), "{advice}");
     assert!(
         advice.contains("REFRESH SECURITY TYPE(CONNAUTH)"),
@@ -112,12 +104,12 @@ fn oam_authority_failure_names_object_and_permission() {
     assert_eq!(metric(f, "user"), "payapp");
     assert_eq!(metric(f, "object"), "PAYMENT.IN");
     assert_eq!(metric(f, "permissions"), "put");
-    assert_eq!(s(f, "first"), "2024-03-05T11:02:03.120000+01:00");
-    assert_eq!(s(f, "last"), "2024-03-05T11:15:00.007000+01:00");
+    assert_eq!(field(f, "first"), "2024-03-05T11:02:03.120000+01:00");
+    assert_eq!(field(f, "last"), "2024-03-05T11:15:00.007000+01:00");
     assert!(
-        s(f, "title").starts_with("Not authorised for put: user 'payapp', object 'PAYMENT.IN'")
+        field(f, "title").starts_with("Not authorised for put: user 'payapp', object 'PAYMENT.IN'")
     );
-    let advice = s(f, "advice");
+    let advice = field(f, "advice");
     assert!(
         advice.contains("dspmqaut -m QMAPP -n 'PAYMENT.IN'"),
         "{advice}"
@@ -133,10 +125,14 @@ fn user_id_initialisation_failure() {
     assert_eq!(f["count"], 1);
     assert_eq!(metric(f, "mechanism"), "userid");
     assert_eq!(metric(f, "user"), "root");
-    assert_eq!(s(f, "first"), "2020-04-12T10:39:07.168000-04:00");
-    assert_eq!(s(f, "first"), s(f, "last"));
-    assert!(s(f, "title").contains("reason 2035"), "{}", s(f, "title"));
-    assert!(s(f, "advice").contains("`id root`"));
+    assert_eq!(field(f, "first"), "2020-04-12T10:39:07.168000-04:00");
+    assert_eq!(field(f, "first"), field(f, "last"));
+    assert!(
+        field(f, "title").contains("reason 2035"),
+        "{}",
+        field(f, "title")
+    );
+    assert!(field(f, "advice").contains("`id root`"));
 }
 
 #[test]
@@ -153,8 +149,8 @@ fn client_2035_and_server_block_are_one_story_citing_both_files() {
     assert_eq!(f["subject"]["pid"], 4711);
     assert_eq!(f["subject"]["program"], "ordersvc");
     assert_eq!(f["subject"]["host"], "appsrv07");
-    assert_eq!(s(f, "first"), "2024-03-12T09:30:00.498000+01:00");
-    assert_eq!(s(f, "last"), "2024-03-12T09:30:10.500900+01:00");
+    assert_eq!(field(f, "first"), "2024-03-12T09:30:00.498000+01:00");
+    assert_eq!(field(f, "last"), "2024-03-12T09:30:10.500900+01:00");
     assert_eq!(
         paths(f),
         vec![
@@ -162,8 +158,8 @@ fn client_2035_and_server_block_are_one_story_citing_both_files() {
             "fixtures/access/paired/client/trace/AMQ4711.0.FMT"
         ]
     );
-    assert!(s(f, "title").contains("the client saw MQCONNX fail with 2035"));
-    assert!(s(f, "advice").contains(
+    assert!(field(f, "title").contains("the client saw MQCONNX fail with 2035"));
+    assert!(field(f, "advice").contains(
         "DISPLAY CHLAUTH('APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('10.20.30.41') CLNTUSER('ordapp')"
     ));
 }
@@ -175,8 +171,8 @@ fn the_client_alone_says_where_to_look() {
     assert_eq!(metric(f, "mechanism"), "unknown");
     assert_eq!(metric(f, "channel"), "APP.SVRCONN");
     assert_eq!(f["count"], 2);
-    assert!(s(f, "advice").contains("AMQERR01.LOG"));
-    assert!(s(f, "advice").contains("DISPLAY QMGR CONNAUTH"));
+    assert!(field(f, "advice").contains("AMQERR01.LOG"));
+    assert!(field(f, "advice").contains("DISPLAY QMGR CONNAUTH"));
 }
 
 #[test]
@@ -202,9 +198,9 @@ fn json_log_records_are_read_from_their_inserts() {
     assert_eq!(metric(f, "user"), "batch1");
     assert_eq!(metric(f, "channel"), "DEV.APP.SVRCONN");
     assert_eq!(metric(f, "address"), "172.17.0.21");
-    assert_eq!(s(f, "first"), "2024-06-03T06:12:44.518000+00:00");
-    assert_eq!(s(f, "last"), "2024-06-03T06:13:14.601000+00:00");
-    assert!(s(f, "advice").contains(
+    assert_eq!(field(f, "first"), "2024-06-03T06:12:44.518000+00:00");
+    assert_eq!(field(f, "last"), "2024-06-03T06:13:14.601000+00:00");
+    assert!(field(f, "advice").contains(
         "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('172.17.0.21') CLNTUSER('batch1')"
     ));
 }
@@ -237,9 +233,9 @@ fn zos_chlauth_block_moves_from_channel_error() {
     assert_eq!(metric(f, "address"), "192.0.2.50");
     assert_eq!(f["subject"]["qmgr"], "MQ1A");
     assert_eq!(f["count"], 1);
-    assert_eq!(s(f, "first"), "2024-03-05T10:22:40.000000+00:00");
+    assert_eq!(field(f, "first"), "2024-03-05T10:22:40.000000+00:00");
     assert!(
-        s(f, "advice")
+        field(f, "advice")
             .contains("DISPLAY CHLAUTH('APP1.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.50')")
     );
     for c in findings(&v, "channel-error") {
@@ -258,13 +254,13 @@ fn container_console_refusals() {
         .find(|f| metric(f, "mechanism") == "chlauth")
         .unwrap();
     assert_eq!(chl["count"], 3);
-    assert_eq!(s(chl, "first"), "2024-07-09T08:21:44.501000+00:00");
-    assert_eq!(s(chl, "last"), "2024-07-09T08:22:45.019000+00:00");
+    assert_eq!(field(chl, "first"), "2024-07-09T08:21:44.501000+00:00");
+    assert_eq!(field(chl, "last"), "2024-07-09T08:22:45.019000+00:00");
     assert_eq!(metric(chl, "user"), "batchsvc");
     assert_eq!(metric(chl, "channel"), "DEV.APP.SVRCONN");
     assert_eq!(metric(chl, "address"), "192.0.2.41");
     assert_eq!(metric(chl, "matched_values"), "CLNTUSER(batchsvc)");
-    assert!(s(chl, "advice").contains(
+    assert!(field(chl, "advice").contains(
         "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('192.0.2.41') CLNTUSER('batchsvc')"
     ));
     let ca = all
@@ -274,9 +270,9 @@ fn container_console_refusals() {
     assert_eq!(ca["count"], 2);
     assert_eq!(metric(ca, "user"), "app");
     assert!(
-        s(ca, "advice").contains("DISPLAY QMGR CONNAUTH"),
+        field(ca, "advice").contains("DISPLAY QMGR CONNAUTH"),
         "{}",
-        s(ca, "advice")
+        field(ca, "advice")
     );
 }
 
@@ -287,13 +283,13 @@ fn zos_racf_violations_in_the_queue_manager_job_log() {
     assert_eq!(all.len(), 2, "{all:#?}");
     let f = all.iter().find(|f| metric(f, "user") == "PAYAPP1").unwrap();
     assert_eq!(f["count"], 2);
-    assert_eq!(s(f, "first"), "2024-03-05T11:02:17.000000+00:00");
-    assert_eq!(s(f, "last"), "2024-03-05T11:02:49.000000+00:00");
+    assert_eq!(field(f, "first"), "2024-03-05T11:02:17.000000+00:00");
+    assert_eq!(field(f, "last"), "2024-03-05T11:02:49.000000+00:00");
     assert_eq!(metric(f, "mechanism"), "authority");
     assert_eq!(metric(f, "object"), "MQ1A.PAYROLL.REQUEST");
     assert_eq!(metric(f, "check"), "INSUFFICIENT ACCESS AUTHORITY");
     assert_eq!(f["subject"]["qmgr"], "MQ1A");
-    let advice = s(f, "advice");
+    let advice = field(f, "advice");
     assert!(
         advice.contains("`RLIST MQQUEUE MQ1A.PAYROLL.REQUEST AUTHUSER`"),
         "{advice}"
@@ -306,6 +302,6 @@ fn zos_racf_violations_in_the_queue_manager_job_log() {
     let g = all.iter().find(|f| metric(f, "user").is_null()).unwrap();
     assert_eq!(metric(g, "check"), "PROFILE NOT FOUND");
     assert_eq!(metric(g, "object"), "MQ1A.AUDIT.LOG");
-    assert!(s(g, "advice").contains("`RDEFINE MQQUEUE MQ1A.AUDIT.LOG UACC(NONE)`"));
-    assert!(s(g, "advice").contains("MQ1A.ALTERNATE.USER.-BLANK-"));
+    assert!(field(g, "advice").contains("`RDEFINE MQQUEUE MQ1A.AUDIT.LOG UACC(NONE)`"));
+    assert!(field(g, "advice").contains("MQ1A.ALTERNATE.USER.-BLANK-"));
 }

@@ -35,18 +35,11 @@ const CONSOLE: [(&str, &str); 11] = [
 ];
 
 fn rows(file: &str) -> Vec<serde_json::Value> {
-    let path = format!("{DIR}/{file}");
-    let r = mqdiag(&["timeline", &path, "--format", "jsonl"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    jsonl(&r.stdout)
+    timeline_rows(&format!("{DIR}/{file}"))
 }
 
 fn inventory(file: &str) -> serde_json::Value {
-    let path = format!("{DIR}/{file}");
-    let r = mqdiag(&["inventory", &path, "--format", "json"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    v["files"][0].clone()
+    inventory_row(&format!("{DIR}/{file}"))
 }
 
 /// Every wrapped console gives the same records at the same instants, at

@@ -2,12 +2,8 @@
 //! program close together are one `fdc` finding naming the first FDC.
 
 mod common;
-use common::{analyze_json, findings, instant, one};
+use common::{analyze_json, findings, instant, metric, one};
 use serde_json::Value;
-
-fn metric<'a>(f: &'a Value, k: &str) -> &'a Value {
-    &f["metrics"][k]
-}
 
 fn first_evidence(f: &Value) -> (&str, u64) {
     let e = &f["evidence"][0];

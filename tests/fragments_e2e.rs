@@ -9,18 +9,11 @@ use common::*;
 const DIR: &str = "fixtures/fragments";
 
 fn rows(file: &str) -> Vec<serde_json::Value> {
-    let path = format!("{DIR}/{file}");
-    let r = mqdiag(&["timeline", &path, "--format", "jsonl"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    jsonl(&r.stdout)
+    timeline_rows(&format!("{DIR}/{file}"))
 }
 
 fn file_row(file: &str) -> serde_json::Value {
-    let path = format!("{DIR}/{file}");
-    let r = mqdiag(&["inventory", &path, "--format", "json"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    v["files"][0].clone()
+    inventory_row(&format!("{DIR}/{file}"))
 }
 
 #[test]

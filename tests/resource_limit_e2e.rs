@@ -4,21 +4,13 @@
 //! fixtures without any limit.
 
 mod common;
-use common::{analyze_json, findings, mqdiag, one};
+use common::{analyze_json, field, findings, metric, mqdiag, one};
 use serde_json::Value;
 
 const RULE: &str = "resource-limit";
 
 fn run(path: &str) -> Value {
     analyze_json(&["--only", RULE, path])
-}
-
-fn s<'a>(f: &'a Value, k: &str) -> &'a str {
-    f[k].as_str().unwrap_or_else(|| panic!("{k} in {f:#}"))
-}
-
-fn metric<'a>(f: &'a Value, k: &str) -> &'a Value {
-    &f["metrics"][k]
 }
 
 /// The two dead-letter stories of the `dlq` fixtures, whatever the
@@ -29,18 +21,18 @@ fn dead_letter_stories(dir: &str) -> Vec<(String, u64, String, String)> {
     assert_eq!(all.len(), 2, "{all:#?}");
     all.iter()
         .map(|f| {
-            assert_eq!(s(f, "severity"), "error");
+            assert_eq!(field(f, "severity"), "error");
             assert_eq!(metric(f, "limit"), "dead-letter");
             assert_eq!(metric(f, "dead_letter_queue"), "local");
             assert_eq!(f["subject"]["qmgr"], "QMDST");
             assert_eq!(metric(f, "object"), &f["subject"]["channel"]);
-            assert!(s(f, "advice").contains("`DISPLAY QMGR DEADQ`"));
-            assert!(s(f, "advice").contains("amqsbcg <deadq> QMDST"));
+            assert!(field(f, "advice").contains("`DISPLAY QMGR DEADQ`"));
+            assert!(field(f, "advice").contains("amqsbcg <deadq> QMDST"));
             (
                 f["subject"]["channel"].as_str().unwrap().to_string(),
                 f["count"].as_u64().unwrap(),
-                s(f, "first").to_string(),
-                s(f, "last").to_string(),
+                field(f, "first").to_string(),
+                field(f, "last").to_string(),
             )
         })
         .collect()
@@ -55,12 +47,12 @@ fn dead_letter_puts_one_story_per_channel() {
         .find(|f| f["subject"]["channel"] == "QMSRC.QMDST")
         .unwrap();
     assert_eq!(f["count"], 3);
-    assert_eq!(s(f, "first"), "2024-06-03T10:02:11.120000+00:00");
-    assert_eq!(s(f, "last"), "2024-06-03T10:19:02.004000+00:00");
+    assert_eq!(field(f, "first"), "2024-06-03T10:02:11.120000+00:00");
+    assert_eq!(field(f, "last"), "2024-06-03T10:19:02.004000+00:00");
     assert_eq!(metric(f, "occurrences"), 3);
     assert_eq!(metric(f, "message_id"), "AMQ9544E");
     assert_eq!(
-        s(f, "title"),
+        field(f, "title"),
         "Messages from channel QMSRC.QMDST put to a dead-letter queue on QMDST (3 records)"
     );
     let lines: Vec<u64> = f["evidence"]
@@ -86,8 +78,8 @@ fn maximum_channels() {
     let v = run("fixtures/resource-limit/max-channels");
     let f = one(&v, RULE);
     assert_eq!(f["count"], 3);
-    assert_eq!(s(f, "first"), "2024-06-04T14:00:03.310000+00:00");
-    assert_eq!(s(f, "last"), "2024-06-04T14:03:40.777000+00:00");
+    assert_eq!(field(f, "first"), "2024-06-04T14:00:03.310000+00:00");
+    assert_eq!(field(f, "last"), "2024-06-04T14:03:40.777000+00:00");
     assert_eq!(metric(f, "limit"), "max-channels");
     assert_eq!(metric(f, "object"), "QMHUB");
     assert!(f["subject"]["channel"].is_null());
@@ -96,7 +88,7 @@ fn maximum_channels() {
         "MaxChannels in the CHANNELS stanza of qm.ini"
     );
     assert!(metric(f, "setting_value").is_null());
-    assert!(s(f, "advice").contains("DISPLAY CHSTATUS(*) CONNAME CURSHCNV\" | runmqsc QMHUB"));
+    assert!(field(f, "advice").contains("DISPLAY CHSTATUS(*) CONNAME CURSHCNV\" | runmqsc QMHUB"));
 }
 
 #[test]
@@ -109,7 +101,8 @@ fn full_log_without_a_severity_letter() {
     // No source shows AMQ7463's letter: none is added.
     assert_eq!(metric(f, "message_id"), "AMQ7463");
     assert!(
-        s(f, "advice").contains("WHERE(UOWSTATE EQ ACTIVE) UOWLOGDA UOWLOGTI APPLTAG` on QMLOG")
+        field(f, "advice")
+            .contains("WHERE(UOWSTATE EQ ACTIVE) UOWLOGDA UOWLOGTI APPLTAG` on QMLOG")
     );
 }
 
@@ -122,7 +115,7 @@ fn zos_instance_limit_moves_from_channel_error() {
     assert_eq!(metric(f, "object"), "APP2.SVRCONN");
     assert_eq!(f["subject"]["qmgr"], "MQ1A");
     assert_eq!(metric(f, "addresses"), "10.1.2.4");
-    assert!(s(f, "advice").contains("DISPLAY CHANNEL(APP2.SVRCONN) MAXINST MAXINSTC"));
+    assert!(field(f, "advice").contains("DISPLAY CHANNEL(APP2.SVRCONN) MAXINST MAXINSTC"));
     for ch in findings(&v, "channel-error") {
         assert!(
             !ch["metrics"]["message_id"]

@@ -115,6 +115,21 @@ pub fn findings<'a>(v: &'a Value, rule: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// `timeline --format jsonl` of `path` as rows; the run must succeed.
+pub fn timeline_rows(path: &str) -> Vec<Value> {
+    let r = mqdiag(&["timeline", path, "--format", "jsonl"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    jsonl(&r.stdout)
+}
+
+/// The inventory row of the one file `path`; the run must succeed.
+pub fn inventory_row(path: &str) -> Value {
+    let r = mqdiag(&["inventory", path, "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    v["files"][0].clone()
+}
+
 /// The one finding of `rule`; fails when there are none or several.
 pub fn one<'a>(v: &'a Value, rule: &str) -> &'a Value {
     let f = findings(v, rule);
@@ -129,6 +144,16 @@ pub fn evidence_lines(f: &Value) -> Vec<u64> {
         .iter()
         .map(|e| e["line"].as_u64().unwrap())
         .collect()
+}
+
+/// A finding's metric `k`, whatever its type (`Null` when absent).
+pub fn metric<'a>(f: &'a Value, k: &str) -> &'a Value {
+    &f["metrics"][k]
+}
+
+/// A finding's string field `k`; fails when it is not a string.
+pub fn field<'a>(f: &'a Value, k: &str) -> &'a str {
+    f[k].as_str().unwrap_or_else(|| panic!("{k} in {f:#}"))
 }
 
 pub fn num(f: &Value, metric: &str) -> f64 {

@@ -22,6 +22,17 @@ pub const MEMORY_BUDGET: u64 = 256 << 20;
 /// thread cannot grow with the input.
 pub const MAX_THREADS: usize = 16_384;
 
+/// `trim_oldest` for per-thread state past `MAX_THREADS` that the end of
+/// the input would simply drop: the threads seen least recently are
+/// forgotten.
+pub fn forget_oldest_threads<K, V, S>(map: &mut HashMap<K, V, S>, seen: impl Fn(&V) -> u64)
+where
+    K: Ord + Clone + Hash + Eq,
+    S: BuildHasher,
+{
+    trim_oldest(map, MAX_THREADS, seen, |_, _| {});
+}
+
 /// When `map` holds more than `cap` entries, remove the quarter seen
 /// least recently (by `seen`, then by key, so that the choice is the same
 /// on every run), oldest first, handing each to `close`. Amortised: one

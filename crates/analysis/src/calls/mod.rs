@@ -705,13 +705,7 @@ impl Calls {
                 stats: s,
             })
             .collect();
-        rows.sort_by(|a, b| {
-            b.stats
-                .total_us
-                .cmp(&a.stats.total_us)
-                .then(b.stats.calls.cmp(&a.stats.calls))
-                .then_with(|| a.key.cmp(&b.key))
-        });
+        rows.sort_by(Row::by_time_spent);
         rows
     }
 }
@@ -743,13 +737,7 @@ pub fn by_verb(rows: &[Row]) -> Vec<Row> {
             stats,
         })
         .collect();
-    out.sort_by(|a, b| {
-        b.stats
-            .total_us
-            .cmp(&a.stats.total_us)
-            .then(b.stats.calls.cmp(&a.stats.calls))
-            .then_with(|| a.key.cmp(&b.key))
-    });
+    out.sort_by(Row::by_time_spent);
     out
 }
 
@@ -764,6 +752,18 @@ pub struct Row {
     /// Else the trace file (wrap group) that stands for the process.
     pub trace: Option<String>,
     pub stats: Stats,
+}
+
+impl Row {
+    /// Most time spent first, then most calls; the key breaks ties, so
+    /// the order is the same on every run.
+    fn by_time_spent(a: &Row, b: &Row) -> std::cmp::Ordering {
+        b.stats
+            .total_us
+            .cmp(&a.stats.total_us)
+            .then(b.stats.calls.cmp(&a.stats.calls))
+            .then_with(|| a.key.cmp(&b.key))
+    }
 }
 
 impl Row {

@@ -378,14 +378,7 @@ impl ConnectionChurn {
             return;
         };
         let (path, pid) = (tk.0.clone(), tk.1);
-        // Threads seen least recently are forgotten past the budget, as
-        // the end of the input would forget them.
-        crate::budget::trim_oldest(
-            &mut self.threads,
-            crate::budget::MAX_THREADS,
-            |t| t.seen,
-            |_, _| {},
-        );
+        crate::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
         let t = self.threads.entry(tk).or_insert(ThreadConn {
             in_connect: None,

@@ -430,14 +430,7 @@ impl AccessRefused {
             _ => {}
         }
         let key = (e.origin.path.clone(), pid, tid);
-        // Threads seen least recently are forgotten past the budget, as
-        // the end of the input would forget them.
-        crate::budget::trim_oldest(
-            &mut self.threads,
-            crate::budget::MAX_THREADS,
-            |t| t.seen,
-            |_, _| {},
-        );
+        crate::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
         if let Some(th) = self.threads.get_mut(&key) {
             th.seen = self.clock;

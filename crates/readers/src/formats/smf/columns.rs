@@ -274,6 +274,19 @@ pub struct Layout {
     kept: usize,
 }
 
+/// The layout a header line gives, or `None` when the line is not a
+/// header of the common block (`Date,Time,LPAR,QMgr,...`). A trailing
+/// empty cell (a comma at the end of the line) is not a column.
+pub fn header_layout(line: &[u8], file_struct: Option<&str>) -> Option<Layout> {
+    let text = crate::text::decode_lossy(line);
+    let mut cells: Vec<&str> = text.split(',').collect();
+    if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
+        cells.pop();
+    }
+    common_block(cells.iter().copied())?;
+    Some(Layout::new(&cells, file_struct))
+}
+
 impl Layout {
     /// Understand a header. `file_struct` is what the file name says.
     pub fn new(cells: &[&str], file_struct: Option<&str>) -> Layout {

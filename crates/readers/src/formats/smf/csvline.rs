@@ -167,6 +167,17 @@ pub fn rejoin(line: &[u8], fields: &mut Vec<Field>, want: usize) -> Option<usize
     (fields.len() == want).then_some(first).flatten()
 }
 
+/// A line worth reading: the first line without its UTF-8 byte order
+/// mark; `None` for a truncated or blank line.
+pub fn content(no: u64, truncated: bool, line: &[u8]) -> Option<&[u8]> {
+    let line = if no == 1 {
+        line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+    } else {
+        line
+    };
+    (!truncated && !line.iter().all(|b| b.is_ascii_whitespace())).then_some(line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,24 +90,14 @@ fn survey_file(input: &Input) -> (BTreeMap<(String, String), clock::Votes>, Opti
         if bytes > MAX_BYTES {
             break;
         }
-        let line = if meta.no == 1 {
-            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
-        } else {
-            line
-        };
-        if meta.truncated || line.iter().all(|b| b.is_ascii_whitespace()) {
+        let Some(line) = super::csvline::content(meta.no, meta.truncated, line) else {
             continue;
-        }
+        };
         let Some(l) = &layout else {
-            let text = crate::text::decode_lossy(line);
-            let mut cells: Vec<&str> = text.split(',').collect();
-            if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
-                cells.pop();
-            }
-            if columns::common_block(cells.iter().copied()).is_none() {
+            let Some(header) = columns::header_layout(line, name_struct.as_deref()) else {
                 return (keys, None);
-            }
-            layout = Some(Layout::new(&cells, name_struct.as_deref()));
+            };
+            layout = Some(header);
             continue;
         };
         if fit(l, line, &mut fields).is_err() {

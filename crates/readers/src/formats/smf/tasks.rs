@@ -55,24 +55,14 @@ pub fn intervals(input: &Input, out: &mut Intervals) {
     let mut layout: Option<Layout> = None;
     let mut fields = Vec::new();
     while let Some((meta, line)) = crate::formats::read_line(&mut lines, &mut info) {
-        let line = if meta.no == 1 {
-            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
-        } else {
-            line
-        };
-        if meta.truncated || line.iter().all(|b| b.is_ascii_whitespace()) {
+        let Some(line) = super::csvline::content(meta.no, meta.truncated, line) else {
             continue;
-        }
+        };
         let Some(l) = &layout else {
-            let text = crate::text::decode_lossy(line);
-            let mut cells: Vec<&str> = text.split(',').collect();
-            if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
-                cells.pop();
-            }
-            if columns::common_block(cells.iter().copied()).is_none() {
+            let Some(header) = columns::header_layout(line, by_name.as_deref()) else {
                 return;
-            }
-            let l = Layout::new(&cells, by_name.as_deref());
+            };
+            let l = header;
             if l.structure != "WTAS" || !l.has("WTAS_Interval_Start (DATE)") {
                 return;
             }
