@@ -165,7 +165,13 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             Ok(t) => std::borrow::Cow::Borrowed(t),
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        if let Some(h) = parse_header(&text) {
+        // The line without its indent, found once for the tests below:
+        // `parse_header` wants a digit first, a blank line is all indent,
+        // and an attribute line is a name and `(` after it.
+        let t = trim_start(&text);
+        if t.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && let Some(h) = parse_header(&text)
+        {
             if let Some(done) = pending.take() {
                 p.settle(done);
             }
@@ -179,15 +185,15 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         let Some(cur) = pending.as_mut() else {
             continue;
         };
-        if is_blank(&text) {
+        if t.is_empty() {
             continue;
         }
-        if !is_attr_line(&text) {
+        if !is_attr_line(&text, t) {
             let done = pending.take().expect("pending");
             p.settle(done);
             continue;
         }
-        scan_attrs_each(trim(&text), |k, v| match k {
+        scan_attrs_each(trim_end(t), |k, v| match k {
             "Time" => cur.utc = parse_utc(v),
             "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
             "Host" if p.host.is_none() => p.host = Some(v.to_string()),
@@ -210,8 +216,7 @@ impl Prescan {
             self.without_time += 1;
         }
         if h.program.as_deref().is_some_and(|p| {
-            let l = p.to_ascii_lowercase();
-            l.ends_with(".exe")
+            p.len() >= 4 && p.as_bytes()[p.len() - 4..].eq_ignore_ascii_case(b".exe")
         }) {
             self.windows = true;
         }
@@ -228,9 +233,15 @@ impl Prescan {
         let se = self.styles.entry(h.style).or_default();
         se.all.add(d.line, h, d.utc);
         // Headers without User() (and users beyond the limit) share one
-        // writer key, so their offsets still count.
+        // writer key, so their offsets still count. A writer seen before
+        // is found without a copy of its name.
+        let user = h.user.as_deref().unwrap_or("");
+        if let Some(ev) = se.users.get_mut(user) {
+            ev.add(d.line, h, d.utc);
+            return;
+        }
         let mut u = writer_key(h);
-        if !se.users.contains_key(&u) && se.users.len() >= MAX_USERS_PER_STYLE {
+        if se.users.len() >= MAX_USERS_PER_STYLE {
             u = String::new();
         }
         se.users.entry(u).or_default().add(d.line, h, d.utc);

@@ -289,7 +289,7 @@ fn records_sections_and_separators() {
     assert_eq!(r.msgid.as_deref(), Some("AMQ9271"));
     assert_eq!(r.source.as_deref(), Some("amqccita.c:4482"));
     assert_eq!(
-        join_paragraphs(&r.sections[0]),
+        join_paragraphs(r.section_lines(0)),
         "A timeout occurred while waiting to receive from the other end of channel 'NB.SVR'.\nThe address of the remote end of the connection was '10.123.1.22'."
     );
     assert_eq!(r.attrs.len(), 4);
@@ -297,10 +297,10 @@ fn records_sections_and_separators() {
     assert_eq!(r.line, 13);
     assert_eq!(r.last_line, 25);
     assert_eq!(
-        join_paragraphs(&r.summary),
+        join_paragraphs(r.summary_lines()),
         "Channel 'NB.SVR' to host '10.123.1.22' ended abnormally."
     );
-    assert_eq!(join_paragraphs(&r.sections[1]), "None.");
+    assert_eq!(join_paragraphs(r.section_lines(1)), "None.");
     assert_eq!(r.source, None);
     assert!(r.closed);
 }
