@@ -54,16 +54,16 @@ pub(super) fn scan_attrs_each<'a>(
         let vstart = i + 1;
         let mut depth = 1usize;
         let mut j = vstart;
-        // Only parentheses count: found by memchr, not byte by byte.
-        while let Some(k) = memchr::memchr2(b'(', b')', &b[j..]) {
-            j += k;
-            if b[j] == b'(' {
-                depth += 1;
-            } else {
-                depth -= 1;
-                if depth == 0 {
-                    break;
+        while j < b.len() {
+            match b[j] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
                 }
+                _ => {}
             }
             j += 1;
         }
@@ -684,7 +684,14 @@ pub(super) fn is_separator(line: &str) -> Option<Option<String>> {
             }
         }
     };
-    Some(groups.map(|(f, l)| format!("{}:{}", &line[f.0..f.1], &line[l.0..l.1])))
+    Some(groups.map(|(f, l)| {
+        let (f, l) = (&line[f.0..f.1], &line[l.0..l.1]);
+        let mut s = String::with_capacity(f.len() + 1 + l.len());
+        s.push_str(f);
+        s.push(':');
+        s.push_str(l);
+        s
+    }))
 }
 
 /// `AMQnnnn[X]: ...`; the byte test first, since this runs on every line
@@ -717,6 +724,10 @@ pub(super) fn heading(line: &str) -> Option<&str> {
         {
             return Some("");
         }
+    }
+    // A known heading with its text after it has a colon somewhere.
+    if !t.contains(':') {
+        return None;
     }
     for h in KNOWN_HEADINGS {
         if let Some(rest) = t.strip_prefix(h) {

@@ -22,7 +22,8 @@ pub(super) struct Evidence {
 }
 
 impl Evidence {
-    pub(super) fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>) {
+    /// Count a header; `offs` is `offsets(h, utc)`.
+    pub(super) fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>, offs: Offs) {
         if self.count == 0 {
             self.first_line = line;
             self.example = h.local_raw.clone();
@@ -34,9 +35,8 @@ impl Evidence {
         if h.b > 12 && h.a <= 12 {
             self.month_first += 1;
         }
-        if let Some(u) = utc {
-            let dmy = h.local(Order::Dmy).and_then(|l| offset_of(l, u));
-            let mdy = h.local(Order::Mdy).and_then(|l| offset_of(l, u));
+        if utc.is_some() {
+            let [dmy, mdy] = offs;
             if let Some(o) = dmy {
                 *self.off_dmy.entry(o).or_default() += 1;
             }
@@ -59,6 +59,17 @@ impl Evidence {
             self.month_first + self.time_mdy,
         )
     }
+}
+
+/// A header's UTC offset read day first and month first, when it has
+/// `Time()` and the reading is a valid date within ±14 hours of it.
+pub(super) type Offs = [Option<i32>; 2];
+
+pub(super) fn offsets(h: &Header, utc: Option<NaiveDateTime>) -> Offs {
+    let Some(u) = utc else {
+        return [None, None];
+    };
+    [Order::Dmy, Order::Mdy].map(|o| h.local(o).and_then(|l| offset_of(l, u)))
 }
 
 #[derive(Debug, Default)]
@@ -193,6 +204,11 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             p.settle(done);
             continue;
         }
+        // Only four names matter here: a line that names none of them
+        // before a `(` is not scanned.
+        if !names_wanted(t.as_bytes(), p.qmgr.is_none(), p.host.is_none()) {
+            continue;
+        }
         scan_attrs_each(trim_end(t), |k, v| match k {
             "Time" => cur.utc = parse_utc(v),
             "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
@@ -205,6 +221,21 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         p.settle(done);
     }
     p
+}
+
+/// Whether `Time(`, `VRMF(`, and `QMgr(` or `Host(` while still wanted,
+/// occur in an attribute line: the names the first pass reads. A value
+/// holding one of them is found too, and the scanner then decides.
+pub(super) fn names_wanted(b: &[u8], qmgr: bool, host: bool) -> bool {
+    memchr::memchr_iter(b'(', b).any(|i| {
+        i >= 4
+            && match &b[i - 4..i] {
+                b"Time" | b"VRMF" => true,
+                b"QMgr" => qmgr,
+                b"Host" => host,
+                _ => false,
+            }
+    })
 }
 
 impl Prescan {
@@ -223,28 +254,29 @@ impl Prescan {
         if h.is_legacy() {
             self.legacy = true;
         }
+        let offs = offsets(h, d.utc);
         if let Some(u) = d.utc {
             for o in [Order::Dmy, Order::Mdy] {
-                if let Some(off) = h.local(o).and_then(|l| offset_of(l, u)) {
+                if let Some(off) = offs[order_index(o)] {
                     push_seg(&mut self.segs[order_index(o)], d.line, off, u);
                 }
             }
         }
         let se = self.styles.entry(h.style).or_default();
-        se.all.add(d.line, h, d.utc);
+        se.all.add(d.line, h, d.utc, offs);
         // Headers without User() (and users beyond the limit) share one
         // writer key, so their offsets still count. A writer seen before
         // is found without a copy of its name.
         let user = h.user.as_deref().unwrap_or("");
         if let Some(ev) = se.users.get_mut(user) {
-            ev.add(d.line, h, d.utc);
+            ev.add(d.line, h, d.utc, offs);
             return;
         }
         let mut u = writer_key(h);
         if se.users.len() >= MAX_USERS_PER_STYLE {
             u = String::new();
         }
-        se.users.entry(u).or_default().add(d.line, h, d.utc);
+        se.users.entry(u).or_default().add(d.line, h, d.utc, offs);
     }
 }
 
