@@ -419,23 +419,42 @@ pub fn escape_json_controls_from(out: &mut Vec<u8>, from: usize) {
 }
 
 /// A writer of JSON text that escapes DEL and C1 controls (see
-/// `escape_json_controls_from`); a lead byte cut off at the end of one
-/// write is held for the next.
+/// `escape_json_controls_from`). Writes are gathered into blocks (serde
+/// writes a few bytes at a time); a lead byte cut off at the end of a block
+/// waits for the next. Call `finish` (or `flush`) at the end: dropping it
+/// writes what is left but cannot report an error.
 pub struct JsonControlEscaper<'a> {
     out: &'a mut dyn std::io::Write,
-    /// The start of a character that may be one to escape, cut off at the
-    /// end of the last write (at most two bytes).
-    held: Vec<u8>,
+    /// Bytes written and not yet escaped and passed on.
     buf: Vec<u8>,
 }
+
+/// The block the escaper gathers before passing it on.
+const ESCAPE_BLOCK: usize = 8 << 10;
 
 impl<'a> JsonControlEscaper<'a> {
     pub fn new(out: &'a mut dyn std::io::Write) -> Self {
         JsonControlEscaper {
             out,
-            held: Vec::new(),
             buf: Vec::new(),
         }
+    }
+
+    /// Pass on everything written, without flushing the writer beneath.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.pass_on(true)
+    }
+
+    /// Escape and pass on what is gathered; unless `all`, a character
+    /// that may be cut stays for the next block.
+    fn pass_on(&mut self, all: bool) -> std::io::Result<()> {
+        let keep = if all { 0 } else { cut_lead(&self.buf) };
+        let rest = self.buf.split_off(self.buf.len() - keep);
+        escape_json_controls_from(&mut self.buf, 0);
+        let r = self.out.write_all(&self.buf);
+        self.buf.clear();
+        self.buf.extend_from_slice(&rest);
+        r
     }
 }
 
@@ -450,27 +469,23 @@ fn cut_lead(b: &[u8]) -> usize {
 
 impl std::io::Write for JsonControlEscaper<'_> {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.buf.clear();
-        self.buf.append(&mut self.held);
         self.buf.extend_from_slice(data);
-        let keep = cut_lead(&self.buf);
-        self.held = self.buf.split_off(self.buf.len() - keep);
-        let mut b = std::mem::take(&mut self.buf);
-        escape_json_controls_from(&mut b, 0);
-        let r = self.out.write_all(&b);
-        self.buf = b;
-        r.map(|_| data.len())
+        if self.buf.len() >= ESCAPE_BLOCK {
+            self.pass_on(false)?;
+        }
+        Ok(data.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        let held = std::mem::take(&mut self.held);
-        self.out.write_all(&held)?;
+        self.pass_on(true)?;
         self.out.flush()
     }
 }
 
 impl Drop for JsonControlEscaper<'_> {
     fn drop(&mut self) {
-        let _ = self.out.write_all(&self.held);
+        if !self.buf.is_empty() {
+            let _ = self.pass_on(true);
+        }
     }
 }
 
@@ -630,6 +645,23 @@ mod tests {
             w.flush().unwrap();
         }
         assert_eq!(out, v);
+        // Long text in writes of many sizes, a control cut at each place
+        // around the block's end: the same as escaping it in one go.
+        for at in ESCAPE_BLOCK - 4..ESCAPE_BLOCK + 2 {
+            let text = format!("{}\u{85}x\u{2028}y\u{7f}", "a".repeat(at));
+            let json = serde_json::to_string(&text).unwrap();
+            let mut want = json.clone().into_bytes();
+            escape_json_controls_from(&mut want, 0);
+            for step in [1, 3, 7, 4096, 9000] {
+                let mut out = Vec::new();
+                let mut w = JsonControlEscaper::new(&mut out);
+                for c in json.as_bytes().chunks(step) {
+                    w.write_all(c).unwrap();
+                }
+                w.finish().unwrap();
+                assert_eq!(out, want, "at {at}, writes of {step}");
+            }
+        }
     }
 
     #[test]
