@@ -14,8 +14,10 @@ struct Doc<'a> {
     inputs: Vec<Input<'a>>,
     findings: &'a [Finding],
     summary: Summary,
-    /// The contract's `calls`: the same rows as `calls --format json`.
-    calls: Vec<mqdiag_analysis::calls::JsonRow<'a>>,
+    /// The contract's `calls`: the same rows as `calls --format json`;
+    /// left out when they were not counted (no rule that ran reads them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calls: Option<Vec<mqdiag_analysis::calls::JsonRow<'a>>>,
     run: &'a super::runinfo::RunInfo,
     /// How files were read (not findings): `{"path", "note"}`.
     reading_notes: Vec<super::notes::Note<'a>>,
@@ -81,11 +83,12 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             new,
             baseline,
         },
-        calls: r
-            .calls
-            .iter()
-            .map(mqdiag_analysis::calls::Row::to_json)
-            .collect(),
+        calls: r.calls_counted.then(|| {
+            r.calls
+                .iter()
+                .map(mqdiag_analysis::calls::Row::to_json)
+                .collect()
+        }),
         run: r.run,
         reading_notes: super::notes::all(r),
     };
