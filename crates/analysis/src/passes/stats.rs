@@ -259,11 +259,23 @@ fn median_slope_within(points: &[(f64, f64)], (lo, hi): (f64, f64), room: usize)
     let width = total_key(hi).wrapping_sub(lo) as u64;
     let (mut below, mut n) = (0usize, 0usize);
     let mut kept = Vec::with_capacity(room);
+    // Points in time order (the usual case): a point's pairs with no
+    // slope are the first few after it (x - x_i only grows), so the loop
+    // over the rest has no test.
+    let ordered = points.windows(2).all(|w| w[0].0 <= w[1].0);
     for (i, &(ax, ay)) in points.iter().enumerate() {
-        for &(bx, by) in &points[i + 1..] {
+        let rest = &points[i + 1..];
+        let from = if ordered {
+            rest.iter()
+                .position(|b| b.0 - ax > f64::EPSILON)
+                .unwrap_or(rest.len())
+        } else {
+            0
+        };
+        for &(bx, by) in &rest[from..] {
             // `pair_slope`, written out: this loop is the estimator's cost.
             let dx = bx - ax;
-            if dx.abs() > f64::EPSILON {
+            if ordered || dx.abs() > f64::EPSILON {
                 let s = (by - ay) / dx;
                 let k = total_key(s);
                 n += 1;
@@ -482,6 +494,8 @@ mod tests {
                         let x = match shape {
                             // Repeated x: pairs with no slope.
                             3 => (i / 3) as f64,
+                            // Out of time order, x repeated.
+                            6 => ((i * 37) % n / 2) as f64,
                             _ => i as f64 * 0.25 + (next() % 3) as f64 * 1e-3,
                         };
                         let y = match shape {
