@@ -3,7 +3,7 @@
 //! where the columns the reader needs are. Behaviour is data here: adding a
 //! structure or a renamed column is one table row.
 
-use crate::event::AttrName;
+use crate::event::{AttrName, Key};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -277,8 +277,11 @@ pub struct Layout {
     /// The attribute name of each kept column: the consumer's own
     /// `&'static` name when it gave one (no copy per row).
     pub attr: Vec<AttrName>,
-    /// The columns `cells` looks at, in order: the kept ones and every
-    /// `(DATE)` (whose placeholder may drop its kept `(TIME)`).
+    /// The key each column's name is, when it is one (found once here, not
+    /// for every row).
+    pub key: Vec<Option<Key>>,
+    /// The columns `cells` looks at, in order: the kept ones and the
+    /// `(DATE)`s whose placeholder may drop a kept `(TIME)`.
     pub visit: Vec<usize>,
     /// Rows are split up to this many columns when the rest of the line is
     /// plain (`Row` then counts commas for a cell past it). The cells kept
@@ -349,6 +352,7 @@ impl Layout {
             keep: vec![true; keep_minus_one.len()],
             kept: keep_minus_one.len(),
             attr: names.iter().map(|n| AttrName::Owned(n.clone())).collect(),
+            key: names.iter().map(|n| Key::from_name(n)).collect(),
             visit: (0..names.len()).collect(),
             limit: AtomicUsize::new(names.len()),
             keep_minus_one,
@@ -367,8 +371,19 @@ impl Layout {
                 *a = AttrName::Borrowed(n);
             }
         }
+        // A `(DATE)` whose `(TIME)` is not kept matters only when it comes
+        // between a kept pair's two columns (it takes over the pair's
+        // "drop the time" mark in `cells`): otherwise not even read.
+        let spans: Vec<(usize, usize)> = (0..self.names.len())
+            .filter_map(|i| self.time_of[i].map(|t| (i, t)))
+            .filter(|&(_, t)| self.keep[t])
+            .collect();
         self.visit = (0..self.names.len())
-            .filter(|&i| self.keep[i] || self.time_of[i].is_some())
+            .filter(|&i| {
+                self.keep[i]
+                    || self.time_of[i]
+                        .is_some_and(|t| self.keep[t] || spans.iter().any(|&(a, b)| a < i && i < b))
+            })
             .collect();
         let read = super::derive::READ.iter().filter_map(|n| self.col(n));
         let last = self

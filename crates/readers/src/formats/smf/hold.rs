@@ -2,6 +2,7 @@
 //! (`HORIZON`) or the budget is full, and leave as events in instant order.
 
 use super::*;
+use crate::event::Key;
 
 impl FileState {
     #[allow(clippy::too_many_arguments)]
@@ -90,9 +91,9 @@ impl FileState {
                 let mut attrs = Attrs::spare(n, h.bytes.len().min(n * 24));
                 cells(&row, &mut attrs);
                 let text = derive::derive(&row, Some(&mut attrs));
-                attrs.push("ts_from".into(), h.from);
+                attrs.push_key(Key::TsFrom, h.from);
                 if let Some(o) = h.offset {
-                    attrs.push("clock_offset_s".into(), &o.to_string());
+                    attrs.push_key(Key::ClockOffsetS, &o.to_string());
                 }
                 (text, attrs)
             });

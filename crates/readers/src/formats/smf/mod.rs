@@ -867,7 +867,10 @@ fn cells(row: &Row, attrs: &mut Attrs) {
             continue;
         }
         if l.keep[i] {
-            attrs.push(l.attr[i].clone(), &v);
+            match l.key[i] {
+                Some(k) => attrs.push_key(k, &v),
+                None => attrs.push(l.attr[i].clone(), &v),
+            }
         }
     }
 }
