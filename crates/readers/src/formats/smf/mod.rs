@@ -869,7 +869,7 @@ fn cells(row: &Row, attrs: &mut Attrs) {
         if l.keep[i] {
             match l.key[i] {
                 Some(k) => attrs.push_key(k, &v),
-                None => attrs.push(l.attr[i].clone(), &v),
+                None => attrs.push_name(l.attr[i].clone(), &v),
             }
         }
     }

@@ -80,7 +80,8 @@ impl<'a> Row<'a> {
     }
 
     pub fn int(&self, name: &str) -> Option<i64> {
-        value::int(&self.get(name)?)
+        // `get` trimmed it already.
+        self.get(name)?.parse().ok()
     }
 
     /// A `X(S)` + `X(US)` duration in microseconds.
