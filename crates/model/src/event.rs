@@ -528,6 +528,14 @@ impl Attrs {
         self.push_slot(Slot::Key(key), value);
     }
 
+    /// Add a value under a name the caller found is not a key's
+    /// (`Key::from_name` gave `None`), without looking again: readers that
+    /// name many attributes from a header look each name up once.
+    pub fn push_name(&mut self, name: AttrName, value: &str) {
+        debug_assert!(Key::from_name(&name).is_none(), "{name} is a key");
+        self.push_slot(Slot::Name(name), value);
+    }
+
     fn push_slot(&mut self, slot: Slot, value: &str) {
         // Values past 4 GB in one event cannot be stored; such a value is
         // cut (no reader keeps lines that long).

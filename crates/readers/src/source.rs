@@ -30,7 +30,7 @@ pub struct Interest {
     /// SMF CSV columns read by name. Rows keep only these of their cells
     /// (and every attribute the reader derives): a WQ row has ~300 cells,
     /// the passes read a dozen names.
-    smf_columns: std::collections::HashSet<String, rustc_hash::FxBuildHasher>,
+    smf_columns: std::collections::HashSet<&'static str, rustc_hash::FxBuildHasher>,
     /// Whether SMF rows need more than their times and line numbers.
     smf_detail: bool,
 }
@@ -116,15 +116,20 @@ impl Interest {
     }
 
     /// Also keep these SMF columns (or attributes of that name) on rows.
-    pub fn with_smf_columns<'a>(mut self, names: impl IntoIterator<Item = &'a str>) -> Self {
-        self.smf_columns
-            .extend(names.into_iter().map(str::to_string));
+    pub fn with_smf_columns(mut self, names: impl IntoIterator<Item = &'static str>) -> Self {
+        self.smf_columns.extend(names);
         self
     }
 
     /// Whether an SMF row must carry the cell of this column.
     pub fn smf_column(&self, name: &str) -> bool {
         self.smf_columns.contains(name)
+    }
+
+    /// The name as the consumer gave it, when rows must carry the cell
+    /// of this column (stored under it without a copy per row).
+    pub fn smf_column_name(&self, name: &str) -> Option<&'static str> {
+        self.smf_columns.get(name).copied()
     }
 
     /// False when SMF rows are only counted and timed (no text, no

@@ -107,6 +107,17 @@ enum GroupKey {
     Channel(&'static str, String, String, String),
 }
 
+/// What an SMF row was counted by: its channel instance's start, that
+/// instance's stop, or its task. Kept typed: QCST rows repeat every
+/// collection, and formatting their times to compare them cost more than
+/// the rest of the pass.
+#[derive(PartialEq, Eq)]
+enum Seen {
+    Start(NaiveDateTime),
+    Stop(NaiveDateTime),
+    Task(String),
+}
+
 #[derive(Default)]
 struct Group {
     connects: u64,
@@ -115,7 +126,7 @@ struct Group {
     last: Option<Ts>,
     lifetimes: Moments,
     open: VecDeque<Ts>,
-    seen: VecDeque<String>,
+    seen: VecDeque<Seen>,
     evidence: EvidenceSet,
     program: Option<String>,
     host: Option<String>,
@@ -177,7 +188,7 @@ impl Group {
     }
 
     /// Whether this SMF key was counted already (bounded memory).
-    fn seen_before(&mut self, key: String) -> bool {
+    fn seen_before(&mut self, key: Seen) -> bool {
         if self.seen.contains(&key) {
             return true;
         }
@@ -502,10 +513,10 @@ impl ConnectionChurn {
                 let Some(g) = self.channel_group("SMF QCST", qmgr, channel, conname) else {
                     return;
                 };
-                if g.seen_before(start.to_string()) {
+                if g.seen_before(Seen::Start(start)) {
                     // A running instance reported again: its stop may be new.
                     if let Some(stop) = stop
-                        && !g.seen_before(format!("stop {start}"))
+                        && !g.seen_before(Seen::Stop(start))
                     {
                         g.lifetime((stop - start).num_microseconds().unwrap_or(0), ts, None);
                     }
@@ -516,7 +527,7 @@ impl ConnectionChurn {
                     .unwrap_or(ts);
                 let delta = g.connect(start_ts, e, cap);
                 if let Some(stop) = stop {
-                    g.seen_before(format!("stop {start}"));
+                    g.seen_before(Seen::Stop(start));
                     g.lifetime((stop - start).num_microseconds().unwrap_or(0), ts, None);
                 }
                 self.charted(delta);
@@ -565,7 +576,7 @@ impl ConnectionChurn {
                 let Some(g) = self.channel_group("SMF WTID", qmgr, channel, conname) else {
                     return;
                 };
-                if g.seen_before(task) {
+                if g.seen_before(Seen::Task(task)) {
                     return;
                 }
                 let start_ts = life

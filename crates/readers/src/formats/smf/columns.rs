@@ -3,8 +3,10 @@
 //! where the columns the reader needs are. Behaviour is data here: adding a
 //! structure or a renamed column is one table row.
 
+use crate::event::{AttrName, Key};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Structures told apart by columns only they have, most specific first
 /// (QCTADP has no column of its own: it is the task layout without the
@@ -272,6 +274,20 @@ pub struct Layout {
     /// unless the consumer said which it reads: `keep_only`).
     pub keep: Vec<bool>,
     kept: usize,
+    /// The attribute name of each kept column: the consumer's own
+    /// `&'static` name when it gave one (no copy per row).
+    pub attr: Vec<AttrName>,
+    /// The key each column's name is, when it is one (found once here, not
+    /// for every row).
+    pub key: Vec<Option<Key>>,
+    /// The columns `cells` looks at, in order: the kept ones and the
+    /// `(DATE)`s whose placeholder may drop a kept `(TIME)`.
+    pub visit: Vec<usize>,
+    /// Rows are split up to this many columns when the rest of the line is
+    /// plain (`Row` then counts commas for a cell past it). The cells kept
+    /// at first; raised when a row reads past it, so that it settles on
+    /// the last column anything reads.
+    limit: AtomicUsize,
 }
 
 /// The layout a header line gives, or `None` when the line is not a
@@ -328,7 +344,6 @@ impl Layout {
         Layout {
             structure,
             by_header: by_header.is_some(),
-            names,
             index,
             has_qsg,
             renamed,
@@ -336,14 +351,67 @@ impl Layout {
             time_of,
             keep: vec![true; keep_minus_one.len()],
             kept: keep_minus_one.len(),
+            attr: names.iter().map(|n| AttrName::Owned(n.clone())).collect(),
+            key: names.iter().map(|n| Key::from_name(n)).collect(),
+            visit: (0..names.len()).collect(),
+            limit: AtomicUsize::new(names.len()),
             keep_minus_one,
+            names,
         }
     }
 
-    /// Keep only the cells of the columns `wanted` names.
-    pub fn keep_only(&mut self, wanted: impl Fn(&str) -> bool) {
-        self.keep = self.names.iter().map(|n| wanted(n)).collect();
+    /// Keep only the cells of the columns `wanted` names (it gives the
+    /// name to store them under).
+    pub fn keep_only(&mut self, wanted: impl Fn(&str) -> Option<&'static str>) {
+        let names: Vec<Option<&'static str>> = self.names.iter().map(|n| wanted(n)).collect();
+        self.keep = names.iter().map(Option::is_some).collect();
         self.kept = self.keep.iter().filter(|k| **k).count();
+        for (a, n) in self.attr.iter_mut().zip(&names) {
+            if let Some(n) = n {
+                *a = AttrName::Borrowed(n);
+            }
+        }
+        // A `(DATE)` whose `(TIME)` is not kept matters only when it comes
+        // between a kept pair's two columns (it takes over the pair's
+        // "drop the time" mark in `cells`): otherwise not even read.
+        let spans: Vec<(usize, usize)> = (0..self.names.len())
+            .filter_map(|i| self.time_of[i].map(|t| (i, t)))
+            .filter(|&(_, t)| self.keep[t])
+            .collect();
+        self.visit = (0..self.names.len())
+            .filter(|&i| {
+                self.keep[i]
+                    || self.time_of[i]
+                        .is_some_and(|t| self.keep[t] || spans.iter().any(|&(a, b)| a < i && i < b))
+            })
+            .collect();
+        let read = super::derive::READ.iter().filter_map(|n| self.col(n));
+        let last = self
+            .visit
+            .iter()
+            .flat_map(|&i| [Some(i), self.time_of[i]])
+            .flatten()
+            .chain(read)
+            .max();
+        // The common block (`Date` .. `MQ_Version`) is read for every row.
+        let limit = last.map_or(0, |l| l + 1).max(6).min(self.names.len());
+        self.limit = AtomicUsize::new(limit);
+    }
+
+    /// How many columns a row is split into when read.
+    pub fn split_limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// A row read column `i`, past what it was split into: later rows are
+    /// split up to it. (A column missing from `derive::READ`.)
+    pub fn read_past(&self, i: usize) {
+        debug_assert!(
+            false,
+            "column `{}` read past the split: list it in derive::READ",
+            self.names[i]
+        );
+        self.limit.fetch_max(i + 1, Ordering::Relaxed);
     }
 
     /// How many columns are kept.

@@ -84,9 +84,39 @@ pub struct Unbalanced {
 /// `memchr`.
 pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
     out.clear();
+    split_from(line, out, 0, usize::MAX).map(|_| ())
+}
+
+/// `split`, stopped once `out` holds `max` fields: the position where the
+/// rest of the line begins (the byte after the separator), or `None` when
+/// the line ended first (then `out` is every field, as `split` gives).
+pub fn split_prefix(
+    line: &[u8],
+    out: &mut Vec<Field>,
+    max: usize,
+) -> Result<Option<usize>, Unbalanced> {
+    out.clear();
+    split_from(line, out, 0, max)
+}
+
+/// The rest of a line `split_prefix` stopped in, from `at`, split onto
+/// the fields it gave: then `out` is what `split` gives.
+pub fn split_rest(line: &[u8], out: &mut Vec<Field>, at: usize) -> Result<(), Unbalanced> {
+    split_from(line, out, at, usize::MAX).map(|_| ())
+}
+
+/// Fields from `i` (the start of one) onto `out`, until `out` holds `max`.
+fn split_from(
+    line: &[u8],
+    out: &mut Vec<Field>,
+    mut i: usize,
+    max: usize,
+) -> Result<Option<usize>, Unbalanced> {
     let n = line.len();
-    let mut i = 0;
     loop {
+        if out.len() >= max {
+            return Ok(Some(i));
+        }
         let mut j = i;
         if j + 1 < n && line[j] == b'=' && line[j + 1] == b'"' {
             j += 1;
@@ -127,7 +157,7 @@ pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
             i = end;
         }
         if i >= n {
-            return Ok(());
+            return Ok(None);
         }
         // line[i] is the separator.
         i += 1;
@@ -137,9 +167,50 @@ pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
                 end: n,
                 quoted: false,
             });
-            return Ok(());
+            return Ok(None);
         }
     }
+}
+
+/// How many fields `split` makes of the rest of a line that holds no
+/// quote (`None` when it holds one): then every field is plain text
+/// between commas, so counting the commas is enough.
+pub fn plain_rest(rest: &[u8]) -> Option<usize> {
+    if memchr(b'"', rest).is_some() {
+        return None;
+    }
+    // A plain count vectorises; `memchr_iter` pays per match, and most of
+    // a WQ row's rest is `0,`.
+    Some(rest.iter().filter(|&&b| b == b',').count() + 1)
+}
+
+/// Field `k` (0-based) of the rest of a line that `plain_rest` accepted.
+pub fn plain_field(line: &[u8], rest: usize, k: usize) -> Field {
+    let n = line.len();
+    let mut start = rest.min(n);
+    for _ in 0..k {
+        match memchr(b',', &line[start..]) {
+            Some(p) => start += p + 1,
+            None => return Field::EMPTY,
+        }
+    }
+    let end = memchr(b',', &line[start..]).map_or(n, |p| start + p);
+    Field {
+        start,
+        end,
+        quoted: false,
+    }
+}
+
+/// Where the rest of a line begins after the last of `fields` (kept
+/// offsets do not say whether a field was quoted: its closing quote does).
+pub fn rest_after(line: &[u8], last: &Field) -> usize {
+    last.end
+        + if line.get(last.end) == Some(&b'"') {
+            2
+        } else {
+            1
+        }
 }
 
 /// Undo splits made by a `",` inside a string: a quoted field followed by
@@ -395,6 +466,35 @@ mod tests {
         // The damage must have made some rows unsplittable, or the test
         // checked only the easy path.
         assert!(errors > 10, "only {errors} unbalanced rows");
+        // Split in part, the rest split on or counted: the same fields.
+        let (mut plain, mut c) = (0, Vec::new());
+        for l in &lines {
+            let whole = split(l, &mut a).map(|()| a.clone());
+            for max in [0, 1, 2, 3, 5, 8, 40] {
+                let got = match split_prefix(l, &mut b, max) {
+                    Err(u) => Err(u),
+                    Ok(None) => Ok(b.clone()),
+                    Ok(Some(rest)) => {
+                        assert_eq!(b.len(), max);
+                        if let (Some(more), Ok(w)) = (plain_rest(&l[rest..]), &whole) {
+                            plain += 1;
+                            assert_eq!(max + more, w.len(), "{}", String::from_utf8_lossy(l));
+                            for k in 0..more {
+                                let f = plain_field(l, rest, k);
+                                assert_eq!(f.bytes(l), w[max + k].bytes(l));
+                            }
+                            if let Some(last) = b.last() {
+                                assert_eq!(rest_after(l, last), rest);
+                            }
+                        }
+                        c.clone_from(&b);
+                        split_rest(l, &mut c, rest).map(|()| c.clone())
+                    }
+                };
+                assert_eq!(got, whole, "{} (first {max})", String::from_utf8_lossy(l));
+            }
+        }
+        assert!(plain > 1000, "only {plain} plain rests");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! for people.
 
 use super::row::Row;
-use crate::event::AttrName;
+use crate::event::{Attrs, Key};
 use crate::timefmt::human_us;
 use std::fmt::Write;
 
@@ -31,30 +31,155 @@ pub const NAMES: &[&str] = &[
     "clock_offset_s",
 ];
 
+/// Every column read by name: here, to place a row (`timing`, `tasks`,
+/// the clock anchors) and to list a file's queue managers. A row is split
+/// only up to the last of these and of the columns kept (`fit_prefix`);
+/// a column read that is missing here is still found, only slower (and
+/// debug builds stop on it, so that tests find it).
+pub const READ: &[&str] = &[
+    // Every row, and the clocks.
+    "Date",
+    "Time",
+    "LPAR",
+    "QMgr",
+    "MQ_Version",
+    "Interval_Start (DATE)",
+    "Interval_Start (TIME)",
+    "Interval_Duration",
+    "WTAS_Interval_Start (DATE)",
+    "WTAS_Interval_Start (TIME)",
+    "WTAS_Interval_End (DATE)",
+    "WTAS_Interval_End (TIME)",
+    "Collection_Time (DATE)",
+    "Collection_Time (TIME)",
+    "Start (DATE)",
+    "Start (TIME)",
+    "Stop (DATE)",
+    "Stop (TIME)",
+    "Close (DATE)",
+    "Close (TIME)",
+    // WQ
+    "Correlation",
+    "Base_Name",
+    "Open_Name",
+    "Total_Valid_Gets",
+    "Get_Count",
+    "Put_Count",
+    "Put1_Count",
+    "Total_Time_On_Queue(S)",
+    "Total_Time_On_Queue(US)",
+    "Max_Time_On_Queue(S)",
+    "Max_Time_On_Queue(US)",
+    "Max_Depth",
+    // WTAS
+    "Correl",
+    "Commit_Count",
+    "Backout_Count",
+    "Other_MQI_Count",
+    "Max_Latch_Wait_Time(S)",
+    "Max_Latch_Wait_Time(US)",
+    "Max_Latch_Wait_ID",
+    // WTID
+    "WTAS_Correlator",
+    "Appl_Type",
+    "Connection_Name",
+    "Channel_Name",
+    "Channel_Connection_Name",
+    "MVS_UserId",
+    // QMAC
+    "Application_Type",
+    "Authorisation_ID",
+    "CPU_Time(S)",
+    "CPU_Time(US)",
+    "Puts_Len_0to99",
+    "Puts_Len_100to999",
+    "Puts_Len_1000to9999",
+    "Puts_Len_10000",
+    "Gets_Len_0to99",
+    "Gets_Len_100to999",
+    "Gets_Len_1000to9999",
+    "Gets_Len_10000",
+    // QCST
+    "Chl_Name",
+    "Type",
+    "Status",
+    "Remote_QMgr_Or_App",
+    "Msg_All_Count",
+    "Bytes_Sent",
+    "Bytes_Received",
+    "Batches",
+    "Full_Batches",
+    "Net_Time_Avg",
+    "Net_Time_Max",
+    "DNS_Resolution_Time",
+    // QQST
+    "Queue",
+    "Record",
+    "Current_Depth",
+    "Queue_Depth_High_Water",
+    "Put",
+    "Put1",
+    "Get",
+    "QTime_Short",
+    "QTime_Long",
+    "Max_Age",
+    // QCTDSP, QCTADP, QCTSSL, QCTDNS
+    "Task_Index",
+    "Request_Count",
+    "Task_Elapsed_Time(S)",
+    "Task_Elapsed_Time(US)",
+    "Task_CPU_Time(S)",
+    "Task_CPU_Time(US)",
+    "Task_Channel_Count",
+    "Max_DNS_Request_Duration(S)",
+    "Max_DNS_Request_Duration(US)",
+    "Max_DNS_Request_Time (DATE)",
+    "Max_DNS_Request_Time (TIME)",
+    "Max_SSL_Request_Duration(S)",
+    "Max_SSL_Request_Duration(US)",
+    "Max_SSL_Request_Time (DATE)",
+    "Max_SSL_Request_Time (TIME)",
+    // QPST
+    "BufferPool",
+    "Buffer_Count",
+    "Lowest_Stealable",
+    "Defer_Write_THold_Reached",
+    "Sync_Write_THold_Reached",
+    "Suspend_No_Buffers",
+    // QMST
+    "Open",
+    "Close",
+    "Inq",
+    "Set",
+];
+
 /// At most this many attributes are added to a row's cells.
 pub const MAX_DERIVED: usize = 10;
 
-/// Derived attributes (appended to `attrs`) and the summary text.
-pub fn derive(row: &Row, attrs: &mut Vec<(AttrName, String)>) -> String {
+/// Derived attributes (appended to `attrs`, when given) and the summary
+/// text.
+pub fn derive(row: &Row, mut attrs: Option<&mut Attrs>) -> String {
     let l = row.layout;
     let s = l.structure.as_str();
-    let mut set = |k: AttrName, v: String| {
+    let mut set = |k: Key, v: &str| {
         debug_assert!(
-            NAMES.contains(&k.as_ref()),
+            NAMES.contains(&k.as_str()),
             "{k} missing from derive::NAMES"
         );
-        attrs.push((k, v))
+        if let Some(a) = attrs.as_deref_mut() {
+            a.push_key(k, v);
+        }
     };
-    set("record".into(), s.to_string());
-    let qmgr = row.get("QMgr").map(|q| q.into_owned());
+    set(Key::Record, s);
+    let qmgr = row.get("QMgr");
     if let Some(q) = &qmgr {
-        set("qmgr".into(), q.clone());
+        set(Key::Qmgr, q);
     }
-    let head = match &qmgr {
-        Some(q) => format!("{s} {q}"),
-        None => s.to_string(),
-    };
-    let mut t = head;
+    let mut t = crate::event::spare_text(160);
+    t.push_str(s);
+    if let Some(q) = &qmgr {
+        push_all(&mut t, &[" ", q]);
+    }
     match s {
         "WQ" => wq(row, &mut set, &mut t),
         "WTAS" => wtas(row, &mut set, &mut t),
@@ -75,7 +200,7 @@ pub fn derive(row: &Row, attrs: &mut Vec<(AttrName, String)>) -> String {
     t
 }
 
-type Set<'s> = dyn FnMut(AttrName, String) + 's;
+type Set<'s> = dyn FnMut(Key, &str) + 's;
 
 /// `LPAR/QMgr/correlator`: the correlator repeats for every interval
 /// record of a long-running task, so it names the task; the queue manager
@@ -103,13 +228,13 @@ fn us(v: i64) -> String {
 
 fn wq(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "Correlation") {
-        set("task".into(), k);
+        set(Key::Task, &k);
     }
     // Aggregate on the base queue: the opened name may be an alias or a
     // remote queue (then the base is the transmission queue).
     let queue = row.get("Base_Name").or_else(|| row.get("Open_Name"));
     if let Some(q) = &queue {
-        set("queue".into(), q.to_string());
+        set(Key::Queue, q);
         let _ = write!(t, " queue {q}");
     }
     if let (Some(o), Some(q)) = (row.get("Open_Name"), &queue)
@@ -130,10 +255,10 @@ fn wq(row: &Row, set: &mut Set, t: &mut String) {
         && let Some(total) = row.dur_us("Total_Time_On_Queue")
     {
         let avg = total / valid;
-        set("qtime_avg_us".into(), avg.to_string());
+        set(Key::QtimeAvgUs, &avg.to_string());
         let _ = write!(t, ", time on queue avg {}", us(avg));
         if let Some(max) = row.dur_us("Max_Time_On_Queue") {
-            set("qtime_max_us".into(), max.to_string());
+            set(Key::QtimeMaxUs, &max.to_string());
             let _ = write!(t, " max {}", us(max));
         }
     }
@@ -144,7 +269,7 @@ fn wq(row: &Row, set: &mut Set, t: &mut String) {
 
 fn wtas(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "Correl") {
-        set("task".into(), k);
+        set(Key::Task, &k);
     }
     if let Some(c) = row.get("Correl") {
         let _ = write!(t, " task {c}");
@@ -166,7 +291,7 @@ fn wtas(row: &Row, set: &mut Set, t: &mut String) {
 
 fn wtid(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(k) = task_key(row, "WTAS_Correlator") {
-        set("task".into(), k);
+        set(Key::Task, &k);
     }
     if let Some(a) = row.get("Appl_Type") {
         let _ = write!(t, " {a}");
@@ -175,15 +300,15 @@ fn wtid(row: &Row, set: &mut Set, t: &mut String) {
         let _ = write!(t, " {c}");
     }
     if let Some(c) = row.get("Channel_Name") {
-        set("channel".into(), c.to_string());
+        set(Key::Channel, &c);
         let _ = write!(t, " channel {c}");
     }
     if let Some(c) = row.get("Channel_Connection_Name") {
-        set("conname".into(), c.to_string());
+        set(Key::Conname, &c);
         let _ = write!(t, " conn {c}");
     }
     if let Some(u) = row.get("MVS_UserId") {
-        set("user".into(), u.to_string());
+        set(Key::User, &u);
         let _ = write!(t, " user {u}");
     }
 }
@@ -211,34 +336,37 @@ fn qmac(row: &Row, t: &mut String) {
 }
 
 fn qcst(row: &Row, set: &mut Set, t: &mut String) {
+    // Pieces pushed, not `write!`: every channel instance is a row, and
+    // formatting went through `fmt` a dozen times for each.
     if let Some(c) = row.get("Chl_Name") {
-        set("channel".into(), c.to_string());
-        let _ = write!(t, " channel {c}");
+        set(Key::Channel, &c);
+        push_all(t, &[" channel ", &c]);
     }
-    let kind: Vec<String> = ["Type", "Status"]
-        .iter()
-        .filter_map(|c| row.get(c).map(|v| v.into_owned()))
-        .collect();
-    if !kind.is_empty() {
-        let _ = write!(t, " ({})", kind.join(", "));
+    match (row.get("Type"), row.get("Status")) {
+        (Some(a), Some(b)) => push_all(t, &[" (", &a, ", ", &b, ")"]),
+        (Some(a), None) | (None, Some(a)) => push_all(t, &[" (", &a, ")"]),
+        (None, None) => {}
     }
     if let Some(c) = row.get("Connection_Name") {
-        set("conname".into(), c.to_string());
-        let _ = write!(t, " conn {c}");
+        set(Key::Conname, &c);
+        push_all(t, &[" conn ", &c]);
     }
     if let Some(r) = row.get("Remote_QMgr_Or_App") {
-        let _ = write!(t, " remote {r}");
+        push_all(t, &[" remote ", &r]);
     }
-    let _ = write!(
-        t,
-        " msgs {} bytes sent {} received {}",
-        n(row, "Msg_All_Count"),
-        n(row, "Bytes_Sent"),
-        n(row, "Bytes_Received")
-    );
+    t.push_str(" msgs ");
+    push_int(t, n(row, "Msg_All_Count"));
+    t.push_str(" bytes sent ");
+    push_int(t, n(row, "Bytes_Sent"));
+    t.push_str(" received ");
+    push_int(t, n(row, "Bytes_Received"));
     let batches = n(row, "Batches");
     if batches > 0 {
-        let _ = write!(t, " batches {batches} ({} full)", n(row, "Full_Batches"));
+        t.push_str(" batches ");
+        push_int(t, batches);
+        t.push_str(" (");
+        push_int(t, n(row, "Full_Batches"));
+        t.push_str(" full)");
     }
     if let Some(a) = row.int("Net_Time_Avg").filter(|a| *a > 0) {
         let _ = write!(
@@ -249,16 +377,45 @@ fn qcst(row: &Row, set: &mut Set, t: &mut String) {
         );
     }
     if let Some(d) = row.int("DNS_Resolution_Time") {
-        set("dns_us".into(), d.to_string());
+        let mut v = String::new();
+        push_int(&mut v, d);
+        set(Key::DnsUs, &v);
         if d > 0 {
             let _ = write!(t, " DNS {}", us(d));
         }
     }
 }
 
+/// Strings one after another.
+fn push_all(t: &mut String, parts: &[&str]) {
+    for p in parts {
+        t.push_str(p);
+    }
+}
+
+/// `v` in decimal, as `{}` writes it.
+fn push_int(t: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        t.push('-');
+    }
+    // Only ASCII digits were written.
+    t.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
 fn qqst(row: &Row, set: &mut Set, t: &mut String) {
     if let Some(q) = row.get("Queue") {
-        set("queue".into(), q.to_string());
+        set(Key::Queue, &q);
         let _ = write!(t, " queue {q}");
     }
     let full = row.get("Record").is_none_or(|r| r != "PARTIAL");
@@ -282,17 +439,17 @@ fn qqst(row: &Row, set: &mut Set, t: &mut String) {
         );
     }
     if let Some(q) = row.int("QTime_Short") {
-        set("qtime_avg_us".into(), q.to_string());
+        set(Key::QtimeAvgUs, &q.to_string());
         let _ = write!(t, ", qtime short {}", us(q));
     }
     if let Some(q) = row.int("QTime_Long") {
-        set("qtime_long_us".into(), q.to_string());
+        set(Key::QtimeLongUs, &q.to_string());
         let _ = write!(t, " long {}", us(q));
     }
     if full && let Some(a) = row.int("Max_Age") {
         set(
-            "oldest_msg_age_us".into(),
-            a.max(0).saturating_mul(1_000_000).to_string(),
+            Key::OldestMsgAgeUs,
+            &a.max(0).saturating_mul(1_000_000).to_string(),
         );
         let _ = write!(t, ", oldest message {a} s");
     }
@@ -322,15 +479,30 @@ fn task_stats(row: &Row, what: &str, prefix: &str, set: &mut Set, t: &mut String
         && let Some(e) = elapsed
     {
         let avg = e / reqs;
-        set(format!("{prefix}_avg_us").into(), avg.to_string());
+        if let Some(k) = derived(prefix, "avg") {
+            set(k, &avg.to_string());
+        }
         let _ = write!(t, ", avg {}", us(avg));
     }
     if let Some(m) = row.dur_us(&format!("Max_{what}_Request_Duration")) {
-        set(format!("{prefix}_max_us").into(), m.to_string());
+        if let Some(k) = derived(prefix, "max") {
+            set(k, &m.to_string());
+        }
         let _ = write!(t, ", longest {}", us(m));
     }
     if let Ok(Some(at)) = row.datetime(&format!("Max_{what}_Request_Time")) {
         let _ = write!(t, " at {}", at.format("%H:%M:%S%.6f"));
+    }
+}
+
+/// The key of a task's average or longest request (`dns`, `avg`).
+fn derived(prefix: &str, what: &str) -> Option<Key> {
+    match (prefix, what) {
+        ("dns", "avg") => Some(Key::DnsAvgUs),
+        ("dns", "max") => Some(Key::DnsMaxUs),
+        ("tls", "avg") => Some(Key::TlsAvgUs),
+        ("tls", "max") => Some(Key::TlsMaxUs),
+        _ => None,
     }
 }
 
@@ -373,5 +545,22 @@ fn qmst(row: &Row, t: &mut String) {
 impl Row<'_> {
     fn has_any(&self, names: &[&str]) -> bool {
         names.iter().any(|n| self.layout.has(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_are_written_as_format_writes_them() {
+        let mut rng = crate::testrng::Rng::new(0x5eed_1e55);
+        let mut vs = vec![0, 1, -1, 9, 10, -10, 99, 100, 12345, i64::MIN, i64::MAX];
+        vs.extend((0..2000).map(|i| (rng.next() as i64) >> (i % 64)));
+        for v in vs {
+            let mut t = String::from("x");
+            push_int(&mut t, v);
+            assert_eq!(t, format!("x{v}"));
+        }
     }
 }

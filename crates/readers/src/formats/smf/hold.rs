@@ -2,6 +2,7 @@
 //! (`HORIZON`) or the budget is full, and leave as events in instant order.
 
 use super::*;
+use crate::event::Key;
 
 impl FileState {
     #[allow(clippy::too_many_arguments)]
@@ -76,7 +77,7 @@ impl FileState {
         let off = FixedOffset::east_opt(h.lpar)?;
         let (text, attrs) = if self.bare {
             // Only counted and timed: the row fitted when it was read.
-            (String::new(), Vec::new())
+            (String::new(), Attrs::default())
         } else {
             let mut f = std::mem::take(&mut self.fields);
             let no_attrs = self.no_attrs;
@@ -84,14 +85,15 @@ impl FileState {
                 let row = Row::new(&h.layout, &h.bytes, &f);
                 if no_attrs {
                     // The derived attributes come with the text; dropped.
-                    return (derive::derive(&row, &mut Vec::new()), Vec::new());
+                    return (derive::derive(&row, None), Attrs::default());
                 }
-                let mut attrs = Vec::with_capacity(h.layout.kept() + derive::MAX_DERIVED);
+                let n = h.layout.kept() + derive::MAX_DERIVED + 2;
+                let mut attrs = Attrs::spare(n, h.bytes.len().min(n * 24));
                 cells(&row, &mut attrs);
-                let text = derive::derive(&row, &mut attrs);
-                attrs.push(("ts_from".into(), h.from.to_string()));
+                let text = derive::derive(&row, Some(&mut attrs));
+                attrs.push_key(Key::TsFrom, h.from);
                 if let Some(o) = h.offset {
-                    attrs.push(("clock_offset_s".into(), o.to_string()));
+                    attrs.push_key(Key::ClockOffsetS, &o.to_string());
                 }
                 (text, attrs)
             });
@@ -102,7 +104,7 @@ impl FileState {
         let ts = at(h.key.0);
         let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
         e.end = h.end.map(at);
-        e.attrs = attrs.into_iter().collect();
+        e.attrs = attrs;
         self.info.saw_event(&ts);
         Some(e)
     }

@@ -14,13 +14,12 @@ impl FileState {
             // change later in the file is reported where it happens.
             // (Only timings with a strong anchor can have one: WQ rows
             // need not all be split again to find none.)
-            let mut f = Vec::new();
             let has_strong = timing.anchors().iter().any(|(_, strong)| *strong);
-            let first_strong = self.pending.iter().filter(|_| has_strong).find_map(|p| {
-                refit(&p.layout, &p.bytes, p.cells.as_ref(), &mut f).then_some(())?;
-                let r = Row::new(&p.layout, &p.bytes, &f);
-                anchor(timing, &r, p.record).filter(|a| a.0).map(|a| a.1)
-            });
+            let first_strong = self
+                .pending
+                .iter()
+                .filter(|_| has_strong)
+                .find_map(|p| p.anchor.filter(|a| a.0).map(|a| a.1));
             self.start = Some(first_strong.unwrap_or(off));
             self.current = self.start;
         } else if timing.needs_offset() && !self.pending.is_empty() {
@@ -47,7 +46,7 @@ impl FileState {
                 continue;
             }
             let r = Row::new(&p.layout, &p.bytes, &f);
-            let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record);
+            let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record, p.anchor);
             let lpar = self.lpar_offset(&r, p.line_no);
             self.hold(
                 placed, lpar, p.record, p.line_no, p.bytes, p.cells, p.layout,
@@ -154,8 +153,9 @@ impl FileState {
         row: &Row,
         no: u64,
         record: NaiveDateTime,
+        anchored: Option<(bool, i32)>,
     ) -> Placed {
-        if let Some((true, c)) = anchor(timing, row, record)
+        if let Some((true, c)) = anchored
             && let Some(cur) = self.current
             && c != cur
         {

@@ -39,7 +39,7 @@ mod value;
 pub use survey::survey;
 
 use super::Reader;
-use crate::event::{AttrName, Event, Format, Kind, Origin};
+use crate::event::{Attrs, Event, Format, Kind, Origin};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
@@ -202,6 +202,8 @@ struct Pending {
     cells: Option<csvline::Kept>,
     layout: Arc<Layout>,
     record: NaiveDateTime,
+    /// What its clock anchor says (`anchor`), read once.
+    anchor: Option<(bool, i32)>,
 }
 
 /// A placed row waiting for its turn. Its times are UTC (naive), so rows
@@ -348,10 +350,47 @@ fn refit(layout: &Layout, line: &[u8], cells: Option<&csvline::Kept>, f: &mut Ve
     }
 }
 
+/// `fit`, splitting only the columns the layout's limit names when the
+/// rest of the line holds no quote and the row is as wide as its header
+/// (nearly every row: a WQ row has ~500 cells and rules read ~40). The
+/// fields are then those first columns; any other row is split whole.
+fn fit_prefix(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+    let limit = layout.split_limit();
+    if limit >= layout.width() {
+        return fit(layout, line, fields);
+    }
+    let split = match csvline::split_prefix(line, fields, limit) {
+        Ok(Some(rest)) => {
+            if let Some(more) = csvline::plain_rest(&line[rest..]) {
+                // The formatter's trailing comma is not a column (`fit`).
+                let trailing = usize::from(line.last() == Some(&b','));
+                if limit + more - trailing == layout.width() {
+                    return Ok(Fit::Exact);
+                }
+            }
+            csvline::split_rest(line, fields, rest)
+        }
+        Ok(None) => Ok(()),
+        Err(u) => Err(u),
+    };
+    fit_split(layout, line, fields, split)
+}
+
 /// Split a data row and fit it to the header; the problem when it cannot.
 fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+    let split = csvline::split(line, fields);
+    fit_split(layout, line, fields, split)
+}
+
+/// `fit` on the row split (`split`: what splitting it said).
+fn fit_split(
+    layout: &Layout,
+    line: &[u8],
+    fields: &mut Vec<Field>,
+    split: Result<(), csvline::Unbalanced>,
+) -> Result<Fit, String> {
     let name = |i: usize| layout.names.get(i).map_or("?", String::as_str);
-    if let Err(u) = csvline::split(line, fields) {
+    if let Err(u) = split {
         return Err(format!(
             "unbalanced quote in column {} `{}`: row skipped",
             u.field + 1,
@@ -543,7 +582,10 @@ impl FileState {
         }
         let mut layout = Layout::new(&cells, self.name_struct.as_deref());
         if let Some(w) = &self.wanted {
-            layout.keep_only(|n| w.smf_column(n) || derive::NAMES.contains(&n));
+            layout.keep_only(|n| {
+                w.smf_column_name(n)
+                    .or_else(|| derive::NAMES.iter().find(|d| **d == n).copied())
+            });
         }
         if !layout.by_header {
             let msg = match &self.name_struct {
@@ -597,7 +639,7 @@ impl FileState {
         layout: &Arc<Layout>,
         fields: &mut Vec<Field>,
     ) {
-        let fitted = match fit(layout, line, fields) {
+        let fitted = match fit_prefix(layout, line, fields) {
             Ok(v) => v,
             Err(mut msg) => {
                 if unterminated && msg.starts_with("short row") {
@@ -655,7 +697,14 @@ impl FileState {
             );
         }
         if row.text.is_none() {
-            let col = fields
+            // Every cell, when only the first were split.
+            let mut all = Vec::new();
+            let all = if fields.len() < layout.width() && fit(layout, line, &mut all).is_ok() {
+                &all
+            } else {
+                &*fields
+            };
+            let col = all
                 .iter()
                 .position(|f| std::str::from_utf8(f.bytes(line)).is_err())
                 .unwrap_or(0);
@@ -685,7 +734,8 @@ impl FileState {
         }
         self.rows += 1;
         let timing = Timing::of(layout);
-        if let Some((strong, c)) = anchor(timing, &row, record) {
+        let anchored = anchor(timing, &row, record);
+        if let Some((strong, c)) = anchored {
             self.votes.add(strong, c);
         }
         if !self.settled {
@@ -696,6 +746,7 @@ impl FileState {
                 cells: csvline::Kept::of(line, fields),
                 layout: layout.clone(),
                 record,
+                anchor: anchored,
             });
             if self.pending.len() >= ESTIMATE_ROWS
                 || self.votes.count() >= ESTIMATE_VOTES
@@ -704,7 +755,7 @@ impl FileState {
                 self.settle();
             }
         } else {
-            let placed = self.place(timing, &row, no, record);
+            let placed = self.place(timing, &row, no, record, anchored);
             let lpar = self.lpar_offset(&row, no);
             let cells = csvline::Kept::of(line, fields);
             self.hold(
@@ -798,16 +849,13 @@ fn anchor(timing: Timing, row: &Row, record: NaiveDateTime) -> Option<(bool, i32
 
 /// Every cell with a value, under its current column name. A `(DATE)` and
 /// `(TIME)` pair holding the formatter's 1970 placeholder is dropped whole.
-fn cells(row: &Row, attrs: &mut Vec<(AttrName, String)>) {
+fn cells(row: &Row, attrs: &mut Attrs) {
     let l = row.layout;
     let mut skip_time = None;
-    for (i, name) in l.names.iter().enumerate() {
+    // A cell not kept is not even read, unless it is a `(DATE)` that may
+    // drop its `(TIME)` partner.
+    for &i in &l.visit {
         if skip_time == Some(i) {
-            continue;
-        }
-        // A cell not kept is not even read, unless it is a `(DATE)` that
-        // may drop its `(TIME)` partner.
-        if !l.keep[i] && l.time_of[i].is_none() {
             continue;
         }
         let Some(v) = row.value(i) else { continue };
@@ -819,7 +867,10 @@ fn cells(row: &Row, attrs: &mut Vec<(AttrName, String)>) {
             continue;
         }
         if l.keep[i] {
-            attrs.push((name.clone().into(), v.into_owned()));
+            match l.key[i] {
+                Some(k) => attrs.push_key(k, &v),
+                None => attrs.push_name(l.attr[i].clone(), &v),
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! One data row seen through its header: typed access by column name.
 
 use super::columns::Layout;
-use super::csvline::Field;
+use super::csvline::{self, Field};
 use super::value;
 use crate::text::decode_lossy;
 use chrono::NaiveDateTime;
@@ -13,7 +13,10 @@ pub struct Row<'a> {
     /// The line as text when it is UTF-8 (nearly always): cells are then
     /// sliced from it without checking each again.
     pub text: Option<&'a str>,
-    /// Exactly `layout.width()` fields.
+    /// Exactly `layout.width()` fields, or the first of them when the
+    /// rest of the line holds no quote (`fit_prefix`): cells past them are
+    /// then found by counting commas, and the layout learns to split
+    /// further.
     pub fields: &'a [Field],
 }
 
@@ -29,8 +32,12 @@ impl<'a> Row<'a> {
 
     /// The cell as written (quotes and `=` removed), decoded.
     pub fn raw(&self, i: usize) -> Cow<'a, str> {
-        let Some(f) = self.fields.get(i) else {
-            return Cow::Borrowed("");
+        let f = match self.fields.get(i) {
+            Some(f) => *f,
+            None => match self.rest_field(i) {
+                Some(f) => f,
+                None => return Cow::Borrowed(""),
+            },
         };
         // Fields end at ASCII quotes and commas, so on a UTF-8 line they
         // are whole characters; `get` checks that all the same.
@@ -38,6 +45,21 @@ impl<'a> Row<'a> {
             return Cow::Borrowed(s);
         }
         decode_lossy(f.bytes(self.line))
+    }
+
+    /// A cell past the fields split, on a row split only in part.
+    fn rest_field(&self, i: usize) -> Option<Field> {
+        let n = self.fields.len();
+        if i >= self.layout.width() || n >= self.layout.width() {
+            return None;
+        }
+        let last = self.fields.last()?;
+        self.layout.read_past(i);
+        Some(csvline::plain_field(
+            self.line,
+            csvline::rest_after(self.line, last),
+            i - n,
+        ))
     }
 
     /// The cell cleaned: trimmed, with the formatter's placeholders (empty,
@@ -58,7 +80,8 @@ impl<'a> Row<'a> {
     }
 
     pub fn int(&self, name: &str) -> Option<i64> {
-        value::int(&self.get(name)?)
+        // `get` trimmed it already.
+        self.get(name)?.parse().ok()
     }
 
     /// A `X(S)` + `X(US)` duration in microseconds.

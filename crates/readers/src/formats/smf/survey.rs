@@ -10,7 +10,7 @@
 use super::columns::{self, Layout};
 use super::row::Row;
 use super::timing::Timing;
-use super::{ESTIMATE_ROWS, ESTIMATE_VOTES, anchor, clock, fit};
+use super::{ESTIMATE_ROWS, ESTIMATE_VOTES, anchor, clock, fit_prefix};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::source::{LparClock, LparClocks};
@@ -97,10 +97,13 @@ fn survey_file(input: &Input) -> (BTreeMap<(String, String), clock::Votes>, Opti
             let Some(header) = columns::header_layout(line, name_struct.as_deref()) else {
                 return (keys, None);
             };
+            // No cell is kept: rows are split up to the columns read.
+            let mut header = header;
+            header.keep_only(|_| None);
             layout = Some(header);
             continue;
         };
-        if fit(l, line, &mut fields).is_err() {
+        if fit_prefix(l, line, &mut fields).is_err() {
             continue;
         }
         let row = Row::new(l, line, &fields);

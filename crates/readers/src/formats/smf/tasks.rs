@@ -11,7 +11,6 @@
 //! entries.
 
 use super::columns::{self, Layout};
-use super::fit;
 use super::row::Row;
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
@@ -62,14 +61,16 @@ pub fn intervals(input: &Input, out: &mut Intervals) {
             let Some(header) = columns::header_layout(line, by_name.as_deref()) else {
                 return;
             };
-            let l = header;
+            let mut l = header;
             if l.structure != "WTAS" || !l.has("WTAS_Interval_Start (DATE)") {
                 return;
             }
+            // No cell is kept: rows are split up to the columns read.
+            l.keep_only(|_| None);
             layout = Some(l);
             continue;
         };
-        if fit(l, line, &mut fields).is_err() {
+        if super::fit_prefix(l, line, &mut fields).is_err() {
             continue;
         }
         let row = Row::new(l, line, &fields);
