@@ -394,3 +394,50 @@ fn a_domain_name_and_its_short_name_share_a_token() {
         assert!(token(part).is_empty(), "{part}: {:?}", token(part));
     }
 }
+
+/// `compare --redact`: both captures share one mapping, and no planted
+/// value survives in any of its formats.
+#[test]
+fn compare_redacts_both_captures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("bad")).unwrap();
+    let secrets = case(&root.join("bad"));
+    fs::create_dir_all(root.join("good")).unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trace/AMQ622742.0.FMT"),
+        root.join("good/AMQ622742.0.FMT"),
+    )
+    .unwrap();
+    let find = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&secrets)
+        .unwrap();
+    let (code, plain, err) = run(root, &["compare", "good", "bad", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let seen = find.find_iter(&plain).count();
+    assert!(
+        seen >= 20,
+        "only {seen} planted values in the plain comparison"
+    );
+    let mut leaks = Vec::new();
+    for format in ["text", "json", "markdown", "html"] {
+        let a = ["compare", "good", "bad", "--format", format, "--redact"];
+        let (code, out, err) = run(root, &a);
+        assert_eq!(code, 0, "{a:?}: {err}");
+        assert!(
+            out.contains("host-") || out.contains("addr-"),
+            "{a:?}: {out}"
+        );
+        for m in find.find_iter(&out) {
+            let b = out.as_bytes();
+            let around = &b[m.start().saturating_sub(50)..(m.end() + 20).min(b.len())];
+            leaks.push(format!(
+                "{a:?}: {:?} in {:?}",
+                &out[m.start()..m.end()],
+                String::from_utf8_lossy(around)
+            ));
+        }
+    }
+    assert!(leaks.is_empty(), "{} leaks: {:#?}", leaks.len(), leaks);
+}
