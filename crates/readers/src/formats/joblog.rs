@@ -425,6 +425,10 @@ impl Reader for JoblogReader {
         FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        85
+    }
+
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
         // Without a CSQ message id no line can count: the lines are not
         // classified (the cost of sniffing thousands of small traces).
