@@ -1,33 +1,13 @@
 //! Budgets that must hold for inputs sized to break them, built at run
-//! time: each run bounded in time, address space and resident memory.
+//! time: each run within the hostile bounds of `common::run_hostile`
+//! (CPU time, address space, resident memory).
 
 mod common;
 
-use common::{Bounded, Scratch, run_limited};
+use common::{Scratch, run_hostile};
 use std::io::Write;
-use std::path::Path;
 
 const TRACE: &str = include_str!("../fixtures/trace/AMQ622742.0.FMT");
-
-/// Seconds one run may take (a debug build on a loaded machine).
-const LIMIT: u64 = 30;
-/// Address space: a wall against runaway growth (a debug build's threads
-/// reserve far more than they use).
-const AS: u64 = 2 << 30;
-/// Peak resident memory a run may reach.
-const MAX_RSS_KIB: u64 = 256 << 10;
-
-fn run(dir: &Path, args: &[&str]) -> Bounded {
-    let r = run_limited(dir, args, LIMIT, Some(AS));
-    eprintln!(
-        "{args:?}: exit {} in {:.2} s, peak RSS {:?} KiB",
-        r.code, r.secs, r.peak_rss_kib
-    );
-    if let Some(k) = r.peak_rss_kib {
-        assert!(k < MAX_RSS_KIB, "{args:?}: peak RSS {k} KiB");
-    }
-    r
-}
 
 /// A 30 MB baseline report (many findings, each with many small evidence
 /// objects: built as values, several times its size): only its
@@ -62,7 +42,7 @@ fn a_large_baseline_is_read_for_its_fingerprints_only() {
     write!(f, "]}}").unwrap();
     f.flush().unwrap();
     drop(f);
-    let r = run(
+    let r = run_hostile(
         d.path(),
         &[
             "analyze",
@@ -141,7 +121,7 @@ fn zip_of_many(n: u32) -> Vec<u8> {
 fn a_zip_listing_too_many_members_is_not_parsed_whole() {
     let d = Scratch::new("manyzip");
     d.write("many.zip", &zip_of_many(200_001));
-    let r = run(
+    let r = run_hostile(
         d.path(),
         &["inventory", "--format", "json", "-q", "-j", "1", "many.zip"],
     );
@@ -222,7 +202,7 @@ fn gzip_layers_share_one_spill_budget() {
     let zip = zip_stored(&members);
     d.write("layers.zip", &zip);
     d.write("case/AMQ622742.0.FMT", TRACE.as_bytes());
-    let r = run(
+    let r = run_hostile(
         d.path(),
         &[
             "inventory",
@@ -245,6 +225,53 @@ fn gzip_layers_share_one_spill_budget() {
         "{}",
         &r.stdout_head[..r.stdout_head.len().min(3000)]
     );
+}
+
+/// Two archives that each fit the spill budget alone, but not together:
+/// the budget is one total for the run (200 times the size of all its
+/// archives together, at least 16 MiB), not one per archive, so the second
+/// archive's member is refused before it is unpacked.
+#[test]
+fn two_archives_share_the_run_spill_budget() {
+    let d = Scratch::new("two-archives");
+    let tgz = tgz_of_zeros(12 << 20);
+    d.write("a.tgz", &tgz);
+    d.write("b.tgz", &tgz);
+    let r = run_hostile(
+        d.path(),
+        &[
+            "inventory",
+            "--format",
+            "json",
+            "-q",
+            "-j",
+            "1",
+            "a.tgz",
+            "b.tgz",
+        ],
+    );
+    eprintln!("spilled at most {} bytes", r.peak_spill);
+    // Each member fits the run's budget alone, the two do not.
+    let budget = (2 * tgz.len() as u64 * 200).max(16 << 20);
+    assert!((12 << 20..24 << 20).contains(&budget), "budget {budget}");
+    assert!(r.peak_spill <= budget, "{} bytes spilled", r.peak_spill);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout_head).expect("inventory");
+    let problems = v.to_string();
+    assert!(
+        problems.contains("would not fit in the temporary file")
+            && problems.contains("the run's archives may unpack"),
+        "{}",
+        &problems[..problems.len().min(3000)]
+    );
+    // The first archive's member is read; only the second is refused.
+    let refused: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f.to_string().contains("would not fit"))
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(refused, ["b.tgz!AMQ1.0.FMT"], "{problems}");
 }
 
 /// A trace with a new thread on every line, each opening a call it never
@@ -270,7 +297,7 @@ fn a_new_thread_on_every_line_keeps_memory_bounded() {
     }
     d.write("AMQ622742.0.FMT", f.as_bytes());
     for verb in ["analyze", "calls"] {
-        let r = run(
+        let r = run_hostile(
             d.path(),
             &[verb, "--format", "json", "-q", "-j", "2", "AMQ622742.0.FMT"],
         );
@@ -326,7 +353,7 @@ fn a_thirty_megabyte_member_path_is_refused_cheaply() {
         &["timeline", "-q", "-j", "2", "pax.tar", "case"][..],
         &["inventory", "--format", "json", "-q", "pax.tar", "case"],
     ] {
-        let r = run(d.path(), args);
+        let r = run_hostile(d.path(), args);
         assert!(r.code <= 1, "{}", r.stderr);
         assert!(
             r.stdout_bytes <= 1 << 20,
@@ -351,11 +378,9 @@ fn a_thousand_directories_deep_are_walked_quickly() {
     let d = Scratch::new("deep");
     let rel = "d/".repeat(1000);
     d.write(&format!("case/{rel}AMQ622742.0.FMT"), TRACE.as_bytes());
-    let r = run_limited(
+    let r = run_hostile(
         d.path(),
         &["inventory", "--format", "json", "-q", "-j", "1", "case"],
-        10,
-        Some(AS),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(

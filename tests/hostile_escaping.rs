@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Scratch, run_limited};
+use common::{Scratch, run_hostile};
 use std::path::Path;
 
 const SERVER: &str = include_str!("../fixtures/calls/server/AMQ40960.0.FMT");
@@ -49,7 +49,7 @@ fn outputs() -> Vec<Vec<&'static str>> {
 fn run(dir: &Path, args: &[&str]) -> String {
     let mut a = args.to_vec();
     a.extend(["-q", "--date", "2024-03-05", "case"]);
-    let r = run_limited(dir, &a, 10, Some(2 << 30));
+    let r = run_hostile(dir, &a);
     assert!(r.code <= 1, "{a:?}: exit {}: {}", r.code, r.stderr);
     r.stdout_head
 }

@@ -1,37 +1,15 @@
 //! Hostile layouts of the evidence itself, built at run time: links that
 //! lead the output onto an input or the walk out of the case, a directory
 //! named twice, inputs that are only unreadable, a file still growing.
-//! Each run is bounded in time and address space.
+//! Each run is within the hostile bounds of `common::run_hostile`.
 
 mod common;
 
-use common::{Bounded, Scratch, run_limited};
+use common::{Scratch, run_hostile};
 use serde_json::Value;
 use std::path::Path;
 
-/// Seconds one run may take (each takes well under one alone; a debug
-/// build on a loaded machine needs the margin).
-const LIMIT: u64 = 10;
-/// Address space one run may map: a debug build's threads and allocator
-/// arenas reserve far more than they use, so this is not the RSS budget
-/// (checked apart), only a wall against runaway growth.
-const AS: u64 = 2 << 30;
-/// Peak resident memory one run may reach.
-const MAX_RSS_KIB: u64 = 256 << 10;
-
 const TRACE: &str = include_str!("../fixtures/trace/AMQ622742.0.FMT");
-
-fn run(dir: &Path, args: &[&str]) -> Bounded {
-    let r = run_limited(dir, args, LIMIT, Some(AS));
-    eprintln!(
-        "{args:?}: exit {} in {:.2} s, peak RSS {:?} KiB",
-        r.code, r.secs, r.peak_rss_kib
-    );
-    if let Some(k) = r.peak_rss_kib {
-        assert!(k < MAX_RSS_KIB, "{args:?}: peak RSS {k} KiB");
-    }
-    r
-}
 
 #[cfg(unix)]
 fn symlink(target: &str, link: &Path) {
@@ -60,7 +38,7 @@ fn output_through_a_link_onto_an_input_is_refused() {
     for args in cases {
         let mut args = args.to_vec();
         args.extend(["--format", "text"]);
-        let r = run(d.path(), &args);
+        let r = run_hostile(d.path(), &args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains("evidence is read-only"), "{}", r.stderr);
         assert_eq!(std::fs::read(&fdc).unwrap(), b"precious evidence\n");
@@ -83,7 +61,7 @@ fn only_unreadable_input_exits_2_and_keeps_the_output() {
         ("calls", "r.json"),
     ] {
         let old = d.write(out, b"earlier report\n");
-        let r = run(d.path(), &[verb, "in", "-q", "-o", out]);
+        let r = run_hostile(d.path(), &[verb, "in", "-q", "-o", out]);
         assert_eq!(r.code, 2, "{verb}: {}", r.stderr);
         assert!(
             r.stderr.contains("no readable input"),
@@ -106,7 +84,7 @@ fn a_directory_named_twice_is_read_once_with_a_note() {
     for paths in [&["d", "./d"][..], &["d", "e"]] {
         let mut args = vec!["analyze", "--format", "json", "--fail-on", "error"];
         args.extend_from_slice(paths);
-        let r = run(d.path(), &args);
+        let r = run_hostile(d.path(), &args);
         assert_eq!(r.code, 0, "{paths:?}: {}", r.stderr);
         let v: Value = serde_json::from_str(&r.stdout_head).expect("report");
         let errors: Vec<&Value> = v["findings"]
@@ -137,7 +115,7 @@ fn links_out_of_the_named_paths_are_not_followed() {
     d.write("other/AMQ1.0.FMT", TRACE.replace("622742", "1").as_bytes());
     symlink("/", &d.path().join("case/root"));
     symlink("../other", &d.path().join("case/other"));
-    let r = run(d.path(), &["inventory", "--format", "json", "case"]);
+    let r = run_hostile(d.path(), &["inventory", "--format", "json", "case"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: Value = serde_json::from_str(&r.stdout_head).expect("inventory");
     let files = v["files"].as_array().unwrap();
@@ -151,7 +129,7 @@ fn links_out_of_the_named_paths_are_not_followed() {
     }
     // Asked to: the link beside the case is followed.
     std::fs::remove_file(d.path().join("case/root")).unwrap();
-    let r = run(
+    let r = run_hostile(
         d.path(),
         &["inventory", "--format", "json", "--follow", "case"],
     );
@@ -184,7 +162,7 @@ fn a_growing_file_is_read_to_its_size_at_open() {
         })
     };
     let r = std::panic::catch_unwind(|| {
-        run(
+        run_hostile(
             d.path(),
             &["timeline", "-q", "-j", "2", "-o", "/dev/null", "."],
         )

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Scratch, gzip, run_limited};
+use common::{Scratch, gzip, run_hostile};
 use serde_json::Value;
 
 const TRACE: &str = include_str!("../fixtures/trace/AMQ622742.0.FMT");
@@ -14,7 +14,7 @@ const ERRLOG: &str = include_str!("../fixtures/client-errors/AMQERR01.LOG");
 fn inventory(d: &Scratch, paths: &[&str]) -> Vec<Value> {
     let mut args = vec!["inventory", "--format", "json", "-q"];
     args.extend_from_slice(paths);
-    let r = run_limited(d.path(), &args, 10, Some(2 << 30));
+    let r = run_hostile(d.path(), &args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: Value = serde_json::from_str(&r.stdout_head).expect("inventory");
     v["files"].as_array().unwrap().clone()
@@ -201,7 +201,7 @@ fn times_outside_what_can_be_ordered_are_located_problems() {
         &["timeline", "--format", "jsonl", "w", "u", "r"][..],
         &["analyze", "--format", "json", "w", "u", "r"],
     ] {
-        let out = run_limited(d.path(), args, 10, Some(2 << 30));
+        let out = run_hostile(d.path(), args);
         assert!(out.code <= 1, "{args:?}: {}", out.stderr);
         instants_sane(&out.stdout_head, args[0]);
         if args[0] == "timeline" {
@@ -212,11 +212,6 @@ fn times_outside_what_can_be_ordered_are_located_problems() {
             );
         }
     }
-    let out = run_limited(
-        d.path(),
-        &["timeline", "--date", "0001-01-01", "u"],
-        10,
-        Some(2 << 30),
-    );
+    let out = run_hostile(d.path(), &["timeline", "--date", "0001-01-01", "u"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
 }

@@ -322,4 +322,9 @@ pub struct CompareArgs {
     /// Worker threads that read and parse input, 1 to 256.
     #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
+    /// Replace host names, addresses, user ids, queue-manager names and
+    /// secrets with tokens, one mapping for both captures (the same value
+    /// has the same token in each).
+    #[arg(long)]
+    pub redact: bool,
 }

@@ -15,8 +15,9 @@ pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, io_result};
 /// `archive::MAX_SPILL_BYTES` and `archive::spill_limit`; a unit test
 /// holds the numbers to them).
 const BUDGET_HELP: &str = "Memory: one budget for the whole run, 256 MiB, whatever the inputs. \
-Archive members that cannot be read in place are unpacked into $TMPDIR: at most 200 times \
-each archive's size (at least 16 MiB), 16 GiB in all. README (Limits) lists every limit.";
+Archive members that cannot be read in place are unpacked into $TMPDIR: one total for the run, \
+at most 200 times the size of all its archives together (at least 16 MiB), 16 GiB in all. \
+README (Limits) lists every limit.";
 
 #[derive(Parser, Debug)]
 #[command(

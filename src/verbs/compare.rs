@@ -17,6 +17,7 @@ use crate::passes::Plan;
 use crate::report::compare::{
     CallChange, CallStats, Capture, Changed, Comparison, FindingChanges, MessageChange, Pair, Tool,
 };
+use crate::report::redact::Redactor;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -51,20 +52,28 @@ fn rebase(findings: &mut [Finding], root: &str) {
     }
 }
 
-fn read(a: &CompareArgs, path: &Path) -> Result<Side, String> {
-    let input = InputArgs {
-        paths: vec![path.to_path_buf()],
+/// How one capture (or both, for `--redact`) is read.
+fn input_args(a: &CompareArgs, paths: Vec<std::path::PathBuf>) -> InputArgs {
+    InputArgs {
+        paths,
         tz: a.tz,
         jobs: a.jobs,
         quiet: a.quiet,
+        redact: a.redact,
         ..Default::default()
-    };
+    }
+}
+
+/// One capture read; with `redactor`, every string it shows redacted
+/// (findings before they are sealed, as `analyze` does).
+fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Side, String> {
+    let input = input_args(a, vec![path.to_path_buf()]);
     let plan = Plan::new(&[], &[], &[])?;
     let opts = input.read_options();
     let (sources, discovery) = input.open_except(&[], &opts, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();
     let (inputs, mut findings, calls, _, _) =
-        super::analyze::collect_observed(&input, &plan, sources, discovery, None, &mut |e| {
+        super::analyze::collect_observed(&input, &plan, sources, discovery, redactor, &mut |e| {
             if let Some(m) = e.attr("msgid") {
                 *messages.entry(m.to_string()).or_default() += 1;
             }
@@ -79,8 +88,16 @@ fn read(a: &CompareArgs, path: &Path) -> Result<Side, String> {
         ));
     }
     crate::run::reader_panic_check(&inputs)?;
+    // Evidence paths were redacted with the findings: so is their root.
     let root = path.display().to_string();
+    let root = redactor.map_or(root.clone(), |r| r.apply(&root));
     rebase(&mut findings, &root);
+    let (mut by_verb, mut by_process) = (by_verb, by_process);
+    if let Some(r) = redactor {
+        for row in by_verb.iter_mut().chain(by_process.iter_mut()) {
+            row.redact(r);
+        }
+    }
     Ok(Side {
         capture: capture(&root, &inputs, findings.len()),
         findings,
@@ -287,8 +304,11 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
         ..Default::default()
     };
     let mut out = both.writer()?;
-    let good = read(&a, &a.good)?;
-    let bad = read(&a, &a.bad)?;
+    // One mapping learnt from both captures read as one input set: a value
+    // has the same token on each side, so findings still match.
+    let redactor = input_args(&a, vec![a.good.clone(), a.bad.clone()]).learn_redaction(&[])?;
+    let good = read(&a, &a.good, redactor.as_ref())?;
+    let bad = read(&a, &a.bad, redactor.as_ref())?;
     let mut calls_rows = calls(&good.by_verb, &bad.by_verb, false);
     calls_rows.extend(calls(&good.by_process, &bad.by_process, true));
     let changes = findings(&good.findings, &bad.findings);

@@ -221,6 +221,20 @@ pub struct Bounded {
     /// The largest size seen of a deleted file the child held open in
     /// `dir` (its anonymous temporary file), sampled likewise.
     pub peak_spill: u64,
+    /// CPU seconds (user and system, every thread) as last seen while it
+    /// ran, sampled likewise.
+    pub cpu_secs: f64,
+}
+
+/// CPU seconds a running process has used (Linux; None elsewhere).
+fn cpu_time(pid: u32) -> Option<f64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's name, which may hold spaces: state is field 3,
+    // utime and stime fields 14 and 15, in ticks of 1/100 s.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// `VmHWM` of a running process, in KiB (Linux; None elsewhere).
@@ -245,31 +259,77 @@ fn spilled(pid: u32, dir: &Path) -> u64 {
         .sum()
 }
 
-/// Run `mqdiag` in `dir` (TMPDIR there too) with its standard output in a
-/// file of `dir`, killed after `limit_secs`. Fails the test when it was
-/// killed, died of a signal or panicked, or took longer than the limit.
-pub fn run_bounded(dir: &Path, args: &[&str], limit_secs: u64) -> Bounded {
-    run_limited(dir, args, limit_secs, None)
+/// CPU seconds a hostile case's run may use (issue 30: 10 s each), in an
+/// optimised build; the debug build `cargo test` runs is 5-6 times slower
+/// (4,096 traces to JSON lines: 1.7 s against 9.7 s), and gets twice the
+/// time. CPU time, not wall time: it does not stretch with the load of a
+/// shared machine, and a regression to quadratic work still passes it.
+pub const HOSTILE_CPU_SECS: u64 = if cfg!(debug_assertions) { 20 } else { 10 };
+/// Wall seconds before a hostile run is killed: against hangs (a FIFO, a
+/// lock), with room for a machine loaded 10 deep.
+pub const HOSTILE_WALL_SECS: u64 = 120;
+/// Address space of a hostile run: a wall against runaway growth, so that
+/// a regression fails instead of swapping (a debug build's threads reserve
+/// far more than they use).
+pub const HOSTILE_AS: u64 = 2 << 30;
+/// Peak resident memory a hostile run may reach (the run's stated budget,
+/// debug build included).
+pub const HOSTILE_RSS_KIB: u64 = 256 << 10;
+
+/// Run `mqdiag` on a hostile input in `dir` under every bound above:
+/// killed past `HOSTILE_CPU_SECS` of CPU (`prlimit --cpu`), or
+/// `HOSTILE_WALL_SECS`, or `HOSTILE_AS` of address space; fails the test
+/// when its peak resident memory passed `HOSTILE_RSS_KIB`.
+pub fn run_hostile(dir: &Path, args: &[&str]) -> Bounded {
+    let r = run_under(
+        dir,
+        args,
+        HOSTILE_WALL_SECS,
+        Some(HOSTILE_AS),
+        Some(HOSTILE_CPU_SECS),
+    );
+    eprintln!(
+        "{args:?}: exit {} in {:.2} s ({:.2} s CPU), peak RSS {:?} KiB, spilled {} bytes",
+        r.code, r.secs, r.cpu_secs, r.peak_rss_kib, r.peak_spill
+    );
+    if let Some(k) = r.peak_rss_kib {
+        assert!(k < HOSTILE_RSS_KIB, "{args:?}: peak RSS {k} KiB");
+    }
+    r
 }
 
-/// As `run_bounded`, under an address-space limit of `as_bytes` when given
-/// (`prlimit --as`, Linux), so that a regression fails instead of swapping.
-pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<u64>) -> Bounded {
+/// Run `mqdiag` in `dir` (TMPDIR there too) with its standard output in a
+/// file of `dir`, killed after `limit_secs`, under an address-space limit
+/// of `as_bytes` and a CPU limit of `cpu_secs` when given (`prlimit`,
+/// Linux). Fails the test when it was killed, died of a signal or
+/// panicked.
+fn run_under(
+    dir: &Path,
+    args: &[&str],
+    limit_secs: u64,
+    as_bytes: Option<u64>,
+    cpu_secs: Option<u64>,
+) -> Bounded {
     // Outside `dir`, which the run may be reading.
     let outs = tempfile::tempdir().expect("temporary directory");
     let out_path = outs.path().join("stdout");
     let err_path = outs.path().join("stderr");
     let start = std::time::Instant::now();
     let bin = env!("CARGO_BIN_EXE_mqdiag");
-    let mut cmd = match as_bytes {
-        // prlimit sets the limit and executes the program in its place
+    let mut cmd = if as_bytes.is_some() || cpu_secs.is_some() {
+        // prlimit sets the limits and executes the program in its place
         // (same process: its memory is still sampled below).
-        Some(n) => {
-            let mut c = Command::new("prlimit");
-            c.arg(format!("--as={n}")).arg("--").arg(bin);
-            c
+        let mut c = Command::new("prlimit");
+        if let Some(n) = as_bytes {
+            c.arg(format!("--as={n}"));
         }
-        None => Command::new(bin),
+        if let Some(n) = cpu_secs {
+            c.arg(format!("--cpu={n}"));
+        }
+        c.arg("--").arg(bin);
+        c
+    } else {
+        Command::new(bin)
     };
     let mut child = cmd
         .args(args)
@@ -280,7 +340,7 @@ pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<
         .stderr(std::fs::File::create(&err_path).expect("stderr file"))
         .spawn()
         .expect("run mqdiag");
-    let (mut peak_rss_kib, mut peak_spill) = (None, 0);
+    let (mut peak_rss_kib, mut peak_spill, mut cpu) = (None, 0, 0.0f64);
     // TMPDIR as the child sees it (the link targets it shows are absolute).
     let tmp = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let status = loop {
@@ -291,6 +351,9 @@ pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<
             peak_rss_kib = Some(peak_rss_kib.unwrap_or(0).max(k));
         }
         peak_spill = peak_spill.max(spilled(child.id(), &tmp));
+        if let Some(c) = cpu_time(child.id()) {
+            cpu = cpu.max(c);
+        }
         if start.elapsed().as_secs() >= limit_secs {
             let _ = child.kill();
             let _ = child.wait();
@@ -302,9 +365,11 @@ pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<
     let stderr =
         String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
     let code = status.code().unwrap_or(-1);
+    // SIGXCPU (24 on Linux) is `prlimit --cpu` stopping it.
     assert!(
         matches!(code, 0..=2),
-        "mqdiag {args:?}: exit {code} ({status}); stderr: {stderr}"
+        "mqdiag {args:?}: exit {code} ({status}; CPU limit {cpu_secs:?} s, {cpu:.2} s seen); \
+         stderr: {stderr}"
     );
     assert!(
         !stderr.contains("panicked"),
@@ -324,5 +389,6 @@ pub fn run_limited(dir: &Path, args: &[&str], limit_secs: u64, as_bytes: Option<
         secs,
         peak_rss_kib,
         peak_spill,
+        cpu_secs: cpu,
     }
 }

@@ -104,14 +104,52 @@ pub const MAX_BYTES: usize = 128 << 20;
 /// closing quote: a password may hold spaces.
 static SECRET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|TOKEN|SECRET|KEY)[A-Z0-9_.-]*["']?[ \t]*[=:][ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'][^\r\n]*))"#,
+        r#"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD|TOKEN|SECRET|KEY)[A-Z0-9_.-]*["']?[ \t]*[=:][ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'][^\r\n]*))"#,
     )
     .expect("regex")
 });
 
-/// Distinguished-name components: `CN=John Smith,OU=Payments`.
+/// MQSC-style secrets: `PASSWORD('x')`, `Password(x)`.
+static SECRET_PAREN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD)[ \t]*\([ \t]*(?:'([^'\r\n]*)'|([^()'\r\n]*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// A URL's scheme, user, password and host: `amqp://user:pass@host:5672`.
+static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b([a-z][a-z0-9+.-]*)://(?:([^/\s:@'"<>]*)(?::([^/\s@'"<>]*))?@)?(\[[0-9a-f:.]+\]|[^/\s:@'"<>?#,;()\[\]]+)"#,
+    )
+    .expect("regex")
+});
+
+/// MQSC's connection name, a list with ports in parentheses:
+/// `CONNAME('h1(1414),h2(1415)')`, `CONNAME(h1(1414))`.
+static CONNAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\bCONNAME[ \t]*\([ \t]*(?:'([^'\r\n]*)'|((?:[^()'\r\n]|\([^()\r\n]*\))*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// The z/OS form of a CHLAUTH address map, without parentheses
+/// (CSQX777E's `Detail: ADDRESSMAP 10.1.2.*`): a value with a digit, `*`
+/// or `:`, so that prose (`an ADDRESSMAP rule`) is left alone.
+static ADDRESSMAP_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\bADDRESSMAP[ \t]*[=:]?[ \t]+([^\s'"(),;]*[0-9*:][^\s'"(),;]*)"#)
+        .expect("regex")
+});
+
+/// Distinguished-name components: `CN=John Smith,OU=Payments`, with a
+/// quoted value (`CN="Smith, John"`) or escaped characters
+/// (`CN=Smith\, John`), and the attribute types MQ's SSLPEER accepts.
 static DN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:CN|OU|O|L|ST|C|DC|UID)[ \t]*=[ \t]*([^,;+/'"()\r\n=]+)"#).expect("regex")
+    Regex::new(
+        r#"(?i)\b(?:CN|OU|O|L|ST|C|DC|UID|E|MAIL|EMAIL|EMAILADDRESS|SERIALNUMBER|STREET|POSTALCODE|TITLE|DNQ|UNSTRUCTUREDNAME|UNSTRUCTUREDADDRESS)[ \t]*=[ \t]*(?:"((?:\\.|[^"\\\r\n])*)"|((?:\\.|[^,;+/'"()\r\n=\\])+))"#,
+    )
+    .expect("regex")
 });
 
 /// CHLAUTH-style values: `ADDRESSMAP('10.1.*')`, `SSLPEER('CN=x')`,
@@ -136,7 +174,8 @@ static IPV6: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Names in message text, learnt as if they were attributes.
 static PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
-    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#;
+    // Group 4 is `=value` or `: value` (`User: bob`, `host name: h1`).
+    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|[=:][ \t]*([^\s,;'"()]+))"#;
     let bare =
         r"|[ \t]+([A-Za-z0-9._%$#@-]*[0-9._%$#@][A-Za-z0-9._%$#@-]*|[A-Z][A-Z0-9._%$#@-]+)\b";
     let mk = |head: &str, bare_ok: bool| {
@@ -162,11 +201,20 @@ static PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
             ),
             Cat::Qmgr,
         ),
+        // `hostname mqhost-0`: a bare name only after `host name`, not
+        // after `host` (`the host is`).
+        (mk(r"\bhost[ \t_-]*name", true), Cat::Host),
         (
             mk(
-                r"\b(?:host(?:[ \t_-]*name)?|remote[ \t_-]*host|conname|connection[ \t_-]*name|address)",
+                r"\b(?:host|remote[ \t_-]*host|conname|connection[ \t_-]*name)",
                 false,
             ),
+            Cat::Host,
+        ),
+        // Not `address: 0x7f..` (a trace's pointers): quoted forms only.
+        (
+            Regex::new(r#"(?i:\baddress)[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#)
+                .expect("regex"),
             Cat::Host,
         ),
     ]
@@ -228,6 +276,9 @@ static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| 
     let words: &[(&str, u8)] = &[
         ("password", 1),
         ("passwd", 1),
+        ("passphrase", 1),
+        ("pwd", 1),
+        ("://", 16),
         ("token", 1),
         ("secret", 1),
         ("key", 1),
@@ -264,6 +315,7 @@ const H_SECRET: u8 = 1;
 const H_CHLAUTH: u8 = 2;
 const H_NAMES: u8 = 4;
 const H_OBJECTS: u8 = 8;
+const H_URL: u8 = 16;
 
 /// Which patterns may match in `s` (see `HINTS`).
 fn hints(s: &str) -> u8 {
@@ -349,6 +401,8 @@ fn secret_name(k: &str) -> bool {
     let has = |w: &[u8]| b.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
     has(b"password")
         || has(b"passwd")
+        || has(b"passphrase")
+        || b.eq_ignore_ascii_case(b"pwd")
         || has(b"secret")
         || has(b"token")
         || (b.len() >= 3 && b[b.len() - 3..].eq_ignore_ascii_case(b"key"))
@@ -407,9 +461,11 @@ fn is_mq_level(s: &str, a: usize, quad: &str) -> bool {
     if parts.len() != 4 || parts[..3].iter().any(|p| p.len() != 1) || parts[0] == "0" {
         return false;
     }
-    let head = s[..a].trim_end_matches([' ', '\t', ':', '=', '(', '\'', '"', '[']);
+    // `VRMF(9.3.0.15)`, `Version: 9.4.0.0`, an FDC's `LVLS :- 9.3.0.15`
+    // and aligned columns (`Version:      9.4.0.0`).
+    let head = s[..a].trim_end_matches([' ', '\t', ':', '-', '=', '(', '\'', '"', '[']);
     let gap = s[..a].len() - head.len();
-    if gap > 4 {
+    if gap > 40 {
         return false;
     }
     let tail: String = head
@@ -442,6 +498,21 @@ fn level_attr(k: &str, v: &str) -> bool {
     let ends = |w: &[u8]| k.len() >= w.len() && k[k.len() - w.len()..].eq_ignore_ascii_case(w);
     (ends(b"vrmf") || ends(b"version") || ends(b"level"))
         && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+}
+
+/// Whether a URL names the site's own host: any scheme with a user
+/// (`https://u:p@h`), and the messaging ones without (`amqp://h`); a
+/// plain web address (IBM's documentation in advice) is public.
+fn site_url(c: &regex::Captures) -> bool {
+    let scheme = c.get(1).map_or("", |m| m.as_str());
+    c.get(2).is_some()
+        || !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"))
+}
+
+/// A queue manager's name from its directory's (`QM!A` is `QM.A`; `&`
+/// stands for `/`).
+fn unmangle(dir: &str) -> String {
+    dir.replace('!', ".").replace('&', "/")
 }
 
 fn parse_v4(s: &str) -> Option<Ipv4Addr> {
@@ -561,16 +632,22 @@ impl Redactor {
         if self.names.contains_key(&key) || self.over_budget() {
             return;
         }
+        // `mvs1.example.com` is the host `mvs1`: one token for both, also
+        // when `mvs1` was met first as another kind of name (a queue
+        // manager named after its host); it is filed under that kind, so
+        // a saved map's token always has its category's prefix.
+        let short = fqdn_short(cat, &key).and_then(|short| {
+            let short_cat = *self.names.get(short)?;
+            let t = self.tokens.map.get(&(short_cat, short.to_string()))?;
+            Some((short_cat, t.clone()))
+        });
+        let cat = short.as_ref().map_or(cat, |(c, _)| *c);
         self.name_bytes += key.len();
         self.names.insert(key.clone(), cat);
         if self.tokens.map.contains_key(&(cat, key.clone())) {
             return;
         }
-        // `mvs1.example.com` is the host `mvs1`: one token for both.
-        if let Some(short) = fqdn_short(cat, &key)
-            && let Some(t) = self.tokens.map.get(&(Cat::Host, short.to_string()))
-        {
-            let t = t.clone();
+        if let Some((_, t)) = short {
             self.tokens.map.insert((cat, key), t);
             return;
         }
@@ -613,13 +690,17 @@ impl Redactor {
     }
 
     /// Learn the queue manager a path names (`.../qmgrs/QM1/errors/...`).
+    /// MQ writes a `.` in a queue manager's name as `!` in its directory
+    /// (`qmgrs/QM!A` is `QM.A`); a `!` before `qmgrs` ends an archive's
+    /// name (`case.zip!qmgrs/...`).
     pub fn learn_path(&mut self, path: &str) {
-        let mut parts = path.split(['/', '\\', '!']);
+        let mut parts = path.split(['/', '\\']);
         while let Some(p) = parts.next() {
+            let p = p.rsplit('!').next().unwrap_or(p);
             if p.eq_ignore_ascii_case("qmgrs")
                 && let Some(q) = parts.next()
             {
-                self.add(Cat::Qmgr, q);
+                self.add(Cat::Qmgr, &unmangle(q));
             }
         }
     }
@@ -627,10 +708,23 @@ impl Redactor {
     /// Learn names stated in free text (`user id 'bob'`).
     pub fn learn_text(&mut self, s: &str) {
         let h = hints(s);
-        if h & (H_NAMES | H_OBJECTS) == 0 {
+        if h & (H_NAMES | H_OBJECTS | H_URL) == 0 {
             return;
         }
         let mut found: Vec<(Cat, String)> = Vec::new();
+        if h & H_URL != 0 {
+            for c in URL.captures_iter(s) {
+                if !site_url(&c) {
+                    continue;
+                }
+                if let Some(u) = c.get(2) {
+                    found.push((Cat::User, u.as_str().to_string()));
+                }
+                if let Some(host) = c.get(4) {
+                    found.push((Cat::Host, host.as_str().to_string()));
+                }
+            }
+        }
         let lists: &[&Vec<(Regex, Cat)>] =
             match (h & H_NAMES != 0, self.objects && h & H_OBJECTS != 0) {
                 (true, true) => &[&PHRASES, &OBJECT_PHRASES],
@@ -649,6 +743,13 @@ impl Redactor {
                     {
                         found.push((*cat, m.as_str().to_string()));
                     }
+                }
+            }
+        }
+        if h & H_NAMES != 0 {
+            for c in CONNAME.captures_iter(s) {
+                if let Some(m) = c.get(1).or(c.get(2)) {
+                    found.push((Cat::Host, m.as_str().to_string()));
                 }
             }
         }
@@ -699,6 +800,50 @@ impl Redactor {
         let mut hits: Vec<Hit> = Vec::new();
         let claimed = |hits: &[Hit], a: usize, b: usize| hits.iter().any(|h| a < h.b && h.a < b);
         let h = hints(s);
+        if h & H_SECRET != 0 && s.contains('(') {
+            for c in SECRET_PAREN.captures_iter(s) {
+                if let Some(m) = c.get(1).or(c.get(2)) {
+                    let v = m.as_str().trim_end();
+                    if !v.is_empty() {
+                        hits.push(Hit {
+                            a: m.start(),
+                            b: m.start() + v.len(),
+                            cat: Cat::Secret,
+                            key: v.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+        if h & H_URL != 0 {
+            for c in URL.captures_iter(s) {
+                if !site_url(&c) {
+                    continue;
+                }
+                let parts = [(2, Cat::User), (3, Cat::Secret), (4, Cat::Host)];
+                for (g, cat) in parts {
+                    let Some(m) = c.get(g) else { continue };
+                    let v = m.as_str();
+                    let (a, b) = (m.start(), m.end());
+                    if v.is_empty() || claimed(&hits, a, b) {
+                        continue;
+                    }
+                    // Addresses are found by their own patterns below.
+                    let bare = v.trim_start_matches('[').trim_end_matches(']');
+                    if cat == Cat::Host
+                        && (parse_v4(bare).is_some() || bare.parse::<Ipv6Addr>().is_ok())
+                    {
+                        continue;
+                    }
+                    let (cat, key) = match cat {
+                        Cat::Host => self.host_key(v),
+                        Cat::User => (Cat::User, lower(v)),
+                        _ => (cat, v.to_string()),
+                    };
+                    hits.push(Hit { a, b, cat, key });
+                }
+            }
+        }
         if h & H_SECRET != 0 && s.contains(['=', ':']) {
             for c in SECRET.captures_iter(s) {
                 if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
@@ -741,9 +886,25 @@ impl Redactor {
                 }
             }
         }
+        if h & H_CHLAUTH != 0 {
+            for c in ADDRESSMAP_BARE.captures_iter(s) {
+                let m = c.get(1).expect("group");
+                let (a, b) = (m.start(), m.end());
+                if !claimed(&hits, a, b) {
+                    hits.push(Hit {
+                        a,
+                        b,
+                        cat: Cat::Addr,
+                        key: m.as_str().to_string(),
+                    });
+                }
+            }
+        }
         if s.contains('=') {
             for c in DN.captures_iter(s) {
-                let m = c.get(1).expect("group");
+                let Some(m) = c.get(1).or(c.get(2)) else {
+                    continue;
+                };
                 let v = m.as_str().trim();
                 let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
                 if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
@@ -837,48 +998,98 @@ impl Redactor {
         }
         let seg = &s[from..to];
         let mut start: Option<usize> = None;
+        let mut bang = false;
         let mut buf = String::new();
+        // `!` joins a run too: a queue manager's directory (`QM!A`).
         for (i, c) in seg.char_indices().chain([(seg.len(), ' ')]) {
-            if run_char(c) && i < seg.len() {
+            if i < seg.len() && run_char(c) {
                 start.get_or_insert(i);
+                continue;
+            }
+            if i < seg.len() && c == '!' {
+                start.get_or_insert(i);
+                bang = true;
                 continue;
             }
             let Some(st) = start.take() else {
                 continue;
             };
-            // A run ending a sentence (`host.`) or a flag (`-host`).
             let raw = &seg[st..i];
-            let word = raw.trim_matches(|c| c == '.' || c == '-');
-            if word.is_empty() {
-                continue;
+            if std::mem::take(&mut bang) {
+                let t = raw.trim_matches(['.', '-', '!']);
+                let key = lower(&unmangle(t));
+                if !t.is_empty()
+                    && let Some(&cat) = self.names.get(key.as_str())
+                {
+                    let a = from + st + (raw.len() - raw.trim_start_matches(['.', '-', '!']).len());
+                    out.push(Hit {
+                        a,
+                        b: a + t.len(),
+                        cat,
+                        key,
+                    });
+                    continue;
+                }
+                // Not a directory name: `case.zip!var`, `Error!`.
+                let mut at = from + st;
+                for piece in raw.split('!') {
+                    self.word_hit(piece, at, &mut buf, out);
+                    at += piece.len() + 1;
+                }
+            } else {
+                self.word_hit(raw, from + st, &mut buf, out);
             }
-            // Names hold a letter (see `add`): numbers are not looked up.
-            if !word.chars().any(char::is_alphabetic) {
-                continue;
-            }
-            let a = from + st + (raw.len() - raw.trim_start_matches(['.', '-']).len());
-            buf.clear();
-            buf.push_str(word);
-            if buf.bytes().any(|b| b.is_ascii_uppercase()) || !buf.is_ascii() {
-                buf = buf.to_lowercase();
-            }
-            if let Some(&cat) = self.names.get(buf.as_str()) {
-                out.push(Hit {
-                    a,
-                    b: a + word.len(),
-                    cat,
-                    key: buf.clone(),
-                });
-            } else if let Some(fq) = self.fqdn(word) {
-                out.push(Hit {
-                    a,
-                    b: a + word.len(),
-                    cat: Cat::Host,
-                    key: fq,
-                });
-            } else if word.contains(['.', '_', '-']) {
-                self.part_hits(word, a, out);
-            }
+        }
+    }
+
+    /// A known name in the run `raw`, at byte `at` of the text (inlined:
+    /// it runs for every word of every redacted text).
+    #[inline(always)]
+    fn word_hit(&self, raw: &str, at: usize, buf: &mut String, out: &mut Vec<Hit>) {
+        // A run ending a sentence (`host.`) or a flag (`-host`).
+        let word = raw.trim_matches(|c| c == '.' || c == '-');
+        if word.is_empty() {
+            return;
+        }
+        // Names hold a letter (see `add`): numbers are not looked up.
+        if !word.chars().any(char::is_alphabetic) {
+            return;
+        }
+        let a = at + (raw.len() - raw.trim_start_matches(['.', '-']).len());
+        buf.clear();
+        buf.push_str(word);
+        if buf.bytes().any(|b| b.is_ascii_uppercase()) || !buf.is_ascii() {
+            *buf = buf.to_lowercase();
+        }
+        if let Some(&cat) = self.names.get(buf.as_str()) {
+            out.push(Hit {
+                a,
+                b: a + word.len(),
+                cat,
+                key: buf.clone(),
+            });
+        } else if let Some(fq) = self.fqdn(word) {
+            out.push(Hit {
+                a,
+                b: a + word.len(),
+                cat: Cat::Host,
+                key: fq,
+            });
+        } else if word.contains(['.', '_', '-']) {
+            self.part_hits(word, a, out);
+        }
+    }
+
+    /// The key and category a name found by pattern is replaced with: its
+    /// learnt ones when learnt, else a host's.
+    fn host_key(&self, word: &str) -> (Cat, String) {
+        let key = lower(word);
+        if let Some(&cat) = self.names.get(key.as_str()) {
+            return (cat, key);
+        }
+        match self.fqdn(word) {
+            Some(fq) => (Cat::Host, fq),
+            None => (Cat::Host, key),
         }
     }
 
@@ -886,6 +1097,7 @@ impl Redactor {
     /// domain name is that host (its key, so its token, is `dynamo`'s).
     /// Dotted names in capitals (`QM2.TO.QM3`, a channel) are not domain
     /// names (their parts are looked up one by one).
+    #[inline(always)]
     fn fqdn(&self, word: &str) -> Option<String> {
         let (first, rest) = word.split_once('.')?;
         if rest.bytes().any(|b| b.is_ascii_uppercase())
@@ -1139,6 +1351,63 @@ mod tests {
         // Plain words after the phrases are not learnt as names.
         r.learn_text("User ID is not authorized; USER ID 'x1'");
         assert_eq!(r.apply("is ending ID"), "is ending ID");
+    }
+
+    #[test]
+    fn less_common_forms() {
+        let mut r = Redactor::new();
+        let lines = [
+            "Detail: ADDRESSMAP 10.77.6.*",
+            "to amqp://bob:pw1@broker7.example.net:5672/vh",
+            "CONNAME('h1x(1414),h2x(1415)')",
+            "CN=Smith\\, John,OU=Pay, CN=\"Lee, Ann\",O=Org,E=a@b.org,SERIALNUMBER=0A:1B",
+            "Password(pw2) pwd=pw3",
+            "passphrase=pw4",
+            "User: carol hostname web-0 host name: dbhost",
+        ];
+        for l in lines {
+            r.learn_text(l);
+            r.assign(l);
+        }
+        let out: Vec<String> = lines.iter().map(|l| r.apply(l)).collect();
+        assert_eq!(
+            out,
+            [
+                "Detail: ADDRESSMAP addr-1",
+                "to amqp://user-1:secret-1@host-1:5672/vh",
+                "CONNAME('host-2(1414),host-3(1415)')",
+                "CN=dn-1,OU=dn-2, CN=\"dn-3\",O=dn-4,E=dn-5,SERIALNUMBER=dn-6",
+                "Password(secret-2) pwd=secret-3",
+                "passphrase=secret-4",
+                "User: user-2 hostname host-4 host name: host-5",
+            ]
+        );
+        // Prose and IBM's web pages are left alone.
+        assert_eq!(
+            r.apply("blocked by an ADDRESSMAP rule, see https://www.ibm.com/docs"),
+            "blocked by an ADDRESSMAP rule, see https://www.ibm.com/docs"
+        );
+        // Levels after `:-` or an aligned column are not addresses.
+        assert_eq!(
+            r.apply("LVLS :- 9.3.0.15 Version:        9.4.0.7"),
+            "LVLS :- 9.3.0.15 Version:        9.4.0.7"
+        );
+    }
+
+    #[test]
+    fn mangled_directories_and_fqdns_of_other_names() {
+        let mut r = Redactor::new();
+        r.learn_path("case.zip!var/mqm/qmgrs/QM!A1/errors/AMQERR01.LOG");
+        r.learn_path("case.zip!qmgrs/QMZ/errors/AMQERR01.LOG");
+        assert_eq!(
+            r.apply("case.zip!var/mqm/qmgrs/QM!A1/errors QM.A1 case.zip!qmgrs/QMZ/x"),
+            "case.zip!var/mqm/qmgrs/qmgr-1/errors qmgr-1 case.zip!qmgrs/qmgr-2/x"
+        );
+        // A queue manager named after its host: one token for both names.
+        let mut r = Redactor::new();
+        r.add(Cat::Qmgr, "mqprod1");
+        r.add(Cat::Host, "mqprod1.example.com");
+        assert_eq!(r.apply("mqprod1 mqprod1.example.com"), "qmgr-1 qmgr-1");
     }
 
     #[test]

@@ -430,7 +430,10 @@ impl Reader for JoblogReader {
     }
 
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
-        if head.is_empty() || !looks_like_text(head) {
+        // Without a CSQ message id no line can count: the lines are not
+        // classified (the cost of sniffing thousands of small traces).
+        if head.is_empty() || memchr::memmem::find(head, b"CSQ").is_none() || !looks_like_text(head)
+        {
             return 0;
         }
         let text = String::from_utf8_lossy(head);

@@ -62,13 +62,15 @@ pub const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
 pub const MAX_MEMBER_BYTES: u64 = 16 << 30;
 /// Bytes written to the temporary file (in `$TMPDIR`) in one run: members
 /// that cannot be read in place (tar.gz members, archives inside deflated
-/// members) are unpacked there. What one archive named on the command
-/// line (or found in a directory) may unpack there, over all its layers,
-/// is also `MAX_RATIO` times its own size (at least `RATIO_FLOOR`): the
-/// ratio checked per layer alone let `tar.gz.gz` members multiply it.
+/// members) are unpacked there. One total for the run, over every archive
+/// and all their layers: `MAX_RATIO` times the archives' size together
+/// (at least `RATIO_FLOOR`, at most this); the ratio checked per layer
+/// alone let `tar.gz.gz` members multiply it, and a budget per archive let
+/// many archives add up.
 pub const MAX_SPILL_BYTES: u64 = 16 << 30;
 
-/// What an archive of `len` bytes may unpack into the temporary file.
+/// What the archives of a run, `len` bytes together, may unpack into the
+/// temporary file.
 pub fn spill_limit(len: u64) -> u64 {
     len.saturating_mul(MAX_RATIO)
         .clamp(RATIO_FLOOR, MAX_SPILL_BYTES)
@@ -203,10 +205,10 @@ pub(super) struct Expander<'a> {
     expanded: u64,
     /// The same, for the top-level archive being listed (`MAX_ARCHIVE_BYTES`).
     archive_expanded: u64,
-    /// The top-level archive's size, and what it has spilled so far
-    /// (`spill_limit`).
-    archive_len: u64,
-    archive_spilled: u64,
+    /// The size of every archive of the run together, and what they may
+    /// spill (`spill_limit` of it).
+    archives_len: u64,
+    spill_budget: u64,
     /// Counts unpacked bytes for the progress line.
     meter: Option<Arc<Meter>>,
     /// Members of the top-level archive being listed refused so far, and
@@ -229,14 +231,16 @@ enum Place<'a> {
 }
 
 impl<'a> Expander<'a> {
-    pub fn new(out: &'a mut Discovered, meter: Option<Arc<Meter>>) -> Self {
+    /// An expander for the archives of a run, `archives_len` bytes
+    /// together (their one spill budget).
+    pub fn new(out: &'a mut Discovered, meter: Option<Arc<Meter>>, archives_len: u64) -> Self {
         Expander {
             out,
             spill: None,
             expanded: 0,
             archive_expanded: 0,
-            archive_len: 0,
-            archive_spilled: 0,
+            archives_len,
+            spill_budget: spill_limit(archives_len),
             meter,
             refused: 0,
             last_refused: None,
@@ -373,10 +377,7 @@ impl<'a> Expander<'a> {
         let (room, why) = self.spill_room();
         let spill = self.spill.as_mut().expect("created above");
         match spill.append(Limit::new(r, room, why), self.meter.as_deref()) {
-            Ok(r) => {
-                self.archive_spilled += r.len;
-                Some(r)
-            }
+            Ok(r) => Some(r),
             Err(SpillError::Read { error, copied }) => {
                 // What was copied has been given back already.
                 self.refuse(
@@ -398,31 +399,25 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// Bytes the temporary file may still take in for the archive being
-    /// listed, and why that many.
+    /// Bytes the temporary file may still take in (what it holds counts:
+    /// a refused member's bytes are given back), and why that many.
     fn spill_room(&self) -> (u64, String) {
-        let run = MAX_SPILL_BYTES.saturating_sub(self.spill.as_ref().map_or(0, Spill::written));
-        let limit = spill_limit(self.archive_len);
-        let own = limit.saturating_sub(self.archive_spilled);
-        if own < run {
-            (
-                own,
-                format!(
-                    "its archive may unpack {} into the temporary file: {MAX_RATIO}x its {} bytes, at least {}",
-                    human(limit),
-                    self.archive_len,
-                    human(RATIO_FLOOR)
-                ),
+        let held = self.spill.as_ref().map_or(0, Spill::written);
+        let room = self.spill_budget.saturating_sub(held);
+        let why = if self.spill_budget < MAX_SPILL_BYTES {
+            format!(
+                "the run's archives may unpack {} into the temporary file: {MAX_RATIO}x their {} bytes, at least {}",
+                human(self.spill_budget),
+                self.archives_len,
+                human(RATIO_FLOOR)
             )
         } else {
-            (
-                run,
-                format!(
-                    "the {} the temporary file may hold in one run",
-                    human(MAX_SPILL_BYTES)
-                ),
+            format!(
+                "the {} the temporary file may hold in one run",
+                human(MAX_SPILL_BYTES)
             )
-        }
+        };
+        (room, why)
     }
 
     /// False (and `display` refused) when a member declaring `size` bytes
@@ -443,8 +438,6 @@ impl<'a> Expander<'a> {
     /// A file found on disk whose first bytes announce an archive.
     pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
         self.archive_expanded = 0;
-        self.archive_len = len;
-        self.archive_spilled = 0;
         if self.out.full() {
             return self.out.left_out(display);
         }

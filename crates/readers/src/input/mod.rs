@@ -287,7 +287,8 @@ fn discover_capped(
     // The same archive named twice is read once.
     archives.sort_by(|a, b| a.1.cmp(&b.1));
     archives.dedup_by(|a, b| a.1 == b.1);
-    let mut x = archive::Expander::new(&mut out, meter.cloned());
+    let total = archives.iter().fold(0u64, |t, a| t.saturating_add(a.2));
+    let mut x = archive::Expander::new(&mut out, meter.cloned(), total);
     for (path, display, len, mtime) in archives {
         x.file(&path, &display, len, mtime);
     }
