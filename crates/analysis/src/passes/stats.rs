@@ -254,6 +254,7 @@ fn median_slope(points: &[(f64, f64)]) -> Option<f64> {
 /// The median of every pair's slope when it lies in `lo..=hi` (by
 /// `total_cmp`), keeping only the slopes inside; `None` when it does not.
 fn median_slope_within(points: &[(f64, f64)], (lo, hi): (f64, f64), room: usize) -> Option<f64> {
+    let bracket = (lo, hi);
     let lo = total_key(lo);
     // `k` is inside when `k - lo` (wrapping, unsigned) is at most `width`.
     let width = total_key(hi).wrapping_sub(lo) as u64;
@@ -263,25 +264,29 @@ fn median_slope_within(points: &[(f64, f64)], (lo, hi): (f64, f64), room: usize)
     // slope are the first few after it (x - x_i only grows), so the loop
     // over the rest has no test.
     let ordered = points.windows(2).all(|w| w[0].0 <= w[1].0);
-    for (i, &(ax, ay)) in points.iter().enumerate() {
-        let rest = &points[i + 1..];
-        let from = if ordered {
-            rest.iter()
-                .position(|b| b.0 - ax > f64::EPSILON)
-                .unwrap_or(rest.len())
-        } else {
-            0
-        };
-        for &(bx, by) in &rest[from..] {
-            // `pair_slope`, written out: this loop is the estimator's cost.
-            let dx = bx - ax;
-            if ordered || dx.abs() > f64::EPSILON {
-                let s = (by - ay) / dx;
-                let k = total_key(s);
-                n += 1;
-                below += usize::from(k < lo);
-                if k.wrapping_sub(lo) as u64 <= width {
-                    kept.push(s);
+    if ordered && let Some(r) = slopes_in_rows(points, bracket, room) {
+        (below, n, kept) = r;
+    } else {
+        for (i, &(ax, ay)) in points.iter().enumerate() {
+            let rest = &points[i + 1..];
+            let from = if ordered {
+                rest.iter()
+                    .position(|b| b.0 - ax > f64::EPSILON)
+                    .unwrap_or(rest.len())
+            } else {
+                0
+            };
+            for &(bx, by) in &rest[from..] {
+                // `pair_slope`, written out: this loop is the estimator's cost.
+                let dx = bx - ax;
+                if ordered || dx.abs() > f64::EPSILON {
+                    let s = (by - ay) / dx;
+                    let k = total_key(s);
+                    n += 1;
+                    below += usize::from(k < lo);
+                    if k.wrapping_sub(lo) as u64 <= width {
+                        kept.push(s);
+                    }
                 }
             }
         }
@@ -303,6 +308,55 @@ fn median_slope_within(points: &[(f64, f64)], (lo, hi): (f64, f64), room: usize)
         lower.iter().copied().fold(f64::NEG_INFINITY, f64::max)
     };
     Some((below + mid) / 2.0)
+}
+
+/// `median_slope_within`'s pass over all pairs for points in time order,
+/// a row of slopes (one point's pairs with those after it) at a time, in
+/// loops the compiler turns into vector code: the slopes below the bracket
+/// (`lo..=hi`), how many there are in all, and the ones inside. With every
+/// coordinate finite and small enough that no difference overflows, no
+/// slope is NaN; with `lo` and `hi` finite and not zero, comparing floats
+/// orders the slopes as `total_cmp` does (they differ only on NaN and on
+/// the two zeros). `None` when that does not hold.
+fn slopes_in_rows(
+    points: &[(f64, f64)],
+    (lo, hi): (f64, f64),
+    room: usize,
+) -> Option<(usize, usize, Vec<f64>)> {
+    const BIG: f64 = 1e300;
+    let plain = |v: f64| v.abs() < BIG;
+    let fits = points.iter().all(|&(x, y)| plain(x) && plain(y))
+        && [lo, hi].iter().all(|&v| plain(v) && v != 0.0)
+        && lo <= hi;
+    if !fits {
+        return None;
+    }
+    let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let (mut below, mut n) = (0usize, 0usize);
+    let mut kept = Vec::with_capacity(room);
+    let mut row = vec![0.0f64; points.len()];
+    for (i, (&ax, &ay)) in xs.iter().zip(&ys).enumerate() {
+        // Pairs with no slope are the first few after the point.
+        let from = i
+            + 1
+            + xs[i + 1..]
+                .iter()
+                .position(|&bx| bx - ax > f64::EPSILON)
+                .unwrap_or(xs.len() - i - 1);
+        let row = &mut row[..xs.len() - from];
+        for ((s, &bx), &by) in row.iter_mut().zip(&xs[from..]).zip(&ys[from..]) {
+            *s = (by - ay) / (bx - ax);
+        }
+        n += row.len();
+        below += row.iter().filter(|&&s| s < lo).count();
+        for &s in row.iter() {
+            if lo <= s && s <= hi {
+                kept.push(s);
+            }
+        }
+    }
+    Some((below, n, kept))
 }
 
 /// The largest slope whose key is below `lo`, folded as `median` folds.
