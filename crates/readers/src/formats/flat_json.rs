@@ -91,7 +91,7 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 /// The string opening at `line[i]` (a quote): its content and the index
 /// after its closing quote; `None` when it is cut or holds an escape or a
 /// control byte (serde_json refuses those unescaped).
-#[inline]
+#[inline(always)]
 fn string(line: &str, i: usize) -> Option<(&str, usize)> {
     let b = line.as_bytes();
     if b.get(i) != Some(&b'"') {
