@@ -7,6 +7,7 @@
 
 use super::Reader;
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
+use super::flat_json::{self, Scalar};
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
 use crate::event::Key as AttrKey;
@@ -203,10 +204,10 @@ pub fn source(
 /// it, through the same calls as for a `Value`, so what is accepted and
 /// every error message stay the same; no map or strings are built for the
 /// keys a record does not use.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Lean<'a> {
     Str(Cow<'a, str>),
-    Num(String),
+    Num(Cow<'a, str>),
     Other,
 }
 
@@ -231,20 +232,25 @@ impl<'de> Visitor<'de> for LeanVisitor {
     }
 
     fn visit_bool<E>(self, b: bool) -> Result<Lean<'de>, E> {
-        Ok(Lean::Num(b.to_string()))
+        Ok(Lean::Num(Cow::Borrowed(if b { "true" } else { "false" })))
     }
 
     fn visit_i64<E>(self, n: i64) -> Result<Lean<'de>, E> {
-        Ok(Lean::Num(serde_json::Number::from(n).to_string()))
+        Ok(Lean::Num(Cow::Owned(
+            serde_json::Number::from(n).to_string(),
+        )))
     }
 
     fn visit_u64<E>(self, n: u64) -> Result<Lean<'de>, E> {
-        Ok(Lean::Num(serde_json::Number::from(n).to_string()))
+        Ok(Lean::Num(Cow::Owned(
+            serde_json::Number::from(n).to_string(),
+        )))
     }
 
     fn visit_f64<E>(self, n: f64) -> Result<Lean<'de>, E> {
         // As `Value`: a float that is not finite is null.
-        Ok(serde_json::Number::from_f64(n).map_or(Lean::Other, |n| Lean::Num(n.to_string())))
+        Ok(serde_json::Number::from_f64(n)
+            .map_or(Lean::Other, |n| Lean::Num(Cow::Owned(n.to_string()))))
     }
 
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Lean<'de>, E> {
@@ -309,6 +315,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
 }
 
 /// One line: an object's members in the order written, or another value.
+/// Read by `flat_json` when the line is a plain object, else by serde_json.
 #[derive(Debug, PartialEq)]
 enum Line<'a> {
     Object(Vec<(Cow<'a, str>, Lean<'a>)>),
@@ -408,30 +415,111 @@ const KEYS: &[&str] = &[
     "remote_host",
 ];
 
-/// The longest key in `KEYS`: `Members::new` lower-cases keys up to this
-/// length on the stack (longer ones are none of them).
-const MAX_KEY: usize = {
-    let mut max = 0;
+/// A key's bucket in `BUCKETS`: its length and its last three bytes, the
+/// same for any case of the letters (`| 0x20`). No two of `KEYS` share one
+/// (`BUCKETS` does not compile otherwise), so a key is compared with one
+/// of them at most.
+const fn bucket(k: &[u8]) -> usize {
+    let n = k.len();
+    let (a, b, c) = (k[n - 1] | 0x20, k[n - 2] | 0x20, k[n - 3] | 0x20);
+    (n * 3 + a as usize * 2 + c as usize * 6 + b as usize) % 64
+}
+
+const NO_SLOT: u8 = u8::MAX;
+
+/// The slot of the `KEYS` key in each bucket.
+const BUCKETS: [u8; 64] = {
+    let mut out = [NO_SLOT; 64];
     let mut i = 0;
     while i < KEYS.len() {
-        if KEYS[i].len() > max {
-            max = KEYS[i].len();
+        let b = bucket(KEYS[i].as_bytes());
+        assert!(
+            out[b] == NO_SLOT,
+            "two KEYS share a bucket: change `bucket`"
+        );
+        out[b] = i as u8;
+        i += 1;
+    }
+    out
+};
+
+/// Each of `KEYS` as three little-endian words, zero past its end, and
+/// 0x20 at its letters: a key's word `w` is the key's in any case when
+/// `w | mask == word`.
+const KEY_WORDS: [([u64; 3], [u64; 3]); KEYS.len()] = {
+    let mut out = [([0u64; 3], [0u64; 3]); KEYS.len()];
+    let mut i = 0;
+    while i < KEYS.len() {
+        let k = KEYS[i].as_bytes();
+        assert!(k.len() <= 24 && k.len() >= 3);
+        let mut j = 0;
+        while j < k.len() {
+            assert!(!k[j].is_ascii_uppercase(), "KEYS are lower case");
+            out[i].0[j / 8] |= (k[j] as u64) << (8 * (j % 8));
+            if k[j].is_ascii_lowercase() {
+                out[i].1[j / 8] |= 0x20 << (8 * (j % 8));
+            }
+            j += 1;
         }
         i += 1;
     }
-    max
+    out
 };
 
-/// The slot of a `KEYS` key.
-fn key_slot(k: &[u8]) -> Option<usize> {
-    static SLOTS: std::sync::LazyLock<rustc_hash::FxHashMap<&'static [u8], usize>> =
-        std::sync::LazyLock::new(|| {
-            KEYS.iter()
+/// `k` (3 to 24 bytes) as three little-endian words, zero past its end:
+/// a few loads instead of a loop over its bytes.
+fn key_words(k: &[u8]) -> [u64; 3] {
+    let n = k.len();
+    let load8 = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&k[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let load4 = |i: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&k[i..i + 4]);
+        u64::from(u32::from_le_bytes(w))
+    };
+    let mut out = [0u64; 3];
+    let full = n / 8;
+    for (j, w) in out.iter_mut().enumerate().take(full) {
+        *w = load8(8 * j);
+    }
+    let part = n % 8;
+    if part != 0 {
+        // The last bytes: a load ending at the key's end, shifted down (or
+        // two overlapping ones, which agree where they overlap).
+        out[full] = if n >= 8 {
+            load8(n - 8) >> (8 * (8 - part))
+        } else if n >= 4 {
+            load4(0) | load4(n - 4) << (8 * (n - 4))
+        } else {
+            k.iter()
                 .enumerate()
-                .map(|(i, k)| (k.as_bytes(), i))
-                .collect()
-        });
-    SLOTS.get(k).copied()
+                .fold(0, |w, (i, &c)| w | u64::from(c) << (8 * i))
+        };
+    }
+    out
+}
+
+/// The slot of the `KEYS` key that `k` is in any case.
+fn key_slot(k: &[u8]) -> Option<usize> {
+    if k.len() < 3 || k.len() > 24 {
+        return None;
+    }
+    let slot = BUCKETS[bucket(k)];
+    if slot == NO_SLOT {
+        return None;
+    }
+    let slot = usize::from(slot);
+    if KEYS[slot].len() != k.len() {
+        return None;
+    }
+    let (want, mask) = &KEY_WORDS[slot];
+    let w = key_words(k);
+    let same =
+        (w[0] | mask[0] == want[0]) & (w[1] | mask[1] == want[1]) & (w[2] | mask[2] == want[2]);
+    same.then_some(slot)
 }
 
 /// The slot of a `KEYS` key, at compile time (a key not among them does
@@ -462,46 +550,79 @@ macro_rules! key {
     };
 }
 
-/// An object's members with the `KEYS` found: `at` answers what `member`
-/// answers.
-struct Members<'m, 'a> {
-    members: &'m [(Cow<'a, str>, Lean<'a>)],
-    at: [u32; KEYS.len()],
+/// What an object says for each of `KEYS`: `at` answers what `member`
+/// answers (of the spellings present the one that sorts first, and of a
+/// key written twice the last).
+struct Members<'m> {
+    /// The spelling of each key found.
+    keys: [Option<&'m str>; KEYS.len()],
+    /// Its value as text; `None` for null, arrays and objects.
+    values: [Option<&'m str>; KEYS.len()],
 }
 
-impl<'m, 'a> Members<'m, 'a> {
-    const NONE: u32 = u32::MAX;
+impl<'m> Members<'m> {
+    fn empty() -> Self {
+        Members {
+            keys: [None; KEYS.len()],
+            values: [None; KEYS.len()],
+        }
+    }
 
-    fn new(members: &'m [(Cow<'a, str>, Lean<'a>)]) -> Self {
-        let mut at = [Self::NONE; KEYS.len()];
-        let mut lower = [0u8; MAX_KEY];
-        for (i, (key, _)) in members.iter().enumerate() {
-            let b = key.as_bytes();
-            if b.len() > lower.len() || i >= Self::NONE as usize {
-                continue;
-            }
-            let l = &mut lower[..b.len()];
-            for (d, c) in l.iter_mut().zip(b) {
-                *d = c.to_ascii_lowercase();
-            }
-            let Some(slot) = key_slot(l) else { continue };
-            // As `member`: the spelling that sorts first, the last of equals.
-            let cur = at[slot];
-            if cur == Self::NONE || key.as_ref() <= members[cur as usize].0.as_ref() {
-                at[slot] = i as u32;
+    /// All the members of an object as serde_json read them.
+    fn new(members: &'m [(Cow<'_, str>, Lean<'_>)]) -> Self {
+        let mut found = Members::empty();
+        for (key, value) in members {
+            if let Some(slot) = key_slot(key.as_bytes()) {
+                found.note(slot, key, value.text());
             }
         }
-        Members { members, at }
+        found
+    }
+
+    /// Takes in a member whose key is `KEYS[slot]` in some case.
+    fn note(&mut self, slot: usize, key: &'m str, value: Option<&'m str>) {
+        if self.keys[slot].is_none_or(|cur| key <= cur) {
+            self.keys[slot] = Some(key);
+            self.values[slot] = value;
+        }
     }
 
     /// The value of the `KEYS` key in `slot` (`slot_of`, at compile time).
     fn at(&self, slot: usize) -> Option<&'m str> {
-        let i = self.at[slot];
-        if i == Self::NONE {
-            return None;
-        }
-        self.members[i as usize].1.text().filter(|s| !s.is_empty())
+        self.values[slot].filter(|s| !s.is_empty())
     }
+}
+
+/// A plain object (`flat_json`) read in one pass, keeping only what it
+/// says for `KEYS`; `None` when the line is anything else, for serde_json
+/// to read.
+fn scan_known(line: &str) -> Option<Members<'_>> {
+    let mut found = Members::empty();
+    let plain = flat_json::members(line, |k, v| {
+        if let Some(slot) = key_slot(k.as_bytes()) {
+            let text = match v {
+                Scalar::Str(s) | Scalar::Int(s) => Some(s),
+                Scalar::Bool(b) => Some(if b { "true" } else { "false" }),
+                Scalar::Null => None,
+            };
+            found.note(slot, k, text);
+        }
+    });
+    if !plain {
+        return None;
+    }
+    // Tests and fuzzing hold the scanner to serde_json's answer.
+    #[cfg(debug_assertions)]
+    match serde_json::from_str::<Line>(line) {
+        Ok(Line::Object(all)) => {
+            let by_serde = Members::new(&all);
+            for slot in 0..KEYS.len() {
+                assert_eq!(found.at(slot), by_serde.at(slot), "{line}");
+            }
+        }
+        other => panic!("serde_json reads {other:?} from {line}"),
+    }
+    Some(found)
 }
 
 /// What is kept while one file is read.
@@ -585,9 +706,17 @@ impl LineFormat for ErrlogJson {
             self.line = line;
             return;
         }
-        let members = match serde_json::from_str::<Line>(&line) {
-            Ok(Line::Object(m)) => m,
-            Ok(Line::NotObject) => {
+        // Nearly every record is a plain object, read in one pass; the
+        // rest go to serde_json.
+        let scanned = scan_known(&line);
+        let parsed = match &scanned {
+            Some(_) => None,
+            None => Some(serde_json::from_str::<Line>(&line)),
+        };
+        let found = match (scanned, &parsed) {
+            (Some(found), _) => found,
+            (None, Some(Ok(Line::Object(m)))) => Members::new(m),
+            (None, Some(Ok(Line::NotObject))) => {
                 ctx.info.problem(
                     ProblemCode::BadLine,
                     Some(no),
@@ -597,7 +726,7 @@ impl LineFormat for ErrlogJson {
                 );
                 return;
             }
-            Err(e) => {
+            (None, Some(Err(e))) => {
                 let what = if meta.unterminated {
                     "last line is cut short (file still being written?)"
                 } else {
@@ -616,7 +745,7 @@ impl LineFormat for ErrlogJson {
                         format!("{what}: {why}: kept as an incomplete record"),
                     );
                     if let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&head)
-                        && let Some(mut e) = self.record(run, ctx, no, &m)
+                        && let Some(mut e) = self.record(run, ctx, no, &Members::new(&m))
                     {
                         e.set(AttrKey::Incomplete, "true");
                         ctx.emit(e);
@@ -632,8 +761,9 @@ impl LineFormat for ErrlogJson {
                 );
                 return;
             }
+            (None, None) => return,
         };
-        if let Some(e) = self.record(run, ctx, no, &members) {
+        if let Some(e) = self.record(run, ctx, no, &found) {
             // A container's `FDC summary:` record lists FDCs: each is one.
             let fdcs =
                 if self.format == crate::formats::container_log::FORMAT && e.kind == Kind::Text {
@@ -646,7 +776,7 @@ impl LineFormat for ErrlogJson {
                 ctx.emit(f);
             }
         }
-        drop(members);
+        drop(parsed);
         self.line = line;
     }
 
@@ -673,9 +803,8 @@ impl ErrlogJson {
         run: &mut JsonFile,
         ctx: &mut FileCtx,
         no: u64,
-        members: &[(Cow<'_, str>, Lean<'_>)],
+        found: &Members,
     ) -> Option<Event> {
-        let found = Members::new(members);
         let message = key!(found, "message").unwrap_or_default();
         let msgid = key!(found, "ibm_messageid").or_else(|| {
             let id = message.split(':').next().unwrap_or("");
@@ -691,7 +820,7 @@ impl ErrlogJson {
             );
             return None;
         };
-        let ts: DateTime<FixedOffset> = match DateTime::parse_from_rfc3339(when) {
+        let ts: DateTime<FixedOffset> = match super::container_log::rfc3339(when) {
             Ok(t) => t,
             Err(_) => {
                 ctx.info.problem(
@@ -885,6 +1014,15 @@ mod tests {
             "ibm_MessageId",
             "other",
             "ibm_datetimex",
+            "xbm_datetime",
+            "ibm_datetimf",
+            "ibm_datet\u{e9}",
+            "ibm\u{7f}datetime",
+            "ibm_datetime\u{0}",
+            "ibm_installationnamex",
+            "ibm_installationnam\u{7f}",
+            "ibm_commentinsert1ibm_commentinsert1",
+            "ib",
             "",
         ]);
         for _ in 0..3000 {
@@ -904,7 +1042,7 @@ mod tests {
                     .collect();
                 let value = match rng.below(4) {
                     0 => Lean::Str(Cow::Owned(format!("v{i}"))),
-                    1 => Lean::Num(i.to_string()),
+                    1 => Lean::Num(Cow::Owned(i.to_string())),
                     2 => Lean::Str(Cow::Borrowed("")),
                     _ => Lean::Other,
                 };
@@ -1049,6 +1187,8 @@ mod tests {
             r#"{"ibm_messageId":"A","ibm_messageId":"B"}"#,
             r#"{"ibm_messageId":"A","IBM_MESSAGEID":null,"ibm_messageId":"B"}"#,
             r#"{"ibm_messageId":"","IBM_MESSAGEID":"x"}"#,
+            r#"{ "ibm_processId" : -3, "ibm_threadId":true,"host":null,"message":"" }"#,
+            r#"{"ibm_threadid":"1","ibm_threadId":2,"IBM_THREADID":false,"hosT":"h"}"#,
             r#"{"message":"tab\tand \"quotes\" \u00e9 \ud83d\ude00","ibm_processId":-3}"#,
             r#"{"message":"lone \ud800 surrogate"}"#,
             r#"{"message":"bad \x escape"}"#,
@@ -1080,10 +1220,14 @@ mod tests {
                 "ibm_threadid",
                 "host",
             ] {
-                let lean = match serde_json::from_str::<Line>(line) {
-                    Err(e) => Err(e.to_string()),
-                    Ok(Line::Object(m)) => Ok(Some(member(&m, k).map(str::to_string))),
-                    Ok(Line::NotObject) => Ok(None),
+                // As `line` reads it: scanned, else by serde_json.
+                let lean = match scan_known(line) {
+                    Some(found) => Ok(Some(found.at(slot_of(k)).map(str::to_string))),
+                    None => match serde_json::from_str::<Line>(line) {
+                        Err(e) => Err(e.to_string()),
+                        Ok(Line::Object(m)) => Ok(Some(member(&m, k).map(str::to_string))),
+                        Ok(Line::NotObject) => Ok(None),
+                    },
                 };
                 assert_eq!(lean, by_value(line, k), "{line} / {k}");
             }

@@ -8,6 +8,7 @@ pub mod errlog_json;
 pub mod errlog_text;
 pub mod fdc;
 pub mod ffstsummary;
+pub mod flat_json;
 pub mod joblog;
 pub mod line_source;
 #[cfg(feature = "panic-reader")]
