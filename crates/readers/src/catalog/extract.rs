@@ -5,7 +5,10 @@
 use super::matchers::fast::{RETURN_CODE_FROM, has_return_code};
 use super::matchers::{fast_matcher, regex_first};
 use super::net::{is_ip, is_unknown, split_host};
-use super::{Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, lookup};
+use super::{
+    CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, row_of,
+};
+use crate::event::CatalogRow;
 use std::borrow::Cow;
 
 /// What the catalogue makes of one message; values borrow from the text
@@ -19,6 +22,8 @@ pub struct Extracted<'a> {
     pub family: Option<&'static str>,
     /// Typed values, in a stable order, each name once.
     pub attrs: Vec<(&'static str, Cow<'a, str>)>,
+    /// The message's catalogue row, for the record's `Event::catalog`.
+    pub row: CatalogRow,
 }
 
 /// A value `extract` found.
@@ -30,7 +35,8 @@ type Found<'a> = Vec<(&'static str, Value<'a>)>;
 /// names: `ArithInsert1`, `CommentInsert1`, `RemoteHost`, ...) and `text`
 /// (already normalised).
 pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> Extracted<'a> {
-    let entry = lookup(id);
+    let row = row_of(id);
+    let entry = row.get().flatten().map(|i| &CATALOG[i]);
     let base = base_id(id);
     let letter = (base.len() < id.len()).then(|| id.chars().last()).flatten();
     let severity = letter.or(entry
@@ -140,6 +146,7 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
         severity,
         family: entry.map(|e| e.family.as_str()),
         attrs,
+        row,
     }
 }
 

@@ -598,6 +598,7 @@ fn mq_event(
         crate::event::spare_copy(whole),
     );
     let x = memo.extract(id, text, &inserts);
+    e.catalog = x.row;
     // A record has about ten attributes: one allocation, not four.
     e.attrs = crate::event::Attrs::spare(20, 256);
     e.set(Key::Msgid, &x.msgid);
@@ -710,6 +711,9 @@ mod tests {
         assert_eq!(evs[2].get(Key::CommentInsert1), Some("app01 (10.1.2.3)"));
         // No severity letter before MQ 9.1: the same message.
         assert_eq!(evs[3].get(Key::Msgid).map(|s| &s[..7]), Some("AMQ9788"));
+        // Each record carries its catalogue row; a text line none.
+        assert_eq!(evs[2].catalog, catalog::row_of("AMQ9209E"));
+        assert_eq!(evs[1].catalog, crate::event::CatalogRow::ASK);
         assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
