@@ -343,6 +343,18 @@ pub fn warning_ids(family: Family) -> String {
     ids.join(", ")
 }
 
+/// A log record of `msgid` carrying `row`, for tests of the `*_of` look-ups.
+#[cfg(test)]
+pub(crate) fn test_record(msgid: &str, row: CatalogRow) -> Event {
+    use crate::event::{Format, Kind, Origin};
+    let ts = chrono::DateTime::parse_from_rfc3339("2024-03-05T10:00:00Z").unwrap();
+    let origin = Origin::new("x".into(), Format::UNKNOWN);
+    let mut e = Event::new(ts, origin, 1, Kind::LogRecord, String::new());
+    e.set(Key::Msgid, msgid);
+    e.catalog = row;
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,15 +530,7 @@ mod tests {
     /// without one is looked up by its `msgid`.
     #[test]
     fn a_records_row_is_its_msgids() {
-        use crate::event::{Format, Kind, Origin};
-        let record = |msgid: &str, row: CatalogRow| {
-            let ts = chrono::DateTime::parse_from_rfc3339("2024-03-05T10:00:00Z").unwrap();
-            let origin = Origin::new("x".into(), Format::UNKNOWN);
-            let mut e = Event::new(ts, origin, 1, Kind::LogRecord, String::new());
-            e.set(Key::Msgid, msgid);
-            e.catalog = row;
-            e
-        };
+        let record = test_record;
         for (i, x) in CATALOG.iter().enumerate() {
             let id = format!("{}{}", x.id, x.severity);
             assert_eq!(row_of(&id), CatalogRow::row(i), "{id}");
