@@ -213,3 +213,36 @@ fn report_sections_only_with_calls() {
     let empty = stdout_of(&["calls", "fixtures/errlog"]);
     assert_eq!(empty, "No MQI calls found in the traces.\n");
 }
+
+/// Without mqi-failures (`--only`, `--skip`) the calls are not counted:
+/// each report says so in one line where the table would be, and the
+/// JSON report has no `calls`. Without traces there is nothing to say.
+#[test]
+fn calls_not_counted_without_the_rule_that_reads_them() {
+    const LINE: &str = "not counted (mqi-failures did not run); `mqdiag calls` counts them.";
+    for rules in [&["--only", "fdc"][..], &["--skip", "mqi-failures"]] {
+        let args = |more: &[&'static str]| {
+            let mut a = vec!["analyze", "fixtures/calls"];
+            a.extend_from_slice(rules);
+            a.extend_from_slice(more);
+            a
+        };
+        let text = stdout_of(&args(&[]));
+        assert!(text.contains(&format!("MQI calls: {LINE}\n")), "{text}");
+        assert!(!text.contains("MQI calls: 11 rows"));
+        let md = stdout_of(&args(&["--format", "markdown"]));
+        assert!(md.contains(&format!("## MQI calls\n\n{LINE}\n")), "{md}");
+        let html = stdout_of(&args(&["--format", "html"]));
+        assert!(html.contains("<h2 id=\"calls\">MQI calls</h2>"));
+        assert!(!html.contains("MQI call latency per verb"));
+        let v: serde_json::Value =
+            serde_json::from_str(&stdout_of(&args(&["--format", "json"]))).unwrap();
+        assert!(v.get("calls").is_none(), "{}", v["calls"]);
+        assert!(v["findings"].is_array());
+    }
+    // With the rule, the table as ever.
+    let text = stdout_of(&["analyze", "fixtures/calls", "--only", "mqi-failures"]);
+    assert!(text.contains("MQI calls: 11 rows"), "{text}");
+    let none = stdout_of(&["analyze", "fixtures/errlog", "--only", "fdc"]);
+    assert!(!none.contains("MQI calls"), "{none}");
+}

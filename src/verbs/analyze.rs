@@ -149,11 +149,12 @@ pub(crate) fn collect_observed(
 ) -> Result<Collected, String> {
     let mut passes = plan.passes();
     // The report's MQI call table (per process; per verb for the HTML
-    // chart), whichever rules run: counted once, and read by the rules
-    // that report on calls.
+    // chart): counted once, and read by the rules that report on calls;
+    // not counted when none of them runs.
     let mut calls = crate::calls::Calls::new(crate::calls::By::Process, None);
+    let mut count_calls = false;
     for p in passes.iter_mut() {
-        p.takes_calls_table();
+        count_calls |= p.takes_calls_table();
     }
     // FDC reports seen, for other findings to cite; FDCs are few, and
     // the cap keeps a case of thousands bounded.
@@ -169,7 +170,9 @@ pub(crate) fn collect_observed(
         for p in passes.iter_mut() {
             p.observe(e);
         }
-        calls.observe(e);
+        if count_calls {
+            calls.observe(e);
+        }
         extra(e);
         charts.observe(e);
         if fdcs.len() < 10_000
@@ -208,17 +211,20 @@ pub(crate) fn collect_observed(
     let gap_s = crate::passes::fdc::burst_gap_s(plan);
     crate::passes::fdc::cite_fdcs(&mut findings, &fdcs, gap_s);
     order(&mut findings);
-    let calls_by_verb = crate::calls::by_verb(&calls);
-    let calls = (calls, calls_by_verb);
+    let calls = count_calls.then(|| {
+        let calls_by_verb = crate::calls::by_verb(&calls);
+        (calls, calls_by_verb)
+    });
     Ok((inputs, findings, calls, charts.finish(), window))
 }
 
 /// Inputs' facts, sealed and ordered findings, the MQI call rows (per
-/// process, per verb), the charts' data and the resolved time window.
+/// process, per verb; `None`: not counted, as no rule that ran reads
+/// them), the charts' data and the resolved time window.
 pub(crate) type Collected = (
     Vec<FileInfo>,
     Vec<Finding>,
-    (Vec<crate::calls::Row>, Vec<crate::calls::Row>),
+    Option<(Vec<crate::calls::Row>, Vec<crate::calls::Row>)>,
     report::charts::Collected,
     crate::timeline::TimeWindow,
 );
@@ -253,8 +259,9 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.input
             .open_except(&skip_files, &opts, a.input.progress_wanted())?;
 
-    let (mut inputs, mut findings, (calls, calls_by_verb), mut charts, window) =
+    let (mut inputs, mut findings, calls, mut charts, window) =
         collect(&a.input, &plan, sources, discovery_rows, redactor.as_ref())?;
+    let calls_counted = calls.is_some();
     if let Some(b) = &baseline {
         for f in &mut findings {
             f.baseline = b.contains(&f.fingerprint);
@@ -267,7 +274,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         .is_some_and(|t| findings.iter().any(|f| !f.baseline && f.severity >= t));
     let nothing_read = crate::run::nothing_read(&inputs);
 
-    let (mut calls, mut calls_by_verb) = (calls, calls_by_verb);
+    let (mut calls, mut calls_by_verb) = calls.unwrap_or_default();
     if let Some(r) = &redactor {
         for i in &mut inputs {
             crate::run::redact_input(r, i);
@@ -315,6 +322,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         baseline_used: baseline.is_some(),
         calls: &calls,
         calls_by_verb: &calls_by_verb,
+        calls_counted,
         run: &run_info,
         charts: &charts,
     };
@@ -367,6 +375,41 @@ mod tests {
         }
     }
 
+    /// One rule alone reads only what it asks for (the MQI calls only for
+    /// the rule that reads them): its findings are those of reading
+    /// everything, and the calls are counted only with that rule.
+    #[test]
+    fn one_rule_alone_reads_what_it_needs_and_finds_the_same() {
+        let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        for rule in crate::passes::RULES {
+            let plan = Plan::new(&[rule.id.to_string()], &[], &[]).unwrap();
+            let run = |interest: bool| {
+                let input = InputArgs {
+                    paths: vec![fixtures.clone()],
+                    jobs: Some(1),
+                    quiet: true,
+                    ..Default::default()
+                };
+                let mut opts = input.read_options();
+                if interest {
+                    opts.interest = Some(std::sync::Arc::new(plan.interest()));
+                }
+                let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
+                let (_, findings, calls, _, _) =
+                    collect(&input, &plan, sources, rows, None).unwrap();
+                (serde_json::to_string_pretty(&findings).unwrap(), calls)
+            };
+            let (full, calls) = run(false);
+            let (narrow, narrow_calls) = run(true);
+            assert_eq!(full, narrow, "--only {}", rule.id);
+            assert_eq!(calls.is_some(), rule.id == "mqi-failures", "{}", rule.id);
+            assert_eq!(
+                calls.map(|(c, _)| c.len()),
+                narrow_calls.map(|(c, _)| c.len())
+            );
+        }
+    }
+
     #[test]
     fn interest_and_workers_do_not_change_findings() {
         let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
@@ -383,7 +426,8 @@ mod tests {
                 opts.interest = Some(std::sync::Arc::new(plan.interest()));
             }
             let (sources, rows) = input.open_except(&[], &opts, false).unwrap();
-            let (_, findings, _, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
+            let (_, findings, calls, _, _) = collect(&input, &plan, sources, rows, None).unwrap();
+            assert!(calls.is_some_and(|(c, _)| !c.is_empty()));
             serde_json::to_string_pretty(&findings).unwrap()
         };
         let full = run(false, 1);

@@ -63,12 +63,14 @@ fn read(a: &CompareArgs, path: &Path) -> Result<Side, String> {
     let opts = input.read_options();
     let (sources, discovery) = input.open_except(&[], &opts, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();
-    let (inputs, mut findings, (by_process, by_verb), _, _) =
+    let (inputs, mut findings, calls, _, _) =
         super::analyze::collect_observed(&input, &plan, sources, discovery, None, &mut |e| {
             if let Some(m) = e.attr("msgid") {
                 *messages.entry(m.to_string()).or_default() += 1;
             }
         })?;
+    // Every rule runs: the calls are counted.
+    let (by_process, by_verb) = calls.unwrap_or_default();
     if crate::run::nothing_read(&inputs) {
         return Err(format!(
             "{}: {}",

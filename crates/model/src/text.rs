@@ -143,11 +143,32 @@ pub fn looks_like_text(head: &[u8]) -> bool {
     if head.is_empty() {
         return true;
     }
-    let ctrl = head
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\r' | b'\n' | 0x0c | 0x1b))
-        .count();
+    // C0 controls less the five that text holds, counted in blocks small
+    // enough for a byte counter: a form the compiler turns into vector
+    // compares (the sniffers run this over every file's first 16 KB).
+    let ctrl: usize = head
+        .chunks(255)
+        .map(|c| {
+            c.iter().fold(0u8, |n, &b| {
+                n + u8::from(b < 0x20)
+                    - u8::from(b == b'\t')
+                    - u8::from(b == b'\r')
+                    - u8::from(b == b'\n')
+                    - u8::from(b == 0x0c)
+                    - u8::from(b == 0x1b)
+            }) as usize
+        })
+        .sum();
     ctrl * 100 <= head.len()
+}
+
+/// `String::from_utf8_lossy`, with the standard library's faster check
+/// for valid UTF-8 (nearly every head sniffed) first.
+pub fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Whether `b` holds a byte that starts a control character a terminal or
@@ -419,23 +440,42 @@ pub fn escape_json_controls_from(out: &mut Vec<u8>, from: usize) {
 }
 
 /// A writer of JSON text that escapes DEL and C1 controls (see
-/// `escape_json_controls_from`); a lead byte cut off at the end of one
-/// write is held for the next.
+/// `escape_json_controls_from`). Writes are gathered into blocks (serde
+/// writes a few bytes at a time); a lead byte cut off at the end of a block
+/// waits for the next. Call `finish` (or `flush`) at the end: dropping it
+/// writes what is left but cannot report an error.
 pub struct JsonControlEscaper<'a> {
     out: &'a mut dyn std::io::Write,
-    /// The start of a character that may be one to escape, cut off at the
-    /// end of the last write (at most two bytes).
-    held: Vec<u8>,
+    /// Bytes written and not yet escaped and passed on.
     buf: Vec<u8>,
 }
+
+/// The block the escaper gathers before passing it on.
+const ESCAPE_BLOCK: usize = 8 << 10;
 
 impl<'a> JsonControlEscaper<'a> {
     pub fn new(out: &'a mut dyn std::io::Write) -> Self {
         JsonControlEscaper {
             out,
-            held: Vec::new(),
             buf: Vec::new(),
         }
+    }
+
+    /// Pass on everything written, without flushing the writer beneath.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.pass_on(true)
+    }
+
+    /// Escape and pass on what is gathered; unless `all`, a character
+    /// that may be cut stays for the next block.
+    fn pass_on(&mut self, all: bool) -> std::io::Result<()> {
+        let keep = if all { 0 } else { cut_lead(&self.buf) };
+        let rest = self.buf.split_off(self.buf.len() - keep);
+        escape_json_controls_from(&mut self.buf, 0);
+        let r = self.out.write_all(&self.buf);
+        self.buf.clear();
+        self.buf.extend_from_slice(&rest);
+        r
     }
 }
 
@@ -450,27 +490,23 @@ fn cut_lead(b: &[u8]) -> usize {
 
 impl std::io::Write for JsonControlEscaper<'_> {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.buf.clear();
-        self.buf.append(&mut self.held);
         self.buf.extend_from_slice(data);
-        let keep = cut_lead(&self.buf);
-        self.held = self.buf.split_off(self.buf.len() - keep);
-        let mut b = std::mem::take(&mut self.buf);
-        escape_json_controls_from(&mut b, 0);
-        let r = self.out.write_all(&b);
-        self.buf = b;
-        r.map(|_| data.len())
+        if self.buf.len() >= ESCAPE_BLOCK {
+            self.pass_on(false)?;
+        }
+        Ok(data.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        let held = std::mem::take(&mut self.held);
-        self.out.write_all(&held)?;
+        self.pass_on(true)?;
         self.out.flush()
     }
 }
 
 impl Drop for JsonControlEscaper<'_> {
     fn drop(&mut self) {
-        let _ = self.out.write_all(&self.held);
+        if !self.buf.is_empty() {
+            let _ = self.pass_on(true);
+        }
     }
 }
 
@@ -630,6 +666,23 @@ mod tests {
             w.flush().unwrap();
         }
         assert_eq!(out, v);
+        // Long text in writes of many sizes, a control cut at each place
+        // around the block's end: the same as escaping it in one go.
+        for at in ESCAPE_BLOCK - 4..ESCAPE_BLOCK + 2 {
+            let text = format!("{}\u{85}x\u{2028}y\u{7f}", "a".repeat(at));
+            let json = serde_json::to_string(&text).unwrap();
+            let mut want = json.clone().into_bytes();
+            escape_json_controls_from(&mut want, 0);
+            for step in [1, 3, 7, 4096, 9000] {
+                let mut out = Vec::new();
+                let mut w = JsonControlEscaper::new(&mut out);
+                for c in json.as_bytes().chunks(step) {
+                    w.write_all(c).unwrap();
+                }
+                w.finish().unwrap();
+                assert_eq!(out, want, "at {at}, writes of {step}");
+            }
+        }
     }
 
     #[test]
@@ -686,6 +739,28 @@ mod tests {
         mostly[10] = 0;
         assert!(looks_like_text(&mostly));
         assert!(looks_like_text(b""));
+        // The counting is the plain count of controls: at the 1 % line,
+        // with every byte value, in blocks of every length around 255.
+        let plain = |h: &[u8]| {
+            let ctrl = h
+                .iter()
+                .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\r' | b'\n' | 0x0c | 0x1b))
+                .count();
+            ctrl * 100 <= h.len()
+        };
+        for len in [1, 99, 100, 101, 254, 255, 256, 510, 1000, 16384] {
+            for ctrls in [0, len / 100, len / 100 + 1, len / 2, len] {
+                for value in 0..=255u8 {
+                    let mut h: Vec<u8> = (0..len).map(|i| b"ab\t\n\r\x0c\x1bz"[i % 8]).collect();
+                    for k in 0..ctrls {
+                        h[(k * 7919) % len] = value;
+                    }
+                    assert_eq!(looks_like_text(&h), plain(&h), "{len} {ctrls} {value}");
+                }
+            }
+        }
+        assert_eq!(utf8_lossy(b"caf\xc3\xa9"), "café");
+        assert_eq!(utf8_lossy(b"caf\xe9"), String::from_utf8_lossy(b"caf\xe9"));
     }
 
     #[test]

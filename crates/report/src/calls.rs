@@ -2,6 +2,7 @@
 //! the `calls` summary (the full table is `mqdiag calls`), and in HTML a
 //! latency chart per verb. Shown only when the traces have MQI calls.
 
+use super::Report;
 use mqdiag_analysis::calls::Row;
 use mqdiag_analysis::calls::render::{human_us, process_text, reasons_text};
 use std::io::{self, Write};
@@ -64,7 +65,28 @@ fn shown_note(shown: usize, all: usize) -> String {
     }
 }
 
-pub fn text_section(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+/// When no rule that ran reads MQI calls (`--only`, `--skip`), they are
+/// not counted: the report says so in one line where the table would be,
+/// if any trace was read.
+pub fn not_counted(r: &Report) -> Option<&'static str> {
+    let traced = r
+        .inputs
+        .iter()
+        .any(|i| i.format.family() == "trace" && i.events > 0);
+    (!r.calls_counted && traced)
+        .then_some("not counted (mqi-failures did not run); `mqdiag calls` counts them.")
+}
+
+pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    if let Some(why) = not_counted(r) {
+        writeln!(out)?;
+        writeln!(out, "{}", "-".repeat(80))?;
+        for l in super::wrap(&format!("MQI calls: {why}"), 80, "") {
+            writeln!(out, "{l}")?;
+        }
+        return Ok(());
+    }
+    let rows = r.calls;
     if rows.is_empty() {
         return Ok(());
     }
@@ -99,7 +121,15 @@ fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-pub fn markdown_section(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    if let Some(why) = not_counted(r) {
+        writeln!(out)?;
+        writeln!(out, "## MQI calls")?;
+        writeln!(out)?;
+        writeln!(out, "{why}")?;
+        return Ok(());
+    }
+    let rows = r.calls;
     if rows.is_empty() {
         return Ok(());
     }
@@ -146,8 +176,14 @@ pub fn markdown_section(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
 }
 
 /// The HTML table of `rows` and a latency chart of `by_verb`.
-pub fn html_section(out: &mut dyn Write, rows: &[Row], by_verb: &[Row]) -> io::Result<()> {
+pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     use super::html::esc;
+    if let Some(why) = not_counted(r) {
+        writeln!(out, "<h2 id=\"calls\">MQI calls</h2>")?;
+        writeln!(out, "<p>{}</p>", esc(why))?;
+        return Ok(());
+    }
+    let (rows, by_verb) = (r.calls, r.calls_by_verb);
     if rows.is_empty() {
         return Ok(());
     }

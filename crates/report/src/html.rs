@@ -100,7 +100,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             )?;
         }
     }
-    super::calls::html_section(out, r.calls, r.calls_by_verb)?;
+    super::calls::html_section(out, r)?;
     writeln!(out, "<h2 id=\"environment\">Environment</h2>")?;
     writeln!(
         out,
@@ -137,7 +137,7 @@ fn contents(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         "findings",
         format!("Findings ({})", thousands(r.findings.len() as u64)),
     )];
-    if !r.calls.is_empty() {
+    if !r.calls.is_empty() || super::calls::not_counted(r).is_some() {
         links.push(("calls", "MQI calls".to_string()));
     }
     links.push((

@@ -14,8 +14,10 @@ struct Doc<'a> {
     inputs: Vec<Input<'a>>,
     findings: &'a [Finding],
     summary: Summary,
-    /// The contract's `calls`: the same rows as `calls --format json`.
-    calls: Vec<mqdiag_analysis::calls::JsonRow<'a>>,
+    /// The contract's `calls`: the same rows as `calls --format json`;
+    /// left out when they were not counted (no rule that ran reads them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calls: Option<Vec<mqdiag_analysis::calls::JsonRow<'a>>>,
     run: &'a super::runinfo::RunInfo,
     /// How files were read (not findings): `{"path", "note"}`.
     reading_notes: Vec<super::notes::Note<'a>>,
@@ -81,18 +83,18 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             new,
             baseline,
         },
-        calls: r
-            .calls
-            .iter()
-            .map(mqdiag_analysis::calls::Row::to_json)
-            .collect(),
+        calls: r.calls_counted.then(|| {
+            r.calls
+                .iter()
+                .map(mqdiag_analysis::calls::Row::to_json)
+                .collect()
+        }),
         run: r.run,
         reading_notes: super::notes::all(r),
     };
     // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
-    serde_json::to_writer_pretty(
-        &mut mqdiag_model::text::JsonControlEscaper::new(&mut *out),
-        &doc,
-    )?;
+    let mut w = mqdiag_model::text::JsonControlEscaper::new(&mut *out);
+    serde_json::to_writer_pretty(&mut w, &doc)?;
+    w.finish()?;
     out.write_all(b"\n")
 }

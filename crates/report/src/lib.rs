@@ -40,6 +40,9 @@ pub struct Report<'a> {
     /// HTML latency chart). Empty when the traces have none.
     pub calls: &'a [mqdiag_analysis::calls::Row],
     pub calls_by_verb: &'a [mqdiag_analysis::calls::Row],
+    /// Whether the calls were counted: not when no rule that ran reads
+    /// them (`--only`, `--skip`); the reports then say so.
+    pub calls_counted: bool,
     /// How the report was made (rules, thresholds, --tz, baseline).
     pub run: &'a runinfo::RunInfo,
     /// The HTML report's overview and error charts.

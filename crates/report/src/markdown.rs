@@ -146,7 +146,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if r.findings.is_empty() {
         writeln!(out, "No findings.")?;
         super::notes::markdown_section(out, r)?;
-        super::calls::markdown_section(out, r.calls)?;
+        super::calls::markdown_section(out, r)?;
         return out.flush();
     }
     writeln!(out, "| # | Severity | Rule | Finding | Count |")?;
@@ -169,7 +169,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         finding(out, n + 1, f)?;
     }
     super::notes::markdown_section(out, r)?;
-    super::calls::markdown_section(out, r.calls)?;
+    super::calls::markdown_section(out, r)?;
     out.flush()
 }
 

@@ -184,10 +184,9 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         }]
     });
     // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
-    serde_json::to_writer_pretty(
-        &mut mqdiag_model::text::JsonControlEscaper::new(&mut *out),
-        &doc,
-    )?;
+    let mut w = mqdiag_model::text::JsonControlEscaper::new(&mut *out);
+    serde_json::to_writer_pretty(&mut w, &doc)?;
+    w.finish()?;
     out.write_all(b"\n")
 }
 

@@ -29,7 +29,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if r.findings.is_empty() {
         writeln!(out, "\nNo findings.")?;
         super::notes::text_section(out, r)?;
-        super::calls::text_section(out, r.calls)?;
+        super::calls::text_section(out, r)?;
         return out.flush();
     }
     writeln!(out)?;
@@ -68,7 +68,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         finding(out, i + 1, f)?;
     }
     super::notes::text_section(out, r)?;
-    super::calls::text_section(out, r.calls)?;
+    super::calls::text_section(out, r)?;
     out.flush()
 }
 

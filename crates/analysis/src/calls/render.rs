@@ -50,7 +50,9 @@ pub fn write_json(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
         "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
     });
     // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
-    serde_json::to_writer_pretty(&mut crate::text::JsonControlEscaper::new(&mut *out), &v)?;
+    let mut w = crate::text::JsonControlEscaper::new(&mut *out);
+    serde_json::to_writer_pretty(&mut w, &v)?;
+    w.finish()?;
     out.write_all(b"\n")
 }
 

@@ -36,6 +36,7 @@ pub static RULE: RuleInfo = RuleInfo {
         error log at the same time, and at firewalls and load balancers between the two.",
     functions: &[],
     keywords: &[],
+    mqi_calls: false,
     smf_columns: &[],
     make: |s| {
         Box::new(MessagePass::new(

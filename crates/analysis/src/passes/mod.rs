@@ -112,6 +112,10 @@ pub struct RuleInfo {
     /// Literal text a trace text line must contain for the pass to read it.
     /// (Headers, log records and SMF rows always reach every pass.)
     pub keywords: &'static [&'static str],
+    /// Whether the pass reads MQI calls in traces: every verb's entry and
+    /// exit and the `CompCode`/`Reason` lines (the run's `calls` table is
+    /// counted only for a pass that takes it, see `Pass::takes_calls_table`).
+    pub mqi_calls: bool,
     /// Attributes the pass reads from SMF rows, by name: derived ones
     /// (`record`, `qmgr`, ...) and CSV columns as written. In `analyze`
     /// SMF rows carry only the columns some pass (or the redactor) names.
@@ -166,6 +170,7 @@ impl RuleInfo {
         advice: "",
         functions: &[],
         keywords: &[],
+        mqi_calls: false,
         smf_columns: &[],
         make: no_constructor,
         chart: ChartKind::Own,
@@ -344,17 +349,24 @@ impl Plan {
                 }
             }
         }
-        // MQI calls and their stated reasons: every report carries the
-        // `calls` table, whichever rules run. The verbs' names are found
-        // by what they all contain, not one by one.
-        for k in crate::calls::KEYWORDS {
-            if !keywords.contains(k) {
-                keywords.push(k);
+        // MQI calls and their stated reasons, when a rule that runs reads
+        // them (the report's `calls` table is counted only then). The
+        // verbs' names are found by what they all contain, not one by one.
+        let calls = self.rules.iter().any(|(r, _)| r.mqi_calls);
+        if calls {
+            for k in crate::calls::KEYWORDS {
+                if !keywords.contains(k) {
+                    keywords.push(k);
+                }
             }
         }
-        crate::source::Interest::new(&functions, &[], &keywords)
-            .with_function_suffixes(&suffixes)
-            .with_function_anchor(crate::calls::ANCHOR, crate::calls::traced_name)
+        let mut interest = crate::source::Interest::new(&functions, &[], &keywords)
+            .with_function_suffixes(&suffixes);
+        if calls {
+            interest =
+                interest.with_function_anchor(crate::calls::ANCHOR, crate::calls::traced_name);
+        }
+        interest
             .with_smf_columns(
                 self.rules
                     .iter()

@@ -41,6 +41,7 @@ pub static RULE: RuleInfo = RuleInfo {
         between the ends (HBINT, KAINT), for 2085 the object name.",
     functions: &[],
     keywords: &[],
+    mqi_calls: true,
     smf_columns: &[],
     make: |s| Box::new(MqiFailures::new(s)),
     ..RuleInfo::BASE

@@ -94,9 +94,12 @@ pub fn socket_buffer(text: &str) -> Option<BufferLine> {
 /// The `QTime(n)` value; the same as the `QTIME` regex, by hand because
 /// it runs on every text line.
 pub fn qtime_us(text: &str) -> Option<u64> {
+    // Built once: `memmem::find` builds its searcher on every call.
+    static QTIME_OPEN: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"QTime("));
     let b = text.as_bytes();
     let mut from = 0;
-    while let Some(i) = memchr::memmem::find(&b[from..], b"QTime(").map(|i| i + from) {
+    while let Some(i) = QTIME_OPEN.find(&b[from..]).map(|i| i + from) {
         let word_before = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
         let digits = b[i + 6..].iter().take_while(|c| c.is_ascii_digit()).count();
         if !word_before && digits > 0 && b.get(i + 6 + digits) == Some(&b')') {

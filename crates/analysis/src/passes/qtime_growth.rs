@@ -301,18 +301,16 @@ impl QtimeGrowth {
     /// The series' trend when it is a steady rise worth reporting.
     fn trend(&self, s: &Series) -> Option<Trend> {
         let pts = s.sample.points();
-        let (Some((a, b)), Some(rho)) = (theil_sen(pts), spearman(pts)) else {
-            return None;
-        };
+        // The rank correlation first: it is cheap, and a series without a
+        // steady rise needs no Theil-Sen slope (all pairs of points).
+        let rho = spearman(pts).filter(|rho| *rho >= self.min_rho)?;
+        let (a, b) = theil_sen(pts)?;
         let span_s = (s.last.ts - s.first.ts).num_microseconds().unwrap_or(0) as f64 / 1e6;
         let x_first = (s.first.ts - s.t0).num_microseconds().unwrap_or(0) as f64 / 1e6;
         let fit_start = a + b * x_first;
         let fit_end = fit_start + b * span_s;
         let rise = fit_end - fit_start;
-        if rho < self.min_rho
-            || rise < self.min_rise_us
-            || fit_end < self.min_ratio * fit_start.max(1000.0)
-        {
+        if rise < self.min_rise_us || fit_end < self.min_ratio * fit_start.max(1000.0) {
             return None;
         }
         Some(Trend {

@@ -185,19 +185,137 @@ impl Decimated {
 /// points with different x, and the median intercept for that slope.
 /// Robust to up to ~29 % outliers. `None` with fewer than two distinct x.
 pub fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let mut slopes = Vec::with_capacity(points.len() * points.len().saturating_sub(1) / 2);
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[i + 1..] {
-            let dx = b.0 - a.0;
-            if dx.abs() > f64::EPSILON {
-                slopes.push((b.1 - a.1) / dx);
-            }
-        }
-    }
-    let slope = median(&mut slopes)?;
+    let slope = median_slope(points)?;
     let mut intercepts: Vec<f64> = points.iter().map(|(x, y)| y - slope * x).collect();
     let intercept = median(&mut intercepts)?;
     Some((intercept, slope))
+}
+
+/// The slope between two points, `None` when their x are the same.
+#[inline]
+fn pair_slope(a: (f64, f64), b: (f64, f64)) -> Option<f64> {
+    let dx = b.0 - a.0;
+    (dx.abs() > f64::EPSILON).then(|| (b.1 - a.1) / dx)
+}
+
+/// `median` of every pair's slope, all slopes kept.
+fn median_slope_of_all(points: &[(f64, f64)]) -> Option<f64> {
+    let mut slopes = Vec::with_capacity(points.len() * points.len().saturating_sub(1) / 2);
+    for (i, a) in points.iter().enumerate() {
+        slopes.extend(points[i + 1..].iter().filter_map(|b| pair_slope(*a, *b)));
+    }
+    median(&mut slopes)
+}
+
+/// A key that orders as `f64::total_cmp`.
+#[inline]
+fn total_key(v: f64) -> i64 {
+    let b = v.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
+}
+
+/// `median` of every pair's slope without keeping them all (a series of
+/// 512 points has 130,816): a sample of one pair in 32 brackets the
+/// median; one pass over all pairs counts those below the bracket and
+/// keeps those inside it, and the median is selected among those kept
+/// (`median_slope_within`). When the median falls outside the bracket,
+/// all slopes are kept after all. The same value as
+/// `median_slope_of_all`, bit for bit.
+fn median_slope(points: &[(f64, f64)]) -> Option<f64> {
+    // One pair in STEP, spread over every distance between points.
+    const STEP: usize = 32;
+    if points.len() < 128 {
+        return median_slope_of_all(points);
+    }
+    let mut sample = Vec::new();
+    for (i, a) in points.iter().enumerate() {
+        for b in points[i + 1..].iter().skip(i % STEP).step_by(STEP) {
+            sample.extend(pair_slope(*a, *b));
+        }
+    }
+    if sample.len() < 64 {
+        return median_slope_of_all(points);
+    }
+    // Six standard deviations of the sample median's rank (sqrt(n) / 2).
+    let half = sample.len() / 2;
+    let reach = (3.0 * (sample.len() as f64).sqrt()) as usize + 1;
+    let hi_at = (half + reach).min(sample.len() - 1);
+    let (_, hi, _) = sample.select_nth_unstable_by(hi_at, |a, b| a.total_cmp(b));
+    let hi = *hi;
+    let lo_at = half.saturating_sub(reach);
+    let (_, lo, _) = sample[..hi_at].select_nth_unstable_by(lo_at, |a, b| a.total_cmp(b));
+    let lo = *lo;
+    // The bracket's share of the sample, of all pairs, with some to spare.
+    let pairs = points.len() * (points.len() - 1) / 2;
+    let room = pairs / sample.len() * (2 * reach + 1) * 5 / 4;
+    median_slope_within(points, (lo, hi), room).or_else(|| median_slope_of_all(points))
+}
+
+/// The median of every pair's slope when it lies in `lo..=hi` (by
+/// `total_cmp`), keeping only the slopes inside; `None` when it does not.
+fn median_slope_within(points: &[(f64, f64)], (lo, hi): (f64, f64), room: usize) -> Option<f64> {
+    let lo = total_key(lo);
+    // `k` is inside when `k - lo` (wrapping, unsigned) is at most `width`.
+    let width = total_key(hi).wrapping_sub(lo) as u64;
+    let (mut below, mut n) = (0usize, 0usize);
+    let mut kept = Vec::with_capacity(room);
+    // Points in time order (the usual case): a point's pairs with no
+    // slope are the first few after it (x - x_i only grows), so the loop
+    // over the rest has no test.
+    let ordered = points.windows(2).all(|w| w[0].0 <= w[1].0);
+    for (i, &(ax, ay)) in points.iter().enumerate() {
+        let rest = &points[i + 1..];
+        let from = if ordered {
+            rest.iter()
+                .position(|b| b.0 - ax > f64::EPSILON)
+                .unwrap_or(rest.len())
+        } else {
+            0
+        };
+        for &(bx, by) in &rest[from..] {
+            // `pair_slope`, written out: this loop is the estimator's cost.
+            let dx = bx - ax;
+            if ordered || dx.abs() > f64::EPSILON {
+                let s = (by - ay) / dx;
+                let k = total_key(s);
+                n += 1;
+                below += usize::from(k < lo);
+                if k.wrapping_sub(lo) as u64 <= width {
+                    kept.push(s);
+                }
+            }
+        }
+    }
+    let mid_rank = n / 2;
+    if mid_rank < below || mid_rank >= below + kept.len() {
+        return None;
+    }
+    let (lower, mid, _) = kept.select_nth_unstable_by(mid_rank - below, |a, b| a.total_cmp(b));
+    let mid = *mid;
+    if n % 2 == 1 {
+        return Some(mid);
+    }
+    // The slope just below the median: kept, or the largest below the
+    // bracket (every one of those orders before every slope kept).
+    let below = if lower.is_empty() {
+        max_slope_below(points, lo)
+    } else {
+        lower.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    };
+    Some((below + mid) / 2.0)
+}
+
+/// The largest slope whose key is below `lo`, folded as `median` folds.
+fn max_slope_below(points: &[(f64, f64)], lo: i64) -> f64 {
+    let mut max = f64::NEG_INFINITY;
+    for (i, a) in points.iter().enumerate() {
+        for s in points[i + 1..].iter().filter_map(|b| pair_slope(*a, *b)) {
+            if total_key(s) < lo {
+                max = max.max(s);
+            }
+        }
+    }
+    max
 }
 
 fn median(v: &mut [f64]) -> Option<f64> {
@@ -353,6 +471,99 @@ mod tests {
         assert!((b - 3.0).abs() < 1e-9, "slope {b}");
         assert!((a - 5.0).abs() < 1e-9, "intercept {a}");
         assert!(theil_sen(&[(1.0, 1.0), (1.0, 2.0)]).is_none());
+    }
+
+    /// The bracketed median is the median of all slopes, bit for bit: on
+    /// trends with noise and outliers, ties, repeated x, flat series and
+    /// series whose median falls outside the bracket.
+    #[test]
+    fn bracketed_slope_median_is_the_median_of_all_slopes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut series: Vec<Vec<(f64, f64)>> = Vec::new();
+        for n in [10, 63, 64, 65, 100, 257, 512, 513] {
+            for shape in 0..7 {
+                let pts = (0..n)
+                    .map(|i| {
+                        let r = (next() % 10_000) as f64;
+                        let x = match shape {
+                            // Repeated x: pairs with no slope.
+                            3 => (i / 3) as f64,
+                            // Out of time order, x repeated.
+                            6 => ((i * 37) % n / 2) as f64,
+                            _ => i as f64 * 0.25 + (next() % 3) as f64 * 1e-3,
+                        };
+                        let y = match shape {
+                            0 => 3.0 * x + r / 100.0,
+                            1 => 1e6 - 40.0 * x + r,
+                            2 => (r as u64 % 4) as f64,
+                            3 => 7.0 * x + r / 10.0,
+                            4 => 5.0,
+                            // Half the points far off: a skewed bracket.
+                            5 if i % 2 == 0 => 1e9 + r,
+                            5 => x,
+                            _ => {
+                                if i < n / 2 {
+                                    0.0
+                                } else {
+                                    1e7 * x
+                                }
+                            }
+                        };
+                        (x, y)
+                    })
+                    .collect();
+                series.push(pts);
+            }
+        }
+        for pts in &series {
+            let want = median_slope_of_all(pts).map(f64::to_bits);
+            assert_eq!(
+                median_slope(pts).map(f64::to_bits),
+                want,
+                "{} points",
+                pts.len()
+            );
+        }
+        // Any bracket gives the median when it holds it, or says it does
+        // not: wide, narrow, on the median itself, beside it.
+        let (mut held, mut missed) = (0, 0);
+        for pts in series.iter().step_by(5) {
+            let all = median_slope_of_all(pts).unwrap();
+            let mut slopes = Vec::new();
+            for (i, a) in pts.iter().enumerate() {
+                slopes.extend(pts[i + 1..].iter().filter_map(|b| pair_slope(*a, *b)));
+            }
+            slopes.sort_unstable_by(|a, b| a.total_cmp(b));
+            let m = slopes.len() / 2;
+            let at = |k: usize| slopes[k.min(slopes.len() - 1)];
+            for (lo, hi) in [
+                (at(0), at(usize::MAX)),
+                (at(m), at(m)),
+                (at(m.saturating_sub(1)), at(m)),
+                (at(m.saturating_sub(3)), at(m + 3)),
+                (at(m + 1), at(m + 9)),
+                (at(0), at(m.saturating_sub(2))),
+                (f64::NEG_INFINITY, f64::INFINITY),
+            ] {
+                match median_slope_within(pts, (lo, hi), 0) {
+                    Some(v) => {
+                        assert_eq!(v.to_bits(), all.to_bits(), "{lo}..={hi}");
+                        held += 1;
+                    }
+                    None => missed += 1,
+                }
+            }
+        }
+        assert!(held >= 30 && missed >= 10, "{held} {missed}");
+        // Every x equal: no slope at all.
+        let same: Vec<(f64, f64)> = (0..200).map(|i| (1.0, i as f64)).collect();
+        assert_eq!(median_slope(&same), None);
     }
 
     #[test]

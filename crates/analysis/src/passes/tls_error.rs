@@ -25,6 +25,7 @@ pub static RULE: RuleInfo = RuleInfo {
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],
     keywords: &[],
+    mqi_calls: false,
     smf_columns: &[],
     make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
     chart: ChartKind::FamilyErrors(Family::Tls),

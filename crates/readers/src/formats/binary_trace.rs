@@ -40,6 +40,10 @@ impl Reader for BinaryTraceReader {
         FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        60
+    }
+
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || looks_like_text(head) {
             return 0;

@@ -372,7 +372,7 @@ impl Reader for ContainerLogReader {
                 &w, head,
             )));
         }
-        sniff_text(&String::from_utf8_lossy(head))
+        sniff_text(&crate::text::utf8_lossy(head))
     }
 
     fn open_with(

@@ -108,6 +108,10 @@ impl Reader for ErrlogJsonReader {
         FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        95
+    }
+
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
         if head.is_empty() {
             return if super::errlog_common::rotation_name(name, "json").is_some() {

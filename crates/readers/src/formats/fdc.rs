@@ -39,7 +39,7 @@ impl Reader for FdcReader {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = crate::text::utf8_lossy(head);
         let boxed = text
             .lines()
             .take(80)

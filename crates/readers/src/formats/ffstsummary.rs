@@ -164,6 +164,10 @@ impl Reader for FfstSummaryReader {
         super::fdc::FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        90
+    }
+
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || !looks_like_text(head) {
             return 0;

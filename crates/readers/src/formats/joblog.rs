@@ -440,6 +440,10 @@ impl Reader for JoblogReader {
         FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        85
+    }
+
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || !looks_like_text(head) {
             return 0;

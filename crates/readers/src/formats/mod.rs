@@ -38,6 +38,13 @@ pub trait Reader: Sync {
     /// decides; the name may only break ties.
     fn sniff(&self, name: &str, head: &[u8]) -> u8;
 
+    /// The highest score `sniff` ever gives. A reader whose ceiling is no
+    /// higher than a file's best score so far cannot take the file, so it
+    /// is not asked (a trace is not scanned by the job-log sniffer).
+    fn sniff_ceiling(&self) -> u8 {
+        100
+    }
+
     /// Files that must be read as one stream share a group key (a `.TRS`
     /// wrap file and its `.FMT`; rotated error logs); the second value
     /// orders them within the group. `None`: the file is read alone.
@@ -176,6 +183,10 @@ pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
     let head = crate::encoding::decode_head(&head, enc);
     let mut best: Option<(usize, u8)> = None;
     for (i, r) in READERS.iter().enumerate() {
+        // Ties go to the earlier reader: one that can at most tie is skipped.
+        if best.is_some_and(|(_, s)| r.sniff_ceiling() <= s) {
+            continue;
+        }
         let score = r.sniff(&input.name, &head);
         if score > 0 && best.is_none_or(|(_, s)| score > s) {
             best = Some((i, score));
@@ -479,6 +490,42 @@ mod tests {
             }
         }
         assert!(targets.len() >= 9, "{targets:?}");
+    }
+
+    /// Every file under the repository's fixtures and test data, as the
+    /// sniffers see it, scores no higher than each reader's ceiling: the
+    /// ceilings let `sniff_in` skip readers, so a wrong one would change
+    /// which reader takes a file.
+    #[test]
+    fn no_reader_scores_above_its_sniff_ceiling() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![root.join("fixtures"), root.join("tests/data")];
+        let mut files = 0;
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                    continue;
+                }
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                let input = crate::input::Input::from_path(&name, &p).unwrap();
+                let head = super::sniff_head(&input).unwrap();
+                let head = crate::encoding::decode_head(&head, crate::encoding::detect(&head));
+                for r in READERS {
+                    let score = r.sniff(&name, &head);
+                    assert!(
+                        score <= r.sniff_ceiling(),
+                        "{}: {} scores {score} over its ceiling {}",
+                        p.display(),
+                        r.format().as_str(),
+                        r.sniff_ceiling()
+                    );
+                }
+                files += 1;
+            }
+        }
+        assert!(files > 100, "{files}");
     }
 
     #[test]

@@ -17,13 +17,15 @@ struct Doc<'a> {
 
 pub fn write_json(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
     // Raw DEL and C1 from inputs leave as `\u00XX` escapes.
+    let mut w = mqdiag_model::text::JsonControlEscaper::new(&mut *out);
     serde_json::to_writer_pretty(
-        &mut mqdiag_model::text::JsonControlEscaper::new(&mut *out),
+        &mut w,
         &Doc {
             schema_version: 1,
             files,
         },
     )?;
+    w.finish()?;
     out.write_all(b"\n")
 }
 

@@ -74,6 +74,7 @@ pub static RULE: RuleInfo = RuleInfo {
         check involved.",
     functions: &[],
     keywords: &["ChlName"],
+    mqi_calls: true,
     smf_columns: &[],
     make: |s| Box::new(AccessRefused::new(s)),
     ..RuleInfo::BASE

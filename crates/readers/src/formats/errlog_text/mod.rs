@@ -117,6 +117,10 @@ impl Reader for ErrlogTextReader {
         FORMAT
     }
 
+    fn sniff_ceiling(&self) -> u8 {
+        95
+    }
+
     fn sniff(&self, name: &str, head: &[u8]) -> u8 {
         if head.is_empty() {
             // No content to judge: an empty AMQERRnn.LOG is common (a
