@@ -527,17 +527,21 @@ impl Ends {
                 k
             })
             .collect();
-        let filled = keys.into_iter().zip(rows.into_iter().map(|(_, r)| r));
-        let mut merged: BTreeMap<RowKey, Row> = BTreeMap::new();
-        for (k, r) in filled {
-            match merged.get_mut(&k) {
-                Some(m) => m.merge(r),
-                None => {
-                    merged.insert(k, r);
-                }
+        let filled: Vec<(RowKey, Row)> = keys
+            .into_iter()
+            .zip(rows.into_iter().map(|(_, r)| r))
+            .collect();
+        // In key order, equal keys in the order they came: each merged
+        // into the first, as a map keyed by them would, without moving
+        // rows around a tree.
+        let mut merged: Vec<(RowKey, Row)> = Vec::with_capacity(filled.len());
+        for (k, r) in super::by_key(filled) {
+            match merged.last_mut() {
+                Some((mk, m)) if *mk == k => m.merge(r),
+                _ => merged.push((k, r)),
             }
         }
-        merged.into_iter().collect()
+        merged
     }
 
     fn id(&mut self, s: &str) -> Option<usize> {

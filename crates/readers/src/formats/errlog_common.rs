@@ -121,6 +121,12 @@ pub struct Dedup {
 const MAX_KEYS: usize = 200_000;
 
 impl Dedup {
+    /// Whether `seen_before` can tell anything: an earlier file's keys are
+    /// held, or a later file of the set will be checked against this one.
+    pub fn needed(&self, more_files: bool) -> bool {
+        more_files || !self.earlier.is_empty()
+    }
+
     /// Whether an earlier file had this record; remembers it either way.
     pub fn seen_before(&mut self, key: u64) -> bool {
         if self.earlier.contains(&key) {

@@ -4,6 +4,7 @@
 use super::*;
 
 /// The result of scanning `Name(value) Name(value)` tokens.
+#[cfg(test)]
 #[derive(Debug, Default, PartialEq)]
 pub struct AttrScan {
     pub attrs: Vec<(String, String)>,
@@ -14,9 +15,8 @@ pub struct AttrScan {
     pub junk: Option<String>,
 }
 
-/// Scan attribute tokens with a balanced-parenthesis scanner: values hold
-/// parentheses (`5464(12000)`, `mqd00 (1.2.3.4)(1416)`), spaces, commas and
-/// backslashes, which are kept as they are.
+/// `scan_attrs_each` collected into owned strings.
+#[cfg(test)]
 pub fn scan_attrs(s: &str) -> AttrScan {
     let mut out = AttrScan::default();
     let (unbalanced, junk) =
@@ -26,9 +26,10 @@ pub fn scan_attrs(s: &str) -> AttrScan {
     out
 }
 
-/// `scan_attrs` without the copies: each name and value is handed to `f`;
-/// returns the unbalanced attribute's name and the junk. Lets the first pass
-/// look at a few attributes without allocating for the others.
+/// Scan attribute tokens with a balanced-parenthesis scanner: values hold
+/// parentheses (`5464(12000)`, `mqd00 (1.2.3.4)(1416)`), spaces, commas and
+/// backslashes, which are kept as they are. Each name and value is handed
+/// to `f`; returns the unbalanced attribute's name and the junk.
 pub(super) fn scan_attrs_each<'a>(
     s: &'a str,
     mut f: impl FnMut(&'a str, &'a str),
@@ -531,15 +532,18 @@ pub(super) fn header_from(line: &str, c: &HeaderSpans) -> Option<Header> {
         year += if year < 70 { 2000 } else { 1900 };
     }
     let mut hour = num(g(c.hour));
-    let ampm = c.ampm.map(|s| g(s).to_ascii_uppercase());
-    if let Some(ap) = &ampm {
+    // `[AaPp][Mm]`: afternoon or not.
+    let pm = c
+        .ampm
+        .map(|s| g(s).as_bytes()[0].eq_ignore_ascii_case(&b'P'));
+    if let Some(pm) = pm {
         if !(1..=12).contains(&hour) {
             hour = u32::MAX;
         } else {
-            hour = match (ap.as_str(), hour) {
-                ("AM", 12) => 0,
-                ("PM", 12) => 12,
-                ("PM", h) => h + 12,
+            hour = match (pm, hour) {
+                (false, 12) => 0,
+                (true, 12) => 12,
+                (true, h) => h + 12,
                 (_, h) => h,
             };
         }
@@ -553,7 +557,7 @@ pub(super) fn header_from(line: &str, c: &HeaderSpans) -> Option<Header> {
         style: Style {
             sep: line.as_bytes()[c.sep],
             year_digits: ylen,
-            ampm: ampm.is_some(),
+            ampm: pm.is_some(),
             year_first,
         },
         hour,
@@ -680,17 +684,20 @@ pub(super) fn is_separator(line: &str) -> Option<Option<String>> {
             }
         }
     };
-    Some(groups.map(|(f, l)| format!("{}:{}", &line[f.0..f.1], &line[l.0..l.1])))
+    Some(groups.map(|(f, l)| {
+        let (f, l) = (&line[f.0..f.1], &line[l.0..l.1]);
+        let mut s = String::with_capacity(f.len() + 1 + l.len());
+        s.push_str(f);
+        s.push(':');
+        s.push_str(l);
+        s
+    }))
 }
 
 /// `AMQnnnn[X]: ...`; the byte test first, since this runs on every line
 /// of a record's text.
 pub(super) fn is_msg_line(s: &str) -> bool {
     s.starts_with("AMQ") && msg_split(s).is_some()
-}
-
-pub(super) fn is_blank(s: &str) -> bool {
-    s.chars().all(char::is_whitespace)
 }
 
 /// A section heading: `EXPLANATION:`, `ERKLÄRUNG:`, `EXPLICATION :`,
@@ -718,6 +725,10 @@ pub(super) fn heading(line: &str) -> Option<&str> {
             return Some("");
         }
     }
+    // A known heading with its text after it has a colon somewhere.
+    if !t.contains(':') {
+        return None;
+    }
     for h in KNOWN_HEADINGS {
         if let Some(rest) = t.strip_prefix(h) {
             let rest = rest.trim_start_matches(' ');
@@ -744,8 +755,9 @@ pub(super) fn glued_heading(line: &str) -> Option<&str> {
     None
 }
 
-pub(super) fn is_attr_line(line: &str) -> bool {
-    let t = trim_start(line);
+/// An attribute line: `Name(` indented, or a known name; `t` is `line`
+/// without its indent.
+pub(super) fn is_attr_line(line: &str, t: &str) -> bool {
     let name_len = t.bytes().take_while(u8::is_ascii_alphanumeric).count();
     if name_len == 0
         || !t.as_bytes()[0].is_ascii_alphabetic()
@@ -759,8 +771,11 @@ pub(super) fn is_attr_line(line: &str) -> bool {
 
 /// Control characters other than tab and form feed: binary data.
 pub(super) fn has_control(s: &str) -> bool {
-    s.bytes()
-        .any(|b| b < 0x20 && b != b'\t' && b != 0x0c || b == 0x7f)
+    // Printable ASCII and tab hold none: skipped eight bytes at a time.
+    let b = s.as_bytes();
+    b[crate::text::plain_ascii_prefix(b)..]
+        .iter()
+        .any(|&b| b < 0x20 && b != b'\t' && b != 0x0c || b == 0x7f)
 }
 
 // ---------------------------------------------------------------------------

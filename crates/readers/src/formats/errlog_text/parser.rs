@@ -12,17 +12,21 @@ pub(super) enum St {
     Section(usize),
 }
 
-/// One record as written, before dating.
+/// One record as written, before dating. Its text (attribute names and
+/// values, summary and section lines) is kept in one buffer, `buf`, and
+/// named by byte ranges: a record of 30 lines makes no string per line.
 #[derive(Debug)]
 pub struct RawRecord {
     pub line: u64,
     pub last_line: u64,
     pub header: Header,
-    pub attrs: Vec<(String, String)>,
+    pub(super) buf: String,
+    /// Attribute names and values, as ranges of `buf`.
+    pub(super) attrs: Vec<(Span, Span)>,
     pub msgid: Option<String>,
-    pub summary: Vec<String>,
-    /// Explanation and action lines; an empty string is a blank line.
-    pub sections: [Vec<String>; 2],
+    pub(super) summary: Vec<Span>,
+    /// Explanation and action lines; an empty range is a blank line.
+    pub(super) sections: [Vec<Span>; 2],
     /// `amqccita.c:4214` from the separator.
     pub source: Option<String>,
     pub closed: bool,
@@ -38,12 +42,17 @@ pub struct RawRecord {
     pub(super) cut: bool,
 }
 
+/// A spare record whose buffers grew past this many bytes is dropped
+/// rather than kept for the next record.
+const SPARE_RECORD_BYTES: usize = 256 * 1024;
+
 impl RawRecord {
     pub(super) fn new(line: u64, header: Header) -> RawRecord {
         let mut r = RawRecord {
             line,
             last_line: line,
             header,
+            buf: String::new(),
             attrs: Vec::new(),
             msgid: None,
             summary: Vec::new(),
@@ -58,10 +67,82 @@ impl RawRecord {
             bytes: 0,
             cut: false,
         };
-        if let Some(t) = r.header.legacy_text.take() {
-            r.message_line(&t);
-        }
+        r.start();
         r
+    }
+
+    /// This record emptied for a new header, its buffers kept.
+    fn reuse(&mut self, line: u64, header: Header) {
+        self.line = line;
+        self.last_line = line;
+        self.header = header;
+        self.buf.clear();
+        self.attrs.clear();
+        self.msgid = None;
+        self.summary.clear();
+        self.sections[0].clear();
+        self.sections[1].clear();
+        self.source = None;
+        self.closed = false;
+        self.truncated = false;
+        self.interrupted_by = None;
+        self.reassembled = false;
+        self.incomplete = false;
+        self.st = St::Attrs;
+        self.bytes = 0;
+        self.cut = false;
+        self.start();
+    }
+
+    fn start(&mut self) {
+        if let Some(t) = self.header.legacy_text.take() {
+            self.message_line(&t);
+        }
+    }
+
+    /// Bytes held by the record's buffers.
+    fn held(&self) -> usize {
+        self.buf.capacity()
+            + (self.attrs.capacity() * 2
+                + self.summary.capacity()
+                + self.sections[0].capacity()
+                + self.sections[1].capacity())
+                * std::mem::size_of::<Span>()
+    }
+
+    fn put(&mut self, s: &str) -> Span {
+        let a = self.buf.len();
+        self.buf.push_str(s);
+        (a, self.buf.len())
+    }
+
+    pub(super) fn push_attr(&mut self, k: &str, v: &str) {
+        let k = self.put(k);
+        let v = self.put(v);
+        self.attrs.push((k, v));
+    }
+
+    /// The attributes as written, names and values.
+    pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.attrs
+            .iter()
+            .map(|&(k, v)| (&self.buf[k.0..k.1], &self.buf[v.0..v.1]))
+    }
+
+    /// The value of the first attribute named `name`.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// The summary lines as kept.
+    pub fn summary_lines(&self) -> impl Iterator<Item = &str> + '_ {
+        self.summary.iter().map(|&(a, b)| &self.buf[a..b])
+    }
+
+    /// The lines of section `i` (0 explanation, 1 action); an empty line
+    /// is a blank line.
+    pub fn section_lines(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
+        self.sections[i].iter().map(|&(a, b)| &self.buf[a..b])
     }
 
     pub(super) fn has_text(&self) -> bool {
@@ -96,17 +177,20 @@ impl RawRecord {
     pub(super) fn summary_text(&mut self, s: &str) {
         self.st = St::Summary;
         if let Some(before) = glued_heading(s) {
-            self.summary.push(before.to_string());
+            let span = self.put(before);
+            self.summary.push(span);
             self.st = St::Section(0);
         } else if !s.is_empty() {
-            self.summary.push(s.to_string());
+            let span = self.put(s);
+            self.summary.push(span);
         }
     }
 
     pub(super) fn section_text(&mut self, i: usize, s: &str) {
         self.st = St::Section(i);
         if !s.is_empty() {
-            self.sections[i].push(s.to_string());
+            let span = self.put(s);
+            self.sections[i].push(span);
         }
     }
 
@@ -114,7 +198,10 @@ impl RawRecord {
         match self.st {
             St::Attrs => self.st = St::AfterAttrs,
             St::Summary => self.st = St::AfterSummary,
-            St::Section(i) => self.sections[i].push(String::new()),
+            St::Section(i) => {
+                let at = self.buf.len();
+                self.sections[i].push((at, at));
+            }
             St::AfterAttrs | St::AfterSummary => {}
         }
     }
@@ -170,6 +257,9 @@ pub struct Parser {
     /// without its closing parenthesis is expected, and already reported).
     pub line_cut: bool,
     pub out: VecDeque<Item>,
+    /// A record the source is done with, whose buffers the next header
+    /// reuses.
+    pub(super) spare: Option<Box<RawRecord>>,
 }
 
 impl Parser {
@@ -188,6 +278,24 @@ impl Parser {
             skipped,
             message,
         }));
+    }
+
+    /// Give back a record taken from `out`, for its buffers.
+    pub fn recycle(&mut self, r: Box<RawRecord>) {
+        if r.held() <= SPARE_RECORD_BYTES {
+            self.spare = Some(r);
+        }
+    }
+
+    /// A record for the header at line `no`: the spare one when there is.
+    fn record(&mut self, no: u64, h: Header) -> Box<RawRecord> {
+        match self.spare.take() {
+            Some(mut r) => {
+                r.reuse(no, h);
+                r
+            }
+            None => Box::new(RawRecord::new(no, h)),
+        }
     }
 
     /// A run of NUL bytes (a hole left by a crash) was removed from the
@@ -212,21 +320,29 @@ impl Parser {
             return;
         }
         self.flush_garbage();
-        if let Some(h) = parse_header(text) {
+        // The line without its indent, found once: a header starts with a
+        // digit, a blank line is all indent, an attribute line is a name
+        // and `(` after it.
+        let t = trim_start(text);
+        if t.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && let Some(h) = parse_header(text)
+        {
             self.on_header(no, h);
             return;
         }
-        if let Some(src) = is_separator(text) {
+        if text.as_bytes().first() == Some(&b'-')
+            && let Some(src) = is_separator(text)
+        {
             self.on_separator(no, src);
             return;
         }
-        let blank = is_blank(text);
+        let blank = t.is_empty();
         if let Some(r) = self.cur.as_mut() {
             r.last_line = no;
             if blank {
                 r.blank();
             } else {
-                self.on_text(no, text);
+                self.on_text(no, text, t);
             }
             return;
         }
@@ -266,17 +382,17 @@ impl Parser {
         }
     }
 
-    pub(super) fn on_text(&mut self, no: u64, text: &str) {
+    /// A line of the current record; `t` is the line without its indent.
+    pub(super) fn on_text(&mut self, no: u64, text: &str, t: &str) {
         let r = self.cur.as_mut().expect("record");
         match r.st {
-            St::Attrs | St::AfterAttrs if is_attr_line(text) => {
-                let scan = scan_attrs(trim(text));
-                for a in scan.attrs {
+            St::Attrs | St::AfterAttrs if is_attr_line(text, t) => {
+                let (unbalanced, junk) = scan_attrs_each(trim_end(t), |k, v| {
                     if r.attrs.len() < MAX_ATTRS {
-                        r.attrs.push(a);
+                        r.push_attr(k, v);
                     }
-                }
-                if let Some(name) = scan.unbalanced.filter(|_| !self.line_cut) {
+                });
+                if let Some(name) = unbalanced.filter(|_| !self.line_cut) {
                     self.problem( ProblemCode::BadAttribute,
                         no,
                         Severity::Warning,
@@ -285,7 +401,7 @@ impl Parser {
                             "unbalanced parentheses in attribute `{name}(`: value taken up to the last `)`"
                         ),
                     );
-                } else if let Some(junk) = scan.junk {
+                } else if let Some(junk) = junk {
                     let shown: String = junk.chars().take(60).collect();
                     self.problem(
                         ProblemCode::BadAttribute,
@@ -421,7 +537,7 @@ impl Parser {
         } else if let Some(p) = self.parked.take() {
             self.keep_textless(p);
         }
-        self.cur = Some(Box::new(RawRecord::new(no, h)));
+        self.cur = Some(self.record(no, h));
     }
 
     /// A record with a header but no message text is still an event: its
@@ -565,26 +681,35 @@ impl Parser {
 
 /// Wrapped lines joined with single spaces; blank lines (paragraphs) kept
 /// as line breaks.
-pub(super) fn join_paragraphs(lines: &[String]) -> String {
-    // One buffer sized once: lines of a paragraph joined by a space,
-    // paragraphs by a newline.
-    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+#[cfg(test)]
+pub(super) fn join_paragraphs<'a>(lines: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    join_paragraphs_into(&mut out, lines, '\n');
+    out
+}
+
+/// `join_paragraphs` appended to `out`, with `para` between paragraphs.
+pub(super) fn join_paragraphs_into<'a>(
+    out: &mut String,
+    lines: impl IntoIterator<Item = &'a str>,
+    para: char,
+) {
+    let from = out.len();
     let mut open = false;
     for l in lines {
-        let t = l.trim();
+        let t = trim(l);
         if t.is_empty() {
             open = false;
             continue;
         }
         if open {
             out.push(' ');
-        } else if !out.is_empty() {
-            out.push('\n');
+        } else if out.len() > from {
+            out.push(para);
         }
         out.push_str(t);
         open = true;
     }
-    out
 }
 
 // ---------------------------------------------------------------------------
@@ -592,13 +717,13 @@ pub(super) fn join_paragraphs(lines: &[String]) -> String {
 
 /// Canonical insert names and the event attribute each raw value is kept
 /// under.
-pub(super) const INSERT_ATTRS: &[(&str, &str)] = &[
-    ("ArithInsert1", "arith_insert1"),
-    ("ArithInsert2", "arith_insert2"),
-    ("CommentInsert1", "comment_insert1"),
-    ("CommentInsert2", "comment_insert2"),
-    ("CommentInsert3", "comment_insert3"),
-    ("RemoteHost", "remote_host"),
+pub(super) const INSERT_ATTRS: &[(&str, crate::event::Key)] = &[
+    ("ArithInsert1", crate::event::Key::ArithInsert1),
+    ("ArithInsert2", crate::event::Key::ArithInsert2),
+    ("CommentInsert1", crate::event::Key::CommentInsert1),
+    ("CommentInsert2", crate::event::Key::CommentInsert2),
+    ("CommentInsert3", crate::event::Key::CommentInsert3),
+    ("RemoteHost", crate::event::Key::RemoteHost),
 ];
 
 /// The offset for a record without `Time()` at `line`: that of the records

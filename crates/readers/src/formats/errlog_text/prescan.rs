@@ -22,7 +22,8 @@ pub(super) struct Evidence {
 }
 
 impl Evidence {
-    pub(super) fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>) {
+    /// Count a header; `offs` is `offsets(h, utc)`.
+    pub(super) fn add(&mut self, line: u64, h: &Header, utc: Option<NaiveDateTime>, offs: Offs) {
         if self.count == 0 {
             self.first_line = line;
             self.example = h.local_raw.clone();
@@ -34,9 +35,8 @@ impl Evidence {
         if h.b > 12 && h.a <= 12 {
             self.month_first += 1;
         }
-        if let Some(u) = utc {
-            let dmy = h.local(Order::Dmy).and_then(|l| offset_of(l, u));
-            let mdy = h.local(Order::Mdy).and_then(|l| offset_of(l, u));
+        if utc.is_some() {
+            let [dmy, mdy] = offs;
             if let Some(o) = dmy {
                 *self.off_dmy.entry(o).or_default() += 1;
             }
@@ -59,6 +59,17 @@ impl Evidence {
             self.month_first + self.time_mdy,
         )
     }
+}
+
+/// A header's UTC offset read day first and month first, when it has
+/// `Time()` and the reading is a valid date within ±14 hours of it.
+pub(super) type Offs = [Option<i32>; 2];
+
+pub(super) fn offsets(h: &Header, utc: Option<NaiveDateTime>) -> Offs {
+    let Some(u) = utc else {
+        return [None, None];
+    };
+    [Order::Dmy, Order::Mdy].map(|o| h.local(o).and_then(|l| offset_of(l, u)))
 }
 
 #[derive(Debug, Default)]
@@ -165,7 +176,13 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             Ok(t) => std::borrow::Cow::Borrowed(t),
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        if let Some(h) = parse_header(&text) {
+        // The line without its indent, found once for the tests below:
+        // `parse_header` wants a digit first, a blank line is all indent,
+        // and an attribute line is a name and `(` after it.
+        let t = trim_start(&text);
+        if t.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && let Some(h) = parse_header(&text)
+        {
             if let Some(done) = pending.take() {
                 p.settle(done);
             }
@@ -179,15 +196,20 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         let Some(cur) = pending.as_mut() else {
             continue;
         };
-        if is_blank(&text) {
+        if t.is_empty() {
             continue;
         }
-        if !is_attr_line(&text) {
+        if !is_attr_line(&text, t) {
             let done = pending.take().expect("pending");
             p.settle(done);
             continue;
         }
-        scan_attrs_each(trim(&text), |k, v| match k {
+        // Only four names matter here: a line that names none of them
+        // before a `(` is not scanned.
+        if !names_wanted(t.as_bytes(), p.qmgr.is_none(), p.host.is_none()) {
+            continue;
+        }
+        scan_attrs_each(trim_end(t), |k, v| match k {
             "Time" => cur.utc = parse_utc(v),
             "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
             "Host" if p.host.is_none() => p.host = Some(v.to_string()),
@@ -201,6 +223,21 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
     p
 }
 
+/// Whether `Time(`, `VRMF(`, and `QMgr(` or `Host(` while still wanted,
+/// occur in an attribute line: the names the first pass reads. A value
+/// holding one of them is found too, and the scanner then decides.
+pub(super) fn names_wanted(b: &[u8], qmgr: bool, host: bool) -> bool {
+    memchr::memchr_iter(b'(', b).any(|i| {
+        i >= 4
+            && match &b[i - 4..i] {
+                b"Time" | b"VRMF" => true,
+                b"QMgr" => qmgr,
+                b"Host" => host,
+                _ => false,
+            }
+    })
+}
+
 impl Prescan {
     pub(super) fn settle(&mut self, d: Pending) {
         let h = &d.header;
@@ -210,30 +247,36 @@ impl Prescan {
             self.without_time += 1;
         }
         if h.program.as_deref().is_some_and(|p| {
-            let l = p.to_ascii_lowercase();
-            l.ends_with(".exe")
+            p.len() >= 4 && p.as_bytes()[p.len() - 4..].eq_ignore_ascii_case(b".exe")
         }) {
             self.windows = true;
         }
         if h.is_legacy() {
             self.legacy = true;
         }
+        let offs = offsets(h, d.utc);
         if let Some(u) = d.utc {
             for o in [Order::Dmy, Order::Mdy] {
-                if let Some(off) = h.local(o).and_then(|l| offset_of(l, u)) {
+                if let Some(off) = offs[order_index(o)] {
                     push_seg(&mut self.segs[order_index(o)], d.line, off, u);
                 }
             }
         }
         let se = self.styles.entry(h.style).or_default();
-        se.all.add(d.line, h, d.utc);
+        se.all.add(d.line, h, d.utc, offs);
         // Headers without User() (and users beyond the limit) share one
-        // writer key, so their offsets still count.
+        // writer key, so their offsets still count. A writer seen before
+        // is found without a copy of its name.
+        let user = h.user.as_deref().unwrap_or("");
+        if let Some(ev) = se.users.get_mut(user) {
+            ev.add(d.line, h, d.utc, offs);
+            return;
+        }
         let mut u = writer_key(h);
-        if !se.users.contains_key(&u) && se.users.len() >= MAX_USERS_PER_STYLE {
+        if se.users.len() >= MAX_USERS_PER_STYLE {
             u = String::new();
         }
-        se.users.entry(u).or_default().add(d.line, h, d.utc);
+        se.users.entry(u).or_default().add(d.line, h, d.utc, offs);
     }
 }
 

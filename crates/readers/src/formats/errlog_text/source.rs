@@ -2,6 +2,7 @@
 //! into events by the line source's loop.
 
 use super::*;
+use crate::event::Key;
 use crate::formats::line_source::{FileCtx, LineFormat, LineSource};
 use crate::lines::LineMeta;
 
@@ -13,6 +14,10 @@ pub(super) struct FileRun {
     pub(super) path: PathFacts,
     pub(super) encodings: BTreeMap<Encoding, u64>,
     pub(super) duplicates: u64,
+    /// The record's summary, explanation and action joined (reused).
+    pub(super) joined: [String; 3],
+    /// No file of the set comes after this one.
+    pub(super) last: bool,
 }
 
 /// The format's specifics for `LineSource`: a rotated set, oldest first.
@@ -115,6 +120,8 @@ impl LineFormat for ErrlogText {
             path,
             encodings: BTreeMap::new(),
             duplicates: 0,
+            joined: Default::default(),
+            last: self.plans.is_empty(),
         }
     }
 
@@ -179,21 +186,18 @@ impl ErrlogText {
                     ctx.info
                         .problem(f.code, f.line, f.severity, f.skipped, f.message);
                 }
-                Item::Record(r) => {
-                    if let Some(e) = self.event(run, ctx, *r) {
+                Item::Record(mut r) => {
+                    if let Some(e) = self.event(run, ctx, &mut r) {
                         ctx.emit(e);
                     }
+                    run.parser.recycle(r);
                 }
             }
         }
     }
 
-    fn event(&mut self, run: &mut FileRun, ctx: &mut FileCtx, mut r: RawRecord) -> Option<Event> {
-        let utc_raw = r
-            .attrs
-            .iter()
-            .find(|(k, _)| k == "Time")
-            .map(|(_, v)| v.as_str());
+    fn event(&mut self, run: &mut FileRun, ctx: &mut FileCtx, r: &mut RawRecord) -> Option<Event> {
+        let utc_raw = r.attr("Time");
         let utc = utc_raw.and_then(parse_utc);
         if utc_raw.is_some() && utc.is_none() {
             ctx.info.problem(
@@ -251,122 +255,130 @@ impl ErrlogText {
                 ),
             );
         }
-        let summary = join_paragraphs(&r.summary).replace('\n', " ");
-        let first_summary = r.summary.first().map(String::as_str).unwrap_or("");
-        let key = RecordKey::new()
-            .str(utc_raw.unwrap_or(&r.header.local_raw))
-            .ids(r.header.pid, r.header.tid)
-            .str(r.msgid.as_deref().unwrap_or(""))
-            .str(first_summary)
-            .finish();
-        if self.dedup.seen_before(key) {
-            run.duplicates += 1;
-            return None;
+        // Summary lines and paragraphs alike are joined with spaces.
+        let [summary, explanation, action] = &mut run.joined;
+        summary.clear();
+        join_paragraphs_into(summary, r.summary_lines(), ' ');
+        // A lone file is checked against nothing and by nothing: its
+        // records need no key.
+        if self.dedup.needed(!run.last) {
+            let first_summary = r.summary_lines().next().unwrap_or("");
+            let key = RecordKey::new()
+                .str(utc_raw.unwrap_or(&r.header.local_raw))
+                .ids(r.header.pid, r.header.tid)
+                .str(r.msgid.as_deref().unwrap_or(""))
+                .str(first_summary)
+                .finish();
+            if self.dedup.seen_before(key) {
+                run.duplicates += 1;
+                return None;
+            }
         }
         let text = match &r.msgid {
             Some(id) => {
-                let mut t = String::with_capacity(id.len() + 2 + summary.len());
+                let mut t = crate::event::spare_text(id.len() + 2 + summary.len());
                 t.push_str(id);
                 t.push_str(": ");
-                t.push_str(&summary);
+                t.push_str(summary);
                 t
             }
             None if r.incomplete => "(record cut short before its message text)".to_string(),
             None => summary.clone(),
         };
         let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::LogRecord, text);
-        if r.incomplete {
-            e.set_attr("incomplete", "true");
-        }
         // A record carries 20 to 30 attributes: one allocation, not five.
-        e.attrs.reserve(32, 512);
+        e.attrs = crate::event::Attrs::spare(32, 1024);
+        if r.incomplete {
+            e.set(Key::Incomplete, "true");
+        }
         e.pid = r.header.pid;
         e.tid = r.header.tid;
-        let explanation = join_paragraphs(&r.sections[0]);
-        let action = join_paragraphs(&r.sections[1]);
-        let inserts: Vec<(&str, &str)> = r
-            .attrs
-            .iter()
-            .filter(|(k, _)| INSERT_ATTRS.iter().any(|(n, _)| n == k))
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
+        explanation.clear();
+        join_paragraphs_into(explanation, r.section_lines(0), '\n');
+        action.clear();
+        join_paragraphs_into(action, r.section_lines(1), '\n');
         if let Some(id) = &r.msgid {
-            let all = catalog::normalise_parts(&[&summary, &explanation, &action]);
-            let x = catalog::extract(id, &all, &inserts);
-            e.set_attr("msgid", x.msgid);
+            // Inserts are among the at most MAX_ATTRS attributes: kept on
+            // the stack.
+            let mut inserts = [("", ""); MAX_ATTRS];
+            let mut n = 0;
+            for (k, v) in r.attrs() {
+                if INSERT_ATTRS.iter().any(|(name, _)| *name == k) {
+                    inserts[n] = (k, v);
+                    n += 1;
+                }
+            }
+            let all = catalog::normalise_parts(&[summary, explanation, action]);
+            let x = catalog::extract(id, &all, &inserts[..n]);
+            e.set(Key::Msgid, x.msgid);
             if let Some(s) = x.severity {
-                e.set_attr("severity", s.to_string());
+                e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
             }
             if let Some(f) = x.family {
-                e.set_attr("family", f);
+                e.set(Key::Family, f);
             }
             for (k, v) in x.attrs {
                 e.set_attr(k, v);
             }
         } else if summary.to_ascii_lowercase().contains("message catalog") {
-            e.set_attr("catalog_missing", "true");
+            e.set(Key::CatalogMissing, "true");
         }
-        if let Some(p) = r.header.program.take() {
-            e.set_attr("program", p);
+        if let Some(p) = &r.header.program {
+            e.set(Key::Program, p);
         }
-        if let Some(u) = r.header.user.take() {
-            e.set_attr("user", u);
+        if let Some(u) = &r.header.user {
+            e.set(Key::User, u);
         }
-        let qmgr = r
-            .attrs
-            .iter()
-            .find(|(k, _)| k == "QMgr")
-            .map(|(_, v)| v.clone())
-            .or_else(|| run.path.qmgr.clone());
-        if let Some(q) = qmgr
-            && e.attr("qmgr").is_none()
+        if let Some(q) = r.attr("QMgr").or(run.path.qmgr.as_deref())
+            && e.get(Key::Qmgr).is_none()
         {
-            e.set_attr("qmgr", q);
+            e.set(Key::Qmgr, q);
         }
         if let Some(s) = run.path.scope {
-            e.set_attr("scope", s);
+            e.set(Key::Scope, s);
         }
-        drop(inserts);
-        e.set_attr("local_time", r.header.local_raw);
-        // The record is spent: its values move into the event.
-        for (k, v) in r.header.extra.into_iter().chain(r.attrs) {
-            let name = match k.as_str() {
-                "Host" => "local_host",
-                "Installation" => "installation",
+        e.set(Key::LocalTime, &r.header.local_raw);
+        let extra = r.header.extra.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        for (k, v) in extra.chain(r.attrs()) {
+            let key = match k {
+                "Host" => Key::LocalHost,
+                "Installation" => Key::Installation,
                 "VRMF" => {
-                    ctx.info.mq_version = Some(v.clone());
-                    "vrmf"
+                    if ctx.info.mq_version.as_deref() != Some(v) {
+                        ctx.info.mq_version = Some(v.to_string());
+                    }
+                    Key::Vrmf
                 }
                 "QMgr" | "Time" => continue,
                 other => match INSERT_ATTRS.iter().find(|(n, _)| *n == other) {
-                    Some((_, a)) => a,
+                    Some((_, a)) => *a,
                     None => {
                         // Unknown attributes are kept under their own name.
                         if e.attr(other).is_none() {
-                            e.set_attr_named(k, v);
+                            e.set_attr_named(other.to_string(), v);
                         }
                         continue;
                     }
                 },
             };
-            if e.attr(name).is_none() {
-                e.set_attr(name, v);
+            if e.get(key).is_none() {
+                e.set(key, v);
             }
         }
-        if let Some(s) = r.source {
-            e.set_attr("source", s);
+        if let Some(s) = &r.source {
+            e.set(Key::Source, s);
         }
         if !explanation.is_empty() {
-            e.set_attr("explanation", explanation);
+            e.set(Key::Explanation, &*explanation);
         }
         if !action.is_empty() {
-            e.set_attr("action", action);
+            e.set(Key::Action, &*action);
         }
         if r.truncated {
-            e.set_attr("truncated", "true");
+            e.set(Key::Truncated, "true");
         }
         if r.reassembled {
-            e.set_attr("reassembled", "true");
+            e.set(Key::Reassembled, "true");
         }
         Some(e)
     }

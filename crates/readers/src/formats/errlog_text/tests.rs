@@ -289,7 +289,7 @@ fn records_sections_and_separators() {
     assert_eq!(r.msgid.as_deref(), Some("AMQ9271"));
     assert_eq!(r.source.as_deref(), Some("amqccita.c:4482"));
     assert_eq!(
-        join_paragraphs(&r.sections[0]),
+        join_paragraphs(r.section_lines(0)),
         "A timeout occurred while waiting to receive from the other end of channel 'NB.SVR'.\nThe address of the remote end of the connection was '10.123.1.22'."
     );
     assert_eq!(r.attrs.len(), 4);
@@ -297,10 +297,10 @@ fn records_sections_and_separators() {
     assert_eq!(r.line, 13);
     assert_eq!(r.last_line, 25);
     assert_eq!(
-        join_paragraphs(&r.summary),
+        join_paragraphs(r.summary_lines()),
         "Channel 'NB.SVR' to host '10.123.1.22' ended abnormally."
     );
-    assert_eq!(join_paragraphs(&r.sections[1]), "None.");
+    assert_eq!(join_paragraphs(r.section_lines(1)), "None.");
     assert_eq!(r.source, None);
     assert!(r.closed);
 }
@@ -693,4 +693,87 @@ fn headers_without_user_still_give_the_offset() {
         "2024-04-26T10:05:00.000000+02:00"
     );
     assert_eq!(infos[0].problem_count, 0);
+}
+
+/// A record built in the buffers of one given back keeps nothing of it.
+#[test]
+fn a_reused_record_starts_empty() {
+    let mut p = Parser::default();
+    let first = "\
+01/02/2024 10:00:00 - Process(1.1) User(mqm) Program(amqrmppa)
+                    Host(h1) CommentInsert1(A.B) CommentInsert2(x)
+                    Time(2024-01-02T10:00:00.000Z)
+
+AMQ9999E: Channel 'A.B' to host 'x' ended abnormally.
+
+EXPLANATION:
+First explanation.
+
+Second paragraph.
+ACTION:
+First action.
+----- amqrmrsa.c : 938 --------------------------------------------------------
+";
+    let second = "\
+01/02/2024 10:00:01 - Process(2.2) User(mqm) Program(amqzlaa0)
+                    Time(2024-01-02T10:00:01.000Z)
+
+AMQ5051I: The queue manager task 'LOGGER-IO' has started.
+----- amqzmgr0.c : 1 ----------------------------------------------------------
+";
+    let mut no = 0;
+    let mut feed = |p: &mut Parser, text: &str| {
+        for l in text.lines() {
+            no += 1;
+            p.feed(no, l);
+        }
+    };
+    feed(&mut p, first);
+    let Some(Item::Record(r)) = p.out.pop_front() else {
+        panic!("first record");
+    };
+    assert_eq!(r.attrs().count(), 4);
+    assert_eq!(
+        join_paragraphs(r.section_lines(0)),
+        "First explanation.\nSecond paragraph."
+    );
+    p.recycle(r);
+    feed(&mut p, second);
+    p.finish();
+    let Some(Item::Record(r)) = p.out.pop_front() else {
+        panic!("second record");
+    };
+    assert!(p.spare.is_none(), "the spare buffers were taken");
+    assert_eq!(
+        r.attrs().collect::<Vec<_>>(),
+        [("Time", "2024-01-02T10:00:01.000Z")]
+    );
+    assert_eq!(r.msgid.as_deref(), Some("AMQ5051I"));
+    assert_eq!(
+        r.summary_lines().collect::<Vec<_>>(),
+        ["The queue manager task 'LOGGER-IO' has started."]
+    );
+    assert_eq!(r.section_lines(0).count() + r.section_lines(1).count(), 0);
+    assert_eq!(r.source.as_deref(), Some("amqzmgr0.c:1"));
+    assert_eq!(r.header.program.as_deref(), Some("amqzlaa0"));
+}
+
+/// The first pass skips an attribute line only when scanning it could
+/// not give Time, VRMF, or a QMgr/Host it still wants.
+#[test]
+fn first_pass_scans_the_lines_that_name_what_it_reads() {
+    let wanted = |l: &str, q: bool, h: bool| names_wanted(l.as_bytes(), q, h);
+    assert!(wanted("Time(2024-01-02T10:00:00.000Z)", false, false));
+    assert!(wanted("VRMF(9.3.0.15) QMgr(QM1)", false, false));
+    assert!(wanted("Host(h) Installation(Installation1)", false, true));
+    assert!(!wanted("Host(h) Installation(Installation1)", true, false));
+    assert!(wanted("QMgr(QM1)", true, false));
+    assert!(!wanted(
+        "ArithInsert1(1) CommentInsert1(APP.SVRCONN)",
+        true,
+        true
+    ));
+    // A name inside a value is a candidate; the scanner then decides.
+    assert!(wanted("CommentInsert1(at Time(x))", false, false));
+    assert!(!wanted("(Time", true, true));
 }
