@@ -620,7 +620,9 @@ mqdiag on the same files (wall time and peak RSS from /usr/bin/time).
                      RSS); where valgrind is installed, count the
                      instructions of `analyze -j 1` on --valgrind-mb of it
   --kinds LIST       default: traces,errlog-text,errlog-json,smf-wq,
-                     smf-qcst,container-basic,container-json,joblog
+                     smf-qcst,container-basic,container-json,joblog;
+                     also container-compose, -kubectl, -docker and -cri
+                     (the container-basic console wrapped by collectors)
   --runs N           timed runs per input (default 3)
   --valgrind-mb N    size of the counted inputs (default 8; 0: no counts)
   --against PATH     also count (and time) this mqdiag, and the ratio
@@ -861,6 +863,45 @@ const SPEED_KINDS: [&str; 8] = [
     "joblog",
 ];
 
+/// The `container-basic` console as log collectors wrap it (not in the
+/// default kinds): `docker compose` service prefixes, `kubectl logs
+/// --timestamps`, Docker's json-file driver and the CRI format of
+/// `/var/log/containers`.
+const WRAPPED_KINDS: [&str; 4] = [
+    "container-compose",
+    "container-kubectl",
+    "container-docker",
+    "container-cri",
+];
+
+/// Each line of the console at `from` wrapped as `kind` says, into `to`.
+/// The collector's time is the line's own with nanoseconds (lines without
+/// one, a stack dump's, take the last one seen).
+fn wrap_console(from: &Path, to: &Path, kind: &str) {
+    use std::io::BufRead;
+    let input = std::io::BufReader::new(File::open(from).expect("open console"));
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(to).expect("create wrapped"));
+    let mut outer = String::from("2024-03-14T10:00:00.000000000Z");
+    for line in input.lines() {
+        let line = line.expect("read console");
+        // `2024-03-14T10:00:00.013410Z ...`: 27 bytes of stamp.
+        if line.len() > 27 && line.as_bytes()[26] == b'Z' && line.as_bytes()[10] == b'T' {
+            outer = format!("{}123Z", &line[..26]);
+        }
+        let _ = match kind {
+            "container-compose" => writeln!(out, "mq_1       | {line}"),
+            "container-kubectl" => writeln!(out, "{outer} {line}"),
+            "container-docker" => writeln!(
+                out,
+                "{{\"log\":{},\"stream\":\"stdout\",\"time\":\"{outer}\"}}",
+                serde_json::to_string(&format!("{line}\n")).expect("json string")
+            ),
+            _ => writeln!(out, "{outer} stdout F {line}"),
+        };
+    }
+    out.flush().expect("write wrapped");
+}
+
 /// Write `mb` MB of one kind into `dir` (deterministic: the same bytes on
 /// every run), unless a finished copy is there.
 fn generate_kind(kind: &str, mb: u64, files: u32, dir: &Path) {
@@ -905,8 +946,21 @@ fn generate_kind(kind: &str, mb: u64, files: u32, dir: &Path) {
             write_container_json(&dir.join("mqpoc1-json.log"), start, bytes, &mut rng)
         }
         "joblog" => write_joblog(&dir.join("MQ1ACHIN.JESMSGLG.txt"), start, bytes, &mut rng),
+        wrapped if WRAPPED_KINDS.contains(&wrapped) => {
+            // The very console of `container-basic`, then wrapped: the
+            // two read side by side measure the unwrapping alone.
+            let basic = dir.join("basic.tmp");
+            write_container_basic(&basic, start, bytes, &mut rng);
+            let name = format!("mqpoc1-{}.log", &wrapped["container-".len()..]);
+            wrap_console(&basic, &dir.join(name), wrapped);
+            fs::remove_file(&basic).expect("remove the unwrapped console");
+        }
         other => {
-            eprintln!("unknown kind {other}: one of {}", SPEED_KINDS.join(", "));
+            eprintln!(
+                "unknown kind {other}: one of {}, {}",
+                SPEED_KINDS.join(", "),
+                WRAPPED_KINDS.join(", ")
+            );
             std::process::exit(2);
         }
     }

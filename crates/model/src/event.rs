@@ -259,6 +259,40 @@ pub struct Event {
     /// Typed values, named; small and ordered. Readers and passes agree on
     /// these names (see the module docs of `event` for the list).
     pub attrs: Attrs,
+    /// The message catalogue's row of a log record, as its reader looked
+    /// it up (see `CatalogRow`).
+    pub catalog: CatalogRow,
+}
+
+/// A log record's row in the message catalogue, looked up once by the
+/// reader that read the record and carried with it: the passes and the
+/// charts read it instead of looking the `msgid` up again (a job log's
+/// record was looked up five times). The model knows no catalogue: the
+/// readers' `catalog::entry_of` reads the number, and looks the `msgid`
+/// up itself when the reader did not (`CatalogRow::ASK`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CatalogRow(u16);
+
+impl CatalogRow {
+    /// Not looked up: ask the catalogue by the event's `msgid`.
+    pub const ASK: CatalogRow = CatalogRow(0);
+    /// Looked up, and not in the catalogue.
+    pub const NONE: CatalogRow = CatalogRow(1);
+
+    /// Row `i` of the catalogue (`ASK` past what the number holds).
+    pub fn row(i: usize) -> CatalogRow {
+        u16::try_from(i + 2).map_or(CatalogRow::ASK, CatalogRow)
+    }
+
+    /// `None`: not looked up; `Some(None)`: not in the catalogue;
+    /// `Some(Some(i))`: row `i`.
+    pub fn get(self) -> Option<Option<usize>> {
+        match self.0 {
+            0 => None,
+            1 => Some(None),
+            n => Some(Some(usize::from(n) - 2)),
+        }
+    }
 }
 
 /// An attribute's name: the readers' fixed names are borrowed (most events
@@ -284,6 +318,7 @@ impl Event {
             elapsed_us: None,
             function_time: None,
             attrs: Attrs::default(),
+            catalog: CatalogRow::ASK,
         }
     }
 

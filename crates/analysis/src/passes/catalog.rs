@@ -12,6 +12,7 @@
 //! define (a scan).
 
 use super::builder::FindingBuilder;
+use super::parts_index::{self, PartsIndex};
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
 use crate::event::Key;
@@ -23,8 +24,6 @@ use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub use crate::catalog::Family;
-// `lookup` here is the catalogue's rows some rule reports, with their words.
-use crate::catalog::reported as lookup;
 
 /// Rows kept per rule; past this, further rows lose their remote end (and
 /// past twice this, their channel) so that they join a row that exists.
@@ -168,11 +167,21 @@ struct RuleRows {
 /// (a key is six strings; most stories add to a row that exists).
 #[derive(Default)]
 struct Rows {
-    /// The parts' key (`super::parts_key`) to the row's index in `rows`.
-    index: FxHashMap<Box<str>, usize>,
+    /// The rows by their key's parts.
+    index: PartsIndex,
     rows: Vec<(RowKey, Row)>,
-    /// The key being looked up (reused).
-    scratch: String,
+}
+
+impl RowKey {
+    fn is(&self, parts: &[&str; 6]) -> bool {
+        let [id, qmgr, channel, name, address, reason] = parts;
+        self.address == *address
+            && self.channel == *channel
+            && self.id == *id
+            && self.name == *name
+            && self.reason == *reason
+            && self.qmgr == *qmgr
+    }
 }
 
 impl Rows {
@@ -180,14 +189,15 @@ impl Rows {
         self.rows.len()
     }
 
-    fn find(&mut self, parts: &[&str; 6]) -> Option<usize> {
-        super::parts_key(&mut self.scratch, parts);
-        self.index.get(self.scratch.as_str()).copied()
+    fn find(&self, parts: &[&str; 6]) -> Option<usize> {
+        let rows = &self.rows;
+        self.index
+            .find(parts_index::hash(parts), |i| rows[i].0.is(parts))
     }
 
     /// Add `row` under `parts` (not there yet).
     fn insert(&mut self, parts: &[&str; 6], row: Row) -> usize {
-        super::parts_key(&mut self.scratch, parts);
+        self.index.insert(parts_index::hash(parts), self.rows.len());
         let [id, qmgr, channel, name, address, reason] = parts.map(str::to_string);
         let key = RowKey {
             id,
@@ -199,7 +209,6 @@ impl Rows {
         };
         let i = self.rows.len();
         self.rows.push((key, row));
-        self.index.insert(self.scratch.as_str().into(), i);
         i
     }
 }
@@ -348,10 +357,10 @@ impl super::Pass for MessagePass {
         if e.kind != Kind::LogRecord {
             return;
         }
-        let Some(msgid) = e.get(Key::Msgid) else {
+        if e.get(Key::Msgid).is_none() {
             return;
-        };
-        let Some(m) = Member::of(e, lookup(msgid)) else {
+        }
+        let Some(m) = Member::of(e, crate::catalog::reported_of(e)) else {
             return;
         };
         if self.joiner.seen_before(e) {

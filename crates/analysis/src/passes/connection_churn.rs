@@ -219,13 +219,11 @@ pub struct ConnectionChurn {
     /// Trace events of the connect and disconnect families met so far.
     clock: u64,
     /// In first-seen order; sorted by key at the end. Looked up through
-    /// the indexes below, the channel one by a borrowed key so that a
-    /// record of a known group allocates nothing.
+    /// the indexes below, the channel one by its parts so that a record
+    /// of a known group allocates nothing.
     groups: Vec<(GroupKey, Group)>,
     by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
-    by_channel: HashMap<String, usize, FxBuildHasher>,
-    /// Scratch for the channel index's key.
-    key_buf: String,
+    by_channel: super::parts_index::PartsIndex,
     tasks: HashMap<String, i64>,
     task_order: VecDeque<String>,
     /// Start times held in the groups' `open` queues.
@@ -312,8 +310,7 @@ impl ConnectionChurn {
             clock: 0,
             groups: Vec::new(),
             by_process: HashMap::default(),
-            by_channel: HashMap::default(),
-            key_buf: String::new(),
+            by_channel: Default::default(),
             tasks: HashMap::new(),
             task_order: VecDeque::new(),
             open_total: 0,
@@ -362,13 +359,19 @@ impl ConnectionChurn {
         conname: &str,
     ) -> Option<&mut Group> {
         let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
-        super::parts_key(&mut self.key_buf, &[src, qmgr, channel, conname]);
-        let i = match self.by_channel.get(self.key_buf.as_str()) {
-            Some(&i) => i,
+        let parts = [src, qmgr, channel, conname];
+        let h = super::parts_index::hash(&parts);
+        let groups = &self.groups;
+        let found = self.by_channel.find(h, |i| {
+            matches!(&groups[i].0, GroupKey::Channel(s, q, c, n)
+                if *s == src && **n == *conname && **c == *channel && **q == *qmgr)
+        });
+        let i = match found {
+            Some(i) => i,
             None => {
                 let key = GroupKey::Channel(src, qmgr.into(), channel.into(), conname.into());
                 let i = self.new_group(key)?;
-                self.by_channel.insert(self.key_buf.clone(), i);
+                self.by_channel.insert(h, i);
                 i
             }
         };
@@ -451,8 +454,8 @@ impl ConnectionChurn {
         self.charted(delta);
     }
 
-    fn log(&mut self, e: &Event, msgid: &str) {
-        let role = crate::catalog::role(msgid);
+    fn log(&mut self, e: &Event) {
+        let role = crate::catalog::role_of(e);
         let start = role == Role::ChannelStart;
         let stop = role == Role::ChannelStop;
         if !start && !stop {
@@ -604,11 +607,7 @@ impl Pass for ConnectionChurn {
                     self.trace(e, fam);
                 }
             }
-            Kind::LogRecord => {
-                if let Some(m) = e.get(Key::Msgid) {
-                    self.log(e, m);
-                }
-            }
+            Kind::LogRecord if e.get(Key::Msgid).is_some() => self.log(e),
             Kind::SmfRecord => {
                 if let Some(r) = e.get(Key::Record) {
                     self.smf(e, r);

@@ -10,6 +10,7 @@ pub mod channel_error;
 pub mod connection_churn;
 pub mod fdc;
 pub mod mqi_failures;
+pub mod parts_index;
 pub mod patterns;
 pub mod qtime_growth;
 pub mod resource_limit;

@@ -7,7 +7,7 @@
 
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Settings, Threshold};
-use crate::catalog::limits::{Limit, LimitMessage, limit};
+use crate::catalog::limits::{Limit, LimitMessage, limit_of};
 
 use crate::event::{Event, Key, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -88,7 +88,7 @@ impl Pass for ResourceLimit {
         if e.kind != Kind::LogRecord {
             return;
         }
-        let Some(m) = e.get(Key::Msgid).and_then(limit) else {
+        let Some(m) = limit_of(e) else {
             return;
         };
         let qmgr = non_empty(e.get(Key::Qmgr)).unwrap_or("").to_string();

@@ -326,7 +326,7 @@ impl Pass for SlowDns {
         match e.kind {
             Kind::LogRecord => {
                 // The catalogue's DNS family (AMQ9788).
-                let dns = e.get(Key::Msgid).and_then(catalog::lookup);
+                let dns = catalog::entry_of(e);
                 if !dns.is_some_and(|m| m.family == MsgFamily::Dns) {
                     return;
                 }

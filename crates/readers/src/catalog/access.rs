@@ -169,6 +169,17 @@ pub static ACCESS: &[AccessMessage] = &[
     },
 ];
 
+/// The row of a log record, by its catalogue row (`super::entry_of`):
+/// every row here is catalogued in the `Security` family, so a record of any
+/// other is passed over without a search.
+pub fn access_of(e: &crate::event::Event) -> Option<&'static AccessMessage> {
+    let x = super::entry_of(e)?;
+    if x.family != super::Family::Security {
+        return None;
+    }
+    ACCESS.iter().find(|m| m.id == x.id)
+}
+
 /// The row of a message id (with or without its severity letter).
 pub fn access(id: &str) -> Option<&'static AccessMessage> {
     let base = super::base_id(id.trim());
@@ -178,6 +189,25 @@ pub fn access(id: &str) -> Option<&'static AccessMessage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record's row by its catalogue row is its row by its id.
+    #[test]
+    fn by_record_is_by_id() {
+        use super::super::{CATALOG, row_of, test_record};
+        let ids = CATALOG.iter().map(|x| x.id).chain(["AMQ1234", "CSQX999"]);
+        for id in ids {
+            for row in [row_of(id), crate::event::CatalogRow::ASK] {
+                let e = test_record(id, row);
+                let (a, b) = (access_of(&e), access(id));
+                assert_eq!(a.map(|m| m.id), b.map(|m| m.id), "{id}");
+            }
+        }
+        assert!(
+            ACCESS
+                .iter()
+                .all(|m| access_of(&test_record(m.id, row_of(m.id))).is_some())
+        );
+    }
 
     #[test]
     fn every_row_is_catalogued_with_its_source() {

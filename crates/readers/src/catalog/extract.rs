@@ -3,9 +3,12 @@
 //! the error-log hot path: changes here are measured.
 
 use super::matchers::fast::{RETURN_CODE_FROM, has_return_code};
-use super::matchers::{fast_matcher, regex_first};
+use super::matchers::{fast_matcher, generic_matchers, regex_first};
 use super::net::{is_ip, is_unknown, split_host};
-use super::{Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, lookup};
+use super::{
+    CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, row_of,
+};
+use crate::event::CatalogRow;
 use std::borrow::Cow;
 
 /// What the catalogue makes of one message; values borrow from the text
@@ -19,6 +22,8 @@ pub struct Extracted<'a> {
     pub family: Option<&'static str>,
     /// Typed values, in a stable order, each name once.
     pub attrs: Vec<(&'static str, Cow<'a, str>)>,
+    /// The message's catalogue row, for the record's `Event::catalog`.
+    pub row: CatalogRow,
 }
 
 /// A value `extract` found.
@@ -30,7 +35,8 @@ type Found<'a> = Vec<(&'static str, Value<'a>)>;
 /// names: `ArithInsert1`, `CommentInsert1`, `RemoteHost`, ...) and `text`
 /// (already normalised).
 pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> Extracted<'a> {
-    let entry = lookup(id);
+    let row = row_of(id);
+    let entry = row.get().flatten().map(|i| &CATALOG[i]);
     let base = base_id(id);
     let letter = (base.len() < id.len()).then(|| id.chars().last()).flatten();
     let severity = letter.or(entry
@@ -40,12 +46,17 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
         Some(s) if base.len() == id.len() => Cow::Owned(format!("{base}{s}")),
         _ => Cow::Borrowed(id),
     };
-    let (first, generic): (&[Field], &[Field]) = if base.starts_with("CSQ") {
+    let csq = base.starts_with("CSQ");
+    let (first, generic): (&[Field], &[Field]) = if csq {
         (&[], GENERIC_CSQ)
     } else {
         (REMOTE_HOST, GENERIC_AMQ)
     };
     let own = entry.map(|e| e.fields).unwrap_or(&[]);
+    // The generic fields' hand matchers by position (every record runs
+    // them: finding each by its pattern cost more than some searches).
+    let generic_fast = generic_matchers(csq);
+    let specific = first.len() + own.len();
     let mut attrs: Found<'a> = Vec::with_capacity(8);
     let ascii = text.is_ascii();
     // The host spec last applied: the same spec is often found again (an
@@ -55,7 +66,7 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
     // Whether the text holds the words the return-code patterns start
     // with, once searched.
     let mut rc_words: Option<bool> = None;
-    for f in first.iter().chain(own).chain(generic) {
+    for (i, f) in first.iter().chain(own).chain(generic).enumerate() {
         // A field whose every attribute is already set changes nothing
         // (values are set once): skip its search.
         let done = |n: &str| attrs.iter().any(|(k, _)| *k == n);
@@ -82,10 +93,16 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
             {
                 None
             }
-            Src::Text(p) => match fast_matcher(p).filter(|_| ascii).and_then(|m| m(text)) {
-                Some(sure) => sure,
-                None => regex_first(p, text),
-            },
+            Src::Text(p) => {
+                let fast = match i.checked_sub(specific) {
+                    Some(g) => generic_fast[g],
+                    None => fast_matcher(p),
+                };
+                match fast.filter(|_| ascii).and_then(|m| m(text)) {
+                    Some(sure) => sure,
+                    None => regex_first(p, text),
+                }
+            }
             // After everything else, below.
             Src::Localised { .. } => None,
         };
@@ -140,6 +157,7 @@ pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> E
         severity,
         family: entry.map(|e| e.family.as_str()),
         attrs,
+        row,
     }
 }
 

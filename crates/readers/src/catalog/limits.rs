@@ -110,6 +110,17 @@ pub static LIMITS: &[LimitMessage] = &[
     },
 ];
 
+/// The row of a log record, by its catalogue row (`super::entry_of`):
+/// every row here is catalogued in the `Limit` family, so a record of any
+/// other is passed over without a search.
+pub fn limit_of(e: &crate::event::Event) -> Option<&'static LimitMessage> {
+    let x = super::entry_of(e)?;
+    if x.family != super::Family::Limit {
+        return None;
+    }
+    LIMITS.iter().find(|m| m.id == x.id)
+}
+
 /// The row of a message id (with or without its severity letter).
 pub fn limit(id: &str) -> Option<&'static LimitMessage> {
     let base = super::base_id(id.trim());
@@ -119,6 +130,25 @@ pub fn limit(id: &str) -> Option<&'static LimitMessage> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record's row by its catalogue row is its row by its id.
+    #[test]
+    fn by_record_is_by_id() {
+        use super::super::{CATALOG, row_of, test_record};
+        let ids = CATALOG.iter().map(|x| x.id).chain(["AMQ1234", "CSQX999"]);
+        for id in ids {
+            for row in [row_of(id), crate::event::CatalogRow::ASK] {
+                let e = test_record(id, row);
+                let (a, b) = (limit_of(&e), limit(id));
+                assert_eq!(a.map(|m| m.id), b.map(|m| m.id), "{id}");
+            }
+        }
+        assert!(
+            LIMITS
+                .iter()
+                .all(|m| limit_of(&test_record(m.id, row_of(m.id))).is_some())
+        );
+    }
 
     #[test]
     fn every_row_is_catalogued_with_its_source() {

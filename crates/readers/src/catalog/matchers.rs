@@ -501,6 +501,23 @@ pub(super) fn fast_matcher(p: &'static str) -> Option<fast::MatchFn> {
     }
 }
 
+/// `fast_matcher` of each field of `GENERIC_CSQ` (`csq`) or `GENERIC_AMQ`,
+/// in their order.
+pub(super) fn generic_matchers(csq: bool) -> &'static [Option<fast::MatchFn>] {
+    fn of(fields: &'static [super::Field]) -> Vec<Option<fast::MatchFn>> {
+        fields
+            .iter()
+            .map(|f| match f.src {
+                Src::Text(p) => fast_matcher(p),
+                _ => None,
+            })
+            .collect()
+    }
+    static AMQ: LazyLock<Vec<Option<fast::MatchFn>>> = LazyLock::new(|| of(GENERIC_AMQ));
+    static CSQ: LazyLock<Vec<Option<fast::MatchFn>>> = LazyLock::new(|| of(GENERIC_CSQ));
+    if csq { &CSQ } else { &AMQ }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

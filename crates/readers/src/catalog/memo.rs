@@ -9,7 +9,7 @@
 //! short messages), one per reader, so memory stays flat whatever the input.
 
 use super::{Extracted, extract, normalise_cow};
-use crate::event::{AttrName, Attrs, Key};
+use crate::event::{AttrName, Attrs, CatalogRow, Key};
 use std::hash::Hasher;
 
 /// An attribute name `extract` gives, by its key when it has one.
@@ -27,6 +27,8 @@ pub struct Resolved {
     pub msgid: String,
     pub severity: Option<char>,
     pub family: Option<&'static str>,
+    /// The message's catalogue row (`Extracted::row`).
+    pub row: CatalogRow,
     /// `Extracted::attrs`' names in order, each with the end of its
     /// value in `values`.
     names: Vec<(Name, u32)>,
@@ -39,6 +41,7 @@ impl Resolved {
         self.msgid.push_str(&x.msgid);
         self.severity = x.severity;
         self.family = x.family;
+        self.row = x.row;
         self.names.clear();
         self.values.clear();
         for (k, v) in &x.attrs {
@@ -81,6 +84,7 @@ impl PartialEq for Resolved {
         self.msgid == o.msgid
             && self.severity == o.severity
             && self.family == o.family
+            && self.row == o.row
             && self.attrs().eq(o.attrs())
     }
 }

@@ -39,6 +39,7 @@ pub use normalise::{normalise, normalise_cow, normalise_parts};
 use table::REMOTE_HOST;
 pub use table::{CATALOG, GENERIC_AMQ, GENERIC_CSQ};
 
+use crate::event::{CatalogRow, Event, Key};
 use crate::problem::Severity;
 use std::sync::OnceLock;
 
@@ -201,17 +202,45 @@ pub struct Reported {
 /// The catalogue row of a message id (with or without its letter,
 /// surrounding blanks ignored).
 pub fn lookup(id: &str) -> Option<&'static Entry> {
-    // By a number made of the id: every record of a log is looked up, by
-    // the reader and again by several passes, and hashing the text cost
-    // more than the rest of a look-up.
-    static BY_ID: OnceLock<rustc_hash::FxHashMap<u32, &'static Entry>> = OnceLock::new();
+    row_of(id).get().flatten().map(|i| &CATALOG[i])
+}
+
+/// The catalogue row of a message id, as a log record carries it
+/// (`Event::catalog`): readers set it, and `entry_of` reads it.
+pub fn row_of(id: &str) -> CatalogRow {
+    // By a number made of the id: hashing the text cost more than the
+    // rest of a look-up.
+    static BY_ID: OnceLock<rustc_hash::FxHashMap<u32, usize>> = OnceLock::new();
     let map = BY_ID.get_or_init(|| {
         CATALOG
             .iter()
-            .map(|e| (id_number(e.id).expect("catalogue ids are well shaped"), e))
+            .enumerate()
+            .map(|(i, e)| (id_number(e.id).expect("catalogue ids are well shaped"), i))
             .collect()
     });
-    map.get(&id_number(base_id(id.trim()))?).copied()
+    match id_number(base_id(id.trim())).and_then(|n| map.get(&n)) {
+        Some(&i) => CatalogRow::row(i),
+        None => CatalogRow::NONE,
+    }
+}
+
+/// The catalogue row of a log record: the one its reader looked up, else
+/// (a reader that did not) its `msgid`'s.
+pub fn entry_of(e: &Event) -> Option<&'static Entry> {
+    match e.catalog.get() {
+        Some(row) => row.map(|i| &CATALOG[i]),
+        None => lookup(e.get(Key::Msgid)?),
+    }
+}
+
+/// A log record's role (`Role::None` for one not in the catalogue).
+pub fn role_of(e: &Event) -> Role {
+    entry_of(e).map_or(Role::None, |x| x.role)
+}
+
+/// `reported` for a log record's row.
+pub fn reported_of(e: &Event) -> Option<Reported> {
+    entry_of(e).and_then(Entry::reported)
 }
 
 /// `AMQ` + 4 digits, `CSQ` + an upper-case letter + 3 digits or `ICH` + 3
@@ -243,16 +272,22 @@ fn id_number(id: &str) -> Option<u32> {
 /// The rule's words for a message some rule reports: `None` for ids the
 /// catalogue does not know and for rows no rule reports.
 pub fn reported(id: &str) -> Option<Reported> {
-    let e = lookup(id)?;
-    let r = e.rule.as_ref()?;
-    Some(Reported {
-        id: e.id,
-        family: e.family,
-        severity: r.severity,
-        meaning: r.meaning,
-        advice: r.advice,
-        verified: r.verified,
-    })
+    lookup(id)?.reported()
+}
+
+impl Entry {
+    /// The rule's words for this row, if a rule reports it.
+    pub fn reported(&self) -> Option<Reported> {
+        let r = self.rule.as_ref()?;
+        Some(Reported {
+            id: self.id,
+            family: self.family,
+            severity: r.severity,
+            meaning: r.meaning,
+            advice: r.advice,
+            verified: r.verified,
+        })
+    }
 }
 
 /// The one id normaliser: `AMQ9788W` → `AMQ9788`; `CSQX209E` → `CSQX209`;
@@ -306,6 +341,18 @@ pub fn warning_ids(family: Family) -> String {
         .collect();
     ids.sort_unstable();
     ids.join(", ")
+}
+
+/// A log record of `msgid` carrying `row`, for tests of the `*_of` look-ups.
+#[cfg(test)]
+pub(crate) fn test_record(msgid: &str, row: CatalogRow) -> Event {
+    use crate::event::{Format, Kind, Origin};
+    let ts = chrono::DateTime::parse_from_rfc3339("2024-03-05T10:00:00Z").unwrap();
+    let origin = Origin::new("x".into(), Format::UNKNOWN);
+    let mut e = Event::new(ts, origin, 1, Kind::LogRecord, String::new());
+    e.set(Key::Msgid, msgid);
+    e.catalog = row;
+    e
 }
 
 #[cfg(test)]
@@ -477,6 +524,26 @@ mod tests {
             assert_eq!(reported(id).unwrap().family, Family::Tls, "{id}");
         }
         assert_eq!(extract("CSQX777E", "", &[]).family, Some("security"));
+    }
+
+    /// The row a reader stores is the one its `msgid` names, and a record
+    /// without one is looked up by its `msgid`.
+    #[test]
+    fn a_records_row_is_its_msgids() {
+        let record = test_record;
+        for (i, x) in CATALOG.iter().enumerate() {
+            let id = format!("{}{}", x.id, x.severity);
+            assert_eq!(row_of(&id), CatalogRow::row(i), "{id}");
+            for row in [row_of(&id), CatalogRow::ASK] {
+                let e = record(&id, row);
+                assert!(std::ptr::eq(entry_of(&e).unwrap(), x), "{id}");
+                assert_eq!(role_of(&e), x.role);
+                assert_eq!(reported_of(&e).map(|r| r.id), reported(&id).map(|r| r.id));
+            }
+        }
+        assert_eq!(row_of("AMQ1234E"), CatalogRow::NONE);
+        assert!(entry_of(&record("AMQ1234E", CatalogRow::NONE)).is_none());
+        assert!(entry_of(&record("AMQ1234E", CatalogRow::ASK)).is_none());
     }
 
     #[test]

@@ -39,22 +39,33 @@ const MAX_CONTINUATIONS: usize = 64;
 /// none.
 pub(super) fn stamp_len(s: &[u8]) -> Option<usize> {
     let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
-    let shape = (0..4).all(d)
-        && s.get(4) == Some(&b'-')
-        && d(5)
-        && d(6)
-        && s.get(7) == Some(&b'-')
-        && d(8)
-        && d(9)
-        && matches!(s.get(10), Some(b'T') | Some(b't'))
-        && d(11)
-        && d(12)
-        && s.get(13) == Some(&b':')
-        && d(14)
-        && d(15)
-        && s.get(16) == Some(&b':')
-        && d(17)
-        && d(18);
+    // The fixed 19 bytes tested all at once (`&`, not `&&`): every line
+    // of a console is tested, wrapped ones twice.
+    let h = s.first_chunk::<19>()?;
+    let n = |i: usize| h[i].wrapping_sub(b'0') < 10;
+    // Most lines that are not a time say so at once.
+    if !n(0) {
+        return None;
+    }
+    let shape = n(0)
+        & n(1)
+        & n(2)
+        & n(3)
+        & (h[4] == b'-')
+        & n(5)
+        & n(6)
+        & (h[7] == b'-')
+        & n(8)
+        & n(9)
+        & (h[10] | 0x20 == b't')
+        & n(11)
+        & n(12)
+        & (h[13] == b':')
+        & n(14)
+        & n(15)
+        & (h[16] == b':')
+        & n(17)
+        & n(18);
     if !shape {
         return None;
     }
@@ -149,10 +160,18 @@ fn cut_stamp(line: &str) -> bool {
 
 /// A `basic` line: its time and the text after it.
 fn basic_line(line: &str) -> Option<(&str, &str)> {
-    let line = strip_kubectl_stamp(line).unwrap_or(line);
+    // `strip_kubectl_stamp`, then the time and text of what is left, with
+    // each time measured once.
     let n = stamp_len(line.as_bytes())?;
     let rest = line[n..].strip_prefix(' ')?;
-    Some((&line[..n], rest))
+    if rest.starts_with('{') {
+        return None;
+    }
+    match stamp_len(rest.as_bytes()) {
+        // A `kubectl logs --timestamps` time before the console's own.
+        Some(m) => Some((&rest[..m], rest[m..].strip_prefix(' ')?)),
+        None => Some((&line[..n], rest)),
+    }
 }
 
 /// `AMQ7467I: text` or, before MQ 9.1, `AMQ9788: text`: the id and text.
@@ -610,6 +629,7 @@ fn mq_event(
         crate::event::spare_copy(whole),
     );
     let x = memo.extract(id, text, &inserts);
+    e.catalog = x.row;
     // A record has about ten attributes: one allocation, not four.
     e.attrs = crate::event::Attrs::spare(20, 256);
     e.set(Key::Msgid, &x.msgid);
@@ -744,9 +764,80 @@ mod tests {
         assert_eq!(evs[2].get(Key::CommentInsert1), Some("app01 (10.1.2.3)"));
         // No severity letter before MQ 9.1: the same message.
         assert_eq!(evs[3].get(Key::Msgid).map(|s| &s[..7]), Some("AMQ9788"));
+        // Each record carries its catalogue row; a text line none.
+        assert_eq!(evs[2].catalog, catalog::row_of("AMQ9209E"));
+        assert_eq!(evs[1].catalog, crate::event::CatalogRow::ASK);
         assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
+    }
+
+    /// `stamp_len` and `basic_line` by hand agree with their plain
+    /// definitions on lines near the shapes they test.
+    #[test]
+    fn stamps_and_basic_lines_agree_with_their_definitions() {
+        fn stamp_oracle(s: &[u8]) -> Option<usize> {
+            let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
+            let at = |i: usize, c: u8| s.get(i) == Some(&c);
+            let shape = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+                .into_iter()
+                .all(d)
+                && at(4, b'-')
+                && at(7, b'-')
+                && (at(10, b'T') || at(10, b't'))
+                && at(13, b':')
+                && at(16, b':');
+            if !shape {
+                return None;
+            }
+            let mut i = 19;
+            if at(i, b'.') {
+                i += 1;
+                while d(i) {
+                    i += 1;
+                }
+            }
+            match s.get(i) {
+                Some(b'Z' | b'z') => Some(i + 1),
+                Some(b'+' | b'-') if d(i + 1) && d(i + 2) && at(i + 3, b':') => {
+                    (d(i + 4) && d(i + 5)).then_some(i + 6)
+                }
+                _ => None,
+            }
+        }
+        fn basic_oracle(line: &str) -> Option<(&str, &str)> {
+            let line = strip_kubectl_stamp(line).unwrap_or(line);
+            let n = stamp_oracle(line.as_bytes())?;
+            let rest = line[n..].strip_prefix(' ')?;
+            Some((&line[..n], rest))
+        }
+        let seeds = [
+            "2021-12-15T23:38:51.702Z AMQ9209E: x",
+            "2021-12-15T23:38:51.702318123Z 2021-12-15t23:38:51.702+01:00 AMQ5051I: y",
+            "2021-12-15T23:38:51Z {\"a\":1}",
+            "2021-12-15T23:38:51.7Z 2021-12-15T23:38:51Z",
+        ];
+        let tokens = [
+            "T", "t", "Z", " ", "-", ":", ".", "+01:00", "{", "9", "x", "é", "",
+        ];
+        let mut rng = crate::testrng::Rng::new(0x5eed_57a4_0001);
+        let mut next = move |n: usize| rng.below(n);
+        for _ in 0..20_000 {
+            let mut t = seeds[next(seeds.len())].to_string();
+            for _ in 0..next(4) {
+                let mut at = next(t.len() + 1);
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = (at + next(3)).min(t.len());
+                while !t.is_char_boundary(end) {
+                    end += 1;
+                }
+                t.replace_range(at..end, tokens[next(tokens.len())]);
+            }
+            assert_eq!(stamp_len(t.as_bytes()), stamp_oracle(t.as_bytes()), "{t:?}");
+            assert_eq!(basic_line(&t), basic_oracle(&t), "{t:?}");
+        }
     }
 
     #[test]

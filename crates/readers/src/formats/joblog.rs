@@ -136,6 +136,13 @@ static SYSLOG_CONT_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^([DES])\s+(?:(\d{1,8})\s+)?([0-9A-F]{8})\s+(.*)$").expect("syslog cont regex")
 });
 
+/// `s` split at its first blank (`split_once(' ')` by hand: the words
+/// split are a few bytes, and the general searcher cost more than they).
+fn split_blank(s: &str) -> Option<(&str, &str)> {
+    let i = s.bytes().position(|b| b == b' ')?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// A csect name: `CSQXRESP`, `CSQXJST`.
 fn is_csect(s: &str) -> bool {
     s.len() >= 5
@@ -286,9 +293,14 @@ fn jes_fast(line: &str) -> Option<Option<([u32; 3], &str, &str)>> {
 }
 
 fn classify(line: &str) -> Line<'_> {
-    let trimmed = trim(line);
-    if trimmed.is_empty() {
-        return Line::Blank;
+    // A line of blanks only matches no pattern below (each wants a digit
+    // or a letter): it is told apart where a line is trimmed anyway, not
+    // by trimming every line first.
+    fn indented(line: &str) -> Line<'_> {
+        match trim(line) {
+            "" => Line::Blank,
+            t => Line::Indented(t),
+        }
     }
     // Three blanks first: no pattern below can match (each wants a digit or
     // a letter within the first three bytes), and continuation lines are
@@ -298,7 +310,7 @@ fn classify(line: &str) -> Line<'_> {
             .iter()
             .all(|&c| c == b' ' || c == b'\t')
     {
-        return Line::Indented(trimmed);
+        return indented(line);
     }
     let jes = match jes_fast(line) {
         Some(sure) => sure,
@@ -404,9 +416,12 @@ fn classify(line: &str) -> Line<'_> {
         };
     }
     if line.starts_with([' ', '\t']) {
-        return Line::Indented(trimmed);
+        return indented(line);
     }
-    Line::Plain(trim(line))
+    match trim(line) {
+        "" => Line::Blank,
+        t => Line::Plain(t),
+    }
 }
 
 pub struct JoblogReader;
@@ -469,7 +484,7 @@ impl Reader for JoblogReader {
         opts: &ReadOptions,
         _: super::Prepared,
     ) -> Box<dyn Source> {
-        Box::new(LineSource::new(Joblog::default(), inputs, opts))
+        Box::new(LineSource::new(Joblog, inputs, opts))
     }
 
     fn fuzz(&self) -> Option<super::Fuzz> {
@@ -558,11 +573,7 @@ struct JobFile {
 }
 
 /// The format's specifics for `LineSource`.
-#[derive(Default)]
-struct Joblog {
-    /// The line being read (reused).
-    line: String,
-}
+struct Joblog;
 
 impl LineFormat for Joblog {
     type File = JobFile;
@@ -588,11 +599,9 @@ impl LineFormat for Joblog {
     fn line(&mut self, run: &mut JobFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         let no = meta.no;
         let (decoded, _) = decode_line(bytes);
-        // The line outlives the reader's buffer (the message being
-        // collected is closed below): copied into one reused string.
-        let text = &mut self.line;
-        text.clear();
-        text.push_str(&decoded);
+        // Read in place: what a message keeps of its lines is copied into
+        // its own buffers (`Open`).
+        let text: &str = &decoded;
         if ctx.info.host.is_none()
             && let Some(sys) = jes_system(text)
         {
@@ -826,7 +835,8 @@ impl JobFile {
         let mut first: &str = &o.first;
         let mut connect = None;
         if !o.conts().is_empty()
-            && let Some((head, last)) = first.rsplit_once(' ')
+            && let Some(at) = first.bytes().rposition(|b| b == b' ')
+            && let (head, last) = (&first[..at], &first[at + 1..])
             && !last.is_empty()
             && last.bytes().all(|b| b.is_ascii_digit())
         {
@@ -847,8 +857,8 @@ impl JobFile {
         );
         joined.push_str(first);
         for c in o.conts() {
-            let c = match (connect, c.split_once(' ')) {
-                (Some(id), Some((lead, rest))) if lead == id => rest.trim(),
+            let c = match connect.and_then(|id| Some((id, split_blank(c)?))) {
+                Some((id, (lead, rest))) if lead == id => rest.trim(),
                 _ => c.as_str(),
             };
             joined.push(' ');
@@ -859,24 +869,23 @@ impl JobFile {
         let mut attrs = Attrs::spare(16, 160);
         // The first line was taken for a message by this same test.
         let (id, rest) = mq_message(&joined).unwrap_or(("", ""));
-        let mut words = rest.splitn(3, ' ');
-        let cpf = words.next().unwrap_or("");
-        let second = words.next().unwrap_or("");
+        // The first two words and what follows each (`rest.splitn(3, ' ')`).
+        let (cpf, after_cpf) = split_blank(rest).unwrap_or((rest, ""));
+        let (second, after_second) = split_blank(after_cpf).unwrap_or((after_cpf, ""));
         let (cpf, csect, body) = if id.starts_with("ICH") {
             // RACF writes no subsystem or module: the text follows.
             ("", None, rest)
         } else if is_csect(cpf) {
             // No subsystem: `CSQX000I CSQXJST IBM MQ for z/OS V9.1.3`.
-            let body = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
-            ("", Some(cpf), body)
+            ("", Some(cpf), after_cpf)
         } else if is_csect(second) {
-            (cpf, Some(second), words.next().unwrap_or(""))
+            (cpf, Some(second), after_second)
         } else {
-            let after_cpf = rest.split_once(' ').map(|(_, b)| b).unwrap_or("");
             (cpf, None, after_cpf)
         };
         let norm = catalog::normalise_cow(body);
         let x = catalog::extract(id, &norm, &[]);
+        let row = x.row;
         attrs.push_key(Key::Msgid, &x.msgid);
         if let Some(s) = x.severity {
             // z/OS action (A) and decision (D) messages need an operator:
@@ -899,7 +908,7 @@ impl JobFile {
             // z/OS is the queue manager's name; the command prefix before
             // it (`%CSQ9`, `-M9AD`) is not part of the name.
             let name = cpf.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
-            if attrs.get("qmgr").is_none()
+            if attrs.key(Key::Qmgr).is_none()
                 && (1..=4).contains(&name.len())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric())
             {
@@ -921,8 +930,8 @@ impl JobFile {
                 ctx.info.host = Some(s.clone());
             }
         }
-        if let Some(q) = attrs.get("qmgr")
-            && ctx.info.qmgr.is_none()
+        if ctx.info.qmgr.is_none()
+            && let Some(q) = attrs.key(Key::Qmgr)
         {
             ctx.info.qmgr = Some(q.to_string());
         }
@@ -930,6 +939,7 @@ impl JobFile {
         drop(norm);
         let mut e = Event::new(ts, ctx.origin.clone(), o.line, Kind::LogRecord, joined);
         e.attrs = attrs;
+        e.catalog = row;
         ctx.emit(e);
         self.spare = Some(o);
     }
@@ -1038,6 +1048,9 @@ mod tests {
         assert_eq!(e.get(Key::Reason), Some("0"));
         assert_eq!(e.get(Key::Qmgr), Some("M9AD"));
         assert_eq!(e.get(Key::Csect), Some("CSQXRESP"));
+        // Looked up once, here: the passes read the row.
+        assert_eq!(e.catalog, catalog::row_of("CSQX209E"));
+        assert_eq!(catalog::entry_of(e).map(|x| x.id), Some("CSQX209"));
         assert_eq!(evs[0].get(Key::Address), Some("9.68.254.236"));
         assert_eq!(
             evs[0].text,

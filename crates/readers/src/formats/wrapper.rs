@@ -115,6 +115,7 @@ impl Wrapper {
             out: Vec::new(),
             at: 0,
             eof: false,
+            failed: None,
         })
     }
 
@@ -221,6 +222,55 @@ struct DockerRecord<'a> {
     time: Option<std::borrow::Cow<'a, str>>,
 }
 
+/// A JSON string's text up to its closing quote at the start of `s`, when
+/// it holds no escape and nothing JSON refuses in a string: the text and
+/// what follows the quote.
+fn plain_string(s: &[u8]) -> Option<(&[u8], &[u8])> {
+    let end = memchr::memchr2(b'"', b'\\', s)?;
+    let text = &s[..end];
+    (s[end] == b'"' && no_controls(text) && std::str::from_utf8(text).is_ok())
+        .then(|| (text, &s[end + 1..]))
+}
+
+/// No byte below a blank (JSON refuses them unescaped in a string): a
+/// fold without an early exit, which the compiler does many at a time.
+fn no_controls(b: &[u8]) -> bool {
+    !b.iter().fold(false, |any, &c| any | (c < 0x20))
+}
+
+/// A json-file record as Docker writes nearly every one,
+/// `{"log":"<text>\n","stream":"<s>","time":"<t>"}` with no other escape
+/// in it, taken apart in place: what `serde_json` makes of it, without
+/// copying the line twice (`None`: any other record, left to it).
+fn docker_plain(line: &[u8]) -> Option<Parts<'_>> {
+    use std::borrow::Cow;
+    let rest = line.strip_prefix(b"{\"log\":\"")?;
+    // The text, then its line end: the one escape of a whole line.
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    let (text, partial, rest) = match rest[end..].strip_prefix(b"\\n\"") {
+        Some(after) => (&rest[..end], false, after),
+        None if rest[end] == b'"' => (&rest[..end], true, &rest[end + 1..]),
+        None => return None,
+    };
+    if !no_controls(text) || std::str::from_utf8(text).is_err() {
+        return None;
+    }
+    let rest = rest.strip_prefix(b",\"stream\":\"")?;
+    let (_, rest) = plain_string(rest)?;
+    let rest = rest.strip_prefix(b",\"time\":\"")?;
+    let (time, rest) = plain_string(rest)?;
+    if rest != b"}" {
+        return None;
+    }
+    // As `trim_end_matches(['\n', '\r'])` of the decoded text: a text
+    // without escapes holds neither.
+    Some(Parts {
+        outer: Some(Cow::Borrowed(time)),
+        inner: Cow::Borrowed(text),
+        partial,
+    })
+}
+
 /// The parts of `line` (no line end) under `kind`; `None` when the line is
 /// not in the wrapper's shape (it is passed on as it is).
 fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
@@ -229,6 +279,9 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
         Kind::DockerJson => {
             if line.first() != Some(&b'{') {
                 return None;
+            }
+            if let Some(p) = docker_plain(line) {
+                return Some(p);
             }
             let r: DockerRecord = serde_json::from_slice(line).ok()?;
             let partial = !r.log.ends_with('\n');
@@ -337,21 +390,31 @@ fn unwrap_into(
 ) {
     let mut outer = outer;
     let mut inner = inner;
+    // `is_console(inner)`, with the line's time measured once; a
+    // `--timestamps` line's inner one was found a console line already
+    // (`parts`), and nothing is under it.
+    let stamp = (kind != Kind::Timestamps)
+        .then(|| stamp_len(inner))
+        .flatten();
+    let mut console = kind == Kind::Timestamps
+        || inner.first() == Some(&b'{')
+        || stamp.is_some_and(|n| inner.get(n) == Some(&b' '));
     // A `--timestamps` stamp under the wrapper (`kubectl logs --prefix
     // --timestamps`): the wrapper's time when it has none.
     if kind != Kind::Timestamps
-        && let Some(n) = stamp_len(inner)
+        && let Some(n) = stamp
         && let Some(rest) = inner[n..].strip_prefix(b" ")
         && is_console(rest)
     {
         c[2] += 1;
         outer = outer.or(Some(&inner[..n]));
         inner = rest;
+        console = true;
     }
     if inner.is_empty() {
         return;
     }
-    if is_console(inner) {
+    if console {
         c[0] += 1;
         out.extend_from_slice(inner);
     } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
@@ -378,14 +441,14 @@ struct Unwrap {
     out: Vec<u8>,
     at: usize,
     eof: bool,
+    /// A read error met after lines still to be handed on.
+    failed: Option<io::Error>,
 }
 
 impl Unwrap {
     /// Read one input line (at most `MAX_JOINED` bytes kept; the rest of a
     /// longer line is passed on raw) and put its output in `out`.
     fn fill(&mut self) -> io::Result<()> {
-        self.out.clear();
-        self.at = 0;
         self.line.clear();
         let mut ended = false;
         while !ended {
@@ -497,11 +560,27 @@ impl Unwrap {
 
 impl Read for Unwrap {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.out.len() {
-            if self.eof {
+        if self.at == self.out.len() {
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
+            self.out.clear();
+            self.at = 0;
+            // As many lines as the caller has room for: a call per line
+            // cost the line reader more than the unwrapping.
+            while self.out.len() < buf.len().max(1) && !self.eof {
+                if let Err(e) = self.fill() {
+                    if self.out.is_empty() {
+                        return Err(e);
+                    }
+                    // The lines before the error first.
+                    self.failed = Some(e);
+                    break;
+                }
+            }
+            if self.out.is_empty() {
                 return Ok(0);
             }
-            self.fill()?;
         }
         let n = buf.len().min(self.out.len() - self.at);
         buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
@@ -714,6 +793,37 @@ mod tests {
     const LINE: &str =
         "2024-08-12T08:32:43.944Z AMQ5051I: The queue manager task 'LOGGER-IO' has started.";
 
+    /// Lines are handed on many at a time: those read before a read
+    /// error come first, then the error.
+    #[test]
+    fn lines_before_a_read_error_are_handed_on_first() {
+        struct Failing(Vec<u8>);
+        impl Read for Failing {
+            fn read(&mut self, b: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("gone"));
+                }
+                let n = b.len().min(self.0.len());
+                b[..n].copy_from_slice(&self.0[..n]);
+                self.0.drain(..n);
+                Ok(n)
+            }
+        }
+        let text = format!("mq_1 | {LINE}\nmq_1 | {LINE}\n");
+        let w = detect(text.as_bytes()).expect("compose");
+        let mut r = w.reader(Box::new(Failing(text.into_bytes())));
+        let (mut out, mut buf) = (Vec::new(), [0u8; 4096]);
+        let err = loop {
+            match r.read(&mut buf) {
+                Ok(0) => panic!("an end instead of the error"),
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{LINE}\n{LINE}\n"));
+        assert_eq!(err.to_string(), "gone");
+    }
+
     #[test]
     fn prefixes_come_off() {
         for (text, kind) in [
@@ -773,6 +883,56 @@ mod tests {
             "2024-08-12T08:32:43.944Z AMQ5051I: The queue manager task 'LOGGER-IO' has started.\n\
              {\"ibm_datetime\":\"2024-08-12T08:32:44.001Z\",\"message\":\"part two\",\"type\":\"mq_containerlog\"}\n\n"
         );
+    }
+
+    /// Where the hand reader of json-file records answers, it answers
+    /// what `serde_json` reads, on records near Docker's shape.
+    #[test]
+    fn docker_records_by_hand_are_what_serde_reads() {
+        type Read = (Option<Vec<u8>>, Vec<u8>, bool);
+        let by_serde = |line: &[u8]| -> Option<Read> {
+            let r: DockerRecord = serde_json::from_slice(line).ok()?;
+            let inner = r.log.trim_end_matches(['\n', '\r']);
+            Some((
+                r.time.map(|t| t.as_bytes().to_vec()),
+                inner.as_bytes().to_vec(),
+                !r.log.ends_with('\n'),
+            ))
+        };
+        let seeds = [
+            r#"{"log":"2024-08-12T08:32:43.944Z AMQ5051I: x\n","stream":"stdout","time":"2024-08-12T08:32:43.944812345Z"}"#,
+            r#"{"log":"part","stream":"stderr","time":"2024-08-12T08:32:44Z"}"#,
+        ];
+        let tokens = [
+            "\\n", "\"", "\\", "\\u0027", " ", "}", ",", "\t", "é", "\r", "\\r", "x", "",
+        ];
+        let mut rng = crate::testrng::Rng::new(0x5eed_d0c4_e201);
+        let mut next = move |n: usize| rng.below(n);
+        let mut sure = 0;
+        for _ in 0..20_000 {
+            let mut t = seeds[next(seeds.len())].to_string();
+            for _ in 0..next(3) {
+                let mut at = next(t.len() + 1);
+                while !t.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = (at + next(3)).min(t.len());
+                while !t.is_char_boundary(end) {
+                    end += 1;
+                }
+                t.replace_range(at..end, tokens[next(tokens.len())]);
+            }
+            if let Some(p) = docker_plain(t.as_bytes()) {
+                sure += 1;
+                let got = (
+                    p.outer.map(|o| o.into_owned()),
+                    p.inner.into_owned(),
+                    p.partial,
+                );
+                assert_eq!(Some(got), by_serde(t.as_bytes()), "{t:?}");
+            }
+        }
+        assert!(sure > 2_000, "{sure}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use mqdiag_model::event::Key;
 use mqdiag_model::event::{Event, Format, Kind, Ts};
 use mqdiag_model::findings::{Chart, ClockCounts};
-use mqdiag_readers::catalog::{Family, lookup};
+use mqdiag_readers::catalog::{Family, entry_of};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -131,10 +131,10 @@ impl Collector {
     /// tls-error rules choose them: the catalogue's family, else the
     /// family the reader gave a record it did not know (not informational).
     fn error(&mut self, e: &Event) {
-        let Some(msgid) = e.get(Key::Msgid) else {
+        if e.get(Key::Msgid).is_none() {
             return;
-        };
-        let family = match lookup(msgid) {
+        }
+        let family = match entry_of(e) {
             Some(m) => m.family,
             None => {
                 if e.get(Key::Severity) == Some("I") {

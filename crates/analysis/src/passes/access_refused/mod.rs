@@ -16,7 +16,7 @@ mod advice;
 mod tests;
 
 use super::{Pass, RuleInfo, Settings, Threshold};
-use crate::catalog::access::{Mechanism, access};
+use crate::catalog::access::{Mechanism, access_of};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -263,10 +263,10 @@ impl AccessRefused {
     }
 
     fn record(&mut self, e: &Event) {
-        let Some(id) = e.get(Key::Msgid) else {
+        let Some(m) = access_of(e) else {
             return;
         };
-        let Some(m) = access(id) else {
+        let Some(id) = e.get(Key::Msgid) else {
             return;
         };
         let permissions: BTreeSet<String> = e
