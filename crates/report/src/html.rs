@@ -212,7 +212,7 @@ fn finding(
         writeln!(
             out,
             "<tr><td>{}</td><td>{}</td></tr>",
-            esc(k),
+            esc(v.label_named(k)),
             esc(&v.display_named(k))
         )?;
     }
