@@ -361,8 +361,12 @@ impl Metric {
         for unit in UNITS {
             if let Some(base) = name.strip_suffix(unit) {
                 // Negative byte counts are shown raw (see display_named).
-                let raw = unit == "_bytes" && matches!(self, Metric::Int(v) if *v < 0)
-                    || unit == "_bytes" && matches!(self, Metric::Num(v) if *v < 0.0);
+                let negative = match self {
+                    Metric::Int(v) => *v < 0,
+                    Metric::Num(v) => *v < 0.0,
+                    _ => false,
+                };
+                let raw = unit == "_bytes" && negative;
                 if !base.is_empty() && !raw {
                     return base;
                 }

@@ -440,7 +440,7 @@ mod tests {
                 Kind::LogRecord,
                 &[("msgid", "AMQ9209E")],
             );
-            e.set(Key::Channel, ch.to_string());
+            e.set(Key::Channel, ch);
             e.ts = t0 + chrono::Duration::minutes(i);
             i += 1;
             c.observe(&e);
