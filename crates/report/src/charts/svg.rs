@@ -393,6 +393,31 @@ pub(super) fn legend(s: &mut String, x0: f64, y0: f64, items: &[(String, bool, S
 
 /// A finding's chart as an SVG element; empty when it has nothing to show.
 pub fn chart(c: &Chart) -> String {
+    chart_scaled(c, 0.0)
+}
+
+/// The tallest value `c` draws: the highest point, or the tallest stack of
+/// bars. Two charts drawn side by side share `max` of theirs as a floor.
+pub fn data_max(c: &Chart) -> f64 {
+    let pts = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .filter(|p| p.1.is_finite());
+    if c.style == Style::Bars {
+        let mut totals: std::collections::BTreeMap<i64, f64> = Default::default();
+        for p in pts {
+            *totals.entry(p.0.timestamp_micros()).or_default() += p.1.max(0.0);
+        }
+        totals.values().copied().fold(0.0, f64::max)
+    } else {
+        pts.map(|p| p.1).fold(0.0, f64::max)
+    }
+}
+
+/// As `chart`, with the value axis reaching at least `y_floor` (charts
+/// compared side by side on one scale).
+pub fn chart_scaled(c: &Chart, y_floor: f64) -> String {
     let pts = || {
         c.series
             .iter()
@@ -413,16 +438,8 @@ pub fn chart(c: &Chart) -> String {
         lo_us = lo_us.min(fit.from.timestamp_micros());
         hi_us = hi_us.max(fit.to.timestamp_micros());
     }
-    let data_max = if bars {
-        // Stacked: the tallest bucket's total.
-        let mut totals: std::collections::BTreeMap<i64, f64> = Default::default();
-        for p in pts() {
-            *totals.entry(p.0.timestamp_micros()).or_default() += p.1.max(0.0);
-        }
-        totals.values().copied().fold(0.0, f64::max)
-    } else {
-        pts().map(|p| p.1).fold(0.0, f64::max)
-    };
+    // Stacked bars: the tallest bucket's total.
+    let data_max = data_max(c);
     // A reference line far above the data would flatten it: such a line
     // is only named in the legend.
     let shown_refs: Vec<_> = c
@@ -436,6 +453,9 @@ pub fn chart(c: &Chart) -> String {
         .fold(data_max, f64::max);
     if let Some(fit) = &c.fit {
         y_max = y_max.max(fit.y0).max(fit.y1);
+    }
+    if y_floor.is_finite() {
+        y_max = y_max.max(y_floor);
     }
     // Room around the data: points are not drawn on the frame, and a few
     // bars do not fill the whole width (a single bar would look like a
