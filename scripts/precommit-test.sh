@@ -78,7 +78,7 @@ if PATH="$bin:$PATH" pre-commit run --all-files >"$work/run.log" 2>&1; then
     echo "precommit-test: FAILED: mqdiag-system accepted an error log with errors"
     exit 1
 fi
-git rm --quiet -r client
+git rm --quiet -r -f client
 if ! PATH="$bin:$PATH" pre-commit run --all-files; then
     echo "precommit-test: FAILED: mqdiag-system rejected healthy traces"
     exit 1
