@@ -61,4 +61,26 @@ if pre-commit run --all-files >"$work/run.log" 2>&1; then
 fi
 cat "$work/run.log"
 grep -q 'mqdiag' "$work/run.log"
-echo "precommit-test: ok (healthy passes, client-errors/AMQERR01.LOG fails)"
+
+# The `mqdiag-system` hook runs the mqdiag on PATH: the one `cargo test`
+# built (or a release build), as `cargo install --locked` would give.
+bin=""
+for b in "$root/target/debug/mqdiag" "$root/target/release/mqdiag"; do
+    [ -x "$b" ] && bin="$(dirname "$b")" && break
+done
+if [ -z "$bin" ]; then
+    (cd "$root" && cargo build --locked --quiet)
+    bin="$root/target/debug"
+fi
+sed -i 's/- id: mqdiag$/- id: mqdiag-system/' .pre-commit-config.yaml
+if PATH="$bin:$PATH" pre-commit run --all-files >"$work/run.log" 2>&1; then
+    cat "$work/run.log"
+    echo "precommit-test: FAILED: mqdiag-system accepted an error log with errors"
+    exit 1
+fi
+git rm --quiet -r -f client
+if ! PATH="$bin:$PATH" pre-commit run --all-files; then
+    echo "precommit-test: FAILED: mqdiag-system rejected healthy traces"
+    exit 1
+fi
+echo "precommit-test: ok (healthy passes, client-errors/AMQERR01.LOG fails; both hooks)"

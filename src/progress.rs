@@ -75,8 +75,13 @@ pub fn render(s: &Snapshot, elapsed: Duration) -> String {
     };
     // Most telling first: a narrow terminal cuts the end of the line, so
     // rate and time left come before the counts (40 columns keep them).
+    let open = if s.open > 0 {
+        format!(" ({} open)", s.open)
+    } else {
+        String::new()
+    };
     format!(
-        "mqdiag: {pct}%, {:.1} MB/s, ETA {eta}, {}/{} files, {} of {}",
+        "mqdiag: {pct}%, {:.1} MB/s, ETA {eta}, {}/{} files{open}, {} of {}",
         rate / 1e6,
         s.files.min(s.total_files),
         s.total_files,
@@ -246,6 +251,7 @@ mod tests {
         let s = Snapshot {
             reading: true,
             files: 3,
+            open: 0,
             total_files: 10,
             bytes: 250_000_000,
             total_bytes: 1_000_000_000,
@@ -254,9 +260,16 @@ mod tests {
             render(&s, Duration::from_secs(5)),
             "mqdiag: 25%, 50.0 MB/s, ETA 0:15, 3/10 files, 250 MB of 1.0 GB"
         );
+        // Files read side by side: how many are open says the run moves.
+        let s = Snapshot { open: 6, ..s };
+        assert_eq!(
+            render(&s, Duration::from_secs(5)),
+            "mqdiag: 25%, 50.0 MB/s, ETA 0:15, 3/10 files (6 open), 250 MB of 1.0 GB"
+        );
         let s = Snapshot {
             reading: true,
             files: 0,
+            open: 0,
             total_files: 1,
             bytes: 0,
             total_bytes: 5_000_000,
@@ -269,6 +282,7 @@ mod tests {
         let s = Snapshot {
             reading: false,
             files: 0,
+            open: 0,
             total_files: 0,
             bytes: 0,
             total_bytes: 0,
@@ -385,7 +399,7 @@ mod tests {
         assert!(
             drawn(&ops)
                 .iter()
-                .any(|l| l.contains("1/2 files, 0.0 MB of 0.0 MB")),
+                .any(|l| l.contains("1/2 files (1 open), 0.0 MB of 0.0 MB")),
             "{ops:?}"
         );
         let mut infos = Vec::new();
@@ -403,6 +417,42 @@ mod tests {
         assert_eq!(last.map(String::as_str), Some("clear"), "{ops:?}");
         std::thread::sleep(Duration::from_millis(30));
         assert_eq!(screen.ops().len(), ops.len(), "nothing drawn after stop");
+    }
+
+    #[test]
+    fn open_files_are_counted_and_files_that_are_not_work_leave_the_totals() {
+        let mut inputs = vec![
+            Input::from_bytes("a", b"0123456789".to_vec()),
+            Input::from_bytes("b", b"abcdef".to_vec()),
+            Input::from_bytes("done", b"".to_vec()),
+        ];
+        let p = Progress::begin_with(Box::new(Screen::new(200)), Duration::from_millis(5));
+        p.reading(&mut inputs);
+        // A marker file no reader knows is not work.
+        let m = p.meter();
+        m.not_work(&inputs[2].display, 0);
+        m.not_work(&inputs[2].display, 0);
+        assert_eq!(m.snapshot().total_files, 2);
+        let mut a = inputs[0].open().unwrap();
+        let mut b = inputs[1].open().unwrap();
+        let mut buf = [0u8; 2];
+        a.read_exact(&mut buf).unwrap();
+        b.read_exact(&mut buf).unwrap();
+        assert_eq!((m.snapshot().open, m.snapshot().files), (2, 0));
+        std::io::copy(&mut b, &mut std::io::sink()).unwrap();
+        assert_eq!((m.snapshot().open, m.snapshot().files), (1, 1));
+        drop((a, b));
+        let sources = p.track(vec![
+            Box::new(Done(vec![FileInfo::new("a", Format::UNKNOWN, 10)])),
+            Box::new(Done(vec![FileInfo::new("b", Format::UNKNOWN, 6)])),
+            Box::new(Done(vec![FileInfo::new("done", Format::UNKNOWN, 0)])),
+        ]);
+        for s in sources {
+            s.finish();
+        }
+        let snap = m.snapshot();
+        assert_eq!((snap.files, snap.total_files), (2, 2));
+        assert_eq!((snap.bytes, snap.total_bytes), (16, 16));
     }
 
     #[test]

@@ -167,3 +167,88 @@ fn snapshots() {
         insta::assert_snapshot!(format!("compare_{f}"), out);
     }
 }
+
+/// `--redact` uses one mapping for both captures: a name is one token on
+/// either side, and no planted name is left in any format.
+#[test]
+fn redaction_is_one_mapping_for_both_captures() {
+    let (c, _) = compare(GOOD, BAD, &["--redact"]);
+    assert_eq!(c["redacted"], true);
+    let text = c.to_string();
+    for name in ["appprod3", "mqpay1", "10.20.7.31", "rptuser"] {
+        assert!(!text.contains(name), "{name} in {text}");
+    }
+    // The same host token on both sides of the per-process rows.
+    let hosts: std::collections::BTreeSet<&str> = c["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| !r["process"].is_null() && !r["good"].is_null() && !r["bad"].is_null())
+        .filter_map(|r| r["host"].as_str())
+        .collect();
+    assert_eq!(hosts.len(), 1, "{hosts:?}");
+    assert!(hosts.iter().all(|h| h.starts_with("host-")), "{hosts:?}");
+    // The findings still line up: the same two are new.
+    assert_eq!(rules(&c["findings"]["new"]), ["access-refused", "slow-dns"]);
+    for f in ["text", "markdown", "html"] {
+        let out = stdout_of(&["compare", GOOD, BAD, "-q", "--redact", "--format", f]);
+        for name in ["appprod3", "mqpay1", "10.20.7.31", "rptuser"] {
+            assert!(!out.contains(name), "{f}: {name}");
+        }
+        assert!(out.contains("redacted (one mapping for both)"), "{f}");
+    }
+}
+
+/// A time of day is read on each capture's own day: the window before the
+/// bad capture's slow connect leaves only what both share.
+#[test]
+fn a_time_window_applies_to_each_capture_on_its_own_day() {
+    let (c, _) = compare(GOOD, BAD, &["--until", "13:30:00"]);
+    for side in ["good", "bad"] {
+        let w = c[side]["window"].as_str().unwrap();
+        assert!(w.starts_with("… .. 2023-11-"), "{side}: {w}");
+        assert!(w.contains("T13:30:00"), "{side}: {w}");
+    }
+    assert!(c["good"]["window"] != c["bad"]["window"]);
+    // Without a window, none is stated.
+    let (all, _) = compare(GOOD, BAD, &[]);
+    assert!(all["good"]["window"].is_null());
+    let text = stdout_of(&["compare", GOOD, BAD, "-q", "--until", "13:30:00"]);
+    assert!(text.contains("events inside the time window only"));
+}
+
+/// The text report fits 80 columns however long the process names.
+#[test]
+fn text_fits_eighty_columns() {
+    let out = stdout_of(&["compare", GOOD, BAD, "-q"]);
+    for l in out.lines() {
+        assert!(
+            l.chars().count() <= 80,
+            "{} columns: {l}",
+            l.chars().count()
+        );
+    }
+    assert!(out.contains("P50 and MAX under each row"));
+}
+
+/// HTML draws the error series of both captures side by side.
+#[test]
+fn html_puts_series_side_by_side() {
+    let out = stdout_of(&[
+        "compare",
+        "fixtures/channel-scan",
+        "fixtures/case-mixed",
+        "-q",
+        "--format",
+        "html",
+    ]);
+    assert!(out.contains("<h2>Side by side</h2>"));
+    let pair = out
+        .split("<h3>Channel and network errors</h3>")
+        .nth(1)
+        .expect("the channel errors pair");
+    let pair = &pair[..pair.find("</div>").unwrap()];
+    assert_eq!(pair.matches("<svg").count(), 2, "{pair}");
+    assert!(out.contains("<h3>TLS errors</h3>"));
+    assert!(out.contains("None in this capture."));
+}

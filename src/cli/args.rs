@@ -322,9 +322,24 @@ pub struct CompareArgs {
     /// Worker threads that read and parse input, 1 to 256.
     #[arg(short = 'j', long = "jobs", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// Replace host names, addresses, user ids, queue-manager names and
-    /// secrets with tokens, one mapping for both captures (the same value
-    /// has the same token in each).
+    /// Only events at or after this time, in each capture: RFC 3339 applies
+    /// to both as given; a date or `HH:MM[:SS]` is read on each capture's
+    /// own first day (the same hours of two days).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Only events at or before this time (the same forms as --since).
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Replace host names, addresses, user ids, queue-manager names,
+    /// distinguished names and secrets by stable tokens, one mapping for
+    /// both captures (so the two sides still match).
     #[arg(long)]
     pub redact: bool,
+    /// With `--redact`: replace whole channel and queue names too.
+    #[arg(long, requires = "redact")]
+    pub redact_names: bool,
+    /// With `--redact`: read the mapping from FILE when it exists, and save
+    /// it there. It holds the real names: keep it private.
+    #[arg(long, value_name = "FILE", requires = "redact")]
+    pub redact_map: Option<PathBuf>,
 }

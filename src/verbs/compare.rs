@@ -15,7 +15,8 @@ use crate::fileinfo::FileInfo;
 use crate::findings::Finding;
 use crate::passes::Plan;
 use crate::report::compare::{
-    CallChange, CallStats, Capture, Changed, Comparison, FindingChanges, MessageChange, Pair, Tool,
+    CallChange, CallStats, Capture, Changed, ChartPair, Comparison, FindingChanges, MessageChange,
+    Pair, Tool,
 };
 use crate::report::redact::Redactor;
 use std::collections::{BTreeMap, HashMap};
@@ -31,6 +32,23 @@ struct Side {
     by_verb: Vec<crate::calls::Row>,
     by_process: Vec<crate::calls::Row>,
     messages: HashMap<String, u64>,
+    charts: crate::report::charts::Collected,
+}
+
+/// The options both captures are read with.
+fn input_args(a: &CompareArgs, paths: Vec<std::path::PathBuf>) -> InputArgs {
+    InputArgs {
+        paths,
+        tz: a.tz,
+        jobs: a.jobs,
+        quiet: a.quiet,
+        since: a.since.clone(),
+        until: a.until.clone(),
+        redact: a.redact,
+        redact_names: a.redact_names,
+        redact_map: a.redact_map.clone(),
+        ..Default::default()
+    }
 }
 
 /// `path` without the capture's own path before it.
@@ -52,34 +70,20 @@ fn rebase(findings: &mut [Finding], root: &str) {
     }
 }
 
-/// How one capture (or both, for `--redact`) is read.
-fn input_args(a: &CompareArgs, paths: Vec<std::path::PathBuf>) -> InputArgs {
-    InputArgs {
-        paths,
-        tz: a.tz,
-        jobs: a.jobs,
-        quiet: a.quiet,
-        redact: a.redact,
-        ..Default::default()
-    }
-}
-
-/// One capture read; with `redactor`, every string it shows redacted
-/// (findings before they are sealed, as `analyze` does).
 fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Side, String> {
     let input = input_args(a, vec![path.to_path_buf()]);
     let plan = Plan::new(&[], &[], &[])?;
     let opts = input.read_options();
     let (sources, discovery) = input.open_except(&[], &opts, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();
-    let (inputs, mut findings, calls, _, _) =
+    let (mut inputs, mut findings, calls, mut charts, window) =
         super::analyze::collect_observed(&input, &plan, sources, discovery, redactor, &mut |e| {
             if let Some(m) = e.attr("msgid") {
                 *messages.entry(m.to_string()).or_default() += 1;
             }
         })?;
     // Every rule runs: the calls are counted.
-    let (by_process, by_verb) = calls.unwrap_or_default();
+    let (mut by_process, mut by_verb) = calls.unwrap_or_default();
     if crate::run::nothing_read(&inputs) {
         return Err(format!(
             "{}: {}",
@@ -88,23 +92,81 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Sid
         ));
     }
     crate::run::reader_panic_check(&inputs)?;
-    // Evidence paths were redacted with the findings: so is their root.
-    let root = path.display().to_string();
-    let root = redactor.map_or(root.clone(), |r| r.apply(&root));
-    rebase(&mut findings, &root);
-    let (mut by_verb, mut by_process) = (by_verb, by_process);
+    let mut root = path.display().to_string();
     if let Some(r) = redactor {
-        for row in by_verb.iter_mut().chain(by_process.iter_mut()) {
+        // As analyze --redact: the same tokens in every part of the report.
+        root = r.apply(&root);
+        for i in inputs.iter_mut() {
+            crate::run::redact_input(r, i);
+        }
+        for row in by_process.iter_mut().chain(by_verb.iter_mut()) {
             row.redact(r);
         }
+        charts.redact(|s| r.apply(s));
+    }
+    rebase(&mut findings, &root);
+    let mut capture = capture(&root, &inputs, findings.len());
+    if window.since.is_some() || window.until.is_some() {
+        let end = |t: &Option<crate::event::Ts>| {
+            t.as_ref()
+                .map(crate::timefmt::rfc3339)
+                .unwrap_or_else(|| "…".to_string())
+        };
+        capture.window = Some(format!("{} .. {}", end(&window.since), end(&window.until)));
     }
     Ok(Side {
-        capture: capture(&root, &inputs, findings.len()),
+        capture,
         findings,
         by_verb,
         by_process,
         messages,
+        charts,
     })
+}
+
+/// The series worth seeing side by side: channel and TLS errors of each
+/// capture, and the queue time of every queue with a `qtime-growth`
+/// finding on either side.
+fn chart_pairs(good: &Side, bad: &Side) -> Vec<ChartPair> {
+    use mqdiag_readers::catalog::Family;
+    let mut out = Vec::new();
+    for (family, title) in [
+        (Family::Channel, "Channel and network errors"),
+        (Family::Tls, "TLS errors"),
+    ] {
+        let g = good.charts.family_errors(family, &[]);
+        let b = bad.charts.family_errors(family, &[]);
+        if g.is_some() || b.is_some() {
+            out.push(ChartPair {
+                title: title.to_string(),
+                good: g,
+                bad: b,
+            });
+        }
+    }
+    let qtime = |s: &Side| -> BTreeMap<String, (String, Option<crate::findings::Chart>)> {
+        s.findings
+            .iter()
+            .filter(|f| f.rule == "qtime-growth")
+            .map(|f| {
+                let what = f.subject.queue.clone().unwrap_or_else(|| f.title.clone());
+                (f.fingerprint.clone(), (what, f.chart.clone()))
+            })
+            .collect()
+    };
+    let (mut g, mut b) = (qtime(good), qtime(bad));
+    let keys: std::collections::BTreeSet<String> = g.keys().chain(b.keys()).cloned().collect();
+    for k in keys {
+        let (gw, gc) = g.remove(&k).unzip();
+        let (bw, bc) = b.remove(&k).unzip();
+        let what = bw.or(gw).unwrap_or_default();
+        out.push(ChartPair {
+            title: format!("Queue time: {what}"),
+            good: gc.flatten(),
+            bad: bc.flatten(),
+        });
+    }
+    out
 }
 
 fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
@@ -122,6 +184,7 @@ fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
         last: last.as_ref().map(crate::timefmt::rfc3339),
         hours: secs.max(1.0) / 3600.0,
         findings,
+        window: None,
     }
 }
 
@@ -304,11 +367,13 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
         ..Default::default()
     };
     let mut out = both.writer()?;
-    // One mapping learnt from both captures read as one input set: a value
-    // has the same token on each side, so findings still match.
-    let redactor = input_args(&a, vec![a.good.clone(), a.bad.clone()]).learn_redaction(&[])?;
+    // One mapping for both captures, learnt from both, so that a name is
+    // the same token on either side.
+    let both_in = input_args(&a, vec![a.good.clone(), a.bad.clone()]);
+    let redactor = both_in.learn_redaction(&[])?;
     let good = read(&a, &a.good, redactor.as_ref())?;
     let bad = read(&a, &a.bad, redactor.as_ref())?;
+    let charts = chart_pairs(&good, &bad);
     let mut calls_rows = calls(&good.by_verb, &bad.by_verb, false);
     calls_rows.extend(calls(&good.by_process, &bad.by_process, true));
     let changes = findings(&good.findings, &bad.findings);
@@ -325,6 +390,8 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
         findings: changes,
         calls: calls_rows,
         messages,
+        redacted: redactor.is_some(),
+        charts,
     };
     io_result(crate::report::compare::write(&mut out, &c, format).and_then(|_| out.finish()))?;
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })

@@ -26,6 +26,13 @@ pub struct Meter {
     /// Inputs read to their end and already counted in `files` (a source
     /// finishes only when the merge is done with it, often at the very end).
     ended: Mutex<HashSet<Arc<str>>>,
+    /// Inputs a reader has started on; with `ended`, the files open now
+    /// (files read side by side in time order all end near the end, so
+    /// "done" alone stays low for most of a run).
+    opened: Mutex<HashSet<Arc<str>>>,
+    /// Inputs that turned out not to be work (not recognised, unreadable):
+    /// out of the totals, and not credited when their source finishes.
+    dropped: Mutex<HashSet<Arc<str>>>,
 }
 
 /// The counters at one instant.
@@ -34,6 +41,8 @@ pub struct Snapshot {
     /// False while inputs are looked for (archives unpacked).
     pub reading: bool,
     pub files: u64,
+    /// Files being read now (started, not yet at their end).
+    pub open: u64,
     pub total_files: u64,
     pub bytes: u64,
     pub total_bytes: u64,
@@ -58,6 +67,18 @@ impl Meter {
             total_files: AtomicU64::new(0),
             read: Mutex::new(HashMap::new()),
             ended: Mutex::new(HashSet::new()),
+            opened: Mutex::new(HashSet::new()),
+            dropped: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// The input `path` (`bytes` long) is not work after all: a file no
+    /// reader knows, or one that cannot be read. It leaves the totals.
+    pub fn not_work(&self, path: &Arc<str>, bytes: u64) {
+        let mut dropped = self.dropped.lock().unwrap_or_else(|p| p.into_inner());
+        if dropped.insert(path.clone()) {
+            self.total_files.fetch_sub(1, Ordering::Relaxed);
+            self.total_bytes.fetch_sub(bytes, Ordering::Relaxed);
         }
     }
 
@@ -98,7 +119,11 @@ impl Meter {
     pub fn finished(&self, infos: &[FileInfo]) {
         let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
         let mut ended = self.ended.lock().unwrap_or_else(|p| p.into_inner());
+        let dropped = self.dropped.lock().unwrap_or_else(|p| p.into_inner());
         for fi in infos {
+            if dropped.contains(fi.path.as_str()) {
+                continue;
+            }
             let got = read.remove(fi.path.as_str()).unwrap_or(0);
             self.bytes
                 .fetch_add(fi.bytes.saturating_sub(got), Ordering::Relaxed);
@@ -109,9 +134,12 @@ impl Meter {
     }
 
     pub fn snapshot(&self) -> Snapshot {
+        let opened = self.opened.lock().unwrap_or_else(|p| p.into_inner()).len() as u64;
+        let ended = self.ended.lock().unwrap_or_else(|p| p.into_inner()).len() as u64;
         Snapshot {
             reading: self.reading.load(Ordering::SeqCst),
             files: self.files.load(Ordering::Relaxed),
+            open: opened.saturating_sub(ended),
             total_files: self.total_files.load(Ordering::Relaxed),
             bytes: self.bytes.load(Ordering::Relaxed),
             total_bytes: self.total_bytes.load(Ordering::Relaxed),
@@ -131,6 +159,10 @@ pub struct Counting {
 impl Read for Counting {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
+        if self.count == 0 && n > 0 {
+            let mut opened = self.meter.opened.lock().unwrap_or_else(|p| p.into_inner());
+            opened.insert(self.path.clone());
+        }
         self.count += n as u64;
         self.meter.bytes.fetch_add(n as u64, Ordering::Relaxed);
         if n == 0 && !buf.is_empty() && !self.ended {

@@ -249,6 +249,27 @@ const BARE_STOP: &[&str] = &[
     "API",
     "EXPLANATION",
     "ACTION",
+    // MQSC queue-manager attributes: `ALTER QMGR CHLAUTH(...)`, `DISPLAY
+    // QMGR CONNAUTH` in message text name an attribute, not a queue manager.
+    "CHLAUTH",
+    "CONNAUTH",
+    "SSLKEYR",
+    "CERTLABL",
+    "DEADQ",
+    "MAXMSGL",
+    "MAXHANDS",
+    "CCSID",
+    "DESCR",
+    "AUTHOREV",
+    "CHLEV",
+    "SSLEV",
+    "PERFMEV",
+    "STATMQI",
+    "ACCTMQI",
+    "MONQ",
+    "ACTVTRC",
+    "SSLFIPS",
+    "ALL",
 ];
 
 /// Names in message text learnt only with `--redact-names`.
@@ -1241,6 +1262,25 @@ mod tests {
             r.add(*c, v);
         }
         r
+    }
+
+    /// MQ's own advice names queue-manager attributes after `QMGR`:
+    /// `CHLAUTH` is not a queue manager to hide.
+    #[test]
+    fn mqsc_attributes_after_qmgr_are_not_names() {
+        let mut r = Redactor::new();
+        r.learn_text(
+            "configured. The ALTER QMGR CHLAUTH switch is used to control whether \
+             channel authentication records are used; DISPLAY QMGR CONNAUTH shows it.",
+        );
+        let out = r.apply("CHLAUTH blocked by USERSRC(NOACCESS), DISPLAY QMGR CONNAUTH");
+        assert_eq!(
+            out,
+            "CHLAUTH blocked by USERSRC(NOACCESS), DISPLAY QMGR CONNAUTH"
+        );
+        // A real name after `queue manager` is still learnt.
+        r.learn_text("queue manager QMPAY is running");
+        assert_eq!(r.apply("QMPAY"), "qmgr-1");
     }
 
     #[test]

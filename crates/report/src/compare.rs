@@ -3,7 +3,7 @@
 //! writes it as text, JSON (`docs/schema/compare.json`), Markdown or HTML.
 
 use super::html::esc;
-use mqdiag_model::findings::Finding;
+use mqdiag_model::findings::{Chart, Finding, Style};
 use mqdiag_model::problem::Severity;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -44,6 +44,9 @@ pub struct Capture {
     /// second).
     pub hours: f64,
     pub findings: usize,
+    /// The `--since`/`--until` window as read on this capture (a time of
+    /// day is on the capture's own first day); `null` without one.
+    pub window: Option<String>,
 }
 
 /// A finding present in both captures whose count or severity differs.
@@ -106,6 +109,19 @@ pub struct Comparison {
     pub calls: Vec<CallChange>,
     /// The message ids whose rate changed most, largest change first.
     pub messages: Vec<MessageChange>,
+    /// Names and addresses replaced by tokens, one mapping for both sides.
+    pub redacted: bool,
+    /// Series to see side by side (the HTML report draws them).
+    #[serde(skip)]
+    pub charts: Vec<ChartPair>,
+}
+
+/// One chart of each capture, drawn side by side on one value scale.
+#[derive(Debug)]
+pub struct ChartPair {
+    pub title: String,
+    pub good: Option<Chart>,
+    pub bad: Option<Chart>,
 }
 
 #[derive(Debug, Serialize)]
@@ -173,8 +189,13 @@ fn rate(v: f64) -> String {
 }
 
 fn capture_line(name: &str, c: &Capture) -> String {
+    let window = c
+        .window
+        .as_deref()
+        .map(|w| format!(", time window {w}"))
+        .unwrap_or_default();
     format!(
-        "{name}: {} ({} files, {} events, {} .. {}, {} findings)",
+        "{name}: {} ({} files, {} events, {} .. {}, {} findings{window})",
         c.path,
         c.files,
         c.events,
@@ -182,6 +203,90 @@ fn capture_line(name: &str, c: &Capture) -> String {
         c.last.as_deref().unwrap_or("-"),
         c.findings
     )
+}
+
+/// How the comparison was made, for every format.
+fn settings_line(c: &Comparison) -> String {
+    let window = if c.good.window.is_some() || c.bad.window.is_some() {
+        "events inside the time window only"
+    } else {
+        "all of each capture (no --since/--until)"
+    };
+    let redacted = if c.redacted {
+        "redacted (one mapping for both)"
+    } else {
+        "not redacted"
+    };
+    format!("{window}; {redacted}")
+}
+
+/// Columns the text calls table keeps within `WIDTH`; P50 and MAX go to a
+/// line under the row.
+const NARROW: [usize; 5] = [0, 1, 2, 3, 5];
+/// The text report's width.
+const WIDTH: usize = 80;
+/// The widest PROCESS cell in the narrow table (longer ones are cut).
+const PROCESS_W: usize = 20;
+
+fn cut(s: &str, w: usize) -> String {
+    if s.chars().count() <= w {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(w - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// The calls table as text lines: every column when they fit in `WIDTH`,
+/// else PROCESS, VERB, CALLS, FAILED and P95 with P50 and MAX under.
+fn call_lines(calls: &[CallChange]) -> Vec<String> {
+    let rows: Vec<Vec<String>> = calls.iter().map(call_cells).collect();
+    let widths = |rows: &[Vec<String>], cols: &[usize]| -> Vec<usize> {
+        cols.iter()
+            .map(|&i| {
+                rows.iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([CALL_HEAD[i].len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    };
+    let line = |cells: Vec<&str>, w: &[usize]| {
+        let v: Vec<String> = cells
+            .iter()
+            .zip(w)
+            .map(|(s, w)| format!("{s:<w$}"))
+            .collect();
+        format!("  {}", v.join("  ").trim_end())
+    };
+    let all: Vec<usize> = (0..CALL_HEAD.len()).collect();
+    let w = widths(&rows, &all);
+    if 2 + w.iter().sum::<usize>() + 2 * (w.len() - 1) <= WIDTH {
+        let mut out = vec![line(CALL_HEAD.to_vec(), &w)];
+        out.extend(
+            rows.iter()
+                .map(|r| line(r.iter().map(String::as_str).collect(), &w)),
+        );
+        return out;
+    }
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|mut r| {
+            r[0] = cut(&r[0], PROCESS_W);
+            r
+        })
+        .collect();
+    let w = widths(&rows, &NARROW);
+    let mut out = vec![line(NARROW.iter().map(|&i| CALL_HEAD[i]).collect(), &w)];
+    for r in &rows {
+        out.push(line(NARROW.iter().map(|&i| r[i].as_str()).collect(), &w));
+        let under = format!("p50 {}, max {}", r[4], r[6]);
+        out.extend(super::wrap(&under, WIDTH, &" ".repeat(6)));
+    }
+    out.push("  (P50 and MAX under each row; every column in --format json)".to_string());
+    out
 }
 
 fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
@@ -198,6 +303,9 @@ fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
         for l in super::wrap(&capture_line(name, cap), 80, "  ") {
             writeln!(out, "{l}")?;
         }
+    }
+    for l in super::wrap(&settings_line(c), 80, "  ") {
+        writeln!(out, "{l}")?;
     }
     for (head, list) in [("New findings", &f.new), ("Gone findings", &f.gone)] {
         writeln!(out, "\n{head}:")?;
@@ -239,28 +347,8 @@ fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
     if c.calls.is_empty() {
         writeln!(out, "  no MQI calls in the traces")?;
     } else {
-        let rows: Vec<Vec<String>> = c.calls.iter().map(call_cells).collect();
-        let mut w: Vec<usize> = CALL_HEAD.iter().map(|h| h.chars().count()).collect();
-        for r in &rows {
-            for (i, cell) in r.iter().enumerate() {
-                w[i] = w[i].max(cell.chars().count());
-            }
-        }
-        let line = |cells: Vec<String>| {
-            let v: Vec<String> = cells
-                .iter()
-                .enumerate()
-                .map(|(i, s)| format!("{s:<w$}", w = w[i]))
-                .collect();
-            format!("  {}", v.join("  ").trim_end())
-        };
-        writeln!(
-            out,
-            "{}",
-            line(CALL_HEAD.iter().map(|s| s.to_string()).collect())
-        )?;
-        for r in rows {
-            writeln!(out, "{}", line(r))?;
+        for l in call_lines(&c.calls) {
+            writeln!(out, "{l}")?;
         }
     }
     writeln!(
@@ -293,7 +381,8 @@ fn markdown(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
     let f = &c.findings;
     writeln!(out, "# mqdiag compare\n")?;
     writeln!(out, "- {}", md(&capture_line("good", &c.good)))?;
-    writeln!(out, "- {}\n", md(&capture_line("bad", &c.bad)))?;
+    writeln!(out, "- {}", md(&capture_line("bad", &c.bad)))?;
+    writeln!(out, "- {}\n", md(&settings_line(c)))?;
     for (head, list) in [("New findings", &f.new), ("Gone findings", &f.gone)] {
         writeln!(out, "## {head}\n")?;
         if list.is_empty() {
@@ -370,6 +459,51 @@ fn markdown(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
     Ok(())
 }
 
+/// Each pair as two figures side by side, on one value scale; a side
+/// without the series says so.
+fn pairs(out: &mut dyn Write, pairs: &[ChartPair]) -> io::Result<()> {
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "<h2>Side by side</h2>")?;
+    for p in pairs {
+        // One scale only when the bars count over equal spans: errors per
+        // hour beside errors per minute on one scale would mislead.
+        let comparable = match (&p.good, &p.bad) {
+            (Some(g), Some(b)) => {
+                g.unit == b.unit && (g.style != Style::Bars || g.bucket_s == b.bucket_s)
+            }
+            _ => false,
+        };
+        let floor = if comparable {
+            [&p.good, &p.bad]
+                .into_iter()
+                .flatten()
+                .map(super::charts::svg::data_max)
+                .fold(0.0, f64::max)
+        } else {
+            0.0
+        };
+        writeln!(out, "<h3>{}</h3><div class=\"pair\">", esc(&p.title))?;
+        for (name, c) in [("good", &p.good), ("bad", &p.bad)] {
+            let svg = c
+                .as_ref()
+                .map(|c| super::charts::svg::chart_scaled(c, floor))
+                .unwrap_or_default();
+            if svg.is_empty() {
+                writeln!(
+                    out,
+                    "<figure><figcaption>{name}</figcaption><p>None in this capture.</p></figure>"
+                )?;
+            } else {
+                writeln!(out, "<figure><figcaption>{name}</figcaption>{svg}</figure>")?;
+            }
+        }
+        writeln!(out, "</div>")?;
+    }
+    Ok(())
+}
+
 fn table(out: &mut dyn Write, head: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
     write!(out, "<table><tr>")?;
     for h in head {
@@ -395,13 +529,20 @@ fn html(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
          body{{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em}}\
          table{{border-collapse:collapse;margin:.5em 0 1.5em}}\
          td,th{{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}}\
-         th{{background:#f3f3f3}}</style></head><body>"
+         th{{background:#f3f3f3}}\
+         .pair{{display:flex;gap:1em;flex-wrap:wrap}}.pair figure{{flex:1 1 28em;margin:0;min-width:0}}\
+         .pair figcaption{{font-weight:600}}\
+         svg.chart{{width:100%;height:auto;font-size:11px;font-family:inherit}}\
+         svg .grid{{stroke:#e6e6e6}}svg .axis{{stroke:#888;fill:none}}svg .axis-title{{font-size:12px;fill:#444}}\
+         svg .chart-title{{font-size:14px;font-weight:600}}svg .ref{{fill:#444}}</style></head><body>"
     )?;
     writeln!(out, "<h1>mqdiag compare</h1><ul>")?;
     for (n, cap) in [("good", &c.good), ("bad", &c.bad)] {
         writeln!(out, "<li>{}</li>", esc(&capture_line(n, cap)))?;
     }
+    writeln!(out, "<li>{}</li>", esc(&settings_line(c)))?;
     writeln!(out, "</ul>")?;
+    pairs(out, &c.charts)?;
     for (head, list) in [("New findings", &f.new), ("Gone findings", &f.gone)] {
         writeln!(out, "<h2>{head}</h2>")?;
         let rows: Vec<Vec<String>> = list

@@ -7,7 +7,7 @@ use mqdiag_model::findings::{Chart, Finding, thousands};
 use mqdiag_model::problem::Severity;
 use mqdiag_model::timefmt::rfc3339;
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Write};
 
 pub fn esc(s: &str) -> String {
@@ -46,6 +46,7 @@ svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888;fill:none}svg .axis-title{font-si
 svg .chart-title{font-size:14px;font-weight:600}svg .marker{font-size:11px;font-weight:700}svg .ref{fill:#444}
 table.files,table.calls{table-layout:fixed;width:100%}table.files td,table.calls td{overflow-wrap:anywhere}table.files td.t,table.calls td code{font-size:.85em}
 caption{text-align:left;font-weight:600;padding:.25em 0}
+table.glance th{text-align:left;white-space:nowrap;vertical-align:top}table.glance td{overflow-wrap:anywhere}
 table.calls{font-size:.85em}table.calls td.n,table.calls td.v{white-space:nowrap;overflow-wrap:normal}table.calls td{overflow-wrap:break-word}
 @media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
 
@@ -66,6 +67,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
         writeln!(out, "<li>{}</li>", esc(&l))?;
     }
     writeln!(out, "</ul>")?;
+    glance(out, r)?;
     contents(out, r)?;
     super::charts::html_overview(out, r)?;
     writeln!(out, "<h2 id=\"findings\">Findings</h2>")?;
@@ -128,6 +130,96 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     super::notes::html_section(out, r)?;
     writeln!(out, "</body></html>")?;
     out.flush()
+}
+
+/// Names shown in the summary before "and N more".
+const GLANCE_NAMES: usize = 6;
+/// Findings named in the summary.
+const GLANCE_STORIES: usize = 3;
+
+/// The first screen: what the capture covers (time range, queue managers,
+/// hosts) and the top stories, before any chart.
+fn glance(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+    let first = r.inputs.iter().filter_map(|i| i.first).min();
+    let last = r.inputs.iter().filter_map(|i| i.last).max();
+    let names = |v: BTreeSet<&str>| {
+        let n = v.len();
+        let mut shown: Vec<String> = v.into_iter().take(GLANCE_NAMES).map(esc).collect();
+        if n > GLANCE_NAMES {
+            shown.push(format!("and {} more", n - GLANCE_NAMES));
+        }
+        shown.join(", ")
+    };
+    let qmgrs: BTreeSet<&str> = r
+        .inputs
+        .iter()
+        .filter_map(|i| i.qmgr.as_deref())
+        .chain(r.findings.iter().filter_map(|f| f.subject.qmgr.as_deref()))
+        .collect();
+    let hosts: BTreeSet<&str> = r.inputs.iter().filter_map(|i| i.host.as_deref()).collect();
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    if let (Some(a), Some(b)) = (first, last) {
+        rows.push((
+            "Time range",
+            format!(
+                "{} – {} ({})",
+                esc(&rfc3339(&a)),
+                esc(&rfc3339(&b)),
+                esc(&span_text(b - a))
+            ),
+        ));
+    }
+    if !qmgrs.is_empty() {
+        rows.push(("Queue managers", names(qmgrs)));
+    }
+    if !hosts.is_empty() {
+        rows.push(("Hosts", names(hosts)));
+    }
+    if !r.findings.is_empty() {
+        let top: Vec<String> = r
+            .findings
+            .iter()
+            .take(GLANCE_STORIES)
+            .enumerate()
+            .map(|(i, f)| {
+                format!(
+                    "{} <a href=\"#f{}\">{}</a>",
+                    badge(f.severity),
+                    i + 1,
+                    esc(&f.title)
+                )
+            })
+            .collect();
+        rows.push(("Top findings", top.join("<br>")));
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "<table class=\"glance\"><caption>At a glance</caption>"
+    )?;
+    for (k, v) in rows {
+        writeln!(out, "<tr><th scope=\"row\">{k}</th><td>{v}</td></tr>")?;
+    }
+    writeln!(out, "</table>")
+}
+
+/// `3 days 4 h`, `2 h 5 min`, `42 s`: how long a capture spans.
+fn span_text(d: chrono::Duration) -> String {
+    let s = d.num_seconds().max(0);
+    let (days, h, m) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60);
+    if days >= 365 {
+        format!("{:.1} years", s as f64 / (365.25 * 86_400.0))
+    } else if days > 0 {
+        format!("{days} day{} {h} h", if days == 1 { "" } else { "s" })
+    } else if h > 0 {
+        format!("{h} h {m} min")
+    } else if m > 0 {
+        format!("{m} min {} s", s % 60)
+    } else {
+        format!("{s} s")
+    }
 }
 
 /// Links to the sections this report has (a long report is otherwise
@@ -212,7 +304,7 @@ fn finding(
         writeln!(
             out,
             "<tr><td>{}</td><td>{}</td></tr>",
-            esc(k),
+            esc(v.label_named(k)),
             esc(&v.display_named(k))
         )?;
     }

@@ -202,7 +202,12 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         writeln!(out, "| Metric | Value |")?;
         writeln!(out, "|---|---|")?;
         for (k, v) in &f.metrics.0 {
-            writeln!(out, "| {} | {} |", cell(k), cell(&v.display_named(k)))?;
+            writeln!(
+                out,
+                "| {} | {} |",
+                cell(v.label_named(k)),
+                cell(&v.display_named(k))
+            )?;
         }
         writeln!(out)?;
     }

@@ -121,7 +121,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         .metrics
         .0
         .iter()
-        .map(|(k, v)| format!("{k}={}", v.display_named(k)))
+        .map(|(k, v)| format!("{}={}", v.label_named(k), v.display_named(k)))
         .collect();
     // Lines packed first, then each written; one value longer than the
     // room (a list of files) is wrapped.

@@ -632,10 +632,21 @@ impl RuleRows {
         } else {
             g.messages(kind)
         };
+        // A raised severity says why too, like a lowered one.
+        let raised = words
+            .severity
+            .filter(|s| *s > worst)
+            .map(|s| (s, words.raised_because.as_str()));
         let (severity, why) = self.severity(words.severity.unwrap_or(worst), &g, newest);
-        let title = match why {
-            Some(why) => format!("{} {why}", words.title),
-            None => words.title,
+        let title = match (why, raised) {
+            (Some(why), _) => format!("{} {why}", words.title),
+            (None, Some((s, because))) => format!(
+                "{} ({}, not {}: {because})",
+                words.title,
+                s.as_str(),
+                worst.as_str()
+            ),
+            (None, None) => words.title,
         };
         let f = FindingBuilder::new(self.rule, severity, title)
             .span(Some(g.first), Some(g.last), occurrences)
@@ -723,6 +734,8 @@ struct Summary<'a> {
 struct Words {
     /// Set when the kind overrides the rows' own severity.
     severity: Option<Severity>,
+    /// Why, said in the title when the override raises it.
+    raised_because: String,
     title: String,
     key: String,
     channel: Option<String>,
@@ -806,6 +819,7 @@ impl<'a> Summary<'a> {
         }
         Words {
             severity: Some(Severity::Error),
+            raised_because: "many undefined names from one address are a scan".to_string(),
             title: format!(
                 "Undefined channel names tried from {}: {} names ({}), {} times",
                 end_text(self.name, self.address),
@@ -868,6 +882,7 @@ impl<'a> Summary<'a> {
         }
         Words {
             severity: None,
+            raised_because: String::new(),
             title: t,
             key: match kind {
                 GroupKind::Message => top_id.clone(),

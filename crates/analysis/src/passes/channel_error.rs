@@ -289,7 +289,8 @@ mod tests {
         assert_eq!(
             f.title,
             "Undefined channel names tried from centos6 (192.168.253.160): 3 names \
-             ('QA.SVRCONN.CHL', 'ADMIN.SVRCONN', 'SYSTEM.ADMIN.SVRCONN'), 4 times"
+             ('QA.SVRCONN.CHL', 'ADMIN.SVRCONN', 'SYSTEM.ADMIN.SVRCONN'), 4 times \
+             (error, not warning: many undefined names from one address are a scan)"
         );
         // One row per name, the end named in full however each record
         // wrote it.

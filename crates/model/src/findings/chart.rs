@@ -180,6 +180,10 @@ pub struct ClockCounts {
     /// The series of the last name given to `add_static`, by its address
     /// and length (the same text, without comparing it).
     last_static: Option<(usize, usize, usize)>,
+    /// Names counted apart before the rest share one series; 0 is
+    /// `MAX_COUNT_SERIES`. More than a chart shows lets `ranked` pick
+    /// the busiest, or one a finding is about, at the end.
+    names_cap: usize,
 }
 
 /// The start of the `width_s`-second bucket holding `secs`, on local
@@ -211,6 +215,22 @@ impl ClockCounts {
         }
     }
 
+    /// Count up to `names` names apart (at least `MAX_COUNT_SERIES`), for
+    /// `ranked`.
+    pub fn with_names(mut self, names: usize) -> ClockCounts {
+        self.names_cap = names.max(MAX_COUNT_SERIES);
+        self
+    }
+
+    /// The slot of the series the names past the cap share.
+    fn shared(&self) -> usize {
+        if self.names_cap == 0 {
+            MAX_COUNT_SERIES
+        } else {
+            self.names_cap
+        }
+    }
+
     pub fn add(&mut self, ts: &Ts, name: &str) {
         let series = self.series(name);
         self.count(ts, series);
@@ -234,11 +254,11 @@ impl ClockCounts {
     fn series(&mut self, name: &str) -> usize {
         match self.names.iter().position(|n| n == name) {
             Some(i) => i,
-            None if self.names.len() < MAX_COUNT_SERIES => {
+            None if self.names.len() < self.shared() => {
                 self.names.push(name.to_string());
                 self.names.len() - 1
             }
-            None => MAX_COUNT_SERIES,
+            None => self.shared(),
         }
     }
 
@@ -346,10 +366,53 @@ impl ClockCounts {
         self.width_s = width_s;
     }
 
+    /// Names counted apart, in the order first met.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Every name replaced (for `--redact`).
+    pub fn rename(&mut self, mut f: impl FnMut(&str) -> String) {
+        for n in &mut self.names {
+            *n = f(n);
+        }
+    }
+
     /// Stacked bars per series, in the narrowest buckets that give at
     /// most `MAX_BARS` bars over the span (weeks at most); `None` when
     /// nothing was counted. `other` names the shared series.
-    pub fn chart(mut self, title: &str, y_label: &str, other: &str) -> Option<Chart> {
+    pub fn chart(self, title: &str, y_label: &str, other: &str) -> Option<Chart> {
+        let order: Vec<usize> = (0..self.names.len()).collect();
+        self.draw(title, y_label, other, order)
+    }
+
+    /// As `chart`, with `focus` (when it was counted apart) as the first
+    /// series, then the busiest names, `MAX_COUNT_SERIES` in all; every
+    /// other name goes to `other`. A finding's chart then shows its own
+    /// subject, however late or rare it was among many.
+    pub fn ranked(
+        self,
+        title: &str,
+        y_label: &str,
+        other: &str,
+        focus: Option<&str>,
+    ) -> Option<Chart> {
+        let mut totals = vec![0u64; self.names.len()];
+        for b in self.counts.chunks(self.stride.max(1)) {
+            for (t, v) in totals.iter_mut().zip(b) {
+                *t += *v as u64;
+            }
+        }
+        let focus = focus.and_then(|f| self.names.iter().position(|n| n == f));
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by_key(|i| (Some(*i) != focus, std::cmp::Reverse(totals[*i]), *i));
+        order.truncate(MAX_COUNT_SERIES);
+        self.draw(title, y_label, other, order)
+    }
+
+    /// The chart of the named slots in `order`; the shared slot and every
+    /// slot not in `order` are summed under `other`.
+    fn draw(mut self, title: &str, y_label: &str, other: &str, order: Vec<usize>) -> Option<Chart> {
         let off = self.offset?;
         let first = *self.keys.first()?;
         let last = *self.keys.last()?;
@@ -362,29 +425,50 @@ impl ClockCounts {
         if w > self.width_s {
             self.widen(w, off);
         }
-        let mut names = std::mem::take(&mut self.names);
-        if self.stride > MAX_COUNT_SERIES
-            && (0..self.keys.len()).any(|i| self.bucket(i)[MAX_COUNT_SERIES] > 0)
-        {
-            names.push(other.to_string());
+        let names = std::mem::take(&mut self.names);
+        let mut shown = vec![false; self.stride.max(names.len())];
+        for i in &order {
+            shown[*i] = true;
         }
-        let series = names
-            .into_iter()
-            .enumerate()
-            .map(|(i, name)| Series {
-                name,
+        let point = |k: &i64, n: u64| {
+            let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
+            (n > 0).then_some((t, n as f64))
+        };
+        let mut series: Vec<Series> = order
+            .iter()
+            .map(|&i| Series {
+                name: names[i].clone(),
                 points: self
                     .keys
                     .iter()
                     .enumerate()
                     .filter_map(|(b, k)| {
-                        let n = self.bucket(b).get(i).copied().unwrap_or(0);
-                        let t = chrono::DateTime::from_timestamp(*k, 0)?.with_timezone(&off);
-                        (n > 0).then_some((t, n as f64))
+                        point(k, self.bucket(b).get(i).copied().unwrap_or(0) as u64)
                     })
                     .collect(),
             })
             .collect();
+        let rest: Vec<(chrono::DateTime<chrono::FixedOffset>, f64)> = self
+            .keys
+            .iter()
+            .enumerate()
+            .filter_map(|(b, k)| {
+                let n: u64 = self
+                    .bucket(b)
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !shown[*i])
+                    .map(|(_, v)| *v as u64)
+                    .sum();
+                point(k, n)
+            })
+            .collect();
+        if !rest.is_empty() {
+            series.push(Series {
+                name: other.to_string(),
+                points: rest,
+            });
+        }
         Some(Chart {
             title: title.to_string(),
             y_label: y_label.to_string(),

@@ -341,6 +341,41 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// The name as shown beside [`Metric::display_named`]: a unit suffix the
+    /// value already carries is dropped (`max_ms` 17900 reads `max=17.9 s`,
+    /// not `max_ms=17.9 s`). Values shown as they are keep their name.
+    pub fn label_named<'a>(&self, name: &'a str) -> &'a str {
+        if !matches!(self, Metric::Int(_) | Metric::Num(_)) {
+            return name;
+        }
+        const UNITS: [&str; 7] = [
+            "_bytes_per_s",
+            "_us_per_s",
+            "_seconds",
+            "_bytes",
+            "_us",
+            "_ms",
+            "_s",
+        ];
+        for unit in UNITS {
+            if let Some(base) = name.strip_suffix(unit) {
+                // Negative byte counts are shown raw (see display_named).
+                let negative = match self {
+                    Metric::Int(v) => *v < 0,
+                    Metric::Num(v) => *v < 0.0,
+                    _ => false,
+                };
+                let raw = unit == "_bytes" && negative;
+                if !base.is_empty() && !raw {
+                    return base;
+                }
+            }
+        }
+        name
+    }
+}
+
 impl Serialize for Metric {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {

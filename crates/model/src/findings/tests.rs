@@ -1,6 +1,21 @@
 use super::*;
 
 #[test]
+fn labels_drop_the_unit_the_value_carries() {
+    assert_eq!(Metric::Int(17_900).label_named("max_ms"), "max");
+    assert_eq!(Metric::num(1.5).label_named("slope_us_per_s"), "slope");
+    assert_eq!(Metric::Int(9).label_named("ceiling_bytes_per_s"), "ceiling");
+    assert_eq!(Metric::num(90.0).label_named("span_s"), "span");
+    assert_eq!(Metric::Int(2).label_named("max_seconds"), "max");
+    assert_eq!(Metric::Int(3).label_named("stalls"), "stalls");
+    assert_eq!(Metric::num(0.25).label_named("per_second"), "per_second");
+    assert_eq!(Metric::Int(2048).label_named("send_final"), "send_final");
+    // Not converted, so the unit still says what the value is.
+    assert_eq!(Metric::Null.label_named("max_us"), "max_us");
+    assert_eq!(Metric::Str("x".into()).label_named("max_ms"), "max_ms");
+}
+
+#[test]
 fn metrics_in_human_units() {
     assert_eq!(Metric::Int(11_701_686).display_named("max_us"), "11.7 s");
     assert_eq!(Metric::Int(5829).display_named("first_us"), "5.8 ms");

@@ -280,6 +280,12 @@ pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> 
     let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
     let mut readers: BTreeMap<(Format, String), (&'static dyn Reader, Prepared)> = BTreeMap::new();
     for s in sniffed {
+        // Files no reader takes are not work for the progress line.
+        if (s.reader.is_none() || s.error.is_some())
+            && let Some(m) = &s.input.progress
+        {
+            m.not_work(&s.input.display, s.input.bytes);
+        }
         match (s.reader, s.error) {
             (_, Some(err)) => {
                 let mut fi = FileInfo::new(&s.input.display, Format::UNKNOWN, s.input.bytes);

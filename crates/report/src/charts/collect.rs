@@ -11,12 +11,15 @@ use mqdiag_readers::catalog::{Family, entry_of};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::svg::Lane;
+use super::overview::Lane;
 
 /// Overview buckets per lane.
 pub const BUCKETS: usize = 240;
 /// Input files drawn as their own lane; the rest share one.
 pub const MAX_LANES: usize = 24;
+/// Channels (or hosts) counted apart in the error charts; the rest share
+/// one series.
+const FAMILY_NAMES: usize = 64;
 /// Files whose lanes `Collector` finds by pointer.
 const RECENT: usize = 8;
 /// The narrowest overview bucket: traces of a fraction of a second still
@@ -60,9 +63,11 @@ impl Collector {
             index: HashMap::new(),
             recent: Vec::with_capacity(RECENT),
             recent_next: 0,
-            // Errors are counted per minute at the finest.
-            channel: ClockCounts::new(60),
-            tls: ClockCounts::new(60),
+            // Errors are counted per minute at the finest, and the
+            // channels apart up to `FAMILY_NAMES` (a chart shows the
+            // busiest, or the one its finding is about).
+            channel: ClockCounts::new(60).with_names(FAMILY_NAMES),
+            tls: ClockCounts::new(60).with_names(FAMILY_NAMES),
         }
     }
 
@@ -182,16 +187,8 @@ impl Collector {
             t0: self.t0,
             bucket_us,
             lanes,
-            channel_errors: self.channel.chart(
-                "Channel and network errors over time, by channel",
-                "errors",
-                "other channels",
-            ),
-            tls_errors: self.tls.chart(
-                "TLS errors over time, by channel",
-                "errors",
-                "other channels",
-            ),
+            channel_errors: self.channel,
+            tls_errors: self.tls,
         }
     }
 }
@@ -203,19 +200,35 @@ pub struct Collected {
     pub t0: Option<Ts>,
     pub bucket_us: i64,
     pub lanes: Vec<Lane>,
-    pub channel_errors: Option<Chart>,
-    pub tls_errors: Option<Chart>,
+    /// Channel and TLS error records per bucket and channel (or host).
+    pub channel_errors: ClockCounts,
+    pub tls_errors: ClockCounts,
 }
 
 impl Collected {
     /// The case's errors of a catalogue family over time, for the
-    /// families counted here (channel and TLS).
-    pub fn family_errors(&self, family: Family) -> Option<&Chart> {
-        match family {
-            Family::Channel => self.channel_errors.as_ref(),
-            Family::Tls => self.tls_errors.as_ref(),
-            _ => None,
-        }
+    /// families counted here (channel and TLS): the busiest channels, with
+    /// `focus` (the channel, or `host NAME`, a finding is about) first.
+    pub fn family_errors(&self, family: Family, focus: &[String]) -> Option<Chart> {
+        let (counts, title) = match family {
+            Family::Channel => (
+                &self.channel_errors,
+                "Channel and network errors over time, by channel",
+            ),
+            Family::Tls => (&self.tls_errors, "TLS errors over time, by channel"),
+            _ => return None,
+        };
+        let focus = focus
+            .iter()
+            .map(String::as_str)
+            .find(|f| counts.names().iter().any(|n| n == f));
+        let title = match focus {
+            Some(f) => format!("{title} ('{f}' first)"),
+            None => title.to_string(),
+        };
+        counts
+            .clone()
+            .ranked(&title, "errors", "other channels", focus)
     }
 
     /// Replace names (paths, channels, hosts) as `--redact` does elsewhere.
@@ -223,14 +236,8 @@ impl Collected {
         for l in &mut self.lanes {
             l.name = f(&l.name);
         }
-        for c in [&mut self.channel_errors, &mut self.tls_errors]
-            .into_iter()
-            .flatten()
-        {
-            for s in &mut c.series {
-                s.name = f(&s.name);
-            }
-        }
+        self.channel_errors.rename(&mut f);
+        self.tls_errors.rename(&mut f);
     }
 }
 
@@ -354,7 +361,7 @@ mod tests {
         // Informational and non-channel messages are not errors here.
         c.observe(&rec("2026-11-25T11:04:00Z", "AMQ8003I", "TO.QM2"));
         let r = c.finish();
-        let ch = r.channel_errors.unwrap();
+        let ch = r.family_errors(Family::Channel, &[]).unwrap();
         assert_eq!(ch.bucket_s, 60);
         assert_eq!(ch.style, Style::Bars);
         let names: Vec<&str> = ch.series.iter().map(|s| s.name.as_str()).collect();
@@ -365,7 +372,7 @@ mod tests {
             ch.series[0].points[0].0.to_rfc3339(),
             "2026-11-25T11:00:00+00:00"
         );
-        assert!(r.tls_errors.is_none());
+        assert!(r.family_errors(Family::Tls, &[]).is_none());
     }
 
     #[test]
@@ -388,7 +395,8 @@ mod tests {
             e.ts = t0 + chrono::Duration::minutes(10 * i);
             c.observe(&e);
         }
-        let ch = c.finish().channel_errors.unwrap();
+        let r = c.finish();
+        let ch = r.family_errors(Family::Channel, &[]).unwrap();
         assert!(ch.bucket_s >= 21_600, "{}", ch.bucket_s);
         assert_eq!(ch.series.len(), MAX_COUNT_SERIES + 1);
         assert_eq!(ch.series.last().unwrap().name, "other channels");
@@ -398,6 +406,54 @@ mod tests {
         let t = ch.series[0].points[0].0;
         assert_eq!(t.offset().local_minus_utc(), 5 * 3600 + 1800);
         assert_eq!(t.format("%M:%S").to_string(), "00:00");
+        // A finding about a channel not among the busiest still sees it,
+        // first; the others stay the busiest.
+        let ch = r
+            .family_errors(Family::Channel, &["CH11".to_string()])
+            .unwrap();
+        assert_eq!(ch.series[0].name, "CH11");
+        assert!(ch.title.ends_with("('CH11' first)"), "{}", ch.title);
+        assert_eq!(ch.series.len(), MAX_COUNT_SERIES + 1);
+        let total: f64 = ch.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
+        assert_eq!(total, (30 * 144) as f64);
+        // Unknown focus: the plain chart.
+        let plain = r
+            .family_errors(Family::Channel, &["NOPE".to_string()])
+            .unwrap();
+        assert!(!plain.title.contains("first"));
+    }
+
+    #[test]
+    fn the_busiest_channels_are_named_not_the_first_met() {
+        let o = Origin::new(
+            Arc::from("AMQERR01.LOG"),
+            mqdiag_readers::formats::errlog_text::FORMAT,
+        );
+        let mut c = Collector::new();
+        let t0 = chrono::DateTime::parse_from_rfc3339("2026-11-01T00:00:00Z").unwrap();
+        // Ten quiet channels first, then one busy one.
+        let mut i = 0;
+        let mut add = |ch: &str| {
+            let mut e = ev(
+                &o,
+                "2026-11-01T00:00:00Z",
+                Kind::LogRecord,
+                &[("msgid", "AMQ9209E")],
+            );
+            e.set(Key::Channel, ch);
+            e.ts = t0 + chrono::Duration::minutes(i);
+            i += 1;
+            c.observe(&e);
+        };
+        for q in 0..10 {
+            add(&format!("QUIET{q}"));
+        }
+        for _ in 0..50 {
+            add("BUSY");
+        }
+        let ch = c.finish().family_errors(Family::Channel, &[]).unwrap();
+        assert_eq!(ch.series[0].name, "BUSY");
+        assert_eq!(ch.series.last().unwrap().name, "other channels");
     }
 
     #[test]
@@ -416,6 +472,7 @@ mod tests {
         let mut r = c.finish();
         r.redact(|s| s.replace("secret", "x").replace("SECRET", "X"));
         assert_eq!(r.lanes[0].name, "x/AMQERR01.LOG");
-        assert_eq!(r.channel_errors.unwrap().series[0].name, "X.CH");
+        let ch = r.family_errors(Family::Channel, &[]).unwrap();
+        assert_eq!(ch.series[0].name, "X.CH");
     }
 }

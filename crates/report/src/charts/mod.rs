@@ -4,6 +4,7 @@
 //! `svg` draws.
 
 pub mod collect;
+pub mod overview;
 pub mod svg;
 
 pub use collect::{Collected, Collector};
@@ -20,13 +21,13 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let Some(t0) = &r.charts.t0 else {
         return Ok(());
     };
-    let markers: Vec<svg::Marker> = r
+    let markers: Vec<overview::Marker> = r
         .findings
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
             let first = f.first.or(f.last)?;
-            Some(svg::Marker {
+            Some(overview::Marker {
                 n: i + 1,
                 severity: f.severity,
                 rule: f.rule.clone(),
@@ -35,7 +36,7 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             })
         })
         .collect();
-    let s = svg::overview(t0, r.charts.bucket_us, &r.charts.lanes, &markers);
+    let s = overview::overview(t0, r.charts.bucket_us, &r.charts.lanes, &markers);
     if s.is_empty() {
         return Ok(());
     }
@@ -60,13 +61,22 @@ pub fn for_finding<'a>(
             .flatten()
             .map(Cow::Owned);
     }
-    f.chart
-        .as_ref()
-        .or(match (first_of_kind, kind) {
-            (true, ChartKind::FamilyErrors(family)) => r.charts.family_errors(family),
-            _ => None,
-        })
-        .map(Cow::Borrowed)
+    if let Some(c) = &f.chart {
+        return Some(Cow::Borrowed(c));
+    }
+    match (first_of_kind, kind) {
+        // The series the collector named it: its channel, else its host.
+        (true, ChartKind::FamilyErrors(family)) => {
+            let s = &f.subject;
+            let mut focus: Vec<String> = s.channel.iter().cloned().collect();
+            if let (Some(h), Some(a)) = (&s.host, &s.address) {
+                focus.push(format!("host {h} ({a})"));
+            }
+            focus.extend(s.host.iter().chain(&s.address).map(|v| format!("host {v}")));
+            r.charts.family_errors(family, &focus).map(Cow::Owned)
+        }
+        _ => None,
+    }
 }
 
 /// The charts of every finding of `rule`, as one chart with a series per

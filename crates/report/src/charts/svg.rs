@@ -1,6 +1,6 @@
 //! Inline SVG drawing for the HTML report: clock-time axes, value axes in
 //! human units, point and stacked-bar charts with legends, reference lines
-//! and a fitted trend, and the case overview (one lane per input file).
+//! and a fitted trend. The case overview is in `overview.rs`.
 //! Plain strings, no scripts: the report must open offline and print.
 
 use crate::html::esc;
@@ -11,10 +11,10 @@ use std::fmt::Write as _;
 
 /// Drawing width in SVG units; the element scales down to its container
 /// (`width:100%`), so it fits a 1280-pixel window and a printed page.
-const W: f64 = 960.0;
+pub(super) const W: f64 = 960.0;
 
 /// Colours that stay apart for the common colour-vision deficiencies.
-const PALETTE: [&str; 8] = [
+pub(super) const PALETTE: [&str; 8] = [
     "#1e6fd9", "#e08a00", "#2e7d32", "#8e24aa", "#00838f", "#c2185b", "#6d4c41", "#546e7a",
 ];
 
@@ -37,10 +37,10 @@ pub struct TimeAxis {
 }
 
 const MS: i64 = 1_000;
-const SEC: i64 = 1_000_000;
-const MIN: i64 = 60 * SEC;
-const HOUR: i64 = 60 * MIN;
-const DAY: i64 = 24 * HOUR;
+pub(super) const SEC: i64 = 1_000_000;
+pub(super) const MIN: i64 = 60 * SEC;
+pub(super) const HOUR: i64 = 60 * MIN;
+pub(super) const DAY: i64 = 24 * HOUR;
 
 /// Tick steps a person reads easily on a clock.
 const TIME_STEPS: [i64; 30] = [
@@ -291,15 +291,15 @@ pub fn per(bucket_s: i64) -> String {
 }
 
 /// The plot area inside the drawing.
-struct Frame {
-    l: f64,
-    r: f64,
-    t: f64,
-    b: f64,
+pub(super) struct Frame {
+    pub(super) l: f64,
+    pub(super) r: f64,
+    pub(super) t: f64,
+    pub(super) b: f64,
 }
 
 impl Frame {
-    fn x(&self, f: f64) -> f64 {
+    pub(super) fn x(&self, f: f64) -> f64 {
         self.l + f * (self.r - self.l)
     }
     fn y(&self, f: f64) -> f64 {
@@ -307,7 +307,7 @@ impl Frame {
     }
 }
 
-fn open_svg(s: &mut String, h: f64, label: &str) {
+pub(super) fn open_svg(s: &mut String, h: f64, label: &str) {
     let _ = write!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 {W} {h}\" \
@@ -316,7 +316,7 @@ fn open_svg(s: &mut String, h: f64, label: &str) {
     );
 }
 
-fn text(s: &mut String, x: f64, y: f64, anchor: &str, extra: &str, body: &str) {
+pub(super) fn text(s: &mut String, x: f64, y: f64, anchor: &str, extra: &str, body: &str) {
     let _ = write!(
         s,
         "<text x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"{anchor}\"{extra}>{}</text>",
@@ -324,7 +324,7 @@ fn text(s: &mut String, x: f64, y: f64, anchor: &str, extra: &str, body: &str) {
     );
 }
 
-fn time_ticks(s: &mut String, ax: &TimeAxis, f: &Frame, grid_top: f64) {
+pub(super) fn time_ticks(s: &mut String, ax: &TimeAxis, f: &Frame, grid_top: f64) {
     for t in &ax.ticks {
         let x = f.x(ax.frac(t.at));
         let _ = write!(
@@ -361,7 +361,7 @@ fn label_width(label: &str) -> f64 {
 /// Legend entries laid out left to right from `x` at `y`, wrapping before
 /// the right edge: (colour, dashed, label); a dashed entry is drawn as a
 /// line, the others as a square. Returns the number of rows used.
-fn legend(s: &mut String, x0: f64, y0: f64, items: &[(String, bool, String)]) -> usize {
+pub(super) fn legend(s: &mut String, x0: f64, y0: f64, items: &[(String, bool, String)]) -> usize {
     let (mut x, mut y, mut rows) = (x0, y0, 1);
     for (colour, dashed, label) in items {
         let w = 34.0 + label_width(label);
@@ -393,6 +393,31 @@ fn legend(s: &mut String, x0: f64, y0: f64, items: &[(String, bool, String)]) ->
 
 /// A finding's chart as an SVG element; empty when it has nothing to show.
 pub fn chart(c: &Chart) -> String {
+    chart_scaled(c, 0.0)
+}
+
+/// The tallest value `c` draws: the highest point, or the tallest stack of
+/// bars. Two charts drawn side by side share `max` of theirs as a floor.
+pub fn data_max(c: &Chart) -> f64 {
+    let pts = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .filter(|p| p.1.is_finite());
+    if c.style == Style::Bars {
+        let mut totals: std::collections::BTreeMap<i64, f64> = Default::default();
+        for p in pts {
+            *totals.entry(p.0.timestamp_micros()).or_default() += p.1.max(0.0);
+        }
+        totals.values().copied().fold(0.0, f64::max)
+    } else {
+        pts.map(|p| p.1).fold(0.0, f64::max)
+    }
+}
+
+/// As `chart`, with the value axis reaching at least `y_floor` (charts
+/// compared side by side on one scale).
+pub fn chart_scaled(c: &Chart, y_floor: f64) -> String {
     let pts = || {
         c.series
             .iter()
@@ -413,16 +438,8 @@ pub fn chart(c: &Chart) -> String {
         lo_us = lo_us.min(fit.from.timestamp_micros());
         hi_us = hi_us.max(fit.to.timestamp_micros());
     }
-    let data_max = if bars {
-        // Stacked: the tallest bucket's total.
-        let mut totals: std::collections::BTreeMap<i64, f64> = Default::default();
-        for p in pts() {
-            *totals.entry(p.0.timestamp_micros()).or_default() += p.1.max(0.0);
-        }
-        totals.values().copied().fold(0.0, f64::max)
-    } else {
-        pts().map(|p| p.1).fold(0.0, f64::max)
-    };
+    // Stacked bars: the tallest bucket's total.
+    let data_max = data_max(c);
     // A reference line far above the data would flatten it: such a line
     // is only named in the legend.
     let shown_refs: Vec<_> = c
@@ -436,6 +453,9 @@ pub fn chart(c: &Chart) -> String {
         .fold(data_max, f64::max);
     if let Some(fit) = &c.fit {
         y_max = y_max.max(fit.y0).max(fit.y1);
+    }
+    if y_floor.is_finite() {
+        y_max = y_max.max(y_floor);
     }
     // Room around the data: points are not drawn on the frame, and a few
     // bars do not fill the whole width (a single bar would look like a
@@ -594,233 +614,6 @@ pub fn chart(c: &Chart) -> String {
     s
 }
 
-/// One overview lane: an input file (or several) and its events per bucket.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Lane {
-    pub name: String,
-    /// The format family, which picks the colour (`trace`, `error log`).
-    pub kind: &'static str,
-    pub counts: Vec<u64>,
-}
-
-/// A finding drawn on the overview: its number in the report, severity
-/// and time range.
-#[derive(Debug, Clone)]
-pub struct Marker {
-    pub n: usize,
-    pub severity: mqdiag_model::problem::Severity,
-    pub rule: String,
-    pub first: Ts,
-    pub last: Ts,
-}
-
-/// Lane colours stay clear of the severity colours (red, orange, blue
-/// bands) except trace blue, which is drawn over the bands.
-fn kind_colour(kind: &str) -> &'static str {
-    match kind {
-        "trace" => PALETTE[0],
-        "error log" => PALETTE[4],
-        "SMF" => PALETTE[2],
-        "job log" => PALETTE[3],
-        "FDC" => PALETTE[6],
-        _ => PALETTE[7],
-    }
-}
-
-fn severity_colour(s: mqdiag_model::problem::Severity) -> &'static str {
-    match s {
-        mqdiag_model::problem::Severity::Error => "#c62828",
-        mqdiag_model::problem::Severity::Warning => "#e08a00",
-        mqdiag_model::problem::Severity::Info => "#1e6fd9",
-    }
-}
-
-/// The case overview: one lane per input, bars of events per time bucket
-/// (scaled to the lane's own peak, which is printed), and the findings'
-/// time ranges as numbered bands across all lanes.
-pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> String {
-    let used = lanes
-        .iter()
-        .filter_map(|l| l.counts.iter().rposition(|c| *c > 0))
-        .max();
-    let Some(used) = used else {
-        return String::new();
-    };
-    let bucket_us = bucket_us.max(1);
-    let lo = t0.timestamp_micros();
-    let mut hi = lo.saturating_add(bucket_us.saturating_mul(used as i64 + 1));
-    let mut lo_all = lo;
-    for m in markers {
-        lo_all = lo_all.min(m.first.timestamp_micros());
-        hi = hi.max(m.last.timestamp_micros());
-    }
-    let tax = TimeAxis::new(lo_all, hi, *t0.offset());
-    let mut kinds: Vec<&str> = lanes.iter().map(|l| l.kind).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    let mut items: Vec<(String, bool, String)> = kinds
-        .iter()
-        .map(|k| (kind_colour(k).to_string(), false, k.to_string()))
-        .collect();
-    for sev in [
-        mqdiag_model::problem::Severity::Error,
-        mqdiag_model::problem::Severity::Warning,
-        mqdiag_model::problem::Severity::Info,
-    ] {
-        if markers.iter().any(|m| m.severity == sev) {
-            items.push((
-                severity_colour(sev).to_string(),
-                false,
-                format!("{} finding", sev.as_str()),
-            ));
-        }
-    }
-    let mut leg = String::new();
-    let extra = 16.0 * (legend(&mut leg, 10.0, 42.0, &items) - 1) as f64;
-    let lane_h = 26.0;
-    // Room for the title, the legend, the note and three rows of finding
-    // numbers.
-    let top = 104.0 + extra;
-    let h = top + lane_h * lanes.len() as f64 + 52.0;
-    let f = Frame {
-        l: 250.0,
-        r: W - 96.0,
-        t: top,
-        b: top + lane_h * lanes.len() as f64,
-    };
-    let title = "Events per input file over time, with the findings";
-    let mut s = String::with_capacity(8192);
-    open_svg(&mut s, h, title);
-    text(&mut s, 10.0, 20.0, "start", " class=\"chart-title\"", title);
-    s.push_str(&leg);
-    text(
-        &mut s,
-        10.0,
-        62.0 + extra,
-        "start",
-        " class=\"axis-title\"",
-        &format!(
-            "Bars: events {}, scaled to each file's peak (right). Bands: findings, first to last time, numbered as in the list.",
-            per_duration(bucket_us)
-        ),
-    );
-    text(
-        &mut s,
-        W - 8.0,
-        top - 4.0,
-        "end",
-        " class=\"axis-title\"",
-        "peak",
-    );
-    // Lane shading first, then the findings' bands, then the bars, so
-    // the bands tint the background and not the bars.
-    for i in (0..lanes.len()).step_by(2) {
-        let y0 = f.t + lane_h * i as f64;
-        let _ = write!(
-            s,
-            "<rect x=\"0\" y=\"{y0:.1}\" width=\"{W}\" height=\"{lane_h}\" fill=\"#f6f8fa\"/>"
-        );
-    }
-    let mut last_label = [f64::MIN; 3];
-    let mut markers: Vec<&Marker> = markers.iter().collect();
-    markers.sort_by_key(|m| (m.first, m.n));
-    for m in markers {
-        let x0 = f.x(tax.frac(m.first.timestamp_micros()));
-        let x1 = f.x(tax.frac(m.last.timestamp_micros())).max(x0 + 2.0);
-        let colour = severity_colour(m.severity);
-        let _ = write!(
-            s,
-            "<g><title>{}. {} {} – {}</title><rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\" fill-opacity=\"0.18\" stroke=\"{colour}\" stroke-width=\"1\"/>",
-            m.n,
-            esc(&m.rule),
-            m.first.format("%Y-%m-%d %H:%M:%S%.3f"),
-            m.last.format("%H:%M:%S%.3f"),
-            f.t,
-            x1 - x0,
-            f.b - f.t
-        );
-        // Numbers of nearby findings are staggered on three rows; one that
-        // finds no room is left out (its band keeps its tooltip).
-        if let Some(row) = (0..3).find(|r| x0 - last_label[*r] >= 16.0) {
-            last_label[row] = x0;
-            text(
-                &mut s,
-                x0,
-                f.t - 4.0 - row as f64 * 12.0,
-                "middle",
-                &format!(" class=\"marker\" fill=\"{colour}\""),
-                &m.n.to_string(),
-            );
-        }
-        s.push_str("</g>");
-    }
-    for (i, lane) in lanes.iter().enumerate() {
-        let y0 = f.t + lane_h * i as f64;
-        let peak = lane.counts.iter().copied().max().unwrap_or(0);
-        // Long paths keep their end, which names the file.
-        let name = if lane.name.chars().count() > 33 {
-            let tail: Vec<char> = lane.name.chars().rev().take(32).collect();
-            format!("…{}", tail.into_iter().rev().collect::<String>())
-        } else {
-            lane.name.clone()
-        };
-        let _ = write!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\"><title>{}</title>{}</text>",
-            f.l - 8.0,
-            y0 + lane_h / 2.0 + 4.0,
-            esc(&lane.name),
-            esc(&name)
-        );
-        text(
-            &mut s,
-            W - 8.0,
-            y0 + lane_h / 2.0 + 4.0,
-            "end",
-            "",
-            &thousands(peak),
-        );
-        if peak == 0 {
-            continue;
-        }
-        let colour = kind_colour(lane.kind);
-        let _ = write!(s, "<g fill=\"{colour}\">");
-        for (b, c) in lane.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-            let t = lo.saturating_add(bucket_us.saturating_mul(b as i64));
-            let x0 = f.x(tax.frac(t));
-            let x1 = f.x(tax.frac(t.saturating_add(bucket_us)));
-            // At least a sliver for one event among thousands.
-            let bh = ((*c as f64 / peak as f64) * (lane_h - 6.0)).max(1.5);
-            let _ = write!(
-                s,
-                "<rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{bh:.1}\"/>",
-                y0 + lane_h - 3.0 - bh,
-                (x1 - x0).max(1.0)
-            );
-        }
-        s.push_str("</g>");
-    }
-    time_ticks(&mut s, &tax, &f, f.t);
-    s.push_str("</svg>");
-    s
-}
-
-/// `per 250 ms`, `per 2.3 h`, `per 24.9 days`: an overview bucket width.
-fn per_duration(us: i64) -> String {
-    let us = us.max(1) as f64;
-    let h = HOUR as f64;
-    let d = if us >= DAY as f64 {
-        format!("{} days", num((us / DAY as f64 * 10.0).round() / 10.0))
-    } else if us >= h {
-        format!("{} h", num((us / h * 10.0).round() / 10.0))
-    } else if us >= MIN as f64 {
-        format!("{} min", num((us / MIN as f64 * 10.0).round() / 10.0))
-    } else {
-        mqdiag_model::findings::human_ms(us / 1000.0)
-    };
-    format!("per {d}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -924,9 +717,6 @@ mod tests {
         assert_eq!(per(300), "per 5 min");
         assert_eq!(per(3600), "per hour");
         assert_eq!(per(604_800), "per week");
-        assert_eq!(per_duration(256_000), "per 256 ms");
-        assert_eq!(per_duration(2_147_483_648_000), "per 24.9 days");
-        assert_eq!(per_duration(8_192_000_000), "per 2.3 h");
     }
 
     fn series(name: &str, pts: &[(&str, f64)]) -> Series {
@@ -1015,38 +805,5 @@ mod tests {
         assert_eq!(s.matches("<rect x").count(), 2 + 2);
         assert!(s.contains("v per minute"));
         assert!(s.contains(">trend<"));
-    }
-
-    #[test]
-    fn overview_lanes_and_markers() {
-        let t0 = ts("2026-11-25T11:42:00+01:00");
-        let lanes = vec![
-            Lane {
-                name: "a/very/long/path/that/goes/on/and/on/and/on/AMQERR01.LOG".into(),
-                kind: "error log",
-                counts: vec![1, 0, 5, 0],
-            },
-            Lane {
-                name: "trace<1>.FMT".into(),
-                kind: "trace",
-                counts: vec![0, 1000, 0, 0],
-            },
-        ];
-        let m = vec![Marker {
-            n: 1,
-            severity: mqdiag_model::problem::Severity::Error,
-            rule: "channel-error".into(),
-            first: ts("2026-11-25T11:42:30+01:00"),
-            last: ts("2026-11-25T11:43:00+01:00"),
-        }];
-        let s = overview(&t0, 30 * SEC, &lanes, &m);
-        assert!(s.starts_with("<svg") && s.ends_with("</svg>"));
-        assert!(s.contains("…"), "long path shortened");
-        assert!(s.contains("AMQERR01.LOG"));
-        assert!(s.contains("trace&lt;1&gt;.FMT"));
-        assert!(s.contains(">1,000<") && s.contains(">5<"));
-        assert!(s.contains("channel-error"));
-        assert!(s.contains("(UTC+01:00)"));
-        assert_eq!(overview(&t0, SEC, &[], &m), "");
     }
 }

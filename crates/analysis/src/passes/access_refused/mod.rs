@@ -591,15 +591,35 @@ impl AccessRefused {
         last: Ts,
         files: impl Iterator<Item = &'a str>,
         inputs: &[FileInfo],
-    ) -> Severity {
+    ) -> (Severity, Option<String>) {
         let end = files
             .filter_map(|p| info(inputs, p).and_then(|i| i.last))
             .max();
         match end {
-            Some(n) if n - last > self.recent => Severity::Info,
-            _ => Severity::Error,
+            // Lowered: the title says why (issue: a severity that changes
+            // without a reason reads as a contradiction).
+            Some(n) if n - last > self.recent => (
+                Severity::Info,
+                Some(format!(
+                    " (info, not error: last refused {} before the end of its files)",
+                    age(n - last)
+                )),
+            ),
+            _ => (Severity::Error, None),
         }
     }
+}
+
+/// A span for a title: `3 days`, `5 hours`, `12 minutes`.
+fn age(d: chrono::Duration) -> String {
+    let (n, unit) = if d.num_days() >= 2 {
+        (d.num_days(), "day")
+    } else if d.num_hours() >= 2 {
+        (d.num_hours(), "hour")
+    } else {
+        (d.num_minutes().max(0), "minute")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 impl Pass for AccessRefused {
@@ -706,7 +726,8 @@ impl AccessRefused {
             .iter()
             .map(|p| &**p)
             .chain(s.clients.iter().map(|i| &*self.clients[*i].path));
-        let mut fd = Finding::new(RULE.id, self.severity(s.last, files, inputs), String::new());
+        let (severity, lowered) = self.severity(s.last, files, inputs);
+        let mut fd = Finding::new(RULE.id, severity, String::new());
         fd.count = s.occurrences;
         fd.saw(&s.first);
         fd.saw(&s.last);
@@ -761,6 +782,7 @@ impl AccessRefused {
                 }
             }
         }
+        title.push_str(lowered.as_deref().unwrap_or_default());
         fd.title = title;
         fd.subject = subject;
         fd.evidence = evidence;
@@ -816,14 +838,16 @@ impl AccessRefused {
         if let Some(cn) = &c.conname {
             where_.push_str(&format!(" to {cn}"));
         }
+        let (severity, lowered) = self.severity(c.last, std::iter::once(&*c.path), inputs);
         let mut fd = Finding::new(
             RULE.id,
-            self.severity(c.last, std::iter::once(&*c.path), inputs),
+            severity,
             format!(
-                "{} refused with {} for {who}{where_}, {}; no queue manager record in the capture says why",
+                "{} refused with {} for {who}{where_}, {}; no queue manager record in the capture says why{}",
                 verbs_text(&c.verbs),
                 reason_text(&c.reasons),
-                times(c.failures)
+                times(c.failures),
+                lowered.as_deref().unwrap_or_default()
             ),
         );
         fd.count = c.failures;

@@ -163,8 +163,16 @@ fn an_old_story_is_info() {
     let out = run_with(&RULE, &[], &ev, inputs);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].severity, Severity::Info);
+    assert!(
+        out[0]
+            .title
+            .ends_with(" (info, not error: last refused 60 days before the end of its files)"),
+        "{}",
+        out[0].title
+    );
     let out = run_with(&RULE, &[("recent_days", 100.0)], &ev, inputs);
     assert_eq!(out[0].severity, Severity::Error);
+    assert!(!out[0].title.contains("info, not"), "{}", out[0].title);
     // Going on until the end of its file: error.
     file.last = Some(ts("2024-01-01T10:00:00+00:00"));
     let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&file));
