@@ -1,0 +1,243 @@
+use super::*;
+
+fn learnt(pairs: &[(Cat, &str)]) -> Redactor {
+    let mut r = Redactor::new();
+    for (c, v) in pairs {
+        r.add(*c, v);
+    }
+    r
+}
+
+/// MQ's own advice names queue-manager attributes after `QMGR`:
+/// `CHLAUTH` is not a queue manager to hide.
+#[test]
+fn mqsc_attributes_after_qmgr_are_not_names() {
+    let mut r = Redactor::new();
+    r.learn_text(
+        "configured. The ALTER QMGR CHLAUTH switch is used to control whether \
+         channel authentication records are used; DISPLAY QMGR CONNAUTH shows it.",
+    );
+    let out = r.apply("CHLAUTH blocked by USERSRC(NOACCESS), DISPLAY QMGR CONNAUTH");
+    assert_eq!(
+        out,
+        "CHLAUTH blocked by USERSRC(NOACCESS), DISPLAY QMGR CONNAUTH"
+    );
+    // A real name after `queue manager` is still learnt.
+    r.learn_text("queue manager QMPAY is running");
+    assert_eq!(r.apply("QMPAY"), "qmgr-1");
+}
+
+#[test]
+fn stable_tokens_per_value() {
+    let r = learnt(&[
+        (Cat::Host, "qm2host (10.0.0.2)(1414)"),
+        (Cat::Host, "LOCALHOST"),
+        (Cat::User, "colinpaice"),
+        (Cat::Qmgr, "QM1"),
+    ]);
+    let a = r.apply("Remote host 'qm2host (10.0.0.2)' user colinpaice on QM1");
+    assert_eq!(a, "Remote host 'host-1 (ip-1)' user user-1 on qmgr-1");
+    let b = r.apply("again 10.0.0.2 and QM1, localhost; 10.0.0.3");
+    assert_eq!(b, "again ip-1 and qmgr-1, host-2; ip-2");
+    assert_eq!(
+        r.apply("qmgrs/QM1/errors/AMQERR01.LOG"),
+        "qmgrs/qmgr-1/errors/AMQERR01.LOG"
+    );
+    // Only whole names, or whole parts of an object name.
+    assert_eq!(r.apply("QM12 XQM1 QM1_B"), "QM12 XQM1 qmgr-1_B");
+    let mut r = Redactor::new();
+    r.learn_path("case.zip!var/mqm/qmgrs/QMPATH/errors/AMQERR01.LOG");
+    r.learn_path(r"C:\ProgramData\IBM\MQ\Qmgrs\QMWIN\errors\AMQERR01.LOG");
+    assert_eq!(r.apply("/qmgrs/QMPATH/ QMWIN"), "/qmgrs/qmgr-1/ qmgr-2");
+}
+
+#[test]
+fn times_versions_and_dotted_names() {
+    let r = learnt(&[
+        (Cat::Host, "dynamo"),
+        (Cat::Qmgr, "QM2"),
+        (Cat::Qmgr, "QM3"),
+    ]);
+    assert_eq!(r.apply("12:06:32.904335 dynamo"), "12:06:32.904335 host-1");
+    // A domain name of a known host is that host.
+    assert_eq!(r.apply("dynamo.example.com"), "host-1");
+    assert_eq!(r.apply("dynamo.example.com."), "host-1.");
+    // Queue managers named in a channel name are replaced there.
+    assert_eq!(
+        r.apply("channel 'QM2.TO.QM3'"),
+        "channel 'qmgr-1.TO.qmgr-2'"
+    );
+    assert_eq!(r.apply("APP.TO.QM2X"), "APP.TO.QM2X");
+    assert_eq!(r.apply("Host(dynamo)."), "Host(host-1).");
+    assert_eq!(
+        r.apply("std::string Version : 9.0.0.0 VRMF(9.3.0.15)"),
+        "std::string Version : 9.0.0.0 VRMF(9.3.0.15)"
+    );
+    // Only a level right after its word, in the V.R.M.F shape, is kept.
+    assert_eq!(
+        r.apply("level of the peer at 198.51.100.23 version"),
+        "level of the peer at ip-1 version"
+    );
+    assert_eq!(r.apply("version 10.66.55.44"), "version ip-2");
+    assert_eq!(r.apply("peer fe80::1 and ::1"), "peer ip-3 and ip-4");
+}
+
+#[test]
+fn address_forms() {
+    let r = Redactor::new();
+    assert_eq!(r.apply("198.51.100.23:1414"), "ip-1:1414");
+    assert_eq!(r.apply("(198.51.100.23)(1414)"), "(ip-1)(1414)");
+    // Leading zeros are the same address.
+    assert_eq!(r.apply("010.009.009.010 10.9.9.10"), "ip-2 ip-2");
+    assert_eq!(r.apply("::ffff:10.66.55.44"), "ip-3");
+    assert_eq!(r.apply("[2001:db8::7]:1414"), "[ip-4]:1414");
+    assert_eq!(r.apply("end at 10.1.2.3."), "end at ip-5.");
+    // Not addresses: longer dotted numbers, out of range, in words.
+    assert_eq!(
+        r.apply("1.3.6.1.4.1 300.1.1.1 v1.2.3.4"),
+        "1.3.6.1.4.1 300.1.1.1 v1.2.3.4"
+    );
+}
+
+#[test]
+fn secrets_dns_and_chlauth() {
+    let r = Redactor::new();
+    assert_eq!(
+        r.apply("MQ_ADMIN_PASSWORD=s3cr3t pass"),
+        "MQ_ADMIN_PASSWORD=secret-1"
+    );
+    assert_eq!(r.apply("  API_TOKEN : 'a b'"), "  API_TOKEN : 'secret-2'");
+    assert_eq!(r.apply("MQ_APP_KEY=\"x\""), "MQ_APP_KEY=\"secret-3\"");
+    assert_eq!(
+        r.apply("SSLPEER('CN=John Smith,OU=Pay') from CN=Ann Lee, OU=Ops, C=GB"),
+        "SSLPEER('dn-1') from CN=dn-2, OU=dn-3, C=dn-4"
+    );
+    assert_eq!(
+        r.apply("SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESSMAP('10.20.*') USERSRC(MAP) MCAUSER('appuser')"),
+        "SET CHLAUTH('*') TYPE(ADDRESSMAP) ADDRESSMAP('addr-1') USERSRC(MAP) MCAUSER('user-1')"
+    );
+    // Return codes are not DN values.
+    assert_eq!(r.apply("RC=2035 CompCode=2"), "RC=2035 CompCode=2");
+}
+
+#[test]
+fn names_learnt_from_text_and_attributes() {
+    let mut r = Redactor::new();
+    r.learn_text("AMQ8077W: Entity 'bob7' has insufficient authority; user ID 'alice9'");
+    r.learn_text(
+        "queue manager QMPROD1 started; queue manager 'QMX'. Host 'h1.example.com (10.1.1.1)'",
+    );
+    r.learn_text("the queue manager is ending");
+    assert_eq!(
+        r.apply("alice9 on QMPROD1 and qmx from h1 / h1.example.com"),
+        "user-1 on qmgr-1 and qmgr-2 from host-1 / host-1"
+    );
+    // Plain words after the phrases are not learnt as names.
+    r.learn_text("User ID is not authorized; USER ID 'x1'");
+    assert_eq!(r.apply("is ending ID"), "is ending ID");
+}
+
+#[test]
+fn less_common_forms() {
+    let mut r = Redactor::new();
+    let lines = [
+        "Detail: ADDRESSMAP 10.77.6.*",
+        "to amqp://bob:pw1@broker7.example.net:5672/vh",
+        "CONNAME('h1x(1414),h2x(1415)')",
+        "CN=Smith\\, John,OU=Pay, CN=\"Lee, Ann\",O=Org,E=a@b.org,SERIALNUMBER=0A:1B",
+        "Password(pw2) pwd=pw3",
+        "passphrase=pw4",
+        "User: carol hostname web-0 host name: dbhost",
+    ];
+    for l in lines {
+        r.learn_text(l);
+        r.assign(l);
+    }
+    let out: Vec<String> = lines.iter().map(|l| r.apply(l)).collect();
+    assert_eq!(
+        out,
+        [
+            "Detail: ADDRESSMAP addr-1",
+            "to amqp://user-1:secret-1@host-1:5672/vh",
+            "CONNAME('host-2(1414),host-3(1415)')",
+            "CN=dn-1,OU=dn-2, CN=\"dn-3\",O=dn-4,E=dn-5,SERIALNUMBER=dn-6",
+            "Password(secret-2) pwd=secret-3",
+            "passphrase=secret-4",
+            "User: user-2 hostname host-4 host name: host-5",
+        ]
+    );
+    // Prose and IBM's web pages are left alone.
+    assert_eq!(
+        r.apply("blocked by an ADDRESSMAP rule, see https://www.ibm.com/docs"),
+        "blocked by an ADDRESSMAP rule, see https://www.ibm.com/docs"
+    );
+    // Levels after `:-` or an aligned column are not addresses.
+    assert_eq!(
+        r.apply("LVLS :- 9.3.0.15 Version:        9.4.0.7"),
+        "LVLS :- 9.3.0.15 Version:        9.4.0.7"
+    );
+}
+
+#[test]
+fn mangled_directories_and_fqdns_of_other_names() {
+    let mut r = Redactor::new();
+    r.learn_path("case.zip!var/mqm/qmgrs/QM!A1/errors/AMQERR01.LOG");
+    r.learn_path("case.zip!qmgrs/QMZ/errors/AMQERR01.LOG");
+    assert_eq!(
+        r.apply("case.zip!var/mqm/qmgrs/QM!A1/errors QM.A1 case.zip!qmgrs/QMZ/x"),
+        "case.zip!var/mqm/qmgrs/qmgr-1/errors qmgr-1 case.zip!qmgrs/qmgr-2/x"
+    );
+    // A queue manager named after its host: one token for both names.
+    let mut r = Redactor::new();
+    r.add(Cat::Qmgr, "mqprod1");
+    r.add(Cat::Host, "mqprod1.example.com");
+    assert_eq!(r.apply("mqprod1 mqprod1.example.com"), "qmgr-1 qmgr-1");
+}
+
+#[test]
+fn object_names_only_when_asked() {
+    let mut r = Redactor::new();
+    r.learn_text("channel 'QM2.TO.QM3' queue 'APP.Q'");
+    assert_eq!(r.apply("QM2.TO.QM3 APP.Q"), "QM2.TO.QM3 APP.Q");
+    let mut r = Redactor::new().with_object_names(true);
+    r.learn_text("channel 'QM2.TO.QM3' queue 'APP.Q'");
+    assert_eq!(r.apply("QM2.TO.QM3 APP.Q"), "chl-1 queue-1");
+}
+
+#[test]
+fn a_saved_map_keeps_its_tokens_and_numbers_after_them() {
+    let mut r = Redactor::new();
+    r.add(Cat::Qmgr, "QMA");
+    r.add(Cat::Host, "alpha.example.com");
+    r.assign("at 10.1.2.3");
+    let saved = r.map_json();
+    let mut again = Redactor::new();
+    again.load_map(&saved).unwrap();
+    again.add(Cat::Qmgr, "QMB");
+    assert_eq!(
+        again.apply("QMB QMA alpha 10.1.2.3 alpha.example.com"),
+        "qmgr-2 qmgr-1 host-1 ip-1 host-1"
+    );
+    assert!(
+        Redactor::new()
+            .load_map("{\"tokens\":[{\"category\":\"x\",\"value\":\"a\",\"token\":\"x-1\"}]}")
+            .is_err()
+    );
+    assert!(Redactor::new().load_map("[").is_err());
+}
+
+#[test]
+fn many_names_scan_and_a_budget_fails() {
+    let mut r = Redactor::new();
+    for i in 0..20_000 {
+        r.add(Cat::Host, &format!("srv{i}.corp.example"));
+    }
+    assert!(r.check().is_ok());
+    let out = r.apply("from srv19999.corp.example and srv5");
+    assert!(!out.contains("srv"), "{out}");
+    let mut small = Redactor::with_budget(10);
+    for i in 0..20 {
+        small.add(Cat::User, &format!("user{i}x"));
+    }
+    assert!(small.check().is_err());
+}
