@@ -22,6 +22,25 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
+
+    /// One of `seeds`, damaged: fewer than `edits` times, up to two bytes
+    /// at a random place (widened to whole characters) replaced by one of
+    /// `tokens`. For tests that check a fast parser against its oracle.
+    pub fn damaged(&mut self, seeds: &[&str], tokens: &[&str], edits: usize) -> String {
+        let mut t = seeds[self.below(seeds.len())].to_string();
+        for _ in 0..self.below(edits) {
+            let mut at = self.below(t.len() + 1);
+            while !t.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut end = (at + self.below(3)).min(t.len());
+            while !t.is_char_boundary(end) {
+                end += 1;
+            }
+            t.replace_range(at..end, tokens[self.below(tokens.len())]);
+        }
+        t
+    }
 }
 
 /// Every sequence of up to `max_len` items of `alphabet` (the empty one

@@ -193,19 +193,11 @@ mod tests {
     /// A record's row by its catalogue row is its row by its id.
     #[test]
     fn by_record_is_by_id() {
-        use super::super::{CATALOG, row_of, test_record};
-        let ids = CATALOG.iter().map(|x| x.id).chain(["AMQ1234", "CSQX999"]);
-        for id in ids {
-            for row in [row_of(id), crate::event::CatalogRow::ASK] {
-                let e = test_record(id, row);
-                let (a, b) = (access_of(&e), access(id));
-                assert_eq!(a.map(|m| m.id), b.map(|m| m.id), "{id}");
-            }
-        }
-        assert!(
-            ACCESS
-                .iter()
-                .all(|m| access_of(&test_record(m.id, row_of(m.id))).is_some())
+        super::super::assert_by_record_is_by_id(
+            &ACCESS,
+            |m: &AccessMessage| m.id,
+            access_of,
+            access,
         );
     }
 

@@ -134,20 +134,7 @@ mod tests {
     /// A record's row by its catalogue row is its row by its id.
     #[test]
     fn by_record_is_by_id() {
-        use super::super::{CATALOG, row_of, test_record};
-        let ids = CATALOG.iter().map(|x| x.id).chain(["AMQ1234", "CSQX999"]);
-        for id in ids {
-            for row in [row_of(id), crate::event::CatalogRow::ASK] {
-                let e = test_record(id, row);
-                let (a, b) = (limit_of(&e), limit(id));
-                assert_eq!(a.map(|m| m.id), b.map(|m| m.id), "{id}");
-            }
-        }
-        assert!(
-            LIMITS
-                .iter()
-                .all(|m| limit_of(&test_record(m.id, row_of(m.id))).is_some())
-        );
+        super::super::assert_by_record_is_by_id(&LIMITS, |m: &LimitMessage| m.id, limit_of, limit);
     }
 
     #[test]

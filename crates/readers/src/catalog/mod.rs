@@ -355,6 +355,32 @@ pub(crate) fn test_record(msgid: &str, row: CatalogRow) -> Event {
     e
 }
 
+/// A side table's look-up by a record's catalogue row finds what its
+/// look-up by id finds, for every catalogued id, an unknown one, and a
+/// record whose reader left the row to be asked; and every row of the
+/// table is found by its record.
+#[cfg(test)]
+pub(crate) fn assert_by_record_is_by_id<T: 'static>(
+    table: &'static [T],
+    id_of: fn(&T) -> &'static str,
+    by_record: fn(&Event) -> Option<&'static T>,
+    by_id: fn(&str) -> Option<&'static T>,
+) {
+    let ids = CATALOG.iter().map(|x| x.id).chain(["AMQ1234", "CSQX999"]);
+    for id in ids {
+        for row in [row_of(id), CatalogRow::ASK] {
+            let e = test_record(id, row);
+            let (a, b) = (by_record(&e), by_id(id));
+            assert_eq!(a.map(id_of), b.map(id_of), "{id}");
+        }
+    }
+    assert!(
+        table
+            .iter()
+            .all(|m| by_record(&test_record(id_of(m), row_of(id_of(m)))).is_some())
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -821,20 +821,8 @@ mod tests {
             "T", "t", "Z", " ", "-", ":", ".", "+01:00", "{", "9", "x", "é", "",
         ];
         let mut rng = crate::testrng::Rng::new(0x5eed_57a4_0001);
-        let mut next = move |n: usize| rng.below(n);
         for _ in 0..20_000 {
-            let mut t = seeds[next(seeds.len())].to_string();
-            for _ in 0..next(4) {
-                let mut at = next(t.len() + 1);
-                while !t.is_char_boundary(at) {
-                    at -= 1;
-                }
-                let mut end = (at + next(3)).min(t.len());
-                while !t.is_char_boundary(end) {
-                    end += 1;
-                }
-                t.replace_range(at..end, tokens[next(tokens.len())]);
-            }
+            let t = rng.damaged(&seeds, &tokens, 4);
             assert_eq!(stamp_len(t.as_bytes()), stamp_oracle(t.as_bytes()), "{t:?}");
             assert_eq!(basic_line(&t), basic_oracle(&t), "{t:?}");
         }

@@ -907,21 +907,9 @@ mod tests {
             "\\n", "\"", "\\", "\\u0027", " ", "}", ",", "\t", "é", "\r", "\\r", "x", "",
         ];
         let mut rng = crate::testrng::Rng::new(0x5eed_d0c4_e201);
-        let mut next = move |n: usize| rng.below(n);
         let mut sure = 0;
         for _ in 0..20_000 {
-            let mut t = seeds[next(seeds.len())].to_string();
-            for _ in 0..next(3) {
-                let mut at = next(t.len() + 1);
-                while !t.is_char_boundary(at) {
-                    at -= 1;
-                }
-                let mut end = (at + next(3)).min(t.len());
-                while !t.is_char_boundary(end) {
-                    end += 1;
-                }
-                t.replace_range(at..end, tokens[next(tokens.len())]);
-            }
+            let t = rng.damaged(&seeds, &tokens, 3);
             if let Some(p) = docker_plain(t.as_bytes()) {
                 sure += 1;
                 let got = (

@@ -1,0 +1,270 @@
+//! The patterns `--redact` learns names by and finds them with: secrets,
+//! URLs, connection names, CHLAUTH values, distinguished names,
+//! addresses, and the phrases of MQ's messages that name a user, queue
+//! manager or host; with the cheap tests that pick which patterns a text
+//! needs. The `Redactor` (the parent module) holds what they found.
+
+use super::Cat;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// `NAME=value` where the name says it holds a secret (FDC environment
+/// dumps, container logs). The value runs to the end of the line, or to its
+/// closing quote: a password may hold spaces.
+pub(super) static SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD|TOKEN|SECRET|KEY)[A-Z0-9_.-]*["']?[ \t]*[=:][ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^\s"'][^\r\n]*))"#,
+    )
+    .expect("regex")
+});
+
+/// MQSC-style secrets: `PASSWORD('x')`, `Password(x)`.
+pub(super) static SECRET_PAREN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b[A-Z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD)[ \t]*\([ \t]*(?:'([^'\r\n]*)'|([^()'\r\n]*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// A URL's scheme, user, password and host: `amqp://user:pass@host:5672`.
+pub(super) static URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b([a-z][a-z0-9+.-]*)://(?:([^/\s:@'"<>]*)(?::([^/\s@'"<>]*))?@)?(\[[0-9a-f:.]+\]|[^/\s:@'"<>?#,;()\[\]]+)"#,
+    )
+    .expect("regex")
+});
+
+/// MQSC's connection name, a list with ports in parentheses:
+/// `CONNAME('h1(1414),h2(1415)')`, `CONNAME(h1(1414))`.
+pub(super) static CONNAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\bCONNAME[ \t]*\([ \t]*(?:'([^'\r\n]*)'|((?:[^()'\r\n]|\([^()\r\n]*\))*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// The z/OS form of a CHLAUTH address map, without parentheses
+/// (CSQX777E's `Detail: ADDRESSMAP 10.1.2.*`): a value with a digit, `*`
+/// or `:`, so that prose (`an ADDRESSMAP rule`) is left alone.
+pub(super) static ADDRESSMAP_BARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\bADDRESSMAP[ \t]*[=:]?[ \t]+([^\s'"(),;]*[0-9*:][^\s'"(),;]*)"#)
+        .expect("regex")
+});
+
+/// Distinguished-name components: `CN=John Smith,OU=Payments`, with a
+/// quoted value (`CN="Smith, John"`) or escaped characters
+/// (`CN=Smith\, John`), and the attribute types MQ's SSLPEER accepts.
+pub(super) static DN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b(?:CN|OU|O|L|ST|C|DC|UID|E|MAIL|EMAIL|EMAILADDRESS|SERIALNUMBER|STREET|POSTALCODE|TITLE|DNQ|UNSTRUCTUREDNAME|UNSTRUCTUREDADDRESS)[ \t]*=[ \t]*(?:"((?:\\.|[^"\\\r\n])*)"|((?:\\.|[^,;+/'"()\r\n=\\])+))"#,
+    )
+    .expect("regex")
+});
+
+/// CHLAUTH-style values: `ADDRESSMAP('10.1.*')`, `SSLPEER('CN=x')`,
+/// `USERMAP(CLNTUSER('bob'))`, `MCAUSER('app')`, `QMNAME(QM1)`.
+pub(super) static CHLAUTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(ADDRESSMAP|SSLPEER|CLNTUSER|MCAUSER|QMNAME)[ \t]*\([ \t]*(?:'([^'\r\n]*)'|([^()'\r\n]*))[ \t]*\)",
+    )
+    .expect("regex")
+});
+
+/// Dotted quads (leading zeros allowed: `010.009.009.010`).
+pub(super) static IPV4: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}").expect("regex"));
+
+/// IPv6 candidates (with an embedded IPv4 tail: `::ffff:10.1.2.3`); each is
+/// checked by parsing, so times like 12:06:32 are not addresses.
+pub(super) static IPV6: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:[0-9a-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]{1,4})?")
+        .expect("regex")
+});
+
+/// Names in message text, learnt as if they were attributes.
+pub(super) static PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
+    // Group 4 is `=value` or `: value` (`User: bob`, `host name: h1`).
+    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|[=:][ \t]*([^\s,;'"()]+))"#;
+    let bare =
+        r"|[ \t]+([A-Za-z0-9._%$#@-]*[0-9._%$#@][A-Za-z0-9._%$#@-]*|[A-Z][A-Z0-9._%$#@-]+)\b";
+    let mk = |head: &str, bare_ok: bool| {
+        let tail = if bare_ok {
+            format!("(?:{q}{bare})")
+        } else {
+            q.to_string()
+        };
+        Regex::new(&format!("(?i:{head}){tail}")).expect("regex")
+    };
+    vec![
+        (
+            mk(
+                r"\b(?:user[ \t_-]*(?:id|identifier|name)?|userid|uid|principal)",
+                true,
+            ),
+            Cat::User,
+        ),
+        (
+            mk(
+                r"\b(?:queue[ \t_-]*manager(?:[ \t_-]*name)?|qmgr|qmname|qmgrname)",
+                true,
+            ),
+            Cat::Qmgr,
+        ),
+        // `hostname mqhost-0`: a bare name only after `host name`, not
+        // after `host` (`the host is`).
+        (mk(r"\bhost[ \t_-]*name", true), Cat::Host),
+        (
+            mk(
+                r"\b(?:host|remote[ \t_-]*host|conname|connection[ \t_-]*name)",
+                false,
+            ),
+            Cat::Host,
+        ),
+        // Not `address: 0x7f..` (a trace's pointers): quoted forms only.
+        (
+            Regex::new(r#"(?i:\baddress)[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#)
+                .expect("regex"),
+            Cat::Host,
+        ),
+    ]
+});
+
+/// Capitalised words that follow `user` or `queue manager` in MQ's
+/// messages without being a name.
+pub(super) const BARE_STOP: &[&str] = &[
+    "ID",
+    "IDS",
+    "NAME",
+    "NAMES",
+    "IS",
+    "IN",
+    "ON",
+    "OF",
+    "OR",
+    "TO",
+    "FOR",
+    "THE",
+    "AND",
+    "NOT",
+    "WAS",
+    "HAS",
+    "MQ",
+    "MQI",
+    "TCP",
+    "IP",
+    "SSL",
+    "TLS",
+    "DNS",
+    "API",
+    "EXPLANATION",
+    "ACTION",
+    // MQSC queue-manager attributes: `ALTER QMGR CHLAUTH(...)`, `DISPLAY
+    // QMGR CONNAUTH` in message text name an attribute, not a queue manager.
+    "CHLAUTH",
+    "CONNAUTH",
+    "SSLKEYR",
+    "CERTLABL",
+    "DEADQ",
+    "MAXMSGL",
+    "MAXHANDS",
+    "CCSID",
+    "DESCR",
+    "AUTHOREV",
+    "CHLEV",
+    "SSLEV",
+    "PERFMEV",
+    "STATMQI",
+    "ACCTMQI",
+    "MONQ",
+    "ACTVTRC",
+    "SSLFIPS",
+    "ALL",
+];
+
+/// Names in message text learnt only with `--redact-names`.
+pub(super) static OBJECT_PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(|| {
+    let q = r#"[ \t]*(?:'([^'\r\n]+)'|"([^"\r\n]+)"|\(([^()\r\n]+)\)|=[ \t]*([^\s,;'"()]+))"#;
+    vec![
+        (
+            Regex::new(&format!(r"(?i:\bchannel(?:[ \t_-]*name)?){q}")).expect("regex"),
+            Cat::Channel,
+        ),
+        (
+            Regex::new(&format!(
+                r"(?i:\b(?:queue|qname|xmitq|transmission[ \t]+queue)(?:[ \t_-]*name)?){q}"
+            ))
+            .expect("regex"),
+            Cat::Queue,
+        ),
+    ]
+});
+
+/// Words that must be in a text for a pattern to be tried (one scan
+/// instead of one per pattern): bit 0 secrets, 1 CHLAUTH values, 2 name
+/// phrases, 3 object-name phrases.
+pub(super) static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
+    let words: &[(&str, u8)] = &[
+        ("password", 1),
+        ("passwd", 1),
+        ("passphrase", 1),
+        ("pwd", 1),
+        ("://", 16),
+        ("token", 1),
+        ("secret", 1),
+        ("key", 1),
+        ("addressmap", 2 | 4),
+        ("sslpeer", 2),
+        ("clntuser", 2 | 4),
+        ("mcauser", 2 | 4),
+        ("qmname", 2 | 4),
+        ("user", 4),
+        ("uid", 4),
+        ("principal", 4),
+        ("manager", 4),
+        ("qmgr", 4),
+        ("host", 4),
+        ("conname", 4),
+        ("connection", 4),
+        ("address", 4),
+        ("channel", 8),
+        ("queue", 8),
+        ("qname", 8),
+        ("xmitq", 8),
+    ];
+    // Leftmost-first, not overlapping: faster, and a word that holds
+    // another (`addressmap`, `clntuser`) carries the other's bits.
+    let ac = aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(words.iter().map(|(w, _)| w))
+        .expect("automaton");
+    (ac, words.iter().map(|(_, b)| *b).collect())
+});
+
+pub(super) const H_SECRET: u8 = 1;
+pub(super) const H_CHLAUTH: u8 = 2;
+pub(super) const H_NAMES: u8 = 4;
+pub(super) const H_OBJECTS: u8 = 8;
+pub(super) const H_URL: u8 = 16;
+
+/// Which patterns may match in `s` (see `HINTS`).
+pub(super) fn hints(s: &str) -> u8 {
+    let (ac, bits) = &*HINTS;
+    let mut h = 0;
+    for m in ac.find_iter(s) {
+        h |= bits[m.pattern().as_usize()];
+    }
+    h
+}
+
+/// A digit, a dot and a digit: an IPv4 address may be there.
+pub(super) fn has_dotted_digits(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.windows(3)
+        .any(|w| w[1] == b'.' && w[0].is_ascii_digit() && w[2].is_ascii_digit())
+}
+
+/// `::` or seven colons: an IPv6 address may be there.
+pub(super) fn may_hold_v6(s: &str) -> bool {
+    s.contains("::") || s.bytes().filter(|&b| b == b':').count() >= 7
+}
