@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn by_record_is_by_id() {
         super::super::assert_by_record_is_by_id(
-            &ACCESS,
+            ACCESS,
             |m: &AccessMessage| m.id,
             access_of,
             access,

@@ -134,7 +134,7 @@ mod tests {
     /// A record's row by its catalogue row is its row by its id.
     #[test]
     fn by_record_is_by_id() {
-        super::super::assert_by_record_is_by_id(&LIMITS, |m: &LimitMessage| m.id, limit_of, limit);
+        super::super::assert_by_record_is_by_id(LIMITS, |m: &LimitMessage| m.id, limit_of, limit);
     }
 
     #[test]
