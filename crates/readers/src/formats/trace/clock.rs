@@ -52,6 +52,13 @@ pub(super) fn tod_words(t: &[u8]) -> Option<(u64, u64)> {
     Some((a, b))
 }
 
+/// The hour of a time of day in nanoseconds, as the low two bytes of
+/// `tod_words`' first word.
+pub(super) fn hour_word(tod: i64) -> u64 {
+    let h = (tod / 3_600_000_000_000).clamp(0, 99) as u64;
+    (h / 10) | (h % 10) << 8
+}
+
 /// A line at or after this time of day may be the last before midnight...
 const LATE_EVENING: i64 = 20 * 3_600_000_000_000;
 /// ... and one before this the first after it.

@@ -3,6 +3,29 @@
 
 use super::*;
 
+/// Days since a run's first date sit above a time's 116 bits in its key,
+/// offset by this (twelve bits)...
+const DAY_BIAS: i64 = 2048;
+/// ... which keeps them in range while a run's days are no further than
+/// this from its first (a line's date is at most one from the clock's).
+const MAX_RUN_DAYS: i64 = 2000;
+
+/// What `skip_run` did.
+pub(super) enum Run {
+    /// Lines were skipped.
+    Skipped,
+    /// None: the next line names something of interest (the search found
+    /// it there).
+    Candidate,
+    /// None.
+    No,
+}
+
+/// Line ends in a block of lines.
+fn lines_in(b: &[u8]) -> memchr::Memchr<'_> {
+    memchr::memchr_iter(b'\n', b)
+}
+
 impl TraceSource {
     /// With an interest set: skip, in one search over the read buffer, the
     /// run of well-formed record lines before the next line that names
@@ -10,26 +33,28 @@ impl TraceSource {
     /// record shape and its time of day read (an odd one ends the run and
     /// is read the full way, so problems are still found). Returns false
     /// when nothing could be skipped.
-    pub(super) fn skip_run(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
-        let Some(interest) = self.opts.interest.clone() else {
-            return false;
-        };
+    pub(super) fn skip_run(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> Run {
         if !self.may_skip() {
-            return false;
+            return Run::No;
         }
+        // Days count from the clock's date (lines in the clock's hour keep
+        // it).
+        let Some(first) = self.date else {
+            return Run::No;
+        };
+        let Some(interest) = self.opts.interest.as_deref() else {
+            return Run::No;
+        };
         let Ok((block, base, searched)) = reader.buffered_searched() else {
-            return false;
+            return Run::No;
         };
-        let line_start =
-            |b: &[u8], at: usize| memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
-        let mut limit = match interest.first_candidate_in(block, base, searched) {
-            Some(p) => line_start(block, p),
-            None => block.len(),
-        };
-        if let Some(p) = memchr::memchr(0, &block[..limit]) {
-            limit = line_start(block, p);
+        // The lines that end before the first candidate (or NUL byte).
+        let candidate = interest.first_candidate_in(block, base, searched);
+        let mut stop = candidate.unwrap_or(block.len());
+        if let Some(p) = memchr::memchr(0, &block[..stop]) {
+            stop = p;
         }
-        let region = &block[..limit];
+        let region = &block[..stop];
         let (mut pos, mut n) = (0usize, 0u64);
         // Every line keeps the clock and the time range, as if it were read
         // in full: the dates and the file's time range do not depend on
@@ -37,41 +62,46 @@ impl TraceSource {
         // clock's last time is within an hour of it: it keeps the date and
         // becomes the last time, which is read in full only when needed.
         let full = |t: &[u8]| plain_tod(t).or_else(|| parse_time_of_day(t).map(tod_nanos));
-        let hour_of = |n: i64| {
-            let h = (n / 3_600_000_000_000).clamp(0, 99) as u8;
-            [b'0' + h / 10, b'0' + h % 10]
-        };
-        let mut clock_hour: Option<[u8; 2]> = self.last_tod.map(hour_of);
-        let mut pending: Option<&[u8]> = None;
-        // Earliest and latest: days since the run's first date and the
-        // time's words, in an order that is the order of time; and the time.
-        type Key<'b> = Option<((i64, u64, u64), &'b [u8])>;
-        let (mut lo, mut hi): (Key, Key) = (None, None);
-        // Days count from the clock's date (lines in the clock's hour keep
-        // it).
-        let Some(first) = self.date else {
-            return false;
-        };
+        let mut clock_hour = self.last_tod.map_or(u64::MAX, hour_word);
+        // Where the time of the last line in the clock's hour starts.
+        let mut pending: Option<usize> = None;
+        // Earliest and latest: a key in the order of time (days since the
+        // run's first date above the time's bytes), and where the time
+        // starts.
+        let (mut lo, mut lo_at, mut hi, mut hi_at) = (u128::MAX, 0usize, 0u128, 0usize);
         let mut days = 0i64;
-        for nl in memchr::memchr_iter(b'\n', region) {
+        let day_bits = |d: i64| ((d + DAY_BIAS) as u128) << 116;
+        let mut day = day_bits(0);
+        for nl in lines_in(region) {
             let line = &region[pos..nl];
-            let Some((s, e)) = record_time_slot(line) else {
+            // ` HH:MM:SS.ffffff ` after an optional flag, then more.
+            if line.len() < 17 {
+                break;
+            }
+            let s = usize::from(line[0] == b' ' || line[0] == b'*');
+            if line.len() <= s + 16 || line[s + 15] != b' ' {
+                break;
+            }
+            let t = &line[s..s + 15];
+            let Some((a, b)) = tod_words(t) else {
                 break;
             };
-            let t = &line[s..e];
-            let words = tod_words(t);
-            let same_hour = clock_hour.is_some_and(|h| t[..2] == h) && t[3] <= b'5' && t[6] <= b'5';
-            let (day, (a, b)) = match words {
-                Some(w) if same_hour => {
-                    pending = Some(t);
-                    (days, w)
-                }
-                _ => {
-                    let (Some(w), Some(tod)) = (words, full(t)) else {
+            // The clock's hour, with minutes and seconds below 60.
+            let key_day =
+                if a & 0xFFFF == clock_hour && (a >> 24) & 0xFF <= 5 && (a >> 48) & 0xFF <= 5 {
+                    pending = Some(pos + s);
+                    day
+                } else {
+                    // Days stay within the key's bits: a run with more
+                    // midnights ends here (the next goes on from this line).
+                    if days.abs() > MAX_RUN_DAYS {
+                        break;
+                    }
+                    let Some(tod) = full(t) else {
                         break;
                     };
                     if let Some(p) = pending.take() {
-                        self.last_tod = full(p);
+                        self.last_tod = full(&region[p..p + 15]);
                     }
                     if self.implausible_jump(tod) {
                         // Reported, with its line, the full way.
@@ -80,42 +110,54 @@ impl TraceSource {
                     let date = self.roll_nanos(tod);
                     if self.last_tod == Some(tod) {
                         // The clock moved to this line.
-                        clock_hour = Some([t[0], t[1]]);
+                        clock_hour = a & 0xFFFF;
                         days = (self.date.unwrap_or(date) - first).num_days();
+                        day = day_bits(days);
                     }
-                    ((date - first).num_days(), w)
-                }
-            };
-            let key = (day, a.swap_bytes(), b.swap_bytes());
-            if lo.is_none_or(|(k, _)| key < k) {
-                lo = Some((key, t));
+                    day_bits((date - first).num_days())
+                };
+            // `a` holds bytes 0-7, `b` bytes 7-14: big-endian, the two
+            // compare as the text does.
+            let key = key_day
+                | (u128::from(a.swap_bytes()) << 56)
+                | u128::from(b.swap_bytes() & 0x00FF_FFFF_FFFF_FFFF);
+            if key < lo {
+                (lo, lo_at) = (key, pos + s);
             }
-            if hi.is_none_or(|(k, _)| key > k) {
-                hi = Some((key, t));
+            if key > hi {
+                (hi, hi_at) = (key, pos + s);
             }
             n += 1;
             pos = nl + 1;
         }
         if let Some(p) = pending {
-            self.last_tod = full(p);
+            self.last_tod = full(&region[p..p + 15]);
         }
-        let local = |k: Key| {
-            let ((day, _, _), t) = k?;
+        if n == 0 {
+            // A match before the first line end is in the next line read.
+            return if candidate == Some(stop) && memchr::memchr(b'\n', region).is_none() {
+                Run::Candidate
+            } else {
+                Run::No
+            };
+        }
+        let local = |key: u128, at: usize| {
+            let day = (key >> 116) as i64 - DAY_BIAS;
             let date = first.checked_add_signed(chrono::Duration::days(day))?;
-            let n = full(t)?;
+            let n = full(&region[at..at + 15])?;
             let (secs, nanos) = (n / 1_000_000_000, n % 1_000_000_000);
             NaiveTime::from_num_seconds_from_midnight_opt(secs as u32, nanos as u32)
                 .map(|t| (date, t))
         };
-        let (Some(lo), Some(hi)) = (local(lo), local(hi)) else {
-            return false;
+        let (Some(lo), Some(hi)) = (local(lo, lo_at), local(hi, hi_at)) else {
+            return Run::No;
         };
         self.count_skipped(lo, hi, n);
         reader.skip(pos, n);
         if let Some(seg) = self.seg.as_mut() {
             seg.info.lines = reader.line_no();
         }
-        true
+        Run::Skipped
     }
 
     /// Whether record lines may be skipped: the header is read and the
@@ -277,7 +319,7 @@ impl TraceSource {
                     .then(|| self.fast_row(meta.no, bytes, out))
                     .flatten();
                 if fast.is_none() {
-                    self.take_line(meta, bytes);
+                    self.take_line(meta, bytes, false);
                 }
                 fast
             })
@@ -356,11 +398,11 @@ impl TraceSource {
     /// line that names nothing of interest is skipped after a byte check,
     /// keeping only the clock (midnight) up to date. Anything odd goes the
     /// full way, so problems are still found and located.
-    pub(super) fn skip_cheaply(&mut self, b: &[u8]) -> bool {
+    pub(super) fn skip_cheaply(&mut self, b: &[u8], candidate: bool) -> bool {
         let Some(interest) = self.opts.interest.as_deref() else {
             return false;
         };
-        if !self.may_skip() {
+        if candidate || !self.may_skip() {
             return false;
         }
         // ` HH:MM:SS.ffffff` or `*HH:MM:SS.ffffff`, then a blank.
@@ -369,7 +411,7 @@ impl TraceSource {
         if b.len() <= end || b[end] != b' ' {
             return false;
         }
-        let Some(tod) = parse_time_of_day(&b[start..end]) else {
+        let Some(tod) = time_of_day(&b[start..end]) else {
             return false;
         };
         if interest.candidate(b) || self.implausible_jump(tod_nanos(tod)) {

@@ -22,14 +22,47 @@ pub(super) struct Record<'a> {
     pub(super) data: &'a str,
 }
 
+/// Per byte, the high bit set where the byte is not zero (exact: nothing
+/// carries from one byte to the next).
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u64 {
+    (((x & !HIGHS).wrapping_add(!HIGHS)) | x) & HIGHS
+}
+
+/// Per byte of `w`, the high bit set where the byte is a blank (space or
+/// tab).
+#[inline(always)]
+fn blank_bytes(w: u64) -> u64 {
+    !(nonzero_bytes(w ^ (ONES * u64::from(b' '))) & nonzero_bytes(w ^ (ONES * u64::from(b'\t'))))
+        & HIGHS
+}
+
+/// The first byte at or after `i` that is not a space or tab (or the
+/// end), eight bytes at a time.
 pub(super) fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let other = !blank_bytes(w) & HIGHS;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
         i += 1;
     }
     i
 }
 
+/// The first space or tab at or after `i` (or the end), eight bytes at a
+/// time.
 pub(super) fn token_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let blank = blank_bytes(w);
+        if blank != 0 {
+            return i + (blank.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while i < b.len() && b[i] != b' ' && b[i] != b'\t' {
         i += 1;
     }
@@ -37,13 +70,22 @@ pub(super) fn token_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Does this token look like an ident column (`:`, `RSESS:00011e`)?
+/// Letters, one colon, letters or digits: `is_plain_ident`, which holds
+/// for any bytes (a byte outside ASCII is neither).
 pub(super) fn is_ident_token(t: &[u8]) -> bool {
-    let Some(c) = memchr::memchr(b':', t) else {
-        return false;
-    };
-    t[..c].iter().all(|b| b.is_ascii_alphabetic())
-        && t[c + 1..].iter().all(|b| b.is_ascii_alphanumeric())
-        && memchr::memchr(b':', &t[c + 1..]).is_none()
+    is_plain_ident(t)
+}
+
+/// `parse_time_of_day`, read a word at a time in the usual
+/// `HH:MM:SS.ffffff` shape.
+pub(super) fn time_of_day(t: &[u8]) -> Option<NaiveTime> {
+    match plain_tod(t) {
+        Some(n) => NaiveTime::from_num_seconds_from_midnight_opt(
+            (n / 1_000_000_000) as u32,
+            (n % 1_000_000_000) as u32,
+        ),
+        None => parse_time_of_day(t),
+    }
 }
 
 /// Split a record line; `None` when it is not one. `layout` says whether
@@ -65,7 +107,7 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
         i += 1;
     }
     let t_end = token_end(b, i);
-    let tod = parse_time_of_day(&b[i..t_end])?;
+    let tod = time_of_day(&b[i..t_end])?;
     i = skip_spaces(b, t_end);
     // PID.TID
     let p_end = token_end(b, i);

@@ -281,19 +281,28 @@ impl TraceSource {
     }
 
     pub(super) fn read_one(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
-        if self.skip_run(reader) {
-            return true;
-        }
+        let candidate = match self.skip_run(reader) {
+            fast::Run::Skipped => return true,
+            fast::Run::Candidate => true,
+            fast::Run::No => false,
+        };
         let seg = self.seg.as_mut().expect("segment");
         let Some((meta, bytes)) = crate::formats::read_line(reader, &mut seg.info) else {
             return false;
         };
-        self.take_line(meta, bytes);
+        // A line cut short may have lost what the search found.
+        self.take_line(meta, bytes, candidate && !meta.truncated);
         true
     }
 
-    /// Handle one physical line the full way.
-    pub(super) fn take_line(&mut self, meta: crate::lines::LineMeta, bytes: &[u8]) {
+    /// Handle one physical line the full way. `candidate`: the line is
+    /// known to name something of interest.
+    pub(super) fn take_line(
+        &mut self,
+        meta: crate::lines::LineMeta,
+        bytes: &[u8],
+        candidate: bool,
+    ) {
         let seg = self.seg.as_mut().expect("segment");
         let no = meta.no;
         if meta.truncated {
@@ -323,29 +332,13 @@ impl TraceSource {
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
         // A cut last line is a problem to report even when no pass reads it.
-        if !meta.unterminated && self.skip_cheaply(bytes) {
+        if !meta.unterminated && self.skip_cheaply(bytes, candidate) {
             return;
         }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
         let line = decode_lossy(bytes);
         self.handle_line(no, &line, meta.unterminated);
     }
-}
-
-/// Where the time of day sits in a UNIX record line (` HH:MM:SS.ffffff `
-/// after an optional flag), checked by shape only: the cheap test that a
-/// skipped line is a record. `None` for anything else.
-pub(super) fn record_time_slot(line: &[u8]) -> Option<(usize, usize)> {
-    let s = usize::from(matches!(line.first(), Some(b' ' | b'*')));
-    let e = s + 15;
-    let ok = line.len() > e + 1
-        && line[e] == b' '
-        && line[s + 2] == b':'
-        && line[s + 5] == b':'
-        && line[s + 8] == b'.'
-        && line[s].is_ascii_digit()
-        && line[s + 14].is_ascii_digit();
-    ok.then_some((s, e))
 }
 
 impl Source for TraceSource {

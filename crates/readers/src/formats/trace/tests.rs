@@ -176,6 +176,48 @@ fn header_lines_centuries_apart_give_no_offset() {
     assert!(n > 10, "{n} events");
 }
 
+/// The word-at-a-time blank scans and ident test agree with byte-at-a-time
+/// ones at every start, on lines of blanks, tabs, text and bytes past
+/// ASCII.
+#[test]
+fn word_scans_agree_with_byte_loops() {
+    let slow_skip = |b: &[u8], mut i: usize| {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let slow_end = |b: &[u8], mut i: usize| {
+        while i < b.len() && b[i] != b' ' && b[i] != b'\t' {
+            i += 1;
+        }
+        i
+    };
+    let slow_ident = |t: &[u8]| {
+        let Some(c) = t.iter().position(|&b| b == b':') else {
+            return false;
+        };
+        t[..c].iter().all(|b| b.is_ascii_alphabetic())
+            && t[c + 1..].iter().all(|b| b.is_ascii_alphanumeric())
+            && !t[c + 1..].contains(&b':')
+    };
+    let bytes = [
+        b' ', b'\t', b'a', b'Z', b'0', b':', b'.', 0, 0x80, 0xA0, 0x29, 0x89, 0xFF,
+    ];
+    let mut rng = crate::testrng::Rng::new(5);
+    for _ in 0..20_000 {
+        let len = rng.below(40);
+        let b: Vec<u8> = (0..len).map(|_| bytes[rng.below(bytes.len())]).collect();
+        for i in 0..=len {
+            assert_eq!(skip_spaces(&b, i), slow_skip(&b, i), "{b:?} at {i}");
+            assert_eq!(token_end(&b, i), slow_end(&b, i), "{b:?} at {i}");
+        }
+        assert_eq!(is_ident_token(&b), slow_ident(&b), "{b:?}");
+    }
+    assert!(is_ident_token(b"RSESS:00011e") && is_ident_token(b":"));
+    assert!(!is_ident_token(b"RSESS:0:1") && !is_ident_token(b"R1:0"));
+}
+
 /// The word-at-a-time time of day agrees with `parse_time_of_day` on
 /// every plain time and on times with any one byte changed.
 #[test]
