@@ -21,9 +21,47 @@ pub(super) enum Run {
     No,
 }
 
+/// The newline searcher for `lines_in`: on x86-64 with AVX2, the one
+/// `memchr_iter` would pick, made once per block instead of looked up and
+/// made again for each line.
+#[cfg(target_arch = "x86_64")]
+type Newline = Option<memchr::arch::x86_64::avx2::memchr::One>;
+#[cfg(not(target_arch = "x86_64"))]
+type Newline = ();
+
+#[cfg(target_arch = "x86_64")]
+fn newline() -> Newline {
+    memchr::arch::x86_64::avx2::memchr::One::new(b'\n')
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn newline() -> Newline {}
+
 /// Line ends in a block of lines.
-fn lines_in(b: &[u8]) -> memchr::Memchr<'_> {
-    memchr::memchr_iter(b'\n', b)
+enum LineEnds<'a> {
+    #[cfg(target_arch = "x86_64")]
+    Avx2(memchr::arch::x86_64::avx2::memchr::OneIter<'a, 'a>),
+    Any(memchr::Memchr<'a>),
+}
+
+impl Iterator for LineEnds<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            LineEnds::Avx2(i) => i.next(),
+            LineEnds::Any(i) => i.next(),
+        }
+    }
+}
+
+fn lines_in<'a>(nl: &'a Newline, b: &'a [u8]) -> LineEnds<'a> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(one) = nl {
+        return LineEnds::Avx2(one.iter(b));
+    }
+    let _ = nl;
+    LineEnds::Any(memchr::memchr_iter(b'\n', b))
 }
 
 impl TraceSource {
@@ -72,7 +110,8 @@ impl TraceSource {
         let mut days = 0i64;
         let day_bits = |d: i64| ((d + DAY_BIAS) as u128) << 116;
         let mut day = day_bits(0);
-        for nl in lines_in(region) {
+        let newline = newline();
+        for nl in lines_in(&newline, region) {
             let line = &region[pos..nl];
             // ` HH:MM:SS.ffffff ` after an optional flag, then more.
             if line.len() < 17 {
