@@ -123,13 +123,8 @@ impl<R: Read> LineReader<R> {
     /// `buffered_lines`, with the offset of its first byte in what this
     /// reader reads and what earlier searches of them found.
     pub fn buffered_searched(&mut self) -> io::Result<(&[u8], u64, &mut crate::source::Searched)> {
-        self.buffered_lines()?;
-        let buf = self.inner.buffer();
-        let block = match memchr::memrchr(b'\n', buf) {
-            Some(i) => &buf[..=i],
-            None => &[],
-        };
-        Ok((block, self.bytes, &mut self.searched))
+        let n = self.buffered_lines()?.len();
+        Ok((&self.inner.buffer()[..n], self.bytes, &mut self.searched))
     }
 
     /// Mark the first `n` bytes of `buffered_lines`, holding `lines` lines,
