@@ -204,25 +204,18 @@ pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
 /// Sniff every input, group them as their readers ask, and open one source
 /// per file or group. Sources come in a stable order (by first path).
 /// Memory for the read buffers of trace files, over all files open at once
-/// (the merge keeps open every file that overlaps in time): 16 files that
-/// overlap held 16 buffers of 256 KB, 4 MB more than one file at a time.
-const READ_BUDGET: usize = 2 << 20;
-/// Over all files, when buffers of 64 KB would pass `READ_BUDGET`.
-const MANY_FILES_BUDGET: usize = 16 << 20;
+/// (the merge keeps every file open).
+const READ_BUDGET: usize = 16 << 20;
 
 /// A trace file's read buffer when `n` files are read: large buffers mean
 /// fewer reads and longer runs of lines handled in one go (1 GB `timeline`
 /// 1.6-1.75 s at 256 KB against 1.9-2.3 s at 64 KB, in runs on a noisy
-/// machine with examples/bench.rs), within the budget, and no less than
-/// 64 KB up to 256 files. Past 256 files the buffers shrink below 64 KB
-/// (to 8 KB from 2,048 files): 4,096 traces at 64 KB each were 256 MB of
-/// buffers alone.
+/// machine with examples/bench.rs), within the budget.
+/// Past 256 files the buffers shrink below 64 KB (to 8 KB from 2,048
+/// files): every file stays open during the merge, and 4,096 traces at
+/// 64 KB each were 256 MB of buffers alone.
 fn read_buffer_for(n: usize) -> usize {
-    let n = n.max(1);
-    (READ_BUDGET / n)
-        .clamp(64 << 10, 256 << 10)
-        .min(MANY_FILES_BUDGET / n)
-        .max(8 << 10)
+    (READ_BUDGET / n.max(1)).clamp(8 << 10, 256 << 10)
 }
 
 /// Helper threads for each large trace file: one worker per file keeps
