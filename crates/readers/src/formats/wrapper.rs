@@ -495,12 +495,20 @@ impl Unwrapping {
         if kind != Kind::Timestamps
             && let Some(n) = stamp
             && let Some(rest) = inner[n..].strip_prefix(b" ")
-            && is_console(rest)
         {
-            c[2] += 1;
-            outer = outer.or(Some(&inner[..n]));
-            inner = rest;
-            console = true;
+            if is_console(rest) {
+                c[2] += 1;
+                outer = outer.or(Some(&inner[..n]));
+                inner = rest;
+                console = true;
+            } else if c[2] > 0 {
+                // In a file with such stamps, a stamp before a line with
+                // no time of its own is the collector's, not the
+                // container's.
+                outer = outer.or(Some(&inner[..n]));
+                inner = rest;
+                console = false;
+            }
         }
         if inner.is_empty() {
             return;
@@ -1014,6 +1022,18 @@ mod tests {
              goroutine 1 [running]:\n\
              2024-03-14T10:00:01.448966123Z main.main()\n"
         );
+        let prefixed = "[pod/mq-0/qmgr] 2024-03-14T10:00:01.448966123Z 2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+                        [pod/mq-0/qmgr] 2024-03-14T10:00:01.448966123Z goroutine 1 [running]:\n\
+                        [pod/mq-0/qmgr] 2024-03-14T10:00:03.000000000Z later\n";
+        let (k, out, w) = unwrap_text(prefixed);
+        assert_eq!(k, Kind::KubectlPrefix);
+        assert_eq!(
+            out,
+            "2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+             goroutine 1 [running]:\n\
+             2024-03-14T10:00:03.000000000Z later\n"
+        );
+        assert!(w.describe().contains("for 1 line(s)"), "{}", w.describe());
         let kubectl = "2024-03-14T10:00:01.448966123Z 2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
                        2024-03-14T10:00:01.448966123Z goroutine 1 [running]:\n";
         let (k, out, _) = unwrap_text(kubectl);
