@@ -777,3 +777,49 @@ fn first_pass_scans_the_lines_that_name_what_it_reads() {
     assert!(wanted("CommentInsert1(at Time(x))", false, false));
     assert!(!wanted("(Time", true, true));
 }
+
+/// Each record carries its catalogue row, and a record met again (the
+/// memo's answer) gets the attributes the first one got.
+#[test]
+fn records_carry_their_catalogue_row() {
+    let msgs = [
+        "AMQ9209E: Connection to host 'app (10.1.0.5)' for channel 'APP.SVRCONN' closed.",
+        "AMQ9002I: Channel 'A' is starting.",
+        "AMQ1234X: Not in the catalogue.",
+        "AMQ9209E: Connection to host 'app (10.1.0.5)' for channel 'APP.SVRCONN' closed.",
+        "AMQ9209E: Connection to host 'app (10.1.0.6)' for channel 'APP.SVRCONN' closed.",
+    ];
+    let text: String = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            rec(
+                &format!("07/16/2024 10:00:0{i}"),
+                "mqm",
+                Some(&format!("2024-07-16T10:00:0{i}.000Z")),
+                m,
+            )
+        })
+        .collect();
+    let (evs, _) = source_events(&text);
+    assert_eq!(evs.len(), msgs.len());
+    for e in &evs {
+        let id = e.get(crate::event::Key::Msgid).expect("msgid");
+        assert_eq!(e.catalog, crate::catalog::row_of(id), "{id}");
+    }
+    assert_eq!(
+        crate::catalog::entry_of(&evs[0]).map(|x| x.id),
+        Some("AMQ9209")
+    );
+    assert_eq!(evs[2].catalog, crate::event::CatalogRow::NONE);
+    let attrs = |e: &Event| -> Vec<(String, String)> {
+        e.attrs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .filter(|(k, _)| !k.contains("time"))
+            .collect()
+    };
+    assert_eq!(attrs(&evs[0]), attrs(&evs[3]));
+    assert_eq!(evs[4].get(crate::event::Key::Address), Some("10.1.0.6"));
+    assert_eq!(evs[0].get(crate::event::Key::Address), Some("10.1.0.5"));
+}
