@@ -491,46 +491,55 @@ impl Ends {
     /// record gave only one of them, and rows that then agree merged: a
     /// record naming `10.44.1.20` and one naming `mqus01 (10.44.1.20)` are
     /// about the same end.
-    fn complete(&self, rows: Vec<(RowKey, Row)>) -> Vec<(RowKey, Row)> {
-        let mut names: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
-        let mut addresses: HashMap<usize, BTreeMap<String, u64>> = HashMap::new();
-        for (k, r) in &rows {
-            if let Some(end) = self.of_row(k) {
-                for (map, v) in [(&mut names, &k.name), (&mut addresses, &k.address)] {
-                    if !v.is_empty() {
-                        *map.entry(end).or_default().entry(v.clone()).or_default() += r.occurrences;
+    fn complete(&self, mut rows: Vec<(RowKey, Row)>) -> Vec<(RowKey, Row)> {
+        // Each end's busiest name and address, found before any key is
+        // filled in (the counts borrow the keys).
+        let mut best: HashMap<usize, (String, String)> = HashMap::new();
+        {
+            let mut names: HashMap<usize, BTreeMap<&str, u64>> = HashMap::new();
+            let mut addresses: HashMap<usize, BTreeMap<&str, u64>> = HashMap::new();
+            for (k, r) in &rows {
+                if let Some(end) = self.of_row(k) {
+                    for (map, v) in [(&mut names, &k.name), (&mut addresses, &k.address)] {
+                        if !v.is_empty() {
+                            *map.entry(end).or_default().entry(v.as_str()).or_default() +=
+                                r.occurrences;
+                        }
                     }
+                }
+            }
+            let busiest = |m: &HashMap<usize, BTreeMap<&str, u64>>, end: usize| -> String {
+                let mut best: Option<(&str, u64)> = None;
+                for (v, c) in m.get(&end).into_iter().flatten() {
+                    if best.is_none_or(|(_, b)| *c > b) {
+                        best = Some((v, *c));
+                    }
+                }
+                best.map_or(String::new(), |(v, _)| v.to_string())
+            };
+            for (k, _) in &rows {
+                if let Some(end) = self.of_row(k)
+                    && (k.name.is_empty() || k.address.is_empty())
+                {
+                    best.entry(end)
+                        .or_insert_with(|| (busiest(&names, end), busiest(&addresses, end)));
                 }
             }
         }
-        let best = |m: &HashMap<usize, BTreeMap<String, u64>>, end: usize| -> String {
-            let mut best: Option<(&str, u64)> = None;
-            for (v, c) in m.get(&end).into_iter().flatten() {
-                if best.is_none_or(|(_, b)| *c > b) {
-                    best = Some((v, *c));
+        for (k, _) in &mut rows {
+            if k.name.is_empty() || k.address.is_empty() {
+                let Some((name, address)) = self.of_row(k).and_then(|end| best.get(&end)) else {
+                    continue;
+                };
+                if k.name.is_empty() {
+                    k.name = name.clone();
+                }
+                if k.address.is_empty() {
+                    k.address = address.clone();
                 }
             }
-            best.map_or(String::new(), |(v, _)| v.to_string())
-        };
-        let keys: Vec<RowKey> = rows
-            .iter()
-            .map(|(k, _)| {
-                let mut k = k.clone();
-                if let Some(end) = self.of_row(&k) {
-                    if k.name.is_empty() {
-                        k.name = best(&names, end);
-                    }
-                    if k.address.is_empty() {
-                        k.address = best(&addresses, end);
-                    }
-                }
-                k
-            })
-            .collect();
-        let filled: Vec<(RowKey, Row)> = keys
-            .into_iter()
-            .zip(rows.into_iter().map(|(_, r)| r))
-            .collect();
+        }
+        let filled = rows;
         // In key order, equal keys in the order they came: each merged
         // into the first, as a map keyed by them would, without moving
         // rows around a tree.
@@ -755,13 +764,22 @@ impl<'a> Summary<'a> {
         let mut ids: BTreeMap<String, u64> = BTreeMap::new();
         let mut companions: BTreeMap<String, u64> = BTreeMap::new();
         let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        // Found without a copy of the key: most rows repeat one.
+        fn add(map: &mut BTreeMap<String, u64>, k: &str, n: u64) {
+            match map.get_mut(k) {
+                Some(v) => *v += n,
+                None => {
+                    map.insert(k.to_string(), n);
+                }
+            }
+        }
         for (k, r) in members {
-            *ids.entry(r.msgid.clone()).or_default() += r.occurrences;
+            add(&mut ids, &r.msgid, r.occurrences);
             for (c, n) in &r.companions {
-                *companions.entry(c.clone()).or_default() += n;
+                add(&mut companions, c, *n);
             }
             if !k.reason.is_empty() {
-                *reasons.entry(k.reason.clone()).or_default() += r.occurrences;
+                add(&mut reasons, &k.reason, r.occurrences);
             }
         }
         let ids = ranked(ids);
@@ -921,11 +939,16 @@ impl<'a> Summary<'a> {
             m.push(("also_written", Metric::Str(c.join(", "))));
         }
         if self.roots.len() > 1 && kind != GroupKind::Scan {
-            let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
+            // Counted by name and address first, each pair written once.
+            let mut pairs: HashMap<(&str, &str), u64> = HashMap::new();
             for (k, r) in self.by_count.iter().copied() {
-                let h = end_text(non_empty(&k.name), non_empty(&k.address));
+                *pairs.entry((&k.name, &k.address)).or_default() += r.occurrences;
+            }
+            let mut hosts: BTreeMap<String, u64> = BTreeMap::new();
+            for ((name, address), n) in pairs {
+                let h = end_text(non_empty(name), non_empty(address));
                 if !h.is_empty() {
-                    *hosts.entry(h).or_default() += r.occurrences;
+                    *hosts.entry(h).or_default() += n;
                 }
             }
             m.push(("hosts", Metric::int(self.roots.len() as u64)));

@@ -408,7 +408,10 @@ impl Joiner {
         self.open.retain(|_, s| {
             let keep = (now - s.last()).num_milliseconds() <= JOIN_WINDOW_MS;
             if !keep {
-                closed.push(s.clone());
+                // Moved out, not copied: the story leaves the map.
+                closed.push(Story {
+                    members: std::mem::take(&mut s.members),
+                });
             }
             keep
         });

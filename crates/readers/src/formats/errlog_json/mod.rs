@@ -194,6 +194,7 @@ pub fn source(
         dedup: Dedup::default(),
         line: String::new(),
         memo: catalog::Memo::default(),
+        files_left: 0,
     };
     Box::new(LineSource::new(json, inputs, opts))
 }
@@ -645,6 +646,8 @@ struct ErrlogJson {
     /// The current line, decoded.
     line: String,
     memo: catalog::Memo,
+    /// Files of the source not opened yet.
+    files_left: usize,
 }
 
 impl LineFormat for ErrlogJson {
@@ -654,7 +657,12 @@ impl LineFormat for ErrlogJson {
         self.format
     }
 
+    fn start(&mut self, inputs: &[Input], _opts: &ReadOptions) {
+        self.files_left = inputs.len();
+    }
+
     fn open_file(&mut self, input: &Input, ctx: &mut FileCtx) -> JsonFile {
+        self.files_left = self.files_left.saturating_sub(1);
         if input.bytes == 0 {
             ctx.info.problem(
                 ProblemCode::EmptyFile,
@@ -856,18 +864,22 @@ impl ErrlogJson {
         }
         let pid = key!(found, "ibm_processid").and_then(|s| s.trim().parse().ok());
         let tid = key!(found, "ibm_threadid").and_then(|s| s.trim().parse().ok());
-        let key = match key!(found, "ibm_sequence") {
-            Some(seq) => RecordKey::new().str(seq).str(msgid.unwrap_or("")).finish(),
-            None => RecordKey::new()
-                .str(when)
-                .ids(pid, tid)
-                .str(msgid.unwrap_or(""))
-                .str(message)
-                .finish(),
-        };
-        if self.dedup.seen_before(key) {
-            run.duplicates += 1;
-            return None;
+        // A lone file (or the last of a set with no earlier keys) is
+        // checked against nothing and by nothing: its records need no key.
+        if self.dedup.needed(self.files_left > 0) {
+            let key = match key!(found, "ibm_sequence") {
+                Some(seq) => RecordKey::new().str(seq).str(msgid.unwrap_or("")).finish(),
+                None => RecordKey::new()
+                    .str(when)
+                    .ids(pid, tid)
+                    .str(msgid.unwrap_or(""))
+                    .str(message)
+                    .finish(),
+            };
+            if self.dedup.seen_before(key) {
+                run.duplicates += 1;
+                return None;
+            }
         }
         let mut inserts: Vec<(&str, &str)> = Vec::new();
         for &(canon, current, preview, other) in INSERT_SLOTS {
@@ -903,6 +915,7 @@ impl ErrlogJson {
         e.tid = tid;
         if let Some(id) = msgid {
             let x = self.memo.extract(id, message, &inserts);
+            e.catalog = x.row;
             e.set(AttrKey::Msgid, &x.msgid);
             if let Some(s) = x.severity {
                 e.set(AttrKey::Severity, s.encode_utf8(&mut [0; 4]));

@@ -164,11 +164,50 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
     let mut lines = LineReader::new(r);
     let mut pending: Option<Pending> = None;
     // A read error ends the scan here; the second pass reports it.
-    while let Ok(Some((meta, bytes))) = lines.next_line() {
+    loop {
+        // With no header pending, the buffered lines that cannot start one
+        // (most of a record's text) are passed over in one search.
+        if pending.is_none() {
+            skip_non_headers(&mut lines);
+        }
+        let Ok(Some((meta, bytes))) = lines.next_line() else {
+            break;
+        };
         // With no header pending only a header matters, and a header's
         // first non-blank character is a digit: a line starting with any
         // other ASCII character (most text lines) is passed over here.
         if pending.is_none() && cannot_be_header(bytes) {
+            continue;
+        }
+        // A line whose first non-blank byte is ASCII and not a digit is not
+        // a header, and its indent and name are judged on its bytes: only
+        // a line with a name this pass reads is decoded. The rest (headers,
+        // a first non-blank byte past ASCII) go the decoding way below.
+        let lead = ascii_indent(bytes);
+        let rest = &bytes[lead..];
+        if rest
+            .first()
+            .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit())
+        {
+            let Some(cur) = pending.as_mut() else {
+                continue;
+            };
+            if rest.is_empty() {
+                continue;
+            }
+            if !is_attr_bytes(rest, lead > 0) {
+                let done = pending.take().expect("pending");
+                p.settle(done);
+                continue;
+            }
+            if !names_wanted(rest, p.qmgr.is_none(), p.host.is_none()) {
+                continue;
+            }
+            let text = match std::str::from_utf8(bytes) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(bytes),
+            };
+            scan_wanted(&mut p, cur, trim_end(trim_start(&text)));
             continue;
         }
         // Headers and attributes are ASCII; other bytes do not matter here.
@@ -209,18 +248,90 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         if !names_wanted(t.as_bytes(), p.qmgr.is_none(), p.host.is_none()) {
             continue;
         }
-        scan_attrs_each(trim_end(t), |k, v| match k {
-            "Time" => cur.utc = parse_utc(v),
-            "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
-            "Host" if p.host.is_none() => p.host = Some(v.to_string()),
-            "VRMF" if p.vrmf.as_deref() != Some(v) => p.vrmf = Some(v.to_string()),
-            _ => {}
-        });
+        scan_wanted(&mut p, cur, trim_end(t));
     }
     if let Some(done) = pending.take() {
         p.settle(done);
     }
     p
+}
+
+/// What the first pass reads of an attribute line: `Time()` for the
+/// pending header; the file's first `QMgr()` and `Host()`, its last `VRMF()`.
+fn scan_wanted(p: &mut Prescan, cur: &mut Pending, line: &str) {
+    scan_attrs_each(line, |k, v| match k {
+        "Time" => cur.utc = parse_utc(v),
+        "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
+        "Host" if p.host.is_none() => p.host = Some(v.to_string()),
+        "VRMF" if p.vrmf.as_deref() != Some(v) => p.vrmf = Some(v.to_string()),
+        _ => {}
+    });
+}
+
+/// The bytes of ASCII whitespace `trim_start` takes off the line's start.
+pub(super) fn ascii_indent(b: &[u8]) -> usize {
+    // Eight blanks at a time first: attribute lines are indented by twenty.
+    let mut n = 0;
+    while b.len() - n >= 8 && b[n..n + 8] == [b' '; 8] {
+        n += 8;
+    }
+    while n < b.len() && is_ascii_ws(b[n]) {
+        n += 1;
+    }
+    n
+}
+
+/// `is_attr_line` on the bytes of a line's rest after an ASCII indent
+/// (`indented`: that indent is not empty).
+pub(super) fn is_attr_bytes(t: &[u8], indented: bool) -> bool {
+    let mut name_len = 0;
+    while name_len < t.len() && t[name_len].is_ascii_alphanumeric() {
+        name_len += 1;
+    }
+    if name_len == 0 || !t[0].is_ascii_alphabetic() || t.get(name_len) != Some(&b'(') {
+        return false;
+    }
+    indented || KNOWN_ATTRS.iter().any(|k| k.as_bytes() == &t[..name_len])
+}
+
+/// Mark as read the buffered lines, from the next, that `cannot_be_header`
+/// passes over: empty (CR alone included), or starting with ASCII that is
+/// neither a digit nor whitespace. Lines are counted as `next_line` would.
+pub(super) fn skip_non_headers<R: std::io::Read>(lines: &mut LineReader<R>) {
+    let Ok(block) = lines.buffered_lines() else {
+        // `next_line` meets the error again and ends the scan.
+        return;
+    };
+    let (n, count) = non_header_lines(block);
+    if count > 0 {
+        lines.skip(n, count);
+    }
+}
+
+/// Bytes and lines at the start of `block` (whole lines, each ended by
+/// `\n`) that `cannot_be_header` passes over.
+pub(super) fn non_header_lines(block: &[u8]) -> (usize, u64) {
+    let passed_over = |at: usize| {
+        block.get(at).is_some_and(|&first| {
+            first == b'\n'
+                || (first == b'\r' && block.get(at + 1) == Some(&b'\n'))
+                || (first < 0x80 && !first.is_ascii_digit() && !is_ascii_ws(first))
+        })
+    };
+    let mut at = 0;
+    let mut count = 0;
+    if !passed_over(0) {
+        return (0, 0);
+    }
+    // Each line end closes the line that starts at `at`, already judged.
+    for i in memchr::memchr_iter(b'\n', block) {
+        at = i + 1;
+        count += 1;
+        if !passed_over(at) {
+            break;
+        }
+    }
+    (at, count)
 }
 
 /// Whether `Time(`, `VRMF(`, and `QMgr(` or `Host(` while still wanted,

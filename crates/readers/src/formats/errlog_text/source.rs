@@ -28,6 +28,10 @@ pub(super) struct ErrlogText {
     /// generations without `Time()` (written before an upgrade to 9.x).
     group_offset: Option<(i32, String)>,
     dedup: Dedup,
+    /// The catalogue's answers for records met before.
+    memo: catalog::Memo,
+    /// A record's summary, explanation and action joined (reused).
+    all: String,
 }
 
 /// A source over a rotated set of text error logs.
@@ -308,18 +312,27 @@ impl ErrlogText {
                     n += 1;
                 }
             }
-            let all = catalog::normalise_parts(&[summary, explanation, action]);
-            let x = catalog::extract(id, &all, &inserts[..n]);
-            e.set(Key::Msgid, x.msgid);
+            // The three texts joined with spaces: what `normalise_parts`
+            // of the three gives, and the memo's key (a channel that keeps
+            // failing writes the same record again and again).
+            let all = &mut self.all;
+            all.clear();
+            for (i, part) in [&*summary, &*explanation, &*action].into_iter().enumerate() {
+                if i > 0 {
+                    all.push(' ');
+                }
+                all.push_str(part);
+            }
+            let x = self.memo.extract(id, all, &inserts[..n]);
+            e.catalog = x.row;
+            e.set(Key::Msgid, &x.msgid);
             if let Some(s) = x.severity {
                 e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
             }
             if let Some(f) = x.family {
                 e.set(Key::Family, f);
             }
-            for (k, v) in x.attrs {
-                e.set_attr(k, v);
-            }
+            x.push_attrs(&mut e.attrs);
         } else if summary.to_ascii_lowercase().contains("message catalog") {
             e.set(Key::CatalogMissing, "true");
         }

@@ -777,3 +777,150 @@ fn first_pass_scans_the_lines_that_name_what_it_reads() {
     assert!(wanted("CommentInsert1(at Time(x))", false, false));
     assert!(!wanted("(Time", true, true));
 }
+
+/// Each record carries its catalogue row, and a record met again (the
+/// memo's answer) gets the attributes the first one got.
+#[test]
+fn records_carry_their_catalogue_row() {
+    let msgs = [
+        "AMQ9209E: Connection to host 'app (10.1.0.5)' for channel 'APP.SVRCONN' closed.",
+        "AMQ9002I: Channel 'A' is starting.",
+        "AMQ1234X: Not in the catalogue.",
+        "AMQ9209E: Connection to host 'app (10.1.0.5)' for channel 'APP.SVRCONN' closed.",
+        "AMQ9209E: Connection to host 'app (10.1.0.6)' for channel 'APP.SVRCONN' closed.",
+    ];
+    let text: String = msgs
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            rec(
+                &format!("07/16/2024 10:00:0{i}"),
+                "mqm",
+                Some(&format!("2024-07-16T10:00:0{i}.000Z")),
+                m,
+            )
+        })
+        .collect();
+    let (evs, _) = source_events(&text);
+    assert_eq!(evs.len(), msgs.len());
+    for e in &evs {
+        let id = e.get(crate::event::Key::Msgid).expect("msgid");
+        assert_eq!(e.catalog, crate::catalog::row_of(id), "{id}");
+    }
+    assert_eq!(
+        crate::catalog::entry_of(&evs[0]).map(|x| x.id),
+        Some("AMQ9209")
+    );
+    assert_eq!(evs[2].catalog, crate::event::CatalogRow::NONE);
+    let attrs = |e: &Event| -> Vec<(String, String)> {
+        e.attrs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .filter(|(k, _)| !k.contains("time"))
+            .collect()
+    };
+    assert_eq!(attrs(&evs[0]), attrs(&evs[3]));
+    assert_eq!(evs[4].get(crate::event::Key::Address), Some("10.1.0.6"));
+    assert_eq!(evs[0].get(crate::event::Key::Address), Some("10.1.0.5"));
+}
+
+/// The first pass's block skip passes over exactly the lines, one by one,
+/// `cannot_be_header` would: CR, CRLF, blank and non-ASCII first bytes,
+/// and a last line without its line end.
+#[test]
+fn block_skip_is_the_line_test() {
+    let pieces: [&[u8]; 12] = [
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b" ",
+        b"\t",
+        b"7",
+        b"A",
+        b"-",
+        b"\xc3\xa9",
+        b"x",
+        b"\x0b",
+        b"(",
+    ];
+    let mut rng = crate::testrng::Rng::new(25);
+    for _ in 0..20_000 {
+        let mut block = Vec::new();
+        for _ in 0..rng.below(12) {
+            block.extend_from_slice(pieces[rng.below(pieces.len())]);
+        }
+        let (n, count) = non_header_lines(&block);
+        // Line by line, as `LineReader` splits them (one CR before the
+        // line end dropped).
+        let mut want = (0, 0);
+        let mut at = 0;
+        while let Some(i) = memchr::memchr(b'\n', &block[at..]) {
+            let mut line = &block[at..at + i];
+            if line.last() == Some(&b'\r') {
+                line = &line[..line.len() - 1];
+            }
+            if !cannot_be_header(line) {
+                break;
+            }
+            at += i + 1;
+            want = (at, want.1 + 1);
+        }
+        assert_eq!((n, count), want, "{:?}", String::from_utf8_lossy(&block));
+    }
+}
+
+/// The first pass's byte tests answer what the decoded line's do, for
+/// every line whose first non-blank byte is ASCII.
+#[test]
+fn byte_tests_are_the_text_tests() {
+    let pieces: [&[u8]; 14] = [
+        b" ",
+        b"\t",
+        b"\x0b",
+        b"Host",
+        b"Time",
+        b"x1",
+        b"(",
+        b")",
+        b"9",
+        b"\xc3\xa9",
+        b"\xff",
+        b"VRMF",
+        b"\xe2\x80\x83",
+        b"_",
+    ];
+    let mut rng = crate::testrng::Rng::new(26);
+    for _ in 0..50_000 {
+        let mut line = Vec::new();
+        for _ in 0..rng.below(7) {
+            line.extend_from_slice(pieces[rng.below(pieces.len())]);
+        }
+        let lead = ascii_indent(&line);
+        let rest = &line[lead..];
+        if !rest
+            .first()
+            .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit())
+        {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let t = trim_start(&text);
+        assert_eq!(t.as_bytes(), &text.as_bytes()[lead..], "{text:?}");
+        assert!(!t.as_bytes().first().is_some_and(u8::is_ascii_digit));
+        assert_eq!(rest.is_empty(), t.is_empty());
+        if !t.is_empty() {
+            assert_eq!(
+                is_attr_bytes(rest, lead > 0),
+                is_attr_line(&text, t),
+                "{text:?}"
+            );
+            for (q, h) in [(false, false), (true, true)] {
+                assert_eq!(
+                    names_wanted(rest, q, h),
+                    names_wanted(t.as_bytes(), q, h),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+}
