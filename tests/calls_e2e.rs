@@ -214,13 +214,15 @@ fn report_sections_only_with_calls() {
     assert_eq!(empty, "No MQI calls found in the traces.\n");
 }
 
-/// Without mqi-failures (`--only`, `--skip`) the calls are not counted:
+/// Without mqi-failures and resource-limit (`--only`, `--skip`) the calls
+/// are not counted:
 /// each report says so in one line where the table would be, and the
 /// JSON report has no `calls`. Without traces there is nothing to say.
 #[test]
 fn calls_not_counted_without_the_rule_that_reads_them() {
-    const LINE: &str = "not counted (mqi-failures did not run); `mqdiag calls` counts them.";
-    for rules in [&["--only", "fdc"][..], &["--skip", "mqi-failures"]] {
+    const LINE: &str = "not counted (no rule that ran uses them); `mqdiag calls` counts them.";
+    let skip_both = ["--skip", "mqi-failures", "--skip", "resource-limit"];
+    for rules in [&["--only", "fdc"][..], &skip_both] {
         let args = |more: &[&'static str]| {
             let mut a = vec!["analyze", "fixtures/calls"];
             a.extend_from_slice(rules);

@@ -1,7 +1,8 @@
 //! End to end: `resource-limit` on the fixtures of fixtures/resource-limit/
 //! (dead-letter puts in English and in a Russian CP1251 log, maximum
-//! channels, a full log) and the z/OS job log's instance limit, and on
-//! fixtures without any limit.
+//! channels, a full log, a client's puts to a full queue and its opens past
+//! MAXHANDS, a z/OS channel initiator's dead-letter puts) and the z/OS
+//! job log's instance limit, and on fixtures without any limit.
 
 mod common;
 use common::{analyze_json, field, findings, metric, mqdiag, one};
@@ -128,6 +129,69 @@ fn zos_instance_limit_moves_from_channel_error() {
 }
 
 #[test]
+fn a_full_queue_from_a_client_trace() {
+    let v = run("fixtures/resource-limit/queue-full");
+    let f = one(&v, RULE);
+    // Every form of the reason: name, decimal with a `Reason=` line, and
+    // the tracer's eight hexadecimal digits.
+    assert_eq!(f["count"], 3);
+    assert_eq!(field(f, "severity"), "error");
+    assert_eq!(field(f, "first"), "2024-06-11T14:20:00.360500+01:00");
+    assert_eq!(field(f, "last"), "2024-06-11T14:20:02.360510+01:00");
+    assert_eq!(
+        field(f, "title"),
+        "Queue full (MAXDEPTH): MQPUT failed 3 times with 2053 MQRC_Q_FULL in process \
+         appsrv02:5120 orderfeed"
+    );
+    assert_eq!(metric(f, "limit"), "queue-full");
+    assert_eq!(metric(f, "reason"), 2053);
+    assert_eq!(metric(f, "verbs"), "MQPUT");
+    assert_eq!(metric(f, "setting"), "the queue's MAXDEPTH");
+    // The call does not name the queue.
+    assert!(metric(f, "object").is_null());
+    assert_eq!(f["subject"]["pid"], 5120);
+    assert_eq!(f["subject"]["program"], "orderfeed");
+    assert_eq!(f["subject"]["host"], "appsrv02");
+    assert!(field(f, "advice").contains(
+        "DISPLAY QLOCAL(*) WHERE(CURDEPTH GT 0) CURDEPTH MAXDEPTH IPPROCS\" | runmqsc <qmgr>"
+    ));
+    let lines: Vec<u64> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [48, 53, 57]);
+    // The same calls are mqi-failures' too, counted once each.
+    let all = analyze_json(&["fixtures/resource-limit/queue-full"]);
+    assert_eq!(one(&all, "mqi-failures")["count"], 3);
+}
+
+#[test]
+fn opens_past_the_handle_limit() {
+    let v = run("fixtures/resource-limit/handles");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 2);
+    assert_eq!(metric(f, "limit"), "handles");
+    assert_eq!(metric(f, "reason_name"), "MQRC_HANDLE_NOT_AVAILABLE");
+    assert_eq!(metric(f, "object"), "appsrv03:7301 quotepoll");
+    assert_eq!(field(f, "first"), "2024-06-11T14:20:00.700200+01:00");
+    assert_eq!(field(f, "last"), "2024-06-11T14:20:02.700210+01:00");
+    assert!(field(f, "advice").contains("`DISPLAY QMGR MAXHANDS`"));
+    // 2017 is not a failure mqi-failures reports: resource-limit names it.
+    let all = analyze_json(&["fixtures/resource-limit/handles"]);
+    assert!(findings(&all, "mqi-failures").is_empty());
+    let v = analyze_json(&[
+        "--only",
+        RULE,
+        "--set",
+        "resource-limit.min_occurrences=3",
+        "fixtures/resource-limit/handles",
+    ]);
+    assert!(findings(&v, RULE).is_empty());
+}
+
+#[test]
 fn fixtures_without_limits_give_none() {
     for dir in [
         "fixtures/healthy",
@@ -154,4 +218,26 @@ fn text_report_snapshot() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn zos_dead_letter_puts_name_their_reasons() {
+    let v = run("fixtures/resource-limit/zos-dlq");
+    let f = one(&v, RULE);
+    assert_eq!(f["count"], 3);
+    assert_eq!(metric(f, "limit"), "dead-letter");
+    assert_eq!(metric(f, "object"), "MQ1A.MQ2A");
+    assert_eq!(metric(f, "message_id"), "CSQX548E");
+    assert_eq!(metric(f, "dead_letter_queue"), "local");
+    assert_eq!(
+        metric(f, "reasons"),
+        "2053 MQRC_Q_FULL, 2192 MQRC_PAGESET_FULL"
+    );
+    assert_eq!(f["subject"]["qmgr"], "MQ2A");
+    assert_eq!(field(f, "first"), "2024-06-12T08:41:09.000000+00:00");
+    assert_eq!(field(f, "last"), "2024-06-12T09:13:52.000000+00:00");
+    let advice = field(f, "advice");
+    assert!(advice.contains("(reason 2053 MQRC_Q_FULL, 2192 MQRC_PAGESET_FULL)"));
+    assert!(advice.contains("CSQUDLQH"));
+    assert!(!advice.contains("amqsbcg") && !advice.contains("runmqdlq"));
 }

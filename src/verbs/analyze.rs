@@ -402,7 +402,12 @@ mod tests {
             let (full, calls) = run(false);
             let (narrow, narrow_calls) = run(true);
             assert_eq!(full, narrow, "--only {}", rule.id);
-            assert_eq!(calls.is_some(), rule.id == "mqi-failures", "{}", rule.id);
+            assert_eq!(
+                calls.is_some(),
+                ["mqi-failures", "resource-limit"].contains(&rule.id),
+                "{}",
+                rule.id
+            );
             assert_eq!(
                 calls.map(|(c, _)| c.len()),
                 narrow_calls.map(|(c, _)| c.len())

@@ -444,7 +444,10 @@ pub fn decode_rc(rc: &str) -> Outcome {
             None => Outcome::Other(rc.to_string()),
         };
     }
-    if let Ok(n) = rc.parse::<u32>() {
+    // Eight digits are the tracer's hexadecimal form even when no letter
+    // shows (`00000805` is 2053, not 805).
+    let hex8 = rc.len() == 8 && rc.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex8 && let Ok(n) = rc.parse::<u32>() {
         return Outcome::Reason(n);
     }
     let hex = rc
@@ -544,6 +547,8 @@ mod tests {
         assert_eq!(decode_rc("2033"), Outcome::Reason(2033));
         assert_eq!(decode_rc("0x7F3"), Outcome::Reason(2035));
         assert_eq!(decode_rc("000007F1"), Outcome::Reason(2033));
+        assert_eq!(decode_rc("00000805"), Outcome::Reason(2053));
+        assert_eq!(decode_rc("00000000"), Outcome::Ok);
         assert_eq!(decode_rc("Unknown(7F3)"), Outcome::Reason(2035));
         // errno 11 in the same fallback form is not a reason code.
         assert_eq!(decode_rc("Unknown(B)"), Outcome::Other("Unknown(B)".into()));

@@ -74,7 +74,7 @@ pub fn not_counted(r: &Report) -> Option<&'static str> {
         .iter()
         .any(|i| i.format.family() == "trace" && i.events > 0);
     (!r.calls_counted && traced)
-        .then_some("not counted (mqi-failures did not run); `mqdiag calls` counts them.")
+        .then_some("not counted (no rule that ran uses them); `mqdiag calls` counts them.")
 }
 
 pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {

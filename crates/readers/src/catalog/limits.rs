@@ -4,11 +4,14 @@
 //! `passes::resource_limit`. Each id also has its `CATALOG` row (family
 //! `limit`, the fields it carries).
 //!
+//! The limits an application meets as a reason code (a full queue, the
+//! handle, connection and unit-of-work limits, storage) are `REASONS`:
+//! the rule reads them from the MQI calls a trace shows.
+//!
 //! Left out because their ids, letters or texts could not be checked
 //! against IBM documentation or a real log: the distributed MAXINST and
 //! MAXINSTC messages, MaxActiveChannels, the z/OS active-log and page-set
-//! full messages (CSQJ, CSQP, CSQI), file-system full (AMQ6708), and
-//! connection or handle limits.
+//! full messages (CSQJ, CSQP, CSQI), and file-system full (AMQ6708).
 
 /// A limit a queue manager can reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -22,6 +25,20 @@ pub enum Limit {
     DeadLetter,
     /// The recovery log has no room left.
     LogFull,
+    /// A queue held its MAXDEPTH messages.
+    QueueFull,
+    /// A unit of work reached MAXUMSGS uncommitted messages.
+    UncommittedMessages,
+    /// The queue manager's (or connection pool's) connection limit.
+    Connections,
+    /// A task's open handles reached MAXHANDS.
+    Handles,
+    /// No disk space for the queue.
+    QueueSpace,
+    /// z/OS: a page set, coupling-facility structure or SMDS is full.
+    StorageMedium,
+    /// Main storage (memory) ran out.
+    Storage,
 }
 
 impl Limit {
@@ -32,6 +49,13 @@ impl Limit {
             Limit::MaxInstances => "max-instances",
             Limit::DeadLetter => "dead-letter",
             Limit::LogFull => "log-full",
+            Limit::QueueFull => "queue-full",
+            Limit::UncommittedMessages => "uncommitted-messages",
+            Limit::Connections => "connections",
+            Limit::Handles => "handles",
+            Limit::QueueSpace => "queue-space",
+            Limit::StorageMedium => "storage-medium",
+            Limit::Storage => "storage",
         }
     }
 }
@@ -108,7 +132,135 @@ pub static LIMITS: &[LimitMessage] = &[
             "them (the catalogue's generic CSQ fields)"
         ),
     },
+    LimitMessage {
+        id: "CSQX548",
+        limit: Limit::DeadLetter,
+        meaning: "Messages sent to the local dead-letter queue (z/OS), with the reason",
+        setting: "the destination queue's MAXDEPTH and PUT, and the queue manager's DEADQ",
+        source: concat!(
+            "Wording and letter ('CSQX548E Messages sent to local dead-letter queue, channel ",
+            "<channel-name>, reason=2192', beside 2192 MQRC_STORAGE_MEDIUM_FULL when a page set ",
+            "could not expand) from IBM technote ",
+            "https://www.ibm.com/support/pages/csqp014e-expansion-failed-page-set-and-iec070i-034014-202"
+        ),
+    },
 ];
+
+/// A limit an MQI call meets, told by its reason code.
+#[derive(Debug)]
+pub struct ReasonLimit {
+    pub reason: u32,
+    pub limit: Limit,
+    /// What it says, in a few words.
+    pub meaning: &'static str,
+    /// The setting that governs the limit.
+    pub setting: &'static str,
+    /// Where the reason's meaning was checked.
+    pub source: &'static str,
+}
+
+/// IBM's reason-code pages, one per code: `<base><page>.html`.
+macro_rules! rc_page {
+    ($page:literal) => {
+        concat!(
+            "https://www.ibm.com/docs/en/SSFKSJ_latest/reference/",
+            $page,
+            ".html"
+        )
+    };
+}
+
+pub static REASONS: &[ReasonLimit] = &[
+    ReasonLimit {
+        reason: 2053,
+        limit: Limit::QueueFull,
+        meaning: "the queue already holds MaxQDepth messages",
+        setting: "the queue's MAXDEPTH",
+        source: concat!(
+            "2053 (0805) MQRC_Q_FULL: an MQPUT or MQPUT1 call, or a command, failed because the ",
+            "queue is full, as specified by the MaxQDepth queue attribute; also the Queue Full ",
+            "event's reason. ",
+            rc_page!("q041240_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2024,
+        limit: Limit::UncommittedMessages,
+        meaning: "the unit of work would exceed MaxUncommittedMsgs",
+        setting: "the queue manager's MAXUMSGS",
+        source: concat!(
+            "2024 (07E8) MQRC_SYNCPOINT_LIMIT_REACHED: an MQGET, MQPUT or MQPUT1 call would have ",
+            "taken the uncommitted messages of the unit of work past the queue manager's ",
+            "MaxUncommittedMsgs. ",
+            rc_page!("q040970_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2025,
+        limit: Limit::Connections,
+        meaning: "the maximum number of concurrent connections was exceeded",
+        setting: "the connection limit (z/OS: 32767 for TSO and batch; Java: the connection pool's)",
+        source: concat!(
+            "2025 (07E9) MQRC_MAX_CONNS_LIMIT_REACHED: MQCONN or MQCONNX (on Multiplatforms also ",
+            "MQOPEN) rejected because the maximum number of concurrent connections was exceeded; ",
+            "on z/OS the limits are 32767 for TSO and batch; a Java connection manager may define ",
+            "its own. ",
+            rc_page!("q040980_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2017,
+        limit: Limit::Handles,
+        meaning: "the task already has MaxHandles open handles",
+        setting: "the queue manager's MAXHANDS",
+        source: concat!(
+            "2017 (07E1) MQRC_HANDLE_NOT_AVAILABLE: an MQOPEN, MQPUT1 or MQSUB call when the ",
+            "task already has the maximum number of open handles, given by the MaxHandles queue ",
+            "manager attribute (each queue of a distribution list takes one; MQSUB without an ",
+            "object handle takes two). ",
+            rc_page!("q040900_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2056,
+        limit: Limit::QueueSpace,
+        meaning: "no space is available for the queue on disk",
+        setting: "the file system that holds the queue manager's data",
+        source: concat!(
+            "2056 (0808) MQRC_Q_SPACE_NOT_AVAILABLE: an MQPUT or MQPUT1 call found no space for ",
+            "the queue on disk or other storage device (not on z/OS). ",
+            rc_page!("q041260_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2192,
+        limit: Limit::StorageMedium,
+        meaning: "a page set, coupling-facility structure or SMDS is full (z/OS)",
+        setting: "the page set or structure the queue's storage class maps to",
+        source: concat!(
+            "2192 (0890) MQRC_STORAGE_MEDIUM_FULL (formerly MQRC_PAGESET_FULL): the external ",
+            "storage medium is full: a page set (nonshared queues), a coupling-facility ",
+            "structure or the coupling facility (shared queues), or the SMDS; z/OS only. ",
+            rc_page!("q042350_")
+        ),
+    },
+    ReasonLimit {
+        reason: 2071,
+        limit: Limit::Storage,
+        meaning: "insufficient main storage",
+        setting: "the memory available to the process (ulimit; z/OS: the region size)",
+        source: concat!(
+            "2071 (0817) MQRC_STORAGE_NOT_AVAILABLE: the call failed because there is ",
+            "insufficient main storage available. ",
+            rc_page!("q041390_")
+        ),
+    },
+];
+
+/// The limit a reason code tells, if it tells one.
+pub fn reason_limit(reason: u32) -> Option<&'static ReasonLimit> {
+    REASONS.iter().find(|r| r.reason == reason)
+}
 
 /// The row of a log record, by its catalogue row (`super::entry_of`):
 /// every row here is catalogued in the `Limit` family, so a record of any
@@ -150,6 +302,16 @@ mod tests {
             assert_eq!(limit(&format!("{}E", m.id)).map(|x| x.id), Some(m.id));
         }
         assert!(limit("AMQ9208E").is_none());
+        for r in REASONS {
+            assert!(r.source.starts_with(&r.reason.to_string()), "{}", r.reason);
+            assert!(
+                r.source.contains("https://www.ibm.com/docs/"),
+                "{}",
+                r.reason
+            );
+            assert_eq!(reason_limit(r.reason).map(|x| x.limit), Some(r.limit));
+        }
+        assert!(reason_limit(2035).is_none());
         // Every catalogued limit message is reported.
         for e in super::super::CATALOG {
             if e.family == super::super::Family::Limit {

@@ -950,6 +950,20 @@ pub static CATALOG: &[Entry] = &[
         fields: &[t("limit", r"instance limit (\d+)")],
         rule: None,
     },
+    // "Messages sent to local dead-letter queue, channel <c>, reason=<r>":
+    // the `resource-limit` rule's, sources in `limits::LIMITS`.
+    Entry {
+        id: "CSQX548",
+        severity: 'E',
+        family: Family::Limit,
+        role: Role::None,
+        fields: &[
+            t("channel", r"channel ([^\s,]+)"),
+            t("reason", r"reason=(\d+)"),
+            t("dlq_location", r"sent to (local) dead-letter"),
+        ],
+        rule: None,
+    },
     Entry {
         id: "CSQX490",
         severity: 'E',

@@ -1,9 +1,12 @@
 //! `resource-limit`: a limit the queue manager reached (its channel count,
 //! a channel's instances, a dead-letter queue taking what a channel could
 //! not deliver, a full recovery log), one story per limit and object,
-//! naming the setting and, where the record states it, its value. The
-//! messages and where their facts come from are data in
+//! naming the setting and, where the record states it, its value; and the
+//! limits applications meet as MQI reason codes in traces (`calls`). The
+//! messages, reasons and where their facts come from are data in
 //! `crate::catalog::limits`.
+
+mod calls;
 
 use super::builder::FindingBuilder;
 use super::{Pass, RuleInfo, Settings, Threshold};
@@ -18,15 +21,22 @@ use std::collections::{BTreeMap, BTreeSet};
 pub static RULE: RuleInfo = RuleInfo {
     id: "resource-limit",
     severity: Severity::Error,
-    summary: "Limits the queue manager reached: channels, channel instances, dead-letter puts, a full log",
+    summary: "Limits the queue manager reached: channels, channel instances, dead-letter puts, a full log, full queues, handles, connections, storage",
     trigger: "Every error-log, JSON-log, container-log or job-log record of AMQ9513 (maximum \
         number of channels reached), AMQ9544 (messages a channel could not put to their \
-        destination went to a dead-letter queue), AMQ7463 (the queue manager's log is full) or \
-        CSQX489 (z/OS: maximum instance limit exceeded, MAXINST or MAXINSTC). Records are \
+        destination went to a dead-letter queue), AMQ7463 (the queue manager's log is full), \
+        CSQX489 (z/OS: maximum instance limit exceeded, MAXINST or MAXINSTC) or CSQX548 \
+        (z/OS: messages sent to the local dead-letter queue, with the reason). Records are \
         grouped by limit, queue manager and object (the channel where the record names one); \
         a group with at least `min_occurrences` records is a finding naming the limit, the \
         setting that governs it and its value where the record states it, the count, first \
-        and last time, and the commands to look further.",
+        and last time, and the commands to look further. Also every MQI call in a trace \
+        failing with 2053 MQRC_Q_FULL (MAXDEPTH), 2024 MQRC_SYNCPOINT_LIMIT_REACHED \
+        (MAXUMSGS), 2025 MQRC_MAX_CONNS_LIMIT_REACHED, 2017 MQRC_HANDLE_NOT_AVAILABLE \
+        (MAXHANDS), 2056 MQRC_Q_SPACE_NOT_AVAILABLE (disk), 2192 MQRC_STORAGE_MEDIUM_FULL \
+        (z/OS page set or structure) or 2071 MQRC_STORAGE_NOT_AVAILABLE (memory), counted \
+        once per call as in the calls table: one finding per limit and process with at least \
+        `min_occurrences` failed calls.",
     thresholds: &[Threshold::new(
         "min_occurrences",
         1.0,
@@ -40,6 +50,7 @@ pub static RULE: RuleInfo = RuleInfo {
         raising the limit.",
     functions: &[],
     keywords: &[],
+    mqi_calls: true,
     smf_columns: &[],
     make: |s| Box::new(ResourceLimit::new(s)),
     ..RuleInfo::BASE
@@ -59,8 +70,10 @@ struct Group {
     ids: BTreeSet<String>,
     /// The limit's value as a record states it (`CSQX489E ... limit 20`).
     value: Option<String>,
-    /// Where the dead-letter queue was: `1` local, `2` remote.
+    /// Where the dead-letter queue was: `1` (or `local`) local, `2` remote.
     locations: BTreeSet<String>,
+    /// Reason codes the records state (z/OS dead-letter puts).
+    reasons: BTreeSet<u32>,
     addresses: BTreeSet<String>,
     evidence: EvidenceSet,
 }
@@ -68,6 +81,8 @@ struct Group {
 pub struct ResourceLimit {
     min_occurrences: u64,
     groups: BTreeMap<(Limit, String, String), Group>,
+    /// The stories of the run's MQI calls table (`calls_rows`).
+    calls: Vec<calls::CallStory>,
 }
 
 impl ResourceLimit {
@@ -75,6 +90,7 @@ impl ResourceLimit {
         ResourceLimit {
             min_occurrences: s.get("min_occurrences") as u64,
             groups: BTreeMap::new(),
+            calls: Vec::new(),
         }
     }
 }
@@ -97,6 +113,7 @@ impl Pass for ResourceLimit {
         let channel = match m.limit {
             Limit::MaxChannels | Limit::LogFull => None,
             Limit::DeadLetter | Limit::MaxInstances => non_empty(e.get(Key::Channel)),
+            _ => None,
         };
         let key = (m.limit, qmgr, channel.unwrap_or("").to_string());
         if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
@@ -112,6 +129,7 @@ impl Pass for ResourceLimit {
             ids: BTreeSet::new(),
             value: None,
             locations: BTreeSet::new(),
+            reasons: BTreeSet::new(),
             addresses: BTreeSet::new(),
             evidence: EvidenceSet::default(),
         });
@@ -129,12 +147,27 @@ impl Pass for ResourceLimit {
         {
             g.locations.insert(l.to_string());
         }
+        if let Some(r) = non_empty(e.get(Key::Reason)).and_then(|r| r.parse().ok())
+            && g.reasons.len() < 8
+        {
+            g.reasons.insert(r);
+        }
         if let Some(a) = non_empty(e.get(Key::Address)).or(non_empty(e.get(Key::Host)))
             && g.addresses.len() < 16
         {
             g.addresses.insert(a.to_string());
         }
         g.evidence.push(Evidence::from_event(e));
+    }
+
+    /// MQI calls are counted once for the run; their reasons tell the
+    /// limits applications meet.
+    fn takes_calls_table(&mut self) -> bool {
+        true
+    }
+
+    fn calls_rows(&mut self, rows: &[crate::calls::Row]) {
+        self.calls = calls::stories(rows);
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
@@ -144,6 +177,12 @@ impl Pass for ResourceLimit {
             .filter(|g| g.occurrences >= self.min_occurrences)
             .map(finding)
             .collect();
+        out.extend(
+            self.calls
+                .iter()
+                .filter(|c| c.failures() >= self.min_occurrences)
+                .map(calls::CallStory::finding),
+        );
         out.sort_by(|a, b| a.first.cmp(&b.first).then(a.title.cmp(&b.title)));
         out
     }
@@ -198,6 +237,8 @@ fn title(g: &Group) -> String {
             on_qmgr(g)
         ),
         Limit::LogFull => format!("Recovery log full{}", on_qmgr(g)),
+        // Told by reason codes (`calls`), not by a message.
+        other => format!("{}{}", calls::headline(other), on_qmgr(g)),
     };
     format!("{what}{times}")
 }
@@ -220,7 +261,7 @@ fn metrics(g: &Group, object: &str) -> Vec<(&'static str, Metric)> {
             .locations
             .iter()
             .map(|l| match l.as_str() {
-                "1" => "local",
+                "1" | "local" => "local",
                 "2" => "remote",
                 _ => "unknown",
             })
@@ -230,11 +271,27 @@ fn metrics(g: &Group, object: &str) -> Vec<(&'static str, Metric)> {
             Metric::opt_str(Some(at.join(", ")).as_deref().filter(|s| !s.is_empty())),
         ));
     }
+    if !g.reasons.is_empty() {
+        m.push(("reasons", Metric::Str(reasons(g))));
+    }
     if !g.addresses.is_empty() {
         let a: Vec<&str> = g.addresses.iter().map(String::as_str).collect();
         m.push(("addresses", Metric::Str(a.join(", "))));
     }
     m
+}
+
+/// The reasons the records state, named: `2053 MQRC_Q_FULL, 2192 ...`.
+fn reasons(g: &Group) -> String {
+    let named: Vec<String> = g
+        .reasons
+        .iter()
+        .map(|r| match crate::mqrc::name(*r) {
+            Some(n) => format!("{r} {n}"),
+            None => r.to_string(),
+        })
+        .collect();
+    named.join(", ")
 }
 
 /// The runmqsc commands that show the limit, filled with what the
@@ -270,15 +327,32 @@ fn advice(g: &Group) -> String {
             } else {
                 "the dead-letter queue"
             };
+            let why = if g.reasons.is_empty() {
+                String::new()
+            } else {
+                format!(" (reason {})", reasons(g))
+            };
+            // z/OS has neither program: its own handler.
+            let (browse, retry) = if g.message.id.starts_with("CSQ") {
+                (
+                    "browse its messages".to_string(),
+                    "the dead-letter queue handler, CSQUDLQH, with a rules table",
+                )
+            } else {
+                (
+                    format!("browse it (`amqsbcg <deadq> {qm}`)"),
+                    "`runmqdlq` with a rules table",
+                )
+            };
             format!(
-                "Channel {ch} could not put messages to their destination queue and put them \
-                 to {dlq}. Find the queue and depth: `DISPLAY QMGR DEADQ` and `DISPLAY \
-                 QLOCAL(<deadq>) CURDEPTH` on {qm}; browse it (`amqsbcg <deadq> {qm}`) and \
+                "Channel {ch} could not put messages to their destination queue{why} and put \
+                 them to {dlq}. Find the queue and depth: `DISPLAY QMGR DEADQ` and `DISPLAY \
+                 QLOCAL(<deadq>) CURDEPTH` on {qm}; {browse} and \
                  read each message's dead-letter header: Reason (2053 MQRC_Q_FULL, 2051 \
                  MQRC_PUT_INHIBITED, 2085 MQRC_UNKNOWN_OBJECT_NAME, 2035 MQRC_NOT_AUTHORIZED) \
                  and DestQName. For a full queue, `DISPLAY QLOCAL(<destq>) CURDEPTH MAXDEPTH \
-                 IPPROCS` shows whether its consumer stopped; once fixed, `runmqdlq` with a \
-                 rules table can retry the messages."
+                 IPPROCS` shows whether its consumer stopped; once fixed, {retry} \
+                 can retry the messages."
             )
         }
         Limit::LogFull => format!(
@@ -289,6 +363,8 @@ fn advice(g: &Group) -> String {
              Commit or end it; size the log (LogPrimaryFiles, LogSecondaryFiles, \
              LogFilePages in the Log stanza of qm.ini) for the longest unit of work expected."
         ),
+        // Told by reason codes (`calls`), not by a message.
+        _ => format!("The {} on {qm}: {}.", g.message.setting, g.message.meaning),
     }
 }
 
