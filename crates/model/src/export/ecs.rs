@@ -55,6 +55,11 @@ pub fn document(e: &Event) -> Value {
     let mut log = Map::new();
     log.insert("file".into(), json!({ "path": e.path() }));
     put(&mut log, "level", f.level.map(|l| l.as_str()));
+    put(
+        &mut log,
+        "offset",
+        (e.offset != Event::NO_OFFSET).then_some(e.offset),
+    );
     doc.insert("log".into(), Value::Object(log));
     doc.insert("message".into(), e.text.as_str().into());
     let mut process = Map::new();

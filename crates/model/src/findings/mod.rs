@@ -98,6 +98,10 @@ pub struct Evidence {
     /// 1-based; 1 for problems that concern a whole file.
     pub line: u64,
     pub text: String,
+    /// Byte offset of the line in its file (`Event::offset`), when the
+    /// evidence is an event; only the ECS export writes it (`log.offset`).
+    #[serde(skip)]
+    pub offset: Option<u64>,
 }
 
 impl Evidence {
@@ -109,8 +113,14 @@ impl Evidence {
             path: e.path().to_string(),
             line: e.line,
             text: event_line(e),
+            offset: known_offset(e.offset),
         }
     }
+}
+
+/// `Event::offset` when a reader set it.
+fn known_offset(o: u64) -> Option<u64> {
+    (o != Event::NO_OFFSET).then_some(o)
 }
 
 /// Longest evidence text kept, in characters.
@@ -126,6 +136,7 @@ fn event_line(e: &Event) -> String {
 pub struct EventRef {
     path: Arc<str>,
     line: u64,
+    offset: u64,
     ts: Ts,
     trace: bool,
     flag: bool,
@@ -163,6 +174,7 @@ impl EventRef {
         EventRef {
             path: e.origin.path.clone(),
             line: e.line,
+            offset: e.offset,
             ts: e.ts,
             trace,
             flag: trace && e.attr("flag") == Some("*"),
@@ -191,6 +203,7 @@ impl EventRef {
             path: self.path.to_string(),
             line: self.line,
             text: self.line_text_of(text),
+            offset: known_offset(self.offset),
         }
     }
 

@@ -499,6 +499,8 @@ impl Reader for JoblogReader {
 #[derive(Debug, Default)]
 struct Open {
     line: u64,
+    /// The byte offset of `line` (set by `line` once the message opens).
+    offset: u64,
     local: Option<NaiveDateTime>,
     job: String,
     system: Option<String>,
@@ -609,6 +611,11 @@ impl LineFormat for Joblog {
             return;
         }
         run.classified(ctx, no, text);
+        if let Some(o) = run.open.as_mut()
+            && o.line == no
+        {
+            o.offset = meta.offset;
+        }
     }
 
     fn finish_file(&mut self, mut run: JobFile, ctx: &mut FileCtx) {
@@ -938,6 +945,7 @@ impl JobFile {
         drop(x);
         drop(norm);
         let mut e = Event::new(ts, ctx.origin.clone(), o.line, Kind::LogRecord, joined);
+        e.offset = o.offset;
         e.attrs = attrs;
         e.catalog = row;
         ctx.emit(e);

@@ -98,11 +98,28 @@ impl crate::input::Filter for Wrapper {
     fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
         Wrapper::reader(self, r)
     }
+
+    /// Every input line stays one line (see the module docs).
+    fn reader_noting(
+        &self,
+        r: Box<dyn Read + Send>,
+        starts: &crate::encoding::RawStarts,
+    ) -> Box<dyn Read + Send> {
+        self.unwrap(r, Some(starts.line_ends()))
+    }
 }
 
 impl Wrapper {
     /// A reader of the unwrapped lines of `r`.
     pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        self.unwrap(r, None)
+    }
+
+    fn unwrap(
+        &self,
+        r: Box<dyn Read + Send>,
+        lines: Option<crate::encoding::RawEnds>,
+    ) -> Box<dyn Read + Send> {
         Box::new(Unwrap {
             inner: BufReader::with_capacity(256 * 1024, r),
             kind: self.kind,
@@ -116,6 +133,7 @@ impl Wrapper {
             at: 0,
             eof: false,
             failed: None,
+            lines,
         })
     }
 
@@ -443,6 +461,8 @@ struct Unwrap {
     eof: bool,
     /// A read error met after lines still to be handed on.
     failed: Option<io::Error>,
+    /// Notes where the output's lines start in the input.
+    lines: Option<crate::encoding::RawEnds>,
 }
 
 impl Unwrap {
@@ -461,6 +481,9 @@ impl Unwrap {
                 None => (buf.len(), false),
             };
             self.line.extend_from_slice(&buf[..take]);
+            if let Some(l) = self.lines.as_mut() {
+                l.read(&buf[..take]);
+            }
             self.inner.consume(take);
             ended = nl;
             if self.line.len() > MAX_JOINED && !ended {
@@ -577,6 +600,9 @@ impl Read for Unwrap {
                     self.failed = Some(e);
                     break;
                 }
+            }
+            if let Some(l) = self.lines.as_mut() {
+                l.wrote(&self.out);
             }
             if self.out.is_empty() {
                 return Ok(0);
