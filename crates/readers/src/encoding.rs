@@ -97,16 +97,12 @@ fn cp850_into(src: &[u8], out: &mut Vec<u8>) {
 /// (no multi-byte sequence holds it, and a sequence cut by it is replaced
 /// without taking it), the unit 0x000A in UTF-16.
 #[derive(Clone, Default)]
-pub struct RawStarts {
-    own: Arc<StartsInner>,
-    /// The starts of the bytes converted, when they are themselves another
-    /// reader's output (a collector's wrapper taken off: `then`).
-    under: Option<Arc<StartsInner>>,
-}
+pub struct RawStarts(Arc<StartsInner>);
 
 #[derive(Default)]
 struct StartsInner {
-    /// A converter writes to it (until then, offsets are the same).
+    /// Offsets differ (a converter writes to `q`, or `under` is set); until
+    /// then they are the same, and a line costs the reader one load.
     used: AtomicBool,
     q: Mutex<Starts>,
 }
@@ -117,15 +113,34 @@ struct Starts {
     ends: VecDeque<(u64, u64)>,
     /// File offset minus UTF-8 offset at the last line start asked for.
     delta: i64,
+    /// The starts of the bytes converted, when they are themselves another
+    /// reader's output (a collector's wrapper taken off: `then`).
+    under: Option<RawStarts>,
 }
 
 impl RawStarts {
     /// The file offset of the line that starts `at` bytes into the UTF-8
     /// form (the start of the file, or just after a line end).
-    #[inline]
+    #[inline(always)]
     pub fn raw_of(&self, at: u64) -> u64 {
-        let at = self.own.raw_of(at);
-        match &self.under {
+        if !self.0.used.load(Ordering::Relaxed) {
+            return at;
+        }
+        self.mapped(at)
+    }
+
+    #[inline(never)]
+    fn mapped(&self, at: u64) -> u64 {
+        let mut q = self.0.q.lock().unwrap_or_else(|p| p.into_inner());
+        while let Some(&(d, r)) = q.ends.front() {
+            if d > at {
+                break;
+            }
+            q.delta = r as i64 - d as i64;
+            q.ends.pop_front();
+        }
+        let at = at.wrapping_add(q.delta as u64);
+        match &q.under {
             None => at,
             Some(u) => u.raw_of(at),
         }
@@ -134,10 +149,9 @@ impl RawStarts {
     /// These starts, then `under`'s: for bytes converted from the output
     /// of a reader that notes its own starts on `under`.
     pub fn then(self, under: RawStarts) -> RawStarts {
-        RawStarts {
-            own: self.own,
-            under: Some(under.own),
-        }
+        self.0.q.lock().unwrap_or_else(|p| p.into_inner()).under = Some(under);
+        self.start();
+        self
     }
 
     /// What notes the line ends of a reader that keeps every line end of
@@ -150,30 +164,13 @@ impl RawStarts {
         // Pairs in order; a line end with no file line end beside it
         // (never seen) keeps the last difference.
         if let Some(r) = ends.pop_front() {
-            let mut q = self.own.q.lock().unwrap_or_else(|p| p.into_inner());
+            let mut q = self.0.q.lock().unwrap_or_else(|p| p.into_inner());
             q.ends.push_back((utf8_end, r));
         }
     }
 
     fn start(&self) {
-        self.own.used.store(true, Ordering::Relaxed);
-    }
-}
-
-impl StartsInner {
-    fn raw_of(&self, at: u64) -> u64 {
-        if !self.used.load(Ordering::Relaxed) {
-            return at;
-        }
-        let mut q = self.q.lock().unwrap_or_else(|p| p.into_inner());
-        while let Some(&(d, r)) = q.ends.front() {
-            if d > at {
-                break;
-            }
-            q.delta = r as i64 - d as i64;
-            q.ends.pop_front();
-        }
-        at.wrapping_add(q.delta as u64)
+        self.0.used.store(true, Ordering::Relaxed);
     }
 }
 

@@ -95,7 +95,7 @@ impl<R: Read> LineReader<R> {
 
     /// The offset in the file of the line that starts `at` bytes into
     /// what this reader reads.
-    #[inline]
+    #[inline(always)]
     fn file_offset(&self, at: u64) -> u64 {
         match &self.raw {
             None => at,
@@ -185,7 +185,7 @@ impl<R: Read> LineReader<R> {
             }
         };
         if let Some(i) = found {
-            let offset = self.file_offset(self.bytes);
+            let start = self.bytes;
             self.pending = i + 1;
             self.bytes += (i + 1) as u64;
             self.line_no += 1;
@@ -195,7 +195,7 @@ impl<R: Read> LineReader<R> {
             }
             let meta = LineMeta {
                 no: self.line_no,
-                offset,
+                offset: self.file_offset(start),
                 full_len: line.len(),
                 truncated: false,
                 unterminated: false,

@@ -209,9 +209,24 @@ impl EventRef {
 
     /// `head` (a reference without text) with `text`.
     pub fn with_text(&self, text: &str) -> EventRef {
+        self.with_buf(text.to_string())
+    }
+
+    /// This reference with `text` (field by field: a `clone` copies the
+    /// text only to drop it, and passes call this for every record).
+    #[inline]
+    fn with_buf(&self, text: String) -> EventRef {
         EventRef {
-            text: text.to_string(),
-            ..self.clone()
+            path: self.path.clone(),
+            line: self.line,
+            offset: self.offset,
+            ts: self.ts,
+            trace: self.trace,
+            flag: self.flag,
+            pid: self.pid,
+            tid: self.tid,
+            ident: self.ident.clone(),
+            text,
         }
     }
 
@@ -220,10 +235,7 @@ impl EventRef {
         let mut buf = std::mem::take(&mut self.text);
         buf.clear();
         buf.push_str(text);
-        *self = EventRef {
-            text: buf,
-            ..head.clone()
-        };
+        *self = head.with_buf(buf);
     }
 
     fn line_text(&self) -> String {
