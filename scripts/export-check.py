@@ -63,10 +63,9 @@ def sample(n, count=40):
     return list(range(0, n, step)) + [n - 1]
 
 
-def main():
+def main(tmp):
     mqdiag = os.path.abspath(sys.argv[1])
     src = sys.argv[2] if len(sys.argv) > 2 else "fixtures/"
-    tmp = tempfile.mkdtemp(prefix="mqdiag-export-")
     rows_path = os.path.join(tmp, "rows.jsonl")
     ecs_path = os.path.join(tmp, "rows.ecs.ndjson")
     otlp_path = os.path.join(tmp, "rows.otlp.jsonl")
@@ -170,4 +169,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    with tempfile.TemporaryDirectory(prefix="mqdiag-export-") as tmp:
+        main(tmp)

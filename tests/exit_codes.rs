@@ -3,17 +3,10 @@
 
 mod common;
 use common::*;
-use std::path::PathBuf;
 
 const DNS: &str = "fixtures/trace/client-dns"; // one warning
 const SDR: &str = "fixtures/trace/sdr-channel"; // one error, three warnings
 const HEALTHY: &str = "fixtures/healthy";
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mqdiag-exit-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 #[test]
 fn fail_on_thresholds() {
@@ -35,7 +28,8 @@ fn fail_on_thresholds() {
 
 #[test]
 fn baseline_findings_never_fail() {
-    let base = tmp("base.json");
+    let dir = Scratch::new("exit-baseline");
+    let base = dir.path().join("base.json");
     let r = mqdiag(&[
         "analyze",
         SDR,
@@ -127,7 +121,8 @@ fn bad_arguments_exit_2() {
 
 #[test]
 fn bad_baseline_exit_2() {
-    let p = tmp("not-a-report.json");
+    let dir = Scratch::new("exit-bad-baseline");
+    let p = dir.path().join("not-a-report.json");
     std::fs::write(&p, "{\"files\": []}").unwrap();
     let r = mqdiag(&["analyze", DNS, "--baseline", p.to_str().unwrap()]);
     assert_eq!(r.code, 2);
