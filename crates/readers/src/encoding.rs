@@ -88,9 +88,11 @@ fn cp850_into(src: &[u8], out: &mut Vec<u8>) {
 /// Where the lines of a converted file start in the file's own bytes, for
 /// the line reader that reads its UTF-8 form (`LineReader::map_offsets`):
 /// the converter notes, for each line end it writes, the offset after it
-/// in UTF-8 and in the file; the reader asks for the offset of each line it
-/// reads, which also forgets the lines before it, so only the lines
-/// converted and not yet read are held.
+/// in UTF-8 and in the file (`RawEnds`); the reader takes them a batch at a
+/// time and asks for the offset of each line it reads, which forgets the
+/// lines before it (`OffsetMap`), so only the lines converted and not yet
+/// read are held. The same serves a filter that keeps every line a line
+/// (a collector's wrapper taken off).
 ///
 /// Every character set read here writes a line end for each line end of
 /// the file and no other: LF is the byte 0x0A in the ASCII-compatible ones
@@ -101,76 +103,71 @@ pub struct RawStarts(Arc<StartsInner>);
 
 #[derive(Default)]
 struct StartsInner {
-    /// Offsets differ (a converter writes to `q`, or `under` is set); until
-    /// then they are the same, and a line costs the reader one load.
+    /// Offsets differ: a converter writes pairs (until then they are the
+    /// same, and a line costs the reader one load).
     used: AtomicBool,
-    q: Mutex<Starts>,
-}
-
-#[derive(Default)]
-struct Starts {
-    /// (offset in UTF-8, offset in the file) after each line end.
-    ends: VecDeque<(u64, u64)>,
-    /// File offset minus UTF-8 offset at the last line start asked for.
-    delta: i64,
-    /// The starts of the bytes converted, when they are themselves another
-    /// reader's output (a collector's wrapper taken off: `then`).
-    under: Option<RawStarts>,
+    /// (offset in UTF-8, offset in the file) after each line end, not yet
+    /// taken by the reader.
+    q: Mutex<VecDeque<(u64, u64)>>,
 }
 
 impl RawStarts {
-    /// The file offset of the line that starts `at` bytes into the UTF-8
-    /// form (the start of the file, or just after a line end).
-    #[inline(always)]
-    pub fn raw_of(&self, at: u64) -> u64 {
-        if !self.0.used.load(Ordering::Relaxed) {
-            return at;
-        }
-        self.mapped(at)
-    }
-
-    #[inline(never)]
-    fn mapped(&self, at: u64) -> u64 {
-        let mut q = self.0.q.lock().unwrap_or_else(|p| p.into_inner());
-        while let Some(&(d, r)) = q.ends.front() {
-            if d > at {
-                break;
-            }
-            q.delta = r as i64 - d as i64;
-            q.ends.pop_front();
-        }
-        let at = at.wrapping_add(q.delta as u64);
-        match &q.under {
-            None => at,
-            Some(u) => u.raw_of(at),
-        }
-    }
-
-    /// These starts, then `under`'s: for bytes converted from the output
-    /// of a reader that notes its own starts on `under`.
-    pub fn then(self, under: RawStarts) -> RawStarts {
-        self.0.q.lock().unwrap_or_else(|p| p.into_inner()).under = Some(under);
-        self.start();
-        self
-    }
-
     /// What notes the line ends of a reader that keeps every line end of
     /// what it reads (LF bytes) and adds none, on these starts.
     pub(crate) fn line_ends(&self) -> RawEnds {
         RawEnds::new(self.clone(), TextEncoding::Utf8, 0, 0)
     }
 
-    fn push(&self, ends: &mut VecDeque<u64>, utf8_end: u64) {
-        // Pairs in order; a line end with no file line end beside it
-        // (never seen) keeps the last difference.
-        if let Some(r) = ends.pop_front() {
-            let mut q = self.0.q.lock().unwrap_or_else(|p| p.into_inner());
-            q.ends.push_back((utf8_end, r));
+    fn start(&self) {
+        self.0.used.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The reader's side of `RawStarts`.
+pub struct OffsetMap {
+    shared: RawStarts,
+    /// Pairs taken from `shared`, in order.
+    local: VecDeque<(u64, u64)>,
+    /// File offset minus UTF-8 offset at the last line start asked for.
+    delta: i64,
+}
+
+impl OffsetMap {
+    pub fn new(shared: RawStarts) -> OffsetMap {
+        OffsetMap {
+            shared,
+            local: VecDeque::new(),
+            delta: 0,
         }
     }
 
-    fn start(&self) {
-        self.0.used.store(true, Ordering::Relaxed);
+    /// The file offset of the line that starts `at` bytes into the UTF-8
+    /// form (the start of the file, or just after a line end).
+    #[inline(always)]
+    pub fn raw_of(&mut self, at: u64) -> u64 {
+        if !self.shared.0.used.load(Ordering::Relaxed) {
+            return at;
+        }
+        self.mapped(at)
+    }
+
+    #[inline(never)]
+    fn mapped(&mut self, at: u64) -> u64 {
+        loop {
+            while let Some(&(d, r)) = self.local.front() {
+                if d > at {
+                    return at.wrapping_add(self.delta as u64);
+                }
+                self.delta = r as i64 - d as i64;
+                self.local.pop_front();
+            }
+            // The pairs written since the last batch, in one lock.
+            let mut q = self.shared.0.q.lock().unwrap_or_else(|p| p.into_inner());
+            if q.is_empty() {
+                return at.wrapping_add(self.delta as u64);
+            }
+            std::mem::swap(&mut self.local, &mut q);
+        }
     }
 }
 
@@ -187,6 +184,8 @@ pub(crate) struct RawEnds {
     prev: u8,
     /// File offsets after line ends not yet paired with the UTF-8's.
     ends: VecDeque<u64>,
+    /// Pairs made by the last `wrote`, handed over in one lock.
+    pairs: Vec<(u64, u64)>,
 }
 
 impl RawEnds {
@@ -204,6 +203,7 @@ impl RawEnds {
             out_at,
             prev: 0,
             ends: VecDeque::new(),
+            pairs: Vec::new(),
         }
     }
 
@@ -233,12 +233,29 @@ impl RawEnds {
         self.raw_at += b.len() as u64;
     }
 
+    /// `n` bytes just read from the file, ending with a line end when
+    /// `ended` (for a reader that finds them itself: no search).
+    pub(crate) fn read_line(&mut self, n: usize, ended: bool) {
+        self.raw_at += n as u64;
+        if ended {
+            self.ends.push_back(self.raw_at);
+        }
+    }
+
     /// UTF-8 just written.
     pub(crate) fn wrote(&mut self, out: &[u8]) {
         for i in memchr::memchr_iter(b'\n', out) {
-            self.starts.push(&mut self.ends, self.out_at + i as u64 + 1);
+            // Pairs in order; a line end with no file line end beside it
+            // (never seen) keeps the last difference.
+            if let Some(r) = self.ends.pop_front() {
+                self.pairs.push((self.out_at + i as u64 + 1, r));
+            }
         }
         self.out_at += out.len() as u64;
+        if !self.pairs.is_empty() {
+            let mut q = self.starts.0.q.lock().unwrap_or_else(|p| p.into_inner());
+            q.extend(self.pairs.drain(..));
+        }
     }
 }
 
@@ -658,7 +675,7 @@ mod tests {
     /// Lines read converted and their offsets in the file's own bytes.
     fn offsets_read(r: Box<dyn Read + Send>, starts: RawStarts) -> Vec<(u64, String)> {
         let mut lines = crate::lines::LineReader::with_capacity(1000, r);
-        lines.map_offsets(starts);
+        lines.map_offsets(Some(starts), None);
         let mut out = Vec::new();
         while let Some((m, l)) = lines.next_line().unwrap() {
             out.push((m.offset, String::from_utf8_lossy(l).into_owned()));

@@ -25,7 +25,12 @@ pub struct LineReader<R: Read> {
     searched: crate::source::Searched,
     /// Where the lines of a converted file start in its own bytes (see
     /// `map_offsets`); without it, offsets are of the bytes read.
-    raw: Option<crate::encoding::RawStarts>,
+    /// (Boxed, as `outer`: the reader is moved about, and most files have
+    /// neither.)
+    raw: Option<Box<crate::encoding::OffsetMap>>,
+    /// ... and where those bytes' lines start in the file, when a filter
+    /// made them (a collector's wrapper taken off).
+    outer: Option<Box<crate::encoding::OffsetMap>>,
 }
 
 /// Facts about the line just read, beside its bytes.
@@ -62,6 +67,7 @@ impl<R: Read> LineReader<R> {
             failed: false,
             searched: Default::default(),
             raw: None,
+            outer: None,
         }
     }
 
@@ -87,17 +93,28 @@ impl<R: Read> LineReader<R> {
         (rest, self.inner.into_inner(), self.line_no, self.bytes)
     }
 
-    /// Offsets of lines in a file read converted (`encoding::Transcode`):
-    /// in the file's own bytes, not in the UTF-8 this reader reads.
-    pub fn map_offsets(&mut self, raw: crate::encoding::RawStarts) {
-        self.raw = Some(raw);
+    /// Offsets of lines in a file read converted (`encoding::Transcode`),
+    /// and read through a filter (`input::Filter::reader_noting`): in the
+    /// file's own bytes, not in the UTF-8 this reader reads.
+    pub fn map_offsets(
+        &mut self,
+        converted: Option<crate::encoding::RawStarts>,
+        filtered: Option<crate::encoding::RawStarts>,
+    ) {
+        let map = |s| Box::new(crate::encoding::OffsetMap::new(s));
+        self.raw = converted.map(map);
+        self.outer = filtered.map(map);
     }
 
     /// The offset in the file of the line that starts `at` bytes into
     /// what this reader reads.
     #[inline(always)]
-    fn file_offset(&self, at: u64) -> u64 {
-        match &self.raw {
+    fn file_offset(&mut self, at: u64) -> u64 {
+        let at = match &mut self.raw {
+            None => at,
+            Some(r) => r.raw_of(at),
+        };
+        match &mut self.outer {
             None => at,
             Some(r) => r.raw_of(at),
         }
@@ -185,7 +202,7 @@ impl<R: Read> LineReader<R> {
             }
         };
         if let Some(i) = found {
-            let start = self.bytes;
+            let offset = self.file_offset(self.bytes);
             self.pending = i + 1;
             self.bytes += (i + 1) as u64;
             self.line_no += 1;
@@ -195,7 +212,7 @@ impl<R: Read> LineReader<R> {
             }
             let meta = LineMeta {
                 no: self.line_no,
-                offset: self.file_offset(start),
+                offset,
                 full_len: line.len(),
                 truncated: false,
                 unterminated: false,

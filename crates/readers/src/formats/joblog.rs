@@ -499,8 +499,6 @@ impl Reader for JoblogReader {
 #[derive(Debug, Default)]
 struct Open {
     line: u64,
-    /// The byte offset of `line` (set by `line` once the message opens).
-    offset: u64,
     local: Option<NaiveDateTime>,
     job: String,
     system: Option<String>,
@@ -567,6 +565,9 @@ struct JobFile {
     date_from: Option<&'static str>,
     last_time: Option<NaiveTime>,
     open: Option<Open>,
+    /// The byte offset of `open`'s first line (kept here, not in `Open`:
+    /// a larger `Open` is copied by `memcpy` on every message).
+    open_at: u64,
     untimed: u64,
     first_untimed: Option<u64>,
     kinds: [bool; 5],
@@ -591,6 +592,7 @@ impl LineFormat for Joblog {
             date_from: None,
             last_time: None,
             open: None,
+            open_at: 0,
             untimed: 0,
             first_untimed: None,
             kinds: [false; 5],
@@ -611,10 +613,8 @@ impl LineFormat for Joblog {
             return;
         }
         run.classified(ctx, no, text);
-        if let Some(o) = run.open.as_mut()
-            && o.line == no
-        {
-            o.offset = meta.offset;
+        if run.open.as_ref().is_some_and(|o| o.line == no) {
+            run.open_at = meta.offset;
         }
     }
 
@@ -945,7 +945,7 @@ impl JobFile {
         drop(x);
         drop(norm);
         let mut e = Event::new(ts, ctx.origin.clone(), o.line, Kind::LogRecord, joined);
-        e.offset = o.offset;
+        e.offset = self.open_at;
         e.attrs = attrs;
         e.catalog = row;
         ctx.emit(e);

@@ -382,11 +382,11 @@ fn unreadable(info: &mut FileInfo, e: std::io::Error) -> Option<Lines> {
 /// they are read.
 pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
     match open_decoded_with_offsets(input, opts.encoding) {
-        Ok((r, note, starts)) => {
+        Ok((r, note, (converted, filtered))) => {
             info.encoding = Some(note);
             let mut lines = crate::lines::LineReader::new(r);
-            if let Some(s) = starts {
-                lines.map_offsets(s);
+            if converted.is_some() || filtered.is_some() {
+                lines.map_offsets(converted, filtered);
             }
             Some(lines)
         }
@@ -404,16 +404,19 @@ pub fn open_decoded(
     open_decoded_with_offsets(input, forced).map(|(r, note, _)| (r, note))
 }
 
+/// Where a reader's lines start in its file: through a conversion, and
+/// through a filter (`LineReader::map_offsets`).
+type Starts = (
+    Option<crate::encoding::RawStarts>,
+    Option<crate::encoding::RawStarts>,
+);
+
 /// `open_decoded`, and where the lines start in the file when its bytes
-/// may be converted (`LineReader::map_offsets`).
+/// may be converted or filtered (`LineReader::map_offsets`).
 pub fn open_decoded_with_offsets(
     input: &Input,
     forced: Option<TextEncoding>,
-) -> std::io::Result<(
-    Box<dyn std::io::Read + Send>,
-    EncodingNote,
-    Option<crate::encoding::RawStarts>,
-)> {
+) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote, Starts)> {
     let (enc, ascii) = match forced {
         Some(e) => (e, false),
         None => {
@@ -426,16 +429,12 @@ pub fn open_decoded_with_offsets(
         }
     };
     let (r, filtered) = input.open_with_offsets()?;
-    let then = |s: crate::encoding::RawStarts| match &filtered {
-        Some(f) => s.then(f.clone()),
-        None => s,
-    };
     Ok(if enc.transcodes() {
         let starts = crate::encoding::RawStarts::default();
         (
             Box::new(Transcode::with_offsets(r, enc, starts.clone(), 0, 0)),
             EncodingNote::new(enc, None),
-            Some(then(starts)),
+            (Some(starts), filtered),
         )
     } else if ascii {
         let (r, later) = LateDecide::new(r);
@@ -443,10 +442,10 @@ pub fn open_decoded_with_offsets(
         (
             Box::new(r),
             EncodingNote::new(enc, Some(later)),
-            Some(then(starts)),
+            (Some(starts), filtered),
         )
     } else {
-        (r, EncodingNote::new(enc, None), filtered)
+        (r, EncodingNote::new(enc, None), (None, filtered))
     })
 }
 

@@ -482,7 +482,7 @@ impl Unwrap {
             };
             self.line.extend_from_slice(&buf[..take]);
             if let Some(l) = self.lines.as_mut() {
-                l.read(&buf[..take]);
+                l.read_line(take, nl);
             }
             self.inner.consume(take);
             ended = nl;
