@@ -90,8 +90,9 @@ const MAX_OPEN: usize = 1024;
 /// Open connections remembered in all groups: past this, a group's oldest
 /// start makes room for its new one. Starts that never meet a stop (a
 /// channel that ended abnormally) otherwise pile up in every group, and
-/// memory grew with the length of the log.
-const MAX_OPEN_TOTAL: usize = 100_000;
+/// memory grew with the length of the log (reached on a 64 MB job log of
+/// 8,000 channel instances, so that 1 GB of it holds no more).
+const MAX_OPEN_TOTAL: usize = 50_000;
 /// Distinct SMF instance/task keys remembered per group for de-duplication.
 const SEEN_RING: usize = 256;
 /// Groups kept.
@@ -136,11 +137,13 @@ struct Group {
 
 /// Chart buckets a group keeps (memory: up to `MAX_GROUPS` groups).
 const CHART_BUCKETS: usize = 160;
-/// Chart buckets all groups hold together (12 bytes each, ~4 MB): past
+/// Chart buckets all groups hold together (12 bytes each, ~2 MB): past
 /// it every group's charts keep fewer, wider buckets (`chart_cap`), so
 /// memory does not grow with the length of the log. 10,000 groups of 160
-/// buckets each took 25 MB more on a 1 GB job log than on 64 MB.
-const CHART_BUDGET: usize = 320_000;
+/// buckets each took 25 MB more on a 1 GB job log than on 64 MB; twice
+/// this budget still took 8 MB more (a 64 MB log of 8,000 channel
+/// instances had not reached it).
+const CHART_BUDGET: usize = 160_000;
 /// Fewest buckets a group's chart is cut to.
 const MIN_CHART_BUCKETS: usize = 8;
 

@@ -348,7 +348,14 @@ fn classify(line: &str) -> Line<'_> {
             };
         }
     }
-    if let Some(c) = SYSLOG_RE.captures(line) {
+    // Each pattern below wants a byte the line must hold (a record type
+    // first, or the `:` of a time): tested first, a job log's header
+    // lines do not make the program compile patterns it never uses.
+    let first = line.as_bytes().first().copied().unwrap_or(0);
+    let clock = memchr::memchr(b':', line.as_bytes()).is_some();
+    if matches!(first, b'N' | b'M' | b'W' | b'X' | b'O')
+        && let Some(c) = SYSLOG_RE.captures(line)
+    {
         let date = julian(&c[3], &c[4]);
         let time = NaiveTime::from_hms_milli_opt(
             c[5].parse().unwrap_or(99),
@@ -367,9 +374,10 @@ fn classify(line: &str) -> Line<'_> {
         }
     }
     // Only lines that start with a name or a date can be dated lines.
-    if line
-        .trim_start_matches(' ')
-        .starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || "$#@".contains(c))
+    if clock
+        && line.trim_start_matches(' ').starts_with(|c: char| {
+            c.is_ascii_uppercase() || c.is_ascii_digit() || "$#@".contains(c)
+        })
         && let Some(c) = DATED_RE.captures(line)
     {
         let frac = c.get(7).map_or(0, |m| {
@@ -392,7 +400,7 @@ fn classify(line: &str) -> Line<'_> {
             };
         }
     }
-    if let Some(c) = CLOCK_RE.captures(line) {
+    if clock && let Some(c) = CLOCK_RE.captures(line) {
         let frac = c.get(4).map_or(0, |m| {
             let d = m.as_str();
             d.parse::<u32>().unwrap_or(0) * 10u32.pow(6 - d.len() as u32)
@@ -409,7 +417,9 @@ fn classify(line: &str) -> Line<'_> {
             };
         }
     }
-    if let Some(c) = SYSLOG_CONT_RE.captures(line) {
+    if matches!(first, b'D' | b'E' | b'S')
+        && let Some(c) = SYSLOG_CONT_RE.captures(line)
+    {
         return Line::SyslogCont {
             id: c.get(2).map(|m| m.as_str()),
             text: c.get(4).map(|m| m.as_str()).unwrap_or(""),

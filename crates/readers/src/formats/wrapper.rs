@@ -23,8 +23,11 @@
 //! error-log, web-server (Liberty) and `mqsimpleauth` records; JSON lines
 //! carry `ibm_datetime`, `type` `mq_containerlog` or `mq_log`). A line with
 //! no time of its own (a program's stack dump) takes the wrapper's time
-//! when the wrapper has one (Docker, CRI, `--timestamps`), else continues
-//! the line before. Every input line stays one line, so that `file:line`
+//! when the wrapper has one (Docker, CRI, `--timestamps`), unless the
+//! collector wrote it in the same second and on the same stream as the
+//! line before it, which it then continues as in the bare console (the
+//! lines of a stack dump under the record that printed it); without a
+//! wrapper's time it continues the line before. Every input line stays one line, so that `file:line`
 //! points at the collected file: a joined partial line is read at its first
 //! line, the lines it took in are left empty.
 
@@ -118,22 +121,26 @@ impl Wrapper {
     fn unwrap(
         &self,
         r: Box<dyn Read + Send>,
-        lines: Option<crate::encoding::RawEnds>,
+        ends: Option<crate::encoding::RawEnds>,
     ) -> Box<dyn Read + Send> {
         Box::new(Unwrap {
             inner: BufReader::with_capacity(256 * 1024, r),
-            kind: self.kind,
             stats: self.stats.clone(),
-            counts: [0; 3],
             line: Vec::new(),
-            joined: Vec::new(),
-            joined_lines: 0,
-            joined_outer: None,
-            out: Vec::new(),
+            lines: Unwrapping {
+                kind: self.kind,
+                counts: [0; 3],
+                follow: Follow::default(),
+                joined: Vec::new(),
+                joined_lines: 0,
+                joined_outer: None,
+                joined_stream: Stream::Unnamed,
+                out: Vec::new(),
+            },
             at: 0,
             eof: false,
             failed: None,
-            lines,
+            ends,
         })
     }
 
@@ -229,6 +236,28 @@ struct Parts<'a> {
     outer: Option<std::borrow::Cow<'a, [u8]>>,
     inner: std::borrow::Cow<'a, [u8]>,
     partial: bool,
+    /// The stream the collector names (`stdout`, `stderr`), if any.
+    stream: Stream,
+}
+
+/// A collector's stream, when it names one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Stream {
+    #[default]
+    Unnamed,
+    Out,
+    Err,
+    Other,
+}
+
+impl Stream {
+    fn of(name: &[u8]) -> Stream {
+        match name {
+            b"stdout" => Stream::Out,
+            b"stderr" => Stream::Err,
+            _ => Stream::Other,
+        }
+    }
 }
 
 /// Docker's json-file record.
@@ -238,6 +267,8 @@ struct DockerRecord<'a> {
     log: std::borrow::Cow<'a, str>,
     #[serde(borrow, default)]
     time: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    stream: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// A JSON string's text up to its closing quote at the start of `s`, when
@@ -246,14 +277,22 @@ struct DockerRecord<'a> {
 fn plain_string(s: &[u8]) -> Option<(&[u8], &[u8])> {
     let end = memchr::memchr2(b'"', b'\\', s)?;
     let text = &s[..end];
-    (s[end] == b'"' && no_controls(text) && std::str::from_utf8(text).is_ok())
-        .then(|| (text, &s[end + 1..]))
+    (s[end] == b'"' && plain_text(text)).then(|| (text, &s[end + 1..]))
 }
 
 /// No byte below a blank (JSON refuses them unescaped in a string): a
 /// fold without an early exit, which the compiler does many at a time.
 fn no_controls(b: &[u8]) -> bool {
     !b.iter().fold(false, |any, &c| any | (c < 0x20))
+}
+
+/// No control byte, and UTF-8: what JSON takes unescaped in a string.
+/// ASCII without controls, nearly every line, is told by one fold of byte
+/// arithmetic (the high bit of `c - 0x20` is set below a blank, and of `c`
+/// past ASCII), which the compiler does many bytes at a time.
+fn plain_text(b: &[u8]) -> bool {
+    let odd = b.iter().fold(0u8, |any, &c| any | c | c.wrapping_sub(0x20));
+    odd & 0x80 == 0 || (no_controls(b) && std::str::from_utf8(b).is_ok())
 }
 
 /// A json-file record as Docker writes nearly every one,
@@ -270,11 +309,11 @@ fn docker_plain(line: &[u8]) -> Option<Parts<'_>> {
         None if rest[end] == b'"' => (&rest[..end], true, &rest[end + 1..]),
         None => return None,
     };
-    if !no_controls(text) || std::str::from_utf8(text).is_err() {
+    if !plain_text(text) {
         return None;
     }
     let rest = rest.strip_prefix(b",\"stream\":\"")?;
-    let (_, rest) = plain_string(rest)?;
+    let (stream, rest) = plain_string(rest)?;
     let rest = rest.strip_prefix(b",\"time\":\"")?;
     let (time, rest) = plain_string(rest)?;
     if rest != b"}" {
@@ -286,6 +325,7 @@ fn docker_plain(line: &[u8]) -> Option<Parts<'_>> {
         outer: Some(Cow::Borrowed(time)),
         inner: Cow::Borrowed(text),
         partial,
+        stream: Stream::of(stream),
     })
 }
 
@@ -308,14 +348,20 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: r.time.map(|t| Cow::Owned(t.as_bytes().to_vec())),
                 inner: Cow::Owned(inner.as_bytes().to_vec()),
                 partial,
+                stream: r
+                    .stream
+                    .map_or(Stream::Unnamed, |s| Stream::of(s.as_bytes())),
             })
         }
         Kind::Cri => {
             let n = stamp_len(line)?;
             let rest = line.get(n..)?.strip_prefix(b" ")?;
-            let rest = rest
-                .strip_prefix(b"stdout ")
-                .or_else(|| rest.strip_prefix(b"stderr "))?;
+            let (stream, rest) =
+                match (rest.strip_prefix(b"stdout "), rest.strip_prefix(b"stderr ")) {
+                    (Some(r), _) => (Stream::Out, r),
+                    (None, Some(r)) => (Stream::Err, r),
+                    (None, None) => return None,
+                };
             // The tag: `F` or `P`, maybe with more tags after a `:`.
             let tag_end = rest.iter().position(|&b| b == b' ').unwrap_or(rest.len());
             let tag = &rest[..tag_end];
@@ -332,6 +378,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: Some(Cow::Borrowed(&line[..n])),
                 inner: Cow::Borrowed(inner),
                 partial,
+                stream,
             })
         }
         Kind::KubectlPrefix => {
@@ -346,6 +393,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: None,
                 inner: Cow::Borrowed(inner),
                 partial: false,
+                stream: Stream::Unnamed,
             })
         }
         Kind::Compose => {
@@ -360,6 +408,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: None,
                 inner: Cow::Borrowed(inner),
                 partial: false,
+                stream: Stream::Unnamed,
             })
         }
         Kind::Viewer => {
@@ -368,6 +417,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: None,
                 inner: Cow::Borrowed(&line[n..]),
                 partial: false,
+                stream: Stream::Unnamed,
             })
         }
         Kind::Stern => {
@@ -383,6 +433,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: None,
                 inner: Cow::Borrowed(&line[at..]),
                 partial: false,
+                stream: Stream::Unnamed,
             })
         }
         Kind::Timestamps => {
@@ -392,114 +443,118 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 outer: Some(Cow::Borrowed(&line[..n])),
                 inner: Cow::Borrowed(inner),
                 partial: false,
+                stream: Stream::Unnamed,
             })
         }
     }
 }
 
-/// The console line out of a wrapped one, appended to `out`; counts which
-/// clock it keeps (`[own, outer, stamped]`).
-fn unwrap_into(
-    kind: Kind,
-    outer: Option<&[u8]>,
-    inner: &[u8],
-    out: &mut Vec<u8>,
-    c: &mut [u64; 3],
-) {
-    let mut outer = outer;
-    let mut inner = inner;
-    // `is_console(inner)`, with the line's time measured once; a
-    // `--timestamps` line's inner one was found a console line already
-    // (`parts`), and nothing is under it.
-    let stamp = (kind != Kind::Timestamps)
-        .then(|| stamp_len(inner))
-        .flatten();
-    let mut console = kind == Kind::Timestamps
-        || inner.first() == Some(&b'{')
-        || stamp.is_some_and(|n| inner.get(n) == Some(&b' '));
-    // A `--timestamps` stamp under the wrapper (`kubectl logs --prefix
-    // --timestamps`): the wrapper's time when it has none.
-    if kind != Kind::Timestamps
-        && let Some(n) = stamp
-        && let Some(rest) = inner[n..].strip_prefix(b" ")
-        && is_console(rest)
-    {
-        c[2] += 1;
-        outer = outer.or(Some(&inner[..n]));
-        inner = rest;
-        console = true;
+/// The line the next untimed line may continue: set by a line with a
+/// record's text, kept by its continuations.
+#[derive(Default)]
+struct Follow {
+    /// Whether the last line holds a record's text (or continues one).
+    open: bool,
+    /// The collector's stream and second (`2024-08-12T08:32:43`) of it.
+    stream: Stream,
+    second: [u8; 19],
+}
+
+impl Follow {
+    fn set(&mut self, outer: Option<&[u8]>, stream: Stream) {
+        self.open = true;
+        self.stream = stream;
+        self.second = [0; 19];
+        if let Some(t) = outer.and_then(|t| t.get(..19)) {
+            self.second.copy_from_slice(t);
+        }
     }
-    if inner.is_empty() {
-        return;
-    }
-    if console {
-        c[0] += 1;
-        out.extend_from_slice(inner);
-    } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
-        c[1] += 1;
-        out.extend_from_slice(t);
-        out.push(b' ');
-        out.extend_from_slice(inner);
-    } else {
-        out.extend_from_slice(inner);
+
+    /// Whether a line the collector stamped `outer` on `stream` goes on
+    /// from the last one.
+    fn continues(&self, outer: &[u8], stream: Stream) -> bool {
+        self.open && self.stream == stream && outer.get(..19) == Some(&self.second[..])
     }
 }
 
-/// The unwrapping reader: one output line per input line.
-struct Unwrap {
-    inner: BufReader<Box<dyn Read + Send>>,
+/// What one file's lines make, line by line (apart from the reading).
+struct Unwrapping {
     kind: Kind,
-    stats: Arc<Stats>,
     counts: [u64; 3],
-    line: Vec<u8>,
+    follow: Follow,
     /// A partial line being joined, and how many input lines it took.
     joined: Vec<u8>,
     joined_lines: usize,
     joined_outer: Option<Vec<u8>>,
+    joined_stream: Stream,
     out: Vec<u8>,
-    at: usize,
-    eof: bool,
-    /// A read error met after lines still to be handed on.
-    failed: Option<io::Error>,
-    /// Notes where the output's lines start in the input.
-    lines: Option<crate::encoding::RawEnds>,
 }
 
-impl Unwrap {
-    /// Read one input line (at most `MAX_JOINED` bytes kept; the rest of a
-    /// longer line is passed on raw) and put its output in `out`.
-    fn fill(&mut self) -> io::Result<()> {
-        self.line.clear();
-        let mut ended = false;
-        while !ended {
-            let buf = self.inner.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            let (take, nl) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
-            };
-            self.line.extend_from_slice(&buf[..take]);
-            if let Some(l) = self.lines.as_mut() {
-                l.read_line(take, nl);
-            }
-            self.inner.consume(take);
-            ended = nl;
-            if self.line.len() > MAX_JOINED && !ended {
-                // Too long to be a console line: passed on as it is.
-                self.flush_joined();
-                self.out.append(&mut self.line);
-                return Ok(());
+impl Unwrapping {
+    /// The console line out of a wrapped one, appended to `out`; counts
+    /// which clock it keeps (`[own, outer, stamped]`).
+    fn unwrap_into(&mut self, outer: Option<&[u8]>, inner: &[u8], stream: Stream) {
+        let kind = self.kind;
+        let c = &mut self.counts;
+        let out = &mut self.out;
+        let mut outer = outer;
+        let mut inner = inner;
+        // `is_console(inner)`, with the line's time measured once; a
+        // `--timestamps` line's inner one was found a console line already
+        // (`parts`), and nothing is under it.
+        let stamp = (kind != Kind::Timestamps)
+            .then(|| stamp_len(inner))
+            .flatten();
+        let mut console = kind == Kind::Timestamps
+            || inner.first() == Some(&b'{')
+            || stamp.is_some_and(|n| inner.get(n) == Some(&b' '));
+        // A `--timestamps` stamp under the wrapper (`kubectl logs --prefix
+        // --timestamps`): the wrapper's time when it has none.
+        if kind != Kind::Timestamps
+            && let Some(n) = stamp
+            && let Some(rest) = inner[n..].strip_prefix(b" ")
+        {
+            if is_console(rest) {
+                c[2] += 1;
+                outer = outer.or(Some(&inner[..n]));
+                inner = rest;
+                console = true;
+            } else if c[2] > 0 {
+                // In a file with such stamps, a stamp before a line with
+                // no time of its own is the collector's, not the
+                // container's.
+                outer = outer.or(Some(&inner[..n]));
+                inner = rest;
+                console = false;
             }
         }
-        if self.line.is_empty() {
-            self.eof = true;
-            self.flush_joined();
-            return Ok(());
+        if inner.is_empty() {
+            return;
         }
-        let line = std::mem::take(&mut self.line);
-        let mut body: &[u8] = &line;
+        if console {
+            c[0] += 1;
+            self.follow.set(outer, stream);
+            out.extend_from_slice(inner);
+        } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
+            if self.follow.continues(t, stream) {
+                // Written with the line before: it goes on, as in the
+                // console without the wrapper.
+                out.extend_from_slice(inner);
+                return;
+            }
+            c[1] += 1;
+            self.follow.set(Some(t), stream);
+            out.extend_from_slice(t);
+            out.push(b' ');
+            out.extend_from_slice(inner);
+        } else {
+            out.extend_from_slice(inner);
+        }
+    }
+
+    /// One input line (its line end included, if any) to `out`.
+    fn line(&mut self, line: &[u8]) {
+        let mut body: &[u8] = line;
         if let Some(b) = body.strip_suffix(b"\n") {
             body = b;
         }
@@ -515,6 +570,7 @@ impl Unwrap {
             Some(p) if p.partial || self.joined_lines > 0 => {
                 if self.joined_lines == 0 {
                     self.joined_outer = p.outer.map(|o| o.into_owned());
+                    self.joined_stream = p.stream;
                 }
                 self.joined_lines += 1;
                 self.joined.extend_from_slice(&p.inner);
@@ -523,24 +579,29 @@ impl Unwrap {
                 }
             }
             Some(p) => {
-                unwrap_into(
-                    self.kind,
-                    p.outer.as_deref(),
-                    &p.inner,
-                    &mut self.out,
-                    &mut self.counts,
-                );
+                self.unwrap_into(p.outer.as_deref(), &p.inner, p.stream);
                 self.out.push(b'\n');
             }
             None => {
                 self.flush_joined();
+                // A `--timestamps` stamp before a line with no time of its
+                // own: the line is read at the stamp, as it is, unless it
+                // goes on from the line before.
+                let stamp = (self.kind == Kind::Timestamps)
+                    .then(|| stamp_len(body))
+                    .flatten()
+                    .filter(|&n| body.get(n) == Some(&b' '));
+                match stamp {
+                    Some(n) if self.follow.continues(&body[..n], Stream::Unnamed) => {
+                        body = &body[n + 1..];
+                    }
+                    Some(n) => self.follow.set(Some(&body[..n]), Stream::Unnamed),
+                    None => self.follow.open = false,
+                }
                 self.out.extend_from_slice(body);
                 self.out.push(b'\n');
             }
         }
-        self.line = line;
-        self.publish();
-        Ok(())
     }
 
     /// The joined line at its first line, then an empty line for each
@@ -551,13 +612,7 @@ impl Unwrap {
         }
         let joined = std::mem::take(&mut self.joined);
         let outer = self.joined_outer.take();
-        unwrap_into(
-            self.kind,
-            outer.as_deref(),
-            &joined,
-            &mut self.out,
-            &mut self.counts,
-        );
+        self.unwrap_into(outer.as_deref(), &joined, self.joined_stream);
         self.out.push(b'\n');
         for _ in 1..self.joined_lines {
             self.out.push(b'\n');
@@ -565,35 +620,98 @@ impl Unwrap {
         self.joined = joined;
         self.joined.clear();
         self.joined_lines = 0;
-        self.publish();
+    }
+}
+
+/// The unwrapping reader: one output line per input line.
+struct Unwrap {
+    inner: BufReader<Box<dyn Read + Send>>,
+    stats: Arc<Stats>,
+    /// A line longer than the read buffer holds, gathered.
+    line: Vec<u8>,
+    lines: Unwrapping,
+    at: usize,
+    eof: bool,
+    /// A read error met after lines still to be handed on.
+    failed: Option<io::Error>,
+    /// Notes where the output's lines start in the input.
+    ends: Option<crate::encoding::RawEnds>,
+}
+
+impl Unwrap {
+    /// Read one input line (at most `MAX_JOINED` bytes kept; the rest of a
+    /// longer line is passed on raw) and put its output in `out`.
+    fn fill(&mut self) -> io::Result<()> {
+        // A whole line in the read buffer is taken apart where it is.
+        let buf = self.inner.fill_buf()?;
+        if let Some(i) = memchr::memchr(b'\n', buf) {
+            self.lines.line(&buf[..=i]);
+            if let Some(l) = self.ends.as_mut() {
+                l.read_line(i + 1, true);
+            }
+            self.inner.consume(i + 1);
+            return Ok(());
+        }
+        self.line.clear();
+        let mut ended = false;
+        while !ended {
+            let buf = self.inner.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let (take, nl) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            self.line.extend_from_slice(&buf[..take]);
+            if let Some(l) = self.ends.as_mut() {
+                l.read_line(take, nl);
+            }
+            self.inner.consume(take);
+            ended = nl;
+            if self.line.len() > MAX_JOINED && !ended {
+                // Too long to be a console line: passed on as it is.
+                self.lines.flush_joined();
+                self.lines.follow.open = false;
+                self.lines.out.append(&mut self.line);
+                return Ok(());
+            }
+        }
+        if self.line.is_empty() {
+            self.eof = true;
+            self.lines.flush_joined();
+            return Ok(());
+        }
+        let line = std::mem::take(&mut self.line);
+        self.lines.line(&line);
+        self.line = line;
+        Ok(())
     }
 
     /// The counts so far, shared: the largest of any reader of the file
     /// (its head is read again from the start).
     fn publish(&self) {
-        self.stats.own.fetch_max(self.counts[0], Ordering::Relaxed);
-        self.stats
-            .outer
-            .fetch_max(self.counts[1], Ordering::Relaxed);
-        self.stats
-            .stamped
-            .fetch_max(self.counts[2], Ordering::Relaxed);
+        let c = &self.lines.counts;
+        self.stats.own.fetch_max(c[0], Ordering::Relaxed);
+        self.stats.outer.fetch_max(c[1], Ordering::Relaxed);
+        self.stats.stamped.fetch_max(c[2], Ordering::Relaxed);
     }
 }
 
 impl Read for Unwrap {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.out.len() {
+        if self.at == self.lines.out.len() {
             if let Some(e) = self.failed.take() {
                 return Err(e);
             }
-            self.out.clear();
+            self.lines.out.clear();
             self.at = 0;
             // As many lines as the caller has room for: a call per line
             // cost the line reader more than the unwrapping.
-            while self.out.len() < buf.len().max(1) && !self.eof {
+            while self.lines.out.len() < buf.len().max(1) && !self.eof {
                 if let Err(e) = self.fill() {
-                    if self.out.is_empty() {
+                    if self.lines.out.is_empty() {
+                        self.publish();
                         return Err(e);
                     }
                     // The lines before the error first.
@@ -601,15 +719,17 @@ impl Read for Unwrap {
                     break;
                 }
             }
-            if let Some(l) = self.lines.as_mut() {
-                l.wrote(&self.out);
+            self.publish();
+            if let Some(l) = self.ends.as_mut() {
+                l.wrote(&self.lines.out);
             }
-            if self.out.is_empty() {
+            if self.lines.out.is_empty() {
                 return Ok(0);
             }
         }
-        let n = buf.len().min(self.out.len() - self.at);
-        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        let out = &self.lines.out;
+        let n = buf.len().min(out.len() - self.at);
+        buf[..n].copy_from_slice(&out[self.at..self.at + n]);
         self.at += n;
         Ok(n)
     }
@@ -892,6 +1012,67 @@ mod tests {
         assert!(w.describe().contains("for 1 line(s)"), "{}", w.describe());
     }
 
+    /// A stack dump under a record, each line stamped by the collector in
+    /// the record's second: it continues the record as in the bare
+    /// console. On another stream or in a later second a line without a
+    /// time of its own takes the collector's.
+    #[test]
+    fn untimed_lines_written_with_a_record_continue_it() {
+        let cri = "2024-03-14T10:00:01.448966123Z stdout F 2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+                   2024-03-14T10:00:01.448966123Z stdout F goroutine 1 [running]:\n\
+                   2024-03-14T10:00:01.448966200Z stdout F \tmain.go:42 +0x1d\n\
+                   2024-03-14T10:00:01.500000000Z stderr F on stderr\n\
+                   2024-03-14T10:00:01.600000000Z stderr F and after it\n\
+                   2024-03-14T10:00:02.000000000Z stderr F a second later\n";
+        let (k, out, w) = unwrap_text(cri);
+        assert_eq!(k, Kind::Cri);
+        assert_eq!(
+            out,
+            "2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+             goroutine 1 [running]:\n\
+             \tmain.go:42 +0x1d\n\
+             2024-03-14T10:00:01.500000000Z on stderr\n\
+             and after it\n\
+             2024-03-14T10:00:02.000000000Z a second later\n"
+        );
+        assert!(w.describe().contains("for 2 line(s)"), "{}", w.describe());
+        let docker = concat!(
+            r#"{"log":"2024-03-14T10:00:01.448966Z runmqserver: panic: x\n","stream":"stdout","time":"2024-03-14T10:00:01.448966123Z"}"#,
+            "\n",
+            r#"{"log":"goroutine 1 [running]:\n","stream":"stdout","time":"2024-03-14T10:00:01.448966123Z"}"#,
+            "\n",
+            r#"{"log":"main.main()\n","stream":"stderr","time":"2024-03-14T10:00:01.448966123Z"}"#,
+            "\n",
+        );
+        let (_, out, _) = unwrap_text(docker);
+        assert_eq!(
+            out,
+            "2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+             goroutine 1 [running]:\n\
+             2024-03-14T10:00:01.448966123Z main.main()\n"
+        );
+        let prefixed = "[pod/mq-0/qmgr] 2024-03-14T10:00:01.448966123Z 2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+                        [pod/mq-0/qmgr] 2024-03-14T10:00:01.448966123Z goroutine 1 [running]:\n\
+                        [pod/mq-0/qmgr] 2024-03-14T10:00:03.000000000Z later\n";
+        let (k, out, w) = unwrap_text(prefixed);
+        assert_eq!(k, Kind::KubectlPrefix);
+        assert_eq!(
+            out,
+            "2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+             goroutine 1 [running]:\n\
+             2024-03-14T10:00:03.000000000Z later\n"
+        );
+        assert!(w.describe().contains("for 1 line(s)"), "{}", w.describe());
+        let kubectl = "2024-03-14T10:00:01.448966123Z 2024-03-14T10:00:01.448966Z runmqserver: panic: x\n\
+                       2024-03-14T10:00:01.448966123Z goroutine 1 [running]:\n";
+        let (k, out, _) = unwrap_text(kubectl);
+        assert_eq!(k, Kind::Timestamps);
+        assert_eq!(
+            out,
+            "2024-03-14T10:00:01.448966Z runmqserver: panic: x\ngoroutine 1 [running]:\n"
+        );
+    }
+
     #[test]
     fn docker_json_lines_are_decoded_and_partials_joined() {
         let text = concat!(
@@ -915,7 +1096,7 @@ mod tests {
     /// what `serde_json` reads, on records near Docker's shape.
     #[test]
     fn docker_records_by_hand_are_what_serde_reads() {
-        type Read = (Option<Vec<u8>>, Vec<u8>, bool);
+        type Read = (Option<Vec<u8>>, Vec<u8>, bool, Stream);
         let by_serde = |line: &[u8]| -> Option<Read> {
             let r: DockerRecord = serde_json::from_slice(line).ok()?;
             let inner = r.log.trim_end_matches(['\n', '\r']);
@@ -923,6 +1104,8 @@ mod tests {
                 r.time.map(|t| t.as_bytes().to_vec()),
                 inner.as_bytes().to_vec(),
                 !r.log.ends_with('\n'),
+                r.stream
+                    .map_or(Stream::Unnamed, |s| Stream::of(s.as_bytes())),
             ))
         };
         let seeds = [
@@ -942,6 +1125,7 @@ mod tests {
                     p.outer.map(|o| o.into_owned()),
                     p.inner.into_owned(),
                     p.partial,
+                    p.stream,
                 );
                 assert_eq!(Some(got), by_serde(t.as_bytes()), "{t:?}");
             }
