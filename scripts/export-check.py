@@ -5,7 +5,8 @@ Usage: export-check.py MQDIAG [INPUT]   (INPUT: default fixtures/)
 
 - DuckDB reads `timeline --format ecs` (read_json) with as many rows as
   `--format jsonl` has, and sampled rows agree on `@timestamp`,
-  `log.file.path`, `error.code` and `ibmmq.errorlog.qmgr`.
+  `log.file.path`, `error.code` and `ibmmq.errorlog.qmgr`; their
+  `log.offset` is where their line (`mqdiag.line`) starts in the file.
 - Every line of `timeline --format otlp` parses as an
   ExportLogsServiceRequest of the OpenTelemetry proto definitions (unknown
   fields refused), and its records' times are the rows' instants.
@@ -39,6 +40,24 @@ def nanos(ts):
     return (d.days * 86400 + d.seconds) * 1_000_000_000 + d.microseconds * 1000
 
 
+LINE_STARTS = {}
+
+
+def line_start(path, no):
+    """Offset of line `no` (1-based) of a file: after the `no - 1`th LF."""
+    if path not in LINE_STARTS:
+        with open(path, "rb") as f:
+            data = f.read()
+        starts = [0]
+        i = data.find(b"\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = data.find(b"\n", i + 1)
+        LINE_STARTS[path] = (starts, data)
+    starts, data = LINE_STARTS[path]
+    return starts[no - 1], data
+
+
 def sample(n, count=40):
     step = max(1, n // count)
     return list(range(0, n, step)) + [n - 1]
@@ -67,19 +86,29 @@ def main(tmp):
     assert ecs_count == n, f"DuckDB read {ecs_count} ECS documents, jsonl has {n} rows"
     got = db.execute(
         """SELECT CAST("@timestamp" AS VARCHAR), "log".file.path,
-                  "error".code, ibmmq.errorlog.qmgr
+                  "error".code, ibmmq.errorlog.qmgr, "log"."offset", mqdiag.line
            FROM read_json(?, format = 'newline_delimited',
                           columns = {'@timestamp': 'VARCHAR',
-                                     'log': 'STRUCT(file STRUCT(path VARCHAR))',
+                                     'log': 'STRUCT(file STRUCT(path VARCHAR), "offset" UBIGINT)',
+                                     'mqdiag': 'STRUCT(line UBIGINT)',
                                      'error': 'STRUCT(code VARCHAR)',
                                      'ibmmq': 'STRUCT(errorlog STRUCT(qmgr VARCHAR))'})""",
         [ecs_path],
     ).fetchall()
-    checked = qmgrs = 0
+    checked = qmgrs = offsets = 0
     for i in sample(n, 400):
         r = rows[i]
         attrs = r.get("attrs") or {}
-        ts, path, code, qmgr = got[i]
+        ts, path, code, qmgr, offset, line = got[i]
+        assert line == r["line"], (i, line, r["line"])
+        assert offset is not None, (i, path, line)
+        if os.path.isfile(path):
+            # The bytes at the offset are the event's first line.
+            start, data = line_start(path, line)
+            assert offset == start, (i, path, line, offset, start)
+            end = data.find(b"\n", offset)
+            assert data[offset : end if end >= 0 else len(data)].strip(b"\r"), (i, path, line)
+            offsets += 1
         assert ts == r["ts"], (i, ts, r["ts"])
         assert path == r["path"], (i, path, r["path"])
         msgid = attrs.get("msgid")
@@ -90,7 +119,11 @@ def main(tmp):
         assert qmgr == want_qmgr, (i, qmgr, want_qmgr)
         qmgrs += qmgr is not None
         checked += 1
-    print(f"ecs: DuckDB read {ecs_count} documents; {checked} sampled rows agree ({qmgrs} with a queue manager)")
+    assert offsets > 0, "no sampled row's file to check its offset in"
+    print(
+        f"ecs: DuckDB read {ecs_count} documents; {checked} sampled rows agree "
+        f"({qmgrs} with a queue manager, {offsets} offsets checked in their files)"
+    )
 
     count = 0
     with open(otlp_path, encoding="utf-8") as f:

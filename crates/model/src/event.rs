@@ -239,6 +239,11 @@ pub struct Event {
     pub origin: Arc<Origin>,
     /// 1-based line number of the event's first line in its file.
     pub line: u64,
+    /// Byte offset of the event's first line in its file (see
+    /// `Event::NO_OFFSET`): in the file's own bytes (an archive member's
+    /// decompressed bytes, a UTF-16 file's UTF-16 bytes), the first line at
+    /// 0. The exports' `log.offset`.
+    pub offset: u64,
     pub kind: Kind,
     pub pid: Option<u32>,
     pub tid: Option<u32>,
@@ -301,12 +306,17 @@ impl CatalogRow {
 pub type AttrName = std::borrow::Cow<'static, str>;
 
 impl Event {
+    /// `offset` of an event no reader read from a file (made by a test or
+    /// a pass): exports leave `log.offset` out. Every reader sets it.
+    pub const NO_OFFSET: u64 = u64::MAX;
+
     pub fn new(ts: Ts, origin: Arc<Origin>, line: u64, kind: Kind, text: String) -> Event {
         Event {
             ts,
             end: None,
             origin,
             line,
+            offset: Event::NO_OFFSET,
             kind,
             pid: None,
             tid: None,

@@ -11,7 +11,10 @@
 //! a stream by `encoding_rs`, so one decision covers every line, including
 //! English lines in a Russian log (ASCII is the same in all of them).
 
+use std::collections::VecDeque;
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 pub use mqdiag_model::encoding::{EncodingNote, Later, TextEncoding, of};
 
@@ -82,6 +85,180 @@ fn cp850_into(src: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+/// Where the lines of a converted file start in the file's own bytes, for
+/// the line reader that reads its UTF-8 form (`LineReader::map_offsets`):
+/// the converter notes, for each line end it writes, the offset after it
+/// in UTF-8 and in the file (`RawEnds`); the reader takes them a batch at a
+/// time and asks for the offset of each line it reads, which forgets the
+/// lines before it (`OffsetMap`), so only the lines converted and not yet
+/// read are held. The same serves a filter that keeps every line a line
+/// (a collector's wrapper taken off).
+///
+/// Every character set read here writes a line end for each line end of
+/// the file and no other: LF is the byte 0x0A in the ASCII-compatible ones
+/// (no multi-byte sequence holds it, and a sequence cut by it is replaced
+/// without taking it), the unit 0x000A in UTF-16.
+#[derive(Clone, Default)]
+pub struct RawStarts(Arc<StartsInner>);
+
+#[derive(Default)]
+struct StartsInner {
+    /// Offsets differ: a converter writes pairs (until then they are the
+    /// same, and a line costs the reader one load).
+    used: AtomicBool,
+    /// (offset in UTF-8, offset in the file) after each line end, not yet
+    /// taken by the reader.
+    q: Mutex<VecDeque<(u64, u64)>>,
+}
+
+impl RawStarts {
+    /// What notes the line ends of a reader that keeps every line end of
+    /// what it reads (LF bytes) and adds none, on these starts.
+    pub(crate) fn line_ends(&self) -> RawEnds {
+        RawEnds::new(self.clone(), TextEncoding::Utf8, 0, 0)
+    }
+
+    fn start(&self) {
+        self.0.used.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The reader's side of `RawStarts`.
+pub struct OffsetMap {
+    shared: RawStarts,
+    /// Pairs taken from `shared`, in order.
+    local: VecDeque<(u64, u64)>,
+    /// File offset minus UTF-8 offset at the last line start asked for.
+    delta: i64,
+}
+
+impl OffsetMap {
+    pub fn new(shared: RawStarts) -> OffsetMap {
+        OffsetMap {
+            shared,
+            local: VecDeque::new(),
+            delta: 0,
+        }
+    }
+
+    /// The file offset of the line that starts `at` bytes into the UTF-8
+    /// form (the start of the file, or just after a line end).
+    #[inline(always)]
+    pub fn raw_of(&mut self, at: u64) -> u64 {
+        if !self.shared.0.used.load(Ordering::Relaxed) {
+            return at;
+        }
+        self.mapped(at)
+    }
+
+    #[inline(never)]
+    fn mapped(&mut self, at: u64) -> u64 {
+        loop {
+            while let Some(&(d, r)) = self.local.front() {
+                if d > at {
+                    return at.wrapping_add(self.delta as u64);
+                }
+                self.delta = r as i64 - d as i64;
+                self.local.pop_front();
+            }
+            // The pairs written since the last batch, in one lock.
+            let mut q = self.shared.0.q.lock().unwrap_or_else(|p| p.into_inner());
+            if q.is_empty() {
+                return at.wrapping_add(self.delta as u64);
+            }
+            std::mem::swap(&mut self.local, &mut q);
+        }
+    }
+}
+
+/// Line ends of the file's own bytes, for `RawStarts`.
+pub(crate) struct RawEnds {
+    starts: RawStarts,
+    /// UTF-16 little-endian, big-endian, or (None) ASCII-compatible.
+    utf16: Option<bool>,
+    /// Bytes of the file before the converted part, and read of it so far.
+    raw_at: u64,
+    /// UTF-8 bytes before the converted part, and written of it so far.
+    out_at: u64,
+    /// The byte before (a UTF-16 unit's first half).
+    prev: u8,
+    /// File offsets after line ends not yet paired with the UTF-8's.
+    ends: VecDeque<u64>,
+    /// Pairs made by the last `wrote`, handed over in one lock.
+    pairs: Vec<(u64, u64)>,
+}
+
+impl RawEnds {
+    fn new(starts: RawStarts, enc: TextEncoding, raw_at: u64, out_at: u64) -> RawEnds {
+        let utf16 = match enc {
+            TextEncoding::Other(e) if e == encoding_rs::UTF_16LE => Some(true),
+            TextEncoding::Other(e) if e == encoding_rs::UTF_16BE => Some(false),
+            _ => None,
+        };
+        starts.start();
+        RawEnds {
+            starts,
+            utf16,
+            raw_at,
+            out_at,
+            prev: 0,
+            ends: VecDeque::new(),
+            pairs: Vec::new(),
+        }
+    }
+
+    /// Bytes just read from the file.
+    pub(crate) fn read(&mut self, b: &[u8]) {
+        match self.utf16 {
+            None => {
+                for i in memchr::memchr_iter(b'\n', b) {
+                    self.ends.push_back(self.raw_at + i as u64 + 1);
+                }
+            }
+            Some(le) => {
+                // Units start at even offsets of the converted part, which
+                // starts at the file's start.
+                for (i, &c) in b.iter().enumerate() {
+                    let at = self.raw_at + i as u64;
+                    if at % 2 == 1 {
+                        let unit = if le { [self.prev, c] } else { [c, self.prev] };
+                        if unit == [b'\n', 0] {
+                            self.ends.push_back(at + 1);
+                        }
+                    }
+                    self.prev = c;
+                }
+            }
+        }
+        self.raw_at += b.len() as u64;
+    }
+
+    /// `n` bytes just read from the file, ending with a line end when
+    /// `ended` (for a reader that finds them itself: no search).
+    pub(crate) fn read_line(&mut self, n: usize, ended: bool) {
+        self.raw_at += n as u64;
+        if ended {
+            self.ends.push_back(self.raw_at);
+        }
+    }
+
+    /// UTF-8 just written.
+    pub(crate) fn wrote(&mut self, out: &[u8]) {
+        for i in memchr::memchr_iter(b'\n', out) {
+            // Pairs in order; a line end with no file line end beside it
+            // (never seen) keeps the last difference.
+            if let Some(r) = self.ends.pop_front() {
+                self.pairs.push((self.out_at + i as u64 + 1, r));
+            }
+        }
+        self.out_at += out.len() as u64;
+        if !self.pairs.is_empty() {
+            let mut q = self.starts.0.q.lock().unwrap_or_else(|p| p.into_inner());
+            q.extend(self.pairs.drain(..));
+        }
+    }
+}
+
 /// A reader that yields the UTF-8 form of another reader's bytes in a
 /// given encoding. Memory: two fixed buffers.
 pub struct Transcode<R> {
@@ -92,6 +269,8 @@ pub struct Transcode<R> {
     out: Vec<u8>,
     out_pos: usize,
     eof: bool,
+    /// Notes where lines start in the file (`with_offsets`).
+    lines: Option<RawEnds>,
 }
 
 const CHUNK: usize = 32 * 1024;
@@ -110,6 +289,23 @@ impl<R: Read> Transcode<R> {
             out: Vec::with_capacity(CHUNK * 3 + 16),
             out_pos: 0,
             eof: false,
+            lines: None,
+        }
+    }
+
+    /// `new`, noting where lines start in the file on `starts`; the
+    /// converted part starts `raw_at` bytes into the file and `out_at`
+    /// bytes into the UTF-8 form.
+    pub fn with_offsets(
+        inner: R,
+        enc: TextEncoding,
+        starts: RawStarts,
+        raw_at: u64,
+        out_at: u64,
+    ) -> Self {
+        Transcode {
+            lines: Some(RawEnds::new(starts, enc, raw_at, out_at)),
+            ..Transcode::new(inner, enc)
         }
     }
 
@@ -128,6 +324,9 @@ impl<R: Read> Transcode<R> {
                     Err(e) => return Err(e),
                 }
             };
+            if let Some(l) = self.lines.as_mut() {
+                l.read(&self.raw[self.raw_len..self.raw_len + n]);
+            }
             self.raw_len += n;
             let last = n == 0;
             self.eof = last;
@@ -147,6 +346,9 @@ impl<R: Read> Transcode<R> {
                     self.out = out;
                     self.raw_len = 0;
                 }
+            }
+            if let Some(l) = self.lines.as_mut() {
+                l.wrote(&self.out);
             }
         }
         Ok(true)
@@ -182,6 +384,10 @@ pub struct LateDecide {
     /// After the decision: the bytes from the first non-ASCII one on.
     decided: Option<Box<dyn Read + Send>>,
     later: Later,
+    /// Bytes passed on before the decision (all ASCII).
+    passed: u64,
+    /// Where a converted rest's lines start in the file.
+    starts: RawStarts,
 }
 
 impl LateDecide {
@@ -192,6 +398,8 @@ impl LateDecide {
                 ascii: Some(inner),
                 decided: None,
                 later: later.clone(),
+                passed: 0,
+                starts: RawStarts::default(),
             },
             later,
         )
@@ -225,11 +433,26 @@ impl LateDecide {
         let _ = self.later.set(enc);
         let rest: Box<dyn Read + Send> = Box::new(io::Cursor::new(window).chain(inner));
         self.decided = Some(if enc.transcodes() {
-            Box::new(Transcode::new(rest, enc))
+            // The ASCII before is the same in the file and in UTF-8.
+            let at = self.passed;
+            Box::new(Transcode::with_offsets(
+                rest,
+                enc,
+                self.starts.clone(),
+                at,
+                at,
+            ))
         } else {
             rest
         });
         Ok(())
+    }
+}
+
+impl LateDecide {
+    /// Where the lines start in the file, should the rest be converted.
+    pub fn starts(&self) -> RawStarts {
+        self.starts.clone()
     }
 }
 
@@ -257,10 +480,12 @@ impl Read for LateDecide {
         match first {
             None => {
                 self.ascii = Some(inner);
+                self.passed += n as u64;
                 Ok(n)
             }
             Some(i) => {
                 let window = buf[i..n].to_vec();
+                self.passed += i as u64;
                 self.decide(inner, window)?;
                 if i > 0 { Ok(i) } else { self.read(buf) }
             }
@@ -445,6 +670,91 @@ mod tests {
         assert_eq!(note.to_string(), "utf-8");
         let _ = note.later.as_ref().unwrap().set(TextEncoding::Western);
         assert_eq!(note.to_string(), "windows-1252/cp850");
+    }
+
+    /// Lines read converted and their offsets in the file's own bytes.
+    fn offsets_read(r: Box<dyn Read + Send>, starts: RawStarts) -> Vec<(u64, String)> {
+        let mut lines = crate::lines::LineReader::with_capacity(1000, r);
+        lines.map_offsets(Some(starts), None);
+        let mut out = Vec::new();
+        while let Some((m, l)) = lines.next_line().unwrap() {
+            out.push((m.offset, String::from_utf8_lossy(l).into_owned()));
+        }
+        out
+    }
+
+    /// Where each line starts in `bytes`: after each `lf` (a byte, or a
+    /// UTF-16 unit's two bytes at an even offset).
+    fn starts_of(bytes: &[u8], lf: &[u8]) -> Vec<u64> {
+        let mut v = vec![0];
+        let mut i = 0;
+        while i + lf.len() <= bytes.len() {
+            if &bytes[i..i + lf.len()] == lf {
+                v.push((i + lf.len()) as u64);
+            }
+            i += lf.len();
+        }
+        v
+    }
+
+    #[test]
+    fn converted_lines_keep_their_offsets_in_the_file() {
+        let text = "AMQ9208E: Ошибка канала 'A.B'\r\n\nКанал 東京 остановлен.\n".repeat(3000);
+        // UTF-16 with and without BOM, both byte orders.
+        for (le, bom) in [(true, true), (true, false), (false, true)] {
+            let mut bytes = Vec::new();
+            let units = bom
+                .then_some(0xfeff_u16)
+                .into_iter()
+                .chain(text.encode_utf16());
+            for u in units {
+                bytes.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+            }
+            // (As `--encoding` gives it: without a BOM, mostly non-ASCII
+            // text is not taken for UTF-16.)
+            let enc = TextEncoding::Other(if le {
+                encoding_rs::UTF_16LE
+            } else {
+                encoding_rs::UTF_16BE
+            });
+            let starts = RawStarts::default();
+            let r =
+                Transcode::with_offsets(io::Cursor::new(bytes.clone()), enc, starts.clone(), 0, 0);
+            let got = offsets_read(Box::new(r), starts);
+            let lf: &[u8] = if le { b"\n\0" } else { b"\0\n" };
+            let want = starts_of(&bytes, lf);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(got.len(), lines.len());
+            for (i, (o, l)) in got.iter().enumerate() {
+                assert_eq!(*o, want[i], "line {}", i + 1);
+                assert_eq!(l, lines[i]);
+            }
+        }
+        // Shift_JIS over many chunks, then CP1251 after pages of ASCII.
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("東京 (標準時) メモリー\n不足\r\n");
+        let sjis = sjis.repeat(9000);
+        let starts = RawStarts::default();
+        let enc = TextEncoding::Other(encoding_rs::SHIFT_JIS);
+        let r = Transcode::with_offsets(io::Cursor::new(sjis.clone()), enc, starts.clone(), 0, 0);
+        let got: Vec<u64> = offsets_read(Box::new(r), starts)
+            .iter()
+            .map(|g| g.0)
+            .collect();
+        assert_eq!(got, starts_of(&sjis, b"\n")[..got.len()]);
+        assert_eq!(got.len(), 18000);
+        let mut late = b"AMQ9209E: Connection closed.\n".repeat(3000);
+        let (cp, _, _) = encoding_rs::WINDOWS_1251.encode("Канал завершен.\nОбъяснение\n");
+        late.extend_from_slice(&cp.repeat(2000));
+        late.extend_from_slice(b"AMQ9999E: the end\n");
+        let (r, later) = LateDecide::new(Box::new(io::Cursor::new(late.clone())));
+        let starts = r.starts();
+        let got: Vec<u64> = offsets_read(Box::new(r), starts)
+            .iter()
+            .map(|g| g.0)
+            .collect();
+        assert_eq!(later.get().map(|e| e.name()), Some("windows-1251"));
+        assert_eq!(got, starts_of(&late, b"\n")[..got.len()]);
+        assert_eq!(got.len(), 3000 + 4000 + 1);
     }
 
     #[test]

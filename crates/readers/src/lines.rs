@@ -23,6 +23,14 @@ pub struct LineReader<R: Read> {
     /// What searches of its buffered lines found, for a reader that
     /// searches them again after each line it takes (`buffered_searched`).
     searched: crate::source::Searched,
+    /// Where the lines of a converted file start in its own bytes (see
+    /// `map_offsets`); without it, offsets are of the bytes read.
+    /// (Boxed, as `outer`: the reader is moved about, and most files have
+    /// neither.)
+    raw: Option<Box<crate::encoding::OffsetMap>>,
+    /// ... and where those bytes' lines start in the file, when a filter
+    /// made them (a collector's wrapper taken off).
+    outer: Option<Box<crate::encoding::OffsetMap>>,
 }
 
 /// Facts about the line just read, beside its bytes.
@@ -30,6 +38,9 @@ pub struct LineReader<R: Read> {
 pub struct LineMeta {
     /// 1-based line number.
     pub no: u64,
+    /// Byte offset of the line's start in the file (see `LineReader`'s
+    /// `resume` and `map_offsets`).
+    pub offset: u64,
     /// Length of the line as it was in the file, without its line end.
     pub full_len: usize,
     /// The line was longer than the limit and was cut.
@@ -55,11 +66,14 @@ impl<R: Read> LineReader<R> {
             pending: 0,
             failed: false,
             searched: Default::default(),
+            raw: None,
+            outer: None,
         }
     }
 
     /// A reader that goes on from `line_no` lines and `bytes` bytes
-    /// already read elsewhere (numbers and counts continue from there).
+    /// already read elsewhere (numbers, counts and offsets continue from
+    /// there).
     pub fn resume(cap: usize, r: R, line_no: u64, bytes: u64) -> Self {
         LineReader {
             line_no,
@@ -77,6 +91,33 @@ impl<R: Read> LineReader<R> {
         }
         let rest = self.inner.buffer().to_vec();
         (rest, self.inner.into_inner(), self.line_no, self.bytes)
+    }
+
+    /// Offsets of lines in a file read converted (`encoding::Transcode`),
+    /// and read through a filter (`input::Filter::reader_noting`): in the
+    /// file's own bytes, not in the UTF-8 this reader reads.
+    pub fn map_offsets(
+        &mut self,
+        converted: Option<crate::encoding::RawStarts>,
+        filtered: Option<crate::encoding::RawStarts>,
+    ) {
+        let map = |s| Box::new(crate::encoding::OffsetMap::new(s));
+        self.raw = converted.map(map);
+        self.outer = filtered.map(map);
+    }
+
+    /// The offset in the file of the line that starts `at` bytes into
+    /// what this reader reads.
+    #[inline(always)]
+    fn file_offset(&mut self, at: u64) -> u64 {
+        let at = match &mut self.raw {
+            None => at,
+            Some(r) => r.raw_of(at),
+        };
+        match &mut self.outer {
+            None => at,
+            Some(r) => r.raw_of(at),
+        }
     }
 
     fn fail(&mut self, e: io::Error) -> io::Error {
@@ -133,6 +174,8 @@ impl<R: Read> LineReader<R> {
         self.inner.consume(n);
         self.bytes += n as u64;
         self.line_no += lines;
+        // Forget the starts of the lines skipped.
+        self.file_offset(self.bytes);
     }
 
     /// Next line without its `\n` / `\r\n`; `None` at end of input.
@@ -154,6 +197,7 @@ impl<R: Read> LineReader<R> {
             }
         };
         if let Some(i) = found {
+            let offset = self.file_offset(self.bytes);
             self.pending = i + 1;
             self.bytes += (i + 1) as u64;
             self.line_no += 1;
@@ -163,6 +207,7 @@ impl<R: Read> LineReader<R> {
             }
             let meta = LineMeta {
                 no: self.line_no,
+                offset,
                 full_len: line.len(),
                 truncated: false,
                 unterminated: false,
@@ -170,6 +215,7 @@ impl<R: Read> LineReader<R> {
             return Ok(Some((meta, line)));
         }
         self.buf.clear();
+        let start = self.bytes;
         let mut full_len = 0usize;
         let mut found_nl = false;
         let mut any = false;
@@ -211,6 +257,7 @@ impl<R: Read> LineReader<R> {
         }
         let meta = LineMeta {
             no: self.line_no,
+            offset: self.file_offset(start),
             full_len,
             truncated: full_len > self.buf.len(),
             unterminated: !found_nl,
@@ -297,6 +344,21 @@ mod tests {
         assert!(v[2].0.unterminated);
         assert!(!v[1].0.unterminated);
         assert_eq!(v[2].0.no, 3);
+    }
+
+    /// Each line's offset is where it starts in the input, whatever the
+    /// line end, cut or not, and on from a resumed reader's start.
+    #[test]
+    fn offsets_are_where_lines_start() {
+        let input = b"a\r\nbbbbbbbbbbbbbbbbbbbb\n\r\n\ncc";
+        let v = all(input, 8);
+        let offsets: Vec<u64> = v.iter().map(|(m, _)| m.offset).collect();
+        assert_eq!(offsets, vec![0, 3, 24, 26, 27]);
+        let mut r = LineReader::resume(4, &input[3..], 1, 3);
+        let (m, _) = r.next_line().unwrap().unwrap();
+        assert_eq!((m.no, m.offset), (2, 3));
+        r.skip(0, 0);
+        assert_eq!(r.next_line().unwrap().unwrap().0.offset, 24);
     }
 
     #[test]

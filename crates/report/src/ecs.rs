@@ -5,13 +5,16 @@
 //! `event.severity` is a number (ECS asks for one): info 21, warning 47,
 //! error 73, the low/medium/high steps Elastic's own alerts use. The
 //! fingerprint is `event.id`, so indexing a report again replaces its
-//! documents instead of doubling them. Evidence is referenced by file and
-//! line (`log.file.path` and `mqdiag.line` of the first, every one under
-//! `mqdiag.evidence`): mqdiag keeps lines, not byte offsets.
+//! documents instead of doubling them. Evidence is referenced by file,
+//! byte offset and line: `log.file.path`, `log.offset` and `mqdiag.line`
+//! of the first, every one under `mqdiag.evidence` (`path`, `line`,
+//! `offset`, `text`). The offset is that of the line's first byte in the
+//! file as named (an archive member's decompressed bytes, a UTF-16 file's
+//! own bytes); evidence that is no event (a problem with a file) has none.
 
 use super::Report;
 use mqdiag_model::export::ecs::ECS_VERSION;
-use mqdiag_model::findings::Finding;
+use mqdiag_model::findings::{Evidence, Finding};
 use mqdiag_model::problem::Severity;
 use mqdiag_model::timefmt::rfc3339;
 use serde_json::{Map, Value, json};
@@ -59,6 +62,9 @@ pub fn document(f: &Finding, r: &Report) -> Value {
     let mut log = json!({ "level": f.severity.as_str() });
     if let Some(ev) = f.evidence.first() {
         log["file"] = json!({ "path": ev.path });
+        if let Some(o) = ev.offset {
+            log["offset"] = o.into();
+        }
     }
     doc.insert("log".into(), log);
     doc.insert("message".into(), f.title.as_str().into());
@@ -95,13 +101,22 @@ pub fn document(f: &Finding, r: &Report) -> Value {
         "count": f.count,
         "baseline": f.baseline,
         "metrics": serde_json::to_value(&f.metrics).unwrap_or(Value::Null),
-        "evidence": f.evidence,
+        "evidence": f.evidence.iter().map(evidence).collect::<Vec<_>>(),
     });
     if let Some(ev) = f.evidence.first() {
         mq["line"] = ev.line.into();
     }
     doc.insert("mqdiag".into(), mq);
     Value::Object(doc)
+}
+
+/// One evidence reference: the report's fields, and the line's offset.
+fn evidence(ev: &Evidence) -> Value {
+    let mut v = json!({ "path": ev.path, "line": ev.line, "text": ev.text });
+    if let Some(o) = ev.offset {
+        v["offset"] = o.into();
+    }
+    v
 }
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {

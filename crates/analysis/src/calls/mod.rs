@@ -260,6 +260,7 @@ fn unquoted() -> Evidence {
         path: String::new(),
         line: 0,
         text: String::new(),
+        offset: None,
     }
 }
 

@@ -117,6 +117,7 @@ mod tests {
             path: path.into(),
             line,
             text: format!("line {line}"),
+            offset: None,
         }
     }
 

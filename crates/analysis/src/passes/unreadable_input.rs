@@ -124,6 +124,7 @@ fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
             path: fi.path.clone(),
             line: p.line.unwrap_or(1).max(1),
             text: format!("{}: {}", p.severity.as_str(), p.message),
+            offset: None,
         })
         .collect();
     f.evidence.sort_by_key(|e| e.line);
@@ -132,6 +133,7 @@ fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
             path: fi.path.clone(),
             line: 1,
             text: NOT_RECOGNISED.to_string(),
+            offset: None,
         });
     }
     f.key = fi.path.clone();
@@ -161,6 +163,7 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
             line: fi.problems.first().and_then(|p| p.line).unwrap_or(1).max(1),
             // Each file's own words: a copy names the file it copies.
             text: format!("info: {}", first_message(fi)),
+            offset: None,
         })
         .collect();
     f.key = format!("{n} files: {msg}");

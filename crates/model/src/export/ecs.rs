@@ -7,7 +7,9 @@
 //! `installation`, `arithinsert`, `commentinsert`); what it has no name
 //! for is ours (`ibmmq.trace.*`, `ibmmq.fdc.*`, `ibmmq.smf.*`, and every
 //! attribute under `ibmmq.attrs`). The pid is an integer: the thread goes
-//! to `process.thread.id`, never into a `pid.tid` float.
+//! to `process.thread.id`, never into a `pid.tid` float. `log.offset` is
+//! `Event::offset`, the byte where the event's first line starts in its
+//! file (`mqdiag.line` stays beside it).
 
 use super::{Facts, attr_pairs, dataset};
 use crate::event::{Event, Kind};
@@ -55,6 +57,11 @@ pub fn document(e: &Event) -> Value {
     let mut log = Map::new();
     log.insert("file".into(), json!({ "path": e.path() }));
     put(&mut log, "level", f.level.map(|l| l.as_str()));
+    put(
+        &mut log,
+        "offset",
+        (e.offset != Event::NO_OFFSET).then_some(e.offset),
+    );
     doc.insert("log".into(), Value::Object(log));
     doc.insert("message".into(), e.text.as_str().into());
     let mut process = Map::new();

@@ -98,6 +98,10 @@ pub struct Evidence {
     /// 1-based; 1 for problems that concern a whole file.
     pub line: u64,
     pub text: String,
+    /// Byte offset of the line in its file (`Event::offset`), when the
+    /// evidence is an event; only the ECS export writes it (`log.offset`).
+    #[serde(skip)]
+    pub offset: Option<u64>,
 }
 
 impl Evidence {
@@ -109,8 +113,14 @@ impl Evidence {
             path: e.path().to_string(),
             line: e.line,
             text: event_line(e),
+            offset: known_offset(e.offset),
         }
     }
+}
+
+/// `Event::offset` when a reader set it.
+fn known_offset(o: u64) -> Option<u64> {
+    (o != Event::NO_OFFSET).then_some(o)
 }
 
 /// Longest evidence text kept, in characters.
@@ -126,6 +136,7 @@ fn event_line(e: &Event) -> String {
 pub struct EventRef {
     path: Arc<str>,
     line: u64,
+    offset: u64,
     ts: Ts,
     trace: bool,
     flag: bool,
@@ -163,6 +174,7 @@ impl EventRef {
         EventRef {
             path: e.origin.path.clone(),
             line: e.line,
+            offset: e.offset,
             ts: e.ts,
             trace,
             flag: trace && e.attr("flag") == Some("*"),
@@ -191,14 +203,30 @@ impl EventRef {
             path: self.path.to_string(),
             line: self.line,
             text: self.line_text_of(text),
+            offset: known_offset(self.offset),
         }
     }
 
     /// `head` (a reference without text) with `text`.
     pub fn with_text(&self, text: &str) -> EventRef {
+        self.with_buf(text.to_string())
+    }
+
+    /// This reference with `text` (field by field: a `clone` copies the
+    /// text only to drop it, and passes call this for every record).
+    #[inline]
+    fn with_buf(&self, text: String) -> EventRef {
         EventRef {
-            text: text.to_string(),
-            ..self.clone()
+            path: self.path.clone(),
+            line: self.line,
+            offset: self.offset,
+            ts: self.ts,
+            trace: self.trace,
+            flag: self.flag,
+            pid: self.pid,
+            tid: self.tid,
+            ident: self.ident.clone(),
+            text,
         }
     }
 
@@ -207,10 +235,7 @@ impl EventRef {
         let mut buf = std::mem::take(&mut self.text);
         buf.clear();
         buf.push_str(text);
-        *self = EventRef {
-            text: buf,
-            ..head.clone()
-        };
+        *self = head.with_buf(buf);
     }
 
     fn line_text(&self) -> String {

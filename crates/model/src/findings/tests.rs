@@ -84,6 +84,7 @@ fn fingerprint_is_stable_and_depends_on_subject_and_paths() {
         path: "x/a.FMT".into(),
         line: 3,
         text: "one".into(),
+        offset: None,
     });
     let mut b = a.clone();
     b.title = "another title".into();

@@ -437,6 +437,8 @@ struct Pending {
 #[derive(Default)]
 struct BasicFile {
     pending: Option<Pending>,
+    /// The byte offset of the line being read.
+    line_at: u64,
     /// Lines before the first timed one (nothing to attach them to).
     orphans: u64,
     first_orphan: Option<u64>,
@@ -478,6 +480,7 @@ impl LineFormat for Basic {
                 "last line is cut short (log still being written?): skipped",
             );
         } else {
+            run.line_at = meta.offset;
             run.line_step(ctx, no, line, truncated, full_len, cut_len);
         }
     }
@@ -587,7 +590,7 @@ impl BasicFile {
         if ctx.info.utc_offset.is_none() {
             ctx.info.set_offset(*ts.offset(), "data");
         }
-        let event = match mq_message(rest) {
+        let mut event = match mq_message(rest) {
             Some((id, body)) => mq_event(&mut run.memo, ctx, ts, no, id, body, rest),
             None => {
                 let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Text, rest.to_string());
@@ -604,6 +607,7 @@ impl BasicFile {
                 e
             }
         };
+        event.offset = run.line_at;
         run.flush(ctx);
         run.pending = Some(Pending { event, conts: 0 });
     }

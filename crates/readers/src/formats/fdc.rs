@@ -74,6 +74,8 @@ impl Reader for FdcReader {
 #[derive(Debug, Default)]
 struct Report {
     line: u64,
+    /// The byte offset of `line`.
+    offset: u64,
     fields: Vec<(String, String)>,
     /// The box was not closed: the file or the box was cut.
     cut: bool,
@@ -183,6 +185,8 @@ struct Fdc;
 struct FdcFile {
     report: Option<Report>,
     last_border: Option<u64>,
+    /// The byte offset of `last_border`.
+    last_border_at: u64,
     reports: u64,
 }
 
@@ -221,6 +225,7 @@ impl LineFormat for Fdc {
             );
             run.report = Some(Report {
                 line: no,
+                offset: meta.offset,
                 fields: Vec::new(),
                 cut: true,
             });
@@ -231,6 +236,7 @@ impl LineFormat for Fdc {
         }
         if text.starts_with("+-") {
             run.last_border = Some(no);
+            run.last_border_at = meta.offset;
             if run.report.is_some() {
                 run.emit_report(ctx);
             }
@@ -248,9 +254,13 @@ impl LineFormat for Fdc {
                 r.cut = true;
                 run.emit_report(ctx);
             }
-            let line = run.last_border.filter(|b| *b + 2 >= no).unwrap_or(no);
+            let (line, offset) = match run.last_border.filter(|b| *b + 2 >= no) {
+                Some(b) => (b, run.last_border_at),
+                None => (no, meta.offset),
+            };
             run.report = Some(Report {
                 line,
+                offset,
                 fields: Vec::new(),
                 cut: false,
             });
@@ -386,6 +396,7 @@ impl FdcFile {
             text = "FDC report (fragment without its probe id)".to_string();
         }
         let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::Fdc, text);
+        e.offset = r.offset;
         if r.cut {
             e.set_attr("incomplete", "true");
         }

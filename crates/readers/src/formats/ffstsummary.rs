@@ -241,7 +241,8 @@ impl LineFormat for FfstSummary {
         if ctx.info.utc_offset.is_none() && l.offset.is_some() {
             ctx.info.set_offset(off, "data");
         }
-        let e = event(&l, ctx.origin, no, off);
+        let mut e = event(&l, ctx.origin, no, off);
+        e.offset = meta.offset;
         ctx.emit(e);
     }
 

@@ -575,6 +575,9 @@ struct JobFile {
     date_from: Option<&'static str>,
     last_time: Option<NaiveTime>,
     open: Option<Open>,
+    /// The byte offset of `open`'s first line (kept here, not in `Open`:
+    /// a larger `Open` is copied by `memcpy` on every message).
+    open_at: u64,
     untimed: u64,
     first_untimed: Option<u64>,
     kinds: [bool; 5],
@@ -599,6 +602,7 @@ impl LineFormat for Joblog {
             date_from: None,
             last_time: None,
             open: None,
+            open_at: 0,
             untimed: 0,
             first_untimed: None,
             kinds: [false; 5],
@@ -619,6 +623,9 @@ impl LineFormat for Joblog {
             return;
         }
         run.classified(ctx, no, text);
+        if run.open.as_ref().is_some_and(|o| o.line == no) {
+            run.open_at = meta.offset;
+        }
     }
 
     fn finish_file(&mut self, mut run: JobFile, ctx: &mut FileCtx) {
@@ -948,6 +955,7 @@ impl JobFile {
         drop(x);
         drop(norm);
         let mut e = Event::new(ts, ctx.origin.clone(), o.line, Kind::LogRecord, joined);
+        e.offset = self.open_at;
         e.attrs = attrs;
         e.catalog = row;
         ctx.emit(e);

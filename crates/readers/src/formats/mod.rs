@@ -381,10 +381,14 @@ fn unreadable(info: &mut FileInfo, e: std::io::Error) -> Option<Lines> {
 /// are decoded by `text::decode_line`); others are converted to UTF-8 as
 /// they are read.
 pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
-    match open_decoded(input, opts.encoding) {
-        Ok((r, note)) => {
+    match open_decoded_with_offsets(input, opts.encoding) {
+        Ok((r, note, (converted, filtered))) => {
             info.encoding = Some(note);
-            Some(crate::lines::LineReader::new(r))
+            let mut lines = crate::lines::LineReader::new(r);
+            if converted.is_some() || filtered.is_some() {
+                lines.map_offsets(converted, filtered);
+            }
+            Some(lines)
         }
         Err(e) => unreadable(info, e),
     }
@@ -397,6 +401,22 @@ pub fn open_decoded(
     input: &Input,
     forced: Option<TextEncoding>,
 ) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote)> {
+    open_decoded_with_offsets(input, forced).map(|(r, note, _)| (r, note))
+}
+
+/// Where a reader's lines start in its file: through a conversion, and
+/// through a filter (`LineReader::map_offsets`).
+type Starts = (
+    Option<crate::encoding::RawStarts>,
+    Option<crate::encoding::RawStarts>,
+);
+
+/// `open_decoded`, and where the lines start in the file when its bytes
+/// may be converted or filtered (`LineReader::map_offsets`).
+pub fn open_decoded_with_offsets(
+    input: &Input,
+    forced: Option<TextEncoding>,
+) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote, Starts)> {
     let (enc, ascii) = match forced {
         Some(e) => (e, false),
         None => {
@@ -408,17 +428,24 @@ pub fn open_decoded(
             )
         }
     };
-    let r = input.open()?;
+    let (r, filtered) = input.open_with_offsets()?;
     Ok(if enc.transcodes() {
+        let starts = crate::encoding::RawStarts::default();
         (
-            Box::new(Transcode::new(r, enc)),
+            Box::new(Transcode::with_offsets(r, enc, starts.clone(), 0, 0)),
             EncodingNote::new(enc, None),
+            (Some(starts), filtered),
         )
     } else if ascii {
         let (r, later) = LateDecide::new(r);
-        (Box::new(r), EncodingNote::new(enc, Some(later)))
+        let starts = r.starts();
+        (
+            Box::new(r),
+            EncodingNote::new(enc, Some(later)),
+            (Some(starts), filtered),
+        )
     } else {
-        (r, EncodingNote::new(enc, None))
+        (r, EncodingNote::new(enc, None), (None, filtered))
     })
 }
 

@@ -101,11 +101,28 @@ impl crate::input::Filter for Wrapper {
     fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
         Wrapper::reader(self, r)
     }
+
+    /// Every input line stays one line (see the module docs).
+    fn reader_noting(
+        &self,
+        r: Box<dyn Read + Send>,
+        starts: &crate::encoding::RawStarts,
+    ) -> Box<dyn Read + Send> {
+        self.unwrap(r, Some(starts.line_ends()))
+    }
 }
 
 impl Wrapper {
     /// A reader of the unwrapped lines of `r`.
     pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        self.unwrap(r, None)
+    }
+
+    fn unwrap(
+        &self,
+        r: Box<dyn Read + Send>,
+        ends: Option<crate::encoding::RawEnds>,
+    ) -> Box<dyn Read + Send> {
         Box::new(Unwrap {
             inner: BufReader::with_capacity(256 * 1024, r),
             stats: self.stats.clone(),
@@ -123,6 +140,7 @@ impl Wrapper {
             at: 0,
             eof: false,
             failed: None,
+            ends,
         })
     }
 
@@ -616,6 +634,8 @@ struct Unwrap {
     eof: bool,
     /// A read error met after lines still to be handed on.
     failed: Option<io::Error>,
+    /// Notes where the output's lines start in the input.
+    ends: Option<crate::encoding::RawEnds>,
 }
 
 impl Unwrap {
@@ -626,6 +646,9 @@ impl Unwrap {
         let buf = self.inner.fill_buf()?;
         if let Some(i) = memchr::memchr(b'\n', buf) {
             self.lines.line(&buf[..=i]);
+            if let Some(l) = self.ends.as_mut() {
+                l.read_line(i + 1, true);
+            }
             self.inner.consume(i + 1);
             return Ok(());
         }
@@ -641,6 +664,9 @@ impl Unwrap {
                 None => (buf.len(), false),
             };
             self.line.extend_from_slice(&buf[..take]);
+            if let Some(l) = self.ends.as_mut() {
+                l.read_line(take, nl);
+            }
             self.inner.consume(take);
             ended = nl;
             if self.line.len() > MAX_JOINED && !ended {
@@ -694,6 +720,9 @@ impl Read for Unwrap {
                 }
             }
             self.publish();
+            if let Some(l) = self.ends.as_mut() {
+                l.wrote(&self.lines.out);
+            }
             if self.lines.out.is_empty() {
                 return Ok(0);
             }

@@ -62,6 +62,16 @@ pub enum Location {
 /// A reader over another reader's bytes, changed on the way.
 pub trait Filter: std::fmt::Debug + Send + Sync {
     fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send>;
+
+    /// `reader`, noting on `starts` where the lines it writes start in
+    /// `r` (a filter that keeps lines where they are says so here).
+    fn reader_noting(
+        &self,
+        r: Box<dyn Read + Send>,
+        _starts: &crate::encoding::RawStarts,
+    ) -> Box<dyn Read + Send> {
+        self.reader(r)
+    }
 }
 
 impl Location {
@@ -84,6 +94,20 @@ impl Location {
             )),
             Location::Unwrapped { inner, wrapper } => wrapper.reader(inner.open()?),
         })
+    }
+
+    /// A filter's output noting where its lines start in what it reads
+    /// (`Filter::reader_noting`); `None` for any other location.
+    fn open_noting(
+        &self,
+        starts: &crate::encoding::RawStarts,
+    ) -> Option<io::Result<Box<dyn Read + Send>>> {
+        match self {
+            Location::Unwrapped { inner, wrapper } => {
+                Some(inner.open().map(|r| wrapper.reader_noting(r, starts)))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -144,10 +168,26 @@ impl Input {
     /// towards the progress line when one is shown.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let r = self.location.open()?;
-        Ok(match &self.progress {
+        Ok(self.counted(r))
+    }
+
+    /// `open`, and for a filtered input (`Location::Unwrapped`) where its
+    /// lines start in the file (`LineReader::map_offsets`).
+    pub fn open_with_offsets(
+        &self,
+    ) -> io::Result<(Box<dyn Read + Send>, Option<crate::encoding::RawStarts>)> {
+        let starts = crate::encoding::RawStarts::default();
+        match self.location.open_noting(&starts) {
+            Some(r) => Ok((self.counted(r?), Some(starts))),
+            None => Ok((self.open()?, None)),
+        }
+    }
+
+    fn counted(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+        match &self.progress {
             Some(m) => Box::new(m.counting(r, self.display.clone())),
             None => r,
-        })
+        }
     }
 
     /// The first `n` bytes (fewer for a short file). Not counted as

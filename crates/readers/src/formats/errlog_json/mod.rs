@@ -756,6 +756,7 @@ impl LineFormat for ErrlogJson {
                         && let Some(mut e) = self.record(run, ctx, no, &Members::new(&m))
                     {
                         e.set(AttrKey::Incomplete, "true");
+                        e.offset = meta.offset;
                         ctx.emit(e);
                     }
                     return;
@@ -771,7 +772,8 @@ impl LineFormat for ErrlogJson {
             }
             (None, None) => return,
         };
-        if let Some(e) = self.record(run, ctx, no, &found) {
+        if let Some(mut e) = self.record(run, ctx, no, &found) {
+            e.offset = meta.offset;
             // A container's `FDC summary:` record lists FDCs: each is one.
             let fdcs =
                 if self.format == crate::formats::container_log::FORMAT && e.kind == Kind::Text {
@@ -780,7 +782,8 @@ impl LineFormat for ErrlogJson {
                     Vec::new()
                 };
             ctx.emit(e);
-            for f in fdcs {
+            for mut f in fdcs {
+                f.offset = meta.offset;
                 ctx.emit(f);
             }
         }

@@ -18,6 +18,8 @@ pub(super) enum St {
 #[derive(Debug)]
 pub struct RawRecord {
     pub line: u64,
+    /// The byte offset of `line` in the file.
+    pub offset: u64,
     pub last_line: u64,
     pub header: Header,
     pub(super) buf: String,
@@ -50,6 +52,7 @@ impl RawRecord {
     pub(super) fn new(line: u64, header: Header) -> RawRecord {
         let mut r = RawRecord {
             line,
+            offset: 0,
             last_line: line,
             header,
             buf: String::new(),
@@ -256,6 +259,8 @@ pub struct Parser {
     /// The line being fed was cut to the line-length limit (so a value
     /// without its closing parenthesis is expected, and already reported).
     pub line_cut: bool,
+    /// The byte offset of the line being fed.
+    pub line_at: u64,
     pub out: VecDeque<Item>,
     /// A record the source is done with, whose buffers the next header
     /// reuses.
@@ -289,13 +294,15 @@ impl Parser {
 
     /// A record for the header at line `no`: the spare one when there is.
     fn record(&mut self, no: u64, h: Header) -> Box<RawRecord> {
-        match self.spare.take() {
+        let mut r = match self.spare.take() {
             Some(mut r) => {
                 r.reuse(no, h);
                 r
             }
             None => Box::new(RawRecord::new(no, h)),
-        }
+        };
+        r.offset = self.line_at;
+        r
     }
 
     /// A run of NUL bytes (a hole left by a crash) was removed from the

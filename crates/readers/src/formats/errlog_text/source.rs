@@ -154,6 +154,7 @@ impl LineFormat for ErrlogText {
             *run.encodings.entry(enc).or_default() += 1;
         }
         run.parser.line_cut = meta.truncated;
+        run.parser.line_at = meta.offset;
         run.parser.feed(meta.no, &text);
         self.drain(run, ctx);
     }
@@ -290,6 +291,7 @@ impl ErrlogText {
             None => summary.clone(),
         };
         let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::LogRecord, text);
+        e.offset = r.offset;
         // A record carries 20 to 30 attributes: one allocation, not five.
         e.attrs = crate::event::Attrs::spare(32, 1024);
         if r.incomplete {

@@ -11,7 +11,7 @@ impl FileState {
         p: Placed,
         lpar: i32,
         record: NaiveDateTime,
-        no: u64,
+        (no, at): (u64, u64),
         bytes: Vec<u8>,
         cells: Option<csvline::Kept>,
         layout: Arc<Layout>,
@@ -28,6 +28,7 @@ impl FileState {
             offset: p.offset,
             from: p.from,
             line_no: no,
+            at,
             bytes,
             cells,
             layout,
@@ -103,6 +104,7 @@ impl FileState {
         let at = |t: NaiveDateTime| off.from_utc_datetime(&t);
         let ts = at(h.key.0);
         let mut e = Event::new(ts, self.origin.clone(), h.line_no, Kind::SmfRecord, text);
+        e.offset = h.at;
         e.end = h.end.map(at);
         e.attrs = attrs;
         self.info.saw_event(&ts);

@@ -49,7 +49,13 @@ impl FileState {
             let placed = self.place(Timing::of(&p.layout), &r, p.line_no, p.record, p.anchor);
             let lpar = self.lpar_offset(&r, p.line_no);
             self.hold(
-                placed, lpar, p.record, p.line_no, p.bytes, p.cells, p.layout,
+                placed,
+                lpar,
+                p.record,
+                (p.line_no, p.at),
+                p.bytes,
+                p.cells,
+                p.layout,
             );
         }
     }

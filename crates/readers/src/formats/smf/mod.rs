@@ -198,6 +198,8 @@ fn looks_like_data_row(line: &[u8]) -> bool {
 /// A row waiting for the clock estimate.
 struct Pending {
     line_no: u64,
+    /// The byte offset of the row's line.
+    at: u64,
     bytes: Vec<u8>,
     cells: Option<csvline::Kept>,
     layout: Arc<Layout>,
@@ -217,6 +219,8 @@ struct Held {
     offset: Option<i32>,
     from: &'static str,
     line_no: u64,
+    /// The byte offset of the row's line.
+    at: u64,
     bytes: Vec<u8>,
     cells: Option<csvline::Kept>,
     layout: Arc<Layout>,
@@ -295,6 +299,8 @@ struct FileState {
     qmgrs: BTreeSet<String>,
     lpars: BTreeSet<String>,
     versions: BTreeSet<String>,
+    /// The byte offset of the line being read.
+    line_at: u64,
 }
 
 /// `--smf-stck-tz`, the SMF reader's own option
@@ -499,6 +505,7 @@ impl FileState {
             qmgrs: BTreeSet::new(),
             lpars: BTreeSet::new(),
             versions: BTreeSet::new(),
+            line_at: 0,
         }
     }
 
@@ -508,6 +515,7 @@ impl FileState {
 
     fn handle(&mut self, meta: LineMeta, line: &[u8]) {
         let no = meta.no;
+        self.line_at = meta.offset;
         let line = if no == 1 {
             line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
         } else {
@@ -742,6 +750,7 @@ impl FileState {
             self.pending_bytes += line.len();
             self.pending.push(Pending {
                 line_no: no,
+                at: self.line_at,
                 bytes: line.to_vec(),
                 cells: csvline::Kept::of(line, fields),
                 layout: layout.clone(),
@@ -762,7 +771,7 @@ impl FileState {
                 placed,
                 lpar,
                 record,
-                no,
+                (no, self.line_at),
                 line.to_vec(),
                 cells,
                 layout.clone(),

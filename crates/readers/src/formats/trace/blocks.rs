@@ -130,6 +130,8 @@ struct BlockRow {
 struct Job {
     bytes: Arc<Vec<u8>>,
     first_line: u64,
+    /// The byte offset of its first line in the file.
+    first_byte: u64,
     date: NaiveDate,
     out: Vec<u8>,
     rows: Vec<BlockRow>,
@@ -174,6 +176,7 @@ pub(super) type Query = (Arc<str>, i64, usize, bool);
 struct Block {
     bytes: Arc<Vec<u8>>,
     first_line: u64,
+    first_byte: u64,
     lines: u64,
     reply: Receiver<Done>,
 }
@@ -360,6 +363,7 @@ impl Pipeline {
     /// Keep the helpers busy: send blocks until `cap` are in flight.
     fn fill(&mut self, date: NaiveDate) {
         while self.flight.len() < self.cap {
+            let first_byte = self.bytes;
             let Some((buf, first_line, lines)) = self.read_block() else {
                 return;
             };
@@ -369,6 +373,7 @@ impl Pipeline {
             let job = Job {
                 bytes: bytes.clone(),
                 first_line,
+                first_byte,
                 date,
                 out,
                 rows,
@@ -383,6 +388,7 @@ impl Pipeline {
             self.flight.push_back(Block {
                 bytes,
                 first_line,
+                first_byte,
                 lines,
                 reply: rx,
             });
@@ -609,7 +615,8 @@ impl TraceSource {
                 p.replayed += 1;
                 p.missed += 1;
                 let r: Box<dyn Read + Send> = Box::new(Shared(b.bytes, 0));
-                let reader = LineReader::resume(BLOCK_READ_BUFFER, r, b.first_line - 1, 0);
+                let reader =
+                    LineReader::resume(BLOCK_READ_BUFFER, r, b.first_line - 1, b.first_byte);
                 if let Some(seg) = self.seg.as_mut() {
                     seg.lines = Some(Box::new(reader));
                 }
@@ -744,6 +751,7 @@ impl TraceSource {
         let Job {
             bytes,
             first_line,
+            first_byte,
             date,
             mut out,
             mut rows,
@@ -761,7 +769,7 @@ impl TraceSource {
             seg.info = FileInfo::new(&t.input.display, super::FORMAT, 0);
             seg.info.pid = t.pid;
             let r: Box<dyn Read + Send> = Box::new(Shared(bytes, 0));
-            let reader = LineReader::resume(BLOCK_READ_BUFFER, r, first_line - 1, 0);
+            let reader = LineReader::resume(BLOCK_READ_BUFFER, r, first_line - 1, first_byte);
             seg.lines = Some(Box::new(reader));
         }
         out.clear();

@@ -218,6 +218,7 @@ impl TraceSource {
                 Kind::Header,
                 data.to_string(),
             );
+            e.offset = self.line_at;
             e.pid = Some(rec.pid);
             e.tid = Some(rec.tid);
             e.ident = rec.ident.map(|i| self.names.get(i));
@@ -360,6 +361,7 @@ impl TraceSource {
         let seg = self.seg.as_mut().expect("segment");
         let text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
         let mut e = Event::new(ts, seg.origin.clone(), no, kind, text);
+        e.offset = self.line_at;
         e.pid = Some(rec.pid);
         e.tid = Some(rec.tid);
         e.ident = ident;

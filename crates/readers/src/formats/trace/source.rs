@@ -89,6 +89,8 @@ pub struct TraceSource {
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     pub(super) unix_title: bool,
     pub(super) out: VecDeque<Event>,
+    /// The byte offset of the line being read the full way.
+    pub(super) line_at: u64,
     /// The day of the last row rendered straight from its line.
     pub(super) day: Option<Day>,
     /// Idents known to have the ident shape.
@@ -131,6 +133,7 @@ impl TraceSource {
             skipped: None,
             unix_title: false,
             out: VecDeque::new(),
+            line_at: 0,
             day: None,
             idents: Idents::default(),
             fast_span: None,
@@ -305,6 +308,7 @@ impl TraceSource {
     ) {
         let seg = self.seg.as_mut().expect("segment");
         let no = meta.no;
+        self.line_at = meta.offset;
         if meta.truncated {
             seg.info.problem(
                 ProblemCode::LineTooLong,
