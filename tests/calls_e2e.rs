@@ -1,7 +1,7 @@
 //! End-to-end: `mqdiag calls` on the fixtures.
 
 mod common;
-use common::{mqdiag, stdout_of};
+use common::{evidence_lines, mqdiag, stdout_of};
 
 /// `--date` pins the one headerless fixture (its calls carry no date, but
 /// the run must not depend on the checkout's file times either).
@@ -165,13 +165,7 @@ fn mqi_failures_finding_snapshot() {
     assert_eq!(f["metrics"]["reason_name"], "MQRC_NOT_AUTHORIZED");
     assert_eq!(f["metrics"]["failures"], 2);
     assert_eq!(f["metrics"]["calls"], 4);
-    let lines: Vec<u64> = f["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["line"].as_u64().unwrap())
-        .collect();
-    assert_eq!(lines, [19, 23]);
+    assert_eq!(evidence_lines(f), [19, 23]);
     // 2033 after a wait is normal: no finding for MQGET.
     assert!(
         v["findings"]

@@ -11,6 +11,17 @@ use common::{Scratch, jsonl, stdout_of, zip_deflated};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
+/// Every format whose reader makes events (binary traces make none).
+const EVENT_FORMATS: [&str; 7] = [
+    "container-log",
+    "errlog-json",
+    "errlog-text",
+    "fdc",
+    "fmt-trace",
+    "smf-csv",
+    "zos-joblog",
+];
+
 /// A file's bytes and whether they are UTF-16 (`Some(little_endian)`).
 struct File {
     bytes: Vec<u8>,
@@ -135,15 +146,7 @@ fn every_event_of_the_fixtures_points_at_its_first_line() {
         "ecs",
     ]));
     let got = check_offsets(&docs, &mut from_disk);
-    for format in [
-        "container-log",
-        "errlog-json",
-        "errlog-text",
-        "fdc",
-        "fmt-trace",
-        "smf-csv",
-        "zos-joblog",
-    ] {
+    for format in EVENT_FORMATS {
         assert!(
             got.get(format).copied().unwrap_or(0) > 0,
             "{format}: {got:?}"
@@ -329,15 +332,7 @@ fn archive_members_utf16_boms_and_late_conversion() {
     // Every member and every loose file has events.
     assert!(loose.is_empty(), "no events of {:?}", loose.keys());
     assert_eq!(seen.len(), members.len() + 4, "{seen:?}");
-    for format in [
-        "container-log",
-        "errlog-json",
-        "errlog-text",
-        "fdc",
-        "fmt-trace",
-        "smf-csv",
-        "zos-joblog",
-    ] {
+    for format in EVENT_FORMATS {
         assert!(got.contains_key(format), "{format}: {got:?}");
     }
 }

@@ -5,7 +5,7 @@
 //! job log's instance limit, and on fixtures without any limit.
 
 mod common;
-use common::{analyze_json, field, findings, metric, mqdiag, one};
+use common::{analyze_json, evidence_lines, field, findings, metric, mqdiag, one};
 use serde_json::Value;
 
 const RULE: &str = "resource-limit";
@@ -56,12 +56,7 @@ fn dead_letter_puts_one_story_per_channel() {
         field(f, "title"),
         "Messages from channel QMSRC.QMDST put to a dead-letter queue on QMDST (3 records)"
     );
-    let lines: Vec<u64> = f["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["line"].as_u64().unwrap())
-        .collect();
+    let lines = evidence_lines(f);
     assert_eq!(lines[0], 1);
     assert_eq!(dead_letter_stories("fixtures/resource-limit/dlq").len(), 2);
 }
@@ -155,12 +150,7 @@ fn a_full_queue_from_a_client_trace() {
     assert!(field(f, "advice").contains(
         "DISPLAY QLOCAL(*) WHERE(CURDEPTH GT 0) CURDEPTH MAXDEPTH IPPROCS\" | runmqsc <qmgr>"
     ));
-    let lines: Vec<u64> = f["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["line"].as_u64().unwrap())
-        .collect();
+    let lines = evidence_lines(f);
     assert_eq!(lines, [48, 53, 57]);
     // The same calls are mqi-failures' too, counted once each.
     let all = analyze_json(&["fixtures/resource-limit/queue-full"]);
