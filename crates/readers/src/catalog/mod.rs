@@ -30,6 +30,8 @@ mod matchers;
 pub mod memo;
 mod net;
 mod normalise;
+#[cfg(test)]
+mod samples;
 mod table;
 
 pub use extract::{Extracted, extract};

@@ -47,6 +47,14 @@ const EN_5541: &str = "failed authentication check";
 const EN_9557: &str = "initialization failed";
 const EN_8077: &str = "insufficient authority";
 const EN_7463: &str = "is full";
+const EN_9202: &str = "not available";
+const EN_9503: &str = "negotiation failed";
+const EN_9526: &str = "sequence number";
+const EN_TASK: &str = "queue manager task";
+const EN_8003: &str = "started using";
+const EN_8004: &str = "ended.";
+const EN_9001: &str = "ended normally";
+const EN_9002: &str = "is starting";
 
 /// Every catalogued message.
 pub static CATALOG: &[Entry] = &[
@@ -78,7 +86,13 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::None,
-        fields: &[],
+        // The generic fields read the English text; these a localised one.
+        fields: &[
+            loc("hostspec", EN_9202, Shape::Host),
+            loc("channel", EN_9202, Shape::Channel),
+            loc("function", EN_9202, Shape::Function),
+            loc("reason", EN_9202, Shape::ReturnCode),
+        ],
         rule: Some(RuleText {
             severity: Severity::Error,
             meaning: "Remote host not available: the TCP connect failed",
@@ -231,7 +245,11 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::None,
-        fields: &[],
+        fields: &[
+            t("hostspec", r"remote machine '([^']*)'"),
+            loc("channel", EN_9503, Shape::Channel),
+            loc("hostspec", EN_9503, Shape::Host),
+        ],
         rule: Some(RuleText {
             severity: Severity::Error,
             meaning: "Channel negotiation failed",
@@ -314,7 +332,10 @@ pub static CATALOG: &[Entry] = &[
         severity: 'E',
         family: Family::Channel,
         role: Role::None,
-        fields: &[],
+        fields: &[
+            loc("channel", EN_9526, Shape::Channel),
+            loc("hostspec", EN_9526, Shape::Host),
+        ],
         rule: Some(RuleText {
             severity: Severity::Error,
             meaning: "Message sequence number error",
@@ -746,7 +767,11 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::None,
-        fields: &[ins("task", "CommentInsert1")],
+        fields: &[
+            ins("task", "CommentInsert1"),
+            t("task", r"(?i)\btask '([^']+)'"),
+            loc("task", EN_TASK, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -754,7 +779,11 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::None,
-        fields: &[ins("task", "CommentInsert1")],
+        fields: &[
+            ins("task", "CommentInsert1"),
+            t("task", r"(?i)\btask '([^']+)'"),
+            loc("task", EN_TASK, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -765,6 +794,7 @@ pub static CATALOG: &[Entry] = &[
         fields: &[
             ins("task", "CommentInsert1"),
             t("task", r"(?i)\btask '([^']+)'"),
+            loc("task", EN_TASK, Shape::Name),
         ],
         rule: None,
     },
@@ -805,7 +835,12 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::None,
-        fields: &[],
+        // `<insert_5>` of IBM's text, the third comment insert.
+        fields: &[
+            ins("qmgr", "CommentInsert3"),
+            t("qmgr", r"queue manager '([^']+)'"),
+            loc("qmgr", EN_8003, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -813,7 +848,12 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::None,
-        fields: &[],
+        // `<insert_5>` of IBM's text, the third comment insert.
+        fields: &[
+            ins("qmgr", "CommentInsert3"),
+            t("qmgr", r"queue manager '([^']+)'"),
+            loc("qmgr", EN_8004, Shape::Name),
+        ],
         rule: None,
     },
     Entry {
@@ -821,7 +861,13 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::ChannelStop,
-        fields: &[],
+        // `<insert_3>` the channel, `<insert_5>` the host.
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            ins("hostspec", "CommentInsert3"),
+            loc("channel", EN_9001, Shape::Channel),
+            loc("hostspec", EN_9001, Shape::Host),
+        ],
         rule: None,
     },
     Entry {
@@ -829,7 +875,10 @@ pub static CATALOG: &[Entry] = &[
         severity: 'I',
         family: Family::Info,
         role: Role::ChannelStart,
-        fields: &[],
+        fields: &[
+            ins("channel", "CommentInsert1"),
+            loc("channel", EN_9002, Shape::Channel),
+        ],
         rule: None,
     },
     Entry {
