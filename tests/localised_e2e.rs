@@ -40,10 +40,10 @@ fn every_language_gives_the_english_records_fields() {
     let en = record_fields("en");
     // 12 starts, 12 ends; the queue manager's start, a task and its end.
     assert_eq!(en.len(), 27);
-    assert!(en.iter().all(|r| r[1]["qmgr"] == "QM1"));
+    assert!(en.iter().all(|r| r[1]["qmgr"] == "QMLOC"));
     let starts: Vec<_> = en.iter().filter(|r| r[1]["msgid"] == "AMQ9002I").collect();
     assert_eq!(starts.len(), 12);
-    assert!(starts.iter().all(|r| r[1]["channel"] == "TO.QM2"));
+    assert!(starts.iter().all(|r| r[1]["channel"] == "QMLOC.TO.QM2"));
     let task = en.iter().find(|r| r[1]["msgid"] == "AMQ5051I").unwrap();
     assert_eq!(task[1]["task"], "LOGGER-IO");
     // German has the same records; Italian and Chinese the channel's only.
