@@ -112,12 +112,6 @@ struct StartsInner {
 }
 
 impl RawStarts {
-    /// What notes the line ends of a reader that keeps every line end of
-    /// what it reads (LF bytes) and adds none, on these starts.
-    pub(crate) fn line_ends(&self) -> RawEnds {
-        RawEnds::new(self.clone(), TextEncoding::Utf8, 0, 0)
-    }
-
     fn start(&self) {
         self.0.used.store(true, Ordering::Relaxed);
     }
@@ -231,15 +225,6 @@ impl RawEnds {
             }
         }
         self.raw_at += b.len() as u64;
-    }
-
-    /// `n` bytes just read from the file, ending with a line end when
-    /// `ended` (for a reader that finds them itself: no search).
-    pub(crate) fn read_line(&mut self, n: usize, ended: bool) {
-        self.raw_at += n as u64;
-        if ended {
-            self.ends.push_back(self.raw_at);
-        }
     }
 
     /// UTF-8 just written.
@@ -675,7 +660,7 @@ mod tests {
     /// Lines read converted and their offsets in the file's own bytes.
     fn offsets_read(r: Box<dyn Read + Send>, starts: RawStarts) -> Vec<(u64, String)> {
         let mut lines = crate::lines::LineReader::with_capacity(1000, r);
-        lines.map_offsets(Some(starts), None);
+        lines.map_offsets(starts);
         let mut out = Vec::new();
         while let Some((m, l)) = lines.next_line().unwrap() {
             out.push((m.offset, String::from_utf8_lossy(l).into_owned()));

@@ -6,6 +6,31 @@ use std::io::{self, BufRead, BufReader, Read};
 /// Lines longer than this are cut to it; the rest of the line is skipped.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// A change made to a file's lines one at a time before a format reads
+/// them (a log collector's wrapper taken off: `formats::wrapper`). Each
+/// input line gives at most one line of its own; lines may also be held
+/// and joined, then read where the first of them was.
+pub trait LineFilter: Send {
+    /// The longest input line taken whole: longer ones reach `line` cut.
+    fn max_line(&self) -> usize;
+
+    /// What one input line (without its line end; `cut` when the reader
+    /// cut it) gives.
+    fn line<'a>(&'a mut self, line: &'a [u8], cut: bool) -> Filtered<'a>;
+
+    /// The end of the input: the line still held, if any.
+    fn finish(&mut self) -> Option<&[u8]>;
+}
+
+/// What one input line gives through a `LineFilter`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Filtered<'a> {
+    /// The held line, ended here: read where the first of its lines was.
+    pub held: Option<&'a [u8]>,
+    /// The line's own output; `None` when it is held, or ended `held`.
+    pub line: Option<&'a [u8]>,
+}
+
 pub struct LineReader<R: Read> {
     inner: BufReader<R>,
     buf: Vec<u8>,
@@ -24,13 +49,9 @@ pub struct LineReader<R: Read> {
     /// searches them again after each line it takes (`buffered_searched`).
     searched: crate::source::Searched,
     /// Where the lines of a converted file start in its own bytes (see
-    /// `map_offsets`); without it, offsets are of the bytes read.
-    /// (Boxed, as `outer`: the reader is moved about, and most files have
-    /// neither.)
+    /// `map_offsets`); without it, offsets are of the bytes read. (Boxed:
+    /// the reader is moved about, and most files have none.)
     raw: Option<Box<crate::encoding::OffsetMap>>,
-    /// ... and where those bytes' lines start in the file, when a filter
-    /// made them (a collector's wrapper taken off).
-    outer: Option<Box<crate::encoding::OffsetMap>>,
 }
 
 /// Facts about the line just read, beside its bytes.
@@ -67,7 +88,6 @@ impl<R: Read> LineReader<R> {
             failed: false,
             searched: Default::default(),
             raw: None,
-            outer: None,
         }
     }
 
@@ -93,28 +113,17 @@ impl<R: Read> LineReader<R> {
         (rest, self.inner.into_inner(), self.line_no, self.bytes)
     }
 
-    /// Offsets of lines in a file read converted (`encoding::Transcode`),
-    /// and read through a filter (`input::Filter::reader_noting`): in the
-    /// file's own bytes, not in the UTF-8 this reader reads.
-    pub fn map_offsets(
-        &mut self,
-        converted: Option<crate::encoding::RawStarts>,
-        filtered: Option<crate::encoding::RawStarts>,
-    ) {
-        let map = |s| Box::new(crate::encoding::OffsetMap::new(s));
-        self.raw = converted.map(map);
-        self.outer = filtered.map(map);
+    /// Offsets of lines in a file read converted (`encoding::Transcode`):
+    /// in the file's own bytes, not in the UTF-8 this reader reads.
+    pub fn map_offsets(&mut self, converted: crate::encoding::RawStarts) {
+        self.raw = Some(Box::new(crate::encoding::OffsetMap::new(converted)));
     }
 
     /// The offset in the file of the line that starts `at` bytes into
     /// what this reader reads.
     #[inline(always)]
     fn file_offset(&mut self, at: u64) -> u64 {
-        let at = match &mut self.raw {
-            None => at,
-            Some(r) => r.raw_of(at),
-        };
-        match &mut self.outer {
+        match &mut self.raw {
             None => at,
             Some(r) => r.raw_of(at),
         }

@@ -6,7 +6,7 @@
 use crate::event::{Event, Format, Origin};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::lines::LineMeta;
+use crate::lines::{LineFilter, LineMeta, MAX_LINE};
 use crate::source::{ReadOptions, Source};
 use chrono::FixedOffset;
 use std::collections::VecDeque;
@@ -82,6 +82,28 @@ struct OpenFile<S> {
     lines: Option<super::Lines>,
     fallback: Option<FixedOffset>,
     state: S,
+    /// The filter the file's lines go through (`Input::filtered`).
+    filter: Option<Filtering>,
+}
+
+/// A file's lines filtered as they are read.
+struct Filtering {
+    filter: Box<dyn LineFilter>,
+    /// Where the line being held started.
+    held_at: Option<LineMeta>,
+}
+
+/// The meta of a filter's output `out` made from the line at `at`: its
+/// own length, cut to the line limit as the line reader cuts. An input
+/// line the reader cut (`at.truncated`) was passed on as it was.
+fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
+    let full_len = if at.truncated { at.full_len } else { out.len() };
+    let meta = LineMeta {
+        full_len,
+        truncated: at.truncated || out.len() > MAX_LINE,
+        ..at
+    };
+    (meta, &out[..out.len().min(MAX_LINE)])
 }
 
 /// A `Source` over the files of a line-based format, one after another.
@@ -119,7 +141,22 @@ impl<F: LineFormat> LineSource<F> {
         };
         let format = self.format.format();
         let mut info = FileInfo::new(&input.display, format, input.bytes);
-        let lines = super::open_text(&input, &mut info, &self.opts);
+        // A filtered input's own lines are read, and filtered here: their
+        // numbers and offsets are the file's.
+        let (lines, filter) = match input.filtered() {
+            Some((raw, filter)) => {
+                let mut lines = super::open_text(&raw, &mut info, &self.opts);
+                if let Some(l) = lines.as_mut() {
+                    l.set_max_len(filter.max_line());
+                }
+                let filter = Filtering {
+                    filter,
+                    held_at: None,
+                };
+                (lines, Some(filter))
+            }
+            None => (super::open_text(&input, &mut info, &self.opts), None),
+        };
         let origin = input.origin(format);
         let mut fallback = None;
         let mut ctx = FileCtx {
@@ -137,6 +174,7 @@ impl<F: LineFormat> LineSource<F> {
             lines,
             fallback,
             state,
+            filter,
         });
         true
     }
@@ -146,21 +184,56 @@ impl<F: LineFormat> LineSource<F> {
         let Some(f) = self.open.as_mut() else {
             return false;
         };
-        let Some(lines) = f.lines.as_mut() else {
+        let OpenFile {
+            info,
+            origin,
+            lines,
+            fallback,
+            state,
+            filter,
+        } = f;
+        let Some(lines) = lines.as_mut() else {
             return false;
         };
-        let Some((meta, bytes)) = super::read_line(lines, &mut f.info) else {
-            return false;
-        };
+        let line = super::read_line(lines, info);
         let mut ctx = FileCtx {
-            info: &mut f.info,
-            origin: &f.origin,
+            info,
+            origin,
             opts: &self.opts,
             out: &mut self.out,
-            fallback: &mut f.fallback,
+            fallback,
             readable: true,
         };
-        self.format.line(&mut f.state, &mut ctx, meta, bytes);
+        let Some(Filtering { filter, held_at }) = filter else {
+            let Some((meta, bytes)) = line else {
+                return false;
+            };
+            self.format.line(state, &mut ctx, meta, bytes);
+            return true;
+        };
+        let Some((meta, bytes)) = line else {
+            // The end: a line still held is read where it started.
+            if let (Some(held), Some(at)) = (filter.finish(), held_at.take()) {
+                let (meta, bytes) = filtered_line(at, held);
+                self.format.line(state, &mut ctx, meta, bytes);
+            }
+            return false;
+        };
+        let out = filter.line(bytes, meta.truncated);
+        if let Some(held) = out.held {
+            let (at, bytes) = filtered_line(held_at.take().unwrap_or(meta), held);
+            self.format.line(state, &mut ctx, at, bytes);
+        }
+        match out.line {
+            Some(l) => {
+                let (meta, bytes) = filtered_line(meta, l);
+                self.format.line(state, &mut ctx, meta, bytes);
+            }
+            None if out.held.is_none() => {
+                held_at.get_or_insert(meta);
+            }
+            None => {}
+        }
         true
     }
 
@@ -175,7 +248,10 @@ impl<F: LineFormat> LineSource<F> {
             lines,
             mut fallback,
             state,
+            filter,
         } = f;
+        // The filter's counts are final once it is dropped.
+        drop(filter);
         let mut ctx = FileCtx {
             info: &mut info,
             origin: &origin,

@@ -382,11 +382,11 @@ fn unreadable(info: &mut FileInfo, e: std::io::Error) -> Option<Lines> {
 /// they are read.
 pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
     match open_decoded_with_offsets(input, opts.encoding) {
-        Ok((r, note, (converted, filtered))) => {
+        Ok((r, note, converted)) => {
             info.encoding = Some(note);
             let mut lines = crate::lines::LineReader::new(r);
-            if converted.is_some() || filtered.is_some() {
-                lines.map_offsets(converted, filtered);
+            if let Some(starts) = converted {
+                lines.map_offsets(starts);
             }
             Some(lines)
         }
@@ -404,19 +404,16 @@ pub fn open_decoded(
     open_decoded_with_offsets(input, forced).map(|(r, note, _)| (r, note))
 }
 
-/// Where a reader's lines start in its file: through a conversion, and
-/// through a filter (`LineReader::map_offsets`).
-type Starts = (
-    Option<crate::encoding::RawStarts>,
-    Option<crate::encoding::RawStarts>,
-);
-
 /// `open_decoded`, and where the lines start in the file when its bytes
-/// may be converted or filtered (`LineReader::map_offsets`).
+/// may be converted (`LineReader::map_offsets`).
 pub fn open_decoded_with_offsets(
     input: &Input,
     forced: Option<TextEncoding>,
-) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote, Starts)> {
+) -> std::io::Result<(
+    Box<dyn std::io::Read + Send>,
+    EncodingNote,
+    Option<crate::encoding::RawStarts>,
+)> {
     let (enc, ascii) = match forced {
         Some(e) => (e, false),
         None => {
@@ -428,13 +425,13 @@ pub fn open_decoded_with_offsets(
             )
         }
     };
-    let (r, filtered) = input.open_with_offsets()?;
+    let r = input.open()?;
     Ok(if enc.transcodes() {
         let starts = crate::encoding::RawStarts::default();
         (
             Box::new(Transcode::with_offsets(r, enc, starts.clone(), 0, 0)),
             EncodingNote::new(enc, None),
-            (Some(starts), filtered),
+            Some(starts),
         )
     } else if ascii {
         let (r, later) = LateDecide::new(r);
@@ -442,10 +439,10 @@ pub fn open_decoded_with_offsets(
         (
             Box::new(r),
             EncodingNote::new(enc, Some(later)),
-            (Some(starts), filtered),
+            Some(starts),
         )
     } else {
-        (r, EncodingNote::new(enc, None), (None, filtered))
+        (r, EncodingNote::new(enc, None), None)
     })
 }
 

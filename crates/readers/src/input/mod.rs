@@ -63,15 +63,9 @@ pub enum Location {
 pub trait Filter: std::fmt::Debug + Send + Sync {
     fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send>;
 
-    /// `reader`, noting on `starts` where the lines it writes start in
-    /// `r` (a filter that keeps lines where they are says so here).
-    fn reader_noting(
-        &self,
-        r: Box<dyn Read + Send>,
-        _starts: &crate::encoding::RawStarts,
-    ) -> Box<dyn Read + Send> {
-        self.reader(r)
-    }
+    /// The same change made line by line, for a reader that splits the
+    /// input into lines itself (`Input::filtered`).
+    fn lines(&self) -> Box<dyn crate::lines::LineFilter>;
 }
 
 impl Location {
@@ -94,20 +88,6 @@ impl Location {
             )),
             Location::Unwrapped { inner, wrapper } => wrapper.reader(inner.open()?),
         })
-    }
-
-    /// A filter's output noting where its lines start in what it reads
-    /// (`Filter::reader_noting`); `None` for any other location.
-    fn open_noting(
-        &self,
-        starts: &crate::encoding::RawStarts,
-    ) -> Option<io::Result<Box<dyn Read + Send>>> {
-        match self {
-            Location::Unwrapped { inner, wrapper } => {
-                Some(inner.open().map(|r| wrapper.reader_noting(r, starts)))
-            }
-            _ => None,
-        }
     }
 }
 
@@ -171,15 +151,19 @@ impl Input {
         Ok(self.counted(r))
     }
 
-    /// `open`, and for a filtered input (`Location::Unwrapped`) where its
-    /// lines start in the file (`LineReader::map_offsets`).
-    pub fn open_with_offsets(
-        &self,
-    ) -> io::Result<(Box<dyn Read + Send>, Option<crate::encoding::RawStarts>)> {
-        let starts = crate::encoding::RawStarts::default();
-        match self.location.open_noting(&starts) {
-            Some(r) => Ok((self.counted(r?), Some(starts))),
-            None => Ok((self.open()?, None)),
+    /// An input read through a filter (`Location::Unwrapped`): the
+    /// input it filters, and the filter to apply line by line. Lines
+    /// read so keep their numbers and offsets in the file itself.
+    pub fn filtered(&self) -> Option<(Input, Box<dyn crate::lines::LineFilter>)> {
+        match &self.location {
+            Location::Unwrapped { inner, wrapper } => Some((
+                Input {
+                    location: (**inner).clone(),
+                    ..self.clone()
+                },
+                wrapper.lines(),
+            )),
+            _ => None,
         }
     }
 

@@ -27,15 +27,23 @@
 //! collector wrote it in the same second and on the same stream as the
 //! line before it, which it then continues as in the bare console (the
 //! lines of a stack dump under the record that printed it); without a
-//! wrapper's time it continues the line before. Every input line stays one line, so that `file:line`
-//! points at the collected file: a joined partial line is read at its first
-//! line, the lines it took in are left empty.
+//! wrapper's time it continues the line before.
+//!
+//! The line source reads the collected file's own lines and takes the
+//! wrapper off each (`LineFilter`), so that `file:line` and offsets point
+//! at the collected file: a joined partial line is read at its first line.
+//! `Wrapper::reader` (what sniffing reads of a head) keeps every input
+//! line one line too, writing the lines a joined one took in as empty
+//! lines. Colour codes come off only the wrappers that add them
+//! (`Kind::colours`); a line inside is otherwise read as it is.
 
 use super::Source;
 use super::container_log::stamp_len;
+use super::flat_json::plain_text;
 use crate::event::Event;
 use crate::fileinfo::FileInfo;
 use crate::input::{Input, Location};
+use crate::lines::{Filtered, LineFilter};
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -68,6 +76,16 @@ impl Kind {
             Kind::Stern => "stern",
             Kind::Timestamps => "--timestamps",
         }
+    }
+
+    /// Whether the collector may colour what it adds (`docker compose`,
+    /// `stern`, a copy of a terminal): its colour codes come off. The
+    /// others add none, and the line inside is read as it is.
+    fn colours(self) -> bool {
+        matches!(
+            self,
+            Kind::Compose | Kind::Stern | Kind::KubectlPrefix | Kind::Viewer
+        )
     }
 
     /// Whether the wrapper carries a time with a zone of its own.
@@ -103,44 +121,23 @@ impl crate::input::Filter for Wrapper {
     }
 
     /// Every input line stays one line (see the module docs).
-    fn reader_noting(
-        &self,
-        r: Box<dyn Read + Send>,
-        starts: &crate::encoding::RawStarts,
-    ) -> Box<dyn Read + Send> {
-        self.unwrap(r, Some(starts.line_ends()))
+    fn lines(&self) -> Box<dyn LineFilter> {
+        Box::new(Unwrapping::new(self.kind, self.stats.clone()))
     }
 }
 
 impl Wrapper {
     /// A reader of the unwrapped lines of `r`.
     pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
-        self.unwrap(r, None)
-    }
-
-    fn unwrap(
-        &self,
-        r: Box<dyn Read + Send>,
-        ends: Option<crate::encoding::RawEnds>,
-    ) -> Box<dyn Read + Send> {
         Box::new(Unwrap {
             inner: BufReader::with_capacity(256 * 1024, r),
-            stats: self.stats.clone(),
             line: Vec::new(),
-            lines: Unwrapping {
-                kind: self.kind,
-                counts: [0; 3],
-                follow: Follow::default(),
-                joined: Vec::new(),
-                joined_lines: 0,
-                joined_outer: None,
-                joined_stream: Stream::Unnamed,
-                out: Vec::new(),
-            },
+            lines: Unwrapping::new(self.kind, self.stats.clone()),
+            taken: 0,
+            out: Vec::new(),
             at: 0,
             eof: false,
             failed: None,
-            ends,
         })
     }
 
@@ -260,7 +257,8 @@ impl Stream {
     }
 }
 
-/// Docker's json-file record.
+/// Docker's json-file record in a shape other than Docker's own (its keys
+/// in another order, say): serde_json reads it.
 #[derive(serde::Deserialize)]
 struct DockerRecord<'a> {
     #[serde(borrow)]
@@ -271,62 +269,99 @@ struct DockerRecord<'a> {
     stream: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// A JSON string's text up to its closing quote at the start of `s`, when
-/// it holds no escape and nothing JSON refuses in a string: the text and
-/// what follows the quote.
-fn plain_string(s: &[u8]) -> Option<(&[u8], &[u8])> {
-    let end = memchr::memchr2(b'"', b'\\', s)?;
-    let text = &s[..end];
-    (s[end] == b'"' && plain_text(text)).then(|| (text, &s[end + 1..]))
-}
-
-/// No byte below a blank (JSON refuses them unescaped in a string): a
-/// fold without an early exit, which the compiler does many at a time.
-fn no_controls(b: &[u8]) -> bool {
-    !b.iter().fold(false, |any, &c| any | (c < 0x20))
-}
-
-/// No control byte, and UTF-8: what JSON takes unescaped in a string.
-/// ASCII without controls, nearly every line, is told by one fold of byte
-/// arithmetic (the high bit of `c - 0x20` is set below a blank, and of `c`
-/// past ASCII), which the compiler does many bytes at a time.
-fn plain_text(b: &[u8]) -> bool {
-    let odd = b.iter().fold(0u8, |any, &c| any | c | c.wrapping_sub(0x20));
-    odd & 0x80 == 0 || (no_controls(b) && std::str::from_utf8(b).is_ok())
-}
-
-/// A json-file record as Docker writes nearly every one,
-/// `{"log":"<text>\n","stream":"<s>","time":"<t>"}` with no other escape
-/// in it, taken apart in place: what `serde_json` makes of it, without
-/// copying the line twice (`None`: any other record, left to it).
-fn docker_plain(line: &[u8]) -> Option<Parts<'_>> {
+/// A json-file record as Docker writes every one,
+/// `{"log":"<text>\n","stream":"<s>","time":"<t>"}`, taken apart in
+/// place: what `serde_json` makes of it, without copying a text whose one
+/// escape is its line end (`None`: any other record, or a string
+/// serde_json is to judge). Read from its end, where the stream and time
+/// are short, so that the text is searched once.
+fn docker_record(line: &[u8]) -> Option<Parts<'_>> {
     use std::borrow::Cow;
-    let rest = line.strip_prefix(b"{\"log\":\"")?;
-    // The text, then its line end: the one escape of a whole line.
-    let end = memchr::memchr2(b'"', b'\\', rest)?;
-    let (text, partial, rest) = match rest[end..].strip_prefix(b"\\n\"") {
-        Some(after) => (&rest[..end], false, after),
-        None if rest[end] == b'"' => (&rest[..end], true, &rest[end + 1..]),
-        None => return None,
+    let body = line.strip_prefix(b"{\"log\":\"")?.strip_suffix(b"\"}")?;
+    // Neither the time nor the stream can hold a quote unescaped.
+    let t = memchr::memrchr(b'"', body)?;
+    let time = &body[t + 1..];
+    let before = body[..=t].strip_suffix(b"\",\"time\":\"")?;
+    // Docker's two streams are told without a search.
+    let (raw, stream) = match before.len().checked_sub(STDOUT.len()) {
+        Some(k) if before.ends_with(STDOUT) || before.ends_with(STDERR) => {
+            (&before[..k], &before[k + STDOUT.len() - 6..])
+        }
+        _ => {
+            let s = memchr::memrchr(b'"', before)?;
+            let text = before[..=s].strip_suffix(b"\",\"stream\":\"")?;
+            let stream = &before[s + 1..];
+            (text, plain_quoted(stream).then_some(stream)?)
+        }
     };
-    if !plain_text(text) {
+    if !plain_quoted(time) {
         return None;
     }
-    let rest = rest.strip_prefix(b",\"stream\":\"")?;
-    let (stream, rest) = plain_string(rest)?;
-    let rest = rest.strip_prefix(b",\"time\":\"")?;
-    let (time, rest) = plain_string(rest)?;
-    if rest != b"}" {
+    let (outer, stream) = (Some(Cow::Borrowed(time)), Stream::of(stream));
+    // Nearly every text: its line end the one escape. As
+    // `trim_end_matches(['\n', '\r'])` of the decoded text, which a text
+    // without escapes holds neither of.
+    let (plain, partial) = match raw.strip_suffix(b"\\n") {
+        Some(t) => (t, false),
+        None => (raw, true),
+    };
+    if plain_quoted(plain) {
+        return Some(Parts {
+            outer,
+            inner: Cow::Borrowed(plain),
+            partial,
+            stream,
+        });
+    }
+    // Other escapes (a stack line's `\t`), decoded as serde_json decodes
+    // them; the string must end where the stream begins.
+    let mut text = Vec::with_capacity(raw.len());
+    let end = super::flat_json::unescape_into(line, 7, &mut text)?;
+    if end != 9 + raw.len() {
         return None;
     }
-    // As `trim_end_matches(['\n', '\r'])` of the decoded text: a text
-    // without escapes holds neither.
+    let partial = text.last() != Some(&b'\n');
+    while matches!(text.last(), Some(b'\n' | b'\r')) {
+        text.pop();
+    }
     Some(Parts {
-        outer: Some(Cow::Borrowed(time)),
-        inner: Cow::Borrowed(text),
+        outer,
+        inner: Cow::Owned(text),
         partial,
-        stream: Stream::of(stream),
+        stream,
     })
+}
+
+/// The end of a json-file record's text and its stream, as Docker writes
+/// them.
+const STDOUT: &[u8] = b"\",\"stream\":\"stdout";
+const STDERR: &[u8] = b"\",\"stream\":\"stderr";
+
+/// What a JSON string holds between its quotes when it has no escape:
+/// `plain_text` with no quote or backslash. ASCII is told by comparisons
+/// (`odd`) done sixteen bytes at a time, the last sixteen again for the
+/// rest.
+fn plain_quoted(b: &[u8]) -> bool {
+    let odd = if let Some(last) = b.last_chunk::<16>() {
+        let mut lanes = [0u8; 16];
+        for chunk in b.as_chunks::<16>().0.iter().chain([last]) {
+            for (l, &c) in lanes.iter_mut().zip(chunk) {
+                *l |= odd(c);
+            }
+        }
+        lanes.iter().fold(0, |any, &l| any | l)
+    } else {
+        b.iter().fold(0u8, |any, &c| any | odd(c))
+    };
+    odd & 0x80 == 0 || (!b.iter().any(|&c| c == b'"' || c == b'\\') && plain_text(b))
+}
+
+/// A byte whose high bit is set when it is past ASCII or below a blank
+/// (one signed comparison), a quote or a backslash: comparisons the
+/// compiler does sixteen bytes at a time.
+#[inline(always)]
+fn odd(c: u8) -> u8 {
+    (u8::from((c as i8) < 0x20) | u8::from(c == b'"') | u8::from(c == b'\\')) << 7
 }
 
 /// The parts of `line` (no line end) under `kind`; `None` when the line is
@@ -338,7 +373,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
             if line.first() != Some(&b'{') {
                 return None;
             }
-            if let Some(p) = docker_plain(line) {
+            if let Some(p) = docker_record(line) {
                 return Some(p);
             }
             let r: DockerRecord = serde_json::from_slice(line).ok()?;
@@ -477,9 +512,19 @@ impl Follow {
     }
 }
 
-/// What one file's lines make, line by line (apart from the reading).
+/// A line's output: part of the line it was made from, or built in
+/// `Unwrapping::scratch`.
+enum Made<'b> {
+    Slice(&'b [u8]),
+    Scratch,
+}
+
+/// What one file's lines make, line by line (apart from the reading):
+/// the wrapper's `LineFilter`.
 struct Unwrapping {
     kind: Kind,
+    stats: Arc<Stats>,
+    /// `[own, outer, stamped]`, as in `Stats`.
     counts: [u64; 3],
     follow: Follow,
     /// A partial line being joined, and how many input lines it took.
@@ -487,16 +532,37 @@ struct Unwrapping {
     joined_lines: usize,
     joined_outer: Option<Vec<u8>>,
     joined_stream: Stream,
-    out: Vec<u8>,
+    /// A line's output when it is not a slice of the line.
+    scratch: Vec<u8>,
+    /// The joined line's output once it ends.
+    held: Vec<u8>,
 }
 
 impl Unwrapping {
-    /// The console line out of a wrapped one, appended to `out`; counts
-    /// which clock it keeps (`[own, outer, stamped]`).
-    fn unwrap_into(&mut self, outer: Option<&[u8]>, inner: &[u8], stream: Stream) {
+    fn new(kind: Kind, stats: Arc<Stats>) -> Unwrapping {
+        Unwrapping {
+            kind,
+            stats,
+            counts: [0; 3],
+            follow: Follow::default(),
+            joined: Vec::new(),
+            joined_lines: 0,
+            joined_outer: None,
+            joined_stream: Stream::Unnamed,
+            scratch: Vec::new(),
+            held: Vec::new(),
+        }
+    }
+
+    /// The console line out of a wrapped one; counts which clock it keeps.
+    fn unwrap_line<'b>(
+        &mut self,
+        outer: Option<&[u8]>,
+        inner: &'b [u8],
+        stream: Stream,
+    ) -> Made<'b> {
         let kind = self.kind;
         let c = &mut self.counts;
-        let out = &mut self.out;
         let mut outer = outer;
         let mut inner = inner;
         // `is_console(inner)`, with the line's time measured once; a
@@ -529,43 +595,44 @@ impl Unwrapping {
             }
         }
         if inner.is_empty() {
-            return;
+            return Made::Slice(inner);
         }
         if console {
             c[0] += 1;
             self.follow.set(outer, stream);
-            out.extend_from_slice(inner);
+            Made::Slice(inner)
         } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
             if self.follow.continues(t, stream) {
                 // Written with the line before: it goes on, as in the
                 // console without the wrapper.
-                out.extend_from_slice(inner);
-                return;
+                return Made::Slice(inner);
             }
             c[1] += 1;
             self.follow.set(Some(t), stream);
-            out.extend_from_slice(t);
-            out.push(b' ');
-            out.extend_from_slice(inner);
+            let s = &mut self.scratch;
+            s.clear();
+            s.extend_from_slice(t);
+            s.push(b' ');
+            s.extend_from_slice(inner);
+            Made::Scratch
         } else {
-            out.extend_from_slice(inner);
+            Made::Slice(inner)
         }
     }
 
-    /// One input line (its line end included, if any) to `out`.
-    fn line(&mut self, line: &[u8]) {
-        let mut body: &[u8] = line;
-        if let Some(b) = body.strip_suffix(b"\n") {
-            body = b;
+    /// `m` copied to `scratch` when it is a slice of a line about to go.
+    fn owned(&mut self, m: Made<'_>) -> Made<'static> {
+        if let Made::Slice(s) = m {
+            self.scratch.clear();
+            self.scratch.extend_from_slice(s);
         }
-        if let Some(b) = body.strip_suffix(b"\r") {
-            body = b;
-        }
-        let cleaned;
-        if memchr::memchr(0x1b, body).is_some() {
-            cleaned = strip_ansi(body);
-            body = &cleaned;
-        }
+        Made::Scratch
+    }
+
+    /// One input line without its line end: whether it ended the joined
+    /// line (then in `held`), and its own output unless it was joined.
+    fn step<'b>(&mut self, body: &'b [u8]) -> (bool, Option<Made<'b>>) {
+        use std::borrow::Cow;
         match parts(self.kind, body) {
             Some(p) if p.partial || self.joined_lines > 0 => {
                 if self.joined_lines == 0 {
@@ -574,19 +641,33 @@ impl Unwrapping {
                 }
                 self.joined_lines += 1;
                 self.joined.extend_from_slice(&p.inner);
-                if !p.partial || self.joined.len() > MAX_JOINED {
-                    self.flush_joined();
-                }
+                let ends = !p.partial || self.joined.len() > MAX_JOINED;
+                (ends && self.flush_joined(), None)
             }
-            Some(p) => {
-                self.unwrap_into(p.outer.as_deref(), &p.inner, p.stream);
-                self.out.push(b'\n');
+            Some(Parts {
+                outer,
+                inner: Cow::Borrowed(inner),
+                stream,
+                ..
+            }) => (
+                false,
+                Some(self.unwrap_line(outer.as_deref(), inner, stream)),
+            ),
+            Some(Parts {
+                outer,
+                inner: Cow::Owned(inner),
+                stream,
+                ..
+            }) => {
+                let m = self.unwrap_line(outer.as_deref(), &inner, stream);
+                (false, Some(self.owned(m)))
             }
             None => {
-                self.flush_joined();
+                let held = self.flush_joined();
                 // A `--timestamps` stamp before a line with no time of its
                 // own: the line is read at the stamp, as it is, unless it
                 // goes on from the line before.
+                let mut body = body;
                 let stamp = (self.kind == Kind::Timestamps)
                     .then(|| stamp_len(body))
                     .flatten()
@@ -598,44 +679,131 @@ impl Unwrapping {
                     Some(n) => self.follow.set(Some(&body[..n]), Stream::Unnamed),
                     None => self.follow.open = false,
                 }
-                self.out.extend_from_slice(body);
-                self.out.push(b'\n');
+                (held, Some(Made::Slice(body)))
             }
         }
     }
 
-    /// The joined line at its first line, then an empty line for each
-    /// further line it took.
-    fn flush_joined(&mut self) {
+    /// End the joined line, if any: true with its output in `held`.
+    fn flush_joined(&mut self) -> bool {
         if self.joined_lines == 0 {
-            return;
+            return false;
         }
         let joined = std::mem::take(&mut self.joined);
         let outer = self.joined_outer.take();
-        self.unwrap_into(outer.as_deref(), &joined, self.joined_stream);
-        self.out.push(b'\n');
-        for _ in 1..self.joined_lines {
-            self.out.push(b'\n');
+        let made = self.unwrap_line(outer.as_deref(), &joined, self.joined_stream);
+        self.held.clear();
+        match made {
+            Made::Slice(s) => self.held.extend_from_slice(s),
+            Made::Scratch => self.held.extend_from_slice(&self.scratch),
         }
         self.joined = joined;
         self.joined.clear();
         self.joined_lines = 0;
+        true
+    }
+
+    /// A line no wrapper's shape can be found in (cut by the reader):
+    /// the joined line ends before it (true, in `held`).
+    fn interrupt(&mut self) -> bool {
+        let held = self.flush_joined();
+        self.follow.open = false;
+        held
+    }
+
+    /// The counts so far, shared: the largest of any reader of the file
+    /// (its head is read again from the start).
+    fn publish(&self) {
+        let c = &self.counts;
+        self.stats.own.fetch_max(c[0], Ordering::Relaxed);
+        self.stats.outer.fetch_max(c[1], Ordering::Relaxed);
+        self.stats.stamped.fetch_max(c[2], Ordering::Relaxed);
     }
 }
 
-/// The unwrapping reader: one output line per input line.
+impl Drop for Unwrapping {
+    fn drop(&mut self) {
+        self.publish();
+    }
+}
+
+impl LineFilter for Unwrapping {
+    /// Joined lines are kept whole to this length (the output is cut to
+    /// the line reader's limit by whoever reads it).
+    fn max_line(&self) -> usize {
+        MAX_JOINED
+    }
+
+    fn line<'a>(&'a mut self, line: &'a [u8], cut: bool) -> Filtered<'a> {
+        let mut body: &[u8] = line;
+        if let Some(b) = body.strip_suffix(b"\n") {
+            body = b;
+        }
+        if let Some(b) = body.strip_suffix(b"\r") {
+            body = b;
+        }
+        let (held, made) = if cut {
+            (self.interrupt(), Some(Made::Slice(body)))
+        } else if self.kind.colours() && memchr::memchr(0x1b, body).is_some() {
+            let cleaned = strip_ansi(body);
+            let (held, made) = self.step(&cleaned);
+            (held, made.map(|m| self.owned(m)))
+        } else {
+            self.step(body)
+        };
+        let this = &*self;
+        Filtered {
+            held: held.then_some(&this.held[..]),
+            line: made.map(|m| match m {
+                Made::Slice(s) => s,
+                Made::Scratch => &this.scratch[..],
+            }),
+        }
+    }
+
+    fn finish(&mut self) -> Option<&[u8]> {
+        self.publish();
+        self.flush_joined().then_some(&self.held[..])
+    }
+}
+
+/// The unwrapping reader over a whole input (what sniffing reads of a
+/// wrapped file's head): one output line per input line, a joined line at
+/// its first line and an empty line for each further one it took.
 struct Unwrap {
     inner: BufReader<Box<dyn Read + Send>>,
-    stats: Arc<Stats>,
     /// A line longer than the read buffer holds, gathered.
     line: Vec<u8>,
     lines: Unwrapping,
+    /// Input lines taken into the line being joined.
+    taken: usize,
+    out: Vec<u8>,
     at: usize,
     eof: bool,
     /// A read error met after lines still to be handed on.
     failed: Option<io::Error>,
-    /// Notes where the output's lines start in the input.
-    ends: Option<crate::encoding::RawEnds>,
+}
+
+/// A joined line that took `lines` input lines, as `Unwrap` writes it.
+fn put_held(out: &mut Vec<u8>, held: &[u8], lines: usize) {
+    out.extend_from_slice(held);
+    out.resize(out.len() + lines.max(1), b'\n');
+}
+
+/// What one input line gave, as `Unwrap` writes it.
+fn put(out: &mut Vec<u8>, taken: &mut usize, f: Filtered) {
+    match f.held {
+        Some(h) => {
+            put_held(out, h, *taken + usize::from(f.line.is_none()));
+            *taken = 0;
+        }
+        None if f.line.is_none() => *taken += 1,
+        None => {}
+    }
+    if let Some(l) = f.line {
+        out.extend_from_slice(l);
+        out.push(b'\n');
+    }
 }
 
 impl Unwrap {
@@ -645,10 +813,8 @@ impl Unwrap {
         // A whole line in the read buffer is taken apart where it is.
         let buf = self.inner.fill_buf()?;
         if let Some(i) = memchr::memchr(b'\n', buf) {
-            self.lines.line(&buf[..=i]);
-            if let Some(l) = self.ends.as_mut() {
-                l.read_line(i + 1, true);
-            }
+            let f = self.lines.line(&buf[..=i], false);
+            put(&mut self.out, &mut self.taken, f);
             self.inner.consume(i + 1);
             return Ok(());
         }
@@ -664,54 +830,45 @@ impl Unwrap {
                 None => (buf.len(), false),
             };
             self.line.extend_from_slice(&buf[..take]);
-            if let Some(l) = self.ends.as_mut() {
-                l.read_line(take, nl);
-            }
             self.inner.consume(take);
             ended = nl;
             if self.line.len() > MAX_JOINED && !ended {
                 // Too long to be a console line: passed on as it is.
-                self.lines.flush_joined();
-                self.lines.follow.open = false;
-                self.lines.out.append(&mut self.line);
+                if self.lines.interrupt() {
+                    put_held(&mut self.out, &self.lines.held, self.taken);
+                    self.taken = 0;
+                }
+                self.out.append(&mut self.line);
                 return Ok(());
             }
         }
         if self.line.is_empty() {
             self.eof = true;
-            self.lines.flush_joined();
+            if let Some(h) = self.lines.finish() {
+                put_held(&mut self.out, h, self.taken);
+                self.taken = 0;
+            }
             return Ok(());
         }
-        let line = std::mem::take(&mut self.line);
-        self.lines.line(&line);
-        self.line = line;
+        let f = self.lines.line(&self.line, false);
+        put(&mut self.out, &mut self.taken, f);
         Ok(())
-    }
-
-    /// The counts so far, shared: the largest of any reader of the file
-    /// (its head is read again from the start).
-    fn publish(&self) {
-        let c = &self.lines.counts;
-        self.stats.own.fetch_max(c[0], Ordering::Relaxed);
-        self.stats.outer.fetch_max(c[1], Ordering::Relaxed);
-        self.stats.stamped.fetch_max(c[2], Ordering::Relaxed);
     }
 }
 
 impl Read for Unwrap {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.lines.out.len() {
+        if self.at == self.out.len() {
             if let Some(e) = self.failed.take() {
                 return Err(e);
             }
-            self.lines.out.clear();
+            self.out.clear();
             self.at = 0;
             // As many lines as the caller has room for: a call per line
             // cost the line reader more than the unwrapping.
-            while self.lines.out.len() < buf.len().max(1) && !self.eof {
+            while self.out.len() < buf.len().max(1) && !self.eof {
                 if let Err(e) = self.fill() {
-                    if self.lines.out.is_empty() {
-                        self.publish();
+                    if self.out.is_empty() {
                         return Err(e);
                     }
                     // The lines before the error first.
@@ -719,17 +876,12 @@ impl Read for Unwrap {
                     break;
                 }
             }
-            self.publish();
-            if let Some(l) = self.ends.as_mut() {
-                l.wrote(&self.lines.out);
-            }
-            if self.lines.out.is_empty() {
+            if self.out.is_empty() {
                 return Ok(0);
             }
         }
-        let out = &self.lines.out;
-        let n = buf.len().min(out.len() - self.at);
-        buf[..n].copy_from_slice(&out[self.at..self.at + n]);
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
         self.at += n;
         Ok(n)
     }

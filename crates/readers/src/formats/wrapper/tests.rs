@@ -165,8 +165,9 @@ fn docker_json_lines_are_decoded_and_partials_joined() {
     );
 }
 
-/// Where the hand reader of json-file records answers, it answers
-/// what `serde_json` reads, on records near Docker's shape.
+/// Where the hand readers of json-file records answer (with escapes
+/// or without), they answer what `serde_json` reads, on records near
+/// Docker's shape.
 #[test]
 fn docker_records_by_hand_are_what_serde_reads() {
     type Read = (Option<Vec<u8>>, Vec<u8>, bool, Stream);
@@ -186,14 +187,16 @@ fn docker_records_by_hand_are_what_serde_reads() {
         r#"{"log":"part","stream":"stderr","time":"2024-08-12T08:32:44Z"}"#,
     ];
     let tokens = [
-        "\\n", "\"", "\\", "\\u0027", " ", "}", ",", "\t", "é", "\r", "\\r", "x", "",
+        "\\n", "\"", "\\", "\\u0027", " ", "}", ",", "\t", "é", "\r", "\\r", "x", "", "\\t",
+        "\\\\", "\\\"", "\\ud83d", "\\u00e9",
     ];
     let mut rng = crate::testrng::Rng::new(0x5eed_d0c4_e201);
-    let mut sure = 0;
-    for _ in 0..20_000 {
+    let (mut sure, mut escaped) = (0, 0);
+    for _ in 0..40_000 {
         let t = rng.damaged(&seeds, &tokens, 3);
-        if let Some(p) = docker_plain(t.as_bytes()) {
+        if let Some(p) = docker_record(t.as_bytes()) {
             sure += 1;
+            escaped += usize::from(matches!(p.inner, std::borrow::Cow::Owned(_)));
             let got = (
                 p.outer.map(|o| o.into_owned()),
                 p.inner.into_owned(),
@@ -203,7 +206,7 @@ fn docker_records_by_hand_are_what_serde_reads() {
             assert_eq!(Some(got), by_serde(t.as_bytes()), "{t:?}");
         }
     }
-    assert!(sure > 2_000, "{sure}");
+    assert!(sure > 4_000 && escaped > 1_000, "{sure} {escaped}");
 }
 
 #[test]
@@ -280,4 +283,148 @@ fn odd_bytes_do_not_panic() {
             assert_eq!(lines_in, lines_out, "{kind:?} {t:?}");
         }
     }
+}
+
+/// The lines a file's readers are given, line by line (`LineFilter`, as
+/// the line source drives it) or through the reader (`Unwrap`): the same
+/// text at the same line, whatever is joined, held at the end or cut.
+#[test]
+fn line_by_line_is_what_the_reader_gives() {
+    fn by_reader(w: &Wrapper, text: &str) -> Vec<(usize, String)> {
+        let mut out = String::new();
+        w.reader(Box::new(io::Cursor::new(text.as_bytes().to_vec())))
+            .read_to_string(&mut out)
+            .unwrap();
+        out.split('\n')
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .collect()
+    }
+    fn by_line(w: &Wrapper, text: &str) -> Vec<(usize, String)> {
+        let mut f = crate::input::Filter::lines(w);
+        let mut out = Vec::new();
+        let mut held_at = None;
+        let mut keep = |at: usize, l: &[u8]| {
+            if !l.is_empty() {
+                out.push((at, String::from_utf8_lossy(l).into_owned()));
+            }
+        };
+        let lines = text.strip_suffix('\n').unwrap_or(text).split('\n');
+        for (i, raw) in lines.enumerate() {
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let got = f.line(raw.as_bytes(), false);
+            if let Some(h) = got.held {
+                keep(held_at.take().unwrap_or(i + 1), h);
+            }
+            match got.line {
+                Some(l) => keep(i + 1, l),
+                None if got.held.is_none() => {
+                    held_at.get_or_insert(i + 1);
+                }
+                None => {}
+            }
+        }
+        if let (Some(h), Some(at)) = (f.finish(), held_at) {
+            keep(at, h);
+        }
+        out
+    }
+    let stamp = "2024-08-12T08:32:43.944123456Z";
+    let parts = [
+        format!("{stamp} stdout P {LINE} part"),
+        format!("{stamp} stdout F {LINE}"),
+        format!("{stamp} stderr F goroutine 1 [running]:"),
+        format!("{stamp} stdout P  and on"),
+        "not a CRI line".to_string(),
+        String::new(),
+        format!("{stamp} stdout F "),
+        format!("{stamp} stdout F \r"),
+    ];
+    let mut rng = crate::testrng::Rng::new(0x11e5_b711);
+    let mut checked = 0;
+    let w = detect(format!("{}\n", parts[1]).as_bytes()).expect("cri");
+    for _ in 0..3_000 {
+        let mut text = format!("{stamp} stdout F {LINE}\n");
+        for _ in 0..rng.below(8) {
+            text.push_str(&parts[rng.below(parts.len())]);
+            text.push('\n');
+        }
+        if rng.below(3) == 0 {
+            text.push_str(&parts[0]);
+        }
+        assert_eq!(by_line(&w, &text), by_reader(&w, &text), "{text:?}");
+        checked += 1;
+    }
+    // Every other wrapper's cases above, too.
+    for text in [
+        format!("mq_1       | {LINE}\nmq_1 | goroutine 1\nAttaching to mq_1\n"),
+        format!("[pod/mq-0/qmgr] 2024-08-12T08:32:43.944812345Z {LINE}\n[pod/mq-0/qmgr] x\n"),
+        format!(
+            "{{\"log\":\"{LINE} a\",\"stream\":\"stdout\",\"time\":\"{stamp}\"}}\n\
+             {{\"log\":\" b\\n\",\"stream\":\"stdout\",\"time\":\"{stamp}\"}}\n\
+             {{\"log\":\"\\tat x\\n\",\"stream\":\"stderr\",\"time\":\"{stamp}\"}}\n\
+             {{\"log\":\"{LINE} held\",\"stream\":\"stdout\",\"time\":\"{stamp}\"}}"
+        ),
+    ] {
+        let w = detect(text.as_bytes()).expect("a wrapper");
+        assert_eq!(by_line(&w, &text), by_reader(&w, &text), "{text:?}");
+        checked += 1;
+    }
+    assert!(checked > 3_000);
+}
+
+/// A collected line longer than a joined line may be is read cut, where
+/// it is, as a line too long; the lines after it are unwrapped.
+#[test]
+fn an_overlong_collected_line_is_cut_where_it_is() {
+    use crate::formats::Reader;
+    use crate::formats::container_log::ContainerLogReader;
+    let stamp = "2024-08-12T08:32:43.944123456Z";
+    let long = "x".repeat(MAX_JOINED + 10);
+    let text = format!(
+        "{stamp} stdout F {LINE}\n{stamp} stdout P {LINE} {long}\n{stamp} stdout F {LINE}\n"
+    );
+    let mut s = ContainerLogReader.open(
+        vec![Input::from_bytes("pod.log", text.into_bytes())],
+        &crate::source::ReadOptions::default(),
+    );
+    let mut lines = Vec::new();
+    while let Some(e) = s.next_event() {
+        lines.push((e.line, e.offset, e.text.len()));
+    }
+    let infos = s.finish();
+    let second = (stamp.len() + 10 + LINE.len() + 1) as u64;
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!((lines[0].0, lines[0].1), (1, 0));
+    assert_eq!((lines[1].0, lines[1].1), (2, second));
+    assert!(lines[1].2 <= crate::lines::MAX_LINE, "{lines:?}");
+    assert_eq!(lines[2].0, 3);
+    let cut = infos[0]
+        .problems
+        .iter()
+        .find(|p| p.message.contains("cut to the first"))
+        .expect("a line-too-long problem");
+    assert_eq!(cut.line, Some(2));
+    let raw = stamp.len() + " stdout P ".len() + LINE.len() + 1 + long.len();
+    assert!(
+        cut.message.starts_with(&format!("line of {raw} bytes")),
+        "{}",
+        cut.message
+    );
+}
+
+/// `docker compose` colours its prefixes, and its codes come off; a CRI
+/// or json-file collector adds none, and a line inside keeps its own.
+#[test]
+fn colour_codes_come_off_only_where_the_collector_adds_them() {
+    let coloured = format!("\x1b[31m{LINE}\x1b[0m");
+    let (_, out, _) = unwrap_text(&format!("\x1b[36mmq-1  |\x1b[0m {coloured}\n"));
+    assert_eq!(out, format!("{LINE}\n"));
+    let (k, out, _) = unwrap_text(&format!(
+        "2024-08-12T08:32:43.944123456Z stdout F {LINE}\n\
+         2024-08-12T08:32:43.944123457Z stdout F {coloured}\n"
+    ));
+    assert_eq!(k, Kind::Cri);
+    assert_eq!(out, format!("{LINE}\n{coloured}\n"));
 }
