@@ -192,3 +192,25 @@ fn timeline_snapshot() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     insta::assert_snapshot!(r.stdout);
 }
+
+/// Where each event is in its collected file (line and byte offset) and
+/// when, for every wrapper and for the fragments: the ECS export's
+/// `log.offset` beside `mqdiag.line` and `@timestamp`.
+#[test]
+fn instants_and_offsets_snapshot() {
+    let mut out = String::new();
+    for dir in [DIR, "fixtures/fragments"] {
+        let r = mqdiag(&["timeline", dir, "-q", "--format", "ecs"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for v in jsonl(&r.stdout) {
+            out.push_str(&format!(
+                "{}:{} @{} {}\n",
+                v["log"]["file"]["path"].as_str().unwrap(),
+                v["mqdiag"]["line"],
+                v["log"]["offset"],
+                v["@timestamp"].as_str().unwrap(),
+            ));
+        }
+    }
+    insta::assert_snapshot!(out);
+}

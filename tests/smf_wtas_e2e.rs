@@ -73,3 +73,11 @@ fn qtime_growth_starts_at_the_first_sample() {
     assert_eq!(f["subject"]["queue"], "MQTC.XMITQ");
     assert_eq!(num(f, "samples"), 12.0);
 }
+
+/// Every row of both files, WQ rows at their WTAS intervals.
+#[test]
+fn timeline_snapshot() {
+    let r = mqdiag(&["timeline", DIR]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+}
