@@ -46,10 +46,17 @@ fn inventory(file: &str) -> serde_json::Value {
 /// the lines given; the row says which wrapper and which clock.
 #[test]
 fn every_wrapper_gives_every_record_at_the_containers_time() {
-    let cases: [(&str, &str, [u64; 11]); 7] = [
+    let cases: [(&str, &str, [u64; 11]); 8] = [
         (
             "compose/docker-compose-up.log",
-            "in docker compose, clock: the container's own times",
+            "in docker compose (1 of its own status line(s) left out), clock: the container's own times",
+            [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        ),
+        (
+            // Compose v2: `Attaching to mq-1` first, `mq-1 exited with
+            // code 0` (after a line reset) last.
+            "compose/compose-v2.log",
+            "in docker compose (2 of its own status line(s) left out), clock: the container's own times",
             [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
         ),
         (
@@ -121,6 +128,17 @@ fn every_wrapper_gives_every_record_at_the_containers_time() {
         assert!(
             amq9209["text"].as_str().unwrap().contains("closed."),
             "{file}"
+        );
+        // Compose's status lines are no console text.
+        assert!(
+            rows.iter()
+                .all(|r| !r["text"].as_str().unwrap().contains("exited with code")),
+            "{file}"
+        );
+        assert_eq!(
+            inv["problems"].as_array().unwrap().len(),
+            0,
+            "{file}: {inv}"
         );
     }
 }

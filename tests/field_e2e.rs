@@ -62,7 +62,7 @@ fn every_field_input_is_recognised_with_its_events() {
             "fixtures/field/container-json.log",
             "container-log",
             "utf-8",
-            4,
+            5,
         ),
         (
             "fixtures/field/hu/errors/AMQERR01.LOG",
@@ -96,6 +96,23 @@ fn every_field_input_is_recognised_with_its_events() {
     assert_eq!(basic["problems"][0]["line"], 14);
     let json = file(&files, "fixtures/field/container-json.log");
     assert_eq!(json["problems"][0]["line"], 5);
+    // Its last record, cut inside its own time, is kept at the time
+    // `kubectl logs --timestamps` put before it, and the row says so.
+    assert!(
+        json["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("at the collector's time 2021-12-15T23:39:21.000100Z"),
+        "{json}"
+    );
+    assert!(
+        json["variant"]
+            .as_str()
+            .unwrap()
+            .ends_with("the wrapper's for 1 line(s) without their own"),
+        "{json}"
+    );
+    assert_eq!(json["last"], "2021-12-15T23:39:21.000100+00:00");
     assert_eq!(
         file(&files, "fixtures/field/CSQ9.console.txt")["qmgr"],
         "CSQ9"

@@ -82,12 +82,7 @@ pub(super) fn finish(
         return Err(crate::run::nothing_read_error(&inputs));
     }
     // Rows left out for their time are said, not dropped in silence.
-    let left: u64 = inputs
-        .iter()
-        .flat_map(|i| &i.problems)
-        .filter(|p| p.code == crate::problem::ProblemCode::BadTime)
-        .map(|p| p.lines_skipped)
-        .sum();
+    let left = crate::timeline::left_out(&inputs);
     if left > 0 && !a.input.quiet {
         eprintln!(
             "mqdiag: {left} event(s) dated outside 1970-01-01 .. 2262-04-11 left out (`mqdiag inventory` says where)"

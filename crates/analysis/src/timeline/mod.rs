@@ -149,6 +149,25 @@ fn ts_orderable(t: &crate::event::Ts) -> bool {
     t.timestamp_nanos_opt().is_some_and(orderable)
 }
 
+/// What the problem `OutOfRange::report` makes says after its count.
+const LEFT_OUT: &str = "event(s) dated outside 1970-01-01 .. 2262-04-11";
+
+/// The events left out for their time (`OutOfRange`). A reader's own
+/// `bad-time` problems are not counted: those lines never became events.
+pub fn left_out(infos: &[FileInfo]) -> u64 {
+    infos
+        .iter()
+        .flat_map(|i| &i.problems)
+        .filter(|p| p.code == ProblemCode::BadTime && p.line.is_some())
+        .filter(|p| {
+            p.message
+                .split_once(' ')
+                .is_some_and(|(n, rest)| rest.starts_with(LEFT_OUT) && n.parse::<u64>().is_ok())
+        })
+        .map(|p| p.lines_skipped)
+        .sum()
+}
+
 /// Events a source had whose time cannot be ordered: counted, and the
 /// first one's place kept, for one problem at the end.
 #[derive(Default)]
@@ -207,7 +226,7 @@ impl OutOfRange {
                 Severity::Warning,
                 self.count,
                 format!(
-                    "{} event(s) dated outside 1970-01-01 .. 2262-04-11 (a misread date or a clock gone astray), the first at line {line}: left out",
+                    "{} {LEFT_OUT} (a misread date or a clock gone astray), the first at line {line}: left out",
                     self.count
                 ),
             );

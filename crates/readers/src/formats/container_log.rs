@@ -11,6 +11,25 @@
 //!   log's records, read by the JSON error-log reader) mixed with
 //!   `"type":"mq_containerlog"` ones of the container's programs.
 //!
+//! Checked against ibm-messaging/mq-container at commit `def96385`
+//! (docs/container-log.md has the whole table):
+//!
+//! * `mq_containerlog` keys (`pkg/logger/logger.go`): `message`,
+//!   `ibm_datetime` (`2006-01-02T15:04:05.000Z07:00`), `loglevel`, `host`,
+//!   `ibm_serverName` (the queue manager), `ibm_processName`,
+//!   `ibm_processId` (a string), `ibm_userName`, `type`. In `basic` the
+//!   record is `<ibm_datetime> <message>`, a debug one `DEBUG: `-prefixed.
+//! * Mirrored records (`cmd/runmqserver/logging.go`, `mirror.go`):
+//!   `mq_log` (the queue manager's `AMQERR01.json`; in `basic` with its
+//!   inserts in brackets, `formatBasic`); the web server's
+//!   `liberty_message`/`liberty_audit`/`liberty_trace` (its `messages.log`,
+//!   `ibm_datetime` offset `+0000`, which `basic` turns into `Z`);
+//!   `mqsc_log` (`autocfgmqsc.LOG` lines, wrapped by runmqserver as
+//!   `ibm_datetime`, `type`, `loglevel`, `message`); mqsimpleauth's records
+//!   (`authservice/mqsimpleauth/src/log.c`: `loglevel`, `ibm_datetime`,
+//!   `ibm_processId`, `host`, `module`, `message`, no `type` and no
+//!   `ibm_processName`). `mirrored` tells them apart.
+//!
 //! `kubectl logs --timestamps` puts its own RFC 3339 time before each line;
 //! it is dropped (the message's own time is the one MQ wrote). Lines come
 //! out of time order when several processes write at once: the timeline's
@@ -290,20 +309,97 @@ fn container_text(t: &str) -> bool {
         "MQ level: ",
         "Metrics are disabled",
     ];
+    liberty_id(t).is_some() || STARTS.iter().any(|s| t.starts_with(s))
+}
+
+/// The Liberty message id a line starts with (`CWWKT0016I: `, `CWPKI0033E:
+/// `, `SRVE0242I: `).
+fn liberty_id(t: &str) -> Option<&str> {
     let b = t.as_bytes();
-    // A Liberty message id: `CWWKT0016I: `, `CWPKI0033E: `, `SRVE0242I: `.
     let letters = b.iter().take_while(|c| c.is_ascii_uppercase()).count();
-    let liberty = (4..=5).contains(&letters)
+    let id = (4..=5).contains(&letters)
         && b.len() > letters + 6
         && b[letters..letters + 4].iter().all(u8::is_ascii_digit)
         && b"IWEAD".contains(&b[letters + 4])
         && b[letters + 5] == b':';
-    liberty || STARTS.iter().any(|s| t.starts_with(s))
+    id.then(|| &t[..letters + 5])
+}
+
+/// The program named on the web server's (Liberty's) lines: the server
+/// whose `messages.log` mq-container mirrors
+/// (`/var/mqm/web/installations/Installation1/servers/mqweb/logs/
+/// messages.log`, `cmd/runmqserver/logging.go`), which its records also
+/// name in `ibm_serverName`.
+pub(super) const WEB_SERVER: &str = "mqweb";
+
+/// Who wrote a JSON console record besides MQ and the container's Go
+/// programs (which name themselves in `ibm_processName`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Mirrored {
+    /// The web server: `"type":"liberty_message"` (`liberty_audit`,
+    /// `liberty_trace`, ...), its time written `+0000`.
+    Liberty,
+    /// The queue manager's start-up MQSC output (`autocfgmqsc.LOG`), which
+    /// runmqserver wraps as `{"ibm_datetime","type":"mqsc_log","loglevel",
+    /// "message"}`.
+    Mqsc,
+    /// The developer image's authorization service (`simpleauth.json`):
+    /// no `type` and no `ibm_processName`, `module` names its C source.
+    SimpleAuth,
+}
+
+impl Mirrored {
+    /// The program the record's events name.
+    pub(super) fn program(self) -> &'static str {
+        match self {
+            Mirrored::Liberty => WEB_SERVER,
+            Mirrored::Mqsc => "runmqserver",
+            Mirrored::SimpleAuth => "mqsimpleauth",
+        }
+    }
+}
+
+/// Which of the mirrored logs a JSON console record comes from, by its
+/// `type`, `ibm_processName`, `module` and `message`.
+pub(super) fn mirrored(
+    kind: Option<&str>,
+    process: Option<&str>,
+    module: Option<&str>,
+    message: &str,
+) -> Option<Mirrored> {
+    match kind {
+        Some("mq_log" | "mq_containerlog") => None,
+        Some("mqsc_log") => Some(Mirrored::Mqsc),
+        Some(k) if k.starts_with("liberty_") => Some(Mirrored::Liberty),
+        Some(_) => None,
+        None if process.is_none()
+            && (message.starts_with("mqsimpleauth: ")
+                || module.is_some_and(|m| {
+                    m.split(':')
+                        .next()
+                        .is_some_and(|f| f.ends_with("simpleauth.c"))
+                })) =>
+        {
+            Some(Mirrored::SimpleAuth)
+        }
+        None => None,
+    }
+}
+
+/// Whether a JSON line (sniffed as text) is one of the mirrored records.
+fn mirrored_line(l: &str) -> bool {
+    l.contains("\"ibm_datetime\"")
+        && (l.contains("\"type\":\"liberty_")
+            || l.contains("\"type\":\"mqsc_log\"")
+            || (!l.contains("\"type\"")
+                && !l.contains("\"ibm_processName\"")
+                && (l.contains("simpleauth.c:") || l.contains("\"message\":\"mqsimpleauth: "))))
 }
 
 /// The container's own programs (`cmd/` of mq-container), as its JSON
-/// records name them in `ibm_processName`.
-const CONTAINER_PROGRAMS: [&str; 4] = ["runmqserver", "runmqdevserver", "mqhtpass", "mqsimpleauth"];
+/// records name them in `ibm_processName` (mqsimpleauth's name none:
+/// `mirrored`).
+const CONTAINER_PROGRAMS: [&str; 3] = ["runmqserver", "runmqdevserver", "mqhtpass"];
 
 /// Lines with a collector's wrapper taken off: any console line will do
 /// (the wrapper is the container layout), MQ's or not.
@@ -345,10 +441,11 @@ fn sniff_text(text: &str) -> u8 {
         }
         let l2 = strip_kubectl_stamp(l).unwrap_or(l);
         if l2.starts_with('{') {
-            // A record of the container's own programs, or one cut before
-            // its `type` (mq-container writes the keys sorted, `type`
-            // last) that names one of them.
+            // A record of the container's own programs or of a log it
+            // mirrors, or one cut before its `type` (mq-container writes
+            // the keys sorted, `type` last) that names one of them.
             if l2.contains("\"mq_containerlog\"")
+                || mirrored_line(l2)
                 || (l2.contains("\"ibm_datetime\"")
                     && CONTAINER_PROGRAMS
                         .iter()
@@ -613,8 +710,17 @@ impl BasicFile {
             Some((id, body)) => mq_event(&mut run.memo, ctx, ts, no, id, body, rest),
             None => {
                 let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Text, rest.to_string());
+                // The web server's messages (`CWPKI0033E: ...`) and audit
+                // records (`AUDIT: eventName=...`, `formatBasic` in
+                // `cmd/runmqserver/logging.go`).
+                if let Some(id) = liberty_id(rest) {
+                    e.set(Key::Program, WEB_SERVER);
+                    e.set(Key::Msgid, id);
+                } else if rest.starts_with("AUDIT:") {
+                    e.set(Key::Program, WEB_SERVER);
+                }
                 // `mqhtpass: MQStart ...`: the program that wrote it.
-                if let Some((prog, _)) = rest.split_once(": ")
+                else if let Some((prog, _)) = rest.split_once(": ")
                     && !prog.is_empty()
                     && prog.len() <= 32
                     && prog
@@ -1002,6 +1108,44 @@ mod tests {
             "{msgs:?}"
         );
         assert!(msgs.iter().any(|m| m.contains("cut short")), "{msgs:?}");
+    }
+
+    #[test]
+    fn mirrored_records_by_their_keys() {
+        use Mirrored::*;
+        let m = |kind, process, module, message| mirrored(kind, process, module, message);
+        assert_eq!(
+            m(Some("liberty_message"), None, None, "CWWKF0011I: x"),
+            Some(Liberty)
+        );
+        assert_eq!(m(Some("liberty_audit"), None, None, ""), Some(Liberty));
+        assert_eq!(m(Some("mqsc_log"), None, None, "AMQ8006I: x"), Some(Mqsc));
+        let auth = Some("src/mqsimpleauth.c:78");
+        assert_eq!(m(None, None, auth, "Initializing"), Some(SimpleAuth));
+        assert_eq!(
+            m(None, None, None, "mqsimpleauth: MQStart"),
+            Some(SimpleAuth)
+        );
+        // MQ's and the container's own records, and a record cut before its
+        // `type` that names its program.
+        assert_eq!(
+            m(
+                Some("mq_log"),
+                Some("amqrmppa"),
+                Some("amqccita.c:4214"),
+                ""
+            ),
+            None
+        );
+        assert_eq!(
+            m(Some("mq_containerlog"), Some("runmqserver"), None, ""),
+            None
+        );
+        assert_eq!(m(None, Some("runmqserver"), None, "mqsimpleauth: x"), None);
+        assert_eq!(m(None, None, Some("amqccita.c:4214"), "AMQ9209E: x"), None);
+        assert_eq!(liberty_id("CWPKI0033E: The keystore"), Some("CWPKI0033E"));
+        assert_eq!(liberty_id("SRVE0242I: x"), Some("SRVE0242I"));
+        assert_eq!(liberty_id("AUDIT: x"), None);
     }
 
     #[test]

@@ -193,6 +193,7 @@ pub fn source(
         clocks,
         dedup: Dedup::default(),
         line: String::new(),
+        stamp: String::new(),
         memo: catalog::Memo::default(),
         files_left: 0,
     };
@@ -588,6 +589,12 @@ impl<'m> Members<'m> {
         }
     }
 
+    /// Puts `value` in `slot`, whatever was there.
+    fn set(&mut self, slot: usize, value: &'m str) {
+        self.keys[slot] = Some(KEYS[slot]);
+        self.values[slot] = Some(value);
+    }
+
     /// The value of the `KEYS` key in `slot` (`slot_of`, at compile time).
     fn at(&self, slot: usize) -> Option<&'m str> {
         self.values[slot].filter(|s| !s.is_empty())
@@ -645,6 +652,9 @@ struct ErrlogJson {
     dedup: Dedup,
     /// The current line, decoded.
     line: String,
+    /// The collector's time taken off the current line (`kubectl logs
+    /// --timestamps`), for a record cut before its own.
+    stamp: String,
     memo: catalog::Memo,
     /// Files of the source not opened yet.
     files_left: usize,
@@ -704,10 +714,12 @@ impl LineFormat for ErrlogJson {
         let mut line = std::mem::take(&mut self.line);
         line.clear();
         line.push_str(trim(&decode_line(bytes).0));
+        self.stamp.clear();
         if self.format == crate::formats::container_log::FORMAT
             && let Some(rest) = super::container_log::strip_kubectl_stamp(&line)
         {
             let n = line.len() - rest.len();
+            self.stamp.push_str(line[..n].trim_end());
             line.drain(..n);
         }
         if line.is_empty() {
@@ -759,6 +771,31 @@ impl LineFormat for ErrlogJson {
                         e.offset = meta.offset;
                         ctx.emit(e);
                     }
+                    return;
+                }
+                // Cut inside (or before) its own time, under a collector
+                // that stamped the line: kept at the collector's time.
+                if !self.stamp.is_empty()
+                    && let Ok(Line::Object(m)) = serde_json::from_str::<Line>(&cut_head_any(&line))
+                {
+                    let stamp = std::mem::take(&mut self.stamp);
+                    let mut found = Members::new(&m);
+                    found.set(const { slot_of("ibm_datetime") }, &stamp);
+                    ctx.info.problem(
+                        ProblemCode::CutRecord,
+                        Some(no),
+                        Severity::Warning,
+                        0,
+                        format!(
+                            "{what}: {why}: kept as an incomplete record at the collector's time {stamp}"
+                        ),
+                    );
+                    if let Some(mut e) = self.record(run, ctx, no, &found) {
+                        e.set(AttrKey::Incomplete, "true");
+                        e.offset = meta.offset;
+                        ctx.emit(e);
+                    }
+                    self.stamp = stamp;
                     return;
                 }
                 ctx.info.problem(
@@ -831,7 +868,9 @@ impl ErrlogJson {
             );
             return None;
         };
-        let ts: DateTime<FixedOffset> = match super::container_log::rfc3339(when) {
+        let parsed =
+            super::container_log::rfc3339(when).or_else(|e| colonless_offset(when).ok_or(e));
+        let ts: DateTime<FixedOffset> = match parsed {
             Ok(t) => t,
             Err(_) => {
                 ctx.info.problem(
@@ -884,6 +923,19 @@ impl ErrlogJson {
                 return None;
             }
         }
+        // Records of the logs a container console mirrors (Liberty's,
+        // the start-up MQSC output, mqsimpleauth's).
+        let mirrored = if self.format == crate::formats::container_log::FORMAT {
+            super::container_log::mirrored(
+                key!(found, "type"),
+                key!(found, "ibm_processname"),
+                key!(found, "module"),
+                message,
+            )
+        } else {
+            None
+        };
+        let liberty = mirrored == Some(super::container_log::Mirrored::Liberty);
         let mut inserts: Vec<(&str, &str)> = Vec::new();
         for &(canon, current, preview, other) in INSERT_SLOTS {
             let v = found.at(current).or_else(|| {
@@ -905,6 +957,10 @@ impl ErrlogJson {
         // type `mq_containerlog`: no MQ message, free text.
         let kind = match key!(found, "type") {
             Some("mq_containerlog") if msgid.is_none() => Kind::Text,
+            // The web server's messages have ids of their own (`CWWKF0011I`),
+            // not in MQ's catalogue; MQSC output without one is its echo of
+            // the commands.
+            _ if liberty || (mirrored.is_some() && msgid.is_none()) => Kind::Text,
             // Cut before its `type` (the container's keys are sorted).
             None if msgid.is_none() && self.format == crate::formats::container_log::FORMAT => {
                 Kind::Text
@@ -916,7 +972,11 @@ impl ErrlogJson {
         e.attrs = crate::event::Attrs::spare(32, 512);
         e.pid = pid;
         e.tid = tid;
-        if let Some(id) = msgid {
+        if liberty {
+            if let Some(id) = msgid {
+                e.set(AttrKey::Msgid, id);
+            }
+        } else if let Some(id) = msgid {
             let x = self.memo.extract(id, message, &inserts);
             e.catalog = x.row;
             e.set(AttrKey::Msgid, &x.msgid);
@@ -928,7 +988,9 @@ impl ErrlogJson {
             }
             x.push_attrs(&mut e.attrs);
         }
-        let qmgr = key!(found, "ibm_servername").or(run.qmgr.as_deref());
+        // Liberty's `ibm_serverName` is the web server's (`mqweb`).
+        let server = key!(found, "ibm_servername").filter(|_| !liberty);
+        let qmgr = server.or(run.qmgr.as_deref());
         if let Some(q) = qmgr {
             if e.get(AttrKey::Qmgr).is_none() {
                 e.set(AttrKey::Qmgr, q);
@@ -963,6 +1025,11 @@ impl ErrlogJson {
                 e.set(attr, v);
             }
         }
+        if let Some(m) = mirrored
+            && e.get(AttrKey::Program).is_none()
+        {
+            e.set(AttrKey::Program, m.program());
+        }
         for (canon, v) in &inserts {
             let key = match *canon {
                 "ArithInsert1" => AttrKey::ArithInsert1,
@@ -976,6 +1043,18 @@ impl ErrlogJson {
         }
         Some(e)
     }
+}
+
+/// A time whose UTC offset has no colon (`2024-08-12T08:32:48.120+0000`,
+/// as Liberty writes `ibm_datetime`), read as RFC 3339 with one.
+fn colonless_offset(when: &str) -> Option<DateTime<FixedOffset>> {
+    let n = when.len().checked_sub(5)?;
+    let (head, off) = when.split_at_checked(n)?;
+    let b = off.as_bytes();
+    if !(matches!(b[0], b'+' | b'-') && b[1..].iter().all(u8::is_ascii_digit)) {
+        return None;
+    }
+    super::container_log::rfc3339(&format!("{head}{}:{}", &off[..3], &off[3..])).ok()
 }
 
 /// The members of a JSON object cut short, up to the last member that is
@@ -992,6 +1071,27 @@ fn cut_record_head(line: &str) -> Option<String> {
         Ok(Line::Object(m)) if member(&m, "ibm_datetime").is_some() => Some(closed),
         _ => Some(whole),
     }
+}
+
+/// The members of a JSON object cut short, as `cut_record_head` keeps
+/// them but with or without `ibm_datetime`; `{}` when none is whole.
+fn cut_head_any(line: &str) -> String {
+    let closed = format!("{line}\"}}");
+    if serde_json::from_str::<Line>(&closed).is_ok() {
+        return closed;
+    }
+    let mut end = line.len();
+    for _ in 0..64 {
+        let Some(pos) = line[..end].rfind(",\"") else {
+            break;
+        };
+        let head = format!("{}}}", &line[..pos]);
+        if serde_json::from_str::<Line>(&head).is_ok() {
+            return head;
+        }
+        end = pos;
+    }
+    "{}".to_string()
 }
 
 /// The whole members before the cut of `line`, closed as an object, when

@@ -299,3 +299,67 @@ fn copies_across_generations_are_read_once() {
     let chans: Vec<&str> = evs.iter().filter_map(|e| e.get(AttrKey::Channel)).collect();
     assert_eq!(chans, ["A", "B", "C", "C"]);
 }
+
+/// Liberty's `+0000` offsets are read; other damaged times are not.
+#[test]
+fn times_with_a_colonless_offset() {
+    let t = |s: &str| colonless_offset(s).map(|t| t.to_rfc3339());
+    assert_eq!(
+        t("2024-08-12T08:32:48.120+0000").as_deref(),
+        Some("2024-08-12T08:32:48.120+00:00")
+    );
+    assert_eq!(
+        t("2024-08-12T08:32:48-0530").as_deref(),
+        Some("2024-08-12T08:32:48-05:30")
+    );
+    for bad in [
+        "2024-08-12T08:32:48.120Z",
+        "2024-08-12T08:32:4x.120+0000",
+        "+0000",
+        "",
+        "2024-08-12T08:32:48+00é0",
+    ] {
+        assert_eq!(t(bad), None, "{bad}");
+    }
+}
+
+/// A console record cut inside its own time, behind a collector's stamp:
+/// kept at the collector's time, and said so; without the stamp, skipped.
+#[test]
+fn a_record_cut_in_its_time_takes_the_collectors() {
+    let read_console = |text: &str| {
+        let mut s = source(
+            vec![Input::from_bytes("pod.log", text.as_bytes().to_vec())],
+            &ReadOptions::default(),
+            crate::formats::container_log::FORMAT,
+            None,
+        );
+        let mut evs = Vec::new();
+        while let Some(e) = s.next_event() {
+            evs.push(e);
+        }
+        (evs, s.finish())
+    };
+    let (evs, infos) = read_console(
+        "2021-12-15T23:39:21.000100Z {\"type\":\"mq_containerlog\",\"ibm_datetime\":\"2021-12-15T23:39:2",
+    );
+    assert_eq!(evs.len(), 1);
+    assert_eq!(
+        crate::timefmt::rfc3339(&evs[0].ts),
+        "2021-12-15T23:39:21.000100+00:00"
+    );
+    assert_eq!(evs[0].get(AttrKey::Incomplete), Some("true"));
+    let p = &infos[0].problems[0];
+    assert_eq!((p.code, p.line), (ProblemCode::CutRecord, Some(1)));
+    assert!(
+        p.message.ends_with(
+            "kept as an incomplete record at the collector's time 2021-12-15T23:39:21.000100Z"
+        ),
+        "{}",
+        p.message
+    );
+    let (evs, infos) =
+        read_console("{\"type\":\"mq_containerlog\",\"ibm_datetime\":\"2021-12-15T23:39:2");
+    assert!(evs.is_empty());
+    assert_eq!(infos[0].problems[0].code, ProblemCode::BadLine);
+}

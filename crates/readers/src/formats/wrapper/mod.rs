@@ -27,7 +27,10 @@
 //! collector wrote it in the same second and on the same stream as the
 //! line before it, which it then continues as in the bare console (the
 //! lines of a stack dump under the record that printed it); without a
-//! wrapper's time it continues the line before.
+//! wrapper's time it continues the line before. A JSON record cut before
+//! its own time ends gets the wrapper's time in front (`--timestamps`
+//! style) for the reader to use. `docker compose`'s own status lines
+//! (`compose.rs`) are left out and counted.
 //!
 //! The line source reads the collected file's own lines and takes the
 //! wrapper off each (`LineFilter`), so that `file:line` and offsets point
@@ -103,6 +106,8 @@ pub struct Stats {
     outer: AtomicU64,
     /// Lines that had a `--timestamps` stamp under the wrapper.
     stamped: AtomicU64,
+    /// `docker compose`'s own status lines, left out.
+    status: AtomicU64,
 }
 
 /// A recognised wrapper and the counts of its file.
@@ -148,6 +153,10 @@ impl Wrapper {
         let mut name = self.kind.name().to_string();
         if self.kind != Kind::Timestamps && self.stats.stamped.load(Ordering::Relaxed) > 0 {
             name.push_str(" with --timestamps");
+        }
+        let status = self.stats.status.load(Ordering::Relaxed);
+        if status > 0 {
+            name.push_str(&format!(" ({status} of its own status line(s) left out)"));
         }
         let clock = match (&self.viewer_offset, own, outer) {
             (Some(off), _, _) => format!(
@@ -524,8 +533,8 @@ enum Made<'b> {
 struct Unwrapping {
     kind: Kind,
     stats: Arc<Stats>,
-    /// `[own, outer, stamped]`, as in `Stats`.
-    counts: [u64; 3],
+    /// `[own, outer, stamped, status]`, as in `Stats`.
+    counts: [u64; 4],
     follow: Follow,
     /// A partial line being joined, and how many input lines it took.
     joined: Vec<u8>,
@@ -543,7 +552,7 @@ impl Unwrapping {
         Unwrapping {
             kind,
             stats,
-            counts: [0; 3],
+            counts: [0; 4],
             follow: Follow::default(),
             joined: Vec::new(),
             joined_lines: 0,
@@ -597,11 +606,24 @@ impl Unwrapping {
         if inner.is_empty() {
             return Made::Slice(inner);
         }
-        if console {
+        let clocked = kind.has_clock() || c[2] > 0;
+        if console && let Some(t) = outer.filter(|_| clocked && cut_in_its_time(inner)) {
+            // A JSON record cut before its own time is whole: the
+            // wrapper's time goes before it, as `--timestamps` writes it,
+            // for the reader to use.
+            c[1] += 1;
+            self.follow.set(outer, stream);
+            let s = &mut self.scratch;
+            s.clear();
+            s.extend_from_slice(t);
+            s.push(b' ');
+            s.extend_from_slice(inner);
+            Made::Scratch
+        } else if console {
             c[0] += 1;
             self.follow.set(outer, stream);
             Made::Slice(inner)
-        } else if let Some(t) = outer.filter(|_| kind.has_clock() || c[2] > 0) {
+        } else if let Some(t) = outer.filter(|_| clocked) {
             if self.follow.continues(t, stream) {
                 // Written with the line before: it goes on, as in the
                 // console without the wrapper.
@@ -662,6 +684,13 @@ impl Unwrapping {
                 let m = self.unwrap_line(outer.as_deref(), &inner, stream);
                 (false, Some(self.owned(m)))
             }
+            None if self.kind == Kind::Compose && compose::status_line(body) => {
+                // Compose's own (`Attaching to mq_1`, `mq-1 exited with
+                // code 0`): an empty line, joined to nothing.
+                self.counts[3] += 1;
+                self.follow.open = false;
+                (self.flush_joined(), Some(Made::Slice(&body[..0])))
+            }
             None => {
                 let held = self.flush_joined();
                 // A `--timestamps` stamp before a line with no time of its
@@ -718,6 +747,7 @@ impl Unwrapping {
         self.stats.own.fetch_max(c[0], Ordering::Relaxed);
         self.stats.outer.fetch_max(c[1], Ordering::Relaxed);
         self.stats.stamped.fetch_max(c[2], Ordering::Relaxed);
+        self.stats.status.fetch_max(c[3], Ordering::Relaxed);
     }
 }
 
@@ -764,6 +794,19 @@ impl LineFilter for Unwrapping {
     fn finish(&mut self) -> Option<&[u8]> {
         self.publish();
         self.flush_joined().then_some(&self.held[..])
+    }
+}
+
+/// A JSON record cut short (no closing brace) before its `ibm_datetime`
+/// value ends.
+fn cut_in_its_time(inner: &[u8]) -> bool {
+    if !inner.starts_with(b"{\"") || inner.trim_ascii_end().ends_with(b"}") {
+        return false;
+    }
+    const KEY: &[u8] = b"\"ibm_datetime\":\"";
+    match memchr::memmem::find(inner, KEY) {
+        Some(at) => memchr::memchr(b'"', &inner[at + KEY.len()..]).is_none(),
+        None => true,
     }
 }
 
@@ -1075,5 +1118,6 @@ impl Source for WrappedSource {
     }
 }
 
+mod compose;
 #[cfg(test)]
 mod tests;
