@@ -24,6 +24,7 @@
 pub mod access;
 mod extract;
 pub mod functions;
+mod generic;
 pub mod limits;
 mod localised;
 mod matchers;
@@ -35,11 +36,12 @@ mod samples;
 mod table;
 
 pub use extract::{Extracted, extract};
+use generic::REMOTE_HOST;
+pub use generic::{GENERIC_AMQ, GENERIC_CSQ};
 pub use memo::Memo;
 pub use net::{HostSpec, is_ip, split_host};
 pub use normalise::{normalise, normalise_cow, normalise_parts};
-use table::REMOTE_HOST;
-pub use table::{CATALOG, GENERIC_AMQ, GENERIC_CSQ};
+pub use table::CATALOG;
 
 use crate::event::{CatalogRow, Event, Key};
 use crate::problem::Severity;
