@@ -260,14 +260,10 @@ fn unreadable_times_are_not_called_out_of_range() {
 
 #[test]
 fn inventory_snapshot() {
-    let r = mqdiag(&["inventory", DIR]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["inventory", DIR]));
 }
 
 #[test]
 fn timeline_snapshot() {
-    let r = mqdiag(&["timeline", DIR, "--format", "jsonl"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["timeline", DIR, "--format", "jsonl"]));
 }

@@ -181,16 +181,12 @@ fn channel_error_from_a_wrapped_console() {
 
 #[test]
 fn inventory_snapshot() {
-    let r = mqdiag(&["inventory", DIR]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["inventory", DIR]));
 }
 
 #[test]
 fn timeline_snapshot() {
-    let r = mqdiag(&["timeline", DIR, "--format", "jsonl"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["timeline", DIR, "--format", "jsonl"]));
 }
 
 /// Where each event is in its collected file (line and byte offset) and
@@ -200,9 +196,7 @@ fn timeline_snapshot() {
 fn instants_and_offsets_snapshot() {
     let mut out = String::new();
     for dir in [DIR, "fixtures/fragments"] {
-        let r = mqdiag(&["timeline", dir, "-q", "--format", "ecs"]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        for v in jsonl(&r.stdout) {
+        for v in jsonl(&stdout_of(&["timeline", dir, "-q", "--format", "ecs"])) {
             out.push_str(&format!(
                 "{}:{} @{} {}\n",
                 v["log"]["file"]["path"].as_str().unwrap(),

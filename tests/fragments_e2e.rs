@@ -89,14 +89,10 @@ fn ffstsummary_in_a_container_record_gives_its_fdcs() {
 
 #[test]
 fn inventory_snapshot() {
-    let r = mqdiag(&["inventory", DIR]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["inventory", DIR]));
 }
 
 #[test]
 fn timeline_snapshot() {
-    let r = mqdiag(&["timeline", DIR, "--format", "jsonl"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    insta::assert_snapshot!(r.stdout);
+    insta::assert_snapshot!(stdout_of(&["timeline", DIR, "--format", "jsonl"]));
 }

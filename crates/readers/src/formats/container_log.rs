@@ -107,6 +107,22 @@ pub(super) fn stamp_len(s: &[u8]) -> Option<usize> {
     }
 }
 
+/// `YYYY-MM-DD?HH:MM:SS` at the start of `s`, byte by byte, `sep` the
+/// byte between the date and the time (what `stamp_len` tests eight bytes
+/// at a time).
+pub(super) fn date_time_shape(s: &[u8], sep: impl Fn(u8) -> bool) -> bool {
+    let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
+    let at = |i: usize, c: u8| s.get(i) == Some(&c);
+    [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        .into_iter()
+        .all(d)
+        && at(4, b'-')
+        && at(7, b'-')
+        && s.get(10).is_some_and(|&c| sep(c))
+        && at(13, b':')
+        && at(16, b':')
+}
+
 /// Non-zero bytes where `w`'s bytes (little-endian) are not ASCII digits;
 /// the lowest of them marks the first. A byte is a digit when its high
 /// half is 3 and stays 3 with 6 added (a byte that carries is not one, and
@@ -908,14 +924,7 @@ mod tests {
         fn stamp_oracle(s: &[u8]) -> Option<usize> {
             let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
             let at = |i: usize, c: u8| s.get(i) == Some(&c);
-            let shape = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
-                .into_iter()
-                .all(d)
-                && at(4, b'-')
-                && at(7, b'-')
-                && (at(10, b'T') || at(10, b't'))
-                && at(13, b':')
-                && at(16, b':');
+            let shape = date_time_shape(s, |c| c == b'T' || c == b't');
             if !shape {
                 return None;
             }

@@ -69,6 +69,18 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order `detect` tries them: the strict shapes
+    /// first.
+    pub(crate) const ALL: [Kind; 7] = [
+        Kind::DockerJson,
+        Kind::Cri,
+        Kind::KubectlPrefix,
+        Kind::Compose,
+        Kind::Viewer,
+        Kind::Stern,
+        Kind::Timestamps,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::DockerJson => "docker json-file",
@@ -202,23 +214,7 @@ fn is_console(s: &[u8]) -> bool {
 /// `2024-08-12 14:02:43[.fff] `: the length of a viewer's stamp and blank.
 fn viewer_len(s: &[u8]) -> Option<usize> {
     let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
-    let ok = (0..4).all(d)
-        && s.get(4) == Some(&b'-')
-        && d(5)
-        && d(6)
-        && s.get(7) == Some(&b'-')
-        && d(8)
-        && d(9)
-        && s.get(10) == Some(&b' ')
-        && d(11)
-        && d(12)
-        && s.get(13) == Some(&b':')
-        && d(14)
-        && d(15)
-        && s.get(16) == Some(&b':')
-        && d(17)
-        && d(18);
-    if !ok {
+    if !super::container_log::date_time_shape(s, |c| c == b' ') {
         return None;
     }
     let mut i = 19;
@@ -967,16 +963,7 @@ pub fn detect(head: &[u8]) -> Option<Wrapper> {
     if lines.is_empty() {
         return None;
     }
-    const ORDER: [Kind; 7] = [
-        Kind::DockerJson,
-        Kind::Cri,
-        Kind::KubectlPrefix,
-        Kind::Compose,
-        Kind::Viewer,
-        Kind::Stern,
-        Kind::Timestamps,
-    ];
-    for kind in ORDER {
+    for kind in Kind::ALL {
         let mut shaped = 0;
         let mut console = 0;
         for l in lines {

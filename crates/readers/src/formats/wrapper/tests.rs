@@ -258,15 +258,7 @@ fn odd_bytes_do_not_panic() {
         for _ in 0..rng.below(20) {
             t.push_str(parts[rng.below(parts.len())]);
         }
-        for kind in [
-            Kind::DockerJson,
-            Kind::Cri,
-            Kind::KubectlPrefix,
-            Kind::Compose,
-            Kind::Viewer,
-            Kind::Stern,
-            Kind::Timestamps,
-        ] {
+        for kind in Kind::ALL {
             let w = Wrapper {
                 kind,
                 viewer_offset: None,
