@@ -20,10 +20,19 @@ run() { # NAME ARGS...
 for f in text json markdown html sarif; do run "analyze.$f" analyze "$input" --format "$f" -j 2; done
 run analyze.j1 analyze "$input" --format json -j 1
 run analyze.redact analyze "$input" --format json --redact
-for f in text csv jsonl; do run "timeline.$f" timeline "$input" --format "$f"; done
+for f in text csv jsonl ecs otlp; do run "timeline.$f" timeline "$input" --format "$f"; done
+run timeline.ecs.j1 timeline "$input" --format ecs -j 1
+run analyze.ecs analyze "$input" --format ecs
+run analyze.window analyze "$input" --format json --since 2000-01-01T00:00:00Z --until 2100-01-01T00:00:00Z
 run timeline.redact timeline "$input" --format jsonl --redact
 for f in text json; do run "inventory.$f" inventory "$input" --format "$f"; done
 for f in text csv json; do run "calls.$f" calls "$input" --format "$f"; done
+# Two captures: the input against its first sub-folder (the compare verb).
+second=$(find "$input" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+if [ -n "$second" ]; then
+    for f in text json markdown html; do run "compare.$f" compare "$second" "$input" --format "$f"; done
+    run compare.redact compare "$second" "$input" --format json --redact
+fi
 run rules.text rules
 run rules.json rules --format json
 run help --help

@@ -7,16 +7,17 @@
 use crate::cli::InputArgs;
 use crate::event::Ts;
 use crate::fileinfo::FileInfo;
-use crate::formats::open_all;
-use crate::input::discover_following;
 use crate::outpath::Output;
 use crate::progress::Progress;
-use crate::redact::{Cat, Redactor};
+use crate::redact::Redactor;
 use crate::source::{ReadOptions, Source};
 use crate::timeline::{Merged, TimeWindow};
-use chrono::FixedOffset;
+use mqdiag_analysis::engine::{self, Watch, WindowSpec};
+use mqdiag_readers::input::Discovered;
+use mqdiag_readers::open::{OpenError, Opened, Request};
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::thread;
 
 impl InputArgs {
@@ -83,81 +84,16 @@ impl InputArgs {
         opts: &ReadOptions,
         progress: bool,
     ) -> Result<Opened, String> {
-        let progress = progress.then(Progress::begin);
-        let mut found = discover_following(
-            &self.paths(),
-            progress.as_ref().map(|p| p.meter()),
-            self.follow,
-        );
-        // Links inside the inputs can lead to the output: refused, whatever
-        // path led there.
-        if let Some(o) = crate::outpath::target(self.output.as_deref()) {
-            let files = found.inputs.iter().filter_map(|i| match &i.location {
-                crate::input::Location::File(p) => Some(p.as_path()),
-                _ => None,
-            });
-            crate::outpath::not_read(
-                o,
-                files.chain(found.archive_files.iter().map(|p| p.as_path())),
-            )?;
-        }
-        let skip: Vec<PathBuf> = skip
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .collect();
-        if !skip.is_empty() {
-            found.inputs.retain(|i| match &i.location {
-                crate::input::Location::File(p) => std::fs::canonicalize(p)
-                    .map(|c| !skip.contains(&c))
-                    .unwrap_or(true),
-                _ => true,
-            });
-        }
-        // Identical files (loose and in an archive, copies) are read once.
-        let (inputs, dups) =
-            crate::input::dedupe::drop_duplicates(std::mem::take(&mut found.inputs));
-        found.inputs = inputs;
-        if !dups.is_empty() {
-            found.problems.extend(dups);
-            found.problems.sort_by(|a, b| a.path.cmp(&b.path));
-        }
-        if found.inputs.is_empty() {
-            let why: Vec<String> = found
-                .problems
-                .iter()
-                .flat_map(|f| {
-                    f.problems
-                        .iter()
-                        .map(move |p| format!("{}: {}", f.path, p.message))
-                })
-                .collect();
-            // A few reasons say why; thousands (every member of a refused
-            // archive) would bury the message.
-            const SHOWN: usize = 5;
-            let more = why.len().saturating_sub(SHOWN);
-            let tail = if more > 0 {
-                format!("; and {more} more (`mqdiag inventory` lists them)")
-            } else {
-                String::new()
-            };
-            return Err(if why.is_empty() {
-                "no input files found".to_string()
-            } else {
-                format!(
-                    "no readable input: {}{tail}",
-                    why[..why.len().min(SHOWN)].join("; ")
-                )
-            });
-        }
-        if let Some(p) = &progress {
-            p.reading(&mut found.inputs);
-        }
-        let sources = open_all(found.inputs, opts);
-        let sources = match progress {
-            Some(p) => p.track(sources),
-            None => sources,
+        let req = Request {
+            paths: self.paths(),
+            follow: self.follow,
+            skip: skip.to_vec(),
         };
-        Ok((sources, found.problems))
+        let watch = OpenWatch {
+            progress: progress.then(Progress::begin),
+            output: crate::outpath::target(self.output.as_deref()),
+        };
+        mqdiag_readers::open::open(&req, opts, &watch).map_err(|e| e.to_string())
     }
 
     /// Open the output: the `-o` file (`-` is standard output) or standard
@@ -167,26 +103,89 @@ impl InputArgs {
         Output::open(self.output.as_deref(), &self.paths())
     }
 
-    /// The `--since`/`--until` window (see `timewindow`): local forms in
-    /// `--tz`, else in the offset of the first event of a trace or error
-    /// log (the first event of any input without one), on its day. The
-    /// resolved window is told on standard error unless `-q`.
-    pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
-        if self.since.is_none() && self.until.is_none() {
-            return Ok(TimeWindow::default());
+    /// The `--since`/`--until` window as asked (resolved by the analysis
+    /// against the first event).
+    pub fn window_spec(&self) -> WindowSpec {
+        WindowSpec {
+            since: self.since.clone(),
+            until: self.until.clone(),
+            tz: self.tz,
         }
-        let utc = FixedOffset::east_opt(0).expect("zero");
-        let off = self.tz.or(first.map(|f| *f.offset())).unwrap_or(utc);
-        let day = first
-            .map(|f| f.with_timezone(&off).date_naive())
-            .unwrap_or_default();
-        let (since, until) =
-            crate::timewindow::resolve(self.since.as_deref(), self.until.as_deref(), off, day)?;
+    }
+
+    /// What a verb shows of a run while it reads: the resolved window on
+    /// standard error unless `-q`.
+    pub fn teller(&self) -> Teller {
+        Teller {
+            quiet: self.quiet || !self.window_spec().is_set(),
+        }
+    }
+
+    /// The window resolved against `first`, told as `teller` tells it.
+    pub fn window(&self, first: Option<&Ts>) -> Result<TimeWindow, String> {
+        let w = self
+            .window_spec()
+            .resolve(first)
+            .map_err(|e| e.to_string())?;
+        self.teller().window(&w);
+        Ok(w)
+    }
+}
+
+/// Tells the resolved `--since`/`--until` window on standard error.
+pub struct Teller {
+    quiet: bool,
+}
+
+impl Watch for Teller {
+    fn window(&mut self, w: &TimeWindow) {
         if !self.quiet {
             let show = |t: Option<Ts>| t.map_or_else(|| "…".to_string(), |t| t.to_rfc3339());
-            eprintln!("window: {} .. {}", show(since), show(until));
+            eprintln!("window: {} .. {}", show(w.since), show(w.until));
         }
-        Ok(TimeWindow { since, until })
+    }
+}
+
+/// The binary's view of the opening: the progress line, and the check
+/// that the `-o` file is not among the inputs.
+struct OpenWatch<'a> {
+    progress: Option<Arc<Progress>>,
+    output: Option<&'a std::path::Path>,
+}
+
+impl mqdiag_readers::open::Watch for OpenWatch<'_> {
+    fn meter(&self) -> Option<&Arc<crate::meter::Meter>> {
+        self.progress.as_ref().map(|p| p.meter())
+    }
+
+    fn found(&self, found: &Discovered) -> Result<(), OpenError> {
+        // Links inside the inputs can lead to the output: refused, whatever
+        // path led there.
+        let Some(o) = self.output else {
+            return Ok(());
+        };
+        let files = found.inputs.iter().filter_map(|i| match &i.location {
+            crate::input::Location::File(p) => Some(p.as_path()),
+            _ => None,
+        });
+        crate::outpath::not_read(
+            o,
+            files.chain(found.archive_files.iter().map(|p| p.as_path())),
+        )
+        .map_err(OpenError::Refused)
+    }
+
+    fn reading(&self, inputs: &mut [crate::input::Input]) {
+        if let Some(p) = &self.progress {
+            p.reading(inputs);
+        }
+    }
+
+    fn opened(&self, sources: Vec<Box<dyn Source>>) -> Vec<Box<dyn Source>> {
+        match &self.progress {
+            Some(p) => p.track(sources),
+            None => sources,
+        }
     }
 }
 
@@ -218,22 +217,8 @@ impl InputArgs {
                 Err(e) => return Err(format!("--redact-map {}: {e}", m.display())),
             }
         }
-        let (sources, discovery_rows) =
-            self.open_except(skip, &self.read_options(), self.progress_wanted())?;
-        let mut merged = self.merged(sources);
-        while let Some(e) = merged.next_ref() {
-            r.observe(e);
-        }
-        let mut inputs = merged.finish();
-        inputs.extend(discovery_rows);
-        inputs.sort_by(|x, y| x.path.cmp(&y.path));
-        for fi in &inputs {
-            learn_input(&mut r, fi);
-        }
-        for fi in &inputs {
-            assign_input(&mut r, fi);
-        }
-        r.check()?;
+        let opened = self.open_except(skip, &self.read_options(), self.progress_wanted())?;
+        engine::learn_names(opened, self.jobs(), &mut r).map_err(|e| e.to_string())?;
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
             io::Write::write_all(&mut out, r.map_json().as_bytes())
@@ -244,64 +229,7 @@ impl InputArgs {
     }
 }
 
-/// Learn what an input's facts name: its host and queue manager, the queue
-/// manager in its path, names stated in its problems.
-pub fn learn_input(r: &mut Redactor, fi: &FileInfo) {
-    if let Some(h) = &fi.host {
-        r.add(Cat::Host, h);
-    }
-    if let Some(q) = &fi.qmgr {
-        r.add(Cat::Qmgr, q);
-    }
-    r.learn_path(&fi.path);
-    for p in &fi.problems {
-        r.learn_text(&p.message);
-    }
-}
-
-/// Tokens for what an input's facts show (once every input is learnt).
-pub fn assign_input(r: &mut Redactor, fi: &FileInfo) {
-    r.assign(&fi.path);
-    for p in &fi.problems {
-        r.assign(&p.message);
-    }
-    for n in &fi.notes {
-        r.assign(n);
-    }
-}
-
-/// Replace names in an input's facts.
-pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
-    fi.path = r.apply(&fi.path);
-    for v in [&mut fi.host, &mut fi.qmgr, &mut fi.process]
-        .into_iter()
-        .flatten()
-    {
-        *v = r.apply(v);
-    }
-    for p in &mut fi.problems {
-        p.message = r.apply(&p.message);
-    }
-    for n in &mut fi.notes {
-        *n = r.apply(n);
-    }
-}
-
-/// Whether no input could be used at all (each gave no event and is of no
-/// known format, an unformatted binary trace, or had an error): the run
-/// could not be done, exit 2 in every verb, and an existing `-o` file is
-/// left as it was. An empty file or a header alone was read: it is not
-/// this.
-pub fn nothing_read(inputs: &[FileInfo]) -> bool {
-    use crate::event::Format;
-    inputs.iter().all(|i| {
-        i.events == 0
-            && ([Format::UNKNOWN, crate::formats::binary_trace::FORMAT].contains(&i.format)
-                || i.worst == Some(crate::problem::Severity::Error))
-    })
-}
-
-/// The error of a run in which `nothing_read`.
+/// The error of a run in which `engine::nothing_read`.
 pub fn nothing_read_error(inputs: &[FileInfo]) -> String {
     format!(
         "no readable input: none of the {} file{} could be used (see the unreadable-input problems)",
@@ -310,13 +238,10 @@ pub fn nothing_read_error(inputs: &[FileInfo]) -> String {
     )
 }
 
-/// Sources to read, and rows for paths that could not be walked.
-pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
-
 /// Exit 2 after a reader failed internally (`reader-panic`): the output
 /// was written from every other input, but the run is not whole.
 pub fn reader_panic_check(infos: &[FileInfo]) -> Result<(), String> {
-    match mqdiag_readers::guard::has_reader_panic(infos) {
+    match engine::reader_panic(infos) {
         Some(fi) => Err(format!(
             "the reader of {} failed internally (reader-panic, a defect in mqdiag): the rest of \
              that file was not read; every other input was. Please report it with the file.",

@@ -1,10 +1,11 @@
 //! `mqdiag calls`: read the traces once (only MQI entries, exits and
 //! reason lines are built), aggregate, write the table.
 
+use crate::calls::VERBS;
 use crate::calls::render::{self, CallsFormat};
-use crate::calls::{Calls, VERBS};
 use crate::cli::CallsArgs;
 use crate::exit::{EXIT_OK, io_result};
+use mqdiag_analysis::engine;
 
 pub fn run(a: CallsArgs) -> Result<i32, String> {
     for v in &a.verb {
@@ -43,27 +44,20 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let skip: Vec<_> = a.input.output.iter().cloned().collect();
     // With `--redact`, names are learnt from everything first.
     let redactor = a.input.learn_redaction(&skip)?;
-    let (sources, discovery_rows) = a
+    let opened = a
         .input
         .open_except(&skip, &opts, a.input.progress_wanted())?;
     let verbs = (!a.verb.is_empty()).then(|| a.verb.iter().map(|v| v.trim().to_string()).collect());
-    let mut calls = Calls::new(a.by.into(), verbs);
-    let mut merged = a.input.merged(sources);
-    let window = a.input.window(merged.reference_ts().as_ref())?;
-    while let Some(e) = merged.next_ref() {
-        if window.contains(&e.ts) {
-            calls.observe(e);
-        }
-    }
-    let mut inputs = merged.finish();
-    inputs.extend(discovery_rows);
-    let mut rows = calls.rows(&inputs);
-    if let Some(r) = &redactor {
-        for row in &mut rows {
-            row.redact(r);
-        }
-    }
-    if crate::run::nothing_read(&inputs) {
+    let (rows, inputs) = engine::count_calls(
+        opened,
+        a.input.jobs(),
+        &a.input.window_spec(),
+        (a.by.into(), verbs),
+        redactor.as_ref(),
+        &mut a.input.teller(),
+    )
+    .map_err(|e| e.to_string())?;
+    if engine::nothing_read(&inputs) {
         return Err(crate::run::nothing_read_error(&inputs));
     }
     // Process names and idents come from the inputs: their control

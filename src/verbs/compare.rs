@@ -19,8 +19,10 @@ use crate::report::compare::{
     Pair, Tool,
 };
 use crate::report::redact::Redactor;
+use mqdiag_analysis::engine::{self, Options, Watch};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Message ids listed at most.
 const MESSAGES_SHOWN: usize = 20;
@@ -70,21 +72,59 @@ fn rebase(findings: &mut [Finding], root: &str) {
     }
 }
 
-fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Side, String> {
+/// The run's watch: message ids counted, every event drawn into the
+/// charts, the window told.
+struct Counting<'a> {
+    teller: crate::run::Teller,
+    messages: &'a mut HashMap<String, u64>,
+    charts: &'a mut crate::report::charts::Collector,
+}
+
+impl Watch for Counting<'_> {
+    fn window(&mut self, w: &crate::timeline::TimeWindow) {
+        self.teller.window(w);
+    }
+    fn event(&mut self, e: &crate::event::Event) {
+        if let Some(m) = e.attr("msgid") {
+            *self.messages.entry(m.to_string()).or_default() += 1;
+        }
+        self.charts.observe(e);
+    }
+}
+
+fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Result<Side, String> {
     let input = input_args(a, vec![path.to_path_buf()]);
     let plan = Plan::new(&[], &[], &[])?;
-    let opts = input.read_options();
-    let (sources, discovery) = input.open_except(&[], &opts, input.progress_wanted())?;
+    let read = input.read_options();
+    let opened = input.open_except(&[], &read, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();
-    let (mut inputs, mut findings, calls, mut charts, window) =
-        super::analyze::collect_observed(&input, &plan, sources, discovery, redactor, &mut |e| {
-            if let Some(m) = e.attr("msgid") {
-                *messages.entry(m.to_string()).or_default() += 1;
-            }
-        })?;
+    let mut charts = crate::report::charts::Collector::new();
+    let opts = Options {
+        plan,
+        read,
+        window: input.window_spec(),
+        redactor: redactor.cloned(),
+        baseline: None,
+    };
+    let engine::Analysis {
+        inputs,
+        mut findings,
+        calls,
+        window,
+    } = engine::analyze(
+        opened,
+        &opts,
+        &mut Counting {
+            teller: input.teller(),
+            messages: &mut messages,
+            charts: &mut charts,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut charts = charts.finish();
     // Every rule runs: the calls are counted.
-    let (mut by_process, mut by_verb) = calls.unwrap_or_default();
-    if crate::run::nothing_read(&inputs) {
+    let calls = calls.unwrap_or_default();
+    if engine::nothing_read(&inputs) {
         return Err(format!(
             "{}: {}",
             path.display(),
@@ -96,12 +136,6 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Sid
     if let Some(r) = redactor {
         // As analyze --redact: the same tokens in every part of the report.
         root = r.apply(&root);
-        for i in inputs.iter_mut() {
-            crate::run::redact_input(r, i);
-        }
-        for row in by_process.iter_mut().chain(by_verb.iter_mut()) {
-            row.redact(r);
-        }
         charts.redact(|s| r.apply(s));
     }
     rebase(&mut findings, &root);
@@ -117,16 +151,16 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Redactor>) -> Result<Sid
     Ok(Side {
         capture,
         findings,
-        by_verb,
-        by_process,
+        by_verb: calls.by_verb,
+        by_process: calls.by_process,
         messages,
         charts,
     })
 }
 
 /// The series worth seeing side by side: channel and TLS errors of each
-/// capture, and the queue time of every queue with a `qtime-growth`
-/// finding on either side.
+/// capture, and the chart of every finding (on either side) of a rule
+/// that asks for it (`RuleInfo::side_by_side`: the queue time of a queue).
 fn chart_pairs(good: &Side, bad: &Side) -> Vec<ChartPair> {
     use mqdiag_readers::catalog::Family;
     let mut out = Vec::new();
@@ -147,7 +181,7 @@ fn chart_pairs(good: &Side, bad: &Side) -> Vec<ChartPair> {
     let qtime = |s: &Side| -> BTreeMap<String, (String, Option<crate::findings::Chart>)> {
         s.findings
             .iter()
-            .filter(|f| f.rule == "qtime-growth")
+            .filter(|f| crate::passes::rule(&f.rule).is_some_and(|r| r.side_by_side))
             .map(|f| {
                 let what = f.subject.queue.clone().unwrap_or_else(|| f.title.clone());
                 (f.fingerprint.clone(), (what, f.chart.clone()))
@@ -370,7 +404,7 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
     // One mapping for both captures, learnt from both, so that a name is
     // the same token on either side.
     let both_in = input_args(&a, vec![a.good.clone(), a.bad.clone()]);
-    let redactor = both_in.learn_redaction(&[])?;
+    let redactor = both_in.learn_redaction(&[])?.map(Arc::new);
     let good = read(&a, &a.good, redactor.as_ref())?;
     let bad = read(&a, &a.bad, redactor.as_ref())?;
     let charts = chart_pairs(&good, &bad);

@@ -36,7 +36,7 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     rows.sort_by(|x, y| x.path.cmp(&y.path));
     if let Some(r) = &redactor {
         for fi in &mut rows {
-            crate::run::redact_input(r, fi);
+            mqdiag_analysis::engine::redact_input(r, fi);
         }
     }
     let r = match format {
@@ -47,7 +47,7 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     };
     io_result(r)?;
     // The inventory says why; an `-o` file is kept as it was.
-    if crate::run::nothing_read(&rows) {
+    if mqdiag_analysis::engine::nothing_read(&rows) {
         if matches!(out, crate::outpath::Output::Stdout(_)) {
             io_result(out.finish())?;
         }

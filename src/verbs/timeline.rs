@@ -78,7 +78,7 @@ pub(super) fn finish(
     inputs: Vec<crate::fileinfo::FileInfo>,
     out: Output,
 ) -> Result<i32, String> {
-    if crate::run::nothing_read(&inputs) {
+    if mqdiag_analysis::engine::nothing_read(&inputs) {
         return Err(crate::run::nothing_read_error(&inputs));
     }
     // Rows left out for their time are said, not dropped in silence.

@@ -3,6 +3,7 @@
 //! (`calls`) and the merged rows of the `timeline` verb (`rows`).
 
 pub mod calls;
+pub mod engine;
 pub mod passes;
 pub mod rows;
 pub mod timeline;

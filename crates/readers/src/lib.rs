@@ -15,6 +15,7 @@ pub mod formats;
 pub mod guard;
 pub mod input;
 pub mod lines;
+pub mod open;
 pub mod source;
 
 // The model's modules, under the names the readers use for them.

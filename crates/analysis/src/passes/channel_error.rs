@@ -47,6 +47,7 @@ pub static RULE: RuleInfo = RuleInfo {
     },
     chart: ChartKind::FamilyErrors(Family::Channel),
     order: Order::RecentFirst,
+    ..RuleInfo::BASE
 };
 
 #[cfg(test)]

@@ -55,8 +55,52 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &[],
     smf_columns: &[],
     make: |s| Box::new(FdcPass::new(s.get("min_reports"), s.get("burst_gap_s"))),
+    hook: Some(|plan| Box::new(Citer::new(burst_gap_s(plan)))),
     ..RuleInfo::BASE
 };
+
+/// FDC reports seen at most for other findings to cite: FDCs are few, and
+/// the cap keeps a case of thousands bounded.
+const MAX_SEEN: usize = 10_000;
+
+/// The hook that makes other rules' findings cite the FDCs written near
+/// them (`cite_fdcs`).
+struct Citer {
+    seen: Vec<FdcSeen>,
+    gap_s: f64,
+}
+
+impl Citer {
+    fn new(gap_s: f64) -> Citer {
+        Citer {
+            seen: Vec::new(),
+            gap_s,
+        }
+    }
+}
+
+impl super::Hook for Citer {
+    fn observe(&mut self, e: &Event) {
+        if self.seen.len() < MAX_SEEN
+            && let Some(d) = FdcSeen::of(e)
+        {
+            self.seen.push(d);
+        }
+    }
+
+    fn redact(&mut self, r: &crate::redact::Redactor) {
+        for d in &mut self.seen {
+            d.evidence.path = r.apply(&d.evidence.path);
+            d.evidence.text = r.apply(&d.evidence.text);
+        }
+    }
+
+    /// After sealing: whether FDC files are in the case does not change
+    /// the other findings' fingerprints.
+    fn sealed(&mut self, findings: &mut [Finding]) {
+        cite_fdcs(findings, &self.seen, self.gap_s);
+    }
+}
 
 /// How far (seconds) a finding's first or last time may be from an FDC
 /// for the finding to cite it.
@@ -376,10 +420,9 @@ fn advice(b: &Burst) -> String {
 
 /// An FDC report seen in the run, for other findings to cite.
 #[derive(Debug, Clone)]
-pub struct FdcSeen {
-    pub ts: Ts,
-    pub evidence: Evidence,
-    pub host: Option<String>,
+struct FdcSeen {
+    ts: Ts,
+    evidence: Evidence,
     /// Probe id, major error code and program: what makes a burst.
     key: (String, String, String),
     /// The FDC file (upper case).
@@ -387,11 +430,10 @@ pub struct FdcSeen {
 }
 
 impl FdcSeen {
-    pub fn of(e: &Event) -> Option<FdcSeen> {
+    fn of(e: &Event) -> Option<FdcSeen> {
         (e.kind == Kind::Fdc).then(|| FdcSeen {
             ts: e.ts,
             evidence: Evidence::from_event(e),
-            host: e.get(Key::Host).map(str::to_string),
             key: (
                 e.get(Key::Probe).unwrap_or("unknown").to_string(),
                 e.get(Key::MajorRc).unwrap_or("unknown").to_string(),
@@ -404,7 +446,7 @@ impl FdcSeen {
 
 /// The burst gap (seconds) the `fdc` rule runs with: its `--set` value,
 /// or the default when the rule is not run.
-pub fn burst_gap_s(plan: &super::Plan) -> f64 {
+fn burst_gap_s(plan: &super::Plan) -> f64 {
     plan.rules
         .iter()
         .find(|(r, _)| r.id == RULE.id)
@@ -436,7 +478,7 @@ fn burst_starts(fdcs: &[FdcSeen], gap_s: f64) -> Vec<String> {
 /// within `CITE_WITHIN_S` seconds of its first or last time (an error at
 /// the same second as an FDC is usually its visible side), and the metric
 /// `cited_fdcs` saying of each whether it was the first of its burst.
-pub fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
+fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
     if fdcs.is_empty() {
         return;
     }

@@ -53,6 +53,23 @@ pub trait Pass: std::any::Any {
     fn calls_rows(&mut self, _rows: &[crate::calls::Row]) {}
 }
 
+/// Makes a rule's hook for a run's plan.
+pub type MakeHook = fn(&Plan) -> Box<dyn Hook>;
+
+/// Work a rule does across every rule's findings (the `fdc` rule cites
+/// the FDCs written near another finding in it). A rule declares it in
+/// `RuleInfo::hook`; it runs whether or not the rule itself runs, so
+/// `--only`/`--skip` do not change what the other findings cite.
+pub trait Hook {
+    /// Called for every event in the window, in time order.
+    fn observe(&mut self, e: &Event);
+    /// `--redact`: replace names in what it kept (before `sealed`).
+    fn redact(&mut self, _r: &crate::redact::Redactor) {}
+    /// Called once with every finding of the run, sealed (fingerprints
+    /// set: what a hook adds does not change them), before ordering.
+    fn sealed(&mut self, findings: &mut [Finding]);
+}
+
 /// The largest value any threshold accepts unless it says less: thresholds
 /// become durations added to event times and counts, and past this they
 /// overflow the calendar (`--set slow-dns.correlate_s=1e15` panicked).
@@ -125,6 +142,12 @@ pub struct RuleInfo {
     pub chart: ChartKind,
     /// How the rule's findings are ordered among themselves.
     pub order: Order,
+    /// Work across every rule's findings (see `Hook`), made with the run's
+    /// plan.
+    pub hook: Option<MakeHook>,
+    /// Whether `compare` draws each of the rule's findings' charts from
+    /// both captures side by side (one pair per subject).
+    pub side_by_side: bool,
 }
 
 /// What the HTML report draws for a rule's findings.
@@ -175,6 +198,8 @@ impl RuleInfo {
         make: no_constructor,
         chart: ChartKind::Own,
         order: Order::FirstSeen,
+        hook: None,
+        side_by_side: false,
     };
 }
 

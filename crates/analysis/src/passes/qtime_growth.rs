@@ -61,6 +61,7 @@ pub static RULE: RuleInfo = RuleInfo {
     keywords: &["QTime("],
     smf_columns: &["record", "qtime_avg_us", "qtime_max_us", "queue", "qmgr"],
     make: |s| Box::new(QtimeGrowth::new(s)),
+    side_by_side: true,
     ..RuleInfo::BASE
 };
 

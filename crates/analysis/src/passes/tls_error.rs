@@ -30,6 +30,7 @@ pub static RULE: RuleInfo = RuleInfo {
     make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
     chart: ChartKind::FamilyErrors(Family::Tls),
     order: Order::RecentFirst,
+    ..RuleInfo::BASE
 };
 
 #[cfg(test)]

@@ -557,6 +557,34 @@ impl Finding {
         }
     }
 
+    /// Replace names and addresses in every string the finding shows
+    /// (`--redact`), and in its chart's series names.
+    pub fn redact(&mut self, r: &crate::redact::Redactor) {
+        self.title = r.apply(&self.title);
+        for s in self.subject.strings_mut() {
+            *s = r.apply(s);
+        }
+        for b in &mut self.breakdown {
+            for s in b.strings_mut() {
+                *s = r.apply(s);
+            }
+        }
+        for (_, v) in self.metrics.0.iter_mut() {
+            if let Metric::Str(s) = v {
+                *s = r.apply(s);
+            }
+        }
+        for e in &mut self.evidence {
+            e.path = r.apply(&e.path);
+            e.text = r.apply(&e.text);
+        }
+        self.advice = r.apply(&self.advice);
+        // Chart series are named by address, channel or program.
+        if let Some(c) = &mut self.chart {
+            c.rename_series(|s| r.apply(s));
+        }
+    }
+
     /// Compute the fingerprint: rule, key, subject and the evidence paths;
     /// nothing that changes from run to run.
     pub fn seal(&mut self) {
@@ -683,5 +711,34 @@ pub fn human_rate(bps: f64) -> String {
         format!("{:.1} MB/s", bps / 1_000_000.0)
     } else {
         format!("{:.1} GB/s", bps / 1_000_000_000.0)
+    }
+}
+
+#[cfg(test)]
+mod redact_tests {
+    use super::*;
+    use crate::redact::{Cat, Redactor};
+
+    #[test]
+    fn breakdown_rows_are_redacted_channels_kept() {
+        let mut r = Redactor::new();
+        r.add(Cat::Host, "qm2host (10.0.0.2)(1414)");
+        let mut f = Finding::new("channel-error", crate::problem::Severity::Error, "t");
+        f.breakdown.push(crate::findings::Breakdown {
+            message_id: Some("AMQ9209E".into()),
+            channel: Some("QM1.TO.QM2".into()),
+            host: Some("qm2host".into()),
+            address: Some("10.0.0.2".into()),
+            return_code: None,
+            occurrences: 1,
+            first: None,
+            last: None,
+        });
+        f.redact(&r);
+        let b = &f.breakdown[0];
+        assert_eq!(b.host.as_deref(), Some("host-1"));
+        assert_eq!(b.address.as_deref(), Some("ip-1"));
+        assert_eq!(b.message_id.as_deref(), Some("AMQ9209E"));
+        assert_eq!(b.channel.as_deref(), Some("QM1.TO.QM2"));
     }
 }

@@ -1,0 +1,375 @@
+//! The analysis as one call: inputs (paths, or sources already opened)
+//! and plain options in; the inputs' facts, the sealed and ordered
+//! findings, the MQI calls table and the resolved time window out. The
+//! binary's verbs map their flags onto `Options` and print what comes
+//! back; `examples/analyze_case.rs` does the same without the binary.
+//!
+//! The steps, each its own function so the verbs that need only some of
+//! them share them: open (`mqdiag_readers::open`), merge and cut to the
+//! window (`each_event`), feed the passes and the rules' hooks, then seal
+//! (fingerprints), cite, mark what a baseline knows, and order.
+
+mod baseline;
+mod facts;
+mod order;
+
+pub use baseline::read_baseline;
+pub use facts::{assign_input, learn_input, nothing_read, reader_panic, redact_input};
+
+use crate::calls::{By, Calls, Row};
+use crate::passes::{Hook, Plan, RULES};
+use crate::timeline::{Merged, TimeWindow};
+use chrono::FixedOffset;
+use mqdiag_model::event::{Event, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Finding;
+use mqdiag_model::redact::Redactor;
+use mqdiag_readers::open::{OpenError, Opened, Request};
+use mqdiag_readers::source::{ReadOptions, Source};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Why an analysis could not be done.
+#[derive(Debug)]
+pub enum Error {
+    /// `--only`, `--skip` or `--set` named something that is not there.
+    Plan(String),
+    /// Nothing could be opened.
+    Open(OpenError),
+    /// The `--since`/`--until` window could not be resolved.
+    Window(String),
+    /// A baseline report could not be read.
+    Baseline(String),
+    /// The names to redact passed the redactor's budget.
+    Redaction(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Plan(m) | Error::Window(m) | Error::Baseline(m) | Error::Redaction(m) => {
+                f.write_str(m)
+            }
+            Error::Open(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<OpenError> for Error {
+    fn from(e: OpenError) -> Error {
+        Error::Open(e)
+    }
+}
+
+/// The `--since`/`--until` window as asked: each bound an instant
+/// (RFC 3339), a local date-time or a time of day, or relative to the
+/// other (see `mqdiag_model::timewindow`).
+#[derive(Debug, Clone, Default)]
+pub struct WindowSpec {
+    pub since: Option<String>,
+    pub until: Option<String>,
+    /// The offset local forms are meant in; else the first event's.
+    pub tz: Option<FixedOffset>,
+}
+
+impl WindowSpec {
+    pub fn is_set(&self) -> bool {
+        self.since.is_some() || self.until.is_some()
+    }
+
+    /// The window's instants: local forms in `tz`, else in the offset of
+    /// `first` (the first event of a trace or error log, else of any
+    /// input), on its day.
+    pub fn resolve(&self, first: Option<&Ts>) -> Result<TimeWindow, Error> {
+        if !self.is_set() {
+            return Ok(TimeWindow::default());
+        }
+        let utc = FixedOffset::east_opt(0).expect("zero");
+        let off = self.tz.or(first.map(|f| *f.offset())).unwrap_or(utc);
+        let day = first
+            .map(|f| f.with_timezone(&off).date_naive())
+            .unwrap_or_default();
+        let (since, until) = mqdiag_model::timewindow::resolve(
+            self.since.as_deref(),
+            self.until.as_deref(),
+            off,
+            day,
+        )
+        .map_err(Error::Window)?;
+        Ok(TimeWindow { since, until })
+    }
+}
+
+/// What a caller sees of a run while it reads; every method has a default
+/// that does nothing (`()` is the watch that sees nothing).
+pub trait Watch {
+    /// The window, once resolved, before any event is fed.
+    fn window(&mut self, _w: &TimeWindow) {}
+    /// Every event in the window, in time order, after the passes saw it.
+    fn event(&mut self, _e: &Event) {}
+}
+
+impl Watch for () {}
+
+/// A closure is a watch of events.
+impl<F: FnMut(&Event)> Watch for F {
+    fn event(&mut self, e: &Event) {
+        self(e)
+    }
+}
+
+/// How to analyse.
+#[derive(Clone)]
+pub struct Options {
+    /// Which rules run, with which thresholds.
+    pub plan: Plan,
+    /// How the inputs are read (time zone, date, encoding, workers).
+    /// `analyze_paths` sets its `interest` from the plan.
+    pub read: ReadOptions,
+    pub window: WindowSpec,
+    /// `--redact`: names learnt beforehand (`learn_names`); findings are
+    /// redacted before they are sealed, so a fingerprint is of the tokens
+    /// and cannot confirm a guessed name.
+    pub redactor: Option<Arc<Redactor>>,
+    /// Fingerprints of an earlier report (`read_baseline`): findings with
+    /// one of them are marked `baseline`.
+    pub baseline: Option<HashSet<String>>,
+}
+
+impl Options {
+    /// Every rule with its defaults, read with default options.
+    pub fn new(plan: Plan) -> Options {
+        Options {
+            plan,
+            read: ReadOptions {
+                jobs: 1,
+                ..Default::default()
+            },
+            window: WindowSpec::default(),
+            redactor: None,
+            baseline: None,
+        }
+    }
+}
+
+/// The MQI calls table: per process and verb, and per verb alone.
+#[derive(Debug, Default, Clone)]
+pub struct CallsTables {
+    pub by_process: Vec<Row>,
+    pub by_verb: Vec<Row>,
+}
+
+/// What an analysis found.
+pub struct Analysis {
+    /// Every input's facts (format, times, events, problems), by path.
+    pub inputs: Vec<FileInfo>,
+    /// Sealed, most severe first, then in rule order, then by time.
+    pub findings: Vec<Finding>,
+    /// `None`: not counted, as no rule that ran reads MQI calls.
+    pub calls: Option<CallsTables>,
+    /// The window resolved to instants (empty when none was asked).
+    pub window: TimeWindow,
+}
+
+impl Analysis {
+    /// Whether no input could be used at all (see `facts::nothing_read`).
+    pub fn nothing_read(&self) -> bool {
+        nothing_read(&self.inputs)
+    }
+
+    /// Whether a finding not in the baseline is at least this severe.
+    pub fn fails_at(&self, severity: mqdiag_model::problem::Severity) -> bool {
+        self.findings
+            .iter()
+            .any(|f| !f.baseline && f.severity >= severity)
+    }
+}
+
+/// Open `req` and analyse it: the library's whole run, with no progress
+/// line and no output.
+pub fn analyze_paths(req: &Request, opts: &Options) -> Result<Analysis, Error> {
+    let mut read = opts.read.clone();
+    read.interest = Some(Arc::new(opts.plan.interest()));
+    let opened = mqdiag_readers::open::open(req, &read, &())?;
+    analyze(opened, opts, &mut ())
+}
+
+/// Analyse opened sources (their `interest` should be `plan.interest()`,
+/// or none: the findings are the same, the reading slower). `watch` sees
+/// the window and every event in it.
+pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<Analysis, Error> {
+    let (sources, discovery_rows) = opened;
+    let mut passes = opts.plan.passes();
+    let mut hooks: Vec<Box<dyn Hook>> = RULES
+        .iter()
+        .filter_map(|r| r.hook.map(|make| make(&opts.plan)))
+        .collect();
+    // The report's MQI call table (per process; per verb for the HTML
+    // chart): counted once, and read by the rules that report on calls;
+    // not counted when none of them runs.
+    let mut calls = Calls::new(By::Process, None);
+    let mut count_calls = false;
+    for p in passes.iter_mut() {
+        count_calls |= p.takes_calls_table();
+    }
+    let (mut inputs, window) = each_event(
+        sources,
+        opts.read.jobs.max(1),
+        &opts.window,
+        &mut Feed {
+            watch,
+            each: |e: &Event| {
+                for p in passes.iter_mut() {
+                    p.observe(e);
+                }
+                if count_calls {
+                    calls.observe(e);
+                }
+            },
+            hooks: &mut hooks,
+        },
+    )?;
+    inputs.extend(discovery_rows);
+    inputs.sort_by(|x, y| x.path.cmp(&y.path));
+    let rows = calls.rows(&inputs);
+    for p in passes.iter_mut() {
+        p.calls_rows(&rows);
+    }
+    let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    if let Some(r) = &opts.redactor {
+        for f in &mut findings {
+            f.redact(r);
+        }
+        for h in &mut hooks {
+            h.redact(r);
+        }
+    }
+    order::seal_all(&mut findings);
+    for h in &mut hooks {
+        h.sealed(&mut findings);
+    }
+    order::order(&mut findings);
+    if let Some(b) = &opts.baseline {
+        for f in &mut findings {
+            f.baseline = b.contains(&f.fingerprint);
+        }
+    }
+    let mut calls = count_calls.then(|| CallsTables {
+        by_verb: crate::calls::by_verb(&rows),
+        by_process: rows,
+    });
+    if let Some(r) = &opts.redactor {
+        for i in &mut inputs {
+            redact_input(r, i);
+        }
+        if let Some(c) = &mut calls {
+            for row in c.by_process.iter_mut().chain(c.by_verb.iter_mut()) {
+                row.redact(r);
+            }
+        }
+    }
+    Ok(Analysis {
+        inputs,
+        findings,
+        calls,
+        window,
+    })
+}
+
+/// The passes, the hooks and the caller's watch, fed in that order.
+struct Feed<'a, F: FnMut(&Event)> {
+    watch: &'a mut dyn Watch,
+    each: F,
+    hooks: &'a mut Vec<Box<dyn Hook>>,
+}
+
+impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
+    fn window(&mut self, w: &TimeWindow) {
+        self.watch.window(w);
+    }
+    fn event(&mut self, e: &Event) {
+        (self.each)(e);
+        for h in self.hooks.iter_mut() {
+            h.observe(e);
+        }
+        self.watch.event(e);
+    }
+}
+
+/// Merge the sources in time order with `jobs` workers, resolve the
+/// window against the first event, and show `watch` every event in it;
+/// returns every source's facts (unsorted) and the window.
+pub fn each_event(
+    sources: Vec<Box<dyn Source>>,
+    jobs: usize,
+    window: &WindowSpec,
+    watch: &mut dyn Watch,
+) -> Result<(Vec<FileInfo>, TimeWindow), Error> {
+    let mut merged = Merged::with_jobs(sources, jobs);
+    let window = window.resolve(merged.reference_ts().as_ref())?;
+    watch.window(&window);
+    while let Some(e) = merged.next_ref() {
+        if window.contains(&e.ts) {
+            watch.event(e);
+        }
+    }
+    Ok((merged.finish(), window))
+}
+
+/// `--redact`'s first pass: learn every name the opened inputs show, from
+/// every event (whatever a verb reads later) and every input's facts, and
+/// hand out tokens in time order, so a streaming verb knows them all
+/// before its first row and every verb gives a value the same token.
+/// Fails when the names pass the redactor's budget.
+pub fn learn_names(opened: Opened, jobs: usize, r: &mut Redactor) -> Result<(), Error> {
+    let (sources, discovery_rows) = opened;
+    let (mut inputs, _) = each_event(sources, jobs, &WindowSpec::default(), &mut |e: &Event| {
+        r.observe(e)
+    })?;
+    inputs.extend(discovery_rows);
+    inputs.sort_by(|x, y| x.path.cmp(&y.path));
+    for fi in &inputs {
+        learn_input(r, fi);
+    }
+    for fi in &inputs {
+        assign_input(r, fi);
+    }
+    r.check().map_err(Error::Redaction)
+}
+
+/// Count the MQI calls of opened sources (read with
+/// `crate::calls::interest()`), `by` process, thread or verb, for `verbs`
+/// only when given; returns the rows and the inputs' facts (unsorted).
+/// With a redactor the rows are redacted. `watch` sees the window and
+/// every event in it.
+pub fn count_calls(
+    opened: Opened,
+    jobs: usize,
+    window: &WindowSpec,
+    (by, verbs): (By, Option<Vec<String>>),
+    redactor: Option<&Redactor>,
+    watch: &mut dyn Watch,
+) -> Result<(Vec<Row>, Vec<FileInfo>), Error> {
+    let (sources, discovery_rows) = opened;
+    let mut calls = Calls::new(by, verbs);
+    let mut hooks = Vec::new();
+    let mut feed = Feed {
+        watch,
+        each: |e: &Event| calls.observe(e),
+        hooks: &mut hooks,
+    };
+    let (mut inputs, _) = each_event(sources, jobs, window, &mut feed)?;
+    inputs.extend(discovery_rows);
+    let mut rows = calls.rows(&inputs);
+    if let Some(r) = redactor {
+        for row in &mut rows {
+            row.redact(r);
+        }
+    }
+    Ok((rows, inputs))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! From paths to sources: discover every input (archives included), leave
+//! out the files a caller names, read identical files once, and open one
+//! source per file. What a caller wants to see or check on the way (a
+//! progress line, "the report is not an input") is a `Watch`.
+
+use crate::fileinfo::FileInfo;
+use crate::formats::open_all;
+use crate::input::{Discovered, Input, Location, discover_following};
+use crate::meter::Meter;
+use crate::source::{ReadOptions, Source};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Sources to read, and rows for paths that could not be walked.
+pub type Opened = (Vec<Box<dyn Source>>, Vec<FileInfo>);
+
+/// What to open.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Files, directories and archives.
+    pub paths: Vec<PathBuf>,
+    /// Follow symbolic links to directories.
+    pub follow: bool,
+    /// Files left out when discovery finds them (a report being written,
+    /// a baseline report).
+    pub skip: Vec<PathBuf>,
+}
+
+/// Why nothing could be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenError {
+    /// No file under the paths.
+    NoInput,
+    /// Files were found, none readable: the first reasons, `path: why`,
+    /// and how many more there were.
+    Unreadable { reasons: Vec<String>, more: usize },
+    /// A `Watch` refused what was found.
+    Refused(String),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::NoInput => f.write_str("no input files found"),
+            OpenError::Unreadable { reasons, more } => {
+                write!(f, "no readable input: {}", reasons.join("; "))?;
+                if *more > 0 {
+                    write!(f, "; and {more} more (`mqdiag inventory` lists them)")?;
+                }
+                Ok(())
+            }
+            OpenError::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+/// A caller's view of the opening: every method has a default that does
+/// nothing.
+pub trait Watch {
+    /// The meter discovery counts into (files and bytes found).
+    fn meter(&self) -> Option<&Arc<Meter>> {
+        None
+    }
+    /// Everything discovery found, before anything is left out or read:
+    /// an error here ends the opening.
+    fn found(&self, _found: &Discovered) -> Result<(), OpenError> {
+        Ok(())
+    }
+    /// The inputs about to be read.
+    fn reading(&self, _inputs: &mut [Input]) {}
+    /// The sources opened (a progress line wraps them to see them end).
+    fn opened(&self, sources: Vec<Box<dyn Source>>) -> Vec<Box<dyn Source>> {
+        sources
+    }
+}
+
+/// No watch at all.
+impl Watch for () {}
+
+/// Reasons listed in `OpenError::Unreadable` at most: a few say why;
+/// thousands (every member of a refused archive) would bury the message.
+const SHOWN: usize = 5;
+
+/// Discover and open every input of `req`.
+pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Opened, OpenError> {
+    let paths = if req.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        req.paths.clone()
+    };
+    let mut found = discover_following(&paths, watch.meter(), req.follow);
+    watch.found(&found)?;
+    let skip: Vec<PathBuf> = req
+        .skip
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    if !skip.is_empty() {
+        found.inputs.retain(|i| match &i.location {
+            Location::File(p) => std::fs::canonicalize(p)
+                .map(|c| !skip.contains(&c))
+                .unwrap_or(true),
+            _ => true,
+        });
+    }
+    // Identical files (loose and in an archive, copies) are read once.
+    let (inputs, dups) = crate::input::dedupe::drop_duplicates(std::mem::take(&mut found.inputs));
+    found.inputs = inputs;
+    if !dups.is_empty() {
+        found.problems.extend(dups);
+        found.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+    if found.inputs.is_empty() {
+        let why: Vec<String> = found
+            .problems
+            .iter()
+            .flat_map(|f| {
+                f.problems
+                    .iter()
+                    .map(move |p| format!("{}: {}", f.path, p.message))
+            })
+            .collect();
+        if why.is_empty() {
+            return Err(OpenError::NoInput);
+        }
+        let more = why.len().saturating_sub(SHOWN);
+        let mut reasons = why;
+        reasons.truncate(SHOWN);
+        return Err(OpenError::Unreadable { reasons, more });
+    }
+    watch.reading(&mut found.inputs);
+    let sources = watch.opened(open_all(found.inputs, opts));
+    Ok((sources, found.problems))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_found_and_nothing_readable_are_told_apart() {
+        let d = tempfile::tempdir().unwrap();
+        let req = Request {
+            paths: vec![d.path().to_path_buf()],
+            ..Default::default()
+        };
+        let err = open(&req, &ReadOptions::default(), &()).err().unwrap();
+        assert_eq!(err, OpenError::NoInput);
+        assert_eq!(err.to_string(), "no input files found");
+        let e = OpenError::Unreadable {
+            reasons: vec!["a: why".into(), "b: why".into()],
+            more: 3,
+        };
+        assert_eq!(
+            e.to_string(),
+            "no readable input: a: why; b: why; and 3 more (`mqdiag inventory` lists them)"
+        );
+    }
+
+    #[test]
+    fn skipped_files_are_not_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("AMQERR01.LOG");
+        std::fs::write(&a, "x\n").unwrap();
+        std::fs::write(d.path().join("report.json"), "{}\n").unwrap();
+        let req = Request {
+            paths: vec![d.path().to_path_buf()],
+            skip: vec![d.path().join("report.json")],
+            ..Default::default()
+        };
+        let (sources, rows) = open(&req, &ReadOptions::default(), &()).unwrap();
+        assert_eq!(sources.len(), 1);
+        assert!(rows.is_empty());
+    }
+}
