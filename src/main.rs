@@ -4,6 +4,6 @@
 // examples/bench.rs).
 
 fn main() {
-    let code = mqdiag::cli::main_with(std::env::args_os());
+    let code = mqdiag::app::main_with(std::env::args_os());
     std::process::exit(code);
 }
