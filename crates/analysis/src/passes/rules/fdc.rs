@@ -7,12 +7,12 @@
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
 //! within seconds of them, saying of each whether it began its burst.
 
-use super::builder::FindingBuilder;
-use super::{Pass, RuleInfo, Threshold};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metric, thousands};
+use crate::passes::builder::FindingBuilder;
+use crate::passes::{Pass, RuleInfo, Threshold};
 use crate::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -43,7 +43,7 @@ pub static RULE: RuleInfo = RuleInfo {
             "longest time between two FDCs of one probe id, error code and program for them \
              to be one burst",
         )
-        .range(0.0, super::THRESHOLD_MAX),
+        .range(0.0, crate::passes::THRESHOLD_MAX),
     ],
     advice: "An FDC records an internal failure or an unexpected condition. The first FDC of \
         a burst is usually the one that matters: the later ones often follow from it. Search \
@@ -79,7 +79,7 @@ impl Citer {
     }
 }
 
-impl super::Hook for Citer {
+impl crate::passes::Hook for Citer {
     fn observe(&mut self, e: &Event) {
         if self.seen.len() < MAX_SEEN
             && let Some(d) = FdcSeen::of(e)
@@ -446,12 +446,12 @@ impl FdcSeen {
 
 /// The burst gap (seconds) the `fdc` rule runs with: its `--set` value,
 /// or the default when the rule is not run.
-fn burst_gap_s(plan: &super::Plan) -> f64 {
+fn burst_gap_s(plan: &crate::passes::Plan) -> f64 {
     plan.rules
         .iter()
         .find(|(r, _)| r.id == RULE.id)
         .map(|(_, s)| s.get("burst_gap_s"))
-        .unwrap_or_else(|| super::Settings::defaults(&RULE).get("burst_gap_s"))
+        .unwrap_or_else(|| crate::passes::Settings::defaults(&RULE).get("burst_gap_s"))
 }
 
 /// For each FDC (in time order, as the run saw them), the first FDC file

@@ -10,11 +10,11 @@
 //! OBJECT_IN_USE under exclusive input, 2003 BACKED_OUT, ...) are counted
 //! by `calls` but not flagged.
 
-use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::calls::{By, Calls, Row};
 use crate::event::Event;
 use crate::fileinfo::FileInfo;
 use crate::findings::{Finding, Metric, Subject};
+use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use crate::problem::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {

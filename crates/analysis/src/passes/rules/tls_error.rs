@@ -3,9 +3,9 @@
 //! remote end. The messages (the
 //! catalogue's TLS family) and their advice are in `crate::catalog`.
 
-use super::catalog::{Config, MessagePass};
-use super::{ChartKind, Order, RuleInfo};
 use crate::catalog::Family;
+use crate::passes::message_pass::{Config, MessagePass};
+use crate::passes::{ChartKind, Order, RuleInfo};
 use crate::problem::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -16,11 +16,11 @@ pub static RULE: RuleInfo = RuleInfo {
         "Every error-log or job-log record whose message is a TLS error of the catalogue: \
         {catalogue-ids:tls} (with any severity letter), and \
         every other record the error-log reader put in the `tls` family (attribute `family`; ",
-        super::catalog::story_trigger!(),
+        crate::passes::message_pass::story_trigger!(),
         " A failure \
         whose most specific record is a channel error is reported by `channel-error`."
     ),
-    thresholds: super::catalog::message_thresholds!(),
+    thresholds: crate::passes::message_pass::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
     functions: &[],

@@ -4,8 +4,6 @@
 //! a trace of the same process at the same time are one incident, and one
 //! finding cites both (seed 000: every ~50th MQCONN took 5 s).
 
-use super::builder::FindingBuilder;
-use super::{ChartKind, Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::functions::{self, Family};
 use crate::catalog::{self, Family as MsgFamily, is_ip};
 use crate::event::Key;
@@ -14,6 +12,8 @@ use crate::fileinfo::FileInfo;
 use crate::findings::{
     Chart, Evidence, EvidenceSet, Finding, Metric, Series, SeriesBuf, Style, Unit, human_ms,
 };
+use crate::passes::builder::FindingBuilder;
+use crate::passes::{ChartKind, Pass, RuleInfo, Settings, Threshold};
 use crate::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

@@ -15,13 +15,13 @@ mod advice;
 #[cfg(test)]
 mod tests;
 
-use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::access::{Mechanism, access_of};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
 use crate::mqrc::{self, Outcome};
+use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use crate::problem::Severity;
 use advice::*;
 use rustc_hash::FxHashMap;
@@ -55,7 +55,7 @@ pub static RULE: RuleInfo = RuleInfo {
             "refusals",
             "fewest refusals of one group to report",
         )
-        .range(1.0, super::THRESHOLD_MAX),
+        .range(1.0, crate::passes::THRESHOLD_MAX),
         Threshold::new(
             "pair_window_s",
             5.0,
@@ -339,7 +339,7 @@ impl AccessRefused {
         let f = &o.facts;
         let who = f.user.as_deref().or(f.appl.as_deref()).unwrap_or("");
         let mut key = String::new();
-        super::parts_key(
+        crate::passes::parts_key(
             &mut key,
             &[
                 o.mech.as_str(),
@@ -354,7 +354,7 @@ impl AccessRefused {
             Some(i) => *i,
             None if self.stories.len() >= MAX_STORIES => {
                 let mut other = String::new();
-                super::parts_key(&mut other, &[o.mech.as_str(), OTHER]);
+                crate::passes::parts_key(&mut other, &[o.mech.as_str(), OTHER]);
                 match self.index.get(&other) {
                     Some(i) => *i,
                     None => {

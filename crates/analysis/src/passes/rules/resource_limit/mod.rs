@@ -8,9 +8,9 @@
 
 mod calls;
 
-use super::builder::FindingBuilder;
-use super::{Pass, RuleInfo, Settings, Threshold};
 use crate::catalog::limits::{Limit, LimitMessage, limit_of};
+use crate::passes::builder::FindingBuilder;
+use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 
 use crate::event::{Event, Key, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -43,7 +43,7 @@ pub static RULE: RuleInfo = RuleInfo {
         "records",
         "fewest records of one limit and object to report",
     )
-    .range(1.0, super::THRESHOLD_MAX)],
+    .range(1.0, crate::passes::THRESHOLD_MAX)],
     advice: "Each finding names the setting that limits and the runmqsc commands, filled with \
         the queue manager and channel from the evidence, that show how close to it the queue \
         manager runs; look for the application that holds or floods the resource before \

@@ -2,10 +2,10 @@
 //! `FileInfo` problems), one finding per file, graded by its worst
 //! problem; files of no known format are info.
 
-use super::{Pass, RuleInfo, Settings};
 use crate::event::{Event, Format};
 use crate::fileinfo::FileInfo;
 use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
+use crate::passes::{Pass, RuleInfo, Settings};
 use crate::problem::{ProblemCode, Severity};
 use std::collections::BTreeMap;
 

@@ -1017,10 +1017,10 @@ mod tests {
     #[test]
     fn every_id_a_rule_names_is_in_the_table() {
         let rules = [
-            &crate::passes::channel_error::RULE,
-            &crate::passes::tls_error::RULE,
-            &crate::passes::slow_dns::RULE,
-            &crate::passes::resource_limit::RULE,
+            &crate::passes::rules::channel_error::RULE,
+            &crate::passes::rules::tls_error::RULE,
+            &crate::passes::rules::slow_dns::RULE,
+            &crate::passes::rules::resource_limit::RULE,
         ];
         for r in rules {
             let text = r.trigger_text();
@@ -1069,7 +1069,7 @@ mod tests {
                 )
             })
             .collect();
-        let out = run(&crate::passes::channel_error::RULE, &[], &ev);
+        let out = run(&crate::passes::rules::channel_error::RULE, &[], &ev);
         assert_eq!(out.len(), 1, "{out:#?}");
         let f = &out[0];
         assert_eq!(f.count, MAX_ROWS as u64 + 50);

@@ -4,15 +4,15 @@
 //! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
-use super::builder::FindingBuilder;
-use super::stats::Moments;
-use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::catalog::Role;
 use crate::catalog::functions::{self, Family};
 use crate::event::Key;
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
+use crate::passes::builder::FindingBuilder;
+use crate::passes::stats::Moments;
+use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::problem::Severity;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 use rustc_hash::FxBuildHasher;
@@ -226,7 +226,7 @@ pub struct ConnectionChurn {
     /// of a known group allocates nothing.
     groups: Vec<(GroupKey, Group)>,
     by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
-    by_channel: super::parts_index::PartsIndex,
+    by_channel: crate::passes::parts_index::PartsIndex,
     tasks: HashMap<String, i64>,
     task_order: VecDeque<String>,
     /// Start times held in the groups' `open` queues.
@@ -363,7 +363,7 @@ impl ConnectionChurn {
     ) -> Option<&mut Group> {
         let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
         let parts = [src, qmgr, channel, conname];
-        let h = super::parts_index::hash(&parts);
+        let h = crate::passes::parts_index::hash(&parts);
         let groups = &self.groups;
         let found = self.by_channel.find(h, |i| {
             matches!(&groups[i].0, GroupKey::Channel(s, q, c, n)
@@ -630,7 +630,7 @@ impl Pass for ConnectionChurn {
             .filter_map(|i| Some((i.path.as_str(), i.host.as_deref()?)))
             .collect();
         let mut out = Vec::new();
-        for (key, mut g) in super::by_key(std::mem::take(&mut self.groups)) {
+        for (key, mut g) in crate::passes::by_key(std::mem::take(&mut self.groups)) {
             let Some(c) = self.churn(&g) else {
                 continue;
             };

@@ -3,16 +3,16 @@
 //! thread succeeded again. Seed 002: waits of ~200 ms are the receiver's
 //! delayed-ACK timer.
 
-use super::builder::FindingBuilder;
-use super::patterns::{self, Os, RcCode};
-use super::stats::Distribution;
-use super::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::catalog::functions::{self, Family};
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
 use crate::findings::{
     Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
 };
+use crate::passes::builder::FindingBuilder;
+use crate::passes::patterns::{self, Os, RcCode};
+use crate::passes::stats::Distribution;
+use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
 use crate::problem::Severity;
 use std::collections::HashMap;
 use std::sync::Arc;

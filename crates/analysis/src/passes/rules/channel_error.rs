@@ -4,9 +4,9 @@
 //! messages (the catalogue's channel family) and their advice are in
 //! `crate::catalog`.
 
-use super::catalog::{Config, MessagePass};
-use super::{ChartKind, Order, RuleInfo, Threshold};
 use crate::catalog::Family;
+use crate::passes::message_pass::{Config, MessagePass};
+use crate::passes::{ChartKind, Order, RuleInfo, Threshold};
 use crate::problem::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -17,20 +17,20 @@ pub static RULE: RuleInfo = RuleInfo {
         "Every error-log or job-log record whose message is a channel or network error of \
         the catalogue: {catalogue-ids:channel} (with any severity letter), and \
         every other record the error-log reader put in the `channel` family (attribute `family`; ",
-        super::catalog::story_trigger!(),
+        crate::passes::message_pass::story_trigger!(),
         " Messages that are usually harmless noise are warnings \
         ({catalogue-warnings:channel}). AMQ9519/AMQ9520 (channel not defined) on at least \
         `scan_min_channels` different channel names from one remote end of a queue manager are \
         one error finding instead, naming the address and the names tried (`channels_tried`)."
     ),
-    thresholds: super::catalog::message_thresholds!(
+    thresholds: crate::passes::message_pass::message_thresholds!(
         Threshold::new(
             "scan_min_channels",
             3.0,
             "channel names",
             "fewest undefined channel names tried from one address that make one scan finding",
         )
-        .range(2.0, super::THRESHOLD_MAX),
+        .range(2.0, crate::passes::THRESHOLD_MAX),
     ),
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",

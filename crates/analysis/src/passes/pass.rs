@@ -1,0 +1,205 @@
+//! What a rule is: its `RuleInfo` (documentation, thresholds, what it
+//! reads, its constructor) and the `Pass` it makes; a `Hook` for work
+//! across every rule's findings. The registry of rules is `super::RULES`.
+
+use super::Plan;
+use super::plan::Settings;
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Finding;
+use mqdiag_model::problem::Severity;
+
+/// One analysis pass.
+pub trait Pass: std::any::Any {
+    /// Take `other`'s rules in, when this pass can serve them with the
+    /// same work (`channel-error` and `tls-error` join records into the
+    /// same stories); `other` is then not run. `false`: not taken.
+    fn absorb(&mut self, _other: &mut dyn Pass) -> bool {
+        false
+    }
+    /// Called for every event, in time order.
+    fn observe(&mut self, e: &Event);
+    /// Called once at the end with every input's facts.
+    fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding>;
+    /// The run counts MQI calls once, in its `calls` table (per process),
+    /// and offers it to the passes before anything is read: a pass that
+    /// reads the table takes it (true), stops counting calls itself, and
+    /// is given the table's rows by `calls_rows` before `finish`.
+    fn takes_calls_table(&mut self) -> bool {
+        false
+    }
+    /// The run's `calls` rows (per process, before any redaction).
+    fn calls_rows(&mut self, _rows: &[crate::calls::Row]) {}
+}
+
+/// Makes a rule's hook for a run's plan.
+pub type MakeHook = fn(&Plan) -> Box<dyn Hook>;
+
+/// Work a rule does across every rule's findings (the `fdc` rule cites
+/// the FDCs written near another finding in it). A rule declares it in
+/// `RuleInfo::hook`; it runs whether or not the rule itself runs, so
+/// `--only`/`--skip` do not change what the other findings cite.
+pub trait Hook {
+    /// Called for every event in the window, in time order.
+    fn observe(&mut self, e: &Event);
+    /// `--redact`: replace names in what it kept (before `sealed`).
+    fn redact(&mut self, _r: &crate::redact::Redactor) {}
+    /// Called once with every finding of the run, sealed (fingerprints
+    /// set: what a hook adds does not change them), before ordering.
+    fn sealed(&mut self, findings: &mut [Finding]);
+}
+
+/// The largest value any threshold accepts unless it says less: thresholds
+/// become durations added to event times and counts, and past this they
+/// overflow the calendar (`--set slow-dns.correlate_s=1e15` panicked).
+/// A billion seconds is some 31 years, a billion milliseconds 11 days.
+pub const THRESHOLD_MAX: f64 = 1e9;
+
+/// One tunable threshold of a rule.
+#[derive(Debug, Clone, Copy)]
+pub struct Threshold {
+    pub key: &'static str,
+    pub default: f64,
+    pub unit: &'static str,
+    pub doc: &'static str,
+    /// Smallest accepted value (inclusive).
+    pub min: f64,
+    /// Largest accepted value (inclusive).
+    pub max: f64,
+}
+
+impl Threshold {
+    pub const fn new(
+        key: &'static str,
+        default: f64,
+        unit: &'static str,
+        doc: &'static str,
+    ) -> Self {
+        Threshold {
+            key,
+            default,
+            unit,
+            doc,
+            min: 0.0,
+            max: THRESHOLD_MAX,
+        }
+    }
+
+    pub const fn range(mut self, min: f64, max: f64) -> Self {
+        self.min = min;
+        self.max = max;
+        self
+    }
+}
+
+/// A rule's documentation and constructor: what `mqdiag rules` prints.
+pub struct RuleInfo {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// One line: what it flags.
+    pub summary: &'static str,
+    /// Exactly what triggers it.
+    pub trigger: &'static str,
+    pub thresholds: &'static [Threshold],
+    /// The remedy in general terms (findings add the specifics).
+    pub advice: &'static str,
+    /// Trace function families whose entries and exits the pass reads.
+    pub functions: &'static [crate::catalog::functions::Family],
+    /// Literal text a trace text line must contain for the pass to read it.
+    /// (Headers, log records and SMF rows always reach every pass.)
+    pub keywords: &'static [&'static str],
+    /// Whether the pass reads MQI calls in traces: every verb's entry and
+    /// exit and the `CompCode`/`Reason` lines (the run's `calls` table is
+    /// counted only for a pass that takes it, see `Pass::takes_calls_table`).
+    pub mqi_calls: bool,
+    /// Attributes the pass reads from SMF rows, by name: derived ones
+    /// (`record`, `qmgr`, ...) and CSV columns as written. In `analyze`
+    /// SMF rows carry only the columns some pass (or the redactor) names.
+    pub smf_columns: &'static [&'static str],
+    pub make: fn(&Settings) -> Box<dyn Pass>,
+    /// What the HTML report draws for the rule's findings.
+    pub chart: ChartKind,
+    /// How the rule's findings are ordered among themselves.
+    pub order: Order,
+    /// Work across every rule's findings (see `Hook`), made with the run's
+    /// plan.
+    pub hook: Option<MakeHook>,
+    /// Whether `compare` draws each of the rule's findings' charts from
+    /// both captures side by side (one pair per subject).
+    pub side_by_side: bool,
+}
+
+/// What the HTML report draws for a rule's findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    /// The chart the finding carries, if any.
+    Own,
+    /// Each finding is a few samples (one look-up, one call): the first
+    /// finding of the rule shows every finding's series on one chart, so
+    /// the durations can be compared on one clock; the others show none.
+    Merged,
+    /// The finding's own chart; the first finding of the rule without one
+    /// shows the whole case's errors of this catalogue family over time.
+    FamilyErrors(crate::catalog::Family),
+}
+
+/// How a rule's findings are ordered among themselves (after severity and
+/// rule order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Earliest first.
+    FirstSeen,
+    /// Latest last occurrence first, then the most frequent: what still
+    /// happens matters more than what stopped.
+    RecentFirst,
+}
+
+fn no_constructor(_: &Settings) -> Box<dyn Pass> {
+    panic!("a rule's RuleInfo must set `make`")
+}
+
+impl RuleInfo {
+    /// The defaults a rule's `RuleInfo` starts from (`..RuleInfo::BASE`):
+    /// fields added later get their default here, so existing rules keep
+    /// compiling. A rule always sets `id`, `severity`, the texts and `make`
+    /// (the registry test checks).
+    pub const BASE: RuleInfo = RuleInfo {
+        id: "",
+        severity: Severity::Warning,
+        summary: "",
+        trigger: "",
+        thresholds: &[],
+        advice: "",
+        functions: &[],
+        keywords: &[],
+        mqi_calls: false,
+        smf_columns: &[],
+        make: no_constructor,
+        chart: ChartKind::Own,
+        order: Order::FirstSeen,
+        hook: None,
+        side_by_side: false,
+    };
+}
+
+impl RuleInfo {
+    /// `trigger` as `mqdiag rules` and the reports print it: the message
+    /// ids a rule reacts to come from the catalogue, written in the text as
+    /// `{catalogue-ids:<family>}` (every id of the family a rule reports)
+    /// or `{catalogue-warnings:<family>}` (those it reports as warnings).
+    pub fn trigger_text(&self) -> String {
+        use crate::catalog::{Family, reported_ids, warning_ids};
+        let mut t = self.trigger.to_string();
+        for f in [Family::Channel, Family::Tls] {
+            let ids = format!("{{catalogue-ids:{}}}", f.as_str());
+            if t.contains(&ids) {
+                t = t.replace(&ids, &reported_ids(f));
+            }
+            let warn = format!("{{catalogue-warnings:{}}}", f.as_str());
+            if t.contains(&warn) {
+                t = t.replace(&warn, &warning_ids(f));
+            }
+        }
+        t
+    }
+}
