@@ -81,7 +81,7 @@ pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if let Some(why) = not_counted(r) {
         writeln!(out)?;
         writeln!(out, "{}", "-".repeat(80))?;
-        for l in super::wrap(&format!("MQI calls: {why}"), 80, "") {
+        for l in crate::layout::wrap(&format!("MQI calls: {why}"), 80, "") {
             writeln!(out, "{l}")?;
         }
         return Ok(());
@@ -153,7 +153,7 @@ pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
             String::new()
         } else {
             // A file name may hold `|` or backticks.
-            super::markdown::code(&c[10], true)
+            crate::escape::md_code(&c[10], true)
         };
         writeln!(
             out,
@@ -177,7 +177,7 @@ pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 
 /// The HTML table of `rows` and a latency chart of `by_verb`.
 pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
-    use super::html::esc;
+    use crate::escape::html as esc;
     if let Some(why) = not_counted(r) {
         writeln!(out, "<h2 id=\"calls\">MQI calls</h2>")?;
         writeln!(out, "<p>{}</p>", esc(why))?;
@@ -245,7 +245,7 @@ pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 /// p50, p95 and max per verb as horizontal bars on a logarithmic
 /// millisecond axis (call times span microseconds to seconds).
 fn latency_chart(out: &mut dyn Write, by_verb: &[Row]) -> io::Result<()> {
-    use super::html::esc;
+    use crate::escape::html as esc;
     let mut verbs: Vec<&Row> = by_verb
         .iter()
         .filter(|r| r.stats.max_us.is_some())
