@@ -57,7 +57,7 @@ mirror!(
 );
 mirror!(
     /// `calls --format`.
-    CallsFormat => crate::calls::render::CallsFormat { Text, Csv, Json, Markdown }
+    CallsFormat => report::calls::CallsFormat { Text, Csv, Json, Markdown }
 );
 mirror!(
     /// `calls --by`.

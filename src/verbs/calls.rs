@@ -1,10 +1,10 @@
 //! `mqdiag calls`: read the traces once (only MQI entries, exits and
 //! reason lines are built), aggregate, write the table.
 
-use crate::calls::render::{self, CallsFormat};
 use crate::calls::{Calls, VERBS};
 use crate::cli::CallsArgs;
 use crate::exit::{EXIT_OK, io_result};
+use crate::report::calls::{self as render, CallsFormat};
 
 pub fn run(a: CallsArgs) -> Result<i32, String> {
     for v in &a.verb {

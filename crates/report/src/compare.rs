@@ -151,7 +151,7 @@ pub fn write(out: &mut dyn Write, c: &Comparison, f: CompareFormat) -> io::Resul
 }
 
 fn us(v: Option<u64>) -> String {
-    v.map(mqdiag_analysis::calls::render::human_us)
+    v.map(mqdiag_model::timefmt::human_us)
         .unwrap_or_else(|| "-".into())
 }
 

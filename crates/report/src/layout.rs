@@ -1,5 +1,6 @@
 //! Plain-text layout shared by the text formats (report, compare,
-//! inventory, `rules`): wrapping words, folding quoted lines, clipping.
+//! inventory, the calls table, `rules`): wrapping words, folding quoted
+//! lines, clipping.
 
 /// Word-wrap `s` to `width` columns, every line prefixed with `indent`.
 pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
@@ -102,6 +103,57 @@ pub fn clip(s: &str, n: usize) -> String {
     }
 }
 
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Word-wraps `s` to `width`: the first line after `first`, the others
+/// after `rest`; a word longer than the room (a path) is cut into pieces.
+/// Unlike `wrap`, the two prefixes differ and any width is kept (the
+/// calls table's lines under a row).
+pub fn fold_words(s: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut cur = first.to_string();
+    let mut empty = true;
+    for word in s.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let room = width.saturating_sub(chars(&cur) + usize::from(!empty));
+            if word.len() <= room {
+                if !empty {
+                    cur.push(' ');
+                }
+                cur.extend(word.iter());
+                empty = false;
+                break;
+            }
+            let fresh = width.saturating_sub(chars(rest)).max(1);
+            if !empty && word.len() <= fresh {
+                lines.push(std::mem::replace(&mut cur, rest.to_string()));
+                empty = true;
+                continue;
+            }
+            // Longer than a whole line: fill this one and go on.
+            let take = if empty { room.max(1) } else { 0 };
+            if take == 0 {
+                lines.push(std::mem::replace(&mut cur, rest.to_string()));
+                empty = true;
+                continue;
+            }
+            cur.extend(word.drain(..take.min(word.len())));
+            lines.push(std::mem::replace(&mut cur, rest.to_string()));
+            empty = true;
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !empty {
+        lines.push(cur);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +171,27 @@ mod tests {
         let f = fold(&"x".repeat(50), 22, "");
         assert_eq!(f, vec!["x".repeat(22), "x".repeat(22), "x".repeat(6)]);
         assert_eq!(clip("abc", 4), "abc");
+    }
+
+    #[test]
+    fn folding_keeps_every_character_within_the_width() {
+        let path = format!("fixtures/{}/AMQ1.0.FMT:12", "d".repeat(100));
+        let s = format!("slowest {path}");
+        let l = fold_words(&s, 40, "    ", "            ");
+        assert!(l.iter().all(|x| chars(x) <= 40), "{l:?}");
+        let joined: String = l
+            .iter()
+            .map(|x| x.trim_start())
+            .collect::<Vec<_>>()
+            .join("");
+        assert_eq!(joined, format!("slowest{path}"));
+        assert_eq!(
+            fold_words("a bb ccc", 80, "  ", "    "),
+            vec!["  a bb ccc".to_string()]
+        );
+        assert_eq!(
+            fold_words("aaaa bbbb cccc", 10, "", "  "),
+            vec!["aaaa bbbb", "  cccc"]
+        );
     }
 }
