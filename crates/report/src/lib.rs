@@ -7,6 +7,7 @@ pub mod color;
 pub mod compare;
 pub mod ecs;
 pub mod escape;
+pub mod export;
 pub mod html;
 pub mod json;
 pub mod layout;
