@@ -1,5 +1,10 @@
-//! Findings reports: one module per output format, all fed the same
-//! `Report`. `redact` replaces names and addresses before any renders.
+//! Every output format of mqdiag. Findings reports: one module per
+//! format, all fed the same `Report`; `redact` replaces names and
+//! addresses before any renders. Beside them the `calls` table (`calls`),
+//! `compare`, the timeline's ECS and OTLP rows (`export`, handed to the
+//! model's row sink by the binary) and Parquet, and inventory output.
+//! `escape` and `layout` are what the formats share, so that none
+//! imports another.
 
 pub mod calls;
 pub mod charts;
