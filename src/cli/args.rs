@@ -44,8 +44,9 @@ impl TimelineFormat {
             TimelineFormat::Text => Row::Text,
             TimelineFormat::Csv => Row::Csv,
             TimelineFormat::Jsonl => Row::Jsonl,
-            TimelineFormat::Ecs => Row::Ecs,
-            TimelineFormat::Otlp => Row::Otlp,
+            // Built by the report crate, rendered by the model's sink.
+            TimelineFormat::Ecs => Row::Event(report::export::ecs::render),
+            TimelineFormat::Otlp => Row::Event(report::export::otlp::render),
             #[cfg(feature = "parquet")]
             TimelineFormat::Parquet => return None,
         })
@@ -57,7 +58,7 @@ mirror!(
 );
 mirror!(
     /// `calls --format`.
-    CallsFormat => crate::calls::render::CallsFormat { Text, Csv, Json, Markdown }
+    CallsFormat => report::calls::CallsFormat { Text, Csv, Json, Markdown }
 );
 mirror!(
     /// `calls --by`.

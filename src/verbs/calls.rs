@@ -2,9 +2,9 @@
 //! reason lines are built), aggregate, write the table.
 
 use crate::calls::VERBS;
-use crate::calls::render::{self, CallsFormat};
 use crate::cli::CallsArgs;
 use crate::exit::{EXIT_OK, io_result};
+use crate::report::calls::{self as render, CallsFormat};
 use mqdiag_analysis::engine;
 
 pub fn run(a: CallsArgs) -> Result<i32, String> {

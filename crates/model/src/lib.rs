@@ -12,7 +12,6 @@ pub mod attr_key;
 pub mod budget;
 pub mod encoding;
 pub mod event;
-pub mod export;
 pub mod fileinfo;
 pub mod findings;
 pub mod meter;

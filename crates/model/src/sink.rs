@@ -1,9 +1,11 @@
 //! The row sink: what a reader renders timeline rows into, and the one
-//! implementation of each row format. Below the readers and the timeline
-//! both: a reader's fast path writes text rows straight from its lines with
-//! the same helpers (`push_thread`, `push_row_tail`) that `text_row` uses
-//! for an event, so the two cannot drift apart; the timeline merges the
-//! finished rows.
+//! implementation of the text, CSV and JSON-lines rows. Below the readers
+//! and the timeline both: a reader's fast path writes text rows straight
+//! from its lines with the same helpers (`push_thread`, `push_row_tail`)
+//! that `text_row` uses for an event, so the two cannot drift apart; the
+//! timeline merges the finished rows. Formats built from whole events for
+//! other engines (ECS, OTLP) live above and come in with the `RowSpec`
+//! (`TimelineFormat::Event`).
 
 use crate::event::{Event, Origin};
 use crate::redact::Redactor;
@@ -52,7 +54,7 @@ impl RowSpec {
     /// Text rows with no filter on what an event holds: a reader may render
     /// them straight from its lines, with no event built.
     pub fn raw_text(&self) -> bool {
-        self.format == TimelineFormat::Text
+        matches!(self.format, TimelineFormat::Text)
             && self.pid.is_none()
             && self.ident.is_none()
             && self.grep.is_none()
@@ -117,16 +119,20 @@ pub struct RowMeta {
     pub origin: Option<Arc<Origin>>,
 }
 
+/// Appends the row of an event, line end included.
+pub type EventRow = fn(&Event, &mut Vec<u8>);
+
 /// The timeline's row formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum TimelineFormat {
     Text,
     Csv,
     Jsonl,
-    /// Elastic Common Schema documents (`export::ecs`).
-    Ecs,
-    /// OpenTelemetry log records, OTLP/JSON (`export::otlp`).
-    Otlp,
+    /// A format the model does not own, rendered from each event by the
+    /// function given: the report crate's ECS documents and OTLP records,
+    /// which the binary passes in. (A plain function: one indirect call a
+    /// row, on the worker that read the event.)
+    Event(EventRow),
 }
 
 impl TimelineFormat {
@@ -134,7 +140,7 @@ impl TimelineFormat {
     /// `--pid`/`--ident`/`--grep` never look at them): readers may leave
     /// them out.
     pub fn shows_attrs(self) -> bool {
-        self != TimelineFormat::Text
+        !matches!(self, TimelineFormat::Text)
     }
 }
 
@@ -221,8 +227,7 @@ impl RowRenderer {
     pub fn render(&mut self, format: TimelineFormat, e: &Event, out: &mut Vec<u8>) {
         match format {
             TimelineFormat::Text => text_row(out, &mut self.tsw, e),
-            TimelineFormat::Ecs => crate::export::ecs::render(e, out),
-            TimelineFormat::Otlp => crate::export::otlp::render(e, out),
+            TimelineFormat::Event(row) => row(e, out),
             TimelineFormat::Jsonl => {
                 // Writing to a Vec cannot fail.
                 let start = out.len();

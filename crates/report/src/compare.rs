@@ -2,7 +2,8 @@
 //! system, read as two runs. The verb builds a `Comparison`; this module
 //! writes it as text, JSON (`docs/schema/compare.json`), Markdown or HTML.
 
-use super::html::esc;
+use crate::escape::html as esc;
+use crate::layout::wrap;
 use mqdiag_model::findings::{Chart, Finding, Style};
 use mqdiag_model::problem::Severity;
 use serde::Serialize;
@@ -150,7 +151,7 @@ pub fn write(out: &mut dyn Write, c: &Comparison, f: CompareFormat) -> io::Resul
 }
 
 fn us(v: Option<u64>) -> String {
-    v.map(mqdiag_analysis::calls::render::human_us)
+    v.map(mqdiag_model::timefmt::human_us)
         .unwrap_or_else(|| "-".into())
 }
 
@@ -283,7 +284,7 @@ fn call_lines(calls: &[CallChange]) -> Vec<String> {
     for r in &rows {
         out.push(line(NARROW.iter().map(|&i| r[i].as_str()).collect(), &w));
         let under = format!("p50 {}, max {}", r[4], r[6]);
-        out.extend(super::wrap(&under, WIDTH, &" ".repeat(6)));
+        out.extend(wrap(&under, WIDTH, &" ".repeat(6)));
     }
     out.push("  (P50 and MAX under each row; every column in --format json)".to_string());
     out
@@ -300,11 +301,11 @@ fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
         f.changed.len()
     )?;
     for (name, cap) in [("good", &c.good), ("bad", &c.bad)] {
-        for l in super::wrap(&capture_line(name, cap), 80, "  ") {
+        for l in wrap(&capture_line(name, cap), 80, "  ") {
             writeln!(out, "{l}")?;
         }
     }
-    for l in super::wrap(&settings_line(c), 80, "  ") {
+    for l in wrap(&settings_line(c), 80, "  ") {
         writeln!(out, "{l}")?;
     }
     for (head, list) in [("New findings", &f.new), ("Gone findings", &f.gone)] {
@@ -320,7 +321,7 @@ fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
                 x.rule,
                 x.count
             )?;
-            for l in super::wrap(&x.title, 80, "    ") {
+            for l in wrap(&x.title, 80, "    ") {
                 writeln!(out, "{l}")?;
             }
         }
@@ -339,7 +340,7 @@ fn text(out: &mut dyn Write, c: &Comparison) -> io::Result<()> {
             x.severity.good.as_str(),
             x.severity.bad.as_str()
         )?;
-        for l in super::wrap(&x.title, 80, "    ") {
+        for l in wrap(&x.title, 80, "    ") {
             writeln!(out, "{l}")?;
         }
     }

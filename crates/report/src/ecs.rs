@@ -13,7 +13,7 @@
 //! own bytes); evidence that is no event (a problem with a file) has none.
 
 use super::Report;
-use mqdiag_model::export::ecs::ECS_VERSION;
+use crate::export::ecs::ECS_VERSION;
 use mqdiag_model::findings::{Evidence, Finding};
 use mqdiag_model::problem::Severity;
 use mqdiag_model::timefmt::rfc3339;

@@ -3,34 +3,13 @@
 //! external resources.
 
 use super::Report;
+use crate::escape::html as esc;
 use mqdiag_model::findings::{Chart, Finding, thousands};
 use mqdiag_model::problem::Severity;
 use mqdiag_model::timefmt::rfc3339;
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Write};
-
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if mqdiag_model::text::is_format_control(c) => {
-                o.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            // Shown, not acted on: as `\x1b`, like the other formats.
-            c if (c < ' ' && c != '\t' && c != '\n') || ('\u{7f}'..='\u{9f}').contains(&c) => {
-                o.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            _ => o.push(c),
-        }
-    }
-    o
-}
 
 const CSS: &str = "body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1d1d1f;line-height:1.45}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}h3{font-size:1.05em}
@@ -343,17 +322,4 @@ fn finding(
         esc(&f.fingerprint)
     )?;
     writeln!(out, "</div>")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes() {
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
 }

@@ -1,13 +1,21 @@
-//! Findings reports: one module per output format, all fed the same
-//! `Report`. `redact` replaces names and addresses before any renders.
+//! Every output format of mqdiag. Findings reports: one module per
+//! format, all fed the same `Report`; `redact` replaces names and
+//! addresses before any renders. Beside them the `calls` table (`calls`),
+//! `compare`, the timeline's ECS and OTLP rows (`export`, handed to the
+//! model's row sink by the binary) and Parquet, and inventory output.
+//! `escape` and `layout` are what the formats share, so that none
+//! imports another.
 
 pub mod calls;
 pub mod charts;
 pub mod color;
 pub mod compare;
 pub mod ecs;
+pub mod escape;
+pub mod export;
 pub mod html;
 pub mod json;
+pub mod layout;
 pub mod markdown;
 pub mod notes;
 pub mod output;
@@ -178,107 +186,6 @@ pub fn write_painted(
     }
 }
 
-/// Word-wrap `s` to `width` columns, every line prefixed with `indent`.
-pub fn wrap(s: &str, width: usize, indent: &str) -> Vec<String> {
-    use mqdiag_model::text::shown_len;
-    let mut lines = Vec::new();
-    let avail = width.saturating_sub(indent.chars().count()).max(20);
-    let mut cur = String::new();
-    for word in s.split_whitespace() {
-        // A word longer than a line (a quoted path or record) is folded.
-        let mut word = word;
-        while shown_len(word) > avail {
-            if !cur.is_empty() {
-                lines.push(format!("{indent}{cur}"));
-                cur.clear();
-            }
-            let cut = fit_prefix(word, avail);
-            lines.push(format!("{indent}{}", &word[..cut]));
-            word = &word[cut..];
-        }
-        if word.is_empty() {
-            continue;
-        }
-        let wl = shown_len(word);
-        let cl = shown_len(&cur);
-        if cl > 0 && cl + 1 + wl > avail {
-            lines.push(format!("{indent}{cur}"));
-            cur.clear();
-        }
-        if !cur.is_empty() {
-            cur.push(' ');
-        }
-        cur.push_str(word);
-    }
-    if !cur.is_empty() {
-        lines.push(format!("{indent}{cur}"));
-    }
-    lines
-}
-
-/// The byte length of the longest prefix of `s` that takes at most `n`
-/// columns once escaped (at least one character).
-fn fit_prefix(s: &str, n: usize) -> usize {
-    let mut used = 0;
-    for (i, c) in s.char_indices() {
-        used += mqdiag_model::text::shown_width(c);
-        if used > n {
-            return if i == 0 { c.len_utf8() } else { i };
-        }
-    }
-    s.len()
-}
-
-/// Fold one line to `width` columns at spaces, keeping its own spacing
-/// (evidence is quoted exactly); a word longer than the room is cut.
-pub fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
-    use mqdiag_model::text::shown_width;
-    let avail = width.saturating_sub(indent.chars().count()).max(20);
-    let mut out = Vec::new();
-    let mut rest: Vec<char> = s.trim_end().chars().collect();
-    loop {
-        // The characters that fit in `avail` columns once escaped.
-        let mut used = 0;
-        let fit = rest
-            .iter()
-            .position(|c| {
-                used += shown_width(*c);
-                used > avail
-            })
-            .unwrap_or(rest.len());
-        if fit == rest.len() {
-            break;
-        }
-        let fit = fit.max(1);
-        let cut = rest[..=fit.min(rest.len() - 1)]
-            .iter()
-            .rposition(|c| *c == ' ')
-            .filter(|&p| p > 0)
-            .unwrap_or(fit);
-        let piece: String = rest[..cut].iter().collect();
-        out.push(format!("{indent}{piece}"));
-        let skip = if rest.get(cut) == Some(&' ') {
-            cut + 1
-        } else {
-            cut
-        };
-        rest.drain(..skip);
-    }
-    out.push(format!("{indent}{}", rest.iter().collect::<String>()));
-    out
-}
-
-/// Cut `s` to `n` characters, ending with `…` when cut.
-pub fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,20 +204,5 @@ mod tests {
         assert_eq!(Kind::from_path(Path::new("r.txt")), Some(Kind::Text));
         assert_eq!(Kind::from_path(Path::new("report")), None);
         assert_eq!(Kind::from_path(Path::new("r.xyz")), None);
-    }
-
-    #[test]
-    fn wrapping() {
-        let w = wrap("aaa bbb ccc ddd", 29, "      ");
-        assert_eq!(w, vec!["      aaa bbb ccc ddd"]);
-        let w = wrap(&"word ".repeat(30), 40, "  ");
-        assert!(w.iter().all(|l| l.chars().count() <= 40));
-        assert_eq!(w.concat().split_whitespace().count(), 30);
-        assert_eq!(clip("abcdef", 4), "abc…");
-        let f = fold("-}  send rc=OK and some more words here", 30, "  ");
-        assert_eq!(f, vec!["  -}  send rc=OK and some more", "  words here"]);
-        let f = fold(&"x".repeat(50), 22, "");
-        assert_eq!(f, vec!["x".repeat(22), "x".repeat(22), "x".repeat(6)]);
-        assert_eq!(clip("abc", 4), "abc");
     }
 }

@@ -3,90 +3,33 @@
 //! evidence in code blocks and its remedy.
 
 use super::Report;
+use crate::escape::{md_cell, md_code, md_fence};
 use mqdiag_model::findings::{Finding, thousands};
 use mqdiag_model::timefmt::rfc3339;
 use std::io::{self, Write};
 
-/// Escape text for a table cell or inline text: nothing in it can end the
-/// cell, open a code span, link, image or emphasis, start a line (a
-/// heading) or be HTML.
-pub(super) fn cell(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' | '|' | '`' | '*' | '[' | ']' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' => out.push(' '),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// Text that quotes values in backticks (a finding's title: "run
 /// `dspmqtrc`", "not a trace record: `...`"): each quoted part becomes a
 /// code span whose fence is longer than any backtick run in it, the rest is
-/// escaped as `cell` does. Unpaired backticks (a value holding one) are
+/// escaped as `md_cell` does. Unpaired backticks (a value holding one) are
 /// escaped as text: nothing a value holds can open a span that swallows
 /// the line.
 fn quoted(s: &str, in_table: bool) -> String {
     let parts: Vec<&str> = s.split('`').collect();
     if parts.len().is_multiple_of(2) {
-        return cell(s);
+        return md_cell(s);
     }
     parts
         .iter()
         .enumerate()
         .map(|(i, p)| {
             if !i.is_multiple_of(2) && !p.is_empty() {
-                code(p, in_table)
+                md_code(p, in_table)
             } else {
-                cell(p)
+                md_cell(p)
             }
         })
         .collect()
-}
-
-/// A value shown as is (a file name) in an inline code span: its fence is
-/// longer than any backtick run inside, so nothing in it ends the span; in
-/// a table `|` is escaped (it would end the cell even inside a span) and a
-/// line break becomes a space.
-pub(super) fn code(s: &str, in_table: bool) -> String {
-    let mut body = s.replace(['\n', '\r'], " ");
-    if in_table {
-        body = body.replace('|', "\\|");
-    }
-    let ticks = "`".repeat(longest_tick_run(&body) + 1);
-    // A span that starts or ends with a backtick needs a space inside.
-    let pad = if body.starts_with('`') || body.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{ticks}{pad}{body}{pad}{ticks}")
-}
-
-fn longest_tick_run(body: &str) -> usize {
-    let mut longest = 0;
-    let mut run = 0;
-    for c in body.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
-    }
-    longest
-}
-
-/// A fence longer than any backtick run inside the block.
-fn fence(body: &str) -> String {
-    "`".repeat((longest_tick_run(body) + 1).max(3))
 }
 
 pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
@@ -95,7 +38,7 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "mqdiag {} · {}", r.version, r.headline())?;
     writeln!(out)?;
     for l in r.run_lines() {
-        writeln!(out, "- {}", cell(&l))?;
+        writeln!(out, "- {}", md_cell(&l))?;
     }
     writeln!(out)?;
     writeln!(out, "## Environment")?;
@@ -114,21 +57,21 @@ pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     )?;
     writeln!(out, "|---|---|---|---|---|---|---|---|---:|---:|")?;
     for i in r.inputs {
-        let opt = |v: &Option<String>| v.as_deref().map(cell).unwrap_or_default();
+        let opt = |v: &Option<String>| v.as_deref().map(md_cell).unwrap_or_default();
         let process = match (i.pid, &i.process) {
-            (Some(p), Some(n)) => format!("{} ({p})", cell(n)),
+            (Some(p), Some(n)) => format!("{} ({p})", md_cell(n)),
             (Some(p), None) => p.to_string(),
-            (None, Some(n)) => cell(n),
+            (None, Some(n)) => md_cell(n),
             (None, None) => String::new(),
         };
         let format = match &i.variant {
-            Some(v) => format!("{} ({})", i.format.as_str(), cell(v)),
+            Some(v) => format!("{} ({})", i.format.as_str(), md_cell(v)),
             None => i.format.as_str().to_string(),
         };
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            code(&i.path, true),
+            md_code(&i.path, true),
             format,
             opt(&i.mq_version),
             opt(&i.platform),
@@ -184,7 +127,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     ];
     let subject = f.subject.describe();
     if !subject.is_empty() {
-        facts.push(format!("**Subject:** {}", cell(&subject)));
+        facts.push(format!("**Subject:** {}", md_cell(&subject)));
     }
     match (&f.first, &f.last) {
         (Some(a), Some(b)) if a != b => {
@@ -205,8 +148,8 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
             writeln!(
                 out,
                 "| {} | {} |",
-                cell(v.label_named(k)),
-                cell(&v.display_named(k))
+                md_cell(v.label_named(k)),
+                md_cell(&v.display_named(k))
             )?;
         }
         writeln!(out)?;
@@ -215,7 +158,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         writeln!(out, "| Occurrences | Detail |")?;
         writeln!(out, "|---|---|")?;
         for b in f.breakdown.iter().take(super::BREAKDOWN_SHOWN) {
-            writeln!(out, "| {} | {} |", b.occurrences, cell(&b.describe()))?;
+            writeln!(out, "| {} | {} |", b.occurrences, md_cell(&b.describe()))?;
         }
         if f.breakdown.len() > super::BREAKDOWN_SHOWN {
             let more = f.breakdown.len() - super::BREAKDOWN_SHOWN;
@@ -229,7 +172,7 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     for e in &f.evidence {
         body.push_str(&format!("{}:{}\n    {}\n", e.path, e.line, e.text));
     }
-    let fnc = fence(&body);
+    let fnc = md_fence(&body);
     writeln!(out, "{fnc}text")?;
     write!(out, "{body}")?;
     writeln!(out, "{fnc}")?;
@@ -246,19 +189,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn escaping() {
-        assert_eq!(cell("a|b<c>"), "a\\|b&lt;c&gt;");
-        assert_eq!(
-            cell("x\n# H [l](u) `c` *e*"),
-            "x # H \\[l\\](u) \\`c\\` \\*e\\*"
-        );
-        assert_eq!(code("a|b", true), "`a\\|b`");
-        assert_eq!(code("a``b", false), "```a``b```");
-        assert_eq!(code("`x", false), "`` `x ``");
-        assert_eq!(code("x\n# H", false), "`x # H`");
+    fn quoting() {
         assert_eq!(quoted("run `a|b` *x*", true), "run `a\\|b` \\*x\\*");
         assert_eq!(quoted("odd ` tick [l]", false), "odd \\` tick \\[l\\]");
-        assert_eq!(fence("no ticks"), "```");
-        assert_eq!(fence("has ```` four"), "`````");
     }
 }

@@ -4,7 +4,7 @@
 //! wrong with the MQ system, so they are not findings.
 
 use super::Report;
-use super::html::esc;
+use crate::escape::{html as esc, md_cell};
 use std::io::{self, Write};
 
 /// Notes shown in the text, Markdown and HTML reports (JSON and SARIF have
@@ -49,7 +49,7 @@ pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "{}", "-".repeat(80))?;
     writeln!(out, "Reading notes (how files were read; not findings)")?;
     for n in notes.iter().take(SHOWN) {
-        for l in super::wrap(&format!("{}: {}", n.path, n.note), 80, "  ") {
+        for l in crate::layout::wrap(&format!("{}: {}", n.path, n.note), 80, "  ") {
             writeln!(out, "{l}")?;
         }
     }
@@ -70,15 +70,10 @@ pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "How files were read; not findings.")?;
     writeln!(out)?;
     for n in notes.iter().take(SHOWN) {
-        writeln!(
-            out,
-            "- {}: {}",
-            super::markdown::cell(n.path),
-            super::markdown::cell(n.note)
-        )?;
+        writeln!(out, "- {}: {}", md_cell(n.path), md_cell(n.note))?;
     }
     if let Some(m) = more(notes.len()) {
-        writeln!(out, "- {}", super::markdown::cell(&m))?;
+        writeln!(out, "- {}", md_cell(&m))?;
     }
     Ok(())
 }

@@ -9,8 +9,8 @@
 //! schema is fixed, and Arrow's arrays would add a dozen crates to build
 //! for nothing this needs.
 
+use crate::export::{Facts, attr_pairs};
 use mqdiag_model::event::Event;
-use mqdiag_model::export::{Facts, attr_pairs};
 use parquet::basic::Compression;
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;

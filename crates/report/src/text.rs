@@ -1,7 +1,8 @@
 //! `--format text` (default): a summary table, then each finding with its
 //! metrics, evidence lines and advice; fits an 80-column terminal.
 
-use super::{BREAKDOWN_SHOWN, Report, fold, wrap};
+use super::{BREAKDOWN_SHOWN, Report};
+use crate::layout::{fold, wrap};
 use mqdiag_model::findings::{Finding, thousands};
 use mqdiag_model::timefmt::rfc3339;
 use std::io::{self, Write};

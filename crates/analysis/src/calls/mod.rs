@@ -30,9 +30,7 @@
 //! outside the trace) has no outcome and no duration.
 
 mod outcome;
-pub mod render;
 pub mod sketch;
-pub mod table;
 
 use crate::event::{Event, Kind, Ts};
 use crate::fileinfo::FileInfo;
@@ -843,6 +841,27 @@ impl Row {
                 .map(|(k, r)| (k.as_str(), r.count))
                 .collect(),
         }
+    }
+}
+
+/// `mqhost01:622742 amqrmppa` (host and pid; the trace file's name when
+/// it names no host), or `(all)` when grouped by verb: how findings and
+/// every format name a row's process.
+pub fn process_text(row: &Row) -> String {
+    let place = match (&row.host, &row.trace) {
+        (Some(h), _) => h.clone(),
+        (None, Some(t)) => t.rsplit(['/', '\\', '!']).next().unwrap_or(t).to_string(),
+        (None, None) => String::new(),
+    };
+    let at = if place.is_empty() {
+        String::new()
+    } else {
+        format!("{place}:")
+    };
+    match (row.key.pid, &row.process) {
+        (Some(p), Some(n)) => format!("{at}{p} {n}"),
+        (Some(p), None) => format!("{at}{p}"),
+        (None, _) => "(all)".into(),
     }
 }
 

@@ -9,7 +9,7 @@
 use super::svg::{
     DAY, Frame, HOUR, MIN, PALETTE, TimeAxis, W, legend, num, open_svg, text, time_ticks,
 };
-use crate::html::esc;
+use crate::escape::html as esc;
 use mqdiag_model::event::Ts;
 use mqdiag_model::findings::thousands;
 use mqdiag_model::problem::Severity;

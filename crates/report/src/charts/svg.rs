@@ -3,7 +3,7 @@
 //! and a fitted trend. The case overview is in `overview.rs`.
 //! Plain strings, no scripts: the report must open offline and print.
 
-use crate::html::esc;
+use crate::escape::html as esc;
 use chrono::{DateTime, FixedOffset};
 use mqdiag_model::event::Ts;
 use mqdiag_model::findings::{Chart, Style, Unit, thousands};

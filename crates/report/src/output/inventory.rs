@@ -39,7 +39,7 @@ fn put(out: &mut dyn Write, line: &str) -> io::Result<()> {
     }
     let body = line.trim_start_matches(' ');
     let lead = " ".repeat(line.len() - body.len());
-    for (i, l) in crate::wrap(body, WIDTH, &format!("{lead}  "))
+    for (i, l) in crate::layout::wrap(body, WIDTH, &format!("{lead}  "))
         .into_iter()
         .enumerate()
     {

@@ -1,6 +1,6 @@
 //! What a timeline writes besides its rows: the CSV header. The rows are
 //! rendered where events are read, by `sink` (field names follow the
-//! contract's "Timeline rows").
+//! contract's "Timeline rows"; ECS and OTLP rows by `export`).
 
 pub use mqdiag_model::sink::TimelineFormat;
 use std::io::{self, Write};
@@ -25,7 +25,7 @@ pub const CSV_COLUMNS: [&str; 15] = [
 
 /// What comes before the first row: the CSV column names.
 pub fn write_header(out: &mut dyn Write, format: TimelineFormat) -> io::Result<()> {
-    if format == TimelineFormat::Csv {
+    if matches!(format, TimelineFormat::Csv) {
         let mut w = csv::WriterBuilder::new().from_writer(&mut *out);
         w.write_record(CSV_COLUMNS).map_err(io::Error::other)?;
         w.flush()?;

@@ -290,7 +290,7 @@ impl Pass for MqiFailures {
                 let verb = row.key.verb;
                 let name = crate::mqrc::name(code);
                 let shown = name.clone().unwrap_or_else(|| code.to_string());
-                let who = crate::calls::render::process_text(&row);
+                let who = crate::calls::process_text(&row);
                 let mut f = Finding::new(
                     RULE.id,
                     if severe {

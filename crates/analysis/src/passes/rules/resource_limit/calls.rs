@@ -51,7 +51,7 @@ pub(super) fn stories(rows: &[Row]) -> Vec<CallStory> {
                 info,
                 place: row.key.place.clone(),
                 pid: row.key.pid,
-                who: crate::calls::render::process_text(row),
+                who: crate::calls::process_text(row),
                 host: row.host.clone(),
                 program: row.process.clone(),
                 verbs: BTreeMap::new(),

@@ -1,13 +1,15 @@
 //! Timeline rows for other engines: Elastic Common Schema documents
 //! (`ecs`) and OpenTelemetry log records in OTLP/JSON (`otlp`). Both read
 //! the same facts off an event (`Facts`), so the two cannot disagree on
-//! which attribute is the queue manager or the level. The Parquet writer
-//! (root package, feature `parquet`) uses them too.
+//! which attribute is the queue manager or the level; the Parquet writer
+//! (`parquet`, feature `parquet`) uses them too. The rows are rendered by
+//! the workers that read the events: the binary hands `ecs::render` or
+//! `otlp::render` to the model's row sink (`sink::TimelineFormat::Event`).
 
 pub mod ecs;
 pub mod otlp;
 
-use crate::event::{Event, Format, Kind};
+use mqdiag_model::event::{Event, Format, Kind};
 
 /// What both exports name with standard fields, picked from an event's
 /// common fields and its attributes (names as in `event`'s table).
@@ -161,7 +163,7 @@ pub fn dataset(f: Format) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{FormatInfo, Origin};
+    use mqdiag_model::event::{FormatInfo, Origin};
     use std::sync::Arc;
 
     /// The facts the readers declare for these formats (the model cannot

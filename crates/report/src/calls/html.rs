@@ -1,183 +1,16 @@
-//! The "MQI calls" section of the reports: the busiest and slowest rows of
-//! the `calls` summary (the full table is `mqdiag calls`), and in HTML a
-//! latency chart per verb. Shown only when the traces have MQI calls.
+//! The HTML report's MQI calls section: a table of the rows a report
+//! shows, and a latency chart per verb.
 
-use super::Report;
+use super::cols::section_cells;
+use super::section::{not_counted, pick, shown_note};
+use crate::Report;
+use crate::escape::html as esc;
 use mqdiag_analysis::calls::Row;
-use mqdiag_analysis::calls::render::{human_us, process_text, reasons_text};
+use mqdiag_model::timefmt::human_us;
 use std::io::{self, Write};
-
-/// Rows shown by total time, then more by slowest call.
-const BUSIEST: usize = 8;
-const SLOWEST: usize = 4;
-
-/// The rows a report shows: the busiest by total time (rows come sorted
-/// that way), then the slowest single calls among the rest.
-pub fn pick(rows: &[Row]) -> Vec<&Row> {
-    let mut out: Vec<&Row> = rows.iter().take(BUSIEST).collect();
-    let mut rest: Vec<&Row> = rows
-        .iter()
-        .skip(BUSIEST)
-        .filter(|r| r.stats.max_us.is_some())
-        .collect();
-    rest.sort_by_key(|r| std::cmp::Reverse(r.stats.max_us));
-    out.extend(rest.into_iter().take(SLOWEST));
-    out
-}
-
-fn opt(v: Option<u64>) -> String {
-    v.map(human_us).unwrap_or_else(|| "-".into())
-}
-
-fn cells(r: &Row) -> [String; 12] {
-    let s = &r.stats;
-    [
-        process_text(r),
-        r.key.verb.to_string(),
-        s.calls.to_string(),
-        s.failed.to_string(),
-        s.warnings.to_string(),
-        s.open.to_string(),
-        if r.timed() > 0 {
-            human_us(s.total_us)
-        } else {
-            "-".into()
-        },
-        opt(r.p50_us()),
-        opt(r.p95_us()),
-        opt(s.max_us),
-        s.max_at
-            .as_ref()
-            .map(|(p, l)| format!("{p}:{l}"))
-            .unwrap_or_default(),
-        reasons_text(r),
-    ]
-}
-
-fn shown_note(shown: usize, all: usize) -> String {
-    if shown < all {
-        format!("{shown} of {all} rows (busiest, then slowest); `mqdiag calls` lists all.")
-    } else {
-        format!(
-            "{all} row{}; `mqdiag calls` has more groupings.",
-            if all == 1 { "" } else { "s" }
-        )
-    }
-}
-
-/// When no rule that ran reads MQI calls (`--only`, `--skip`), they are
-/// not counted: the report says so in one line where the table would be,
-/// if any trace was read.
-pub fn not_counted(r: &Report) -> Option<&'static str> {
-    let traced = r
-        .inputs
-        .iter()
-        .any(|i| i.format.family() == "trace" && i.events > 0);
-    (!r.calls_counted && traced)
-        .then_some("not counted (no rule that ran uses them); `mqdiag calls` counts them.")
-}
-
-pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
-    if let Some(why) = not_counted(r) {
-        writeln!(out)?;
-        writeln!(out, "{}", "-".repeat(80))?;
-        for l in super::wrap(&format!("MQI calls: {why}"), 80, "") {
-            writeln!(out, "{l}")?;
-        }
-        return Ok(());
-    }
-    let rows = r.calls;
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let shown = pick(rows);
-    writeln!(out)?;
-    writeln!(out, "{}", "-".repeat(80))?;
-    writeln!(out, "MQI calls: {}", shown_note(shown.len(), rows.len()))?;
-    use mqdiag_analysis::calls::table::{self, Col};
-    table::write(
-        out,
-        &shown,
-        &[
-            Col::Process,
-            Col::Verb,
-            Col::Calls,
-            Col::Failed,
-            Col::Warn,
-            Col::Open,
-            Col::Total,
-            Col::P50,
-            Col::P95,
-            Col::Max,
-            Col::SlowestAt,
-            Col::Reasons,
-        ],
-        80,
-        "`mqdiag calls --format csv` has every column",
-    )
-}
-
-fn md_cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
-pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
-    if let Some(why) = not_counted(r) {
-        writeln!(out)?;
-        writeln!(out, "## MQI calls")?;
-        writeln!(out)?;
-        writeln!(out, "{why}")?;
-        return Ok(());
-    }
-    let rows = r.calls;
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let shown = pick(rows);
-    writeln!(out)?;
-    writeln!(out, "## MQI calls")?;
-    writeln!(out)?;
-    writeln!(out, "{}", shown_note(shown.len(), rows.len()))?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "| Process | Verb | Calls | Failed | Warn | Open | Total | p50 | p95 | Max | Slowest at | Reasons |"
-    )?;
-    writeln!(
-        out,
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
-    )?;
-    for r in shown {
-        let c = cells(r);
-        let at = if c[10].is_empty() {
-            String::new()
-        } else {
-            // A file name may hold `|` or backticks.
-            super::markdown::code(&c[10], true)
-        };
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            md_cell(&c[0]),
-            c[1],
-            c[2],
-            c[3],
-            c[4],
-            c[5],
-            c[6],
-            c[7],
-            c[8],
-            c[9],
-            at,
-            md_cell(&c[11])
-        )?;
-    }
-    Ok(())
-}
 
 /// The HTML table of `rows` and a latency chart of `by_verb`.
 pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
-    use super::html::esc;
     if let Some(why) = not_counted(r) {
         writeln!(out, "<h2 id=\"calls\">MQI calls</h2>")?;
         writeln!(out, "<p>{}</p>", esc(why))?;
@@ -218,7 +51,7 @@ pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     }
     writeln!(out, "</tr>")?;
     for r in shown {
-        let c = cells(r);
+        let c = section_cells(r);
         write!(out, "<tr>")?;
         for (i, _, _) in SHOWN {
             let v = &c[i];
@@ -245,7 +78,6 @@ pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 /// p50, p95 and max per verb as horizontal bars on a logarithmic
 /// millisecond axis (call times span microseconds to seconds).
 fn latency_chart(out: &mut dyn Write, by_verb: &[Row]) -> io::Result<()> {
-    use super::html::esc;
     let mut verbs: Vec<&Row> = by_verb
         .iter()
         .filter(|r| r.stats.max_us.is_some())

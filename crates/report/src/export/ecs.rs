@@ -12,8 +12,8 @@
 //! file (`mqdiag.line` stays beside it).
 
 use super::{Facts, attr_pairs, dataset};
-use crate::event::{Event, Kind};
-use crate::timefmt::rfc3339;
+use mqdiag_model::event::{Event, Kind};
+use mqdiag_model::timefmt::rfc3339;
 use serde_json::{Map, Value, json};
 
 /// The ECS version the documents follow.
@@ -169,7 +169,7 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
     let start = out.len();
     // Writing to a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, &document(e));
-    crate::text::escape_json_controls_from(out, start);
+    mqdiag_model::text::escape_json_controls_from(out, start);
     out.push(b'\n');
 }
 

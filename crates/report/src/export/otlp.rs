@@ -12,7 +12,7 @@
 //! ours (`mqdiag.*`) and every event attribute as `ibmmq.<name>`.
 
 use super::{Facts, attr_pairs, dataset};
-use crate::event::Event;
+use mqdiag_model::event::Event;
 use serde_json::{Value, json};
 
 fn kv(key: &str, value: Value) -> Value {
@@ -58,7 +58,9 @@ pub fn request(e: &Event) -> Value {
     opt("mqdiag.elapsed_us", e.elapsed_us.map(int));
     opt(
         "mqdiag.end",
-        e.end.as_ref().map(|t| s(&crate::timefmt::rfc3339(t))),
+        e.end
+            .as_ref()
+            .map(|t| s(&mqdiag_model::timefmt::rfc3339(t))),
     );
     for (k, v) in attr_pairs(e) {
         attrs.push(kv(&format!("ibmmq.{k}"), s(v)));
@@ -91,7 +93,7 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
     let start = out.len();
     // Writing to a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, &request(e));
-    crate::text::escape_json_controls_from(out, start);
+    mqdiag_model::text::escape_json_controls_from(out, start);
     out.push(b'\n');
 }
 
@@ -99,7 +101,7 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
 mod tests {
     use super::super::tests::{ERRLOG_TEXT, event};
     use super::*;
-    use crate::event::Kind;
+    use mqdiag_model::event::Kind;
 
     fn attr<'a>(r: &'a Value, key: &str) -> Option<&'a Value> {
         r["attributes"]

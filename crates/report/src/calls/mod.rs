@@ -1,0 +1,60 @@
+//! MQI calls as every format shows them (`mqdiag_analysis::calls` counts
+//! them): the `calls` verb's output (`write`: a text table that fits the
+//! width, CSV with the JSON's column names, the contract's JSON document,
+//! a Markdown table), and the "MQI calls" section of the findings reports.
+//! One module per format; `cols` has the cell texts they share and
+//! `section` which rows a report shows.
+
+mod cols;
+mod csv;
+mod html;
+mod json;
+mod markdown;
+mod section;
+mod text;
+
+pub use html::html_section;
+pub use markdown::markdown_section;
+pub use section::not_counted;
+pub use text::text_section;
+
+use mqdiag_analysis::calls::{By, Row};
+use std::io::{self, Write};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallsFormat {
+    Text,
+    Csv,
+    Json,
+    Markdown,
+}
+
+impl CallsFormat {
+    /// From an output file's extension (`-o calls.csv`).
+    pub fn from_path(p: &std::path::Path) -> Option<CallsFormat> {
+        match p.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "csv" => Some(CallsFormat::Csv),
+            "json" => Some(CallsFormat::Json),
+            "md" | "markdown" => Some(CallsFormat::Markdown),
+            "txt" | "text" => Some(CallsFormat::Text),
+            _ => None,
+        }
+    }
+}
+
+/// The `calls` verb's output. `width`: the text table's (the others have
+/// no width).
+pub fn write(
+    out: &mut dyn Write,
+    rows: &[Row],
+    by: By,
+    f: CallsFormat,
+    width: usize,
+) -> io::Result<()> {
+    match f {
+        CallsFormat::Text => text::write_all(out, rows, by, width),
+        CallsFormat::Markdown => markdown::write_all(out, rows, by),
+        CallsFormat::Csv => csv::write(out, rows, by),
+        CallsFormat::Json => json::write(out, rows),
+    }
+}
