@@ -9,11 +9,11 @@
 
 use crate::cli::InputArgs;
 use crate::cli::{AnalyzeArgs, ReportFormat};
-use crate::formats::{self, Reader};
-use crate::input::{Input, discover};
-use crate::sink::{RowSink, RowSpec, TimelineFormat};
-use crate::source::{Parallel, ReadOptions, Source};
 use chrono::NaiveDate;
+use mqdiag_model::sink::{RowSink, RowSpec, TimelineFormat};
+use mqdiag_readers::formats::{self, Reader};
+use mqdiag_readers::input::{Input, discover};
+use mqdiag_readers::source::{Parallel, ReadOptions, Source};
 use std::sync::Arc;
 
 /// A target beyond the readers' own: its name (the `fuzz/fuzz_targets/

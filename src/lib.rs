@@ -18,11 +18,3 @@ pub mod run;
 pub mod suggest;
 pub mod termwidth;
 pub mod verbs;
-
-// The layers below, under the names the command line uses for them.
-use mqdiag_analysis::{calls, passes, rows, timeline};
-use mqdiag_model::{
-    encoding, event, fileinfo, findings, meter, problem, redact, sink, text, timefmt,
-};
-use mqdiag_readers::{formats, input, source};
-use mqdiag_report::{self as report, output};

@@ -12,11 +12,11 @@
 //! format that only looks at the head, a file cut short by an error) is
 //! credited then, so the line ends at 100 %.
 
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
-use crate::input::Input;
-use crate::source::Source;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_readers::input::Input;
+use mqdiag_readers::source::Source;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -26,7 +26,7 @@ use std::time::Duration;
 /// How often the line is redrawn.
 pub const INTERVAL: Duration = Duration::from_millis(200);
 
-pub use crate::meter::{Counting, Meter, Snapshot};
+pub use mqdiag_model::meter::{Counting, Meter, Snapshot};
 
 fn mb(n: u64) -> String {
     let v = n as f64 / 1e6;
@@ -215,16 +215,16 @@ impl Source for Tracked {
 
     fn next_rows(
         &mut self,
-        sink: &mut crate::sink::RowSink,
+        sink: &mut mqdiag_model::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+        row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
     ) -> bool {
         self.inner.next_rows(sink, out, n, limit, row)
     }
 
-    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+    fn current_origin(&self) -> Option<Arc<mqdiag_model::event::Origin>> {
         self.inner.current_origin()
     }
 
@@ -242,8 +242,8 @@ impl Source for Tracked {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Format;
-    use crate::formats::Done;
+    use mqdiag_model::event::Format;
+    use mqdiag_readers::formats::Done;
     use std::io::{self, Read};
 
     #[test]
@@ -388,7 +388,7 @@ mod tests {
         let sources = p.track(vec![
             Box::new(Done(vec![FileInfo::new(
                 "a",
-                crate::formats::trace::FORMAT,
+                mqdiag_readers::formats::trace::FORMAT,
                 10,
             )])),
             Box::new(Done(vec![FileInfo::new("b", Format::UNKNOWN, 6)])),

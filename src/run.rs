@@ -5,16 +5,16 @@
 //! never the command line module, which only parses arguments into it.
 
 use crate::cli::InputArgs;
-use crate::event::Ts;
-use crate::fileinfo::FileInfo;
 use crate::outpath::Output;
 use crate::progress::Progress;
-use crate::redact::Redactor;
-use crate::source::{ReadOptions, Source};
-use crate::timeline::{Merged, TimeWindow};
 use mqdiag_analysis::engine::{self, Watch, WindowSpec};
+use mqdiag_analysis::timeline::{Merged, TimeWindow};
+use mqdiag_model::event::Ts;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::redact::Redactor;
 use mqdiag_readers::input::Discovered;
 use mqdiag_readers::open::{OpenError, Opened, Request};
+use mqdiag_readers::source::{ReadOptions, Source};
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,7 +32,7 @@ impl InputArgs {
             encoding: self.encoding,
             format_options: Default::default(),
         }
-        .with_format_options(crate::formats::smf::SmfOptions {
+        .with_format_options(mqdiag_readers::formats::smf::SmfOptions {
             stck_tz: self.smf_stck_tz,
         })
     }
@@ -154,7 +154,7 @@ struct OpenWatch<'a> {
 }
 
 impl mqdiag_readers::open::Watch for OpenWatch<'_> {
-    fn meter(&self) -> Option<&Arc<crate::meter::Meter>> {
+    fn meter(&self) -> Option<&Arc<mqdiag_model::meter::Meter>> {
         self.progress.as_ref().map(|p| p.meter())
     }
 
@@ -165,7 +165,7 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
             return Ok(());
         };
         let files = found.inputs.iter().filter_map(|i| match &i.location {
-            crate::input::Location::File(p) => Some(p.as_path()),
+            mqdiag_readers::input::Location::File(p) => Some(p.as_path()),
             _ => None,
         });
         crate::outpath::not_read(
@@ -175,7 +175,7 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
         .map_err(OpenError::Refused)
     }
 
-    fn reading(&self, inputs: &mut [crate::input::Input]) {
+    fn reading(&self, inputs: &mut [mqdiag_readers::input::Input]) {
         if let Some(p) = &self.progress {
             p.reading(inputs);
         }

@@ -2,11 +2,10 @@
 //! The libraries below take plain option types: the value enums here
 //! mirror theirs and convert with `From`, so no library depends on clap.
 
-use crate::problem::Severity;
-use crate::report;
-use crate::timefmt::parse_offset;
 use chrono::{FixedOffset, NaiveDate};
 use clap::{Args, ValueEnum};
+use mqdiag_model::problem::Severity;
+use mqdiag_model::timefmt::parse_offset;
 use std::path::PathBuf;
 
 /// A clap value enum that mirrors a library enum of the same variants.
@@ -38,15 +37,15 @@ pub enum TimelineFormat {
 
 impl TimelineFormat {
     /// The row format; `None` for Parquet.
-    pub fn rows(self) -> Option<crate::sink::TimelineFormat> {
-        use crate::sink::TimelineFormat as Row;
+    pub fn rows(self) -> Option<mqdiag_model::sink::TimelineFormat> {
+        use mqdiag_model::sink::TimelineFormat as Row;
         Some(match self {
             TimelineFormat::Text => Row::Text,
             TimelineFormat::Csv => Row::Csv,
             TimelineFormat::Jsonl => Row::Jsonl,
             // Built by the report crate, rendered by the model's sink.
-            TimelineFormat::Ecs => Row::Event(report::export::ecs::render),
-            TimelineFormat::Otlp => Row::Event(report::export::otlp::render),
+            TimelineFormat::Ecs => Row::Event(mqdiag_report::export::ecs::render),
+            TimelineFormat::Otlp => Row::Event(mqdiag_report::export::otlp::render),
             #[cfg(feature = "parquet")]
             TimelineFormat::Parquet => return None,
         })
@@ -54,20 +53,20 @@ impl TimelineFormat {
 }
 mirror!(
     /// `compare --format`.
-    CompareFormat => report::compare::CompareFormat { Text, Json, Markdown, Html }
+    CompareFormat => mqdiag_report::compare::CompareFormat { Text, Json, Markdown, Html }
 );
 mirror!(
     /// `calls --format`.
-    CallsFormat => report::calls::CallsFormat { Text, Csv, Json, Markdown }
+    CallsFormat => mqdiag_report::calls::CallsFormat { Text, Csv, Json, Markdown }
 );
 mirror!(
     /// `calls --by`.
-    By => crate::calls::By { Process, Thread, Connection, Verb }
+    By => mqdiag_analysis::calls::By { Process, Thread, Connection, Verb }
 );
 mirror!(
     /// `--color`.
     #[derive(Default)]
-    ColorChoice => report::color::ColorChoice {
+    ColorChoice => mqdiag_report::color::ColorChoice {
         /// Colour when writing to a terminal and `NO_COLOR` is not set.
         #[default]
         Auto,
@@ -94,7 +93,7 @@ pub struct InputArgs {
     /// Character set of text inputs (`windows-1251`, `shift_jis`, `cp850`,
     /// ...). Default: decided per file from its first bytes.
     #[arg(long, value_parser = parse_encoding)]
-    pub encoding: Option<crate::encoding::TextEncoding>,
+    pub encoding: Option<mqdiag_model::encoding::TextEncoding>,
     /// Only events at or after this time: RFC 3339, `YYYY-MM-DD HH:MM[:SS]`,
     /// a date (from its start) or `HH:MM[:SS]` on the first day of the
     /// input; local forms in --tz, else in the first event's offset.
@@ -139,7 +138,7 @@ fn parse_date(s: &str) -> Result<NaiveDate, String> {
     let d = s
         .parse::<NaiveDate>()
         .map_err(|e| format!("`{s}` is not a date like 2024-02-29: {e}"))?;
-    if !crate::timeline::orderable_date(d) {
+    if !mqdiag_analysis::timeline::orderable_date(d) {
         return Err(format!(
             "`{s}`: a date from 1970-01-02 to 2262-04-10 (times outside cannot be ordered)"
         ));
@@ -155,8 +154,8 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{s}` is not a number of workers between 1 and 256"))
 }
 
-fn parse_encoding(s: &str) -> Result<crate::encoding::TextEncoding, String> {
-    crate::encoding::TextEncoding::by_name(s).ok_or_else(|| {
+fn parse_encoding(s: &str) -> Result<mqdiag_model::encoding::TextEncoding, String> {
+    mqdiag_model::encoding::TextEncoding::by_name(s).ok_or_else(|| {
         format!(
             "`{s}` is not a known character set (try windows-1251, shift_jis, euc-jp, gbk, euc-kr, big5, cp850, utf-8)"
         )
@@ -178,15 +177,15 @@ pub enum ReportFormat {
     Ecs,
 }
 
-impl From<ReportFormat> for report::Kind {
+impl From<ReportFormat> for mqdiag_report::Kind {
     fn from(f: ReportFormat) -> Self {
         match f {
-            ReportFormat::Text => report::Kind::Text,
-            ReportFormat::Json => report::Kind::Json,
-            ReportFormat::Markdown => report::Kind::Markdown,
-            ReportFormat::Html => report::Kind::Html,
-            ReportFormat::Sarif => report::Kind::Sarif,
-            ReportFormat::Ecs => report::Kind::Ecs,
+            ReportFormat::Text => mqdiag_report::Kind::Text,
+            ReportFormat::Json => mqdiag_report::Kind::Json,
+            ReportFormat::Markdown => mqdiag_report::Kind::Markdown,
+            ReportFormat::Html => mqdiag_report::Kind::Html,
+            ReportFormat::Sarif => mqdiag_report::Kind::Sarif,
+            ReportFormat::Ecs => mqdiag_report::Kind::Ecs,
         }
     }
 }

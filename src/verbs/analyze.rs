@@ -4,24 +4,24 @@
 
 use crate::cli::{AnalyzeArgs, FailOn};
 use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
-use crate::passes::{Plan, RuleInfo};
-use crate::report::runinfo::RunInfo;
-use crate::report::{self, Report};
 use mqdiag_analysis::engine::{self, Options, Watch};
+use mqdiag_analysis::passes::{Plan, RuleInfo};
+use mqdiag_report::runinfo::RunInfo;
+use mqdiag_report::{self, Report};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The run's watch: the window told, every event drawn into the charts.
 struct Charting<'a> {
     teller: crate::run::Teller,
-    charts: &'a mut report::charts::Collector,
+    charts: &'a mut mqdiag_report::charts::Collector,
 }
 
 impl Watch for Charting<'_> {
-    fn window(&mut self, w: &crate::timeline::TimeWindow) {
+    fn window(&mut self, w: &mqdiag_analysis::timeline::TimeWindow) {
         self.teller.window(w);
     }
-    fn event(&mut self, e: &crate::event::Event) {
+    fn event(&mut self, e: &mqdiag_model::event::Event) {
         self.charts.observe(e);
     }
 }
@@ -32,10 +32,10 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         Some(f) => f.into(),
         None => crate::outpath::infer(
             a.input.output.as_deref(),
-            report::Kind::EXTENSIONS,
+            mqdiag_report::Kind::EXTENSIONS,
             "analyze",
         )?
-        .unwrap_or(report::Kind::Text),
+        .unwrap_or(mqdiag_report::Kind::Text),
     };
     let baseline = a
         .baseline
@@ -68,7 +68,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         redactor: redactor.clone(),
         baseline,
     };
-    let mut charts = report::charts::Collector::new();
+    let mut charts = mqdiag_report::charts::Collector::new();
     let analysis = engine::analyze(
         opened,
         &opts,
@@ -102,13 +102,13 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         &a.only,
         &a.skip,
         &a.set,
-        a.input.tz.map(crate::timefmt::offset_str),
+        a.input.tz.map(mqdiag_model::timefmt::offset_str),
         a.baseline.as_ref().map(|p| p.display().to_string()),
         a.input.redact,
     );
     if a.input.since.is_some() || a.input.until.is_some() {
-        let t = |t: Option<crate::event::Ts>| t.map(|t| t.to_rfc3339());
-        run_info.window = Some(report::runinfo::Window {
+        let t = |t: Option<mqdiag_model::event::Ts>| t.map(|t| t.to_rfc3339());
+        run_info.window = Some(mqdiag_report::runinfo::Window {
             since: a.input.since.clone(),
             until: a.input.until.clone(),
             from: t(window.since),
@@ -138,19 +138,22 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         run: &run_info,
         charts: &charts,
     };
-    let color = crate::report::color::ColorChoice::from(a.color)
+    let color = mqdiag_report::color::ColorChoice::from(a.color)
         .wanted(crate::outpath::target(a.input.output.as_deref()).is_none());
     if nothing_read {
         // The report is still shown (it says why), but an `-o` file is
         // left as it was: the run could not be done.
         if matches!(out, crate::outpath::Output::Stdout(_)) {
             io_result(
-                report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()),
+                mqdiag_report::write_painted(kind, &mut out, &rep, color)
+                    .and_then(|_| out.finish()),
             )?;
         }
         return Err(crate::run::nothing_read_error(&inputs));
     }
-    io_result(report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()))?;
+    io_result(
+        mqdiag_report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()),
+    )?;
     crate::run::reader_panic_check(&inputs)?;
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
 }

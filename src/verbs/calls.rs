@@ -1,11 +1,11 @@
 //! `mqdiag calls`: read the traces once (only MQI entries, exits and
 //! reason lines are built), aggregate, write the table.
 
-use crate::calls::VERBS;
 use crate::cli::CallsArgs;
 use crate::exit::{EXIT_OK, io_result};
-use crate::report::calls::{self as render, CallsFormat};
+use mqdiag_analysis::calls::VERBS;
 use mqdiag_analysis::engine;
+use mqdiag_report::calls::{self as render, CallsFormat};
 
 pub fn run(a: CallsArgs) -> Result<i32, String> {
     for v in &a.verb {
@@ -34,8 +34,8 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
         )?
         .unwrap_or(CallsFormat::Text),
     };
-    let opts = crate::source::ReadOptions {
-        interest: Some(std::sync::Arc::new(crate::calls::interest())),
+    let opts = mqdiag_readers::source::ReadOptions {
+        interest: Some(std::sync::Arc::new(mqdiag_analysis::calls::interest())),
         ..a.input.read_options()
     };
     // Opened first: an `-o` that would overwrite an input is refused
@@ -66,7 +66,7 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     let r = match format {
         CallsFormat::Json => render::write(&mut out, &rows, a.by.into(), format, width),
         _ => render::write(
-            &mut crate::text::ControlEscaper(&mut out),
+            &mut mqdiag_model::text::ControlEscaper(&mut out),
             &rows,
             a.by.into(),
             format,

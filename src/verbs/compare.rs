@@ -11,15 +11,15 @@
 
 use crate::cli::{CompareArgs, FailOn, InputArgs};
 use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
-use crate::fileinfo::FileInfo;
-use crate::findings::Finding;
-use crate::passes::Plan;
-use crate::report::compare::{
+use mqdiag_analysis::engine::{self, Options, Watch};
+use mqdiag_analysis::passes::Plan;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Finding;
+use mqdiag_report::compare::{
     CallChange, CallStats, Capture, Changed, ChartPair, Comparison, FindingChanges, MessageChange,
     Pair, Tool,
 };
-use crate::report::redact::Redactor;
-use mqdiag_analysis::engine::{self, Options, Watch};
+use mqdiag_report::redact::Redactor;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -31,10 +31,10 @@ const MESSAGES_SHOWN: usize = 20;
 struct Side {
     capture: Capture,
     findings: Vec<Finding>,
-    by_verb: Vec<crate::calls::Row>,
-    by_process: Vec<crate::calls::Row>,
+    by_verb: Vec<mqdiag_analysis::calls::Row>,
+    by_process: Vec<mqdiag_analysis::calls::Row>,
     messages: HashMap<String, u64>,
-    charts: crate::report::charts::Collected,
+    charts: mqdiag_report::charts::Collected,
 }
 
 /// The options both captures are read with.
@@ -77,14 +77,14 @@ fn rebase(findings: &mut [Finding], root: &str) {
 struct Counting<'a> {
     teller: crate::run::Teller,
     messages: &'a mut HashMap<String, u64>,
-    charts: &'a mut crate::report::charts::Collector,
+    charts: &'a mut mqdiag_report::charts::Collector,
 }
 
 impl Watch for Counting<'_> {
-    fn window(&mut self, w: &crate::timeline::TimeWindow) {
+    fn window(&mut self, w: &mqdiag_analysis::timeline::TimeWindow) {
         self.teller.window(w);
     }
-    fn event(&mut self, e: &crate::event::Event) {
+    fn event(&mut self, e: &mqdiag_model::event::Event) {
         if let Some(m) = e.attr("msgid") {
             *self.messages.entry(m.to_string()).or_default() += 1;
         }
@@ -98,7 +98,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
     let read = input.read_options();
     let opened = input.open_except(&[], &read, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();
-    let mut charts = crate::report::charts::Collector::new();
+    let mut charts = mqdiag_report::charts::Collector::new();
     let opts = Options {
         plan,
         read,
@@ -141,9 +141,9 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
     rebase(&mut findings, &root);
     let mut capture = capture(&root, &inputs, findings.len());
     if window.since.is_some() || window.until.is_some() {
-        let end = |t: &Option<crate::event::Ts>| {
+        let end = |t: &Option<mqdiag_model::event::Ts>| {
             t.as_ref()
-                .map(crate::timefmt::rfc3339)
+                .map(mqdiag_model::timefmt::rfc3339)
                 .unwrap_or_else(|| "…".to_string())
         };
         capture.window = Some(format!("{} .. {}", end(&window.since), end(&window.until)));
@@ -178,10 +178,10 @@ fn chart_pairs(good: &Side, bad: &Side) -> Vec<ChartPair> {
             });
         }
     }
-    let qtime = |s: &Side| -> BTreeMap<String, (String, Option<crate::findings::Chart>)> {
+    let qtime = |s: &Side| -> BTreeMap<String, (String, Option<mqdiag_model::findings::Chart>)> {
         s.findings
             .iter()
-            .filter(|f| crate::passes::rule(&f.rule).is_some_and(|r| r.side_by_side))
+            .filter(|f| mqdiag_analysis::passes::rule(&f.rule).is_some_and(|r| r.side_by_side))
             .map(|f| {
                 let what = f.subject.queue.clone().unwrap_or_else(|| f.title.clone());
                 (f.fingerprint.clone(), (what, f.chart.clone()))
@@ -214,15 +214,15 @@ fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
         path: path.to_string(),
         files: inputs.len(),
         events: inputs.iter().map(|i| i.events).sum(),
-        first: first.as_ref().map(crate::timefmt::rfc3339),
-        last: last.as_ref().map(crate::timefmt::rfc3339),
+        first: first.as_ref().map(mqdiag_model::timefmt::rfc3339),
+        last: last.as_ref().map(mqdiag_model::timefmt::rfc3339),
         hours: secs.max(1.0) / 3600.0,
         findings,
         window: None,
     }
 }
 
-fn stats(r: &crate::calls::Row) -> CallStats {
+fn stats(r: &mqdiag_analysis::calls::Row) -> CallStats {
     let j = r.to_json();
     CallStats {
         calls: j.calls,
@@ -241,12 +241,12 @@ fn stats(r: &crate::calls::Row) -> CallStats {
 /// Rows of both sides matched on (host, process name, verb): pids differ
 /// from one capture to the next.
 fn calls(
-    good: &[crate::calls::Row],
-    bad: &[crate::calls::Row],
+    good: &[mqdiag_analysis::calls::Row],
+    bad: &[mqdiag_analysis::calls::Row],
     per_process: bool,
 ) -> Vec<CallChange> {
     type Key = (Option<String>, Option<String>, String);
-    let key = |r: &crate::calls::Row| -> Key {
+    let key = |r: &mqdiag_analysis::calls::Row| -> Key {
         let j = r.to_json();
         if per_process {
             (
@@ -389,10 +389,10 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
         Some(f) => f.into(),
         None => crate::outpath::infer(
             a.output.as_deref(),
-            crate::report::compare::CompareFormat::EXTENSIONS,
+            mqdiag_report::compare::CompareFormat::EXTENSIONS,
             "compare",
         )?
-        .unwrap_or(crate::report::compare::CompareFormat::Text),
+        .unwrap_or(mqdiag_report::compare::CompareFormat::Text),
     };
     // The output is checked against both captures before anything is read.
     let both = InputArgs {
@@ -427,7 +427,7 @@ pub fn run(a: CompareArgs) -> Result<i32, String> {
         redacted: redactor.is_some(),
         charts,
     };
-    io_result(crate::report::compare::write(&mut out, &c, format).and_then(|_| out.finish()))?;
+    io_result(mqdiag_report::compare::write(&mut out, &c, format).and_then(|_| out.finish()))?;
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
 }
 

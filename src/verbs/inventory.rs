@@ -4,9 +4,9 @@
 use crate::cli::{InventoryArgs, InventoryFormat};
 use crate::exit::{EXIT_OK, io_result};
 use crate::outpath::infer;
-use crate::output::inventory;
-use crate::source::ReadOptions;
-use crate::timeline::drain_all_jobs;
+use mqdiag_analysis::timeline::drain_all_jobs;
+use mqdiag_readers::source::ReadOptions;
+use mqdiag_report::output::inventory;
 
 pub fn run(a: InventoryArgs) -> Result<i32, String> {
     let format = match a.format {
@@ -25,7 +25,9 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     let mut out = a.input.writer()?;
     // Only counts, times and problems are needed: no trace event is built.
     let opts = ReadOptions {
-        interest: Some(std::sync::Arc::new(crate::source::Interest::nothing())),
+        interest: Some(std::sync::Arc::new(
+            mqdiag_readers::source::Interest::nothing(),
+        )),
         ..a.input.read_options()
     };
     // With `--redact`, names are learnt from every event first (this
@@ -42,7 +44,7 @@ pub fn run(a: InventoryArgs) -> Result<i32, String> {
     let r = match format {
         InventoryFormat::Json => inventory::write_json(&mut out, &rows),
         InventoryFormat::Text => {
-            inventory::write_text(&mut crate::text::ControlEscaper(&mut out), &rows)
+            inventory::write_text(&mut mqdiag_model::text::ControlEscaper(&mut out), &rows)
         }
     };
     io_result(r)?;

@@ -3,8 +3,7 @@
 
 use crate::cli::RulesArgs;
 use crate::exit::{EXIT_OK, io_result};
-use crate::passes::RULES;
-use crate::report;
+use mqdiag_analysis::passes::RULES;
 use std::io::Write;
 
 pub fn run(a: RulesArgs) -> Result<i32, String> {
@@ -43,11 +42,11 @@ fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out)?;
         }
         writeln!(out, "{}  (default severity: {})", r.id, r.severity.as_str())?;
-        for l in report::layout::wrap(r.summary, 80, "  ") {
+        for l in mqdiag_report::layout::wrap(r.summary, 80, "  ") {
             writeln!(out, "{l}")?;
         }
         writeln!(out, "  Trigger:")?;
-        for l in report::layout::wrap(&r.trigger_text(), 80, "    ") {
+        for l in mqdiag_report::layout::wrap(&r.trigger_text(), 80, "    ") {
             writeln!(out, "{l}")?;
         }
         if r.thresholds.is_empty() {
@@ -56,13 +55,13 @@ fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
             writeln!(out, "  Thresholds (--set {}.KEY=VALUE):", r.id)?;
             for t in r.thresholds {
                 writeln!(out, "    {} = {} {}", t.key, t.default, t.unit)?;
-                for l in report::layout::wrap(t.doc, 80, "        ") {
+                for l in mqdiag_report::layout::wrap(t.doc, 80, "        ") {
                     writeln!(out, "{l}")?;
                 }
             }
         }
         writeln!(out, "  Advice:")?;
-        for l in report::layout::wrap(r.advice, 80, "    ") {
+        for l in mqdiag_report::layout::wrap(r.advice, 80, "    ") {
             writeln!(out, "{l}")?;
         }
     }

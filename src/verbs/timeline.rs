@@ -4,9 +4,9 @@
 use crate::cli::{TimelineArgs, TimelineFormat};
 use crate::exit::{EXIT_OK, io_result};
 use crate::outpath::{Output, infer};
-use crate::output::timeline::write_header;
-use crate::rows::RowMerged;
-use crate::sink::RowSpec;
+use mqdiag_analysis::rows::RowMerged;
+use mqdiag_model::sink::RowSpec;
+use mqdiag_report::output::timeline::write_header;
 use regex::Regex;
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
@@ -56,7 +56,7 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
         // apply; its row format is not used).
         #[cfg(feature = "parquet")]
         {
-            let spec = spec(crate::sink::TimelineFormat::Jsonl);
+            let spec = spec(mqdiag_model::sink::TimelineFormat::Jsonl);
             let inputs = super::timeline_parquet::write(&a, spec, sources, &mut out)?;
             return finish(&a, inputs, out);
         }
@@ -75,14 +75,14 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
 /// could be read, say what was left out for its time, keep the output.
 pub(super) fn finish(
     a: &TimelineArgs,
-    inputs: Vec<crate::fileinfo::FileInfo>,
+    inputs: Vec<mqdiag_model::fileinfo::FileInfo>,
     out: Output,
 ) -> Result<i32, String> {
     if mqdiag_analysis::engine::nothing_read(&inputs) {
         return Err(crate::run::nothing_read_error(&inputs));
     }
     // Rows left out for their time are said, not dropped in silence.
-    let left = crate::timeline::left_out(&inputs);
+    let left = mqdiag_analysis::timeline::left_out(&inputs);
     if left > 0 && !a.input.quiet {
         eprintln!(
             "mqdiag: {left} event(s) dated outside 1970-01-01 .. 2262-04-11 left out (`mqdiag inventory` says where)"

@@ -1,15 +1,15 @@
 //! `timeline --format parquet` (feature `parquet`): the merged events in
 //! time order, filtered and redacted as every timeline is, written as
-//! Parquet row groups while they stream (`report::parquet`).
+//! Parquet row groups while they stream (`mqdiag_report::parquet`).
 
 use crate::cli::TimelineArgs;
-use crate::event::Origin;
-use crate::fileinfo::FileInfo;
 use crate::outpath::Output;
-use crate::report::parquet::ParquetRows;
-use crate::sink::RowSpec;
-use crate::source::Source;
-use crate::timeline::Merged;
+use mqdiag_analysis::timeline::Merged;
+use mqdiag_model::event::Origin;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::sink::RowSpec;
+use mqdiag_readers::source::Source;
+use mqdiag_report::parquet::ParquetRows;
 
 pub fn write(
     a: &TimelineArgs,

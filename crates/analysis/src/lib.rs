@@ -7,9 +7,3 @@ pub mod engine;
 pub mod passes;
 pub mod rows;
 pub mod timeline;
-
-// The layers below, under the names the analysis uses for them.
-#[cfg(test)]
-use mqdiag_model::testrng;
-use mqdiag_model::{budget, event, fileinfo, findings, mqrc, problem, redact, sink, text, timefmt};
-use mqdiag_readers::{catalog, formats, source};

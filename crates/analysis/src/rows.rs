@@ -4,15 +4,15 @@
 //! then only compares keys and copies bytes, so it no longer limits how
 //! fast a timeline is written.
 
-use crate::event::{Format, Origin, Ts};
-use crate::fileinfo::FileInfo;
-use crate::sink::{RowSink, RowSpec};
-use crate::source::Source;
 use crate::timeline::TimeWindow;
 use crate::timeline::{
     Batch, Merge, OutOfRange, Producer, REORDER_WINDOW_NANOS, orderable, report_late, source_caps,
 };
 use chrono::{DateTime, FixedOffset};
+use mqdiag_model::event::{Format, Origin, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::sink::{RowSink, RowSpec};
+use mqdiag_readers::source::Source;
 use std::io::{self, Write};
 use std::sync::Arc;
 
@@ -320,9 +320,9 @@ impl RowMerged {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Event;
-    use crate::event::Kind;
-    use crate::sink::TimelineFormat;
+    use mqdiag_model::event::Event;
+    use mqdiag_model::event::Kind;
+    use mqdiag_model::sink::TimelineFormat;
 
     struct VecSource(std::vec::IntoIter<Event>);
     impl Source for VecSource {
@@ -330,14 +330,18 @@ mod tests {
             self.0.next()
         }
         fn finish(self: Box<Self>) -> Vec<FileInfo> {
-            vec![FileInfo::new("a", crate::formats::trace::FORMAT, 0)]
+            vec![FileInfo::new(
+                "a",
+                mqdiag_readers::formats::trace::FORMAT,
+                0,
+            )]
         }
     }
 
     fn ev(ts: &str, line: u64, text: String) -> Event {
         let o = Arc::new(Origin {
             path: Arc::from("a"),
-            format: crate::formats::trace::FORMAT,
+            format: mqdiag_readers::formats::trace::FORMAT,
         });
         let t = DateTime::parse_from_rfc3339(ts).unwrap();
         Event::new(t, o, line, Kind::Text, text)

@@ -32,10 +32,10 @@
 mod outcome;
 pub mod sketch;
 
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::Evidence;
-use crate::mqrc::{self, Class, Outcome};
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Evidence;
+use mqdiag_model::mqrc::{self, Class, Outcome};
 use sketch::Sketch;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock};
@@ -97,8 +97,9 @@ pub static FUNCTION_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
 pub const KEYWORDS: &[&str] = &["Reason", "CompCode"];
 
 /// The interest for reading only what `calls` needs.
-pub fn interest() -> crate::source::Interest {
-    crate::source::Interest::new(&[], &[], KEYWORDS).with_function_anchor(ANCHOR, traced_name)
+pub fn interest() -> mqdiag_readers::source::Interest {
+    mqdiag_readers::source::Interest::new(&[], &[], KEYWORDS)
+        .with_function_anchor(ANCHOR, traced_name)
 }
 
 /// The outcome a text line states: `CompCode=2 Reason=2035`,
@@ -373,7 +374,7 @@ impl Calls {
         let Some(verb) = verb_of(function) else {
             return;
         };
-        if self.threads.len() > crate::budget::MAX_THREADS {
+        if self.threads.len() > mqdiag_model::budget::MAX_THREADS {
             self.trim_threads();
         }
         let key = self.thread_key(e, pid, tid);
@@ -631,9 +632,9 @@ impl Calls {
     fn trim_threads(&mut self) {
         let mut threads = std::mem::take(&mut self.threads);
         let mut closed = Vec::new();
-        crate::budget::trim_oldest(
+        mqdiag_model::budget::trim_oldest(
             &mut threads,
-            crate::budget::MAX_THREADS,
+            mqdiag_model::budget::MAX_THREADS,
             |t| t.seen,
             |k, t| closed.push((k, t)),
         );
@@ -768,7 +769,7 @@ impl Row {
 impl Row {
     /// `--redact`: every string the row shows (its process, connection,
     /// where its slowest call was, its reasons' evidence).
-    pub fn redact(&mut self, r: &crate::redact::Redactor) {
+    pub fn redact(&mut self, r: &mqdiag_model::redact::Redactor) {
         for v in [
             &mut self.process,
             &mut self.key.ident,

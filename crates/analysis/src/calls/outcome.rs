@@ -7,7 +7,7 @@
 //! classes (`\b`, `\s`, `\d`) the byte parser does not try to follow; they
 //! are also the definition the parser is tested against.
 
-use crate::mqrc::{self, Outcome};
+use mqdiag_model::mqrc::{self, Outcome};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -190,11 +190,11 @@ mod tests {
         };
         let mut buf = String::new();
         // Every sequence of up to three parts, then random longer ones.
-        for w in crate::testrng::every_word(&parts, 3) {
+        for w in mqdiag_model::testrng::every_word(&parts, 3) {
             buf = w.concat();
             check(&buf);
         }
-        let mut rng = crate::testrng::Rng::new(25);
+        let mut rng = mqdiag_model::testrng::Rng::new(25);
         for _ in 0..50_000 {
             buf.clear();
             for _ in 0..=rng.below(8) {

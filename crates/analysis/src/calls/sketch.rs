@@ -125,7 +125,7 @@ impl Sketch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testrng::Rng;
+    use mqdiag_model::testrng::Rng;
 
     #[test]
     fn exact_when_few() {

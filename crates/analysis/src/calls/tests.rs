@@ -1,6 +1,6 @@
 use super::*;
-use crate::event::Kind;
 use crate::passes::testutil::{entry, exit, trace};
+use mqdiag_model::event::Kind;
 
 fn rows_of(events: &[Event], by: By) -> Vec<Row> {
     let mut c = Calls::new(by, None);

@@ -5,9 +5,9 @@
 //! so grouping, wording and prose stay apart.
 
 use super::RuleInfo;
-use crate::event::Ts;
-use crate::findings::{Chart, Evidence, EvidenceSet, Finding, Metric, Subject};
-use crate::problem::Severity;
+use mqdiag_model::event::Ts;
+use mqdiag_model::findings::{Chart, Evidence, EvidenceSet, Finding, Metric, Subject};
+use mqdiag_model::problem::Severity;
 
 /// A finding under construction. Metrics keep the order they are given
 /// in (the reports print them so).
@@ -109,8 +109,8 @@ pub fn counted_title(what: String, n: u64, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::{MAX_EVIDENCE, Metrics};
     use crate::passes::testutil::ts;
+    use mqdiag_model::findings::{MAX_EVIDENCE, Metrics};
 
     fn ev(path: &str, line: u64) -> Evidence {
         Evidence {

@@ -1,6 +1,6 @@
 //! The pass behind the `channel-error` and `tls-error` rules. Which
 //! messages they report, how severe each is, what it means and what to do
-//! is data in the one message catalogue, `crate::catalog`.
+//! is data in the one message catalogue, `mqdiag_readers::catalog`.
 //!
 //! Records MQ writes together for one failure are first joined into one
 //! story (`super::stories`) and counted once, under their cause. Stories
@@ -15,15 +15,17 @@ use super::builder::FindingBuilder;
 use super::parts_index::{self, PartsIndex};
 use super::stories::{Joiner, Member, Story};
 use super::{RuleInfo, Settings};
-use crate::event::Key;
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands};
-use crate::problem::Severity;
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Breakdown, EventRef, Evidence, EvidenceSet, Finding, Metric, thousands,
+};
+use mqdiag_model::problem::Severity;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-pub use crate::catalog::Family;
+pub use mqdiag_readers::catalog::Family;
 
 /// Rows kept per rule; past this, further rows lose their remote end (and
 /// past twice this, their channel) so that they join a row that exists.
@@ -360,7 +362,7 @@ impl super::Pass for MessagePass {
         if e.get(Key::Msgid).is_none() {
             return;
         }
-        let Some(m) = Member::of(e, crate::catalog::reported_of(e)) else {
+        let Some(m) = Member::of(e, mqdiag_readers::catalog::reported_of(e)) else {
             return;
         };
         if self.joiner.seen_before(e) {
@@ -403,7 +405,8 @@ impl RuleRows {
             let mut by_end: BTreeMap<(&str, usize), Vec<usize>> = BTreeMap::new();
             for (i, (k, _)) in rows.iter().enumerate() {
                 // Many undefined names from one address are a scan.
-                if crate::catalog::role(&k.id) == crate::catalog::Role::UndefinedChannel
+                if mqdiag_readers::catalog::role(&k.id)
+                    == mqdiag_readers::catalog::Role::UndefinedChannel
                     && !k.channel.is_empty()
                     && let Some(end) = ends.of_row(k)
                 {
@@ -1026,19 +1029,23 @@ mod tests {
             let text = r.trigger_text();
             for w in text.split(|c: char| !c.is_ascii_alphanumeric()) {
                 if w.starts_with("AMQ") || w.starts_with("CSQ") {
-                    assert!(crate::catalog::lookup(w).is_some(), "{} names {w}", r.id);
+                    assert!(
+                        mqdiag_readers::catalog::lookup(w).is_some(),
+                        "{} names {w}",
+                        r.id
+                    );
                 }
             }
         }
         for (family, n) in [
             // AMQ9513, AMQ9544 and CSQX489 are resource-limit's, CSQX777
             // access-refused's.
-            (crate::catalog::Family::Channel, 20),
-            (crate::catalog::Family::Tls, 18),
+            (mqdiag_readers::catalog::Family::Channel, 20),
+            (mqdiag_readers::catalog::Family::Tls, 18),
         ] {
-            let listed = crate::catalog::reported_ids(family);
+            let listed = mqdiag_readers::catalog::reported_ids(family);
             assert_eq!(
-                crate::catalog::CATALOG
+                mqdiag_readers::catalog::CATALOG
                     .iter()
                     .filter(|e| e.family == family && e.rule.is_some())
                     .count(),

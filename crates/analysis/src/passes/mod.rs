@@ -56,7 +56,7 @@ mod tests {
     /// The same order as a stable sort by key, equal keys included.
     #[test]
     fn by_key_is_a_stable_sort_by_key() {
-        let mut rng = crate::testrng::Rng::new(0x0b1e_57ab);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x0b1e_57ab);
         for n in [0, 1, 2, 7, 100, 3000] {
             let v: Vec<(usize, String)> = (0..n)
                 .map(|i| (rng.below(n / 3 + 1), format!("v{i}")))

@@ -43,7 +43,7 @@ pub trait Hook {
     /// Called for every event in the window, in time order.
     fn observe(&mut self, e: &Event);
     /// `--redact`: replace names in what it kept (before `sealed`).
-    fn redact(&mut self, _r: &crate::redact::Redactor) {}
+    fn redact(&mut self, _r: &mqdiag_model::redact::Redactor) {}
     /// Called once with every finding of the run, sealed (fingerprints
     /// set: what a hook adds does not change them), before ordering.
     fn sealed(&mut self, findings: &mut [Finding]);
@@ -104,7 +104,7 @@ pub struct RuleInfo {
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
     /// Trace function families whose entries and exits the pass reads.
-    pub functions: &'static [crate::catalog::functions::Family],
+    pub functions: &'static [mqdiag_readers::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
     /// (Headers, log records and SMF rows always reach every pass.)
     pub keywords: &'static [&'static str],
@@ -140,7 +140,7 @@ pub enum ChartKind {
     Merged,
     /// The finding's own chart; the first finding of the rule without one
     /// shows the whole case's errors of this catalogue family over time.
-    FamilyErrors(crate::catalog::Family),
+    FamilyErrors(mqdiag_readers::catalog::Family),
 }
 
 /// How a rule's findings are ordered among themselves (after severity and
@@ -188,7 +188,7 @@ impl RuleInfo {
     /// `{catalogue-ids:<family>}` (every id of the family a rule reports)
     /// or `{catalogue-warnings:<family>}` (those it reports as warnings).
     pub fn trigger_text(&self) -> String {
-        use crate::catalog::{Family, reported_ids, warning_ids};
+        use mqdiag_readers::catalog::{Family, reported_ids, warning_ids};
         let mut t = self.trigger.to_string();
         for f in [Family::Channel, Family::Tls] {
             let ids = format!("{{catalogue-ids:{}}}", f.as_str());

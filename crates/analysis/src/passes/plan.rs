@@ -109,18 +109,18 @@ impl Plan {
     /// What the readers must deliver for these rules: the union of their
     /// trace functions and text keywords. Trace lines no rule reads are
     /// never turned into events.
-    pub fn interest(&self) -> crate::source::Interest {
+    pub fn interest(&self) -> mqdiag_readers::source::Interest {
         let mut functions: Vec<&str> = Vec::new();
         let mut keywords: Vec<&str> = Vec::new();
         let mut suffixes: Vec<&str> = Vec::new();
         for (r, _) in &self.rules {
             for fam in r.functions {
-                for s in crate::catalog::functions::suffixes_of(*fam) {
+                for s in mqdiag_readers::catalog::functions::suffixes_of(*fam) {
                     if !suffixes.contains(&s) {
                         suffixes.push(s);
                     }
                 }
-                for n in crate::catalog::functions::names_of(*fam) {
+                for n in mqdiag_readers::catalog::functions::names_of(*fam) {
                     if !functions.contains(&n) {
                         functions.push(n);
                     }
@@ -143,7 +143,7 @@ impl Plan {
                 }
             }
         }
-        let mut interest = crate::source::Interest::new(&functions, &[], &keywords)
+        let mut interest = mqdiag_readers::source::Interest::new(&functions, &[], &keywords)
             .with_function_suffixes(&suffixes);
         if calls {
             interest =
@@ -155,7 +155,7 @@ impl Plan {
                     .iter()
                     .flat_map(|(r, _)| r.smf_columns.iter().copied()),
             )
-            .with_smf_columns(crate::event::NAME_ATTRS.iter().copied())
+            .with_smf_columns(mqdiag_model::event::NAME_ATTRS.iter().copied())
     }
 
     pub fn passes(&self) -> Vec<Box<dyn Pass>> {

@@ -13,11 +13,11 @@
 //! different channel or remote end, and do not repeat a message already in
 //! it (a repeat is the next failure).
 
-use crate::catalog::{Family, Reported, is_ip, split_host};
-use crate::event::Key;
-use crate::event::{Event, Ts};
-use crate::findings::{EventRef, Evidence};
-use crate::problem::Severity;
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Ts};
+use mqdiag_model::findings::{EventRef, Evidence};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::{Family, Reported, is_ip, split_host};
 use rustc_hash::{FxBuildHasher, FxHasher};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hasher;
@@ -41,7 +41,7 @@ const MAX_SEEN: usize = 500_000;
 /// role's): the generic "channel ended" records are the least, so any
 /// other record of the same story is its cause.
 pub fn specificity(id: &str) -> u8 {
-    crate::catalog::role(id).specificity()
+    mqdiag_readers::catalog::role(id).specificity()
 }
 
 /// One error-log record of a story, with what the rules need of it. Its
@@ -120,7 +120,7 @@ impl Member {
         }
         let id = match known {
             Some(m) => m.id,
-            None => crate::catalog::base_id(msgid),
+            None => mqdiag_readers::catalog::base_id(msgid),
         };
         // The reader splits `name (ip)(port)`; a value still written whole
         // (older readers, CONNAME) is split here.
@@ -381,7 +381,7 @@ impl Joiner {
                 // at a time, or every new writer would scan them all.
                 let mut open = std::mem::take(&mut self.open);
                 let closed = &mut self.closed;
-                crate::budget::trim_oldest(
+                mqdiag_model::budget::trim_oldest(
                     &mut open,
                     MAX_OPEN - 1,
                     |s| (s.last().timestamp_nanos_opt().unwrap_or(i64::MIN) as u64) ^ (1 << 63),
@@ -434,8 +434,8 @@ impl Joiner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::reported;
     use crate::passes::testutil::log;
+    use mqdiag_readers::catalog::reported;
 
     fn rec(line: u64, at: &str, pid: u32, id: &str, attrs: &[(&'static str, &str)]) -> Event {
         let mut all = vec![("msgid", id)];

@@ -1,9 +1,9 @@
 //! Synthetic events and runs for the passes' unit tests.
 
-use crate::event::{Event, Format, Kind, Origin, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::Finding;
 use chrono::DateTime;
+use mqdiag_model::event::{Event, Format, Kind, Origin, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Finding;
 use std::sync::Arc;
 
 pub fn ts(s: &str) -> Ts {
@@ -29,7 +29,7 @@ pub fn trace(
 ) -> Event {
     let mut e = Event::new(
         ts(&format!("2012-05-04T{tod}-04:00")),
-        origin(path, crate::formats::trace::FORMAT),
+        origin(path, mqdiag_readers::formats::trace::FORMAT),
         line,
         kind,
         text.to_string(),
@@ -81,7 +81,7 @@ pub fn exit(
 pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&'static str, &str)]) -> Event {
     let mut e = Event::new(
         ts(at),
-        origin(path, crate::formats::errlog_text::FORMAT),
+        origin(path, mqdiag_readers::formats::errlog_text::FORMAT),
         line,
         Kind::LogRecord,
         text.to_string(),
@@ -96,7 +96,7 @@ pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&'static str, 
 pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
     let mut e = Event::new(
         ts(at),
-        origin(path, crate::formats::smf::FORMAT),
+        origin(path, mqdiag_readers::formats::smf::FORMAT),
         line,
         Kind::SmfRecord,
         format!("row {line}"),
@@ -133,7 +133,7 @@ pub fn run_with(
     out
 }
 
-pub fn metric(f: &Finding, name: &str) -> crate::findings::Metric {
+pub fn metric(f: &Finding, name: &str) -> mqdiag_model::findings::Metric {
     f.metrics
         .get(name)
         .cloned()

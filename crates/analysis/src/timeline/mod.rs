@@ -2,11 +2,11 @@
 //! source (trace threads interleave a few milliseconds out of order), then a
 //! k-way merge. Memory is bounded by the number of sources, never their size.
 
-use crate::event::{Event, Ts};
-use crate::fileinfo::FileInfo;
-use crate::problem::{ProblemCode, Severity};
-use crate::source::Source;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
+use mqdiag_model::event::{Event, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_readers::source::Source;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -142,10 +142,10 @@ pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Opti
     }
 }
 
-pub use crate::timefmt::{orderable, orderable_date};
+pub use mqdiag_model::timefmt::{orderable, orderable_date};
 
 /// Whether a time can be ordered and printed (see `orderable`).
-fn ts_orderable(t: &crate::event::Ts) -> bool {
+fn ts_orderable(t: &mqdiag_model::event::Ts) -> bool {
     t.timestamp_nanos_opt().is_some_and(orderable)
 }
 
@@ -189,7 +189,7 @@ impl OutOfRange {
         // times a reader only skipped over (not built as events) are told
         // here, once per file.
         for fi in infos.iter_mut() {
-            let bad: Vec<crate::event::Ts> = [fi.first, fi.last]
+            let bad: Vec<mqdiag_model::event::Ts> = [fi.first, fi.last]
                 .into_iter()
                 .flatten()
                 .filter(|t| !ts_orderable(t))
@@ -893,7 +893,7 @@ impl Merged {
     }
 
     /// The time of the next event, without taking it.
-    pub fn peek_ts(&mut self) -> Option<crate::event::Ts> {
+    pub fn peek_ts(&mut self) -> Option<mqdiag_model::event::Ts> {
         self.move_on();
         let i = self.merge.top()?;
         self.merge.batch_ref(i).front().map(|e| e.ts)
@@ -903,7 +903,7 @@ impl Merged {
     /// waiting event of a trace or error log, else the next event. An SMF
     /// row in UTC that comes first does not decide the offset of a window
     /// picked from a trace at -04:00.
-    pub fn reference_ts(&mut self) -> Option<crate::event::Ts> {
+    pub fn reference_ts(&mut self) -> Option<mqdiag_model::event::Ts> {
         self.move_on();
         let local = self
             .merge

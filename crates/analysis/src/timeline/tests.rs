@@ -1,8 +1,8 @@
 //! Tests of the reorder buffer, the k-way merge and the worker pool.
 
 use super::*;
-use crate::event::{Kind, Origin};
 use chrono::{DateTime, FixedOffset};
+use mqdiag_model::event::{Kind, Origin};
 use std::sync::Arc;
 
 struct VecSource(std::vec::IntoIter<Event>, String);
@@ -11,14 +11,18 @@ impl Source for VecSource {
         self.0.next()
     }
     fn finish(self: Box<Self>) -> Vec<FileInfo> {
-        vec![FileInfo::new(&self.1, crate::formats::trace::FORMAT, 0)]
+        vec![FileInfo::new(
+            &self.1,
+            mqdiag_readers::formats::trace::FORMAT,
+            0,
+        )]
     }
 }
 
 fn ev(path: &str, ts: &str, line: u64) -> Event {
     let o = Arc::new(Origin {
         path: Arc::from(path),
-        format: crate::formats::trace::FORMAT,
+        format: mqdiag_readers::formats::trace::FORMAT,
     });
     let t: DateTime<FixedOffset> = DateTime::parse_from_rfc3339(ts).unwrap();
     Event::new(t, o, line, Kind::Text, String::new())

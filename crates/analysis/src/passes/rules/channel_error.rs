@@ -2,12 +2,12 @@
 //! channel-initiator messages, one per failure, grouped by channel or
 //! remote end. The
 //! messages (the catalogue's channel family) and their advice are in
-//! `crate::catalog`.
+//! `mqdiag_readers::catalog`.
 
-use crate::catalog::Family;
 use crate::passes::message_pass::{Config, MessagePass};
 use crate::passes::{ChartKind, Order, RuleInfo, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::Family;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "channel-error",
@@ -53,10 +53,10 @@ pub static RULE: RuleInfo = RuleInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::Metric;
     use crate::passes::testutil::*;
+    use mqdiag_model::findings::Metric;
 
-    fn rec(line: u64, at: &str, id: &str, channel: &str, host: &str) -> crate::event::Event {
+    fn rec(line: u64, at: &str, id: &str, channel: &str, host: &str) -> mqdiag_model::event::Event {
         log(
             "qmgrs/QM1/errors/AMQERR01.LOG",
             line,
@@ -155,7 +155,12 @@ mod tests {
     }
 
     /// A record of process 42 thread 1 in the error log of QM1.
-    fn mq(line: u64, at: &str, text: &str, attrs: &[(&'static str, &str)]) -> crate::event::Event {
+    fn mq(
+        line: u64,
+        at: &str,
+        text: &str,
+        attrs: &[(&'static str, &str)],
+    ) -> mqdiag_model::event::Event {
         let id = text.split(':').next().unwrap();
         let mut all = vec![("msgid", id), ("qmgr", "QM1")];
         all.extend_from_slice(attrs);

@@ -4,17 +4,19 @@
 //! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
-use crate::catalog::Role;
-use crate::catalog::functions::{self, Family};
-use crate::event::Key;
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::stats::Moments;
 use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
-use crate::problem::Severity;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    ClockCounts, Evidence, EvidenceSet, Finding, Metric, human_ms, thousands,
+};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::Role;
+use mqdiag_readers::catalog::functions::{self, Family};
 use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -395,7 +397,7 @@ impl ConnectionChurn {
             return;
         };
         let (path, pid) = (tk.0.clone(), tk.1);
-        crate::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
+        mqdiag_model::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
         let t = self.threads.entry(tk).or_insert(ThreadConn {
             in_connect: None,
@@ -458,7 +460,7 @@ impl ConnectionChurn {
     }
 
     fn log(&mut self, e: &Event) {
-        let role = crate::catalog::role_of(e);
+        let role = mqdiag_readers::catalog::role_of(e);
         let start = role == Role::ChannelStart;
         let stop = role == Role::ChannelStop;
         if !start && !stop {

@@ -7,13 +7,13 @@
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
 //! within seconds of them, saying of each whether it began its burst.
 
-use crate::event::Key;
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metric, thousands};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metric, thousands};
+use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -88,7 +88,7 @@ impl crate::passes::Hook for Citer {
         }
     }
 
-    fn redact(&mut self, r: &crate::redact::Redactor) {
+    fn redact(&mut self, r: &mqdiag_model::redact::Redactor) {
         for d in &mut self.seen {
             d.evidence.path = r.apply(&d.evidence.path);
             d.evidence.text = r.apply(&d.evidence.text);
@@ -204,7 +204,7 @@ fn names_fdc(text: &str) -> bool {
     };
     let mut at = 0;
     while at + 8 <= b.len() {
-        let mut dots = crate::text::bytes_equal(crate::text::word_at(b, at), b'.');
+        let mut dots = mqdiag_model::text::bytes_equal(mqdiag_model::text::word_at(b, at), b'.');
         while dots != 0 {
             if fdc(at + dots.trailing_zeros() as usize / 8) {
                 return true;
@@ -535,7 +535,7 @@ mod tests {
             })
         };
         let pieces: [&[u8]; 6] = [b".", b"F", b"d", b"C", b"x", b".fDc"];
-        for v in crate::testrng::every_word(&pieces, 5) {
+        for v in mqdiag_model::testrng::every_word(&pieces, 5) {
             for pad in 0..9 {
                 let mut t = "y".repeat(pad).into_bytes();
                 t.extend(v.concat());
@@ -548,7 +548,7 @@ mod tests {
     fn fdc(path: &str, line: u64, at: &str, probe: &str, major: &str, program: &str) -> Event {
         let mut e = Event::new(
             ts(at),
-            origin(path, crate::formats::fdc::FORMAT),
+            origin(path, mqdiag_readers::formats::fdc::FORMAT),
             line,
             Kind::Fdc,
             format!("{probe} comp: something"),

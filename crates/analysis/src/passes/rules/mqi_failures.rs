@@ -11,11 +11,11 @@
 //! by `calls` but not flagged.
 
 use crate::calls::{By, Calls, Row};
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
-use crate::findings::{Finding, Metric, Subject};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{Finding, Metric, Subject};
+use mqdiag_model::problem::Severity;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "mqi-failures",
@@ -288,7 +288,7 @@ impl Pass for MqiFailures {
                     continue;
                 }
                 let verb = row.key.verb;
-                let name = crate::mqrc::name(code);
+                let name = mqdiag_model::mqrc::name(code);
                 let shown = name.clone().unwrap_or_else(|| code.to_string());
                 let who = crate::calls::process_text(&row);
                 let mut f = Finding::new(
@@ -412,7 +412,7 @@ mod tests {
     #[test]
     fn table_is_unique_and_named() {
         for (i, (r, _, a)) in NEVER_NORMAL.iter().enumerate() {
-            assert!(crate::mqrc::name(*r).is_some(), "{r} has no name");
+            assert!(mqdiag_model::mqrc::name(*r).is_some(), "{r} has no name");
             assert!(!a.is_empty());
             assert!(
                 NEVER_NORMAL[..i].iter().all(|(q, _, _)| q != r),
@@ -420,8 +420,8 @@ mod tests {
             );
             // Never a reason `calls` counts as normal.
             assert_eq!(
-                crate::mqrc::classify("MQGET", &crate::mqrc::Outcome::Reason(*r)),
-                crate::mqrc::Class::Failed
+                mqdiag_model::mqrc::classify("MQGET", &mqdiag_model::mqrc::Outcome::Reason(*r)),
+                mqdiag_model::mqrc::Class::Failed
             );
         }
     }

@@ -4,16 +4,16 @@
 //! bounded uniform sample, Spearman rank correlation, and the fitted rise;
 //! one spike or a noisy series is not a finding.
 
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{
-    Chart, EventRef, Finding, Fit, Metric, Series as ChartSeries, Style, Unit, human_ms, thousands,
-};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns;
 use crate::passes::stats::{Decimated, r_squared, spearman, theil_sen};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Chart, EventRef, Finding, Fit, Metric, Series as ChartSeries, Style, Unit, human_ms, thousands,
+};
+use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

@@ -4,17 +4,17 @@
 //! a trace of the same process at the same time are one incident, and one
 //! finding cites both (seed 000: every ~50th MQCONN took 5 s).
 
-use crate::catalog::functions::{self, Family};
-use crate::catalog::{self, Family as MsgFamily, is_ip};
-use crate::event::Key;
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{
-    Chart, Evidence, EvidenceSet, Finding, Metric, Series, SeriesBuf, Style, Unit, human_ms,
-};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Chart, Evidence, EvidenceSet, Finding, Metric, Series, SeriesBuf, Style, Unit, human_ms,
+};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::functions::{self, Family};
+use mqdiag_readers::catalog::{self, Family as MsgFamily, is_ip};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub static RULE: RuleInfo = RuleInfo {

@@ -3,13 +3,15 @@
 //! offered (`Current socket ... buffer size`), on the direction that
 //! carries the data (seed 004: 2 KB / 32 KB buffers over a 40 ms link).
 
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric, human_bytes, human_rate, thousands};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns::{self, Stage};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use crate::problem::Severity;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Evidence, EvidenceSet, Finding, Metric, human_bytes, human_rate, thousands,
+};
+use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

@@ -3,17 +3,17 @@
 //! thread succeeded again. Seed 002: waits of ~200 ms are the receiver's
 //! delayed-ACK timer.
 
-use crate::catalog::functions::{self, Family};
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{
-    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
-};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns::{self, Os, RcCode};
 use crate::passes::stats::Distribution;
 use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
-use crate::problem::Severity;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
+};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::functions::{self, Family};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -535,7 +535,7 @@ mod tests {
         // Windows code on a file whose platform comes from the inventory.
         let mut s = stall(10, 10, 300);
         s[0].rc = Some("Unknown(2733)".into());
-        let mut fi = FileInfo::new(P, crate::formats::trace::FORMAT, 0);
+        let mut fi = FileInfo::new(P, mqdiag_readers::formats::trace::FORMAT, 0);
         fi.platform = Some("Windows 10".into());
         let out = run_with(&RULE, &[], &s, &[fi]);
         assert_eq!(out.len(), 1);

@@ -1,12 +1,12 @@
 //! `tls-error`: TLS errors from error logs and z/OS channel-initiator
 //! messages, one per failure, grouped by channel or
 //! remote end. The messages (the
-//! catalogue's TLS family) and their advice are in `crate::catalog`.
+//! catalogue's TLS family) and their advice are in `mqdiag_readers::catalog`.
 
-use crate::catalog::Family;
 use crate::passes::message_pass::{Config, MessagePass};
 use crate::passes::{ChartKind, Order, RuleInfo};
-use crate::problem::Severity;
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::Family;
 
 pub static RULE: RuleInfo = RuleInfo {
     id: "tls-error",
@@ -36,8 +36,8 @@ pub static RULE: RuleInfo = RuleInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::Metric;
     use crate::passes::testutil::*;
+    use mqdiag_model::findings::Metric;
 
     #[test]
     fn tls_messages_only() {

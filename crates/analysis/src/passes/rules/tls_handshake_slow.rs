@@ -2,16 +2,16 @@
 //! (seed 004: 18 s inside `gsk_environment_init`), and the longest TLS
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
-use crate::catalog::functions::{self, Family};
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{
-    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
-};
 use crate::passes::builder::{FindingBuilder, counted_title};
 use crate::passes::patterns;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
-use crate::problem::Severity;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{
+    Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
+};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::functions::{self, Family};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

@@ -2,11 +2,11 @@
 //! `FileInfo` problems), one finding per file, graded by its worst
 //! problem; files of no known format are info.
 
-use crate::event::{Event, Format};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
 use crate::passes::{Pass, RuleInfo, Settings};
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::event::{Event, Format};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands};
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::collections::BTreeMap;
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -195,7 +195,9 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
     // Advice keys on the problems' codes, never on their wording.
     let has = |codes: &[ProblemCode]| fi.problems.iter().any(|p| codes.contains(&p.code));
     let mut parts = Vec::new();
-    if fi.format == crate::formats::binary_trace::FORMAT || has(&[ProblemCode::BinaryTrace]) {
+    if fi.format == mqdiag_readers::formats::binary_trace::FORMAT
+        || has(&[ProblemCode::BinaryTrace])
+    {
         parts.push(
             "Binary trace files cannot be read offline: run `dspmqtrc` on the machine (same \
              MQ level) that wrote them and collect the .FMT files.",
@@ -208,7 +210,7 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
         );
     }
     if has(&[ProblemCode::NoDate]) {
-        parts.push(if fi.format == crate::formats::trace::FORMAT {
+        parts.push(if fi.format == mqdiag_readers::formats::trace::FORMAT {
             "The file has no date (formatted with `dspmqtrc -h`): give `--date YYYY-MM-DD` if the \
              file's modification date is not the day it was written."
         } else {
@@ -262,12 +264,16 @@ fn advice(fi: &FileInfo, unknown: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::Metric;
     use crate::passes::testutil::*;
+    use mqdiag_model::findings::Metric;
 
     #[test]
     fn graded_per_file() {
-        let mut bin = FileInfo::new("case/AMQ1.0.TRC", crate::formats::binary_trace::FORMAT, 10);
+        let mut bin = FileInfo::new(
+            "case/AMQ1.0.TRC",
+            mqdiag_readers::formats::binary_trace::FORMAT,
+            10,
+        );
         bin.problem(
             ProblemCode::BinaryTrace,
             None,
@@ -275,7 +281,11 @@ mod tests {
             0,
             "binary trace not formatted: run `dspmqtrc` ...",
         );
-        let mut tz = FileInfo::new("case/AMQ2.0.FMT", crate::formats::trace::FORMAT, 10);
+        let mut tz = FileInfo::new(
+            "case/AMQ2.0.FMT",
+            mqdiag_readers::formats::trace::FORMAT,
+            10,
+        );
         tz.problem(
             ProblemCode::AssumedUtc,
             None,
@@ -283,7 +293,11 @@ mod tests {
             0,
             "no UTC offset in the file and no --tz given: UTC assumed",
         );
-        let mut bad = FileInfo::new("case/AMQ3.0.FMT", crate::formats::trace::FORMAT, 10);
+        let mut bad = FileInfo::new(
+            "case/AMQ3.0.FMT",
+            mqdiag_readers::formats::trace::FORMAT,
+            10,
+        );
         bad.problem(
             ProblemCode::BadLine,
             Some(7),
@@ -305,8 +319,16 @@ mod tests {
             0,
             "no UTC offset in the file and no --tz given: UTC assumed",
         );
-        let clean = FileInfo::new("case/AMQ4.0.FMT", crate::formats::trace::FORMAT, 10);
-        let mut nodate = FileInfo::new("case/AMQ5.0.FMT", crate::formats::trace::FORMAT, 10);
+        let clean = FileInfo::new(
+            "case/AMQ4.0.FMT",
+            mqdiag_readers::formats::trace::FORMAT,
+            10,
+        );
+        let mut nodate = FileInfo::new(
+            "case/AMQ5.0.FMT",
+            mqdiag_readers::formats::trace::FORMAT,
+            10,
+        );
         nodate.problem(
             ProblemCode::NoDate,
             None,
@@ -357,7 +379,11 @@ mod tests {
     fn advice_follows_the_code_not_the_wording() {
         // A date that "cannot be read" is no permissions problem; a cut
         // record is "cut" whatever its message says.
-        let mut f = FileInfo::new("AMQERR01.LOG", crate::formats::errlog_text::FORMAT, 10);
+        let mut f = FileInfo::new(
+            "AMQERR01.LOG",
+            mqdiag_readers::formats::errlog_text::FORMAT,
+            10,
+        );
         f.problem(
             ProblemCode::BadTime,
             Some(4),
@@ -369,7 +395,7 @@ mod tests {
         let a = advice(&f, false);
         assert!(!a.contains("permissions"), "{a}");
         assert!(a.contains("cut off"), "{a}");
-        let mut g = FileInfo::new("x.FMT", crate::formats::trace::FORMAT, 10);
+        let mut g = FileInfo::new("x.FMT", mqdiag_readers::formats::trace::FORMAT, 10);
         g.problem(
             ProblemCode::UnreadableFile,
             None,
@@ -395,7 +421,11 @@ mod tests {
             assert_eq!(fi.notes.len(), 1);
             infos.push(fi);
         }
-        let mut cut = FileInfo::new("c/AMQERR01.LOG", crate::formats::errlog_text::FORMAT, 10);
+        let mut cut = FileInfo::new(
+            "c/AMQERR01.LOG",
+            mqdiag_readers::formats::errlog_text::FORMAT,
+            10,
+        );
         cut.problem(
             ProblemCode::CutFile,
             Some(40),
@@ -417,7 +447,7 @@ mod tests {
             .map(|i| {
                 let mut f = FileInfo::new(
                     &format!("trace/AMQ{i}.0.FMT"),
-                    crate::formats::trace::FORMAT,
+                    mqdiag_readers::formats::trace::FORMAT,
                     10,
                 );
                 f.problem(
@@ -445,7 +475,7 @@ mod tests {
     fn late_records_are_explained_not_called_skipped() {
         let mut fi = FileInfo::new(
             "errors/AMQERR02.LOG",
-            crate::formats::errlog_text::FORMAT,
+            mqdiag_readers::formats::errlog_text::FORMAT,
             10,
         );
         crate::timeline::report_late(

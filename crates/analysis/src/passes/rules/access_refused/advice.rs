@@ -166,7 +166,7 @@ pub(super) fn times(n: u64) -> String {
     if n == 1 {
         "once".to_string()
     } else {
-        format!("{} times", crate::findings::thousands(n))
+        format!("{} times", mqdiag_model::findings::thousands(n))
     }
 }
 

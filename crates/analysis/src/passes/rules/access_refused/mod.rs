@@ -3,7 +3,7 @@
 //! (channel, queue manager, object), told by its cause: a CHLAUTH block,
 //! a connection-authentication failure, a user id that could not be set
 //! up, a missing authority. The messages and where their facts come from
-//! are data in `crate::catalog::access`.
+//! are data in `mqdiag_readers::catalog::access`.
 //!
 //! The client's side of a refusal is an MQI call failing with 2035 (or
 //! 2063, 2217) in its trace. When a queue manager record names the
@@ -15,15 +15,15 @@ mod advice;
 #[cfg(test)]
 mod tests;
 
-use crate::catalog::access::{Mechanism, access_of};
-use crate::event::Key;
-use crate::event::{Event, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
-use crate::mqrc::{self, Outcome};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use crate::problem::Severity;
 use advice::*;
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
+use mqdiag_model::mqrc::{self, Outcome};
+use mqdiag_model::problem::Severity;
+use mqdiag_readers::catalog::access::{Mechanism, access_of};
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -316,14 +316,14 @@ impl AccessRefused {
             }
             None => self.close(o),
         }
-        if self.open.len() > crate::budget::MAX_THREADS {
+        if self.open.len() > mqdiag_model::budget::MAX_THREADS {
             // Those whose last message is oldest are closed first: the
             // messages that could still join them are newer still.
             let mut open = std::mem::take(&mut self.open);
             let mut closed = Vec::new();
-            crate::budget::trim_oldest(
+            mqdiag_model::budget::trim_oldest(
                 &mut open,
-                crate::budget::MAX_THREADS,
+                mqdiag_model::budget::MAX_THREADS,
                 |o| o.last.timestamp_nanos_opt().unwrap_or(i64::MIN) as u64 ^ (1 << 63),
                 |_, o| closed.push(o),
             );
@@ -431,7 +431,7 @@ impl AccessRefused {
             _ => {}
         }
         let key = (e.origin.path.clone(), pid, tid);
-        crate::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
+        mqdiag_model::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
         if let Some(th) = self.threads.get_mut(&key) {
             th.seen = self.clock;
@@ -567,7 +567,7 @@ impl AccessRefused {
                 continue;
             }
             if let (Some(h), Some(sh)) = (client_host, s.facts.host.as_deref())
-                && !crate::catalog::is_ip(sh)
+                && !mqdiag_readers::catalog::is_ip(sh)
                 && !same_host(h, sh)
             {
                 continue;

@@ -137,7 +137,7 @@ fn a_record_naming_another_client_host_is_not_the_clients_story() {
     let info = FileInfo {
         host: Some("client7".into()),
         process: Some("app".into()),
-        ..FileInfo::new("c/AMQ7.0.FMT", crate::formats::trace::FORMAT, 0)
+        ..FileInfo::new("c/AMQ7.0.FMT", mqdiag_readers::formats::trace::FORMAT, 0)
     };
     let out = run_with(&RULE, &[], &ev, std::slice::from_ref(&info));
     assert_eq!(out.len(), 2, "{out:#?}");
@@ -155,7 +155,7 @@ fn an_old_story_is_info() {
     let ev = vec![block(1, "2024-01-01T10:00:00+00:00", "h")];
     let mut file = FileInfo::new(
         "qmgrs/QM1/errors/AMQERR01.LOG",
-        crate::formats::errlog_text::FORMAT,
+        mqdiag_readers::formats::errlog_text::FORMAT,
         0,
     );
     file.last = Some(ts("2024-03-01T10:00:00+00:00"));

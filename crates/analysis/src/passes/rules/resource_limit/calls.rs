@@ -6,10 +6,10 @@
 
 use super::RULE;
 use crate::calls::Row;
-use crate::catalog::limits::{Limit, ReasonLimit, reason_limit};
-use crate::event::Ts;
-use crate::findings::{EvidenceSet, Finding, Metric};
 use crate::passes::builder::FindingBuilder;
+use mqdiag_model::event::Ts;
+use mqdiag_model::findings::{EvidenceSet, Finding, Metric};
+use mqdiag_readers::catalog::limits::{Limit, ReasonLimit, reason_limit};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -80,7 +80,7 @@ impl CallStory {
     pub(super) fn finding(&self) -> Finding {
         let info = self.info;
         let code = info.reason;
-        let name = crate::mqrc::name(code).unwrap_or_else(|| code.to_string());
+        let name = mqdiag_model::mqrc::name(code).unwrap_or_else(|| code.to_string());
         let verbs: Vec<&str> = self.verbs.keys().copied().collect();
         let n = self.failures;
         let title = format!(
@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn every_reason_limit_has_a_headline_and_advice() {
-        for r in crate::catalog::limits::REASONS {
+        for r in mqdiag_readers::catalog::limits::REASONS {
             assert!(!headline(r.limit).is_empty());
             let a = advice(r, "NAME");
             assert!(a.len() > 80, "{}: {a}", r.reason);

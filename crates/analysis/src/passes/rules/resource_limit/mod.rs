@@ -4,18 +4,18 @@
 //! naming the setting and, where the record states it, its value; and the
 //! limits applications meet as MQI reason codes in traces (`calls`). The
 //! messages, reasons and where their facts come from are data in
-//! `crate::catalog::limits`.
+//! `mqdiag_readers::catalog::limits`.
 
 mod calls;
 
-use crate::catalog::limits::{Limit, LimitMessage, limit_of};
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
+use mqdiag_readers::catalog::limits::{Limit, LimitMessage, limit_of};
 
-use crate::event::{Event, Key, Kind, Ts};
-use crate::fileinfo::FileInfo;
-use crate::findings::{Evidence, EvidenceSet, Finding, Metric};
-use crate::problem::Severity;
+use mqdiag_model::event::{Event, Key, Kind, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, Metric};
+use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub static RULE: RuleInfo = RuleInfo {
@@ -286,7 +286,7 @@ fn reasons(g: &Group) -> String {
     let named: Vec<String> = g
         .reasons
         .iter()
-        .map(|r| match crate::mqrc::name(*r) {
+        .map(|r| match mqdiag_model::mqrc::name(*r) {
             Some(n) => format!("{r} {n}"),
             None => r.to_string(),
         })
