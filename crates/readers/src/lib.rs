@@ -16,6 +16,8 @@ pub mod guard;
 pub mod input;
 pub mod lines;
 pub mod source;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 // The model's modules, under the names the readers use for them.
 #[cfg(test)]
