@@ -107,6 +107,11 @@ pub struct RuleInfo {
     pub thresholds: &'static [Threshold],
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
+    /// Metrics every finding of the rule carries, by name (the contract's
+    /// required metrics for its rules; findings may carry more). Renaming
+    /// or dropping one breaks the contract; the end-to-end tests check
+    /// each finding of a run over the fixtures has its rule's.
+    pub metrics: &'static [&'static str],
     /// Trace function families whose entries and exits the pass reads.
     pub functions: &'static [crate::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
@@ -168,6 +173,7 @@ impl RuleInfo {
         trigger: "",
         thresholds: &[],
         advice: "",
+        metrics: &[],
         functions: &[],
         keywords: &[],
         mqi_calls: false,
@@ -610,6 +616,8 @@ mod tests {
         for r in RULES {
             assert!(ids.insert(r.id), "duplicate rule {}", r.id);
             assert!(!r.summary.is_empty() && !r.trigger.is_empty() && !r.advice.is_empty());
+            // Every finding names what it measured: a rule states which.
+            assert!(!r.metrics.is_empty(), "{} declares no metrics", r.id);
             for t in r.thresholds {
                 assert!(
                     t.default >= t.min && t.default <= t.max,
