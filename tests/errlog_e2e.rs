@@ -5,7 +5,7 @@
 mod common;
 use common::stdout_of as run;
 use mqdiag_model::event::Format;
-use mqdiag_readers::formats::{self, Reader};
+use mqdiag_readers::formats::{self, LineReader, Reader};
 use mqdiag_readers::input::Input;
 use mqdiag_readers::source::ReadOptions;
 use serde_json::Value;
@@ -197,10 +197,10 @@ fn readers_do_not_claim_each_others_files() {
     let read = |rel: &str| std::fs::read(root.join(rel)).unwrap();
     let trace = read("fixtures/trace/AMQ622742.0.FMT");
     let mine: [&dyn Reader; 4] = [
-        &formats::errlog_text::ErrlogTextReader,
-        &formats::errlog_json::ErrlogJsonReader,
-        &formats::fdc::FdcReader,
-        &formats::joblog::JoblogReader,
+        &LineReader::<formats::errlog_text::ErrlogText>::new(),
+        &LineReader::<formats::errlog_json::ErrlogJson>::new(),
+        &LineReader::<formats::fdc::Fdc>::new(),
+        &LineReader::<formats::joblog::Joblog>::new(),
     ];
     for r in mine {
         assert_eq!(r.sniff("AMQERR01.LOG", &trace), 0, "{:?}", r.format());
@@ -242,7 +242,7 @@ fn seed_slow_dns_record() {
         seed.display()
     );
     let input = Input::from_path("seed-000.txt", &seed).unwrap();
-    let mut src = formats::errlog_text::ErrlogTextReader.open(
+    let mut src = LineReader::<formats::errlog_text::ErrlogText>::new().open(
         vec![input],
         &ReadOptions {
             tz: mqdiag_model::timefmt::parse_offset("+01:00"),

@@ -162,6 +162,57 @@ pub fn num(f: &Value, metric: &str) -> f64 {
         .unwrap_or_else(|| panic!("metric {metric} is not a number in {f:#}"))
 }
 
+// Reports of a run of every rule: what depends on the rules registered is
+// checked against the registry, then written as a placeholder, so that a
+// snapshot does not change when a rule that finds nothing is added.
+
+use mqdiag_analysis::passes::RULES;
+
+/// A report's `all N rules ran` line: N must be every registered rule
+/// (`RULES`), said once; it is written `all [RULES.len()] rules ran`.
+pub fn every_rule_ran(report: &str) -> String {
+    let line = format!("all {} rules ran", RULES.len());
+    assert_eq!(
+        report.matches(&line).count(),
+        1,
+        "`{line}` once in:\n{report}"
+    );
+    report.replacen(&line, "all [RULES.len()] rules ran", 1)
+}
+
+/// A SARIF report of a run of every rule, with the rules apart: its
+/// `driver.rules` must describe every registered rule in `RULES` order,
+/// and each result's `ruleIndex` point at the result's rule. Returns the
+/// report with both written as placeholders (and `every_rule_ran`), and
+/// the rules' descriptors, for each rule's own snapshot.
+pub fn sarif_rules_apart(sarif: &str) -> (String, Vec<Value>) {
+    let mut v: Value = serde_json::from_str(sarif).expect("SARIF JSON");
+    // The placeholders are written back as the binary writes JSON.
+    assert_eq!(
+        serde_json::to_string_pretty(&v).unwrap() + "\n",
+        sarif,
+        "the report reads back as written"
+    );
+    let run = &mut v["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].take();
+    let rules = rules.as_array().expect("driver.rules").clone();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let registered: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+    assert_eq!(
+        ids, registered,
+        "driver.rules is every rule, in RULES order"
+    );
+    run["tool"]["driver"]["rules"] = "[every rule in RULES order: the rules_<id> snapshots]".into();
+    for res in run["results"].as_array_mut().expect("results") {
+        let id = res["ruleId"].as_str().expect("ruleId").to_string();
+        let idx = res["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(ids[idx], id, "ruleIndex of a {id} result");
+        res["ruleIndex"] = format!("[index of {id}]").into();
+    }
+    let text = serde_json::to_string_pretty(&v).unwrap() + "\n";
+    (every_rule_ran(&text), rules)
+}
+
 // Hostile inputs: archives built at run time, and runs with bounds.
 
 use std::io::Write;

@@ -17,6 +17,8 @@ pub mod input;
 pub mod lines;
 pub mod open;
 pub mod source;
+#[cfg(test)]
+pub(crate) mod testkit;
 
 // The model's modules, under the names the readers use for them.
 #[cfg(test)]

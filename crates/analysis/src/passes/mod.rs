@@ -73,6 +73,8 @@ mod tests {
         for r in RULES {
             assert!(ids.insert(r.id), "duplicate rule {}", r.id);
             assert!(!r.summary.is_empty() && !r.trigger.is_empty() && !r.advice.is_empty());
+            // Every finding names what it measured: a rule states which.
+            assert!(!r.metrics.is_empty(), "{} declares no metrics", r.id);
             for t in r.thresholds {
                 assert!(
                     t.default >= t.min && t.default <= t.max,

@@ -554,7 +554,7 @@ impl ContainerLogReader {
         if json {
             super::errlog_json::source(inputs, opts, FORMAT, None)
         } else {
-            Box::new(LineSource::new(Basic::default(), inputs, opts))
+            Box::new(LineSource::new(Basic::default(), FORMAT, inputs, opts))
         }
     }
 }
@@ -587,10 +587,6 @@ struct Basic {
 
 impl LineFormat for Basic {
     type File = BasicFile;
-
-    fn format(&self) -> Format {
-        FORMAT
-    }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> BasicFile {
         BasicFile::default()
@@ -809,15 +805,12 @@ mod tests {
     use crate::fileinfo::FileInfo;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
-        let mut s: Box<dyn Source> = ContainerLogReader.open(
-            vec![Input::from_bytes("pod.log", text.as_bytes().to_vec())],
+        crate::testkit::read(
+            &ContainerLogReader,
+            "pod.log",
+            text,
             &ReadOptions::default(),
-        );
-        let mut evs = Vec::new();
-        while let Some(e) = s.next_event() {
-            evs.push(e);
-        }
-        (evs, s.finish())
+        )
     }
 
     const BASIC: &str = "\

@@ -5,21 +5,17 @@
 //! the same file, so one file holds one or more reports; each becomes one
 //! `fdc` event. See `shared/formats/error-log.md` §4.
 
-use super::Reader;
-use super::line_source::{FileCtx, LineFormat, LineSource};
+use super::line_source::{FileCtx, LineFormat, Standalone};
 use crate::event::{Event, Format, Kind, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
-use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
 
 const TITLE: &str = "First Failure Symptom Report";
 /// Header fields kept per report (a runaway box is cut there).
 const MAX_FIELDS: usize = 200;
-
-pub struct FdcReader;
 
 /// FDC reports (and `ffstsummary` listings of them). Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
@@ -30,12 +26,17 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     host_is_writer: true,
 });
 
-impl Reader for FdcReader {
-    fn format(&self) -> Format {
-        FORMAT
-    }
+/// The format's specifics: `LineReader<Fdc>` is its reader.
+pub struct Fdc;
 
-    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+impl Standalone for Fdc {
+    const FORMAT: Format = FORMAT;
+    const FUZZ: super::Fuzz = super::Fuzz {
+        target: "fdc",
+        names: &["AMQ1234.0.FDC"],
+    };
+
+    fn sniff(_name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
@@ -53,20 +54,8 @@ impl Reader for FdcReader {
         if fields >= 3 { 90 } else { 0 }
     }
 
-    fn open_with(
-        &self,
-        inputs: Vec<Input>,
-        opts: &ReadOptions,
-        _: super::Prepared,
-    ) -> Box<dyn Source> {
-        Box::new(LineSource::new(Fdc, inputs, opts))
-    }
-
-    fn fuzz(&self) -> Option<super::Fuzz> {
-        Some(super::Fuzz {
-            target: "fdc",
-            names: &["AMQ1234.0.FDC"],
-        })
+    fn new(_: super::Prepared) -> Fdc {
+        Fdc
     }
 }
 
@@ -177,12 +166,9 @@ fn local_time(r: &Report) -> Option<NaiveDateTime> {
     NaiveDateTime::parse_from_str(&toks[1..5].join(" "), "%B %d %Y %H:%M:%S").ok()
 }
 
-/// The format's specifics for `LineSource`.
-struct Fdc;
-
 /// What is kept while one file is read.
 #[derive(Default)]
-struct FdcFile {
+pub struct FdcFile {
     report: Option<Report>,
     last_border: Option<u64>,
     /// The byte offset of `last_border`.
@@ -192,10 +178,6 @@ struct FdcFile {
 
 impl LineFormat for Fdc {
     type File = FdcFile;
-
-    fn format(&self) -> Format {
-        FORMAT
-    }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> FdcFile {
         FdcFile::default()
@@ -472,17 +454,12 @@ impl FdcFile {
 mod tests {
     use super::*;
     use crate::fileinfo::FileInfo;
+    use crate::formats::line_source::LineReader;
+    use crate::testkit;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
-        let mut s: Box<dyn Source> = FdcReader.open(
-            vec![Input::from_bytes("AMQ1.0.FDC", text.as_bytes().to_vec())],
-            &ReadOptions::default(),
-        );
-        let mut evs = Vec::new();
-        while let Some(e) = s.next_event() {
-            evs.push(e);
-        }
-        (evs, s.finish())
+        let reader = LineReader::<Fdc>::new();
+        testkit::read(&reader, "AMQ1.0.FDC", text, &Default::default())
     }
 
     const OLD_WINDOWS: &str = "\
@@ -579,7 +556,7 @@ zlaMainThread
             text.push_str(l);
             text.push('\n');
         }
-        assert!(FdcReader.sniff("x.txt", text.as_bytes()) >= 90);
+        assert!(Fdc::sniff("x.txt", text.as_bytes()) >= 90);
         let (evs, infos) = read(&text);
         assert_eq!(evs.len(), 1);
         let e = &evs[0];
@@ -609,6 +586,6 @@ zlaMainThread
         let (evs, _) = read(OLD_WINDOWS);
         assert_eq!(evs[0].attr("incomplete"), None);
         // Two fields are not enough to call text an FDC.
-        assert_eq!(FdcReader.sniff("x", lines[8..10].join("\n").as_bytes()), 0);
+        assert_eq!(Fdc::sniff("x", lines[8..10].join("\n").as_bytes()), 0);
     }
 }

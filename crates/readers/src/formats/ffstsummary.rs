@@ -12,18 +12,14 @@
 //! is an `fdc` event with the same attribute names as a full FDC report's,
 //! so both group together by probe id.
 
-use super::Reader;
-use super::line_source::{FileCtx, LineFormat, LineSource};
+use super::line_source::{FileCtx, LineFormat, Standalone};
 use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
-use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use std::sync::Arc;
-
-pub struct FfstSummaryReader;
 
 /// One summary line, read.
 #[derive(Debug, PartialEq)]
@@ -159,16 +155,19 @@ pub fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) ->
         .collect()
 }
 
-impl Reader for FfstSummaryReader {
-    fn format(&self) -> Format {
-        super::fdc::FORMAT
-    }
+/// The format's specifics: `LineReader<FfstSummary>` is its reader.
+pub struct FfstSummary;
 
-    fn sniff_ceiling(&self) -> u8 {
-        90
-    }
+impl Standalone for FfstSummary {
+    /// Its lines are FDC reports, as the reports' own files are.
+    const FORMAT: Format = super::fdc::FORMAT;
+    const FUZZ: super::Fuzz = super::Fuzz {
+        target: "ffstsummary",
+        names: &["FFST.output"],
+    };
+    const SNIFF_CEILING: u8 = 90;
 
-    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+    fn sniff(_name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
@@ -183,39 +182,20 @@ impl Reader for FfstSummaryReader {
         }
     }
 
-    fn open_with(
-        &self,
-        inputs: Vec<Input>,
-        opts: &ReadOptions,
-        _: super::Prepared,
-    ) -> Box<dyn Source> {
-        Box::new(LineSource::new(FfstSummary, inputs, opts))
-    }
-
-    fn fuzz(&self) -> Option<super::Fuzz> {
-        Some(super::Fuzz {
-            target: "ffstsummary",
-            names: &["FFST.output"],
-        })
+    fn new(_: super::Prepared) -> FfstSummary {
+        FfstSummary
     }
 }
 
-/// The format's specifics for `LineSource`.
-struct FfstSummary;
-
 /// Lines that are no summary line, reported once at the end of the file.
 #[derive(Default)]
-struct Other {
+pub struct Other {
     count: u64,
     first: Option<u64>,
 }
 
 impl LineFormat for FfstSummary {
     type File = Other;
-
-    fn format(&self) -> Format {
-        super::fdc::FORMAT
-    }
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> Other {
         Other::default()
@@ -265,6 +245,8 @@ impl LineFormat for FfstSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::line_source::LineReader;
+    use crate::testkit;
 
     const TEXT: &str = "\
 AMQ348308.0.FDC 2012/09/07 07:25:19.153937-4 amqzmur0 348308 1 XC034255 xcsWaitEventSem
@@ -304,16 +286,9 @@ AMQ2143";
 
     #[test]
     fn events_and_cut_line() {
-        assert_eq!(FfstSummaryReader.sniff("x", TEXT.as_bytes()), 90);
-        let mut s: Box<dyn Source> = FfstSummaryReader.open(
-            vec![Input::from_bytes("ffst.txt", TEXT.as_bytes().to_vec())],
-            &ReadOptions::default(),
-        );
-        let mut evs = Vec::new();
-        while let Some(e) = s.next_event() {
-            evs.push(e);
-        }
-        let infos = s.finish();
+        assert_eq!(FfstSummary::sniff("x", TEXT.as_bytes()), 90);
+        let reader = LineReader::<FfstSummary>::new();
+        let (evs, infos) = testkit::read(&reader, "ffst.txt", TEXT, &Default::default());
         assert_eq!(evs.len(), 2);
         assert_eq!(evs[0].kind, Kind::Fdc);
         assert_eq!(evs[0].attr("probe"), Some("XC034255"));

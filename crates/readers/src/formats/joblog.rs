@@ -11,15 +11,13 @@
 //! carry the WTO connect id at the end of the first line. Continuations are
 //! joined to the first line. See `shared/formats/error-log.md` §7 and R14.
 
-use super::Reader;
-use super::line_source::{FileCtx, LineFormat, LineSource};
+use super::line_source::{FileCtx, LineFormat, Standalone};
 use crate::catalog;
 use crate::event::Key;
 use crate::event::{Attrs, Event, Format, Kind, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
 use crate::problem::{ProblemCode, Severity};
-use crate::source::{ReadOptions, Source};
 use crate::text::{decode_line, looks_like_text, trim};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
@@ -434,8 +432,6 @@ fn classify(line: &str) -> Line<'_> {
     }
 }
 
-pub struct JoblogReader;
-
 /// z/OS job logs and consoles. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "zos-joblog",
@@ -445,16 +441,18 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     host_is_writer: false,
 });
 
-impl Reader for JoblogReader {
-    fn format(&self) -> Format {
-        FORMAT
-    }
+/// The format's specifics: `LineReader<Joblog>` is its reader.
+pub struct Joblog;
 
-    fn sniff_ceiling(&self) -> u8 {
-        85
-    }
+impl Standalone for Joblog {
+    const FORMAT: Format = FORMAT;
+    const FUZZ: super::Fuzz = super::Fuzz {
+        target: "joblog",
+        names: &["MQ1ACHIN.JESMSGLG.txt"],
+    };
+    const SNIFF_CEILING: u8 = 85;
 
-    fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
+    fn sniff(_name: &str, head: &[u8]) -> u8 {
         // Without a CSQ message id no line can count: the lines are not
         // classified (the cost of sniffing thousands of small traces).
         if head.is_empty() || memchr::memmem::find(head, b"CSQ").is_none() || !looks_like_text(head)
@@ -488,20 +486,8 @@ impl Reader for JoblogReader {
         }
     }
 
-    fn open_with(
-        &self,
-        inputs: Vec<Input>,
-        opts: &ReadOptions,
-        _: super::Prepared,
-    ) -> Box<dyn Source> {
-        Box::new(LineSource::new(Joblog, inputs, opts))
-    }
-
-    fn fuzz(&self) -> Option<super::Fuzz> {
-        Some(super::Fuzz {
-            target: "joblog",
-            names: &["MQ1ACHIN.JESMSGLG.txt"],
-        })
+    fn new(_: super::Prepared) -> Joblog {
+        Joblog
     }
 }
 
@@ -569,7 +555,7 @@ impl Open {
 }
 
 /// What is kept while one file is read.
-struct JobFile {
+pub struct JobFile {
     mtime: Option<std::time::SystemTime>,
     date: Option<NaiveDate>,
     date_from: Option<&'static str>,
@@ -585,15 +571,8 @@ struct JobFile {
     spare: Option<Open>,
 }
 
-/// The format's specifics for `LineSource`.
-struct Joblog;
-
 impl LineFormat for Joblog {
     type File = JobFile;
-
-    fn format(&self) -> Format {
-        FORMAT
-    }
 
     fn open_file(&mut self, input: &Input, _ctx: &mut FileCtx) -> JobFile {
         JobFile {
@@ -967,6 +946,9 @@ impl JobFile {
 mod tests {
     use super::*;
     use crate::fileinfo::FileInfo;
+    use crate::formats::line_source::LineReader;
+    use crate::source::ReadOptions;
+    use crate::testkit;
 
     #[test]
     fn jes_hand_parser_agrees_with_the_regex() {
@@ -1020,15 +1002,7 @@ mod tests {
     }
 
     fn read(text: &str, opts: ReadOptions) -> (Vec<Event>, Vec<FileInfo>) {
-        let mut s: Box<dyn Source> = JoblogReader.open(
-            vec![Input::from_bytes("CHIN.txt", text.as_bytes().to_vec())],
-            &opts,
-        );
-        let mut evs = Vec::new();
-        while let Some(e) = s.next_event() {
-            evs.push(e);
-        }
-        (evs, s.finish())
+        testkit::read(&LineReader::<Joblog>::new(), "CHIN.txt", text, &opts)
     }
 
     fn tz() -> ReadOptions {
@@ -1163,6 +1137,6 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
             classify("2020367 23:37:37.00 CSQX511I %MQ1A CSQXRESP Channel A.B started"),
             Line::Dated { .. }
         ));
-        assert!(JoblogReader.sniff("x", lines[1].as_bytes()) >= 85);
+        assert!(Joblog::sniff("x", lines[1].as_bytes()) >= 85);
     }
 }

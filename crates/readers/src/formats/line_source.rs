@@ -2,7 +2,11 @@
 //! turn, decode it (`open_text`), hand its lines to the format, close it.
 //! A format implements `LineFormat` with its specifics only; the loop owns
 //! the open file's state, so a format never checks whether a file is open.
+//! A format that is a reader of its own also implements `Standalone` (its
+//! facts, sniffing and fuzz target): `LineReader<F>` is then its `Reader`,
+//! one line in `READERS`.
 
+use super::{Fuzz, Prepared, Reader, Siblings};
 use crate::event::{Event, Format, Origin};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
@@ -10,15 +14,13 @@ use crate::lines::{LineFilter, LineMeta, MAX_LINE};
 use crate::source::{ReadOptions, Source};
 use chrono::FixedOffset;
 use std::collections::VecDeque;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// What a line-based format does with its files; `LineSource` reads them.
 pub trait LineFormat: Send + 'static {
     /// What the format keeps while one file is read.
     type File: Send;
-
-    /// The format of the files' rows and of their events' origins.
-    fn format(&self) -> Format;
 
     /// Before the first file is opened, with every input of the source
     /// (a format that takes a first look at all of a group's files).
@@ -106,9 +108,93 @@ fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
     (meta, &out[..out.len().min(MAX_LINE)])
 }
 
+/// A line format read on its own: what `READERS` needs of it besides the
+/// `LineFormat` loop hooks. `LineReader<Self>` is its `Reader`; each item
+/// here is the `Reader` method of the same name.
+pub trait Standalone: LineFormat + Sized {
+    /// The format's facts: its files' rows and their events' origins.
+    const FORMAT: Format;
+    /// Its fuzz target (`Reader::fuzz`).
+    const FUZZ: Fuzz;
+    /// The highest score `sniff` ever gives.
+    const SNIFF_CEILING: u8 = 100;
+
+    /// How sure the format is (0 to 100) that a file with this name and
+    /// these first bytes is in it; content decides, the name breaks ties.
+    fn sniff(name: &str, head: &[u8]) -> u8;
+
+    /// Files read as one stream share a group key (rotated sets); `None`:
+    /// each file alone.
+    fn group(_input: &Input) -> Option<(String, u32)> {
+        None
+    }
+
+    /// Once per run, what its sources need from the run's other inputs.
+    fn prepare(_siblings: &Siblings, _opts: &ReadOptions) -> Prepared {
+        None
+    }
+
+    /// The format's state for one source (a file or a group), with what
+    /// `prepare` returned.
+    fn new(prepared: Prepared) -> Self;
+}
+
+/// The `Reader` of a `Standalone` line format: its files read by
+/// `LineSource`.
+pub struct LineReader<F>(PhantomData<fn() -> F>);
+
+impl<F> LineReader<F> {
+    pub const fn new() -> Self {
+        LineReader(PhantomData)
+    }
+}
+
+impl<F> Default for LineReader<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<F: Standalone> Reader for LineReader<F> {
+    fn format(&self) -> Format {
+        F::FORMAT
+    }
+
+    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+        F::sniff(name, head)
+    }
+
+    fn sniff_ceiling(&self) -> u8 {
+        F::SNIFF_CEILING
+    }
+
+    fn group(&self, input: &Input) -> Option<(String, u32)> {
+        F::group(input)
+    }
+
+    fn prepare(&self, siblings: &Siblings, opts: &ReadOptions) -> Prepared {
+        F::prepare(siblings, opts)
+    }
+
+    fn open_with(
+        &self,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+        prepared: Prepared,
+    ) -> Box<dyn Source> {
+        Box::new(LineSource::new(F::new(prepared), F::FORMAT, inputs, opts))
+    }
+
+    fn fuzz(&self) -> Option<Fuzz> {
+        Some(F::FUZZ)
+    }
+}
+
 /// A `Source` over the files of a line-based format, one after another.
 pub struct LineSource<F: LineFormat> {
     format: F,
+    /// The files' format (of their rows and events' origins).
+    as_format: Format,
     opts: ReadOptions,
     inputs: std::vec::IntoIter<Input>,
     started: bool,
@@ -118,9 +204,12 @@ pub struct LineSource<F: LineFormat> {
 }
 
 impl<F: LineFormat> LineSource<F> {
-    pub fn new(format: F, inputs: Vec<Input>, opts: &ReadOptions) -> Self {
+    /// A source reading `inputs` in turn with `format`'s hooks, their rows
+    /// and events of format `as_format`.
+    pub fn new(format: F, as_format: Format, inputs: Vec<Input>, opts: &ReadOptions) -> Self {
         LineSource {
             format,
+            as_format,
             opts: opts.clone(),
             inputs: inputs.into_iter(),
             started: false,
@@ -139,7 +228,7 @@ impl<F: LineFormat> LineSource<F> {
         let Some(input) = self.inputs.next() else {
             return false;
         };
-        let format = self.format.format();
+        let format = self.as_format;
         let mut info = FileInfo::new(&input.display, format, input.bytes);
         // A filtered input's own lines are read, and filtered here: their
         // numbers and offsets are the file's.
@@ -303,6 +392,8 @@ mod tests {
     #[derive(Default)]
     struct Echo {
         started_with: usize,
+        /// What `prepare` gave (read alone: nothing).
+        prepared: Option<usize>,
     }
 
     struct EchoFile {
@@ -312,9 +403,6 @@ mod tests {
 
     impl LineFormat for Echo {
         type File = EchoFile;
-        fn format(&self) -> Format {
-            crate::formats::container_log::FORMAT
-        }
         fn start(&mut self, inputs: &[Input], _opts: &ReadOptions) {
             self.started_with = inputs.len();
         }
@@ -324,6 +412,9 @@ mod tests {
                 ctx.readable(),
                 self.started_with
             ));
+            if let Some(n) = self.prepared {
+                ctx.info.note(format!("prepared {n}"));
+            }
             EchoFile {
                 lines: 0,
                 unterminated: false,
@@ -353,17 +444,67 @@ mod tests {
 
     use chrono::TimeZone;
 
+    /// Echo read on its own: what `prepare` returns reaches `new`.
+    impl Standalone for Echo {
+        const FORMAT: Format = crate::formats::fdc::FORMAT;
+        const FUZZ: Fuzz = Fuzz {
+            target: "echo",
+            names: &["echo.log"],
+        };
+        const SNIFF_CEILING: u8 = 50;
+
+        fn sniff(name: &str, _head: &[u8]) -> u8 {
+            if name.ends_with(".echo") { 50 } else { 0 }
+        }
+
+        fn group(input: &Input) -> Option<(String, u32)> {
+            Some(("all".to_string(), input.bytes as u32))
+        }
+
+        fn prepare(siblings: &Siblings, _opts: &ReadOptions) -> Prepared {
+            Some(Arc::new(siblings.of(Self::FORMAT).len()))
+        }
+
+        fn new(prepared: Prepared) -> Echo {
+            let n = prepared.and_then(|p| p.downcast::<usize>().ok());
+            Echo {
+                started_with: 0,
+                prepared: n.map(|n| *n),
+            }
+        }
+    }
+
+    #[test]
+    fn a_standalone_format_is_a_reader() {
+        let r: &dyn Reader = &LineReader::<Echo>::new();
+        assert_eq!(r.format(), crate::formats::fdc::FORMAT);
+        assert_eq!((r.sniff("a.echo", b""), r.sniff("a.log", b"")), (50, 0));
+        assert_eq!(r.sniff_ceiling(), 50);
+        let a = Input::from_bytes("a.echo", &b"one\n"[..]);
+        assert_eq!(r.group(&a), Some(("all".to_string(), 4)));
+        assert_eq!(r.fuzz().map(|f| f.target), Some("echo"));
+        let siblings = Siblings::new(vec![(crate::formats::fdc::FORMAT, &a)]);
+        let prepared = r.prepare(&siblings, &ReadOptions::default());
+        let src = r.open_with(vec![a.clone()], &ReadOptions::default(), prepared);
+        let (events, infos) = crate::testkit::drain(src);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].origin.format, crate::formats::fdc::FORMAT);
+        assert_eq!(infos[0].format, crate::formats::fdc::FORMAT);
+        // `new` had the one sibling `prepare` counted; alone, nothing.
+        assert_eq!(infos[0].notes[..2], ["readable true of 1", "prepared 1"]);
+        let (_, infos) = crate::testkit::drain(r.open(vec![a], &ReadOptions::default()));
+        assert!(!infos[0].notes.iter().any(|n| n.starts_with("prepared")));
+    }
+
     fn read(inputs: Vec<Input>) -> (Vec<(u64, String)>, Vec<FileInfo>) {
-        let mut s: Box<dyn Source> = Box::new(LineSource::new(
+        let (events, infos) = crate::testkit::drain(Box::new(LineSource::new(
             Echo::default(),
+            crate::formats::container_log::FORMAT,
             inputs,
             &ReadOptions::default(),
-        ));
-        let mut events = Vec::new();
-        while let Some(e) = s.next_event() {
-            events.push((e.line, e.text.to_string()));
-        }
-        (events, s.finish())
+        )));
+        let lines = events.iter().map(|e| (e.line, e.text.to_string()));
+        (lines.collect(), infos)
     }
 
     #[test]
@@ -440,6 +581,7 @@ mod tests {
     fn finish_before_the_end_keeps_every_row_read_so_far() {
         let mut s: Box<dyn Source> = Box::new(LineSource::new(
             Echo::default(),
+            crate::formats::container_log::FORMAT,
             vec![
                 Input::from_bytes("a.log", &b"one\ntwo\n"[..]),
                 Input::from_bytes("b.log", &b"three\n"[..]),

@@ -1,5 +1,7 @@
 //! One module per input format, all behind the `Reader` interface. Adding a
-//! format is one new module and one line in `READERS`.
+//! format is one new module and one line in `READERS`; a line-based format
+//! is a `line_source::LineFormat` and `Standalone`, and its reader is
+//! `LineReader<ItsFormat>`.
 
 pub mod binary_trace;
 pub mod container_log;
@@ -16,6 +18,8 @@ pub mod panic_test;
 pub mod smf;
 pub mod trace;
 pub mod wrapper;
+
+pub use line_source::LineReader;
 
 use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
 use crate::event::{Event, Format};
@@ -122,11 +126,11 @@ impl<'a> Siblings<'a> {
 pub static READERS: &[&dyn Reader] = &[
     &trace::TraceReader,
     &binary_trace::BinaryTraceReader,
-    &errlog_text::ErrlogTextReader,
-    &errlog_json::ErrlogJsonReader,
-    &fdc::FdcReader,
-    &ffstsummary::FfstSummaryReader,
-    &joblog::JoblogReader,
+    &LineReader::<errlog_text::ErrlogText>::new(),
+    &LineReader::<errlog_json::ErrlogJson>::new(),
+    &LineReader::<fdc::Fdc>::new(),
+    &LineReader::<ffstsummary::FfstSummary>::new(),
+    &LineReader::<joblog::Joblog>::new(),
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
     #[cfg(feature = "panic-reader")]

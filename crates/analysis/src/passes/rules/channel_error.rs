@@ -34,6 +34,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ),
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",
+    metrics: &["message_id", "occurrences"],
     functions: &[],
     keywords: &[],
     mqi_calls: false,

@@ -62,6 +62,7 @@ pub static RULE: RuleInfo = RuleInfo {
         handshake where TLS is used, a DNS look-up for host-name CONNAMEs, CHLAUTH and \
         authentication checks, and on z/OS CSQX511I/CSQX512I messages \
         (`SET SYSTEM EXCLMSG(X511,X512)` removes those).",
+    metrics: &["connects", "per_second", "mean_connection_ms"],
     functions: &[Family::Connect, Family::Disconnect],
     keywords: &[],
     smf_columns: &[

@@ -51,6 +51,14 @@ pub static RULE: RuleInfo = RuleInfo {
         fix pack); look at the error-log records written at the same time, which usually say \
         what the process was doing; keep the FDC files and the error logs for IBM support \
         (`runmqras -section defs,trace`).",
+    metrics: &[
+        "probe_id",
+        "component",
+        "major_error",
+        "reports",
+        "programs",
+        "first_fdc",
+    ],
     functions: &[],
     keywords: &[],
     smf_columns: &[],

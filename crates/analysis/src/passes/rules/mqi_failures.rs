@@ -39,6 +39,7 @@ pub static RULE: RuleInfo = RuleInfo {
         authentication rules and authorities (AMQ9777 and AMQ8077 in the queue manager's error \
         log), for 2059 and 2538 the queue manager, listener and CONNAME, for 2009 the network \
         between the ends (HBINT, KAINT), for 2085 the object name.",
+    metrics: &["verb", "reason", "reason_name", "failures", "calls"],
     functions: &[],
     keywords: &[],
     mqi_calls: true,

@@ -57,6 +57,7 @@ pub static RULE: RuleInfo = RuleInfo {
         transmission queue the channel is the bottleneck (see tcp-send-stall and \
         socket-buffer-size for the same channel, the network round trip, TLS cost, BATCHSZ); for \
         an application queue add or speed up consumers.",
+    metrics: &["samples", "first_us", "max_us", "last_us", "slope_us_per_s"],
     functions: &[],
     keywords: &["QTime("],
     smf_columns: &["record", "qtime_avg_us", "qtime_max_us", "queue", "qmgr"],

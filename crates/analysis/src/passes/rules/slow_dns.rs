@@ -55,6 +55,7 @@ pub static RULE: RuleInfo = RuleInfo {
         /etc/hosts order); for reverse look-ups `ALTER QMGR REVDNS(DISABLED)` stops them, but \
         CHLAUTH rules that match host names then stop matching: rewrite them with IP addresses \
         first.",
+    metrics: &["address", "function", "max_seconds", "occurrences"],
     functions: &[Family::Dns, Family::Connect],
     keywords: &[],
     smf_columns: &[

@@ -50,6 +50,14 @@ pub static RULE: RuleInfo = RuleInfo {
         `SndBuffSize` and `RcvBuffSize` for the sending end of channels, `RcvSndBuffSize` and \
         `RcvRcvBuffSize` for the receiving end; `ClntSndBuffSize` and `ClntRcvBuffSize` in \
         mqclient.ini for clients; 0 lets the operating system choose (and auto-tune).",
+    metrics: &[
+        "send_current",
+        "send_requested",
+        "send_final",
+        "recv_current",
+        "recv_requested",
+        "recv_final",
+    ],
     functions: &[],
     keywords: &["buffer size"],
     smf_columns: &[],

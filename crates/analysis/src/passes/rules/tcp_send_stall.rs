@@ -79,6 +79,7 @@ pub static RULE: RuleInfo = RuleInfo {
         too small for the bandwidth-delay product or the receiver is slow: check the final socket \
         send buffer size (`SndBuffSize`, `RcvSndBuffSize`, `ClntSndBuffSize`; 0 = the operating \
         system's default) and the network.",
+    metrics: &["stalls", "max_wait_ms", "total_wait_ms", "p95_wait_ms"],
     functions: &[Family::Send, Family::SendWrapper, Family::Wait],
     keywords: &[],
     smf_columns: &[],

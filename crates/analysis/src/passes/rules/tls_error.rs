@@ -23,6 +23,7 @@ pub static RULE: RuleInfo = RuleInfo {
     thresholds: crate::passes::message_pass::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
+    metrics: &["message_id", "occurrences"],
     functions: &[],
     keywords: &[],
     mqi_calls: false,

@@ -53,6 +53,7 @@ pub static RULE: RuleInfo = RuleInfo {
         repositories, entropy source); a slow gsk_secure_soc_init is the handshake itself \
         (revocation checks against an OCSP responder or CRL server that does not answer, the \
         network round trip, an overloaded peer).",
+    metrics: &["function", "max_ms", "calls"],
     functions: &[Family::Gskit],
     keywords: &["gsk_"],
     smf_columns: &["record", "tls_max_us", "qmgr"],

@@ -24,6 +24,7 @@ pub static RULE: RuleInfo = RuleInfo {
     thresholds: &[],
     advice: "Format binary traces with `dspmqtrc` on the machine that wrote them; give `--tz` \
         for files without a UTC offset; collect the files again if they were cut or damaged.",
+    metrics: &["lines_skipped"],
     functions: &[],
     keywords: &[],
     smf_columns: &[],

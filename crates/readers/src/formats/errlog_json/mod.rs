@@ -5,10 +5,9 @@
 //! preview, `arith_insert_1`/`comment_insert_1`; numbers may come as
 //! strings. `ibm_datetime` is UTC. See `shared/formats/error-log.md` §3.
 
-use super::Reader;
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
 use super::flat_json::{self, Scalar};
-use super::line_source::{FileCtx, LineFormat, LineSource};
+use super::line_source::{FileCtx, LineFormat, LineSource, Standalone};
 use crate::catalog;
 use crate::event::Key as AttrKey;
 use crate::event::{Event, Format, Kind};
@@ -23,8 +22,6 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
-
-pub struct ErrlogJsonReader;
 
 /// Canonical insert names (as the text log writes them) and the keys each
 /// comes under, current and preview spelling.
@@ -104,16 +101,15 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     host_is_writer: false,
 });
 
-impl Reader for ErrlogJsonReader {
-    fn format(&self) -> Format {
-        FORMAT
-    }
+impl Standalone for ErrlogJson {
+    const FORMAT: Format = FORMAT;
+    const FUZZ: super::Fuzz = super::Fuzz {
+        target: "errlog_json",
+        names: &["AMQERR01.json"],
+    };
+    const SNIFF_CEILING: u8 = 95;
 
-    fn sniff_ceiling(&self) -> u8 {
-        95
-    }
-
-    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+    fn sniff(name: &str, head: &[u8]) -> u8 {
         if head.is_empty() {
             return if super::errlog_common::rotation_name(name, "json").is_some() {
                 20
@@ -143,13 +139,13 @@ impl Reader for ErrlogJsonReader {
         }
     }
 
-    fn group(&self, input: &Input) -> Option<(String, u32)> {
+    fn group(input: &Input) -> Option<(String, u32)> {
         rotation_group(input, "json")
     }
 
     /// JSON error logs state UTC only; the text logs of the run say which
     /// local offset the queue manager's clock had (`errlog_text::survey`).
-    fn prepare(&self, siblings: &super::Siblings, opts: &ReadOptions) -> super::Prepared {
+    fn prepare(siblings: &super::Siblings, opts: &ReadOptions) -> super::Prepared {
         let text = siblings.of(super::errlog_text::FORMAT);
         if text.is_empty() {
             return None;
@@ -160,21 +156,9 @@ impl Reader for ErrlogJsonReader {
         )))
     }
 
-    fn open_with(
-        &self,
-        inputs: Vec<Input>,
-        opts: &ReadOptions,
-        prepared: super::Prepared,
-    ) -> Box<dyn Source> {
+    fn new(prepared: super::Prepared) -> ErrlogJson {
         let clocks = prepared.and_then(|p| p.downcast::<ErrlogClocks>().ok());
-        source(inputs, opts, FORMAT, clocks)
-    }
-
-    fn fuzz(&self) -> Option<super::Fuzz> {
-        Some(super::Fuzz {
-            target: "errlog_json",
-            names: &["AMQERR01.json"],
-        })
+        ErrlogJson::reading_as(FORMAT, clocks)
     }
 }
 
@@ -188,16 +172,8 @@ pub fn source(
     format: Format,
     clocks: Option<std::sync::Arc<ErrlogClocks>>,
 ) -> Box<dyn Source> {
-    let json = ErrlogJson {
-        format,
-        clocks,
-        dedup: Dedup::default(),
-        line: String::new(),
-        stamp: String::new(),
-        memo: catalog::Memo::default(),
-        files_left: 0,
-    };
-    Box::new(LineSource::new(json, inputs, opts))
+    let json = ErrlogJson::reading_as(format, clocks);
+    Box::new(LineSource::new(json, format, inputs, opts))
 }
 
 /// A JSON value as the reader uses it: strings borrowed from the line
@@ -634,17 +610,18 @@ fn scan_known(line: &str) -> Option<Members<'_>> {
 }
 
 /// What is kept while one file is read.
-struct JsonFile {
+pub struct JsonFile {
     qmgr: Option<String>,
     scope: Option<&'static str>,
     preview_keys: bool,
     duplicates: u64,
 }
 
-/// The format's specifics for `LineSource`. `ibm_datetime` is always UTC:
-/// no --tz needed; `clocks` gives the local offset when a text log
-/// beside it states one.
-struct ErrlogJson {
+/// The format's specifics (`LineReader<ErrlogJson>` is its reader; a
+/// container log's JSON lines are read with it too). `ibm_datetime` is
+/// always UTC: no --tz needed; `clocks` gives the local offset when a text
+/// log beside it states one.
+pub struct ErrlogJson {
     format: Format,
     /// The offsets the run's text error logs state (`prepare`).
     clocks: Option<std::sync::Arc<ErrlogClocks>>,
@@ -660,12 +637,23 @@ struct ErrlogJson {
     files_left: usize,
 }
 
+impl ErrlogJson {
+    /// The state of one source of records read as `format`.
+    fn reading_as(format: Format, clocks: Option<std::sync::Arc<ErrlogClocks>>) -> ErrlogJson {
+        ErrlogJson {
+            format,
+            clocks,
+            dedup: Dedup::default(),
+            line: String::new(),
+            stamp: String::new(),
+            memo: catalog::Memo::default(),
+            files_left: 0,
+        }
+    }
+}
+
 impl LineFormat for ErrlogJson {
     type File = JsonFile;
-
-    fn format(&self) -> Format {
-        self.format
-    }
 
     fn start(&mut self, inputs: &[Input], _opts: &ReadOptions) {
         self.files_left = inputs.len();

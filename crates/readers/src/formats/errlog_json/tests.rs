@@ -1,5 +1,9 @@
 use super::*;
 use crate::fileinfo::FileInfo;
+use crate::formats::line_source::LineReader;
+use crate::testkit;
+
+const READER: LineReader<ErrlogJson> = LineReader::new();
 
 /// The one-pass index answers what the scan answers: keys in any
 /// case, written twice, empty, not text, or not among `KEYS`.
@@ -57,15 +61,7 @@ fn members_index_agrees_with_member() {
 }
 
 fn read(name: &str, text: &str) -> (Vec<Event>, Vec<FileInfo>) {
-    let mut s: Box<dyn Source> = ErrlogJsonReader.open(
-        vec![Input::from_bytes(name, text.as_bytes().to_vec())],
-        &ReadOptions::default(),
-    );
-    let mut evs = Vec::new();
-    while let Some(e) = s.next_event() {
-        evs.push(e);
-    }
-    (evs, s.finish())
+    testkit::read(&READER, name, text, &ReadOptions::default())
 }
 
 #[test]
@@ -241,12 +237,9 @@ fn sniffs_by_keys() {
         br#"{"ibm_messageId":"AMQ5051I","ibm_datetime":"2017-11-16T09:54:26.332Z","message":"x"}
 {"ibm_messageId":"AMQ5051I","ibm_datetime":"2017-11-16T09:54:26.332Z","message":"x"}
 "#;
-    assert_eq!(ErrlogJsonReader.sniff("anything.txt", good), 95);
-    assert_eq!(
-        ErrlogJsonReader.sniff("x.json", b"{\"a\":1}\n{\"b\":2}\n"),
-        0
-    );
-    assert_eq!(ErrlogJsonReader.sniff("AMQERR01.json", b""), 20);
+    assert_eq!(ErrlogJson::sniff("anything.txt", good), 95);
+    assert_eq!(ErrlogJson::sniff("x.json", b"{\"a\":1}\n{\"b\":2}\n"), 0);
+    assert_eq!(ErrlogJson::sniff("AMQERR01.json", b""), 20);
 }
 
 #[test]
@@ -285,17 +278,14 @@ fn copies_across_generations_are_read_once() {
     let newer = line("2024-01-01T00:00:01.000Z", "B")
         + &line("2024-01-01T00:00:02.000Z", "C")
         + &line("2024-01-01T00:00:02.000Z", "C");
-    let mut s: Box<dyn Source> = ErrlogJsonReader.open(
+    let (evs, _) = testkit::read_inputs(
+        &READER,
         vec![
             Input::from_bytes("AMQERR02.json", older.into_bytes()),
             Input::from_bytes("AMQERR01.json", newer.into_bytes()),
         ],
         &ReadOptions::default(),
     );
-    let mut evs = Vec::new();
-    while let Some(e) = s.next_event() {
-        evs.push(e);
-    }
     let chans: Vec<&str> = evs.iter().filter_map(|e| e.get(AttrKey::Channel)).collect();
     assert_eq!(chans, ["A", "B", "C", "C"]);
 }
@@ -328,17 +318,12 @@ fn times_with_a_colonless_offset() {
 #[test]
 fn a_record_cut_in_its_time_takes_the_collectors() {
     let read_console = |text: &str| {
-        let mut s = source(
-            vec![Input::from_bytes("pod.log", text.as_bytes().to_vec())],
+        testkit::drain(source(
+            vec![Input::from_bytes("pod.log", text.as_bytes())],
             &ReadOptions::default(),
             crate::formats::container_log::FORMAT,
             None,
-        );
-        let mut evs = Vec::new();
-        while let Some(e) = s.next_event() {
-            evs.push(e);
-        }
-        (evs, s.finish())
+        ))
     };
     let (evs, infos) = read_console(
         "2021-12-15T23:39:21.000100Z {\"type\":\"mq_containerlog\",\"ibm_datetime\":\"2021-12-15T23:39:2",

@@ -23,17 +23,18 @@ pub use clocks::survey;
 use header::*;
 use parser::*;
 use prescan::*;
+pub use source::ErrlogText;
 use source::*;
 
-use super::Reader;
 use super::errlog_common::{Dedup, PathFacts, RecordKey, path_facts, rotation_group};
+use super::line_source::Standalone;
 use crate::catalog;
 use crate::event::{Event, Format, Kind};
 use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
 use crate::problem::{ProblemCode, Severity};
-use crate::source::{ReadOptions, Source};
+use crate::source::ReadOptions;
 use crate::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_start};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use regex::Regex;
@@ -48,8 +49,6 @@ const MAX_ATTRS: usize = 64;
 const MAX_USERS_PER_STYLE: usize = 64;
 /// The largest UTC offset in use (+14:00, Kiribati).
 const MAX_OFFSET_SECS: i64 = 14 * 3600;
-
-pub struct ErrlogTextReader;
 
 /// `<date> <time>[ AM] - ` (the date `dd/mm/yyyy`, `mm/dd/yy` or
 /// `yyyy/mm/dd`, told apart by `header::header_from`) followed by the `Process(...)` attributes. The en
@@ -112,16 +111,15 @@ pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     host_is_writer: false,
 });
 
-impl Reader for ErrlogTextReader {
-    fn format(&self) -> Format {
-        FORMAT
-    }
+impl Standalone for ErrlogText {
+    const FORMAT: Format = FORMAT;
+    const FUZZ: super::Fuzz = super::Fuzz {
+        target: "errlog_text",
+        names: &["AMQERR01.LOG"],
+    };
+    const SNIFF_CEILING: u8 = 95;
 
-    fn sniff_ceiling(&self) -> u8 {
-        95
-    }
-
-    fn sniff(&self, name: &str, head: &[u8]) -> u8 {
+    fn sniff(name: &str, head: &[u8]) -> u8 {
         if head.is_empty() {
             // No content to judge: an empty AMQERRnn.LOG is common (a
             // generation not written yet) and belongs here.
@@ -168,24 +166,12 @@ impl Reader for ErrlogTextReader {
         if seps > 0 && msgs > 0 { 60 } else { 0 }
     }
 
-    fn group(&self, input: &Input) -> Option<(String, u32)> {
+    fn group(input: &Input) -> Option<(String, u32)> {
         rotation_group(input, "log")
     }
 
-    fn open_with(
-        &self,
-        inputs: Vec<Input>,
-        opts: &ReadOptions,
-        _: super::Prepared,
-    ) -> Box<dyn Source> {
-        source::source(inputs, opts)
-    }
-
-    fn fuzz(&self) -> Option<super::Fuzz> {
-        Some(super::Fuzz {
-            target: "errlog_text",
-            names: &["AMQERR01.LOG"],
-        })
+    fn new(_: super::Prepared) -> ErrlogText {
+        ErrlogText::default()
     }
 }
 

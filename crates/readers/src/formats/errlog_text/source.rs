@@ -3,11 +3,11 @@
 
 use super::*;
 use crate::event::Key;
-use crate::formats::line_source::{FileCtx, LineFormat, LineSource};
+use crate::formats::line_source::{FileCtx, LineFormat};
 use crate::lines::LineMeta;
 
 /// What is kept while one file is read.
-pub(super) struct FileRun {
+pub struct FileRun {
     pub(super) parser: Parser,
     pub(super) plan: Plan,
     pub(super) offset: FixedOffset,
@@ -20,9 +20,10 @@ pub(super) struct FileRun {
     pub(super) last: bool,
 }
 
-/// The format's specifics for `LineSource`: a rotated set, oldest first.
+/// The format's specifics: a rotated set, oldest first. `LineReader<ErrlogText>`
+/// is its reader.
 #[derive(Default)]
-pub(super) struct ErrlogText {
+pub struct ErrlogText {
     plans: VecDeque<Plan>,
     /// Offset shared by a rotated set, and the file it came from, for
     /// generations without `Time()` (written before an upgrade to 9.x).
@@ -34,17 +35,8 @@ pub(super) struct ErrlogText {
     all: String,
 }
 
-/// A source over a rotated set of text error logs.
-pub(super) fn source(inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
-    Box::new(LineSource::new(ErrlogText::default(), inputs, opts))
-}
-
 impl LineFormat for ErrlogText {
     type File = FileRun;
-
-    fn format(&self) -> Format {
-        super::FORMAT
-    }
 
     /// The first pass over every file of the set.
     fn start(&mut self, inputs: &[Input], opts: &ReadOptions) {

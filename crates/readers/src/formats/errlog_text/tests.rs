@@ -344,18 +344,9 @@ w
 }
 
 fn source_events(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
-    let mut s: Box<dyn Source> = ErrlogTextReader.open(
-        vec![Input::from_bytes(
-            "x/errors/AMQERR01.LOG",
-            text.as_bytes().to_vec(),
-        )],
-        &ReadOptions::default(),
-    );
-    let mut evs = Vec::new();
-    while let Some(e) = s.next_event() {
-        evs.push(e);
-    }
-    (evs, s.finish())
+    let reader = crate::formats::line_source::LineReader::<ErrlogText>::new();
+    let opts = ReadOptions::default();
+    crate::testkit::read(&reader, "x/errors/AMQERR01.LOG", text, &opts)
 }
 
 fn rec(date: &str, user: &str, time: Option<&str>, msg: &str) -> String {

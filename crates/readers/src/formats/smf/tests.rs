@@ -1,4 +1,5 @@
 use super::*;
+use crate::testkit;
 use crate::timefmt::rfc3339;
 
 fn read(name: &str, text: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
@@ -7,12 +8,7 @@ fn read(name: &str, text: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
         tz: tz.and_then(crate::timefmt::parse_offset),
         ..ReadOptions::default()
     };
-    let mut src = SmfCsvReader.open(vec![input], &opts);
-    let mut evs = Vec::new();
-    while let Some(e) = src.next_event() {
-        evs.push(e);
-    }
-    let mut infos = src.finish();
+    let (evs, mut infos) = testkit::read_inputs(&SmfCsvReader, vec![input], &opts);
     (evs, infos.remove(0))
 }
 
@@ -172,12 +168,7 @@ fn read_in_run(files: &[(&str, &str)], name: &str, tz: Option<&str>) -> (Vec<Eve
     };
     let prepared = SmfCsvReader.prepare(&siblings(&inputs), &opts);
     let input = inputs.iter().find(|i| &*i.display == name).unwrap().clone();
-    let mut src = SmfCsvReader.open_with(vec![input], &opts, prepared);
-    let mut evs = Vec::new();
-    while let Some(e) = src.next_event() {
-        evs.push(e);
-    }
-    let mut infos = src.finish();
+    let (evs, mut infos) = testkit::drain(SmfCsvReader.open_with(vec![input], &opts, prepared));
     (evs, infos.remove(0))
 }
 
@@ -642,12 +633,9 @@ fn read_all(inputs: Vec<Input>, opts: ReadOptions) -> Vec<(Vec<Event>, FileInfo)
     inputs
         .into_iter()
         .map(|i| {
-            let mut src = SmfCsvReader.open_with(vec![i], &opts, prepared.clone());
-            let mut evs = Vec::new();
-            while let Some(e) = src.next_event() {
-                evs.push(e);
-            }
-            (evs, src.finish().remove(0))
+            let src = SmfCsvReader.open_with(vec![i], &opts, prepared.clone());
+            let (evs, mut infos) = testkit::drain(src);
+            (evs, infos.remove(0))
         })
         .collect()
 }

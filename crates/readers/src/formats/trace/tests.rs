@@ -119,12 +119,7 @@ fn header_dates() {
 fn read_all(path: &str, opts: ReadOptions) -> Vec<Event> {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     let input = Input::from_path(path, &p).unwrap();
-    let mut src = TraceSource::new(vec![input], opts);
-    let mut out = Vec::new();
-    while let Some(e) = src.next_event() {
-        out.push(e);
-    }
-    out
+    crate::testkit::drain(Box::new(TraceSource::new(vec![input], opts))).0
 }
 
 #[test]

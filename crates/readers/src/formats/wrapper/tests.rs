@@ -370,22 +370,18 @@ fn line_by_line_is_what_the_reader_gives() {
 /// it is, as a line too long; the lines after it are unwrapped.
 #[test]
 fn an_overlong_collected_line_is_cut_where_it_is() {
-    use crate::formats::Reader;
     use crate::formats::container_log::ContainerLogReader;
     let stamp = "2024-08-12T08:32:43.944123456Z";
     let long = "x".repeat(MAX_JOINED + 10);
     let text = format!(
         "{stamp} stdout F {LINE}\n{stamp} stdout P {LINE} {long}\n{stamp} stdout F {LINE}\n"
     );
-    let mut s = ContainerLogReader.open(
-        vec![Input::from_bytes("pod.log", text.into_bytes())],
-        &crate::source::ReadOptions::default(),
-    );
-    let mut lines = Vec::new();
-    while let Some(e) = s.next_event() {
-        lines.push((e.line, e.offset, e.text.len()));
-    }
-    let infos = s.finish();
+    let opts = crate::source::ReadOptions::default();
+    let (events, infos) = crate::testkit::read(&ContainerLogReader, "pod.log", text, &opts);
+    let lines: Vec<_> = events
+        .iter()
+        .map(|e| (e.line, e.offset, e.text.len()))
+        .collect();
     let second = (stamp.len() + 10 + LINE.len() + 1) as u64;
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!((lines[0].0, lines[0].1), (1, 0));

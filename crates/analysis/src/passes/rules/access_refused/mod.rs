@@ -72,6 +72,7 @@ pub static RULE: RuleInfo = RuleInfo {
     advice: "Each finding names the mechanism that refused and the runmqsc or OAM commands, \
         filled with the channel, address and user id from the evidence, that show the rule or \
         check involved.",
+    metrics: &["mechanism", "occurrences", "user", "address", "channel"],
     functions: &[],
     keywords: &["ChlName"],
     mqi_calls: true,

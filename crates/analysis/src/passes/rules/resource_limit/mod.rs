@@ -48,6 +48,7 @@ pub static RULE: RuleInfo = RuleInfo {
         the queue manager and channel from the evidence, that show how close to it the queue \
         manager runs; look for the application that holds or floods the resource before \
         raising the limit.",
+    metrics: &["limit", "occurrences", "object"],
     functions: &[],
     keywords: &[],
     mqi_calls: true,
