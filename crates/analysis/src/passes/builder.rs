@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn steps_fill_the_finding_as_written_by_hand() {
         let (a, b) = (ts("2024-03-01T10:00:00Z"), ts("2024-03-01T10:05:00Z"));
-        let f = FindingBuilder::new(&super::super::slow_dns::RULE, Severity::Error, "T")
+        let f = FindingBuilder::new(&crate::passes::rules::slow_dns::RULE, Severity::Error, "T")
             .span(Some(a), Some(b), 3)
             .subject(|s| s.host = Some("h".into()))
             .key("k")
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn evidence_is_capped() {
-        let f = FindingBuilder::new(&super::super::fdc::RULE, Severity::Info, "T")
+        let f = FindingBuilder::new(&crate::passes::rules::fdc::RULE, Severity::Info, "T")
             .evidence((0..100).map(|i| ev("p", i)))
             .build();
         assert_eq!(f.evidence.len(), MAX_EVIDENCE);

@@ -1090,7 +1090,8 @@ mod tests {
 
     #[test]
     fn both_message_rules_in_one_pass_find_what_each_finds_alone() {
-        use crate::passes::{Pass, Plan, channel_error, tls_error};
+        use crate::passes::rules::{channel_error, tls_error};
+        use crate::passes::{Pass, Plan};
         // Channel and TLS failures, some written together by one thread,
         // one copied into a second file.
         let rec = |path: &str, line: u64, at: &str, id: &str, ch: &str| {

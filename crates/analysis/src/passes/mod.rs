@@ -1,8 +1,7 @@
 //! Analysis passes: one module per rule. Each pass sees the time-ordered
 //! event stream once, keeps bounded state (per thread, connection, queue;
 //! never the whole stream) and returns its findings at the end. Adding a
-//! rule is one new module and one line in `RULES`.
-
+//! rule is one new module in `rules/` and its name in `rules::registry!`.
 //!
 //! `rules/` holds one module per rule; the modules beside it are what
 //! rules share (`builder` for findings, `message_pass` for the message
@@ -26,25 +25,9 @@ pub use pass::{ChartKind, Hook, MakeHook, Order, Pass, RuleInfo, THRESHOLD_MAX, 
 pub use plan::{Plan, Settings};
 pub use shared::{ThreadKey, by_key, ms_between, parts_key, thread_key};
 
-use rules::*;
+pub use rules::RULES;
 
-/// Every rule, in report order.
-pub static RULES: &[&RuleInfo] = &[
-    &slow_dns::RULE,
-    &tcp_send_stall::RULE,
-    &socket_buffer_size::RULE,
-    &qtime_growth::RULE,
-    &tls_handshake_slow::RULE,
-    &connection_churn::RULE,
-    &channel_error::RULE,
-    &tls_error::RULE,
-    &mqi_failures::RULE,
-    &access_refused::RULE,
-    &resource_limit::RULE,
-    &fdc::RULE,
-    &unreadable_input::RULE,
-];
-
+/// The rule with this id.
 pub fn rule(id: &str) -> Option<&'static RuleInfo> {
     RULES.iter().copied().find(|r| r.id == id)
 }

@@ -103,6 +103,11 @@ pub struct RuleInfo {
     pub thresholds: &'static [Threshold],
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
+    /// Metrics every finding of the rule carries, by name (the contract's
+    /// required metrics for its rules; findings may carry more). Renaming
+    /// or dropping one breaks the contract; the end-to-end tests check
+    /// each finding of a run over the fixtures has its rule's.
+    pub metrics: &'static [&'static str],
     /// Trace function families whose entries and exits the pass reads.
     pub functions: &'static [mqdiag_readers::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
@@ -170,6 +175,7 @@ impl RuleInfo {
         trigger: "",
         thresholds: &[],
         advice: "",
+        metrics: &[],
         functions: &[],
         keywords: &[],
         mqi_calls: false,

@@ -1,15 +1,32 @@
-//! One module per rule; each is listed once more in `super::RULES`.
+//! One module per rule, and the registry: a rule's module is declared and
+//! registered by one line here, in report order.
 
-pub mod access_refused;
-pub mod channel_error;
-pub mod connection_churn;
-pub mod fdc;
-pub mod mqi_failures;
-pub mod qtime_growth;
-pub mod resource_limit;
-pub mod slow_dns;
-pub mod socket_buffer_size;
-pub mod tcp_send_stall;
-pub mod tls_error;
-pub mod tls_handshake_slow;
-pub mod unreadable_input;
+use super::RuleInfo;
+
+/// Declares each rule's module (`<name>.rs` or `<name>/mod.rs` beside
+/// this file, with its `pub static RULE: RuleInfo`) and lists its `RULE`
+/// in `RULES`, in the order given.
+macro_rules! registry {
+    ($($rule:ident),* $(,)?) => {
+        $(pub mod $rule;)*
+
+        /// Every rule, in report order.
+        pub static RULES: &[&RuleInfo] = &[$(&$rule::RULE),*];
+    };
+}
+
+registry![
+    slow_dns,
+    tcp_send_stall,
+    socket_buffer_size,
+    qtime_growth,
+    tls_handshake_slow,
+    connection_churn,
+    channel_error,
+    tls_error,
+    mqi_failures,
+    access_refused,
+    resource_limit,
+    fdc,
+    unreadable_input,
+];
