@@ -1,33 +1,15 @@
 #!/bin/sh
 # Seed the fuzz corpora (fuzz/corpus/<target>/, not committed) from our
 # fixtures, and the archive target with small archives built here from
-# them. Run from the crate root; safe to run again (files are replaced).
+# them. No reader's target is named here: a new reader's fixtures seed
+# its target. Run from the crate root; safe to run again (files are
+# replaced).
 set -eu
 cd "$(dirname "$0")/.."
 c=fuzz/corpus
-seed() { # seed TARGET FILE...
-    mkdir -p "$c/$1"
-    t=$1
-    shift
-    for f in "$@"; do
-        cp "$f" "$c/$t/$(echo "$f" | tr / _)"
-    done
-}
-seed trace $(find fixtures -name '*.FMT' -o -name '*.TRS')
-seed binary_trace $(find fixtures -name '*.TRC')
-seed errlog_text $(find fixtures -name 'AMQERR*.LOG')
-seed errlog_json $(find fixtures -name 'AMQERR*.json')
-seed fdc $(find fixtures -name '*.FDC') $(find fixtures/fragments -name '*fdc*.txt')
-seed joblog $(find fixtures/zos fixtures/field fixtures/zos-julian -name '*.txt')
-seed smf_csv $(find fixtures -name '*.csv')
-seed container_log $(find fixtures -name 'container-*.log') \
-    $(find fixtures/container-wrappers fixtures/fragments -name '*.log')
-seed ffstsummary $(find fixtures -name 'FFST.output')
-# analyze: one small file of each format.
-seed analyze fixtures/trace/AMQ622742.0.FMT fixtures/trace/windows/AMQ2512.0.TRC \
-    fixtures/client-errors/AMQERR01.LOG fixtures/errlog/qmgrs/QM2/errors/AMQERR01.json \
-    fixtures/fdc/AMQ3321.0.FDC fixtures/zos/MQ1ACHIN.JESMSGLG.txt \
-    fixtures/case-mixed/zos/smf/SMF-QCTDNS.csv
+# Each fixture for the target of the reader that takes it, and a small
+# file of each reader's for `analyze` (src/fuzzing.rs, `seeds`).
+cargo run --quiet --example fuzz_seeds -- fixtures "$c"
 # archive: zip (deflated and stored), tar, tar.gz, gzip, a zip in a tar.gz.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

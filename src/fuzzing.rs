@@ -2,8 +2,9 @@
 //! replay the inputs they found (`tests/fuzz_regressions.rs`): both call
 //! `run(target, bytes)`, so a crash found by a fuzzer is replayed on stable
 //! through exactly the code it crashed. Each reader names its target
-//! (`Reader::fuzz`); a new one is that and a three-line file in
-//! `fuzz/fuzz_targets/` with its `[[bin]]` in `fuzz/Cargo.toml`.
+//! (`Reader::fuzz`); a new one is that and a three-line file
+//! `fuzz/src/bin/<target>.rs` (Cargo finds it). Its corpus is seeded from
+//! the fixtures its reader takes (`seeds`, `scripts/fuzz-seeds.sh`).
 //!
 //! Not part of the user contract: hidden from the documentation.
 
@@ -14,9 +15,11 @@ use mqdiag_model::sink::{RowSink, RowSpec, TimelineFormat};
 use mqdiag_readers::formats::{self, Reader};
 use mqdiag_readers::input::{Input, discover};
 use mqdiag_readers::source::{Parallel, ReadOptions, Source};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A target beyond the readers' own: its name (the `fuzz/fuzz_targets/
+/// A target beyond the readers' own: its name (the `fuzz/src/bin/
 /// <name>.rs` file and the `tests/fuzz_regressions/<name>/` directory) and
 /// what it runs.
 pub type Target = (&'static str, fn(&[u8]));
@@ -26,7 +29,7 @@ pub type Target = (&'static str, fn(&[u8]));
 static EXTRA: &[Target] = &[
     ("trace", trace_rows),
     ("archive", archive),
-    ("analyze", analyze),
+    (ANALYZE, analyze),
 ];
 
 /// Every target's name: each reader's, then the others.
@@ -58,6 +61,56 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         ran = true;
     }
     ran
+}
+
+/// The target that runs the whole `analyze` verb: seeded with a small
+/// file of each reader's.
+const ANALYZE: &str = "analyze";
+
+/// Seeds for the fuzz corpora from the files under `dir` (the fixtures):
+/// each file for the target of the reader that takes it (sniffed as a run
+/// sniffs it), and the smallest non-empty file of each reader's target for
+/// `analyze`; in path order. A new reader's fixtures seed its target with
+/// no list to extend. (`archive` is seeded with archives the script builds.)
+pub fn seeds(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out: Vec<(&'static str, PathBuf)> = Vec::new();
+    let mut smallest: BTreeMap<&'static str, (u64, PathBuf)> = BTreeMap::new();
+    for p in files {
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        let Ok(input) = Input::from_path(&name, &p) else {
+            continue;
+        };
+        let bytes = input.bytes;
+        let Some(target) = formats::sniff(input)
+            .reader
+            .and_then(|r| r.fuzz())
+            .map(|f| f.target)
+        else {
+            continue;
+        };
+        if bytes > 0 && smallest.get(target).is_none_or(|(b, _)| bytes < *b) {
+            smallest.insert(target, (bytes, p.clone()));
+        }
+        out.push((target, p));
+    }
+    out.extend(smallest.into_values().map(|(_, p)| (ANALYZE, p)));
+    out
 }
 
 /// Options with a date and offset, so that files stating neither still
@@ -197,16 +250,62 @@ mod tests {
         assert!(!run("no-such-target", b""));
     }
 
+    /// Each target's file in `fuzz/src/bin/` runs it, and each file there
+    /// is a target's (Cargo builds every file there as a fuzz binary).
     #[test]
     fn every_target_has_its_cargo_fuzz_binary() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz");
-        let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
-        for name in targets() {
-            let file = format!("{dir}/fuzz_targets/{name}.rs");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/src/bin");
+        let names = targets();
+        for name in &names {
+            let file = format!("{dir}/{name}.rs");
             let body = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
             assert!(body.contains(&format!("run(\"{name}\"")), "{file}");
-            assert!(manifest.contains(&format!("name = \"{name}\"")), "{name}");
         }
+        let mut files = 0;
+        for f in std::fs::read_dir(dir).unwrap() {
+            let p = f.unwrap().path();
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            assert!(
+                names.contains(&stem.as_str()),
+                "{}: no such target",
+                p.display()
+            );
+            files += 1;
+        }
+        assert_eq!(files, names.len());
+        // Targets are found, not listed: a `[[bin]]` would shadow that.
+        let manifest = std::fs::read_to_string(format!("{dir}/../../Cargo.toml")).unwrap();
+        assert!(!manifest.lines().any(|l| l.trim() == "[[bin]]"));
+    }
+
+    /// Every reader's target and `analyze` get seeds from the fixtures,
+    /// each file for the reader that takes it.
+    #[test]
+    fn the_fixtures_seed_every_reader_target() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let seeds = seeds(&fixtures);
+        let readers: Vec<&str> = formats::READERS
+            .iter()
+            .filter_map(|r| r.fuzz())
+            .map(|f| f.target)
+            .collect();
+        for t in &readers {
+            assert!(seeds.iter().any(|(s, _)| s == t), "no seed for {t}");
+        }
+        let seed = |path: &str| {
+            seeds
+                .iter()
+                .filter(|(_, p)| p.ends_with(path))
+                .map(|(t, _)| *t)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(seed("fdc/AMQ3321.0.FDC"), ["fdc"]);
+        assert_eq!(seed("trace/AMQ622742.0.FMT"), ["trace"]);
+        assert!(seed("client-errors/AMQERR01.LOG").contains(&"errlog_text"));
+        // One file of each reader's for `analyze`, none empty.
+        let analyze: Vec<_> = seeds.iter().filter(|(t, _)| *t == ANALYZE).collect();
+        assert_eq!(analyze.len(), readers.len(), "{analyze:?}");
+        assert!(analyze.iter().all(|(_, p)| p.metadata().unwrap().len() > 0));
     }
 
     #[test]

@@ -89,8 +89,9 @@ pub trait Reader: Sync {
 /// runs every reader that names one, through `prepare` and `open_with`.
 #[derive(Debug, Clone, Copy)]
 pub struct Fuzz {
-    /// The target's name: `fuzz/fuzz_targets/<target>.rs` (with its
-    /// `[[bin]]` in `fuzz/Cargo.toml`) and `tests/fuzz_regressions/<target>/`.
+    /// The target's name: `fuzz/src/bin/<target>.rs` (Cargo finds it) and
+    /// `tests/fuzz_regressions/<target>/`. The target's corpus is seeded
+    /// with the fixtures this reader takes.
     pub target: &'static str,
     /// Names the input is given (some readers look at the name): the
     /// input's length picks one.
