@@ -1,10 +1,10 @@
 //! The interface between the readers and the rest: a `Source` yields events
 //! in time order and, when done, the per-file facts `inventory` shows.
 
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
-use crate::problem::{ProblemCode, Severity};
 use chrono::{FixedOffset, NaiveDate};
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 
 /// What the consumer will look at. Readers may skip building events for
 /// anything else: `analyze` needs only a small share of trace lines, and
@@ -553,16 +553,16 @@ pub trait Source: Send {
     /// the rest build each event and render it.
     fn next_rows(
         &mut self,
-        sink: &mut crate::sink::RowSink,
+        sink: &mut mqdiag_model::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+        row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
     ) -> bool {
         rows_of_events(self, sink, out, n, limit, row)
     }
     /// The file being read, for a reader that renders its own rows.
-    fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {
+    fn current_origin(&self) -> Option<std::sync::Arc<mqdiag_model::event::Origin>> {
         None
     }
 }
@@ -573,11 +573,11 @@ pub trait Source: Send {
 /// `out`. Returns false when the source is done.
 pub fn rows_of_events<S: Source + ?Sized>(
     src: &mut S,
-    sink: &mut crate::sink::RowSink,
+    sink: &mut mqdiag_model::sink::RowSink,
     out: &mut Vec<u8>,
     n: usize,
     limit: usize,
-    row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+    row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
 ) -> bool {
     for k in 0..n {
         if k > 0 && out.len() >= limit {
@@ -620,7 +620,7 @@ mod tests {
             b" 10:00:00.000001 1.1 : -{  zstMQGET\n",
             b" 10:00:00.000001 1.1 : 0x0000: 00000000 |....|\n",
         ];
-        let mut rng = crate::testrng::Rng::new(7);
+        let mut rng = mqdiag_model::testrng::Rng::new(7);
         for round in 0..200 {
             // Mostly one kind of line, so one search hits often and the
             // other seldom.

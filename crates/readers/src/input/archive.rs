@@ -32,8 +32,8 @@ use super::zip_directory::{
     ZipEntry, dos_time, inflate_extent, listed_members, overlapping, zip_mtime, zip64_sizes,
 };
 use super::{Discovered, Input, Location, problem_row};
-use crate::meter::Meter;
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::meter::Meter;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -155,7 +155,7 @@ fn member_path_bytes(raw: &[u8]) -> Result<String, String> {
                         .to_string(),
                 );
             }
-            _ => parts.push(crate::text::name_bytes_display(p)),
+            _ => parts.push(mqdiag_model::text::name_bytes_display(p)),
         }
     }
     if parts.is_empty() {
@@ -285,7 +285,8 @@ impl<'a> Expander<'a> {
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
-        let mut fi = crate::fileinfo::FileInfo::new(display, crate::event::Format::UNKNOWN, 0);
+        let mut fi =
+            mqdiag_model::fileinfo::FileInfo::new(display, mqdiag_model::event::Format::UNKNOWN, 0);
         fi.variant = Some("archive".to_string());
         fi.problem(
             ProblemCode::ArchiveMember,
@@ -664,7 +665,10 @@ impl<'a> Expander<'a> {
         let overlaps = overlapping(&entries);
         for (k, (_, entry)) in entries.into_iter().enumerate() {
             if let Some((other, lo, hi)) = overlaps.get(&k) {
-                let shown = format!("{display}!{}", crate::text::name_bytes_display(&entry.raw));
+                let shown = format!(
+                    "{display}!{}",
+                    mqdiag_model::text::name_bytes_display(&entry.raw)
+                );
                 self.refuse(
                     &shown,
                     format!(
@@ -679,7 +683,10 @@ impl<'a> Expander<'a> {
 
     /// One zip member: refuse it, open it as a nested archive, or list it.
     fn zip_entry(&mut self, blob: &Range, display: &str, depth: u32, e: ZipEntry) {
-        let shown = format!("{display}!{}", crate::text::name_bytes_display(&e.raw));
+        let shown = format!(
+            "{display}!{}",
+            mqdiag_model::text::name_bytes_display(&e.raw)
+        );
         if e.is_dir && !e.symlink {
             return;
         }
@@ -809,7 +816,7 @@ impl<'a> Expander<'a> {
             if name.len() as u64 != nlen || start > blob.len {
                 break;
             }
-            let raw = crate::text::name_bytes_display(&name);
+            let raw = mqdiag_model::text::name_bytes_display(&name);
             let mut e = ZipEntry {
                 raw: name.to_vec(),
                 is_dir: name.ends_with(b"/"),
@@ -934,7 +941,7 @@ impl<'a> Expander<'a> {
             if raw.len() > MAX_NAME_BYTES {
                 // Shown by its start only: a name is printed on every row
                 // and in every report of its file.
-                let start = crate::text::name_bytes_display(&raw[..NAME_SHOWN]);
+                let start = mqdiag_model::text::name_bytes_display(&raw[..NAME_SHOWN]);
                 let n = raw.len();
                 self.refuse(
                     &format!("{display}!{start}..."),
@@ -943,7 +950,7 @@ impl<'a> Expander<'a> {
                 continue;
             }
             let raw = raw.into_owned();
-            let shown = format!("{display}!{}", crate::text::name_bytes_display(&raw));
+            let shown = format!("{display}!{}", mqdiag_model::text::name_bytes_display(&raw));
             use tar::EntryType as T;
             let kind = entry.header().entry_type();
             let refusal = match kind {

@@ -52,7 +52,7 @@ pub(super) fn overlapping(
     for (lo, hi, k) in ranges {
         match reach {
             Some((end, owner)) if lo < end => {
-                let name = crate::text::name_bytes_display(&entries[owner].1.raw);
+                let name = mqdiag_model::text::name_bytes_display(&entries[owner].1.raw);
                 out.insert(k, (name, lo, hi));
             }
             _ => reach = Some((hi, k)),

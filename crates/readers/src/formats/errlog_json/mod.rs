@@ -9,15 +9,15 @@ use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
 use super::flat_json::{self, Scalar};
 use super::line_source::{FileCtx, LineFormat, LineSource, Standalone};
 use crate::catalog;
-use crate::event::Key as AttrKey;
-use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
 use crate::source::{ErrlogClocks, ReadOptions, Source, display_dir};
-use crate::text::trim;
-use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
+use mqdiag_model::event::Key as AttrKey;
+use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::trim;
+use mqdiag_model::text::{decode_line, looks_like_text};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -93,7 +93,7 @@ fn is_record_line(line: &str) -> bool {
 }
 
 /// JSON error logs. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "errlog-json",
     family: "error log",
     states_local_time: true,
@@ -936,7 +936,7 @@ impl ErrlogJson {
                 inserts.push((canon, v));
             }
         }
-        let text = crate::event::spare_copy(if message.is_empty() {
+        let text = mqdiag_model::event::spare_copy(if message.is_empty() {
             msgid.unwrap_or_default()
         } else {
             message
@@ -957,7 +957,7 @@ impl ErrlogJson {
         };
         let mut e = Event::new(ts, ctx.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
-        e.attrs = crate::event::Attrs::spare(32, 512);
+        e.attrs = mqdiag_model::event::Attrs::spare(32, 512);
         e.pid = pid;
         e.tid = tid;
         if liberty {

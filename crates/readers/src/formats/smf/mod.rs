@@ -39,15 +39,15 @@ mod value;
 pub use survey::survey;
 
 use super::Reader;
-use crate::event::{Attrs, Event, Format, Kind, Origin};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::problem::{ProblemCode, Severity};
 use crate::source::{Interest, LparClock, LparClocks, ReadOptions, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
+use mqdiag_model::event::{Attrs, Event, Format, Kind, Origin};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use row::Row;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
@@ -88,7 +88,7 @@ const MAX_LISTED: usize = 8;
 pub struct SmfCsvReader;
 
 /// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "smf-csv",
     family: "SMF",
     states_local_time: false,
@@ -564,7 +564,7 @@ impl FileState {
     /// A header row; on the first line, the news that there is none.
     /// Whether the line was a header.
     fn header(&mut self, no: u64, line: &[u8], first: bool) -> bool {
-        let text = crate::text::decode_lossy(line);
+        let text = mqdiag_model::text::decode_lossy(line);
         let mut cells: Vec<&str> = text.split(',').collect();
         if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
             cells.pop();
@@ -960,11 +960,11 @@ impl Source for SmfSource {
     /// out when the rows do not show them.
     fn next_rows(
         &mut self,
-        sink: &mut crate::sink::RowSink,
+        sink: &mut mqdiag_model::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+        row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
     ) -> bool {
         self.no_attrs = !sink.spec.format.shows_attrs();
         if let Some(fs) = self.file.as_mut() {

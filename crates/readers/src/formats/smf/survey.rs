@@ -11,9 +11,9 @@ use super::columns::{self, Layout};
 use super::row::Row;
 use super::timing::Timing;
 use super::{ESTIMATE_ROWS, ESTIMATE_VOTES, anchor, clock, fit_prefix};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::source::{LparClock, LparClocks};
+use mqdiag_model::fileinfo::FileInfo;
 use std::collections::BTreeMap;
 
 /// Rows of a file without anchors read to learn its LPARs.
