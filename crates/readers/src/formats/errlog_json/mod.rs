@@ -6,12 +6,13 @@
 //! strings. `ibm_datetime` is UTC. See `shared/formats/error-log.md` §3.
 
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
+use super::errlog_text::{ErrlogClocks, display_dir};
 use super::flat_json::{self, Scalar};
 use super::line_source::{FileCtx, LineFormat, LineSource, Standalone};
 use crate::catalog;
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::source::{ErrlogClocks, ReadOptions, Source, display_dir};
+use crate::source::{ReadOptions, Source};
 use chrono::{DateTime, FixedOffset};
 use mqdiag_model::event::Key as AttrKey;
 use mqdiag_model::event::{Event, Format, Kind};

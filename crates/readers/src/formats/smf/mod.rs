@@ -41,7 +41,7 @@ pub use survey::survey;
 use super::Reader;
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::source::{Interest, LparClock, LparClocks, ReadOptions, Source};
+use crate::source::{Interest, ReadOptions, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
@@ -53,6 +53,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 use std::io::Read;
 use std::sync::Arc;
+use survey::{LparClock, LparClocks};
 use timing::{Placed, Timer, Timing};
 
 /// Rows are held back until they are this much older than the newest
