@@ -36,6 +36,7 @@
 //! reorder window puts them back and reports those too late for it.
 
 use super::Reader;
+use super::errlog_json::Flavour;
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
 use crate::input::Input;
@@ -552,7 +553,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, FORMAT, None)
+            super::errlog_json::source(inputs, opts, Flavour::ContainerConsole, None)
         } else {
             Box::new(LineSource::new(Basic::default(), FORMAT, inputs, opts))
         }

@@ -321,7 +321,7 @@ fn a_record_cut_in_its_time_takes_the_collectors() {
         testkit::drain(source(
             vec![Input::from_bytes("pod.log", text.as_bytes())],
             &ReadOptions::default(),
-            crate::formats::container_log::FORMAT,
+            Flavour::ContainerConsole,
             None,
         ))
     };
