@@ -73,7 +73,7 @@ fn cp850_into(src: &[u8], out: &mut Vec<u8>) {
         if b < 0x80 {
             out.push(b);
         } else {
-            let c = crate::text::decode_cp850(&[b]);
+            let c = mqdiag_model::text::decode_cp850(&[b]);
             out.extend_from_slice(
                 c.chars()
                     .next()

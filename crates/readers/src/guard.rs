@@ -6,11 +6,11 @@
 //! every other source is read as if nothing happened. The verbs exit 2 when
 //! any input has that problem (`has_reader_panic`).
 
-use crate::event::{Event, Format, Origin};
-use crate::fileinfo::FileInfo;
-use crate::problem::{Problem, ProblemCode, Severity};
-use crate::sink::{RowMeta, RowSink};
 use crate::source::Source;
+use mqdiag_model::event::{Event, Format, Origin};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{Problem, ProblemCode, Severity};
+use mqdiag_model::sink::{RowMeta, RowSink};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
@@ -234,7 +234,7 @@ mod tests {
                     ts,
                     origin,
                     7,
-                    crate::event::Kind::Text,
+                    mqdiag_model::event::Kind::Text,
                     "x".into(),
                 ));
             }

@@ -19,8 +19,3 @@ pub mod open;
 pub mod source;
 #[cfg(test)]
 pub(crate) mod testkit;
-
-// The model's modules, under the names the readers use for them.
-#[cfg(test)]
-use mqdiag_model::testrng;
-use mqdiag_model::{budget, event, fileinfo, meter, problem, sink, text, timefmt};

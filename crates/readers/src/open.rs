@@ -3,11 +3,11 @@
 //! source per file. What a caller wants to see or check on the way (a
 //! progress line, "the report is not an input") is a `Watch`.
 
-use crate::fileinfo::FileInfo;
 use crate::formats::open_all;
 use crate::input::{Discovered, Input, Location, discover_following};
-use crate::meter::Meter;
 use crate::source::{ReadOptions, Source};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::meter::Meter;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,10 +1,10 @@
 //! The interface between the readers and the rest: a `Source` yields events
 //! in time order and, when done, the per-file facts `inventory` shows.
 
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
-use crate::problem::{ProblemCode, Severity};
 use chrono::{FixedOffset, NaiveDate};
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 
 /// What the consumer will look at. Readers may skip building events for
 /// anything else: `analyze` needs only a small share of trace lines, and
@@ -380,107 +380,6 @@ impl std::fmt::Debug for FormatOptions {
     }
 }
 
-/// Runs of one UTC offset in the text error logs of a directory or host:
-/// `(first, last, offset)`, UTC seconds and offset seconds, by `first`.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct OffsetRuns {
-    pub runs: Vec<(i64, i64, i32)>,
-    /// The text log that stated them (the first, by path).
-    pub path: String,
-}
-
-impl OffsetRuns {
-    /// The offset in force at `utc`: the run holding it, else the nearer
-    /// of the runs before and after (a change between two runs happened
-    /// somewhere in the gap; the nearer side is the better guess).
-    pub fn at(&self, utc: i64) -> Option<i32> {
-        let i = self.runs.partition_point(|r| r.0 <= utc);
-        let before = i.checked_sub(1).map(|j| self.runs[j]);
-        let after = self.runs.get(i).copied();
-        match (before, after) {
-            (Some(b), _) if utc <= b.1 => Some(b.2),
-            (Some(b), Some(a)) => Some(if utc - b.1 <= a.0 - utc { b.2 } else { a.2 }),
-            (Some(b), None) => Some(b.2),
-            (None, Some(a)) => Some(a.2),
-            (None, None) => None,
-        }
-    }
-}
-
-/// The offsets the text error logs of a run state, per directory (the JSON
-/// log beside a text log is written by the same queue manager at the same
-/// moments) and per writing host (`Host()`).
-#[derive(Debug, Default, Clone)]
-pub struct ErrlogClocks {
-    pub by_dir: std::collections::BTreeMap<String, OffsetRuns>,
-    pub by_host: std::collections::BTreeMap<String, OffsetRuns>,
-}
-
-impl ErrlogClocks {
-    /// The offset for a record at `utc` of a JSON log in `dir` written by
-    /// `host`, and the text log it comes from.
-    pub fn at(&self, dir: &str, host: Option<&str>, utc: i64) -> Option<(i32, &str)> {
-        let runs = self
-            .by_dir
-            .get(dir)
-            .or_else(|| host.and_then(|h| self.by_host.get(&h.to_ascii_lowercase())))?;
-        Some((runs.at(utc)?, runs.path.as_str()))
-    }
-}
-
-/// The directory part of a display path (`case.zip/QM1/errors`), the key
-/// the text and JSON logs of one queue manager share.
-pub fn display_dir(display: &str) -> &str {
-    display.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
-}
-
-/// One queue manager's clock evidence from the SMF files of a run: how far
-/// STCK columns read from the LPAR-local `Date`/`Time` (seconds, STCK minus
-/// local), from how many agreeing rows of which file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LparClock {
-    pub stck_minus_local: i32,
-    pub rows: u32,
-    pub path: String,
-}
-
-/// The clock evidence of a run per (LPAR, queue manager), and for each LPAR
-/// the file that says once that its zone is unknown.
-#[derive(Debug, Default, Clone)]
-pub struct LparClocks {
-    pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
-    /// LPAR → the first file (by path) expected to find its zone unknown.
-    /// A file that finds it unknown against this expectation says so
-    /// itself.
-    pub first_file: std::collections::BTreeMap<String, String>,
-    /// Each task's accounting interval from its WTAS rows (`WTAS_Interval_
-    /// Start`, `_End`, as written), by `LPAR/QMgr/Correl/Date Time`: the
-    /// interval of that record's WQ rows.
-    pub task_intervals: std::collections::HashMap<
-        String,
-        (chrono::NaiveDateTime, chrono::NaiveDateTime),
-        rustc_hash::FxBuildHasher,
-    >,
-}
-
-impl LparClocks {
-    /// The evidence for a queue manager, else for its LPAR when every
-    /// queue manager of the LPAR seen agrees (they share the LPAR's clock).
-    pub fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
-        if let Some(c) = self.by_qmgr.get(&(lpar.to_string(), qmgr.to_string())) {
-            return Some(c);
-        }
-        let mut same = self
-            .by_qmgr
-            .range((lpar.to_string(), String::new())..)
-            .take_while(|((l, _), _)| l == lpar)
-            .map(|(_, c)| c);
-        let first = same.next()?;
-        same.all(|c| c.stck_minus_local == first.stck_minus_local)
-            .then_some(first)
-    }
-}
-
 /// Helper threads for the lines of one large trace file, and the size of
 /// the blocks they take. The output is the same with or without them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -553,16 +452,16 @@ pub trait Source: Send {
     /// the rest build each event and render it.
     fn next_rows(
         &mut self,
-        sink: &mut crate::sink::RowSink,
+        sink: &mut mqdiag_model::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+        row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
     ) -> bool {
         rows_of_events(self, sink, out, n, limit, row)
     }
     /// The file being read, for a reader that renders its own rows.
-    fn current_origin(&self) -> Option<std::sync::Arc<crate::event::Origin>> {
+    fn current_origin(&self) -> Option<std::sync::Arc<mqdiag_model::event::Origin>> {
         None
     }
 }
@@ -573,11 +472,11 @@ pub trait Source: Send {
 /// `out`. Returns false when the source is done.
 pub fn rows_of_events<S: Source + ?Sized>(
     src: &mut S,
-    sink: &mut crate::sink::RowSink,
+    sink: &mut mqdiag_model::sink::RowSink,
     out: &mut Vec<u8>,
     n: usize,
     limit: usize,
-    row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+    row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
 ) -> bool {
     for k in 0..n {
         if k > 0 && out.len() >= limit {
@@ -620,7 +519,7 @@ mod tests {
             b" 10:00:00.000001 1.1 : -{  zstMQGET\n",
             b" 10:00:00.000001 1.1 : 0x0000: 00000000 |....|\n",
         ];
-        let mut rng = crate::testrng::Rng::new(7);
+        let mut rng = mqdiag_model::testrng::Rng::new(7);
         for round in 0..200 {
             // Mostly one kind of line, so one search hits often and the
             // other seldom.

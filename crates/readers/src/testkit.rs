@@ -1,11 +1,11 @@
 //! What the readers' unit tests share: a reader run over bytes as the
 //! program runs it, and everything it gave back.
 
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
 use crate::formats::Reader;
 use crate::input::Input;
 use crate::source::{ReadOptions, Source};
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
 
 /// Every event of `src` in the order it gave them, then its files' rows.
 pub fn drain(mut src: Box<dyn Source>) -> (Vec<Event>, Vec<FileInfo>) {

@@ -172,7 +172,7 @@ pub static ACCESS: &[AccessMessage] = &[
 /// The row of a log record, by its catalogue row (`super::entry_of`):
 /// every row here is catalogued in the `Security` family, so a record of any
 /// other is passed over without a search.
-pub fn access_of(e: &crate::event::Event) -> Option<&'static AccessMessage> {
+pub fn access_of(e: &mqdiag_model::event::Event) -> Option<&'static AccessMessage> {
     let x = super::entry_of(e)?;
     if x.family != super::Family::Security {
         return None;

@@ -8,7 +8,7 @@ use super::net::{is_ip, is_unknown, split_host};
 use super::{
     CATALOG, Field, GENERIC_AMQ, GENERIC_CSQ, REMOTE_HOST, Shape, Src, base_id, localised, row_of,
 };
-use crate::event::CatalogRow;
+use mqdiag_model::event::CatalogRow;
 use std::borrow::Cow;
 
 /// What the catalogue makes of one message; values borrow from the text

@@ -265,7 +265,7 @@ pub fn reason_limit(reason: u32) -> Option<&'static ReasonLimit> {
 /// The row of a log record, by its catalogue row (`super::entry_of`):
 /// every row here is catalogued in the `Limit` family, so a record of any
 /// other is passed over without a search.
-pub fn limit_of(e: &crate::event::Event) -> Option<&'static LimitMessage> {
+pub fn limit_of(e: &mqdiag_model::event::Event) -> Option<&'static LimitMessage> {
     let x = super::entry_of(e)?;
     if x.family != super::Family::Limit {
         return None;

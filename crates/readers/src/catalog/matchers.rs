@@ -658,7 +658,7 @@ mod tests {
             " seconds",
             "7",
         ];
-        let mut rng = crate::testrng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x2545_f491_4f6c_dd1du64);
         let mut next = move |n: usize| rng.below(n);
         let mut sure = 0;
         let mut found = 0;

@@ -9,7 +9,7 @@
 //! short messages), one per reader, so memory stays flat whatever the input.
 
 use super::{Extracted, extract, normalise_cow};
-use crate::event::{AttrName, Attrs, CatalogRow, Key};
+use mqdiag_model::event::{AttrName, Attrs, CatalogRow, Key};
 use std::hash::Hasher;
 
 /// An attribute name `extract` gives, by its key when it has one.

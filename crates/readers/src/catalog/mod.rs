@@ -43,8 +43,8 @@ pub use net::{HostSpec, is_ip, split_host};
 pub use normalise::{normalise, normalise_cow, normalise_parts};
 pub use table::CATALOG;
 
-use crate::event::{CatalogRow, Event, Key};
-use crate::problem::Severity;
+use mqdiag_model::event::{CatalogRow, Event, Key};
+use mqdiag_model::problem::Severity;
 use std::sync::OnceLock;
 
 /// Where a value comes from.
@@ -350,7 +350,7 @@ pub fn warning_ids(family: Family) -> String {
 /// A log record of `msgid` carrying `row`, for tests of the `*_of` look-ups.
 #[cfg(test)]
 pub(crate) fn test_record(msgid: &str, row: CatalogRow) -> Event {
-    use crate::event::{Format, Kind, Origin};
+    use mqdiag_model::event::{Format, Kind, Origin};
     let ts = chrono::DateTime::parse_from_rfc3339("2024-03-05T10:00:00Z").unwrap();
     let origin = Origin::new("x".into(), Format::UNKNOWN);
     let mut e = Event::new(ts, origin, 1, Kind::LogRecord, String::new());

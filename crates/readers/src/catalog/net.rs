@@ -20,13 +20,13 @@ pub struct HostSpec<'a> {
 /// of a busy log has a host spec or two: this works on bytes (the `str`
 /// searchers cost more than these short values).
 pub fn split_host(s: &str) -> Option<HostSpec<'_>> {
-    let s = crate::text::trim(s).trim_end_matches('.');
+    let s = mqdiag_model::text::trim(s).trim_end_matches('.');
     if is_unknown(s) {
         return None;
     }
     let b = s.as_bytes();
     let (head, mut rest) = match byte_at(b, b'(') {
-        Some(i) => (crate::text::trim(&s[..i]), i),
+        Some(i) => (mqdiag_model::text::trim(&s[..i]), i),
         None => (s, b.len()),
     };
     let mut address = None;
@@ -36,7 +36,7 @@ pub fn split_host(s: &str) -> Option<HostSpec<'_>> {
         let Some(close) = byte_at(&b[open..], b')').map(|i| open + i) else {
             break;
         };
-        let inner = crate::text::trim(&s[open + 1..close]);
+        let inner = mqdiag_model::text::trim(&s[open + 1..close]);
         if !inner.is_empty() && inner.bytes().all(|c| c.is_ascii_digit()) {
             port.get_or_insert(inner);
         } else if is_ip(inner) {
@@ -203,7 +203,7 @@ mod tests {
             assert_eq!(is_ip(s), std_ip(s), "{s:?}");
         }
         let alphabet = b"0123456789.:af[] 5";
-        let mut rng = crate::testrng::Rng::new(7);
+        let mut rng = mqdiag_model::testrng::Rng::new(7);
         for _ in 0..200_000 {
             let len = rng.below(16);
             let s: String = (0..len)

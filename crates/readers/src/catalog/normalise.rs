@@ -22,7 +22,7 @@ pub fn normalise_cow(text: &str) -> std::borrow::Cow<'_, str> {
 /// one pass, eight bytes at a time while it can (every record of a log is
 /// asked; a byte at a time was 2 % of reading a job log).
 fn is_normal(b: &[u8]) -> bool {
-    use crate::text::{bytes_equal, word_at};
+    use mqdiag_model::text::{bytes_equal, word_at};
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // A space "before" the first byte makes a leading space a double one.
     let mut after_space = true;
@@ -130,7 +130,7 @@ mod tests {
                 && memchr::memmem::find(b, b"  ").is_none()
         };
         let bytes = [b' ', b'a', b'\t', 0x7f, 0x1f, b'~', 0xc3];
-        for v in crate::testrng::every_word(&bytes, 5) {
+        for v in mqdiag_model::testrng::every_word(&bytes, 5) {
             assert_eq!(is_normal(&v), old(&v), "{v:?}");
             // And in every place in and across eight-byte words.
             for pad in 1..12 {
@@ -150,7 +150,7 @@ mod tests {
             "a", "bc", " ", "  ", "\t", "\n", "\r\n", "\u{0b}", "\u{0c}", "\u{a0}", "\u{2019}",
             "\u{2018}", "é", "\u{1c}", "'", "x y", " z ",
         ];
-        let mut rng = crate::testrng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
         let mut next = move |n: usize| rng.below(n);
         for _ in 0..5000 {
             let t: String = (0..next(12)).map(|_| pieces[next(pieces.len())]).collect();

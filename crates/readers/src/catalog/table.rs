@@ -5,7 +5,7 @@
 
 use super::generic::{ins, loc, t};
 use super::{Entry, Family, Role, RuleText, Shape, UNVERIFIED};
-use crate::problem::Severity;
+use mqdiag_model::problem::Severity;
 
 /// The English wording of the messages with localised fallbacks.
 const EN_9208: &str = "receive from host";

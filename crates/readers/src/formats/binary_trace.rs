@@ -2,12 +2,12 @@
 //! must be formatted with `dspmqtrc` on the machine that wrote them.
 
 use super::{Done, Reader};
-use crate::event::Format;
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
-use crate::text::looks_like_text;
+use mqdiag_model::event::Format;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::looks_like_text;
 
 pub struct BinaryTraceReader;
 
@@ -27,7 +27,7 @@ pub fn is_trace_name(name: &str) -> bool {
 }
 
 /// Unformatted binary traces: known, not read. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "binary-trace",
     family: "trace",
     states_local_time: false,

@@ -36,16 +36,17 @@
 //! reorder window puts them back and reports those too late for it.
 
 use super::Reader;
+use super::errlog_json::Flavour;
 use super::line_source::{FileCtx, LineFormat, LineSource};
 use crate::catalog;
-use crate::event::Key;
-use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
 use crate::source::{ReadOptions, Source};
-use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset};
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::{decode_line, looks_like_text};
 
 pub struct ContainerLogReader;
 
@@ -494,7 +495,7 @@ fn sniff_text(text: &str) -> u8 {
 }
 
 /// Container consoles. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "container-log",
     family: "error log",
     states_local_time: true,
@@ -516,7 +517,7 @@ impl Reader for ContainerLogReader {
                 &w, head,
             )));
         }
-        sniff_text(&crate::text::utf8_lossy(head))
+        sniff_text(&mqdiag_model::text::utf8_lossy(head))
     }
 
     fn open_with(
@@ -552,7 +553,7 @@ impl ContainerLogReader {
             })
         });
         if json {
-            super::errlog_json::source(inputs, opts, FORMAT, None)
+            super::errlog_json::source(inputs, opts, Flavour::ContainerConsole, None)
         } else {
             Box::new(LineSource::new(Basic::default(), FORMAT, inputs, opts))
         }
@@ -767,12 +768,12 @@ fn mq_event(
         ctx.origin.clone(),
         no,
         Kind::LogRecord,
-        crate::event::spare_copy(whole),
+        mqdiag_model::event::spare_copy(whole),
     );
     let x = memo.extract(id, text, &inserts);
     e.catalog = x.row;
     // A record has about ten attributes: one allocation, not four.
-    e.attrs = crate::event::Attrs::spare(20, 256);
+    e.attrs = mqdiag_model::event::Attrs::spare(20, 256);
     e.set(Key::Msgid, &x.msgid);
     if let Some(s) = x.severity {
         e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
@@ -802,7 +803,7 @@ fn mq_event(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fileinfo::FileInfo;
+    use mqdiag_model::fileinfo::FileInfo;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         crate::testkit::read(
@@ -871,7 +872,7 @@ mod tests {
     /// Whatever the text, `rfc3339` answers what chrono answers.
     #[test]
     fn rfc3339_is_chronos() {
-        let mut rng = crate::testrng::Rng::new(0x3339);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x3339);
         let pieces = [
             "0", "1", "2", "3", "5", "9", "-", ":", "T", "t", " ", ".", "Z", "z", "+",
         ];
@@ -904,7 +905,7 @@ mod tests {
         assert_eq!(evs[3].get(Key::Msgid).map(|s| &s[..7]), Some("AMQ9788"));
         // Each record carries its catalogue row; a text line none.
         assert_eq!(evs[2].catalog, catalog::row_of("AMQ9209E"));
-        assert_eq!(evs[1].catalog, crate::event::CatalogRow::ASK);
+        assert_eq!(evs[1].catalog, mqdiag_model::event::CatalogRow::ASK);
         assert_eq!(infos[0].format, FORMAT);
         assert_eq!(infos[0].variant.as_deref(), Some("basic"));
         assert_eq!(infos[0].events, 4);
@@ -970,7 +971,7 @@ mod tests {
             "T12",
             "Z\u{0}",
         ];
-        let mut rng = crate::testrng::Rng::new(0x5eed_57a4_0001);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x5eed_57a4_0001);
         for _ in 0..20_000 {
             let t = rng.damaged(&seeds, &tokens, 4);
             assert_eq!(stamp_len(t.as_bytes()), stamp_oracle(t.as_bytes()), "{t:?}");
@@ -1070,7 +1071,7 @@ mod tests {
             " )] ",
             "),",
         ];
-        let mut rng = crate::testrng::Rng::new(0x001a_5e47);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x001a_5e47);
         for _ in 0..50_000 {
             let mut t = String::from("AMQ9209E text");
             for _ in 0..rng.below(12) {

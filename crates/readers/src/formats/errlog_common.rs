@@ -2,9 +2,9 @@
 //! scope and queue manager a path implies, and de-duplication of records
 //! copied into two generations during rotation.
 
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use rustc_hash::FxBuildHasher;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};

@@ -6,19 +6,19 @@
 //! `fdc` event. See `shared/formats/error-log.md` §4.
 
 use super::line_source::{FileCtx, LineFormat, Standalone};
-use crate::event::{Event, Format, Kind, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
-use crate::text::{decode_line, looks_like_text};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
+use mqdiag_model::event::{Event, Format, Kind, Ts};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::{decode_line, looks_like_text};
 
 const TITLE: &str = "First Failure Symptom Report";
 /// Header fields kept per report (a runaway box is cut there).
 const MAX_FIELDS: usize = 200;
 
 /// FDC reports (and `ffstsummary` listings of them). Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "fdc",
     family: "FDC",
     states_local_time: false,
@@ -40,7 +40,7 @@ impl Standalone for Fdc {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = crate::text::utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let boxed = text
             .lines()
             .take(80)
@@ -453,9 +453,9 @@ impl FdcFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fileinfo::FileInfo;
     use crate::formats::line_source::LineReader;
     use crate::testkit;
+    use mqdiag_model::fileinfo::FileInfo;
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         let reader = LineReader::<Fdc>::new();
@@ -496,7 +496,7 @@ zlaMainThread
         assert_eq!(e.pid, Some(3084));
         assert_eq!(e.tid, Some(1));
         assert_eq!(
-            crate::timefmt::rfc3339(&e.ts),
+            mqdiag_model::timefmt::rfc3339(&e.ts),
             "2008-01-28T21:59:06.892015+00:00"
         );
         assert_eq!(
@@ -520,7 +520,7 @@ zlaMainThread
         );
         let (evs, infos) = read(&text);
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[0].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[0].ts),
             "2008-01-28T21:59:06.000000+00:00"
         );
         assert_eq!(
@@ -564,7 +564,7 @@ zlaMainThread
         assert_eq!(e.attr("incomplete"), Some("true"));
         assert_eq!(e.attr("vrmf"), Some("7.0.0.0"));
         assert_eq!(
-            crate::timefmt::rfc3339(&e.ts),
+            mqdiag_model::timefmt::rfc3339(&e.ts),
             "2008-01-28T21:59:06.892015+00:00"
         );
         assert_eq!(infos[0].variant.as_deref(), Some("1 report"));

@@ -13,12 +13,12 @@
 //! so both group together by probe id.
 
 use super::line_source::{FileCtx, LineFormat, Standalone};
-use crate::event::{Event, Format, Kind, Origin, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
-use crate::text::{decode_line, looks_like_text};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use mqdiag_model::event::{Event, Format, Kind, Origin, Ts};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::{decode_line, looks_like_text};
 use std::sync::Arc;
 
 /// One summary line, read.
@@ -294,7 +294,7 @@ AMQ2143";
         assert_eq!(evs[0].attr("probe"), Some("XC034255"));
         assert_eq!(evs[0].pid, Some(348308));
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[0].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[0].ts),
             "2012-09-07T07:25:19.153937-04:00"
         );
         assert_eq!(
@@ -317,8 +317,10 @@ AMQ2143";
 
     #[test]
     fn listing_inside_other_text() {
-        let origin =
-            crate::event::Origin::new("pod.log".into(), crate::formats::container_log::FORMAT);
+        let origin = mqdiag_model::event::Origin::new(
+            "pod.log".into(),
+            crate::formats::container_log::FORMAT,
+        );
         let utc = FixedOffset::east_opt(0).unwrap();
         let text = "FDC summary: AMQ1.0.FDC 2024/08/12 08:31:02 Installation1 amqrmppa 412 9 CO618001 cciInvalidDataReceived\n\
                     not a line\n  AMQ2.0.FDC 2024/08/12 08:31:03.5+2 amqzxma0 97 1 XC130003 xehExceptionHandler STOP OK\n";
@@ -326,12 +328,12 @@ AMQ2143";
         assert_eq!(evs.len(), 2);
         assert_eq!(evs[0].line, 7);
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[0].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[0].ts),
             "2024-08-12T08:31:02.000000+00:00"
         );
         // The offset a line states wins.
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[1].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[1].ts),
             "2024-08-12T08:31:03.500000+02:00"
         );
         assert_eq!(evs[1].attr("fdc_file"), Some("AMQ2.0.FDC"));

@@ -336,7 +336,7 @@ mod tests {
     /// The lowest bit `has_zero` sets is the first zero byte.
     #[test]
     fn the_first_zero_byte_is_found() {
-        let mut rng = crate::testrng::Rng::new(0x2e40);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x2e40);
         for _ in 0..100_000 {
             let mut bytes = [0u8; 8];
             for b in &mut bytes {
@@ -458,9 +458,9 @@ mod tests {
             "\"a\\\"b\"",
             "\"\t\"",
         ];
-        let mut rng = crate::testrng::Rng::new(0x0f1a_7750);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x0f1a_7750);
         // Mostly a well-formed piece, sometimes an awkward one.
-        let pick = |rng: &mut crate::testrng::Rng, good: &[&'static str]| -> &'static str {
+        let pick = |rng: &mut mqdiag_model::testrng::Rng, good: &[&'static str]| -> &'static str {
             if rng.below(12) == 0 {
                 parts[rng.below(parts.len())]
             } else {
@@ -526,7 +526,7 @@ mod tests {
             b"\xff",
             b"\"",
         ];
-        let mut rng = crate::testrng::Rng::new(0x5eed_0f75);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x5eed_0f75);
         let (mut answered, mut refused) = (0, 0);
         for _ in 0..50_000 {
             let mut line = b"\"".to_vec();

@@ -13,13 +13,13 @@
 
 use super::line_source::{FileCtx, LineFormat, Standalone};
 use crate::catalog;
-use crate::event::Key;
-use crate::event::{Attrs, Event, Format, Kind, Ts};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
-use crate::text::{decode_line, looks_like_text, trim};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use mqdiag_model::event::Key;
+use mqdiag_model::event::{Attrs, Event, Format, Kind, Ts};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::{decode_line, looks_like_text, trim};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -433,7 +433,7 @@ fn classify(line: &str) -> Line<'_> {
 }
 
 /// z/OS job logs and consoles. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "zos-joblog",
     family: "job log",
     states_local_time: false,
@@ -848,7 +848,7 @@ impl JobFile {
             first = head;
         }
         let first = first.trim_start_matches(['+', '*', '@']);
-        let mut joined = crate::event::spare_text(
+        let mut joined = mqdiag_model::event::spare_text(
             first.len() + o.conts().iter().map(|c| c.len() + 1).sum::<usize>(),
         );
         joined.push_str(first);
@@ -945,10 +945,10 @@ impl JobFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fileinfo::FileInfo;
     use crate::formats::line_source::LineReader;
     use crate::source::ReadOptions;
     use crate::testkit;
+    use mqdiag_model::fileinfo::FileInfo;
 
     #[test]
     fn jes_hand_parser_agrees_with_the_regex() {
@@ -963,7 +963,7 @@ mod tests {
         let tokens = [
             " ", "\t", "1", "0", "-", ".", "A", "12345", "1234567", "ü", "\r", "",
         ];
-        let mut rng = crate::testrng::Rng::new(0x5eed_1234_abcd_0001u64);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x5eed_1234_abcd_0001u64);
         let mut next = move |n: usize| rng.below(n);
         let mut sure = 0;
         for _ in 0..20000 {
@@ -1007,7 +1007,7 @@ mod tests {
 
     fn tz() -> ReadOptions {
         ReadOptions {
-            tz: crate::timefmt::parse_offset("+01:00"),
+            tz: mqdiag_model::timefmt::parse_offset("+01:00"),
             date: NaiveDate::from_ymd_opt(2019, 11, 13),
             ..ReadOptions::default()
         }
@@ -1050,7 +1050,7 @@ mod tests {
         );
         assert_eq!(evs[2].get(Key::Channel), Some("SYSTEM.DEF.SVRCONN"));
         assert_eq!(
-            crate::timefmt::rfc3339(&e.ts),
+            mqdiag_model::timefmt::rfc3339(&e.ts),
             "2019-11-13T00:00:00.000000+01:00"
         );
         let msgs: Vec<&str> = infos[0]
@@ -1079,7 +1079,7 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
         let (evs, _) = read(text, tz());
         assert_eq!(evs.len(), 2);
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[1].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[1].ts),
             "2024-03-05T10:15:31.570000+01:00"
         );
         assert_eq!(evs[1].get(Key::Reason), Some("1128"));
@@ -1101,11 +1101,11 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
         let (evs, infos) = read(text, tz());
         assert_eq!(evs.len(), 2);
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[0].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[0].ts),
             "2024-03-04T23:59:58.000000+01:00"
         );
         assert_eq!(
-            crate::timefmt::rfc3339(&evs[1].ts),
+            mqdiag_model::timefmt::rfc3339(&evs[1].ts),
             "2024-03-05T00:00:01.000000+01:00"
         );
         assert_eq!(infos[0].problem_count, 0);
@@ -1124,7 +1124,7 @@ E                                         412 00000090  TRPTYPE=TCP RC=00000468
             let (evs, infos) = read(&format!("{l}\n"), tz());
             assert_eq!(evs.len(), 1, "{l}");
             assert_eq!(
-                crate::timefmt::rfc3339(&evs[0].ts),
+                mqdiag_model::timefmt::rfc3339(&evs[0].ts),
                 "2020-08-25T23:37:37.000000+01:00",
                 "{l}"
             );

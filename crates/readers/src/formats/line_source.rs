@@ -7,12 +7,12 @@
 //! one line in `READERS`.
 
 use super::{Fuzz, Prepared, Reader, Siblings};
-use crate::event::{Event, Format, Origin};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::{LineFilter, LineMeta, MAX_LINE};
 use crate::source::{ReadOptions, Source};
 use chrono::FixedOffset;
+use mqdiag_model::event::{Event, Format, Origin};
+use mqdiag_model::fileinfo::FileInfo;
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -384,8 +384,8 @@ impl<F: LineFormat> Source for LineSource<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::{Kind, Ts};
-    use crate::problem::ProblemCode;
+    use mqdiag_model::event::{Kind, Ts};
+    use mqdiag_model::problem::ProblemCode;
 
     /// Each line an event (its text and whether it was cut); each file's
     /// row says how many lines and which files the format saw.

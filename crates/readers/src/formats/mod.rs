@@ -22,11 +22,11 @@ pub mod wrapper;
 pub use line_source::LineReader;
 
 use crate::encoding::{EncodingNote, LateDecide, TextEncoding, Transcode};
-use crate::event::{Event, Format};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::problem::{ProblemCode, Severity};
 use crate::source::{Parallel, ReadOptions, Source};
+use mqdiag_model::event::{Event, Format};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -505,7 +505,7 @@ mod tests {
 
     #[test]
     fn each_format_and_fuzz_target_is_declared_once() {
-        let mut formats: Vec<crate::event::Format> = Vec::new();
+        let mut formats: Vec<mqdiag_model::event::Format> = Vec::new();
         let mut targets = Vec::new();
         for r in READERS {
             let f = r.format();

@@ -6,10 +6,10 @@
 //! every other input is read, and the verbs exit 2.
 
 use super::Reader;
-use crate::event::{Event, Format, Kind};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::source::{ReadOptions, Source};
+use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::fileinfo::FileInfo;
 use std::io::BufRead;
 
 const MAGIC: &[u8] = b"MQDIAG-TEST-PANIC AT ";
@@ -50,7 +50,7 @@ struct PanicTestSource {
     inputs: Vec<Input>,
     /// The file being read: its lines, where it panics, the line number.
     lines: Option<(FileLines, u64, u64)>,
-    origin: Option<std::sync::Arc<crate::event::Origin>>,
+    origin: Option<std::sync::Arc<mqdiag_model::event::Origin>>,
     info: Vec<FileInfo>,
 }
 

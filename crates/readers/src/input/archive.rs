@@ -32,8 +32,8 @@ use super::zip_directory::{
     ZipEntry, dos_time, inflate_extent, listed_members, overlapping, zip_mtime, zip64_sizes,
 };
 use super::{Discovered, Input, Location, problem_row};
-use crate::meter::Meter;
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::meter::Meter;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
@@ -122,10 +122,63 @@ fn human(n: u64) -> String {
     }
 }
 
+/// Why a member is refused before it is read: its path, or where its data
+/// lies. `Display` gives the refusal as the member's problem row says it.
+#[derive(Debug)]
+pub(super) enum MemberError {
+    NulInPath,
+    AbsolutePath,
+    /// A `..` component.
+    LeavesArchive,
+    EmptyPath,
+    /// A zip member's local header cannot be read.
+    DamagedHeader(zip::result::ZipError),
+    /// A zip member's data starts or ends past the archive's end.
+    BeyondEnd,
+    /// Reading a zip member whose sizes follow its data, to find its end.
+    Read(std::io::Error),
+    /// ... and the archive ended first, after this many bytes inflated.
+    EndsInside(u64),
+    CorruptDeflate(flate2::DecompressError),
+    Bomb,
+}
+
+impl std::fmt::Display for MemberError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("refused: ")?;
+        match self {
+            MemberError::NulInPath => f.write_str("NUL byte in member path"),
+            MemberError::AbsolutePath => {
+                f.write_str("absolute member path (an archive must not name files outside itself)")
+            }
+            MemberError::LeavesArchive => {
+                f.write_str("member path leaves the archive (`..`): hostile or damaged archive")
+            }
+            MemberError::EmptyPath => f.write_str("empty member path"),
+            MemberError::DamagedHeader(e) => write!(f, "damaged local header: {e}"),
+            MemberError::BeyondEnd => {
+                f.write_str("member data lies beyond the end of the archive (truncated archive?)")
+            }
+            MemberError::Read(e) => write!(f, "{e}"),
+            MemberError::EndsInside(after) => write!(
+                f,
+                "the archive ends inside this member (after {after} bytes; truncated archive)"
+            ),
+            MemberError::CorruptDeflate(e) => write!(f, "corrupt deflate data: {e}"),
+            MemberError::Bomb => write!(
+                f,
+                "expands more than {MAX_RATIO} times its compressed size (decompression bomb?)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MemberError {}
+
 /// Why a member path is refused, if it is; else the path as displayed
 /// (`./` components dropped).
 #[cfg(test)]
-fn member_path(raw: &str) -> Result<String, String> {
+fn member_path(raw: &str) -> Result<String, MemberError> {
     member_path_bytes(raw.as_bytes())
 }
 
@@ -133,33 +186,25 @@ fn member_path(raw: &str) -> Result<String, String> {
 /// component shown by `text::name_bytes_display`, so that bytes that are
 /// not UTF-8 and control characters are escaped and two different names
 /// never show as one.
-fn member_path_bytes(raw: &[u8]) -> Result<String, String> {
+fn member_path_bytes(raw: &[u8]) -> Result<String, MemberError> {
     if raw.contains(&0) {
-        return Err("refused: NUL byte in member path".to_string());
+        return Err(MemberError::NulInPath);
     }
     let b = raw;
     let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
     if raw.starts_with(b"/") || raw.starts_with(b"\\") || drive {
-        return Err(
-            "refused: absolute member path (an archive must not name files outside itself)"
-                .to_string(),
-        );
+        return Err(MemberError::AbsolutePath);
     }
     let mut parts = Vec::new();
     for p in raw.split(|&c| c == b'/' || c == b'\\') {
         match p {
             b"" | b"." => {}
-            b".." => {
-                return Err(
-                    "refused: member path leaves the archive (`..`): hostile or damaged archive"
-                        .to_string(),
-                );
-            }
-            _ => parts.push(crate::text::name_bytes_display(p)),
+            b".." => return Err(MemberError::LeavesArchive),
+            _ => parts.push(mqdiag_model::text::name_bytes_display(p)),
         }
     }
     if parts.is_empty() {
-        return Err("refused: empty member path".to_string());
+        return Err(MemberError::EmptyPath);
     }
     Ok(parts.join("/"))
 }
@@ -285,7 +330,8 @@ impl<'a> Expander<'a> {
     }
 
     fn warn(&mut self, display: &str, msg: impl Into<String>) {
-        let mut fi = crate::fileinfo::FileInfo::new(display, crate::event::Format::UNKNOWN, 0);
+        let mut fi =
+            mqdiag_model::fileinfo::FileInfo::new(display, mqdiag_model::event::Format::UNKNOWN, 0);
         fi.variant = Some("archive".to_string());
         fi.problem(
             ProblemCode::ArchiveMember,
@@ -642,7 +688,7 @@ impl<'a> Expander<'a> {
                         csize: e.compressed_size(),
                         size: e.size(),
                         crc: e.crc32(),
-                        start: Err(String::new()),
+                        start: Err(MemberError::BeyondEnd),
                         mtime: None,
                     };
                     (e.header_start(), entry)
@@ -654,17 +700,20 @@ impl<'a> Expander<'a> {
             };
             match za.by_index_raw(i) {
                 Ok(f) => {
-                    entry.start = f.data_start().ok_or_else(String::new);
+                    entry.start = f.data_start().ok_or(MemberError::BeyondEnd);
                     entry.mtime = zip_mtime(&f);
                 }
-                Err(e) => entry.start = Err(format!("refused: damaged local header: {e}")),
+                Err(e) => entry.start = Err(MemberError::DamagedHeader(e)),
             }
             entries.push((header, entry));
         }
         let overlaps = overlapping(&entries);
         for (k, (_, entry)) in entries.into_iter().enumerate() {
             if let Some((other, lo, hi)) = overlaps.get(&k) {
-                let shown = format!("{display}!{}", crate::text::name_bytes_display(&entry.raw));
+                let shown = format!(
+                    "{display}!{}",
+                    mqdiag_model::text::name_bytes_display(&entry.raw)
+                );
                 self.refuse(
                     &shown,
                     format!(
@@ -679,13 +728,16 @@ impl<'a> Expander<'a> {
 
     /// One zip member: refuse it, open it as a nested archive, or list it.
     fn zip_entry(&mut self, blob: &Range, display: &str, depth: u32, e: ZipEntry) {
-        let shown = format!("{display}!{}", crate::text::name_bytes_display(&e.raw));
+        let shown = format!(
+            "{display}!{}",
+            mqdiag_model::text::name_bytes_display(&e.raw)
+        );
         if e.is_dir && !e.symlink {
             return;
         }
         let path = match member_path_bytes(&e.raw) {
             Ok(p) => p,
-            Err(msg) => return self.refuse(&shown, msg),
+            Err(err) => return self.refuse(&shown, err.to_string()),
         };
         let shown = format!("{display}!{path}");
         if e.symlink {
@@ -724,13 +776,8 @@ impl<'a> Expander<'a> {
         }
         let start = match e.start {
             Ok(s) if s.checked_add(csize).is_some_and(|end| end <= blob.len) => s,
-            Err(msg) if !msg.is_empty() => return self.refuse(&shown, msg),
-            _ => {
-                return self.refuse(
-                    &shown,
-                    "refused: member data lies beyond the end of the archive (truncated archive?)",
-                );
-            }
+            Ok(_) => return self.refuse(&shown, MemberError::BeyondEnd.to_string()),
+            Err(err) => return self.refuse(&shown, err.to_string()),
         };
         let member = ZipMember {
             data: blob.sub(start, csize),
@@ -809,7 +856,7 @@ impl<'a> Expander<'a> {
             if name.len() as u64 != nlen || start > blob.len {
                 break;
             }
-            let raw = crate::text::name_bytes_display(&name);
+            let raw = mqdiag_model::text::name_bytes_display(&name);
             let mut e = ZipEntry {
                 raw: name.to_vec(),
                 is_dir: name.ends_with(b"/"),
@@ -870,7 +917,7 @@ impl<'a> Expander<'a> {
                         next = base + if !after(8) && after(16) { 16 } else { 8 };
                     }
                     Err(err) => {
-                        self.refuse(&format!("{display}!{raw}"), format!("refused: {err}"));
+                        self.refuse(&format!("{display}!{raw}"), err.to_string());
                         found += 1;
                         break;
                     }
@@ -934,7 +981,7 @@ impl<'a> Expander<'a> {
             if raw.len() > MAX_NAME_BYTES {
                 // Shown by its start only: a name is printed on every row
                 // and in every report of its file.
-                let start = crate::text::name_bytes_display(&raw[..NAME_SHOWN]);
+                let start = mqdiag_model::text::name_bytes_display(&raw[..NAME_SHOWN]);
                 let n = raw.len();
                 self.refuse(
                     &format!("{display}!{start}..."),
@@ -943,7 +990,7 @@ impl<'a> Expander<'a> {
                 continue;
             }
             let raw = raw.into_owned();
-            let shown = format!("{display}!{}", crate::text::name_bytes_display(&raw));
+            let shown = format!("{display}!{}", mqdiag_model::text::name_bytes_display(&raw));
             use tar::EntryType as T;
             let kind = entry.header().entry_type();
             let refusal = match kind {
@@ -960,8 +1007,8 @@ impl<'a> Expander<'a> {
             };
             let path = match member_path_bytes(&raw) {
                 Ok(p) => p,
-                Err(msg) => {
-                    self.refuse(&shown, msg);
+                Err(err) => {
+                    self.refuse(&shown, err.to_string());
                     continue;
                 }
             };
@@ -1059,24 +1106,22 @@ mod tests {
     fn member_paths() {
         assert_eq!(member_path("./var/mqm/x.LOG").unwrap(), "var/mqm/x.LOG");
         assert_eq!(member_path("a//b").unwrap(), "a/b");
-        assert!(
-            member_path("../x")
-                .unwrap_err()
-                .contains("leaves the archive")
+        for leaves in ["../x", "a/../../x", "a\\..\\x"] {
+            assert!(matches!(
+                member_path(leaves),
+                Err(MemberError::LeavesArchive)
+            ));
+        }
+        for absolute in ["/etc/passwd", "C:\\x"] {
+            assert!(matches!(
+                member_path(absolute),
+                Err(MemberError::AbsolutePath)
+            ));
+        }
+        assert_eq!(
+            member_path("./").unwrap_err().to_string(),
+            "refused: empty member path"
         );
-        assert!(
-            member_path("a/../../x")
-                .unwrap_err()
-                .contains("leaves the archive")
-        );
-        assert!(
-            member_path("a\\..\\x")
-                .unwrap_err()
-                .contains("leaves the archive")
-        );
-        assert!(member_path("/etc/passwd").unwrap_err().contains("absolute"));
-        assert!(member_path("C:\\x").unwrap_err().contains("absolute"));
-        assert!(member_path("./").unwrap_err().contains("empty"));
         // A name merely containing dots is fine.
         assert_eq!(member_path("a/..b/c..").unwrap(), "a/..b/c..");
     }
@@ -1115,7 +1160,7 @@ mod tests {
         assert_eq!(o[&2].1..o[&2].2, 0..140);
         // Members that merely touch do not overlap; unlocated ones are left out.
         let mut lost = entry("lost", 0, 0);
-        lost.start = Err(String::new());
+        lost.start = Err(MemberError::BeyondEnd);
         let entries = vec![(0, entry("a", 30, 10)), (40, entry("b", 70, 0)), (0, lost)];
         assert!(overlapping(&entries).is_empty());
     }

@@ -374,7 +374,7 @@ impl Spill {
     pub fn append(
         &mut self,
         mut r: impl Read,
-        meter: Option<&crate::meter::Meter>,
+        meter: Option<&mqdiag_model::meter::Meter>,
     ) -> Result<Range, SpillError> {
         let start = self.end;
         let mut buf = vec![0u8; 256 * 1024];

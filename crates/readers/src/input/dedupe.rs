@@ -9,9 +9,9 @@
 //! paid on every file for the rare file present twice.
 
 use super::{Input, Location};
-use crate::event::Format;
-use crate::fileinfo::FileInfo;
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::event::Format;
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 

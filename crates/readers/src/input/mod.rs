@@ -8,10 +8,10 @@ pub mod dedupe;
 pub mod gz;
 mod zip_directory;
 
-use crate::event::{Format, Origin};
-use crate::fileinfo::FileInfo;
-use crate::meter::Meter;
-use crate::problem::{ProblemCode, Severity};
+use mqdiag_model::event::{Format, Origin};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::meter::Meter;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{self, Read};
@@ -183,8 +183,8 @@ impl Input {
 
 fn file_name(p: &Path) -> String {
     p.file_name()
-        .map(crate::text::os_display)
-        .unwrap_or_else(|| crate::text::os_display(p.as_os_str()))
+        .map(mqdiag_model::text::os_display)
+        .unwrap_or_else(|| mqdiag_model::text::os_display(p.as_os_str()))
 }
 
 /// What discovery found: inputs to read, and rows for what could not be
@@ -302,7 +302,7 @@ fn discover_capped(
     };
     let mut archives = Vec::new();
     for p in paths {
-        let display = crate::text::os_display(p.as_os_str());
+        let display = mqdiag_model::text::os_display(p.as_os_str());
         walk(p, &display, &mut w, &mut out, &mut archives);
     }
     out.archive_files = archives.iter().map(|a| a.0.clone()).collect();
@@ -450,7 +450,7 @@ fn walk(
             ProblemCode::LinkNotFollowed,
             format!(
                 "symbolic link to {}, outside the paths named: not followed (--follow follows it)",
-                crate::text::os_display(target.as_os_str())
+                mqdiag_model::text::os_display(target.as_os_str())
             ),
         ));
         return;
@@ -528,7 +528,7 @@ fn walk(
     let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
-        let name = crate::text::os_display(&e.file_name());
+        let name = mqdiag_model::text::os_display(&e.file_name());
         let child_display = if display.ends_with('/') || display.ends_with('\\') {
             format!("{display}{name}")
         } else {

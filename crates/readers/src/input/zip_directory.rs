@@ -4,7 +4,7 @@
 //! how many members the end of central directory lists (checked before the
 //! directory is parsed whole). `archive` decides what to read from these.
 
-use super::archive::{MAX_RATIO, RATIO_FLOOR};
+use super::archive::{MAX_RATIO, MemberError, RATIO_FLOOR};
 use super::blob::Range;
 use std::io::Read;
 use std::time::{Duration, SystemTime};
@@ -19,9 +19,8 @@ pub(super) struct ZipEntry {
     pub(super) csize: u64,
     pub(super) size: u64,
     pub(super) crc: u32,
-    /// Where its data starts, or why that is unknown (empty: beyond the
-    /// archive's end).
-    pub(super) start: Result<u64, String>,
+    /// Where its data starts, or why that is unknown.
+    pub(super) start: Result<u64, MemberError>,
     pub(super) mtime: Option<SystemTime>,
 }
 
@@ -52,7 +51,7 @@ pub(super) fn overlapping(
     for (lo, hi, k) in ranges {
         match reach {
             Some((end, owner)) if lo < end => {
-                let name = crate::text::name_bytes_display(&entries[owner].1.raw);
+                let name = mqdiag_model::text::name_bytes_display(&entries[owner].1.raw);
                 out.insert(k, (name, lo, hi));
             }
             _ => reach = Some((hi, k)),
@@ -83,27 +82,24 @@ pub(super) fn zip64_sizes(extra: &[u8], size: u64, csize: u64) -> Option<(u64, u
 
 /// Inflate a raw deflate stream at the start of `r` to find its compressed
 /// length, its size and its CRC.
-pub(super) fn inflate_extent(r: &Range) -> Result<(u64, u64, u32), String> {
+pub(super) fn inflate_extent(r: &Range) -> Result<(u64, u64, u32), MemberError> {
     use flate2::{Decompress, FlushDecompress, Status};
-    let mut w = r.open().map_err(|e| e.to_string())?;
+    let mut w = r.open().map_err(MemberError::Read)?;
     let mut d = Decompress::new(false);
     let mut crc = flate2::Crc::new();
     let mut inbuf = vec![0u8; 64 * 1024];
     let mut outbuf = vec![0u8; 256 * 1024];
     loop {
-        let n = w.read(&mut inbuf).map_err(|e| e.to_string())?;
+        let n = w.read(&mut inbuf).map_err(MemberError::Read)?;
         if n == 0 {
-            return Err(format!(
-                "the archive ends inside this member (after {} bytes; truncated archive)",
-                d.total_out()
-            ));
+            return Err(MemberError::EndsInside(d.total_out()));
         }
         let mut off = 0;
         while off < n {
             let (i0, o0) = (d.total_in(), d.total_out());
             let st = d
                 .decompress(&inbuf[off..n], &mut outbuf, FlushDecompress::None)
-                .map_err(|e| format!("corrupt deflate data: {e}"))?;
+                .map_err(MemberError::CorruptDeflate)?;
             let used = (d.total_in() - i0) as usize;
             let made = (d.total_out() - o0) as usize;
             crc.update(&outbuf[..made]);
@@ -112,9 +108,7 @@ pub(super) fn inflate_extent(r: &Range) -> Result<(u64, u64, u32), String> {
                 return Ok((d.total_in(), d.total_out(), crc.sum()));
             }
             if d.total_out() > RATIO_FLOOR && d.total_out() / d.total_in().max(1) > MAX_RATIO {
-                return Err(format!(
-                    "expands more than {MAX_RATIO} times its compressed size (decompression bomb?)"
-                ));
+                return Err(MemberError::Bomb);
             }
             if used == 0 && made == 0 {
                 break;

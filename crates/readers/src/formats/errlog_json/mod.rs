@@ -6,18 +6,19 @@
 //! strings. `ibm_datetime` is UTC. See `shared/formats/error-log.md` §3.
 
 use super::errlog_common::{Dedup, RecordKey, path_facts, rotation_group};
+use super::errlog_text::{ErrlogClocks, display_dir};
 use super::flat_json::{self, Scalar};
 use super::line_source::{FileCtx, LineFormat, LineSource, Standalone};
 use crate::catalog;
-use crate::event::Key as AttrKey;
-use crate::event::{Event, Format, Kind};
 use crate::input::Input;
 use crate::lines::LineMeta;
-use crate::problem::{ProblemCode, Severity};
-use crate::source::{ErrlogClocks, ReadOptions, Source, display_dir};
-use crate::text::trim;
-use crate::text::{decode_line, looks_like_text};
+use crate::source::{ReadOptions, Source};
 use chrono::{DateTime, FixedOffset};
+use mqdiag_model::event::Key as AttrKey;
+use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::trim;
+use mqdiag_model::text::{decode_line, looks_like_text};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -93,7 +94,7 @@ fn is_record_line(line: &str) -> bool {
 }
 
 /// JSON error logs. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "errlog-json",
     family: "error log",
     states_local_time: true,
@@ -158,22 +159,77 @@ impl Standalone for ErrlogJson {
 
     fn new(prepared: super::Prepared) -> ErrlogJson {
         let clocks = prepared.and_then(|p| p.downcast::<ErrlogClocks>().ok());
-        ErrlogJson::reading_as(FORMAT, clocks)
+        ErrlogJson::reading_as(Flavour::ErrorLog, clocks)
     }
 }
 
-/// A source over JSON log lines read as `format`: `errlog-json`, or
-/// `container-log` (the console of an MQ container, where the same records
-/// come mixed with `mq_containerlog` ones and may carry a `kubectl logs
-/// --timestamps` prefix).
+/// Whose JSON lines a source reads, chosen once when it is made: the
+/// records are the same, what comes around them differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    /// An error log (`AMQERR01.json`): MQ's records only.
+    ErrorLog,
+    /// The console of an MQ container: the same records mixed with the
+    /// container's own (`mq_containerlog`) and those of the logs it
+    /// mirrors, each line maybe behind a `kubectl logs --timestamps` stamp.
+    ContainerConsole,
+}
+
+impl Flavour {
+    /// The format its events and inventory rows are of.
+    pub fn format(self) -> Format {
+        match self {
+            Flavour::ErrorLog => FORMAT,
+            Flavour::ContainerConsole => super::container_log::FORMAT,
+        }
+    }
+
+    fn is_console(self) -> bool {
+        self == Flavour::ContainerConsole
+    }
+
+    /// Whether a line may begin with a collector's time stamp.
+    fn stamped_lines(self) -> bool {
+        self.is_console()
+    }
+
+    /// Whether a free-text record may be an `FDC summary:` listing FDCs.
+    fn lists_fdcs(self) -> bool {
+        self.is_console()
+    }
+
+    /// Whether records may be those of logs the console mirrors (Liberty's,
+    /// the start-up MQSC output, mqsimpleauth's).
+    fn mirrors_logs(self) -> bool {
+        self.is_console()
+    }
+
+    /// Whether a record with no message id, cut before its `type` (the
+    /// container's keys are sorted), is free text rather than a log record.
+    fn untyped_is_text(self) -> bool {
+        self.is_console()
+    }
+
+    /// The inventory's variant of a file (`preview_keys`: some record used
+    /// the 9.0.4 technology preview's keys).
+    fn variant(self, preview_keys: bool) -> &'static str {
+        match self {
+            Flavour::ContainerConsole => "json",
+            Flavour::ErrorLog if preview_keys => "9.0.4 preview keys",
+            Flavour::ErrorLog => "ibm_* keys",
+        }
+    }
+}
+
+/// A source over JSON log lines of `flavour`.
 pub fn source(
     inputs: Vec<Input>,
     opts: &ReadOptions,
-    format: Format,
+    flavour: Flavour,
     clocks: Option<std::sync::Arc<ErrlogClocks>>,
 ) -> Box<dyn Source> {
-    let json = ErrlogJson::reading_as(format, clocks);
-    Box::new(LineSource::new(json, format, inputs, opts))
+    let json = ErrlogJson::reading_as(flavour, clocks);
+    Box::new(LineSource::new(json, flavour.format(), inputs, opts))
 }
 
 /// A JSON value as the reader uses it: strings borrowed from the line
@@ -622,7 +678,7 @@ pub struct JsonFile {
 /// always UTC: no --tz needed; `clocks` gives the local offset when a text
 /// log beside it states one.
 pub struct ErrlogJson {
-    format: Format,
+    flavour: Flavour,
     /// The offsets the run's text error logs state (`prepare`).
     clocks: Option<std::sync::Arc<ErrlogClocks>>,
     /// Records also in an older generation of the rotated set.
@@ -638,10 +694,10 @@ pub struct ErrlogJson {
 }
 
 impl ErrlogJson {
-    /// The state of one source of records read as `format`.
-    fn reading_as(format: Format, clocks: Option<std::sync::Arc<ErrlogClocks>>) -> ErrlogJson {
+    /// The state of one source of records of `flavour`.
+    fn reading_as(flavour: Flavour, clocks: Option<std::sync::Arc<ErrlogClocks>>) -> ErrlogJson {
         ErrlogJson {
-            format,
+            flavour,
             clocks,
             dedup: Dedup::default(),
             line: String::new(),
@@ -703,7 +759,7 @@ impl LineFormat for ErrlogJson {
         line.clear();
         line.push_str(trim(&decode_line(bytes).0));
         self.stamp.clear();
-        if self.format == crate::formats::container_log::FORMAT
+        if self.flavour.stamped_lines()
             && let Some(rest) = super::container_log::strip_kubectl_stamp(&line)
         {
             let n = line.len() - rest.len();
@@ -800,12 +856,11 @@ impl LineFormat for ErrlogJson {
         if let Some(mut e) = self.record(run, ctx, no, &found) {
             e.offset = meta.offset;
             // A container's `FDC summary:` record lists FDCs: each is one.
-            let fdcs =
-                if self.format == crate::formats::container_log::FORMAT && e.kind == Kind::Text {
-                    super::ffstsummary::events_in(&e.text, ctx.origin, no, *e.ts.offset())
-                } else {
-                    Vec::new()
-                };
+            let fdcs = if self.flavour.lists_fdcs() && e.kind == Kind::Text {
+                super::ffstsummary::events_in(&e.text, ctx.origin, no, *e.ts.offset())
+            } else {
+                Vec::new()
+            };
             ctx.emit(e);
             for mut f in fdcs {
                 f.offset = meta.offset;
@@ -818,16 +873,7 @@ impl LineFormat for ErrlogJson {
 
     fn finish_file(&mut self, run: JsonFile, ctx: &mut FileCtx) {
         self.dedup.end_file();
-        let variant = vec![
-            if self.format == crate::formats::container_log::FORMAT {
-                "json"
-            } else if run.preview_keys {
-                "9.0.4 preview keys"
-            } else {
-                "ibm_* keys"
-            }
-            .to_string(),
-        ];
+        let variant = vec![self.flavour.variant(run.preview_keys).to_string()];
         // The loop raises the row's size to the bytes read.
         super::errlog_common::close_file(ctx.info, variant, run.duplicates, None);
     }
@@ -911,9 +957,7 @@ impl ErrlogJson {
                 return None;
             }
         }
-        // Records of the logs a container console mirrors (Liberty's,
-        // the start-up MQSC output, mqsimpleauth's).
-        let mirrored = if self.format == crate::formats::container_log::FORMAT {
+        let mirrored = if self.flavour.mirrors_logs() {
             super::container_log::mirrored(
                 key!(found, "type"),
                 key!(found, "ibm_processname"),
@@ -936,7 +980,7 @@ impl ErrlogJson {
                 inserts.push((canon, v));
             }
         }
-        let text = crate::event::spare_copy(if message.is_empty() {
+        let text = mqdiag_model::event::spare_copy(if message.is_empty() {
             msgid.unwrap_or_default()
         } else {
             message
@@ -949,15 +993,13 @@ impl ErrlogJson {
             // not in MQ's catalogue; MQSC output without one is its echo of
             // the commands.
             _ if liberty || (mirrored.is_some() && msgid.is_none()) => Kind::Text,
-            // Cut before its `type` (the container's keys are sorted).
-            None if msgid.is_none() && self.format == crate::formats::container_log::FORMAT => {
-                Kind::Text
-            }
+            // Cut before its `type`.
+            None if msgid.is_none() && self.flavour.untyped_is_text() => Kind::Text,
             _ => Kind::LogRecord,
         };
         let mut e = Event::new(ts, ctx.origin.clone(), no, kind, text);
         // A record carries about 20 attributes: one allocation, not five.
-        e.attrs = crate::event::Attrs::spare(32, 512);
+        e.attrs = mqdiag_model::event::Attrs::spare(32, 512);
         e.pid = pid;
         e.tid = tid;
         if liberty {

@@ -1,7 +1,7 @@
 use super::*;
-use crate::fileinfo::FileInfo;
 use crate::formats::line_source::LineReader;
 use crate::testkit;
+use mqdiag_model::fileinfo::FileInfo;
 
 const READER: LineReader<ErrlogJson> = LineReader::new();
 
@@ -9,7 +9,7 @@ const READER: LineReader<ErrlogJson> = LineReader::new();
 /// case, written twice, empty, not text, or not among `KEYS`.
 #[test]
 fn members_index_agrees_with_member() {
-    let mut rng = crate::testrng::Rng::new(5);
+    let mut rng = mqdiag_model::testrng::Rng::new(5);
     let mut names: Vec<&str> = KEYS.to_vec();
     names.extend([
         "IBM_DateTime",
@@ -87,7 +87,7 @@ fn both_key_spellings_and_numbers_as_strings() {
     assert_eq!(e.get(AttrKey::Qmgr), Some("QM1"));
     assert_eq!(e.get(AttrKey::Scope), Some("qmgr"));
     assert_eq!(
-        crate::timefmt::rfc3339(&e.ts),
+        mqdiag_model::timefmt::rfc3339(&e.ts),
         "2018-02-22T06:54:53.942000+00:00"
     );
     let e = &evs[1];
@@ -107,7 +107,7 @@ fn a_record_cut_after_its_time_is_kept_incomplete() {
     assert_eq!(evs[0].tid, Some(4));
     assert_eq!(evs[0].get(AttrKey::Incomplete), Some("true"));
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[0].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[0].ts),
         "2024-01-01T00:00:00.000000+00:00"
     );
     assert_eq!(infos[0].problem_count, 1);
@@ -321,7 +321,7 @@ fn a_record_cut_in_its_time_takes_the_collectors() {
         testkit::drain(source(
             vec![Input::from_bytes("pod.log", text.as_bytes())],
             &ReadOptions::default(),
-            crate::formats::container_log::FORMAT,
+            Flavour::ContainerConsole,
             None,
         ))
     };
@@ -330,7 +330,7 @@ fn a_record_cut_in_its_time_takes_the_collectors() {
     );
     assert_eq!(evs.len(), 1);
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[0].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[0].ts),
         "2021-12-15T23:39:21.000100+00:00"
     );
     assert_eq!(evs[0].get(AttrKey::Incomplete), Some("true"));

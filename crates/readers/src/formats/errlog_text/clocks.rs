@@ -7,10 +7,63 @@
 
 use super::prescan::{Plan, order_index, prescan};
 use crate::input::Input;
-use crate::source::{ErrlogClocks, OffsetRuns, display_dir};
 
 /// Runs kept per directory or host (each file keeps at most `MAX_SEGS`).
 const MAX_RUNS: usize = 16_384;
+
+/// Runs of one UTC offset in the text error logs of a directory or host:
+/// `(first, last, offset)`, UTC seconds and offset seconds, by `first`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct OffsetRuns {
+    pub runs: Vec<(i64, i64, i32)>,
+    /// The text log that stated them (the first, by path).
+    pub path: String,
+}
+
+impl OffsetRuns {
+    /// The offset in force at `utc`: the run holding it, else the nearer
+    /// of the runs before and after (a change between two runs happened
+    /// somewhere in the gap; the nearer side is the better guess).
+    pub fn at(&self, utc: i64) -> Option<i32> {
+        let i = self.runs.partition_point(|r| r.0 <= utc);
+        let before = i.checked_sub(1).map(|j| self.runs[j]);
+        let after = self.runs.get(i).copied();
+        match (before, after) {
+            (Some(b), _) if utc <= b.1 => Some(b.2),
+            (Some(b), Some(a)) => Some(if utc - b.1 <= a.0 - utc { b.2 } else { a.2 }),
+            (Some(b), None) => Some(b.2),
+            (None, Some(a)) => Some(a.2),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The offsets the text error logs of a run state, per directory (the JSON
+/// log beside a text log is written by the same queue manager at the same
+/// moments) and per writing host (`Host()`).
+#[derive(Debug, Default, Clone)]
+pub struct ErrlogClocks {
+    pub by_dir: std::collections::BTreeMap<String, OffsetRuns>,
+    pub by_host: std::collections::BTreeMap<String, OffsetRuns>,
+}
+
+impl ErrlogClocks {
+    /// The offset for a record at `utc` of a JSON log in `dir` written by
+    /// `host`, and the text log it comes from.
+    pub fn at(&self, dir: &str, host: Option<&str>, utc: i64) -> Option<(i32, &str)> {
+        let runs = self
+            .by_dir
+            .get(dir)
+            .or_else(|| host.and_then(|h| self.by_host.get(&h.to_ascii_lowercase())))?;
+        Some((runs.at(utc)?, runs.path.as_str()))
+    }
+}
+
+/// The directory part of a display path (`case.zip/QM1/errors`), the key
+/// the text and JSON logs of one queue manager share.
+pub fn display_dir(display: &str) -> &str {
+    display.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
+}
 
 /// The offsets stated by these text error logs, per directory and host.
 /// Only called when the run has JSON error logs to place.

@@ -773,7 +773,7 @@ pub(super) fn is_attr_line(line: &str, t: &str) -> bool {
 pub(super) fn has_control(s: &str) -> bool {
     // Printable ASCII and tab hold none: skipped eight bytes at a time.
     let b = s.as_bytes();
-    b[crate::text::plain_ascii_prefix(b)..]
+    b[mqdiag_model::text::plain_ascii_prefix(b)..]
         .iter()
         .any(|&b| b < 0x20 && b != b'\t' && b != 0x0c || b == 0x7f)
 }

@@ -19,7 +19,7 @@ mod parser;
 mod prescan;
 mod source;
 
-pub use clocks::survey;
+pub use clocks::{ErrlogClocks, display_dir, survey};
 use header::*;
 use parser::*;
 use prescan::*;
@@ -29,14 +29,14 @@ use source::*;
 use super::errlog_common::{Dedup, PathFacts, RecordKey, path_facts, rotation_group};
 use super::line_source::Standalone;
 use crate::catalog;
-use crate::event::{Event, Format, Kind};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::problem::{ProblemCode, Severity};
 use crate::source::ReadOptions;
-use crate::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_start};
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::text::{Encoding, decode_line, looks_like_text, trim, trim_end, trim_start};
 use regex::Regex;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::LazyLock;
@@ -103,7 +103,7 @@ const KNOWN_ATTRS: &[&str] = &[
 ];
 
 /// Text error logs (`AMQERR0n.LOG`). Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "errlog-text",
     family: "error log",
     states_local_time: true,

@@ -724,13 +724,13 @@ pub(super) fn join_paragraphs_into<'a>(
 
 /// Canonical insert names and the event attribute each raw value is kept
 /// under.
-pub(super) const INSERT_ATTRS: &[(&str, crate::event::Key)] = &[
-    ("ArithInsert1", crate::event::Key::ArithInsert1),
-    ("ArithInsert2", crate::event::Key::ArithInsert2),
-    ("CommentInsert1", crate::event::Key::CommentInsert1),
-    ("CommentInsert2", crate::event::Key::CommentInsert2),
-    ("CommentInsert3", crate::event::Key::CommentInsert3),
-    ("RemoteHost", crate::event::Key::RemoteHost),
+pub(super) const INSERT_ATTRS: &[(&str, mqdiag_model::event::Key)] = &[
+    ("ArithInsert1", mqdiag_model::event::Key::ArithInsert1),
+    ("ArithInsert2", mqdiag_model::event::Key::ArithInsert2),
+    ("CommentInsert1", mqdiag_model::event::Key::CommentInsert1),
+    ("CommentInsert2", mqdiag_model::event::Key::CommentInsert2),
+    ("CommentInsert3", mqdiag_model::event::Key::CommentInsert3),
+    ("RemoteHost", mqdiag_model::event::Key::RemoteHost),
 ];
 
 /// The offset for a record without `Time()` at `line`: that of the records

@@ -517,7 +517,7 @@ pub(super) fn mode(m: &BTreeMap<i32, u64>) -> Option<(i32, u64)> {
 }
 
 pub(super) fn offset_label(secs: i32) -> String {
-    crate::timefmt::offset_str(FixedOffset::east_opt(secs).expect("offset in range"))
+    mqdiag_model::timefmt::offset_str(FixedOffset::east_opt(secs).expect("offset in range"))
 }
 
 // ---------------------------------------------------------------------------

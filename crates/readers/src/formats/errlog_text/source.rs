@@ -2,9 +2,9 @@
 //! into events by the line source's loop.
 
 use super::*;
-use crate::event::Key;
 use crate::formats::line_source::{FileCtx, LineFormat};
 use crate::lines::LineMeta;
+use mqdiag_model::event::Key;
 
 /// What is kept while one file is read.
 pub struct FileRun {
@@ -273,7 +273,7 @@ impl ErrlogText {
         }
         let text = match &r.msgid {
             Some(id) => {
-                let mut t = crate::event::spare_text(id.len() + 2 + summary.len());
+                let mut t = mqdiag_model::event::spare_text(id.len() + 2 + summary.len());
                 t.push_str(id);
                 t.push_str(": ");
                 t.push_str(summary);
@@ -285,7 +285,7 @@ impl ErrlogText {
         let mut e = Event::new(ts, ctx.origin.clone(), r.line, Kind::LogRecord, text);
         e.offset = r.offset;
         // A record carries 20 to 30 attributes: one allocation, not five.
-        e.attrs = crate::event::Attrs::spare(32, 1024);
+        e.attrs = mqdiag_model::event::Attrs::spare(32, 1024);
         if r.incomplete {
             e.set(Key::Incomplete, "true");
         }

@@ -452,7 +452,10 @@ fn year_first_headers_are_read_beside_day_first_ones() {
     ]
     .concat();
     let (evs, infos) = source_events(&text);
-    let ts: Vec<String> = evs.iter().map(|e| crate::timefmt::rfc3339(&e.ts)).collect();
+    let ts: Vec<String> = evs
+        .iter()
+        .map(|e| mqdiag_model::timefmt::rfc3339(&e.ts))
+        .collect();
     assert_eq!(
         ts,
         [
@@ -485,11 +488,11 @@ fn time_attribute_decides_order_and_offset() {
     .concat();
     let (evs, infos) = source_events(&text);
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[0].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[0].ts),
         "2024-07-05T16:39:06.517000+01:00"
     );
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[1].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[1].ts),
         "2024-07-05T16:40:00.000000+01:00"
     );
     assert_eq!(infos[0].problem_count, 0);
@@ -529,16 +532,16 @@ fn each_record_shows_its_own_offset() {
     let (evs, infos) = source_events(&text);
     // Each record at the wall clock written in its header.
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[0].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[0].ts),
         "2024-03-30T10:00:00.000000+01:00"
     );
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[1].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[1].ts),
         "2024-03-31T10:00:00.000000+02:00"
     );
     // Without Time(): the offset of its neighbour.
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[3].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[3].ts),
         "2024-03-31T12:00:00.000000+02:00"
     );
     assert_eq!(infos[0].problem_count, 0);
@@ -582,7 +585,10 @@ fn records_without_time_between_a_dst_change_take_the_neighbour_that_fits() {
     ]
     .concat();
     let (evs, infos) = source_events(&text);
-    let ts: Vec<String> = evs.iter().map(|e| crate::timefmt::rfc3339(&e.ts)).collect();
+    let ts: Vec<String> = evs
+        .iter()
+        .map(|e| mqdiag_model::timefmt::rfc3339(&e.ts))
+        .collect();
     assert_eq!(
         ts,
         [
@@ -680,7 +686,7 @@ fn headers_without_user_still_give_the_offset() {
     .concat();
     let (evs, infos) = source_events(&text);
     assert_eq!(
-        crate::timefmt::rfc3339(&evs[1].ts),
+        mqdiag_model::timefmt::rfc3339(&evs[1].ts),
         "2024-04-26T10:05:00.000000+02:00"
     );
     assert_eq!(infos[0].problem_count, 0);
@@ -795,14 +801,14 @@ fn records_carry_their_catalogue_row() {
     let (evs, _) = source_events(&text);
     assert_eq!(evs.len(), msgs.len());
     for e in &evs {
-        let id = e.get(crate::event::Key::Msgid).expect("msgid");
+        let id = e.get(mqdiag_model::event::Key::Msgid).expect("msgid");
         assert_eq!(e.catalog, crate::catalog::row_of(id), "{id}");
     }
     assert_eq!(
         crate::catalog::entry_of(&evs[0]).map(|x| x.id),
         Some("AMQ9209")
     );
-    assert_eq!(evs[2].catalog, crate::event::CatalogRow::NONE);
+    assert_eq!(evs[2].catalog, mqdiag_model::event::CatalogRow::NONE);
     let attrs = |e: &Event| -> Vec<(String, String)> {
         e.attrs
             .iter()
@@ -811,8 +817,14 @@ fn records_carry_their_catalogue_row() {
             .collect()
     };
     assert_eq!(attrs(&evs[0]), attrs(&evs[3]));
-    assert_eq!(evs[4].get(crate::event::Key::Address), Some("10.1.0.6"));
-    assert_eq!(evs[0].get(crate::event::Key::Address), Some("10.1.0.5"));
+    assert_eq!(
+        evs[4].get(mqdiag_model::event::Key::Address),
+        Some("10.1.0.6")
+    );
+    assert_eq!(
+        evs[0].get(mqdiag_model::event::Key::Address),
+        Some("10.1.0.5")
+    );
 }
 
 /// The first pass's block skip passes over exactly the lines, one by one,
@@ -834,7 +846,7 @@ fn block_skip_is_the_line_test() {
         b"\x0b",
         b"(",
     ];
-    let mut rng = crate::testrng::Rng::new(25);
+    let mut rng = mqdiag_model::testrng::Rng::new(25);
     for _ in 0..20_000 {
         let mut block = Vec::new();
         for _ in 0..rng.below(12) {
@@ -880,7 +892,7 @@ fn byte_tests_are_the_text_tests() {
         b"\xe2\x80\x83",
         b"_",
     ];
-    let mut rng = crate::testrng::Rng::new(26);
+    let mut rng = mqdiag_model::testrng::Rng::new(26);
     for _ in 0..50_000 {
         let mut line = Vec::new();
         for _ in 0..rng.below(7) {

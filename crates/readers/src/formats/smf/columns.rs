@@ -3,7 +3,7 @@
 //! where the columns the reader needs are. Behaviour is data here: adding a
 //! structure or a renamed column is one table row.
 
-use crate::event::{AttrName, Key};
+use mqdiag_model::event::{AttrName, Key};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -294,7 +294,7 @@ pub struct Layout {
 /// header of the common block (`Date,Time,LPAR,QMgr,...`). A trailing
 /// empty cell (a comma at the end of the line) is not a column.
 pub fn header_layout(line: &[u8], file_struct: Option<&str>) -> Option<Layout> {
-    let text = crate::text::decode_lossy(line);
+    let text = mqdiag_model::text::decode_lossy(line);
     let mut cells: Vec<&str> = text.split(',').collect();
     if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
         cells.pop();

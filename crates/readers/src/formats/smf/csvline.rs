@@ -413,7 +413,7 @@ mod tests {
         assert!(lines.len() > 100, "fixtures not found");
         // Damage every line: each `,`, `"` and `=` deleted or doubled in
         // turn (a simple deterministic generator picks which).
-        let mut rng = crate::testrng::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x2545_f491_4f6c_dd1d);
         let mut damaged = Vec::new();
         for l in &lines {
             for _ in 0..8 {

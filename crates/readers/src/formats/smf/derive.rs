@@ -3,8 +3,8 @@
 //! for people.
 
 use super::row::Row;
-use crate::event::{Attrs, Key};
-use crate::timefmt::human_us;
+use mqdiag_model::event::{Attrs, Key};
+use mqdiag_model::timefmt::human_us;
 use std::fmt::Write;
 
 /// Every attribute name `derive` sets, and the reader's own two. Rows
@@ -175,7 +175,7 @@ pub fn derive(row: &Row, mut attrs: Option<&mut Attrs>) -> String {
     if let Some(q) = &qmgr {
         set(Key::Qmgr, q);
     }
-    let mut t = crate::event::spare_text(160);
+    let mut t = mqdiag_model::event::spare_text(160);
     t.push_str(s);
     if let Some(q) = &qmgr {
         push_all(&mut t, &[" ", q]);
@@ -554,7 +554,7 @@ mod tests {
 
     #[test]
     fn integers_are_written_as_format_writes_them() {
-        let mut rng = crate::testrng::Rng::new(0x5eed_1e55);
+        let mut rng = mqdiag_model::testrng::Rng::new(0x5eed_1e55);
         let mut vs = vec![0, 1, -1, 9, 10, -10, 99, 100, 12345, i64::MIN, i64::MAX];
         vs.extend((0..2000).map(|i| (rng.next() as i64) >> (i % 64)));
         for v in vs {

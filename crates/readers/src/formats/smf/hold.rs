@@ -2,7 +2,7 @@
 //! (`HORIZON`) or the budget is full, and leave as events in instant order.
 
 use super::*;
-use crate::event::Key;
+use mqdiag_model::event::Key;
 
 impl FileState {
     #[allow(clippy::too_many_arguments)]

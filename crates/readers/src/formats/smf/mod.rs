@@ -39,20 +39,21 @@ mod value;
 pub use survey::survey;
 
 use super::Reader;
-use crate::event::{Attrs, Event, Format, Kind, Origin};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::{LineMeta, LineReader, MAX_LINE};
-use crate::problem::{ProblemCode, Severity};
-use crate::source::{Interest, LparClock, LparClocks, ReadOptions, Source};
+use crate::source::{Interest, ReadOptions, Source};
 use chrono::{Duration, FixedOffset, NaiveDateTime, TimeZone};
 use columns::Layout;
 use csvline::Field;
+use mqdiag_model::event::{Attrs, Event, Format, Kind, Origin};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
 use row::Row;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
 use std::io::Read;
 use std::sync::Arc;
+use survey::{LparClock, LparClocks};
 use timing::{Placed, Timer, Timing};
 
 /// Rows are held back until they are this much older than the newest
@@ -88,7 +89,7 @@ const MAX_LISTED: usize = 8;
 pub struct SmfCsvReader;
 
 /// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "smf-csv",
     family: "SMF",
     states_local_time: false,
@@ -344,6 +345,77 @@ enum Fit {
     Rejoined(usize),
 }
 
+/// Why a data row is skipped. `Display` gives the row's problem as the
+/// inventory says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum RowError {
+    /// A quote left open in this column (0-based) of that name.
+    UnbalancedQuote {
+        column: usize,
+        name: String,
+    },
+    TooWide {
+        n: usize,
+        width: usize,
+    },
+    /// Fewer columns than the header's; `last`: the name of the last.
+    Short {
+        n: usize,
+        width: usize,
+        last: String,
+    },
+    /// `Short` on the last line of a file that ends without a line end.
+    EndsMidRow {
+        n: usize,
+        width: usize,
+        last: String,
+    },
+    /// The record's `Date` and `Time` cells, which do not read as one.
+    BadTime {
+        date: String,
+        time: String,
+    },
+}
+
+impl RowError {
+    /// This error on a line the file ends in, unterminated.
+    fn on_last_line(self) -> RowError {
+        match self {
+            RowError::Short { n, width, last } => RowError::EndsMidRow { n, width, last },
+            other => other,
+        }
+    }
+}
+
+impl std::fmt::Display for RowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowError::UnbalancedQuote { column, name } => write!(
+                f,
+                "unbalanced quote in column {} `{name}`: row skipped",
+                column + 1
+            ),
+            RowError::TooWide { n, width } => {
+                write!(f, "row has {n} columns, the header {width}: row skipped")
+            }
+            RowError::Short { n, width, last } => write!(
+                f,
+                "short row: {n} of {width} columns (ends at `{last}`): row skipped"
+            ),
+            RowError::EndsMidRow { n, width, last } => write!(
+                f,
+                "file ends mid-row: {n} of {width} columns (ends at `{last}`): row skipped"
+            ),
+            RowError::BadTime { date, time } => write!(
+                f,
+                "record time `{date}`,`{time}` is not a date and time: row skipped"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RowError {}
+
 /// The fields of a row fitted when it was read: its kept offsets, else
 /// split and fitted again.
 fn refit(layout: &Layout, line: &[u8], cells: Option<&csvline::Kept>, f: &mut Vec<Field>) -> bool {
@@ -360,7 +432,7 @@ fn refit(layout: &Layout, line: &[u8], cells: Option<&csvline::Kept>, f: &mut Ve
 /// rest of the line holds no quote and the row is as wide as its header
 /// (nearly every row: a WQ row has ~500 cells and rules read ~40). The
 /// fields are then those first columns; any other row is split whole.
-fn fit_prefix(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+fn fit_prefix(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, RowError> {
     let limit = layout.split_limit();
     if limit >= layout.width() {
         return fit(layout, line, fields);
@@ -383,7 +455,7 @@ fn fit_prefix(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<F
 }
 
 /// Split a data row and fit it to the header; the problem when it cannot.
-fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, String> {
+fn fit(layout: &Layout, line: &[u8], fields: &mut Vec<Field>) -> Result<Fit, RowError> {
     let split = csvline::split(line, fields);
     fit_split(layout, line, fields, split)
 }
@@ -394,14 +466,13 @@ fn fit_split(
     line: &[u8],
     fields: &mut Vec<Field>,
     split: Result<(), csvline::Unbalanced>,
-) -> Result<Fit, String> {
-    let name = |i: usize| layout.names.get(i).map_or("?", String::as_str);
+) -> Result<Fit, RowError> {
+    let name = |i: usize| layout.names.get(i).map_or("?", String::as_str).to_string();
     if let Err(u) = split {
-        return Err(format!(
-            "unbalanced quote in column {} `{}`: row skipped",
-            u.field + 1,
-            name(u.field)
-        ));
+        return Err(RowError::UnbalancedQuote {
+            column: u.field,
+            name: name(u.field),
+        });
     }
     // The formatter ends every line with a comma: a last empty unquoted
     // field is that comma, never a value (strings are quoted, numbers are
@@ -418,20 +489,17 @@ fn fit_split(
         if let Some(i) = csvline::rejoin(line, fields, width) {
             return Ok(Fit::Rejoined(i));
         }
-        return Err(format!(
-            "row has {n} columns, the header {width}: row skipped"
-        ));
+        return Err(RowError::TooWide { n, width });
     }
     // A quote inside a quoted cell that swallowed the separators after it.
     if let Some(i) = fields
         .iter()
         .position(|f| f.quoted && memchr::memchr(b'"', f.bytes(line)).is_some())
     {
-        return Err(format!(
-            "unbalanced quote in column {} `{}`: row skipped",
-            i + 1,
-            name(i)
-        ));
+        return Err(RowError::UnbalancedQuote {
+            column: i,
+            name: name(i),
+        });
     }
     if let Some(at) = layout.interval_at
         && n + 3 == width
@@ -439,10 +507,11 @@ fn fit_split(
         fields.splice(at..at, [Field::EMPTY; 3]);
         return Ok(Fit::NoInterval);
     }
-    Err(format!(
-        "short row: {n} of {width} columns (ends at `{}`): row skipped",
-        name(n.saturating_sub(1))
-    ))
+    Err(RowError::Short {
+        n,
+        width,
+        last: name(n.saturating_sub(1)),
+    })
 }
 
 impl FileState {
@@ -564,7 +633,7 @@ impl FileState {
     /// A header row; on the first line, the news that there is none.
     /// Whether the line was a header.
     fn header(&mut self, no: u64, line: &[u8], first: bool) -> bool {
-        let text = crate::text::decode_lossy(line);
+        let text = mqdiag_model::text::decode_lossy(line);
         let mut cells: Vec<&str> = text.split(',').collect();
         if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
             cells.pop();
@@ -649,25 +718,32 @@ impl FileState {
     ) {
         let fitted = match fit_prefix(layout, line, fields) {
             Ok(v) => v,
-            Err(mut msg) => {
-                if unterminated && msg.starts_with("short row") {
-                    msg = msg.replacen("short row", "file ends mid-row", 1);
-                }
-                self.info
-                    .problem(ProblemCode::BadLine, Some(no), Severity::Warning, 1, msg);
+            Err(err) => {
+                let err = if unterminated {
+                    err.on_last_line()
+                } else {
+                    err
+                };
+                self.info.problem(
+                    ProblemCode::BadLine,
+                    Some(no),
+                    Severity::Warning,
+                    1,
+                    err.to_string(),
+                );
                 return;
             }
         };
         let row = Row::new(layout, line, fields);
         let record = match row.datetime_of("Date", "Time") {
             Ok(t) => t,
-            Err(what) => {
+            Err(err) => {
                 self.info.problem(
                     ProblemCode::BadTime,
                     Some(no),
                     Severity::Warning,
                     1,
-                    format!("record time {what} is not a date and time: row skipped"),
+                    err.to_string(),
                 );
                 return;
             }
@@ -886,16 +962,15 @@ fn cells(row: &Row, attrs: &mut Attrs) {
 
 impl Row<'_> {
     /// The record time from its two columns.
-    fn datetime_of(&self, d: &str, t: &str) -> Result<NaiveDateTime, String> {
+    fn datetime_of(&self, d: &str, t: &str) -> Result<NaiveDateTime, RowError> {
         let dv = self.get(d);
         let tv = self.get(t);
         match value::date_time(dv.as_deref(), tv.as_deref()) {
             Ok(Some(x)) => Ok(x),
-            _ => Err(format!(
-                "`{}`,`{}`",
-                dv.as_deref().unwrap_or(""),
-                tv.as_deref().unwrap_or("")
-            )),
+            _ => Err(RowError::BadTime {
+                date: dv.unwrap_or_default().into_owned(),
+                time: tv.unwrap_or_default().into_owned(),
+            }),
         }
     }
 }
@@ -960,11 +1035,11 @@ impl Source for SmfSource {
     /// out when the rows do not show them.
     fn next_rows(
         &mut self,
-        sink: &mut crate::sink::RowSink,
+        sink: &mut mqdiag_model::sink::RowSink,
         out: &mut Vec<u8>,
         n: usize,
         limit: usize,
-        row: &mut dyn FnMut(crate::sink::RowMeta, usize, usize),
+        row: &mut dyn FnMut(mqdiag_model::sink::RowMeta, usize, usize),
     ) -> bool {
         self.no_attrs = !sink.spec.format.shows_attrs();
         if let Some(fs) = self.file.as_mut() {

@@ -3,8 +3,8 @@
 use super::columns::Layout;
 use super::csvline::{self, Field};
 use super::value;
-use crate::text::decode_lossy;
 use chrono::NaiveDateTime;
+use mqdiag_model::text::decode_lossy;
 use std::borrow::Cow;
 
 pub struct Row<'a> {

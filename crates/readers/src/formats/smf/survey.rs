@@ -11,15 +11,61 @@ use super::columns::{self, Layout};
 use super::row::Row;
 use super::timing::Timing;
 use super::{ESTIMATE_ROWS, ESTIMATE_VOTES, anchor, clock, fit_prefix};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
-use crate::source::{LparClock, LparClocks};
+use mqdiag_model::fileinfo::FileInfo;
 use std::collections::BTreeMap;
 
 /// Rows of a file without anchors read to learn its LPARs.
 const PLAIN_ROWS: usize = 16;
 /// Bytes read from one file at most (headers are 10 KB, rows 1-2 KB).
 const MAX_BYTES: usize = 4 << 20;
+
+/// One queue manager's clock evidence from the SMF files of a run: how far
+/// STCK columns read from the LPAR-local `Date`/`Time` (seconds, STCK minus
+/// local), from how many agreeing rows of which file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LparClock {
+    pub stck_minus_local: i32,
+    pub rows: u32,
+    pub path: String,
+}
+
+/// The clock evidence of a run per (LPAR, queue manager), and for each LPAR
+/// the file that says once that its zone is unknown.
+#[derive(Debug, Default, Clone)]
+pub struct LparClocks {
+    pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
+    /// LPAR → the first file (by path) expected to find its zone unknown.
+    /// A file that finds it unknown against this expectation says so
+    /// itself.
+    pub first_file: std::collections::BTreeMap<String, String>,
+    /// Each task's accounting interval from its WTAS rows (`WTAS_Interval_
+    /// Start`, `_End`, as written), by `LPAR/QMgr/Correl/Date Time`: the
+    /// interval of that record's WQ rows.
+    pub task_intervals: std::collections::HashMap<
+        String,
+        (chrono::NaiveDateTime, chrono::NaiveDateTime),
+        rustc_hash::FxBuildHasher,
+    >,
+}
+
+impl LparClocks {
+    /// The evidence for a queue manager, else for its LPAR when every
+    /// queue manager of the LPAR seen agrees (they share the LPAR's clock).
+    pub fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
+        if let Some(c) = self.by_qmgr.get(&(lpar.to_string(), qmgr.to_string())) {
+            return Some(c);
+        }
+        let mut same = self
+            .by_qmgr
+            .range((lpar.to_string(), String::new())..)
+            .take_while(|((l, _), _)| l == lpar)
+            .map(|(_, c)| c);
+        let first = same.next()?;
+        same.all(|c| c.stck_minus_local == first.stck_minus_local)
+            .then_some(first)
+    }
+}
 
 /// The clock evidence of these SMF files, and for each LPAR whose zone
 /// stays unknown the file that says so: the first in path order, so that

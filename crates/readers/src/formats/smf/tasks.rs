@@ -12,9 +12,9 @@
 
 use super::columns::{self, Layout};
 use super::row::Row;
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use chrono::NaiveDateTime;
+use mqdiag_model::fileinfo::FileInfo;
 use std::collections::HashMap;
 
 /// Task intervals kept at most (a key and two times each, about 100

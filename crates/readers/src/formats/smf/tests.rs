@@ -1,11 +1,11 @@
 use super::*;
 use crate::testkit;
-use crate::timefmt::rfc3339;
+use mqdiag_model::timefmt::rfc3339;
 
 fn read(name: &str, text: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
     let input = Input::from_bytes(name, text.as_bytes().to_vec());
     let opts = ReadOptions {
-        tz: tz.and_then(crate::timefmt::parse_offset),
+        tz: tz.and_then(mqdiag_model::timefmt::parse_offset),
         ..ReadOptions::default()
     };
     let (evs, mut infos) = testkit::read_inputs(&SmfCsvReader, vec![input], &opts);
@@ -163,7 +163,7 @@ fn siblings(inputs: &[Input]) -> crate::formats::Siblings<'_> {
 fn read_in_run(files: &[(&str, &str)], name: &str, tz: Option<&str>) -> (Vec<Event>, FileInfo) {
     let inputs: Vec<Input> = files.iter().map(|(n, t)| mem(n, t)).collect();
     let opts = ReadOptions {
-        tz: tz.and_then(crate::timefmt::parse_offset),
+        tz: tz.and_then(mqdiag_model::timefmt::parse_offset),
         ..ReadOptions::default()
     };
     let prepared = SmfCsvReader.prepare(&siblings(&inputs), &opts);
@@ -286,7 +286,7 @@ fn a_full_hold_budget_lets_the_earliest_rows_go() {
     let lines = |budget: usize| -> Vec<u64> {
         let input = Input::from_bytes("SMF-WTAS.csv", text.as_bytes().to_vec());
         let opts = ReadOptions {
-            tz: crate::timefmt::parse_offset("+00:00"),
+            tz: mqdiag_model::timefmt::parse_offset("+00:00"),
             ..ReadOptions::default()
         };
         let run = SmfRun {
@@ -313,8 +313,8 @@ fn a_full_hold_budget_lets_the_earliest_rows_go() {
 /// attributes built) against rows rendered from full events.
 #[test]
 fn text_rows_without_attributes_are_the_rows_of_full_events() {
-    use crate::sink::{RowRenderer, TimelineFormat};
-    use crate::sink::{RowSink, RowSpec};
+    use mqdiag_model::sink::{RowRenderer, TimelineFormat};
+    use mqdiag_model::sink::{RowSink, RowSpec};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/smf");
     let mut files = Vec::new();
     for sub in std::fs::read_dir(&dir).unwrap() {
@@ -648,7 +648,7 @@ fn lpar_files(stck: &str, stck_tz: Option<&str>) -> Vec<(Vec<Event>, FileInfo)> 
         mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1")),
     ];
     let opts = ReadOptions::default().with_format_options(SmfOptions {
-        stck_tz: stck_tz.and_then(crate::timefmt::parse_offset),
+        stck_tz: stck_tz.and_then(mqdiag_model::timefmt::parse_offset),
     });
     read_all(files, opts)
 }
@@ -737,7 +737,7 @@ fn an_unknown_zone_is_said_once_per_lpar() {
     let files = read_all(
         vec![mem("SMF-QMAC.csv", &qmac_rows("MPX1", "QML1"))],
         ReadOptions {
-            tz: crate::timefmt::parse_offset("+03:00"),
+            tz: mqdiag_model::timefmt::parse_offset("+03:00"),
             ..ReadOptions::default()
         },
     );

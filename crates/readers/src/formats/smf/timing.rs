@@ -94,7 +94,7 @@ pub struct Timer {
     /// (LPAR/QMgr) → (previous, current) collection time, QCST.
     collections: Times,
     /// The run's SMF evidence: its task intervals place WQ rows.
-    clocks: Option<std::sync::Arc<crate::source::LparClocks>>,
+    clocks: Option<std::sync::Arc<super::survey::LparClocks>>,
     /// The key being looked up (every row has one: built in place).
     key: String,
 }
@@ -130,7 +130,7 @@ fn advance(map: &mut Times, k: &str, now: NaiveDateTime) -> Option<NaiveDateTime
 
 impl Timer {
     /// A timer that places WQ rows in the task intervals of `clocks`.
-    pub fn with_tasks(clocks: Option<std::sync::Arc<crate::source::LparClocks>>) -> Timer {
+    pub fn with_tasks(clocks: Option<std::sync::Arc<super::survey::LparClocks>>) -> Timer {
         Timer {
             clocks,
             ..Timer::default()

@@ -2,8 +2,8 @@
 //! "absent", dates with a comma before the microseconds, durations split
 //! into seconds and microseconds.
 
-use crate::text::trim;
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
+use mqdiag_model::text::trim;
 
 /// A cleaned cell: trimmed; `None` for the formatter's "no value" forms
 /// (empty, blank `="    "`, all dots: binary zeros or a field missing from
@@ -40,15 +40,15 @@ pub fn time(s: &str) -> Option<NaiveTime> {
         // The comma made a point, on the stack (every row has times).
         let mut buf = [0u8; 32];
         if b.len() > buf.len() {
-            return crate::timefmt::parse_time_of_day(
+            return mqdiag_model::timefmt::parse_time_of_day(
                 format!("{}.{}", &s[..8], &s[9..]).as_bytes(),
             );
         }
         buf[..b.len()].copy_from_slice(b);
         buf[8] = b'.';
-        return crate::timefmt::parse_time_of_day(&buf[..b.len()]);
+        return mqdiag_model::timefmt::parse_time_of_day(&buf[..b.len()]);
     }
-    crate::timefmt::parse_time_of_day(b)
+    mqdiag_model::timefmt::parse_time_of_day(b)
 }
 
 /// A `(DATE)` and `(TIME)` pair. `Ok(None)`: no value (empty, or the

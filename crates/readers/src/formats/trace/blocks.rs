@@ -32,14 +32,14 @@
 //! generated trace with each of these cases).
 
 use super::{Layout, MAX_STACK, Step, Thread, TraceSource, micros_between};
-use crate::event::{Event, Origin};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::sink::push_elapsed;
-use crate::sink::{RowMeta, RowSink, RowSpec};
 use crate::source::ReadOptions;
 use chrono::{FixedOffset, NaiveDate, NaiveTime};
+use mqdiag_model::event::{Event, Origin};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::sink::push_elapsed;
+use mqdiag_model::sink::{RowMeta, RowSink, RowSpec};
 use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};

@@ -90,7 +90,7 @@ impl Day {
             .from_local_datetime(&date.and_time(NaiveTime::MIN))
             .single()?;
         let mut text = [0u8; 32];
-        (crate::timefmt::rfc3339_into(&t, &mut text) == 32).then_some(())?;
+        (mqdiag_model::timefmt::rfc3339_into(&t, &mut text) == 32).then_some(())?;
         Some(Day {
             date,
             offset,

@@ -207,7 +207,7 @@ impl TraceSource {
             && !self.in_header
             // Near the edge of what can be ordered, every line goes the
             // full way: one dated past it is then a located problem.
-            && self.date.is_some_and(crate::timefmt::orderable_date)
+            && self.date.is_some_and(mqdiag_model::timefmt::orderable_date)
             && self.layout.counter == Some(false)
             && self.seg.as_ref().is_some_and(|s| s.info.pid.is_some())
     }
@@ -251,7 +251,7 @@ impl TraceSource {
             _ => self.day.insert(Day::new(date, off)?),
         };
         let key = day.base + p.tod_nanos;
-        if !crate::timefmt::orderable(key) {
+        if !mqdiag_model::timefmt::orderable(key) {
             // Built the full way: the merge reports it, with its line.
             return None;
         }

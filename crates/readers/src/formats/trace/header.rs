@@ -31,7 +31,7 @@ pub(super) fn parse_header_date(s: &str, four_digit_is_dmy: bool) -> Option<Naiv
     let (m, d) = if dmy { (b, a) } else { (a, b) };
     // A year no event can be ordered in (`01/01/10000`, `1900`) is a
     // misread or damaged header: no date, rather than events in year 10000.
-    NaiveDate::from_ymd_opt(y, m, d).filter(|d| crate::timefmt::orderable_date(*d))
+    NaiveDate::from_ymd_opt(y, m, d).filter(|d| mqdiag_model::timefmt::orderable_date(*d))
 }
 
 /// Header facts gathered from either header style.
@@ -64,7 +64,7 @@ pub(super) fn header_date_as(s: &str, dmy: bool) -> Option<NaiveDate> {
     let (m, d) = if dmy { (b, a) } else { (a, b) };
     // A year no event can be ordered in (`01/01/10000`, `1900`) is a
     // misread or damaged header: no date, rather than events in year 10000.
-    NaiveDate::from_ymd_opt(y, m, d).filter(|d| crate::timefmt::orderable_date(*d))
+    NaiveDate::from_ymd_opt(y, m, d).filter(|d| mqdiag_model::timefmt::orderable_date(*d))
 }
 
 pub(super) fn date_time_as(s: &str, dmy: bool) -> Option<NaiveDateTime> {

@@ -26,17 +26,17 @@ use stack::*;
 
 use super::Reader;
 use super::binary_trace::is_trace_name;
-use crate::event::{Event, Format, Kind, Origin, Ts};
-use crate::fileinfo::FileInfo;
 use crate::input::Input;
 use crate::lines::LineReader;
-use crate::problem::{ProblemCode, Severity};
-use crate::sink::{RowMeta, RowSink};
-use crate::sink::{push_plain_row_tail, push_thread};
 use crate::source::{ReadOptions, Source};
-use crate::text::{decode_lossy, looks_like_text};
-use crate::timefmt::parse_time_of_day;
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
+use mqdiag_model::event::{Event, Format, Kind, Origin, Ts};
+use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::sink::{RowMeta, RowSink};
+use mqdiag_model::sink::{push_plain_row_tail, push_thread};
+use mqdiag_model::text::{decode_lossy, looks_like_text};
+use mqdiag_model::timefmt::parse_time_of_day;
 use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
 use std::io::Read;
@@ -52,7 +52,7 @@ const MAX_HEADER_HOLD: usize = 256;
 pub struct TraceReader;
 
 /// Formatted traces (`dspmqtrc` output). Its facts for the rest of the program.
-pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
+pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "fmt-trace",
     family: "trace",
     states_local_time: true,

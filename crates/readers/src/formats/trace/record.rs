@@ -253,7 +253,7 @@ impl TraceSource {
         // the merge leaves it out as a located, counted `bad-time` problem.
         let interest = self.opts.interest.as_deref().filter(|_| {
             ts.timestamp_nanos_opt()
-                .is_some_and(crate::timefmt::orderable)
+                .is_some_and(mqdiag_model::timefmt::orderable)
         });
         self.threads.trim();
         let ahead = &mut self.ahead;

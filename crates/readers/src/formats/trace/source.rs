@@ -416,7 +416,7 @@ impl Source for TraceSource {
         true
     }
 
-    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+    fn current_origin(&self) -> Option<Arc<mqdiag_model::event::Origin>> {
         self.seg.as_ref().map(|s| s.origin.clone())
     }
 

@@ -70,7 +70,7 @@ impl Threads {
     /// record is oldest first. A forgotten thread is met again as a new
     /// one. Called between records, never while a thread is held.
     pub(super) fn trim(&mut self) {
-        let cap = crate::budget::MAX_THREADS;
+        let cap = mqdiag_model::budget::MAX_THREADS;
         if self.all.len() <= cap {
             return;
         }

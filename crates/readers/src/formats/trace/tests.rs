@@ -199,7 +199,7 @@ fn word_scans_agree_with_byte_loops() {
     let bytes = [
         b' ', b'\t', b'a', b'Z', b'0', b':', b'.', 0, 0x80, 0xA0, 0x29, 0x89, 0xFF,
     ];
-    let mut rng = crate::testrng::Rng::new(5);
+    let mut rng = mqdiag_model::testrng::Rng::new(5);
     for _ in 0..20_000 {
         let len = rng.below(40);
         let b: Vec<u8> = (0..len).map(|_| bytes[rng.below(bytes.len())]).collect();
@@ -217,7 +217,7 @@ fn word_scans_agree_with_byte_loops() {
 /// every plain time and on times with any one byte changed.
 #[test]
 fn plain_times_agree_with_the_parser() {
-    let mut rng = crate::testrng::Rng::new(11);
+    let mut rng = mqdiag_model::testrng::Rng::new(11);
     let mut checked = 0;
     for i in 0..200_000 {
         let us = rng.next() % 86_400_000_000;
@@ -275,8 +275,8 @@ fn printable_ascii_and_blank_scans_agree_with_the_plain_definitions() {
 
 // Rows of trace inputs rendered straight from their lines (`fast`, with
 // how many took that way) and through events (`slow`), with file facts.
-use crate::sink::{RowRenderer, TimelineFormat};
-use crate::sink::{RowSink, RowSpec};
+use mqdiag_model::sink::{RowRenderer, TimelineFormat};
+use mqdiag_model::sink::{RowSink, RowSpec};
 type Problems = Vec<(Option<u64>, String)>;
 type Facts = (u64, Option<Ts>, Option<Ts>, u64, u64, Problems);
 type Rows = Vec<(RowMeta, Vec<u8>)>;
@@ -517,7 +517,7 @@ fn text_rows_straight_from_lines_equal_rows_of_events() {
 /// to the full way.
 #[test]
 fn damaged_traces_give_the_same_rows_both_ways() {
-    let mut rng = crate::testrng::Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut rng = mqdiag_model::testrng::Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut rnd = move |m: usize| rng.below(m);
     let mut files = Vec::new();
     for d in [
@@ -751,7 +751,7 @@ fn blocks_on_helpers_give_the_rows_of_one_reader() {
 #[test]
 fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
     let mut body = linux_head();
-    let mut rng = crate::testrng::Rng::new(7);
+    let mut rng = mqdiag_model::testrng::Rng::new(7);
     // Microseconds since midnight: the trace starts at 23:58:00.
     let mut t: u64 = (23 * 3600 + 58 * 60) * 1_000_000;
     let mut stacks: Vec<Vec<String>> = vec![Vec::new(); 8];

@@ -43,10 +43,10 @@
 use super::Source;
 use super::container_log::stamp_len;
 use super::flat_json::plain_text;
-use crate::event::Event;
-use crate::fileinfo::FileInfo;
 use crate::input::{Input, Location};
 use crate::lines::{Filtered, LineFilter};
+use mqdiag_model::event::Event;
+use mqdiag_model::fileinfo::FileInfo;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -1100,7 +1100,7 @@ impl Source for WrappedSource {
         infos
     }
 
-    fn current_origin(&self) -> Option<Arc<crate::event::Origin>> {
+    fn current_origin(&self) -> Option<Arc<mqdiag_model::event::Origin>> {
         self.inner.current_origin()
     }
 }

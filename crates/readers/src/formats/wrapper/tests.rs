@@ -190,7 +190,7 @@ fn docker_records_by_hand_are_what_serde_reads() {
         "\\n", "\"", "\\", "\\u0027", " ", "}", ",", "\t", "é", "\r", "\\r", "x", "", "\\t",
         "\\\\", "\\\"", "\\ud83d", "\\u00e9",
     ];
-    let mut rng = crate::testrng::Rng::new(0x5eed_d0c4_e201);
+    let mut rng = mqdiag_model::testrng::Rng::new(0x5eed_d0c4_e201);
     let (mut sure, mut escaped) = (0, 0);
     for _ in 0..40_000 {
         let t = rng.damaged(&seeds, &tokens, 3);
@@ -239,7 +239,7 @@ fn plain_consoles_and_other_text_have_no_wrapper() {
 
 #[test]
 fn odd_bytes_do_not_panic() {
-    let mut rng = crate::testrng::Rng::new(27);
+    let mut rng = mqdiag_model::testrng::Rng::new(27);
     let parts = [
         "{\"log\":\"",
         "\\n\"",
@@ -333,7 +333,7 @@ fn line_by_line_is_what_the_reader_gives() {
         format!("{stamp} stdout F "),
         format!("{stamp} stdout F \r"),
     ];
-    let mut rng = crate::testrng::Rng::new(0x11e5_b711);
+    let mut rng = mqdiag_model::testrng::Rng::new(0x11e5_b711);
     let mut checked = 0;
     let w = detect(format!("{}\n", parts[1]).as_bytes()).expect("cri");
     for _ in 0..3_000 {
