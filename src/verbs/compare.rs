@@ -85,7 +85,7 @@ impl Watch for Counting<'_> {
         self.teller.window(w);
     }
     fn event(&mut self, e: &mqdiag_model::event::Event) {
-        if let Some(m) = e.attr("msgid") {
+        if let Some(m) = e.get(mqdiag_model::event::Key::Msgid) {
             *self.messages.entry(m.to_string()).or_default() += 1;
         }
         self.charts.observe(e);
