@@ -163,28 +163,28 @@ pub fn dataset(f: Format) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mqdiag_model::event::{FormatInfo, Origin};
+    use mqdiag_model::event::{FormatFamily, FormatInfo, Origin};
     use std::sync::Arc;
 
     /// The facts the readers declare for these formats (the model cannot
     /// see the readers).
     pub(crate) static ERRLOG_TEXT: Format = Format::of(&FormatInfo {
         name: "errlog-text",
-        family: "error log",
+        family: FormatFamily::ErrorLog,
         states_local_time: true,
         dataset: "ibmmq.errorlog",
         host_is_writer: false,
     });
     pub(crate) static FDC: Format = Format::of(&FormatInfo {
         name: "fdc",
-        family: "FDC",
+        family: FormatFamily::Fdc,
         states_local_time: false,
         dataset: "ibmmq.fdc",
         host_is_writer: true,
     });
     pub(crate) static FMT_TRACE: Format = Format::of(&FormatInfo {
         name: "fmt-trace",
-        family: "trace",
+        family: FormatFamily::Trace,
         states_local_time: true,
         dataset: "ibmmq.trace",
         host_is_writer: false,

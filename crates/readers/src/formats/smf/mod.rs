@@ -90,7 +90,7 @@ pub struct SmfCsvReader;
 /// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&crate::event::FormatInfo {
     name: "smf-csv",
-    family: "SMF",
+    family: mqdiag_model::event::FormatFamily::Smf,
     states_local_time: false,
     dataset: "ibmmq.smf",
     host_is_writer: false,
