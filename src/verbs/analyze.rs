@@ -27,7 +27,7 @@ impl Watch for Charting<'_> {
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
-    let plan = Plan::new(&a.only, &a.skip, &a.set)?;
+    let plan = Plan::new(&a.only, &a.skip, &a.set).map_err(|e| e.to_string())?;
     let kind = match a.format {
         Some(f) => f.into(),
         None => crate::outpath::infer(

@@ -85,7 +85,7 @@ impl Watch for Counting<'_> {
         self.teller.window(w);
     }
     fn event(&mut self, e: &mqdiag_model::event::Event) {
-        if let Some(m) = e.attr("msgid") {
+        if let Some(m) = e.get(mqdiag_model::event::Key::Msgid) {
             *self.messages.entry(m.to_string()).or_default() += 1;
         }
         self.charts.observe(e);
@@ -94,7 +94,7 @@ impl Watch for Counting<'_> {
 
 fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Result<Side, String> {
     let input = input_args(a, vec![path.to_path_buf()]);
-    let plan = Plan::new(&[], &[], &[])?;
+    let plan = Plan::new(&[], &[], &[]).map_err(|e| e.to_string())?;
     let read = input.read_options();
     let opened = input.open_except(&[], &read, input.progress_wanted())?;
     let mut messages: HashMap<String, u64> = HashMap::new();

@@ -72,9 +72,9 @@ pub type Ts = DateTime<FixedOffset>;
 pub struct FormatInfo {
     /// The contract's `format` value: what reports and the inventory show.
     pub name: &'static str,
-    /// The kind of input in words (`trace`, `error log`): the overview
-    /// chart's lane legend.
-    pub family: &'static str,
+    /// The kind of input (trace, error log): the overview chart's lane
+    /// colour and legend.
+    pub family: FormatFamily,
     /// Whether the format states the local time people read off it
     /// (traces and error logs): a time of day the user types (`--since
     /// 06:22`) is meant in its offset.
@@ -86,6 +86,33 @@ pub struct FormatInfo {
     pub host_is_writer: bool,
 }
 
+/// The kinds of input, as the overview chart tells its lanes apart. A
+/// type, not words, so that a format cannot name one the chart has no
+/// colour for. (Not the catalogue's message families.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FormatFamily {
+    Trace,
+    ErrorLog,
+    Smf,
+    JobLog,
+    Fdc,
+    Other,
+}
+
+impl FormatFamily {
+    /// The words the legend shows.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FormatFamily::Trace => "trace",
+            FormatFamily::ErrorLog => "error log",
+            FormatFamily::Smf => "SMF",
+            FormatFamily::JobLog => "job log",
+            FormatFamily::Fdc => "FDC",
+            FormatFamily::Other => "other",
+        }
+    }
+}
+
 /// An input format: a handle on its `FormatInfo`. Equal when the facts
 /// are one and the same declaration.
 #[derive(Clone, Copy)]
@@ -94,7 +121,7 @@ pub struct Format(&'static FormatInfo);
 /// The facts of files no reader took.
 static UNKNOWN: FormatInfo = FormatInfo {
     name: "unknown",
-    family: "other",
+    family: FormatFamily::Other,
     states_local_time: false,
     dataset: "ibmmq.other",
     host_is_writer: false,
@@ -123,7 +150,7 @@ impl Format {
     }
 
     /// See `FormatInfo::family`.
-    pub fn family(self) -> &'static str {
+    pub fn family(self) -> FormatFamily {
         self.0.family
     }
 
@@ -764,7 +791,7 @@ mod tests {
         use super::*;
         static A: FormatInfo = FormatInfo {
             name: "a-format",
-            family: "trace",
+            family: FormatFamily::Trace,
             states_local_time: true,
             dataset: "ibmmq.a",
             host_is_writer: false,
@@ -772,7 +799,7 @@ mod tests {
         // Another declaration of the same name is the same format.
         static A2: FormatInfo = FormatInfo {
             name: "a-format",
-            family: "other",
+            family: FormatFamily::Other,
             states_local_time: false,
             dataset: "ibmmq.b",
             host_is_writer: true,
@@ -783,7 +810,7 @@ mod tests {
         assert_ne!(a, Format::UNKNOWN);
         assert!(a < Format::UNKNOWN);
         assert!(a.states_local_time() && !Format::UNKNOWN.states_local_time());
-        assert_eq!((a.as_str(), a.family()), ("a-format", "trace"));
+        assert_eq!((a.as_str(), a.family()), ("a-format", FormatFamily::Trace));
         assert_eq!(serde_json::to_string(&a).unwrap(), "\"a-format\"");
         assert_eq!(format!("{:?}", Format::UNKNOWN), "unknown");
     }

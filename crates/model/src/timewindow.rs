@@ -25,20 +25,71 @@ pub enum Form {
     TimeOfDay,
 }
 
+/// Why a window text could not be read, or the window is empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowError {
+    /// A local time the offset skips or repeats (or out of its range).
+    NotInOffset { text: String, offset: FixedOffset },
+    /// None of the accepted forms.
+    NotATime(String),
+    /// `--since` after `--until`; `times_of_day` when both were one,
+    /// which the message says needs dates to cross midnight.
+    Reversed {
+        since: String,
+        until: String,
+        times_of_day: bool,
+    },
+}
+
+impl std::fmt::Display for WindowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WindowError::NotInOffset { text, offset } => {
+                write!(f, "`{text}` is not a time in {offset}")
+            }
+            WindowError::NotATime(s) => write!(
+                f,
+                "`{s}` is not a time: use RFC 3339, YYYY-MM-DD[ HH:MM[:SS]] or HH:MM[:SS]"
+            ),
+            WindowError::Reversed {
+                since,
+                until,
+                times_of_day,
+            } => {
+                write!(f, "--since {since} is after --until {until}")?;
+                if *times_of_day {
+                    f.write_str(" (a window across midnight needs dates: --since 'YYYY-MM-DD 23:00' --until 'YYYY-MM-DD 01:00')")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
+
 fn time_of_day(s: &str) -> Option<NaiveTime> {
     NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
         .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
         .ok()
 }
 
-fn local(off: FixedOffset, t: NaiveDateTime, s: &str) -> Result<Ts, String> {
+fn local(off: FixedOffset, t: NaiveDateTime, s: &str) -> Result<Ts, WindowError> {
     off.from_local_datetime(&t)
         .single()
-        .ok_or_else(|| format!("`{s}` is not a time in {off}"))
+        .ok_or_else(|| WindowError::NotInOffset {
+            text: s.to_string(),
+            offset: off,
+        })
 }
 
 /// The instant `s` names, in `off` on `day` where it states neither.
-pub fn parse(s: &str, end: End, off: FixedOffset, day: NaiveDate) -> Result<(Ts, Form), String> {
+pub fn parse(
+    s: &str,
+    end: End,
+    off: FixedOffset,
+    day: NaiveDate,
+) -> Result<(Ts, Form), WindowError> {
     let s = s.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Ok((t, Form::Absolute));
@@ -60,9 +111,7 @@ pub fn parse(s: &str, end: End, off: FixedOffset, day: NaiveDate) -> Result<(Ts,
     if let Some(t) = time_of_day(s) {
         return Ok((local(off, day.and_time(t), s)?, Form::TimeOfDay));
     }
-    Err(format!(
-        "`{s}` is not a time: use RFC 3339, YYYY-MM-DD[ HH:MM[:SS]] or HH:MM[:SS]"
-    ))
+    Err(WindowError::NotATime(s.to_string()))
 }
 
 /// Both ends; `since` after `until` is an error whatever the forms (a
@@ -73,22 +122,17 @@ pub fn resolve(
     until: Option<&str>,
     off: FixedOffset,
     day: NaiveDate,
-) -> Result<(Option<Ts>, Option<Ts>), String> {
+) -> Result<(Option<Ts>, Option<Ts>), WindowError> {
     let s = since.map(|x| parse(x, End::Since, off, day)).transpose()?;
     let u = until.map(|x| parse(x, End::Until, off, day)).transpose()?;
     if let (Some((st, sf)), Some((ut, uf))) = (s, u)
         && ut < st
     {
-        let midnight = if sf == Form::TimeOfDay && uf == Form::TimeOfDay {
-            " (a window across midnight needs dates: --since 'YYYY-MM-DD 23:00' --until 'YYYY-MM-DD 01:00')"
-        } else {
-            ""
-        };
-        return Err(format!(
-            "--since {} is after --until {}{midnight}",
-            since.unwrap_or_default(),
-            until.unwrap_or_default()
-        ));
+        return Err(WindowError::Reversed {
+            since: since.unwrap_or_default().to_string(),
+            until: until.unwrap_or_default().to_string(),
+            times_of_day: sf == Form::TimeOfDay && uf == Form::TimeOfDay,
+        });
     }
     Ok((s.map(|x| x.0), u.map(|x| x.0)))
 }
@@ -135,7 +179,9 @@ mod tests {
     #[test]
     fn window_ends() {
         // Times of day are not moved to the next day.
-        let e = resolve(Some("06:23"), Some("06:22"), off(0), day()).unwrap_err();
+        let e = resolve(Some("06:23"), Some("06:22"), off(0), day())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is after") && e.contains("needs dates"), "{e}");
         let (s, u) = resolve(
             Some("2012-05-04 23:00"),
@@ -145,11 +191,38 @@ mod tests {
         )
         .unwrap();
         assert_eq!(u.unwrap() - s.unwrap(), chrono::Duration::hours(2));
-        let e = resolve(Some("2012-05-05"), Some("2012-05-04"), off(0), day()).unwrap_err();
+        let e = resolve(Some("2012-05-05"), Some("2012-05-04"), off(0), day())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is after"), "{e}");
         // A whole day as both ends.
         let (s, u) = resolve(Some("2012-05-04"), Some("2012-05-04"), off(0), day()).unwrap();
         assert!(s.unwrap() < u.unwrap());
         assert_eq!(resolve(None, None, off(0), day()).unwrap(), (None, None));
+    }
+
+    #[test]
+    fn messages() {
+        let e = |s: Option<&str>, u: Option<&str>| {
+            resolve(s, u, off(0), day()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            e(Some(" yesterday "), None),
+            "`yesterday` is not a time: use RFC 3339, YYYY-MM-DD[ HH:MM[:SS]] or HH:MM[:SS]"
+        );
+        assert_eq!(
+            e(Some("06:23"), Some("06:22")),
+            "--since 06:23 is after --until 06:22 (a window across midnight needs dates: \
+             --since 'YYYY-MM-DD 23:00' --until 'YYYY-MM-DD 01:00')"
+        );
+        assert_eq!(
+            e(Some("2012-05-05"), Some("06:22")),
+            "--since 2012-05-05 is after --until 06:22"
+        );
+        let not_in = WindowError::NotInOffset {
+            text: "x".into(),
+            offset: off(-4),
+        };
+        assert_eq!(not_in.to_string(), "`x` is not a time in -04:00");
     }
 }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::passes::testutil::{entry, exit, trace};
-use mqdiag_model::event::Kind;
+use mqdiag_model::event::{Key, Kind};
 
 fn rows_of(events: &[Event], by: By) -> Vec<Row> {
     let mut c = Calls::new(by, None);
@@ -113,7 +113,7 @@ fn reasons_classes_and_open_calls() {
     ];
     let mut ev = ev;
     ev[4].elapsed_us = None;
-    ev[4].set_attr("unmatched", "true");
+    ev[4].set(Key::Unmatched, "true");
     let rows = rows_of(&ev, By::Process);
     let c = row(&rows, "MQCONNX");
     assert_eq!((c.stats.calls, c.stats.failed), (1, 1));
@@ -136,7 +136,7 @@ fn reasons_classes_and_open_calls() {
 fn trace_starting_inside_a_call_counts_it_once_as_open() {
     let mut outer = exit("a.FMT", 3, "10:00:00.000300", 7, 1, "MQGET", "OK", 0);
     outer.elapsed_us = None;
-    outer.set_attr("unmatched", "true");
+    outer.set(Key::Unmatched, "true");
     let ev = vec![
         entry("a.FMT", 1, "10:00:00.000000", 7, 1, "zstMQGET"),
         exit("a.FMT", 2, "10:00:00.000200", 7, 1, "zstMQGET", "OK", 200),

@@ -17,13 +17,14 @@ pub use baseline::read_baseline;
 pub use facts::{assign_input, learn_input, nothing_read, reader_panic, redact_input};
 
 use crate::calls::{By, Calls, Row};
-use crate::passes::{Hook, Plan, RULES};
+use crate::passes::{Hook, Plan, PlanError, RULES};
 use crate::timeline::{Merged, TimeWindow};
 use chrono::FixedOffset;
 use mqdiag_model::event::{Event, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Finding;
-use mqdiag_model::redact::Redactor;
+use mqdiag_model::redact::{OverBudget, Redactor};
+use mqdiag_model::timewindow::WindowError;
 use mqdiag_readers::open::{OpenError, Opened, Request};
 use mqdiag_readers::source::{ReadOptions, Source};
 use std::collections::HashSet;
@@ -33,29 +34,37 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub enum Error {
     /// `--only`, `--skip` or `--set` named something that is not there.
-    Plan(String),
+    Plan(PlanError),
     /// Nothing could be opened.
     Open(OpenError),
     /// The `--since`/`--until` window could not be resolved.
-    Window(String),
+    Window(WindowError),
     /// A baseline report could not be read.
     Baseline(String),
     /// The names to redact passed the redactor's budget.
-    Redaction(String),
+    Redaction(OverBudget),
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Plan(m) | Error::Window(m) | Error::Baseline(m) | Error::Redaction(m) => {
-                f.write_str(m)
-            }
+            Error::Plan(e) => e.fmt(f),
             Error::Open(e) => e.fmt(f),
+            Error::Window(e) => e.fmt(f),
+            Error::Baseline(m) => f.write_str(m),
+            Error::Redaction(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// A plan made from user input (`Plan::new`) can fail the same way.
+impl From<PlanError> for Error {
+    fn from(e: PlanError) -> Error {
+        Error::Plan(e)
+    }
+}
 
 impl From<OpenError> for Error {
     fn from(e: OpenError) -> Error {

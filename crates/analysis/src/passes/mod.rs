@@ -22,7 +22,7 @@ pub mod stories;
 pub mod testutil;
 
 pub use pass::{ChartKind, Hook, MakeHook, Order, Pass, RuleInfo, THRESHOLD_MAX, Threshold};
-pub use plan::{Plan, Settings};
+pub use plan::{Plan, PlanError, Settings};
 pub use shared::{ThreadKey, by_key, ms_between, parts_key, thread_key};
 
 pub use rules::RULES;
@@ -84,7 +84,11 @@ mod tests {
             .find(|(r, _)| r.id == "tcp-send-stall")
             .unwrap();
         assert_eq!(s.get("min_wait_ms"), 100.0);
-        let err = |v: &str| Plan::new(&[], &[], &[v.to_string()]).unwrap_err();
+        let err = |v: &str| {
+            Plan::new(&[], &[], &[v.to_string()])
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err("nosuch.x=1").contains("unknown rule `nosuch`"));
         assert!(err("tcp-send-stall.nokey=1").contains("has no threshold `nokey`"));
         assert!(err("tcp-send-stall.nokey=1").contains("min_wait_ms"));
@@ -96,6 +100,20 @@ mod tests {
         assert!(Plan::new(&[], &[], &["slow-dns.correlate_s=1e9".to_string()]).is_ok());
         assert!(err("tcp-send-stall.min_wait_ms").contains("RULE.KEY=VALUE"));
         assert!(err("nodot=1").contains("RULE.KEY=VALUE"));
+        // Whole messages, as the binary prints them.
+        assert_eq!(
+            err("unreadable-input.x=1"),
+            "--set `unreadable-input.x=1`: rule `unreadable-input` has no thresholds"
+        );
+        assert_eq!(
+            err("tcp-send-stall.min_wait_ms=-5"),
+            "--set `tcp-send-stall.min_wait_ms=-5`: tcp-send-stall.min_wait_ms must be \
+             between 0 and 1000000000"
+        );
+        assert_eq!(
+            err("tcp-send-stall.min_wait_ms= x"),
+            "--set `tcp-send-stall.min_wait_ms= x`: ` x` is not a number"
+        );
     }
 
     #[test]
@@ -108,6 +126,7 @@ mod tests {
         assert!(
             Plan::new(&["bogus".into()], &[], &[])
                 .unwrap_err()
+                .to_string()
                 .contains("unknown rule")
         );
     }

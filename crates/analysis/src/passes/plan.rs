@@ -33,6 +33,84 @@ impl Settings {
     }
 }
 
+/// Why `--only`, `--skip` or `--set` was refused. Each message names the
+/// bad part and what would have been accepted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlanError {
+    /// `--only` or `--skip` named no rule.
+    UnknownRule(String),
+    /// A `--set` that is not `RULE.KEY=VALUE`.
+    SetForm(String),
+    /// A `--set` whose rule is not there.
+    SetUnknownRule { set: String, rule: String },
+    /// A `--set` for a rule with no thresholds, or none of that key.
+    NoThreshold {
+        set: String,
+        rule: String,
+        key: String,
+        keys: Vec<&'static str>,
+    },
+    /// A `--set` value that is not a finite number.
+    NotANumber { set: String, value: String },
+    /// A `--set` value outside the threshold's bounds.
+    OutOfRange {
+        set: String,
+        rule: String,
+        key: String,
+        min: f64,
+        max: f64,
+    },
+}
+
+/// The rules' ids, for messages.
+fn known() -> String {
+    RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlanError::UnknownRule(id) => {
+                write!(f, "unknown rule `{id}`; the rules are: {}", known())
+            }
+            PlanError::SetForm(s) => write!(f, "--set `{s}`: expected RULE.KEY=VALUE"),
+            PlanError::SetUnknownRule { set, rule } => write!(
+                f,
+                "--set `{set}`: unknown rule `{rule}`; the rules are: {}",
+                known()
+            ),
+            PlanError::NoThreshold {
+                set, rule, keys, ..
+            } if keys.is_empty() => write!(f, "--set `{set}`: rule `{rule}` has no thresholds"),
+            PlanError::NoThreshold {
+                set,
+                rule,
+                key,
+                keys,
+            } => write!(
+                f,
+                "--set `{set}`: rule `{rule}` has no threshold `{key}`; its thresholds are: {}",
+                keys.join(", ")
+            ),
+            PlanError::NotANumber { set, value } => {
+                write!(f, "--set `{set}`: `{value}` is not a number")
+            }
+            PlanError::OutOfRange {
+                set,
+                rule,
+                key,
+                min,
+                max,
+            } => write!(
+                f,
+                "--set `{set}`: {rule}.{key} must be between {min} and {max}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
 /// Which rules run and with what thresholds.
 #[derive(Clone)]
 pub struct Plan {
@@ -42,11 +120,10 @@ pub struct Plan {
 impl Plan {
     /// Validate `--only`, `--skip` and `--set`; errors name the bad part
     /// and what would have been accepted.
-    pub fn new(only: &[String], skip: &[String], sets: &[String]) -> Result<Plan, String> {
-        let known = || RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ");
+    pub fn new(only: &[String], skip: &[String], sets: &[String]) -> Result<Plan, PlanError> {
         for id in only.iter().chain(skip) {
             if rule(id.trim()).is_none() {
-                return Err(format!("unknown rule `{id}`; the rules are: {}", known()));
+                return Err(PlanError::UnknownRule(id.clone()));
             }
         }
         let mut settings: BTreeMap<&'static str, Settings> = RULES
@@ -54,39 +131,40 @@ impl Plan {
             .map(|r| (r.id, Settings::defaults(r)))
             .collect();
         for s in sets {
-            let (lhs, value) = s
-                .split_once('=')
-                .ok_or_else(|| format!("--set `{s}`: expected RULE.KEY=VALUE"))?;
-            let (rid, key) = lhs
-                .trim()
-                .split_once('.')
-                .ok_or_else(|| format!("--set `{s}`: expected RULE.KEY=VALUE"))?;
-            let info = rule(rid).ok_or_else(|| {
-                format!(
-                    "--set `{s}`: unknown rule `{rid}`; the rules are: {}",
-                    known()
-                )
+            let form = || PlanError::SetForm(s.clone());
+            let (lhs, value) = s.split_once('=').ok_or_else(form)?;
+            let (rid, key) = lhs.trim().split_once('.').ok_or_else(form)?;
+            let info = rule(rid).ok_or_else(|| PlanError::SetUnknownRule {
+                set: s.clone(),
+                rule: rid.to_string(),
             })?;
-            let t = info.thresholds.iter().find(|t| t.key == key).ok_or_else(|| {
-                let keys: Vec<&str> = info.thresholds.iter().map(|t| t.key).collect();
-                if keys.is_empty() {
-                    format!("--set `{s}`: rule `{rid}` has no thresholds")
-                } else {
-                    format!(
-                        "--set `{s}`: rule `{rid}` has no threshold `{key}`; its thresholds are: {}",
-                        keys.join(", ")
-                    )
-                }
-            })?;
+            let t = info
+                .thresholds
+                .iter()
+                .find(|t| t.key == key)
+                .ok_or_else(|| PlanError::NoThreshold {
+                    set: s.clone(),
+                    rule: rid.to_string(),
+                    key: key.to_string(),
+                    keys: info.thresholds.iter().map(|t| t.key).collect(),
+                })?;
             let v: f64 = value
                 .trim()
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite())
-                .ok_or_else(|| format!("--set `{s}`: `{value}` is not a number"))?;
+                .ok_or_else(|| PlanError::NotANumber {
+                    set: s.clone(),
+                    value: value.to_string(),
+                })?;
             if v < t.min || v > t.max {
-                let range = format!("between {} and {}", t.min, t.max);
-                return Err(format!("--set `{s}`: {rid}.{key} must be {range}"));
+                return Err(PlanError::OutOfRange {
+                    set: s.clone(),
+                    rule: rid.to_string(),
+                    key: key.to_string(),
+                    min: t.min,
+                    max: t.max,
+                });
             }
             settings
                 .get_mut(info.id)

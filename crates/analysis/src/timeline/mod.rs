@@ -2,7 +2,6 @@
 //! source (trace threads interleave a few milliseconds out of order), then a
 //! k-way merge. Memory is bounded by the number of sources, never their size.
 
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeZone};
 use mqdiag_model::event::{Event, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::problem::{ProblemCode, Severity};
@@ -921,7 +920,6 @@ impl Merged {
     }
 }
 
-/// Owned events (a copy of each), for tests that keep them.
 /// Inclusive time bounds.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TimeWindow {
@@ -935,27 +933,7 @@ impl TimeWindow {
     }
 }
 
-/// `--since`/`--until` text: RFC 3339, or a time of day on the date of the
-/// first event.
-pub fn resolve_time(s: &str, first: Option<&Ts>) -> Result<Ts, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok(t);
-    }
-    let tod = NaiveTime::parse_from_str(s, "%H:%M:%S%.f")
-        .or_else(|_| NaiveTime::parse_from_str(s, "%H:%M"))
-        .map_err(|_| format!("`{s}` is neither RFC 3339 nor HH:MM:SS"))?;
-    let Some(first) = first else {
-        // No events: any instant will do, nothing is filtered.
-        return Ok(FixedOffset::east_opt(0)
-            .expect("zero")
-            .from_utc_datetime(&NaiveDate::default().and_time(tod)));
-    };
-    let off = *first.offset();
-    off.from_local_datetime(&first.date_naive().and_time(tod))
-        .single()
-        .ok_or_else(|| format!("`{s}` does not exist on {}", first.date_naive()))
-}
-
+/// Owned events (a copy of each), for tests that keep them.
 #[cfg(test)]
 impl Iterator for Merged {
     type Item = Event;

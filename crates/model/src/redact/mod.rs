@@ -122,6 +122,56 @@ impl Tokens {
     }
 }
 
+/// The redactor's budget was passed while learning (`Redactor::check`):
+/// output could then leak names the redactor had no room to learn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverBudget {
+    max_names: usize,
+    max_bytes: usize,
+}
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--redact: more than {} distinct names or {} MB of them to replace; \
+             refusing to write output that could leak names",
+            self.max_names,
+            self.max_bytes >> 20
+        )
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// Why a saved map (`--redact-map`) could not be loaded.
+#[derive(Debug)]
+pub enum MapError {
+    /// Not the JSON `map_json` writes.
+    Json(serde_json::Error),
+    /// A category no token has.
+    UnknownCategory(String),
+    /// A token that is not its category's prefix and a number.
+    NotAToken {
+        token: String,
+        category: &'static str,
+    },
+}
+
+impl std::fmt::Display for MapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MapError::Json(e) => e.fmt(f),
+            MapError::UnknownCategory(c) => write!(f, "unknown category `{c}`"),
+            MapError::NotAToken { token, category } => {
+                write!(f, "`{token}` is not a {category} token")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MapError {}
+
 #[derive(Default)]
 pub struct Redactor {
     /// Learnt names, lower-cased, with their category.
@@ -138,7 +188,7 @@ pub struct Redactor {
     /// `attr_cat` per attribute name (an SMF row has ~510).
     attr_cats: HashMap<String, Option<Cat>, FxBuildHasher>,
     /// The budget that was passed, if one was.
-    over: Option<String>,
+    over: Option<OverBudget>,
     max_names: usize,
 }
 
@@ -311,11 +361,9 @@ impl Redactor {
     }
 
     /// Fails when a budget was passed: the caller must not print output.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), OverBudget> {
         match &self.over {
-            Some(why) => Err(format!(
-                "--redact: {why}; refusing to write output that could leak names"
-            )),
+            Some(over) => Err(over.clone()),
             None => Ok(()),
         }
     }
@@ -325,11 +373,10 @@ impl Redactor {
             && (self.names.len() + self.tokens.map.len() >= self.max_names
                 || self.name_bytes >= MAX_BYTES)
         {
-            self.over = Some(format!(
-                "more than {} distinct names or {} MB of them to replace",
-                self.max_names,
-                MAX_BYTES >> 20
-            ));
+            self.over = Some(OverBudget {
+                max_names: self.max_names,
+                max_bytes: MAX_BYTES,
+            });
         }
         self.over.is_some()
     }
@@ -915,20 +962,23 @@ impl Redactor {
 
     /// Read a map saved by `map_json` (`--redact-map`): its tokens are
     /// kept, its names are learnt, and new values are numbered after it.
-    pub fn load_map(&mut self, text: &str) -> Result<(), String> {
-        let doc: MapFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn load_map(&mut self, text: &str) -> Result<(), MapError> {
+        let doc: MapFile = serde_json::from_str(text).map_err(MapError::Json)?;
         for e in doc.tokens {
             let cat = ALL_CATS
                 .iter()
                 .copied()
                 .find(|c| c.prefix() == e.category)
-                .ok_or_else(|| format!("unknown category `{}`", e.category))?;
+                .ok_or_else(|| MapError::UnknownCategory(e.category.clone()))?;
             let n = e
                 .token
                 .strip_prefix(cat.prefix())
                 .and_then(|t| t.strip_prefix('-'))
                 .and_then(|t| t.parse::<u32>().ok())
-                .ok_or_else(|| format!("`{}` is not a {} token", e.token, cat.prefix()))?;
+                .ok_or_else(|| MapError::NotAToken {
+                    token: e.token.clone(),
+                    category: cat.prefix(),
+                })?;
             let next = &mut self.tokens.next[cat.index()];
             *next = (*next).max(n);
             if !matches!(cat, Cat::Ip | Cat::Dn | Cat::Addr | Cat::Secret)

@@ -29,7 +29,7 @@ pub fn is_trace_name(name: &str) -> bool {
 /// Unformatted binary traces: known, not read. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "binary-trace",
-    family: "trace",
+    family: mqdiag_model::event::FormatFamily::Trace,
     states_local_time: false,
     dataset: "ibmmq.trace",
     host_is_writer: false,

@@ -497,7 +497,7 @@ fn sniff_text(text: &str) -> u8 {
 /// Container consoles. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "container-log",
-    family: "error log",
+    family: mqdiag_model::event::FormatFamily::ErrorLog,
     states_local_time: true,
     dataset: "ibmmq.container",
     host_is_writer: false,

@@ -20,7 +20,7 @@ const MAX_FIELDS: usize = 200;
 /// FDC reports (and `ffstsummary` listings of them). Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "fdc",
-    family: "FDC",
+    family: mqdiag_model::event::FormatFamily::Fdc,
     states_local_time: false,
     dataset: "ibmmq.fdc",
     host_is_writer: true,

@@ -435,7 +435,7 @@ fn classify(line: &str) -> Line<'_> {
 /// z/OS job logs and consoles. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "zos-joblog",
-    family: "job log",
+    family: mqdiag_model::event::FormatFamily::JobLog,
     states_local_time: false,
     dataset: "ibmmq.joblog",
     host_is_writer: false,

@@ -5,6 +5,7 @@
 
 use crate::Report;
 use mqdiag_analysis::calls::Row;
+use mqdiag_model::event::FormatFamily;
 
 /// Rows shown by total time, then more by slowest call.
 const BUSIEST: usize = 8;
@@ -43,7 +44,7 @@ pub fn not_counted(r: &Report) -> Option<&'static str> {
     let traced = r
         .inputs
         .iter()
-        .any(|i| i.format.family() == "trace" && i.events > 0);
+        .any(|i| i.format.family() == FormatFamily::Trace && i.events > 0);
     (!r.calls_counted && traced)
         .then_some("not counted (no rule that ran uses them); `mqdiag calls` counts them.")
 }

@@ -244,7 +244,7 @@ impl Collected {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mqdiag_model::event::Origin;
+    use mqdiag_model::event::{FormatFamily, Origin};
     use mqdiag_model::findings::{MAX_COUNT_SERIES, Style};
 
     fn ev(path: &Arc<Origin>, at: &str, kind: Kind, attrs: &[(&'static str, &str)]) -> Event {
@@ -278,7 +278,7 @@ mod tests {
         let r = c.finish();
         assert_eq!(r.lanes.len(), 2);
         assert_eq!(r.lanes[0].name, "a/AMQERR01.LOG");
-        assert_eq!(r.lanes[0].kind, "error log");
+        assert_eq!(r.lanes[0].kind, FormatFamily::ErrorLog);
         assert_eq!(r.lanes[1].counts.iter().sum::<u64>(), 36_000);
         assert!(r.lanes.iter().all(|l| l.counts.len() == BUCKETS));
         assert!(r.bucket_us as f64 * BUCKETS as f64 >= 36_000e6);

@@ -10,7 +10,7 @@ use super::svg::{
     DAY, Frame, HOUR, MIN, PALETTE, TimeAxis, W, legend, num, open_svg, text, time_ticks,
 };
 use crate::escape::html as esc;
-use mqdiag_model::event::Ts;
+use mqdiag_model::event::{FormatFamily, Ts};
 use mqdiag_model::findings::thousands;
 use mqdiag_model::problem::Severity;
 use std::fmt::Write as _;
@@ -19,8 +19,8 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lane {
     pub name: String,
-    /// The format family, which picks the colour (`trace`, `error log`).
-    pub kind: &'static str,
+    /// The format family, which picks the colour and legend.
+    pub kind: FormatFamily,
     pub counts: Vec<u64>,
 }
 
@@ -45,14 +45,14 @@ const GAP: f64 = 4.0;
 
 /// Lane colours stay clear of the severity colours (red, orange, blue
 /// bars) except trace blue.
-fn kind_colour(kind: &str) -> &'static str {
+fn kind_colour(kind: FormatFamily) -> &'static str {
     match kind {
-        "trace" => PALETTE[0],
-        "error log" => PALETTE[4],
-        "SMF" => PALETTE[2],
-        "job log" => PALETTE[3],
-        "FDC" => PALETTE[6],
-        _ => PALETTE[7],
+        FormatFamily::Trace => PALETTE[0],
+        FormatFamily::ErrorLog => PALETTE[4],
+        FormatFamily::Smf => PALETTE[2],
+        FormatFamily::JobLog => PALETTE[3],
+        FormatFamily::Fdc => PALETTE[6],
+        FormatFamily::Other => PALETTE[7],
     }
 }
 
@@ -134,12 +134,13 @@ pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> 
         hi = hi.max(m.last.timestamp_micros());
     }
     let tax = TimeAxis::new(lo_all, hi, *t0.offset());
-    let mut kinds: Vec<&str> = lanes.iter().map(|l| l.kind).collect();
-    kinds.sort_unstable();
+    // The legend in the order of the families' words.
+    let mut kinds: Vec<FormatFamily> = lanes.iter().map(|l| l.kind).collect();
+    kinds.sort_unstable_by_key(|k| k.as_str());
     kinds.dedup();
     let mut items: Vec<(String, bool, String)> = kinds
         .iter()
-        .map(|k| (kind_colour(k).to_string(), false, k.to_string()))
+        .map(|k| (kind_colour(*k).to_string(), false, k.as_str().to_string()))
         .collect();
     for sev in [Severity::Error, Severity::Warning, Severity::Info] {
         if markers.iter().any(|m| m.severity == sev) {
@@ -346,12 +347,12 @@ mod tests {
         let lanes = vec![
             Lane {
                 name: "a/very/long/path/that/goes/on/and/on/and/on/AMQERR01.LOG".into(),
-                kind: "error log",
+                kind: FormatFamily::ErrorLog,
                 counts: vec![1, 0, 5, 0],
             },
             Lane {
                 name: "trace<1>.FMT".into(),
-                kind: "trace",
+                kind: FormatFamily::Trace,
                 counts: vec![0, 1000, 0, 0],
             },
         ];

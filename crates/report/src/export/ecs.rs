@@ -12,7 +12,7 @@
 //! file (`mqdiag.line` stays beside it).
 
 use super::{Facts, attr_pairs, dataset};
-use mqdiag_model::event::{Event, Kind};
+use mqdiag_model::event::{Event, Key, Kind};
 use mqdiag_model::timefmt::rfc3339;
 use serde_json::{Map, Value, json};
 
@@ -92,29 +92,33 @@ pub fn document(e: &Event) -> Value {
 }
 
 fn ibmmq(e: &Event, f: &Facts) -> Map<String, Value> {
-    let a = |n| e.attr(n).filter(|v| !v.is_empty());
+    let a = |k: Key| e.get(k).filter(|v| !v.is_empty());
     let mut m = Map::new();
     if let Some(code) = f.msgid {
         let mut el = Map::new();
         put(&mut el, "qmgr", f.qmgr);
         el.insert("code".into(), code.into());
         el.insert("errordescription".into(), e.text.as_str().into());
-        put(&mut el, "explanation", a("explanation"));
-        put(&mut el, "action", a("action"));
-        put(&mut el, "installation", a("installation"));
-        let list = |names: &[&'static str]| -> Option<Vec<&str>> {
-            let v: Vec<&str> = names.iter().filter_map(|n| a(n)).collect();
+        put(&mut el, "explanation", a(Key::Explanation));
+        put(&mut el, "action", a(Key::Action));
+        put(&mut el, "installation", a(Key::Installation));
+        let list = |keys: &[Key]| -> Option<Vec<&str>> {
+            let v: Vec<&str> = keys.iter().filter_map(|&k| a(k)).collect();
             (!v.is_empty()).then_some(v)
         };
         put(
             &mut el,
             "arithinsert",
-            list(&["arith_insert1", "arith_insert2"]),
+            list(&[Key::ArithInsert1, Key::ArithInsert2]),
         );
         put(
             &mut el,
             "commentinsert",
-            list(&["comment_insert1", "comment_insert2", "comment_insert3"]),
+            list(&[
+                Key::CommentInsert1,
+                Key::CommentInsert2,
+                Key::CommentInsert3,
+            ]),
         );
         m.insert("errorlog".into(), Value::Object(el));
     } else {
@@ -136,10 +140,10 @@ fn ibmmq(e: &Event, f: &Facts) -> Map<String, Value> {
         Kind::Fdc => {
             let mut t = Map::new();
             for (k, n) in [
-                ("probe", "probe"),
-                ("component", "component"),
-                ("major_rc", "major_rc"),
-                ("minor_rc", "minor_rc"),
+                ("probe", Key::Probe),
+                ("component", Key::Component),
+                ("major_rc", Key::MajorRc),
+                ("minor_rc", Key::MinorRc),
             ] {
                 put(&mut t, k, a(n));
             }
@@ -147,8 +151,8 @@ fn ibmmq(e: &Event, f: &Facts) -> Map<String, Value> {
         }
         Kind::SmfRecord => {
             let mut t = Map::new();
-            put(&mut t, "record", a("record"));
-            put(&mut t, "task", a("task"));
+            put(&mut t, "record", a(Key::Record));
+            put(&mut t, "task", a(Key::Task));
             put_obj(&mut m, "smf", t);
         }
         Kind::LogRecord => {}

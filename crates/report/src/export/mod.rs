@@ -9,7 +9,7 @@
 pub mod ecs;
 pub mod otlp;
 
-use mqdiag_model::event::{Event, Format, Kind};
+use mqdiag_model::event::{Event, Format, Key, Kind};
 
 /// What both exports name with standard fields, picked from an event's
 /// common fields and its attributes (names as in `event`'s table).
@@ -107,16 +107,16 @@ fn mqi_verb(f: &str) -> Option<&str> {
 
 impl<'a> Facts<'a> {
     pub fn of(e: &'a Event) -> Facts<'a> {
-        let a = |n| e.attr(n).filter(|v| !v.is_empty());
+        let a = |k: Key| e.get(k).filter(|v| !v.is_empty());
         let host = if e.format().info().host_is_writer {
-            a("local_host").or_else(|| a("host"))
+            a(Key::LocalHost).or_else(|| a(Key::Host))
         } else {
-            a("local_host")
+            a(Key::LocalHost)
         };
-        let msgid = a("msgid");
-        let level = a("severity")
+        let msgid = a(Key::Msgid);
+        let level = a(Key::Severity)
             .and_then(Level::of_letter)
-            .or_else(|| a("loglevel").and_then(Level::of_word))
+            .or_else(|| a(Key::Loglevel).and_then(Level::of_word))
             .or_else(|| msgid.and_then(|m| Level::of_letter(&m[m.len().saturating_sub(1)..])))
             .or(match e.kind {
                 Kind::ErrorExit | Kind::Fdc => Some(Level::Error),
@@ -131,15 +131,15 @@ impl<'a> Facts<'a> {
                 .filter(|r| !r.is_empty() && !r.eq_ignore_ascii_case("OK"));
         Facts {
             host,
-            user: a("user"),
-            qmgr: a("qmgr"),
-            channel: a("channel"),
-            queue: a("queue"),
-            program: a("program"),
+            user: a(Key::User),
+            qmgr: a(Key::Qmgr),
+            channel: a(Key::Channel),
+            queue: a(Key::Queue),
+            program: a(Key::Program),
             msgid,
-            remote: a("remote_host").or_else(|| a("address")),
+            remote: a(Key::RemoteHost).or_else(|| a(Key::Address)),
             verb,
-            reason: a("reason").or(rc),
+            reason: a(Key::Reason).or(rc),
             level,
         }
     }
@@ -163,28 +163,28 @@ pub fn dataset(f: Format) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mqdiag_model::event::{FormatInfo, Origin};
+    use mqdiag_model::event::{FormatFamily, FormatInfo, Origin};
     use std::sync::Arc;
 
     /// The facts the readers declare for these formats (the model cannot
     /// see the readers).
     pub(crate) static ERRLOG_TEXT: Format = Format::of(&FormatInfo {
         name: "errlog-text",
-        family: "error log",
+        family: FormatFamily::ErrorLog,
         states_local_time: true,
         dataset: "ibmmq.errorlog",
         host_is_writer: false,
     });
     pub(crate) static FDC: Format = Format::of(&FormatInfo {
         name: "fdc",
-        family: "FDC",
+        family: FormatFamily::Fdc,
         states_local_time: false,
         dataset: "ibmmq.fdc",
         host_is_writer: true,
     });
     pub(crate) static FMT_TRACE: Format = Format::of(&FormatInfo {
         name: "fmt-trace",
-        family: "trace",
+        family: FormatFamily::Trace,
         states_local_time: true,
         dataset: "ibmmq.trace",
         host_is_writer: false,

@@ -55,6 +55,7 @@ pub static RULE: RuleInfo = RuleInfo {
 mod tests {
     use super::*;
     use crate::passes::testutil::*;
+    use mqdiag_model::event::Key;
     use mqdiag_model::findings::Metric;
 
     fn rec(line: u64, at: &str, id: &str, channel: &str, host: &str) -> mqdiag_model::event::Event {
@@ -370,8 +371,8 @@ mod tests {
             "10.9.8.7",
         );
         e.text = "CSQX208E: Error receiving data, channel TO.QM9, connection 10.9.8.7.".into();
-        e.set_attr("family", "channel");
-        e.set_attr("severity", "E");
+        e.set(Key::Family, "channel");
+        e.set(Key::Severity, "E");
         let mut info = rec(
             11,
             "2024-03-01T10:00:01+00:00",
@@ -379,10 +380,10 @@ mod tests {
             "TO.QM9",
             "10.9.8.7",
         );
-        info.set_attr("family", "channel");
-        info.set_attr("severity", "I");
+        info.set(Key::Family, "channel");
+        info.set(Key::Severity, "I");
         let mut other = rec(12, "2024-03-01T10:00:02+00:00", "AMQ9643E", "X", "h");
-        other.set_attr("family", "tls");
+        other.set(Key::Family, "tls");
         let out = run(&RULE, &[], &[e, info, other]);
         assert_eq!(out.len(), 1, "{out:#?}");
         assert_eq!(

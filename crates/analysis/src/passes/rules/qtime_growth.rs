@@ -8,7 +8,7 @@ use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns;
 use crate::passes::stats::{Decimated, r_squared, spearman, theil_sen};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::event::{Event, Key, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::{
     Chart, EventRef, Finding, Fit, Metric, Series as ChartSeries, Style, Unit, human_ms, thousands,
@@ -231,21 +231,21 @@ impl Pass for QtimeGrowth {
                 self.add(key, e, us, None);
             }
             Kind::SmfRecord => {
-                let Some(rec) = e.attr("record") else {
+                let Some(rec) = e.get(Key::Record) else {
                     return;
                 };
                 if rec != "WQ" && rec != "QQST" {
                     return;
                 }
                 let v = e
-                    .attr("qtime_avg_us")
-                    .or_else(|| e.attr("qtime_max_us"))
+                    .get(Key::QtimeAvgUs)
+                    .or_else(|| e.get(Key::QtimeMaxUs))
                     .and_then(|v| v.trim().parse::<f64>().ok());
                 let Some(v) = v.filter(|v| *v > 0.0) else {
                     return;
                 };
-                let queue = e.attr("queue").unwrap_or("").trim().to_string();
-                let qmgr = e.attr("qmgr").unwrap_or("").trim().to_string();
+                let queue = e.get(Key::Queue).unwrap_or("").trim().to_string();
+                let qmgr = e.get(Key::Qmgr).unwrap_or("").trim().to_string();
                 if queue.is_empty() {
                     return;
                 }

@@ -5,7 +5,7 @@
 use crate::passes::builder::{FindingBuilder, counted_title};
 use crate::passes::patterns;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
-use mqdiag_model::event::{Event, Kind, Ts};
+use mqdiag_model::event::{Event, Key, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::{
     Chart, Evidence, Finding, Metric, RefLine, Series, SeriesBuf, Style, Unit, human_ms,
@@ -178,15 +178,15 @@ impl Pass for TlsHandshakeSlow {
                     GroupKey::Trace(e.origin.path.clone(), e.pid.unwrap_or(0), func.to_string());
                 self.call(key, e, start, us, vec![Evidence::from_event(e)]);
             }
-            Kind::SmfRecord if e.attr("record") == Some("QCTSSL") => {
+            Kind::SmfRecord if e.get(Key::Record) == Some("QCTSSL") => {
                 let Some(us) = e
-                    .attr("tls_max_us")
+                    .get(Key::TlsMaxUs)
                     .and_then(|v| v.trim().parse::<f64>().ok())
                 else {
                     return;
                 };
                 let us = us.max(0.0).round() as u64;
-                let qm = e.attr("qmgr").unwrap_or("").trim().to_string();
+                let qm = e.get(Key::Qmgr).unwrap_or("").trim().to_string();
                 let start = e.ts - chrono::Duration::microseconds(us as i64);
                 self.call(
                     GroupKey::Smf(e.origin.path.clone(), qm),
@@ -346,7 +346,7 @@ mod tests {
         );
         e.ident = Some("RSESS:000001".into());
         if output && line == 2 {
-            e.set_attr("flag", "*");
+            e.set(Key::Flag, "*");
         }
         e
     }

@@ -96,7 +96,7 @@ fn is_record_line(line: &str) -> bool {
 /// JSON error logs. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "errlog-json",
-    family: "error log",
+    family: mqdiag_model::event::FormatFamily::ErrorLog,
     states_local_time: true,
     dataset: "ibmmq.errorlog",
     host_is_writer: false,

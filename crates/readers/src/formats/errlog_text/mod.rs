@@ -105,7 +105,7 @@ const KNOWN_ATTRS: &[&str] = &[
 /// Text error logs (`AMQERR0n.LOG`). Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "errlog-text",
-    family: "error log",
+    family: mqdiag_model::event::FormatFamily::ErrorLog,
     states_local_time: true,
     dataset: "ibmmq.errorlog",
     host_is_writer: false,

@@ -91,7 +91,7 @@ pub struct SmfCsvReader;
 /// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "smf-csv",
-    family: "SMF",
+    family: mqdiag_model::event::FormatFamily::Smf,
     states_local_time: false,
     dataset: "ibmmq.smf",
     host_is_writer: false,

@@ -54,7 +54,7 @@ pub struct TraceReader;
 /// Formatted traces (`dspmqtrc` output). Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
     name: "fmt-trace",
-    family: "trace",
+    family: mqdiag_model::event::FormatFamily::Trace,
     states_local_time: true,
     dataset: "ibmmq.trace",
     host_is_writer: false,
