@@ -10,11 +10,11 @@
 //! crate alone.
 
 pub mod catalog;
-pub mod encoding;
+mod encoding;
 pub mod formats;
 pub mod guard;
 pub mod input;
-pub mod lines;
+mod lines;
 pub mod open;
 pub mod source;
 #[cfg(test)]
