@@ -164,10 +164,7 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
         let Some(o) = self.output else {
             return Ok(());
         };
-        let files = found.inputs.iter().filter_map(|i| match &i.location {
-            mqdiag_readers::input::Location::File(p) => Some(p.as_path()),
-            _ => None,
-        });
+        let files = found.inputs.iter().filter_map(|i| i.file());
         crate::outpath::not_read(
             o,
             files.chain(found.archive_files.iter().map(|p| p.as_path())),

@@ -16,12 +16,12 @@ use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-pub use mqdiag_model::encoding::{EncodingNote, Later, TextEncoding, of};
+pub(crate) use mqdiag_model::encoding::{EncodingNote, Later, TextEncoding, of};
 
 /// Decide a file's encoding from its first bytes: a BOM; valid UTF-8 (the
 /// last character may be cut by the prefix's end); otherwise the guess of
 /// `chardetng`, which weighs letter pairs of each candidate language.
-pub fn detect(head: &[u8]) -> TextEncoding {
+pub(crate) fn detect(head: &[u8]) -> TextEncoding {
     if let Some((e, _)) = encoding_rs::Encoding::for_bom(head) {
         return of(e);
     }
@@ -99,7 +99,7 @@ fn cp850_into(src: &[u8], out: &mut Vec<u8>) {
 /// (no multi-byte sequence holds it, and a sequence cut by it is replaced
 /// without taking it), the unit 0x000A in UTF-16.
 #[derive(Clone, Default)]
-pub struct RawStarts(Arc<StartsInner>);
+pub(crate) struct RawStarts(Arc<StartsInner>);
 
 #[derive(Default)]
 struct StartsInner {
@@ -118,7 +118,7 @@ impl RawStarts {
 }
 
 /// The reader's side of `RawStarts`.
-pub struct OffsetMap {
+pub(crate) struct OffsetMap {
     shared: RawStarts,
     /// Pairs taken from `shared`, in order.
     local: VecDeque<(u64, u64)>,
@@ -127,7 +127,7 @@ pub struct OffsetMap {
 }
 
 impl OffsetMap {
-    pub fn new(shared: RawStarts) -> OffsetMap {
+    pub(crate) fn new(shared: RawStarts) -> OffsetMap {
         OffsetMap {
             shared,
             local: VecDeque::new(),
@@ -138,7 +138,7 @@ impl OffsetMap {
     /// The file offset of the line that starts `at` bytes into the UTF-8
     /// form (the start of the file, or just after a line end).
     #[inline(always)]
-    pub fn raw_of(&mut self, at: u64) -> u64 {
+    pub(crate) fn raw_of(&mut self, at: u64) -> u64 {
         if !self.shared.0.used.load(Ordering::Relaxed) {
             return at;
         }
@@ -246,7 +246,7 @@ impl RawEnds {
 
 /// A reader that yields the UTF-8 form of another reader's bytes in a
 /// given encoding. Memory: two fixed buffers.
-pub struct Transcode<R> {
+pub(crate) struct Transcode<R> {
     inner: R,
     decoder: Option<encoding_rs::Decoder>,
     raw: Vec<u8>,
@@ -261,7 +261,7 @@ pub struct Transcode<R> {
 const CHUNK: usize = 32 * 1024;
 
 impl<R: Read> Transcode<R> {
-    pub fn new(inner: R, enc: TextEncoding) -> Self {
+    pub(crate) fn new(inner: R, enc: TextEncoding) -> Self {
         let decoder = match enc {
             TextEncoding::Other(e) => Some(e.new_decoder_with_bom_removal()),
             _ => None,
@@ -281,7 +281,7 @@ impl<R: Read> Transcode<R> {
     /// `new`, noting where lines start in the file on `starts`; the
     /// converted part starts `raw_at` bytes into the file and `out_at`
     /// bytes into the UTF-8 form.
-    pub fn with_offsets(
+    pub(crate) fn with_offsets(
         inner: R,
         enc: TextEncoding,
         starts: RawStarts,
@@ -363,7 +363,7 @@ const LATE_WINDOW: usize = 64 * 1024;
 /// Western text go on as bytes (lines decoded one by one as before), any
 /// other character set is transcoded from that byte on (the ASCII before
 /// it reads the same in all of them). The decision is told through `later`.
-pub struct LateDecide {
+pub(crate) struct LateDecide {
     /// Still in the ASCII part: the file itself.
     ascii: Option<Box<dyn Read + Send>>,
     /// After the decision: the bytes from the first non-ASCII one on.
@@ -376,7 +376,7 @@ pub struct LateDecide {
 }
 
 impl LateDecide {
-    pub fn new(inner: Box<dyn Read + Send>) -> (LateDecide, Later) {
+    pub(crate) fn new(inner: Box<dyn Read + Send>) -> (LateDecide, Later) {
         let later = Later::default();
         (
             LateDecide {
@@ -436,7 +436,7 @@ impl LateDecide {
 
 impl LateDecide {
     /// Where the lines start in the file, should the rest be converted.
-    pub fn starts(&self) -> RawStarts {
+    pub(crate) fn starts(&self) -> RawStarts {
         self.starts.clone()
     }
 }
@@ -479,7 +479,7 @@ impl Read for LateDecide {
 }
 
 /// `head` as UTF-8 text in `enc` (for sniffers, which see bytes).
-pub fn decode_head(head: &[u8], enc: TextEncoding) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn decode_head(head: &[u8], enc: TextEncoding) -> std::borrow::Cow<'_, [u8]> {
     if !enc.transcodes() {
         return std::borrow::Cow::Borrowed(head);
     }

@@ -17,13 +17,13 @@ use std::sync::Arc;
 /// A file a source was opened on: what its inventory row says when the
 /// source could not say it itself.
 #[derive(Debug, Clone)]
-pub struct Opened {
-    pub display: String,
-    pub format: Format,
-    pub bytes: u64,
+pub(crate) struct Opened {
+    pub(crate) display: String,
+    pub(crate) format: Format,
+    pub(crate) bytes: u64,
 }
 
-pub struct Guarded {
+pub(crate) struct Guarded {
     inner: Option<Box<dyn Source>>,
     files: Vec<Opened>,
     /// The file and line of the last event or row given: where a panic is
@@ -34,7 +34,7 @@ pub struct Guarded {
 }
 
 impl Guarded {
-    pub fn new(inner: Box<dyn Source>, files: Vec<Opened>) -> Guarded {
+    pub(crate) fn new(inner: Box<dyn Source>, files: Vec<Opened>) -> Guarded {
         Guarded {
             inner: Some(inner),
             files,
@@ -59,7 +59,7 @@ impl Guarded {
 }
 
 /// The message of a panic payload (`panic!` gives `&str` or `String`).
-pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {

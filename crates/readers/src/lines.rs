@@ -4,13 +4,13 @@
 use std::io::{self, BufRead, BufReader, Read};
 
 /// Lines longer than this are cut to it; the rest of the line is skipped.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// A change made to a file's lines one at a time before a format reads
 /// them (a log collector's wrapper taken off: `formats::wrapper`). Each
 /// input line gives at most one line of its own; lines may also be held
 /// and joined, then read where the first of them was.
-pub trait LineFilter: Send {
+pub(crate) trait LineFilter: Send {
     /// The longest input line taken whole: longer ones reach `line` cut.
     fn max_line(&self) -> usize;
 
@@ -24,14 +24,14 @@ pub trait LineFilter: Send {
 
 /// What one input line gives through a `LineFilter`.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Filtered<'a> {
+pub(crate) struct Filtered<'a> {
     /// The held line, ended here: read where the first of its lines was.
-    pub held: Option<&'a [u8]>,
+    pub(crate) held: Option<&'a [u8]>,
     /// The line's own output; `None` when it is held, or ended `held`.
-    pub line: Option<&'a [u8]>,
+    pub(crate) line: Option<&'a [u8]>,
 }
 
-pub struct LineReader<R: Read> {
+pub(crate) struct LineReader<R: Read> {
     inner: BufReader<R>,
     buf: Vec<u8>,
     line_no: u64,
@@ -56,28 +56,28 @@ pub struct LineReader<R: Read> {
 
 /// Facts about the line just read, beside its bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LineMeta {
+pub(crate) struct LineMeta {
     /// 1-based line number.
-    pub no: u64,
+    pub(crate) no: u64,
     /// Byte offset of the line's start in the file (see `LineReader`'s
     /// `resume` and `map_offsets`).
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// Length of the line as it was in the file, without its line end.
-    pub full_len: usize,
+    pub(crate) full_len: usize,
     /// The line was longer than the limit and was cut.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// The line had no line end (last line of a truncated file).
-    pub unterminated: bool,
+    pub(crate) unterminated: bool,
 }
 
 impl<R: Read> LineReader<R> {
-    pub fn new(r: R) -> Self {
+    pub(crate) fn new(r: R) -> Self {
         // Large enough for fast reads, small enough that thousands of open
         // files stay cheap.
         Self::with_capacity(64 * 1024, r)
     }
 
-    pub fn with_capacity(cap: usize, r: R) -> Self {
+    pub(crate) fn with_capacity(cap: usize, r: R) -> Self {
         LineReader {
             inner: BufReader::with_capacity(cap, r),
             buf: Vec::with_capacity(256),
@@ -94,7 +94,7 @@ impl<R: Read> LineReader<R> {
     /// A reader that goes on from `line_no` lines and `bytes` bytes
     /// already read elsewhere (numbers, counts and offsets continue from
     /// there).
-    pub fn resume(cap: usize, r: R, line_no: u64, bytes: u64) -> Self {
+    pub(crate) fn resume(cap: usize, r: R, line_no: u64, bytes: u64) -> Self {
         LineReader {
             line_no,
             bytes,
@@ -104,7 +104,7 @@ impl<R: Read> LineReader<R> {
 
     /// Taken apart: the bytes buffered and not yet read, the inner reader
     /// (positioned after them), the lines and bytes read so far.
-    pub fn into_parts(mut self) -> (Vec<u8>, R, u64, u64) {
+    pub(crate) fn into_parts(mut self) -> (Vec<u8>, R, u64, u64) {
         if self.pending > 0 {
             self.inner.consume(self.pending);
             self.pending = 0;
@@ -115,7 +115,7 @@ impl<R: Read> LineReader<R> {
 
     /// Offsets of lines in a file read converted (`encoding::Transcode`):
     /// in the file's own bytes, not in the UTF-8 this reader reads.
-    pub fn map_offsets(&mut self, converted: crate::encoding::RawStarts) {
+    pub(crate) fn map_offsets(&mut self, converted: crate::encoding::RawStarts) {
         self.raw = Some(Box::new(crate::encoding::OffsetMap::new(converted)));
     }
 
@@ -134,16 +134,16 @@ impl<R: Read> LineReader<R> {
         e
     }
 
-    pub fn set_max_len(&mut self, n: usize) {
+    pub(crate) fn set_max_len(&mut self, n: usize) {
         self.max_len = n;
     }
 
     /// Bytes consumed so far.
-    pub fn bytes_read(&self) -> u64 {
+    pub(crate) fn bytes_read(&self) -> u64 {
         self.bytes
     }
 
-    pub fn line_no(&self) -> u64 {
+    pub(crate) fn line_no(&self) -> u64 {
         self.line_no
     }
 
@@ -151,7 +151,7 @@ impl<R: Read> LineReader<R> {
     /// the last line end), reading more first when the buffer is empty.
     /// Empty when only part of a line is buffered: `next_line` reads that.
     /// Lets a reader skip many uninteresting lines in one search.
-    pub fn buffered_lines(&mut self) -> io::Result<&[u8]> {
+    pub(crate) fn buffered_lines(&mut self) -> io::Result<&[u8]> {
         if self.pending > 0 {
             self.inner.consume(self.pending);
             self.pending = 0;
@@ -172,14 +172,16 @@ impl<R: Read> LineReader<R> {
 
     /// `buffered_lines`, with the offset of its first byte in what this
     /// reader reads and what earlier searches of them found.
-    pub fn buffered_searched(&mut self) -> io::Result<(&[u8], u64, &mut crate::source::Searched)> {
+    pub(crate) fn buffered_searched(
+        &mut self,
+    ) -> io::Result<(&[u8], u64, &mut crate::source::Searched)> {
         let n = self.buffered_lines()?.len();
         Ok((&self.inner.buffer()[..n], self.bytes, &mut self.searched))
     }
 
     /// Mark the first `n` bytes of `buffered_lines`, holding `lines` lines,
     /// as read.
-    pub fn skip(&mut self, n: usize, lines: u64) {
+    pub(crate) fn skip(&mut self, n: usize, lines: u64) {
         self.inner.consume(n);
         self.bytes += n as u64;
         self.line_no += lines;
@@ -188,7 +190,7 @@ impl<R: Read> LineReader<R> {
     }
 
     /// Next line without its `\n` / `\r\n`; `None` at end of input.
-    pub fn next_line(&mut self) -> io::Result<Option<(LineMeta, &[u8])>> {
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<(LineMeta, &[u8])>> {
         if self.failed {
             return Ok(None);
         }

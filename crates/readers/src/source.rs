@@ -121,20 +121,15 @@ impl Interest {
         self
     }
 
-    /// Whether an SMF row must carry the cell of this column.
-    pub fn smf_column(&self, name: &str) -> bool {
-        self.smf_columns.contains(name)
-    }
-
     /// The name as the consumer gave it, when rows must carry the cell
     /// of this column (stored under it without a copy per row).
-    pub fn smf_column_name(&self, name: &str) -> Option<&'static str> {
+    pub(crate) fn smf_column_name(&self, name: &str) -> Option<&'static str> {
         self.smf_columns.get(name).copied()
     }
 
     /// False when SMF rows are only counted and timed (no text, no
     /// attributes).
-    pub fn smf_detail(&self) -> bool {
+    pub(crate) fn smf_detail(&self) -> bool {
         self.smf_detail
     }
 
@@ -167,7 +162,7 @@ impl Interest {
     /// found before while that still holds, so neither rescans the lines
     /// the other's candidates are taken from (the anchor may be rare where
     /// the literals are frequent, and the other way round).
-    pub fn first_candidate_in(
+    pub(crate) fn first_candidate_in(
         &self,
         block: &[u8],
         base: u64,
@@ -187,8 +182,10 @@ impl Interest {
         }
     }
 
-    /// Where in a block of lines the first candidate begins, if any.
-    pub fn first_candidate(&self, block: &[u8]) -> Option<usize> {
+    /// Where in a block of lines the first candidate begins, if any (what
+    /// `first_candidate_in` is tested against).
+    #[cfg(test)]
+    fn first_candidate(&self, block: &[u8]) -> Option<usize> {
         let found = self.any.as_ref().and_then(|c| c.find(block));
         // The anchor is looked for only before the other candidate: each
         // byte is searched once by each, however many candidates follow.
@@ -199,7 +196,7 @@ impl Interest {
             .or(found)
     }
 
-    pub fn text(&self, t: &str) -> bool {
+    pub(crate) fn text(&self, t: &str) -> bool {
         self.text.as_ref().is_some_and(|r| r.is_match(t))
     }
 }
@@ -207,7 +204,7 @@ impl Interest {
 /// What the byte check's two searches found in a reader's lines so far
 /// (see `Interest::first_candidate_in`).
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Searched {
+pub(crate) struct Searched {
     any: Seen,
     anchor: Seen,
 }
@@ -363,13 +360,13 @@ pub struct FormatOptions(Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
 
 impl FormatOptions {
     /// These options, with `value` in place of any of its type.
-    pub fn with<T: std::any::Any + Send + Sync>(mut self, value: T) -> Self {
+    pub(crate) fn with<T: std::any::Any + Send + Sync>(mut self, value: T) -> Self {
         self.0.retain(|v| !v.is::<T>());
         self.0.push(std::sync::Arc::new(value));
         self
     }
 
-    pub fn get<T: std::any::Any>(&self) -> Option<&T> {
+    pub(crate) fn get<T: std::any::Any>(&self) -> Option<&T> {
         self.0.iter().find_map(|v| v.downcast_ref::<T>())
     }
 }
@@ -413,7 +410,7 @@ impl ReadOptions {
 
     /// The offset for a file that states none, and where it came from;
     /// records an info problem when UTC had to be assumed.
-    pub fn fallback_offset(&self, info: &mut FileInfo) -> FixedOffset {
+    pub(crate) fn fallback_offset(&self, info: &mut FileInfo) -> FixedOffset {
         match self.tz {
             Some(tz) => {
                 info.set_offset(tz, "--tz");
@@ -470,7 +467,7 @@ pub trait Source: Send {
 /// does unless a reader renders rows itself. Up to `n` rows, stopping once
 /// `out` holds `limit` bytes; `row` is told of each with where it lies in
 /// `out`. Returns false when the source is done.
-pub fn rows_of_events<S: Source + ?Sized>(
+pub(crate) fn rows_of_events<S: Source + ?Sized>(
     src: &mut S,
     sink: &mut mqdiag_model::sink::RowSink,
     out: &mut Vec<u8>,

@@ -8,7 +8,7 @@ use mqdiag_model::event::Event;
 use mqdiag_model::fileinfo::FileInfo;
 
 /// Every event of `src` in the order it gave them, then its files' rows.
-pub fn drain(mut src: Box<dyn Source>) -> (Vec<Event>, Vec<FileInfo>) {
+pub(crate) fn drain(mut src: Box<dyn Source>) -> (Vec<Event>, Vec<FileInfo>) {
     let mut events = Vec::new();
     while let Some(e) = src.next_event() {
         events.push(e);
@@ -18,7 +18,7 @@ pub fn drain(mut src: Box<dyn Source>) -> (Vec<Event>, Vec<FileInfo>) {
 
 /// `reader` over one file called `name` holding `bytes`, read alone
 /// (nothing prepared): its events and its row.
-pub fn read(
+pub(crate) fn read(
     reader: &dyn Reader,
     name: &str,
     bytes: impl AsRef<[u8]>,
@@ -30,7 +30,7 @@ pub fn read(
 
 /// `reader` over `inputs` as one source (a group, in this order), read
 /// alone (nothing prepared).
-pub fn read_inputs(
+pub(crate) fn read_inputs(
     reader: &dyn Reader,
     inputs: Vec<Input>,
     opts: &ReadOptions,

@@ -51,15 +51,23 @@ impl Mechanism {
 #[derive(Debug)]
 pub struct AccessMessage {
     /// Message number without its severity letter.
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     pub mechanism: Mechanism,
     /// What it says, in a few words.
-    pub meaning: &'static str,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the row's record, held to by the tests")
+    )]
+    pub(crate) meaning: &'static str,
     /// Where the id's meaning, severity letter and inserts were checked.
-    pub source: &'static str,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the row's record, held to by the tests")
+    )]
+    pub(crate) source: &'static str,
 }
 
-pub static ACCESS: &[AccessMessage] = &[
+pub(crate) static ACCESS: &[AccessMessage] = &[
     AccessMessage {
         id: "AMQ9777",
         mechanism: Mechanism::Chlauth,
@@ -181,7 +189,8 @@ pub fn access_of(e: &mqdiag_model::event::Event) -> Option<&'static AccessMessag
 }
 
 /// The row of a message id (with or without its severity letter).
-pub fn access(id: &str) -> Option<&'static AccessMessage> {
+#[cfg(test)]
+fn access(id: &str) -> Option<&'static AccessMessage> {
     let base = super::base_id(id.trim());
     ACCESS.iter().find(|m| m.id == base)
 }

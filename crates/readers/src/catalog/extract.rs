@@ -14,16 +14,16 @@ use std::borrow::Cow;
 /// What the catalogue makes of one message; values borrow from the text
 /// and inserts where they are written as they are.
 #[derive(Debug, Default, PartialEq)]
-pub struct Extracted<'a> {
+pub(crate) struct Extracted<'a> {
     /// With severity letter when known: `AMQ9999E` even if the log wrote
     /// `AMQ9999`.
-    pub msgid: Cow<'a, str>,
-    pub severity: Option<char>,
-    pub family: Option<&'static str>,
+    pub(crate) msgid: Cow<'a, str>,
+    pub(crate) severity: Option<char>,
+    pub(crate) family: Option<&'static str>,
     /// Typed values, in a stable order, each name once.
-    pub attrs: Vec<(&'static str, Cow<'a, str>)>,
+    pub(crate) attrs: Vec<(&'static str, Cow<'a, str>)>,
     /// The message's catalogue row, for the record's `Event::catalog`.
-    pub row: CatalogRow,
+    pub(crate) row: CatalogRow,
 }
 
 /// A value `extract` found.
@@ -34,7 +34,11 @@ type Found<'a> = Vec<(&'static str, Value<'a>)>;
 /// wins over the catalogue's) and pull its typed values from `inserts` (canonical
 /// names: `ArithInsert1`, `CommentInsert1`, `RemoteHost`, ...) and `text`
 /// (already normalised).
-pub fn extract<'a>(id: &'a str, text: &'a str, inserts: &[(&str, &'a str)]) -> Extracted<'a> {
+pub(crate) fn extract<'a>(
+    id: &'a str,
+    text: &'a str,
+    inserts: &[(&str, &'a str)],
+) -> Extracted<'a> {
     let row = row_of(id);
     let entry = row.get().flatten().map(|i| &CATALOG[i]);
     let base = base_id(id);

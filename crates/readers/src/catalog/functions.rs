@@ -32,7 +32,7 @@ pub enum Family {
 
 /// How a row's name is compared with a traced function's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Match {
+pub(crate) enum Match {
     /// The whole name, case-sensitive.
     Exact,
     /// The name's ending, ignoring ASCII case: MQ's own wrappers
@@ -44,13 +44,15 @@ pub enum Match {
 
 /// A traced function name and what it does.
 #[derive(Debug, Clone, Copy)]
-pub struct FunctionRow {
-    pub family: Family,
-    pub name: &'static str,
-    pub matching: Match,
+pub(crate) struct FunctionRow {
+    pub(crate) family: Family,
+    pub(crate) name: &'static str,
+    pub(crate) matching: Match,
     /// Seen in a real trace (seed or public sample).
-    pub verified: bool,
-    pub note: &'static str,
+    #[expect(dead_code, reason = "the table's record for maintainers")]
+    pub(crate) verified: bool,
+    #[expect(dead_code, reason = "the table's record for maintainers")]
+    pub(crate) note: &'static str,
 }
 
 const fn f(
@@ -74,7 +76,7 @@ use Match::*;
 
 /// Every function the rules know.
 #[rustfmt::skip]
-pub static FUNCTIONS: &[FunctionRow] = &[
+pub(crate) static FUNCTIONS: &[FunctionRow] = &[
     f(Send,        "send",                 Exact, true,  "seed 004: `----}! send rc=Unknown(B)`"),
     f(Send,        "sendmsg",              Exact, false, "POSIX"),
     f(Send,        "WSASend",              Exact, false, "Windows sockets"),

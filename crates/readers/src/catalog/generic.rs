@@ -35,7 +35,7 @@ pub(super) static REMOTE_HOST: &[Field] = &[ins("address", "RemoteHost")];
 
 /// Applies to every AMQ message after its own fields. Channel and host
 /// keywords also in French and German, for localised logs without inserts.
-pub static GENERIC_AMQ: &[Field] = &[
+pub(crate) static GENERIC_AMQ: &[Field] = &[
     t(
         "channel",
         r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is| program)?\s+'([^']+)'",
@@ -58,7 +58,7 @@ pub static GENERIC_AMQ: &[Field] = &[
 /// Applies to every CSQ message after its own fields. z/OS writes names
 /// unquoted; the channel name is upper case, which keeps `Channel
 /// initiator` out.
-pub static GENERIC_CSQ: &[Field] = &[
+pub(crate) static GENERIC_CSQ: &[Field] = &[
     t("channel", r"\b[Cc]hannel ([A-Z0-9][A-Z0-9._/%]*)"),
     t(
         "hostspec",

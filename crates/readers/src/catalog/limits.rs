@@ -71,10 +71,14 @@ pub struct LimitMessage {
     /// The setting that governs the limit.
     pub setting: &'static str,
     /// Where the id's meaning, severity letter and values were checked.
-    pub source: &'static str,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the row's record, held to by the tests")
+    )]
+    pub(crate) source: &'static str,
 }
 
-pub static LIMITS: &[LimitMessage] = &[
+pub(crate) static LIMITS: &[LimitMessage] = &[
     LimitMessage {
         id: "AMQ9513",
         limit: Limit::MaxChannels,
@@ -156,7 +160,11 @@ pub struct ReasonLimit {
     /// The setting that governs the limit.
     pub setting: &'static str,
     /// Where the reason's meaning was checked.
-    pub source: &'static str,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the row's record, held to by the tests")
+    )]
+    pub(crate) source: &'static str,
 }
 
 /// IBM's reason-code pages, one per code: `<base><page>.html`.
@@ -274,7 +282,8 @@ pub fn limit_of(e: &mqdiag_model::event::Event) -> Option<&'static LimitMessage>
 }
 
 /// The row of a message id (with or without its severity letter).
-pub fn limit(id: &str) -> Option<&'static LimitMessage> {
+#[cfg(test)]
+fn limit(id: &str) -> Option<&'static LimitMessage> {
     let base = super::base_id(id.trim());
     LIMITS.iter().find(|m| m.id == base)
 }

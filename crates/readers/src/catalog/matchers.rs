@@ -46,11 +46,11 @@ pub(super) fn regex_first<'a>(pattern: &'static str, text: &'a str) -> Option<&'
 /// `None` to leave the pattern to the regex. `text` must be ASCII.
 pub(super) mod fast {
     /// Outcome of a hand matcher: `Some(result)` sure, `None` unsure.
-    pub type Answer<'a> = Option<Option<&'a str>>;
+    pub(crate) type Answer<'a> = Option<Option<&'a str>>;
 
-    pub type MatchFn = for<'a> fn(&'a str) -> Answer<'a>;
+    pub(crate) type MatchFn = for<'a> fn(&'a str) -> Answer<'a>;
 
-    pub fn matcher(pattern: &str) -> Option<MatchFn> {
+    pub(crate) fn matcher(pattern: &str) -> Option<MatchFn> {
         Some(match pattern {
             r"\b(?:[Cc]hannel|CHANNEL|[Cc]anal|[Cc]anale|Kanal)(?: name is| program)?\s+'([^']+)'" => {
                 generic_channel
@@ -95,12 +95,12 @@ pub(super) mod fast {
 
     /// The words three generic AMQ patterns start with (function, reason,
     /// reason in hex): without them none of the three can match.
-    pub const RETURN_CODE_FROM: &str = "return code from ";
+    pub(crate) const RETURN_CODE_FROM: &str = "return code from ";
 
     /// Whether `s` holds `RETURN_CODE_FROM`: one search answers for the
     /// three patterns (each searching cost about 200 instructions per
     /// record).
-    pub fn has_return_code(s: &str) -> bool {
+    pub(crate) fn has_return_code(s: &str) -> bool {
         RETURN_CODE.find(s.as_bytes()).is_some()
     }
 

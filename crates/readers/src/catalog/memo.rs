@@ -14,7 +14,7 @@ use std::hash::Hasher;
 
 /// An attribute name `extract` gives, by its key when it has one.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Name {
+pub(crate) enum Name {
     Key(Key),
     Other(&'static str),
 }
@@ -23,12 +23,12 @@ pub enum Name {
 /// string, and a slot's buffers are reused by the next message it takes:
 /// a message not seen before costs a copy, not an allocation per value.
 #[derive(Debug, Default)]
-pub struct Resolved {
-    pub msgid: String,
-    pub severity: Option<char>,
-    pub family: Option<&'static str>,
+pub(crate) struct Resolved {
+    pub(crate) msgid: String,
+    pub(crate) severity: Option<char>,
+    pub(crate) family: Option<&'static str>,
     /// The message's catalogue row (`Extracted::row`).
-    pub row: CatalogRow,
+    pub(crate) row: CatalogRow,
     /// `Extracted::attrs`' names in order, each with the end of its
     /// value in `values`.
     names: Vec<(Name, u32)>,
@@ -52,7 +52,7 @@ impl Resolved {
     }
 
     /// The attributes (not msgid, severity or family) in order.
-    pub fn attrs(&self) -> impl Iterator<Item = (Name, &str)> {
+    pub(crate) fn attrs(&self) -> impl Iterator<Item = (Name, &str)> {
         let mut start = 0;
         self.names.iter().map(move |&(k, end)| {
             let v = &self.values[start..end as usize];
@@ -62,20 +62,13 @@ impl Resolved {
     }
 
     /// Adds the attributes (not msgid, severity or family) in order.
-    pub fn push_attrs(&self, to: &mut Attrs) {
+    pub(crate) fn push_attrs(&self, to: &mut Attrs) {
         for (k, v) in self.attrs() {
             match k {
                 Name::Key(k) => to.push_key(k, v),
                 Name::Other(n) => to.push(AttrName::Borrowed(n), v),
             }
         }
-    }
-
-    /// The first value of a key.
-    pub fn get(&self, key: Key) -> Option<&str> {
-        self.attrs()
-            .find(|(k, _)| *k == Name::Key(key))
-            .map(|(_, v)| v)
     }
 }
 
@@ -159,7 +152,7 @@ const OFF: u32 = 8;
 
 /// The remembered answers of one reader.
 #[derive(Default)]
-pub struct Memo {
+pub(crate) struct Memo {
     slots: Vec<Slot>,
     /// The answer for a message too long to keep, or not kept.
     scratch: Resolved,
@@ -172,7 +165,7 @@ pub struct Memo {
 
 impl Memo {
     /// What `extract(id, &normalise_cow(text), inserts)` answers.
-    pub fn extract(&mut self, id: &str, text: &str, inserts: &[(&str, &str)]) -> &Resolved {
+    pub(crate) fn extract(&mut self, id: &str, text: &str, inserts: &[(&str, &str)]) -> &Resolved {
         self.asked += 1;
         if self.asked == ROUND {
             if self.off > 0 {

@@ -28,19 +28,21 @@ mod generic;
 pub mod limits;
 mod localised;
 mod matchers;
-pub mod memo;
+pub(crate) mod memo;
 mod net;
 mod normalise;
 #[cfg(test)]
 mod samples;
 mod table;
 
-pub use extract::{Extracted, extract};
+pub(crate) use extract::{Extracted, extract};
 use generic::REMOTE_HOST;
-pub use generic::{GENERIC_AMQ, GENERIC_CSQ};
-pub use memo::Memo;
+pub(crate) use generic::{GENERIC_AMQ, GENERIC_CSQ};
+pub(crate) use memo::Memo;
 pub use net::{HostSpec, is_ip, split_host};
-pub use normalise::{normalise, normalise_cow, normalise_parts};
+#[cfg(test)]
+pub(crate) use normalise::normalise;
+pub(crate) use normalise::normalise_cow;
 pub use table::CATALOG;
 
 use mqdiag_model::event::{CatalogRow, Event, Key};
@@ -49,7 +51,7 @@ use std::sync::OnceLock;
 
 /// Where a value comes from.
 #[derive(Debug, Clone, Copy)]
-pub enum Src {
+pub(crate) enum Src {
     /// A named insert: `ArithInsert1`, `CommentInsert3`, `RemoteHost`.
     Insert(&'static str),
     /// The first participating capture group of a regex over the
@@ -63,7 +65,7 @@ pub enum Src {
 
 /// The shape of a value in a localised text.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// An MQ name (a channel).
     Channel,
     /// A host spec or address, or a bare host name.
@@ -86,29 +88,29 @@ pub enum Shape {
 /// `rc_hex` (a z/OS hexadecimal return code, kept as `reason_hex` and
 /// converted to decimal `reason`).
 #[derive(Debug, Clone, Copy)]
-pub struct Field {
-    pub attr: &'static str,
-    pub src: Src,
+pub(crate) struct Field {
+    pub(crate) attr: &'static str,
+    pub(crate) src: Src,
 }
 
 #[derive(Debug)]
 pub struct Entry {
     /// Message id without the severity letter: `AMQ9788`, `CSQX209`.
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     /// `I`, `W`, `E`, `S`, `T`; `UNVERIFIED` where no source shows the
     /// letter (a record written without one then gets none).
-    pub severity: char,
+    pub(crate) severity: char,
     pub family: Family,
     /// What the message says of a channel's life, for the rules that join
     /// or count records.
-    pub role: Role,
-    pub fields: &'static [Field],
+    pub(crate) role: Role,
+    pub(crate) fields: &'static [Field],
     /// What the rules say, for a message a rule reports.
     pub rule: Option<RuleText>,
 }
 
 /// The severity of a row whose letter no source shows.
-pub const UNVERIFIED: char = ' ';
+pub(crate) const UNVERIFIED: char = ' ';
 
 /// What a message says of a channel's life. The rules that join records
 /// into stories (one failure) or count channels read it here, so a new
@@ -183,11 +185,12 @@ impl Family {
 #[derive(Debug)]
 pub struct RuleText {
     /// The finding's severity (the row's `severity` is the message's own).
-    pub severity: Severity,
-    pub meaning: &'static str,
-    pub advice: &'static str,
+    pub(crate) severity: Severity,
+    pub(crate) meaning: &'static str,
+    pub(crate) advice: &'static str,
     /// The wording was seen in a real log or an IBM document.
-    pub verified: bool,
+    #[expect(dead_code, reason = "the table's record for maintainers")]
+    pub(crate) verified: bool,
 }
 
 /// A reported message: its row's id and family with the rule's words, in
@@ -200,7 +203,6 @@ pub struct Reported {
     pub severity: Severity,
     pub meaning: &'static str,
     pub advice: &'static str,
-    pub verified: bool,
 }
 
 /// The catalogue row of a message id (with or without its letter,
@@ -211,7 +213,7 @@ pub fn lookup(id: &str) -> Option<&'static Entry> {
 
 /// The catalogue row of a message id, as a log record carries it
 /// (`Event::catalog`): readers set it, and `entry_of` reads it.
-pub fn row_of(id: &str) -> CatalogRow {
+pub(crate) fn row_of(id: &str) -> CatalogRow {
     // By a number made of the id: hashing the text cost more than the
     // rest of a look-up.
     static BY_ID: OnceLock<rustc_hash::FxHashMap<u32, usize>> = OnceLock::new();
@@ -281,7 +283,7 @@ pub fn reported(id: &str) -> Option<Reported> {
 
 impl Entry {
     /// The rule's words for this row, if a rule reports it.
-    pub fn reported(&self) -> Option<Reported> {
+    pub(crate) fn reported(&self) -> Option<Reported> {
         let r = self.rule.as_ref()?;
         Some(Reported {
             id: self.id,
@@ -289,7 +291,6 @@ impl Entry {
             severity: r.severity,
             meaning: r.meaning,
             advice: r.advice,
-            verified: r.verified,
         })
     }
 }

@@ -12,7 +12,7 @@ pub struct HostSpec<'a> {
     /// The name, or the address when no name is given.
     pub host: &'a str,
     pub address: Option<&'a str>,
-    pub port: Option<&'a str>,
+    pub(crate) port: Option<&'a str>,
 }
 
 /// `name (ip) (port)`, `name (ip)(port)`, `ip (port)`, `name (ip)`, bare

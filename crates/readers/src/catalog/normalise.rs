@@ -4,13 +4,13 @@
 /// Join wrapped lines and undo copy artefacts before matching: runs of
 /// whitespace (no-break spaces too) become one space, typographic quotes
 /// straight ones.
-pub fn normalise(text: &str) -> String {
+pub(crate) fn normalise(text: &str) -> String {
     normalise_parts(&[text])
 }
 
 /// `normalise`, borrowing `text` when it is already normal (ASCII, single
 /// spaces between words, none at the ends): most lines are.
-pub fn normalise_cow(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn normalise_cow(text: &str) -> std::borrow::Cow<'_, str> {
     if is_normal(text.as_bytes()) {
         std::borrow::Cow::Borrowed(text)
     } else {
@@ -58,7 +58,7 @@ fn is_normal(b: &[u8]) -> bool {
 }
 
 /// `normalise` of the parts joined with spaces, without the joined copy.
-pub fn normalise_parts(parts: &[&str]) -> String {
+fn normalise_parts(parts: &[&str]) -> String {
     let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
     let mut space = false;
     for (i, part) in parts.iter().enumerate() {

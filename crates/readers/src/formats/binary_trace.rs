@@ -9,10 +9,10 @@ use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::problem::{ProblemCode, Severity};
 use mqdiag_model::text::looks_like_text;
 
-pub struct BinaryTraceReader;
+pub(crate) struct BinaryTraceReader;
 
 /// `AMQ<pid>.<n>.TRC`, `AMQ<pid>.TRC`, `.TRS`, any case.
-pub fn is_trace_name(name: &str) -> bool {
+pub(crate) fn is_trace_name(name: &str) -> bool {
     let up = name.to_ascii_uppercase();
     let Some(rest) = up.strip_prefix("AMQ") else {
         return false;

@@ -48,7 +48,7 @@ use mqdiag_model::event::{Event, Format, Kind};
 use mqdiag_model::problem::{ProblemCode, Severity};
 use mqdiag_model::text::{decode_line, looks_like_text};
 
-pub struct ContainerLogReader;
+pub(crate) struct ContainerLogReader;
 
 /// Lines of another program joined to one event at most (a Go panic's
 /// stack); the rest become events of their own.
@@ -143,7 +143,7 @@ fn digits_at(w: u64, mask: u64) -> bool {
 /// The line after a `kubectl logs --timestamps` time, when it has one: a
 /// time followed by a blank and either another time (`basic`) or a JSON
 /// object.
-pub fn strip_kubectl_stamp(line: &str) -> Option<&str> {
+pub(crate) fn strip_kubectl_stamp(line: &str) -> Option<&str> {
     let n = stamp_len(line.as_bytes())?;
     let rest = line[n..].strip_prefix(' ')?;
     (rest.starts_with('{') || stamp_len(rest.as_bytes()).is_some()).then_some(rest)

@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 
 /// `AMQERR01.LOG` → (`AMQERR`, 1). Any prefix (qm.ini `FilePrefix`), two
 /// digits, the given extension, any case.
-pub fn rotation_name(name: &str, ext: &str) -> Option<(String, u32)> {
+pub(crate) fn rotation_name(name: &str, ext: &str) -> Option<(String, u32)> {
     let up = name.to_ascii_uppercase();
     let stem = up.strip_suffix(&format!(".{}", ext.to_ascii_uppercase()))?;
     let b = stem.as_bytes();
@@ -26,7 +26,7 @@ pub fn rotation_name(name: &str, ext: &str) -> Option<(String, u32)> {
 /// Group key and order for a rotated set: the directory and prefix; the
 /// oldest generation (highest number) first, because AMQERR01 is always
 /// the newest.
-pub fn rotation_group(input: &Input, ext: &str) -> Option<(String, u32)> {
+pub(crate) fn rotation_group(input: &Input, ext: &str) -> Option<(String, u32)> {
     let (prefix, generation) = rotation_name(&input.name, ext)?;
     let dir = input
         .display
@@ -38,10 +38,10 @@ pub fn rotation_group(input: &Input, ext: &str) -> Option<(String, u32)> {
 
 /// What the path says about an error log.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct PathFacts {
+pub(crate) struct PathFacts {
     /// `qmgr`, `system` or `client`.
-    pub scope: Option<&'static str>,
-    pub qmgr: Option<String>,
+    pub(crate) scope: Option<&'static str>,
+    pub(crate) qmgr: Option<String>,
 }
 
 /// `.../qmgrs/<QM>/errors/AMQERR01.LOG` is a queue manager's log,
@@ -49,7 +49,7 @@ pub struct PathFacts {
 /// log. Windows separators and archive member paths (`x.zip!var/...`) too;
 /// `!` is not a separator here because it is part of mangled queue-manager
 /// directory names.
-pub fn path_facts(display: &str) -> PathFacts {
+pub(crate) fn path_facts(display: &str) -> PathFacts {
     let parts: Vec<&str> = display
         .split(['/', '\\'])
         .filter(|p| !p.is_empty())
@@ -82,24 +82,24 @@ fn unmangle_qmgr(dir: &str) -> String {
 
 /// A record's identity, hashed as it is built (no joined copy).
 #[derive(Default)]
-pub struct RecordKey(DefaultHasher);
+pub(crate) struct RecordKey(DefaultHasher);
 
 impl RecordKey {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         RecordKey(DefaultHasher::new())
     }
 
-    pub fn str(mut self, s: &str) -> Self {
+    pub(crate) fn str(mut self, s: &str) -> Self {
         s.hash(&mut self.0);
         self
     }
 
-    pub fn ids(mut self, pid: Option<u32>, tid: Option<u32>) -> Self {
+    pub(crate) fn ids(mut self, pid: Option<u32>, tid: Option<u32>) -> Self {
         (pid, tid).hash(&mut self.0);
         self
     }
 
-    pub fn finish(&self) -> u64 {
+    pub(crate) fn finish(&self) -> u64 {
         self.0.finish()
     }
 }
@@ -110,7 +110,7 @@ impl RecordKey {
 /// message twice in one file is two events), and only the newest
 /// `MAX_KEYS` are remembered, since copies overlap at the file boundary.
 #[derive(Default)]
-pub struct Dedup {
+pub(crate) struct Dedup {
     // The keys are hashes already: Fx spreads them well enough and costs
     // far less than SipHash.
     earlier: HashSet<u64, FxBuildHasher>,
@@ -123,12 +123,12 @@ const MAX_KEYS: usize = 200_000;
 impl Dedup {
     /// Whether `seen_before` can tell anything: an earlier file's keys are
     /// held, or a later file of the set will be checked against this one.
-    pub fn needed(&self, more_files: bool) -> bool {
+    pub(crate) fn needed(&self, more_files: bool) -> bool {
         more_files || !self.earlier.is_empty()
     }
 
     /// Whether an earlier file had this record; remembers it either way.
-    pub fn seen_before(&mut self, key: u64) -> bool {
+    pub(crate) fn seen_before(&mut self, key: u64) -> bool {
         if self.earlier.contains(&key) {
             return true;
         }
@@ -138,7 +138,7 @@ impl Dedup {
         false
     }
 
-    pub fn end_file(&mut self) {
+    pub(crate) fn end_file(&mut self) {
         for k in self.current.drain(..) {
             if self.earlier.insert(k) {
                 self.order.push_back(k);
@@ -155,7 +155,7 @@ impl Dedup {
 /// The last facts of one error-log file: its variant (with the records
 /// dropped as copies of an older generation), the bytes read, and a warning
 /// when lines were read but no record was found.
-pub fn close_file(
+pub(crate) fn close_file(
     info: &mut FileInfo,
     mut variant: Vec<String>,
     duplicates: u64,

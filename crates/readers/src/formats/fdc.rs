@@ -168,7 +168,7 @@ fn local_time(r: &Report) -> Option<NaiveDateTime> {
 
 /// What is kept while one file is read.
 #[derive(Default)]
-pub struct FdcFile {
+pub(crate) struct FdcFile {
     report: Option<Report>,
     last_border: Option<u64>,
     /// The byte offset of `last_border`.

@@ -141,7 +141,7 @@ fn event(l: &Line, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Event {
 /// MQ container logs `FDC summary: <ffstsummary output>` at start-up,
 /// `cmd/runmqserver/logging.go` `logFDCSummary`), each at line `no`; lines
 /// that state no offset are at `off`.
-pub fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Vec<Event> {
+pub(crate) fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Vec<Event> {
     if !text.contains(".FDC") && !text.contains(".fdc") {
         return Vec::new();
     }
@@ -156,7 +156,7 @@ pub fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) ->
 }
 
 /// The format's specifics: `LineReader<FfstSummary>` is its reader.
-pub struct FfstSummary;
+pub(crate) struct FfstSummary;
 
 impl Standalone for FfstSummary {
     /// Its lines are FDC reports, as the reports' own files are.
@@ -189,7 +189,7 @@ impl Standalone for FfstSummary {
 
 /// Lines that are no summary line, reported once at the end of the file.
 #[derive(Default)]
-pub struct Other {
+pub(crate) struct Other {
     count: u64,
     first: Option<u64>,
 }

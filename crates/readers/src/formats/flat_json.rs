@@ -7,7 +7,7 @@
 
 /// A member's value as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scalar<'a> {
+pub(crate) enum Scalar<'a> {
     /// A string's content (it has no escapes).
     Str(&'a str),
     /// An integer that fits 64 bits, as written (which is how serde_json
@@ -21,7 +21,7 @@ pub enum Scalar<'a> {
 /// returns true when `line` is such an object and nothing else. False when
 /// it is not (or not only) a one-level object of the values above; the
 /// members passed before saying so must then be dropped.
-pub fn members<'a>(line: &'a str, mut member: impl FnMut(&'a str, Scalar<'a>)) -> bool {
+pub(crate) fn members<'a>(line: &'a str, mut member: impl FnMut(&'a str, Scalar<'a>)) -> bool {
     let b = line.as_bytes();
     // Blanks other than a space go to serde_json too.
     let mut i = skip_spaces(b, 0);
@@ -133,7 +133,7 @@ fn close(line: &str, start: usize, end: usize) -> Option<(&str, usize)> {
 /// string, a control byte, bytes that are not UTF-8, an unknown escape or
 /// a `\u` escape of a surrogate (serde_json's rules for those are its
 /// own: the caller asks it).
-pub fn unescape_into(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usize> {
+pub(crate) fn unescape_into(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
@@ -180,7 +180,7 @@ pub fn unescape_into(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usize> {
 /// ASCII without controls, nearly every line, is told by one fold of byte
 /// arithmetic (the high bit of `c - 0x20` is set below a blank, and of `c`
 /// past ASCII), which the compiler does many bytes at a time.
-pub fn plain_text(b: &[u8]) -> bool {
+pub(crate) fn plain_text(b: &[u8]) -> bool {
     let odd = b.iter().fold(0u8, |any, &c| any | c | c.wrapping_sub(0x20));
     odd & 0x80 == 0 || (no_controls(b) && std::str::from_utf8(b).is_ok())
 }

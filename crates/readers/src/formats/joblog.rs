@@ -555,7 +555,7 @@ impl Open {
 }
 
 /// What is kept while one file is read.
-pub struct JobFile {
+pub(crate) struct JobFile {
     mtime: Option<std::time::SystemTime>,
     date: Option<NaiveDate>,
     date_from: Option<&'static str>,

@@ -18,7 +18,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 /// What a line-based format does with its files; `LineSource` reads them.
-pub trait LineFormat: Send + 'static {
+pub(crate) trait LineFormat: Send + 'static {
     /// What the format keeps while one file is read.
     type File: Send;
 
@@ -40,12 +40,12 @@ pub trait LineFormat: Send + 'static {
 }
 
 /// What a format sees of the open file besides its own state.
-pub struct FileCtx<'a> {
+pub(crate) struct FileCtx<'a> {
     /// The file's row.
-    pub info: &'a mut FileInfo,
+    pub(crate) info: &'a mut FileInfo,
     /// Shared by the file's events.
-    pub origin: &'a Arc<Origin>,
-    pub opts: &'a ReadOptions,
+    pub(crate) origin: &'a Arc<Origin>,
+    pub(crate) opts: &'a ReadOptions,
     out: &'a mut VecDeque<Event>,
     fallback: &'a mut Option<FixedOffset>,
     readable: bool,
@@ -53,14 +53,14 @@ pub struct FileCtx<'a> {
 
 impl FileCtx<'_> {
     /// Queue an event of this file (counted on its row).
-    pub fn emit(&mut self, e: Event) {
+    pub(crate) fn emit(&mut self, e: Event) {
         self.info.saw_event(&e.ts);
         self.out.push_back(e);
     }
 
     /// The offset for local times the file states none for: `--tz`, else
     /// UTC (said once on the row). Decided on first use, then kept.
-    pub fn fallback_offset(&mut self) -> FixedOffset {
+    pub(crate) fn fallback_offset(&mut self) -> FixedOffset {
         match *self.fallback {
             Some(o) => o,
             None => {
@@ -72,7 +72,7 @@ impl FileCtx<'_> {
     }
 
     /// Whether the file could be opened.
-    pub fn readable(&self) -> bool {
+    pub(crate) fn readable(&self) -> bool {
         self.readable
     }
 }
@@ -111,7 +111,7 @@ fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
 /// A line format read on its own: what `READERS` needs of it besides the
 /// `LineFormat` loop hooks. `LineReader<Self>` is its `Reader`; each item
 /// here is the `Reader` method of the same name.
-pub trait Standalone: LineFormat + Sized {
+pub(crate) trait Standalone: LineFormat + Sized {
     /// The format's facts: its files' rows and their events' origins.
     const FORMAT: Format;
     /// Its fuzz target (`Reader::fuzz`).
@@ -191,7 +191,7 @@ impl<F: Standalone> Reader for LineReader<F> {
 }
 
 /// A `Source` over the files of a line-based format, one after another.
-pub struct LineSource<F: LineFormat> {
+pub(crate) struct LineSource<F: LineFormat> {
     format: F,
     /// The files' format (of their rows and events' origins).
     as_format: Format,
@@ -206,7 +206,12 @@ pub struct LineSource<F: LineFormat> {
 impl<F: LineFormat> LineSource<F> {
     /// A source reading `inputs` in turn with `format`'s hooks, their rows
     /// and events of format `as_format`.
-    pub fn new(format: F, as_format: Format, inputs: Vec<Input>, opts: &ReadOptions) -> Self {
+    pub(crate) fn new(
+        format: F,
+        as_format: Format,
+        inputs: Vec<Input>,
+        opts: &ReadOptions,
+    ) -> Self {
         LineSource {
             format,
             as_format,

@@ -5,19 +5,19 @@
 
 pub mod binary_trace;
 pub mod container_log;
-pub mod errlog_common;
+pub(crate) mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
 pub mod fdc;
-pub mod ffstsummary;
-pub mod flat_json;
+pub(crate) mod ffstsummary;
+pub(crate) mod flat_json;
 pub mod joblog;
-pub mod line_source;
+pub(crate) mod line_source;
 #[cfg(feature = "panic-reader")]
-pub mod panic_test;
+pub(crate) mod panic_test;
 pub mod smf;
 pub mod trace;
-pub mod wrapper;
+pub(crate) mod wrapper;
 
 pub use line_source::LineReader;
 
@@ -100,7 +100,7 @@ pub struct Fuzz {
 
 /// What a reader's `prepare` learned, for its own sources only: each reader
 /// downcasts to the type it made.
-pub type Prepared = Option<Arc<dyn Any + Send + Sync>>;
+pub(crate) type Prepared = Option<Arc<dyn Any + Send + Sync>>;
 
 /// The inputs of a run, each with the format it was taken as: what a
 /// reader's `prepare` may look at.
@@ -112,7 +112,7 @@ impl<'a> Siblings<'a> {
     }
 
     /// The inputs taken as this format, in run order.
-    pub fn of(&self, format: Format) -> Vec<&'a Input> {
+    pub(crate) fn of(&self, format: Format) -> Vec<&'a Input> {
         self.0
             .iter()
             .filter(|(f, _)| *f == format)
@@ -140,12 +140,12 @@ pub static READERS: &[&dyn Reader] = &[
 
 /// The result of sniffing one file.
 pub struct Sniffed {
-    pub input: Input,
+    pub(crate) input: Input,
     pub reader: Option<&'static dyn Reader>,
     /// The reader's place in `READERS`.
-    pub slot: Option<usize>,
+    pub(crate) slot: Option<usize>,
     /// Set when the file could not even be opened.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 /// The most the sniffers are shown of one file.
@@ -173,7 +173,7 @@ pub fn sniff(input: Input) -> Sniffed {
 /// As `sniff`, the sniffers seeing the first bytes as UTF-8 when the file
 /// is in another character set that must be converted (a Russian or
 /// Japanese log), `forced` by `--encoding` or decided from those bytes.
-pub fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
+pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
     let head = match sniff_head(&input) {
         Ok(h) => h,
         Err(e) => {
@@ -351,16 +351,16 @@ fn guarded(
 }
 
 /// Lines of an input, read as a stream.
-pub type Lines = crate::lines::LineReader<Box<dyn std::io::Read + Send>>;
+pub(crate) type Lines = crate::lines::LineReader<Box<dyn std::io::Read + Send>>;
 
 /// Open an input for reading line by line; a file that cannot be opened is
 /// an error problem on its row (and `None`).
-pub fn open_lines(input: &Input, info: &mut FileInfo) -> Option<Lines> {
+pub(crate) fn open_lines(input: &Input, info: &mut FileInfo) -> Option<Lines> {
     open_lines_with(input, info, 0)
 }
 
 /// As `open_lines`, with a read buffer of `cap` bytes (0: the default).
-pub fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option<Lines> {
+pub(crate) fn open_lines_with(input: &Input, info: &mut FileInfo, cap: usize) -> Option<Lines> {
     match input.open() {
         Ok(r) if cap > 0 => Some(crate::lines::LineReader::with_capacity(cap, r)),
         Ok(r) => Some(crate::lines::LineReader::new(r)),
@@ -385,7 +385,7 @@ fn unreadable(info: &mut FileInfo, e: std::io::Error) -> Option<Lines> {
 /// UTF-8 and Western single-byte files are read as they are (their lines
 /// are decoded by `text::decode_line`); others are converted to UTF-8 as
 /// they are read.
-pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
+pub(crate) fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Option<Lines> {
     match open_decoded_with_offsets(input, opts.encoding) {
         Ok((r, note, converted)) => {
             info.encoding = Some(note);
@@ -402,7 +402,7 @@ pub fn open_text(input: &Input, info: &mut FileInfo, opts: &ReadOptions) -> Opti
 /// An input's bytes as the line readers take them (see `open_text`), and
 /// the character set decided. A head of plain ASCII decides nothing: the
 /// decision is then taken at the first non-ASCII byte (`LateDecide`).
-pub fn open_decoded(
+pub(crate) fn open_decoded(
     input: &Input,
     forced: Option<TextEncoding>,
 ) -> std::io::Result<(Box<dyn std::io::Read + Send>, EncodingNote)> {
@@ -411,7 +411,7 @@ pub fn open_decoded(
 
 /// `open_decoded`, and where the lines start in the file when its bytes
 /// may be converted (`LineReader::map_offsets`).
-pub fn open_decoded_with_offsets(
+pub(crate) fn open_decoded_with_offsets(
     input: &Input,
     forced: Option<TextEncoding>,
 ) -> std::io::Result<(
@@ -454,7 +454,7 @@ pub fn open_decoded_with_offsets(
 /// Raise a row's size to the bytes its reader read (a file that grew
 /// while it was read), unless the file was converted to UTF-8: those bytes
 /// are the UTF-8 form's, not the file's.
-pub fn raise_bytes(info: &mut FileInfo, read: u64) {
+pub(crate) fn raise_bytes(info: &mut FileInfo, read: u64) {
     let converted = info.encoding.as_ref().is_some_and(|e| e.get().transcodes());
     if !converted {
         info.bytes = info.bytes.max(read);
@@ -463,7 +463,7 @@ pub fn raise_bytes(info: &mut FileInfo, read: u64) {
 
 /// The next line, `None` at the end; a read error ends the file as a
 /// located problem. Keeps the row's line count.
-pub fn read_line<'a>(
+pub(crate) fn read_line<'a>(
     reader: &'a mut Lines,
     info: &mut FileInfo,
 ) -> Option<(crate::lines::LineMeta, &'a [u8])> {

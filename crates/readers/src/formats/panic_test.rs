@@ -14,7 +14,7 @@ use std::io::BufRead;
 
 const MAGIC: &[u8] = b"MQDIAG-TEST-PANIC AT ";
 
-pub struct PanicTestReader;
+pub(crate) struct PanicTestReader;
 
 impl Reader for PanicTestReader {
     fn format(&self) -> Format {

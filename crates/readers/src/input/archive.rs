@@ -41,9 +41,9 @@ use std::time::{Duration, SystemTime};
 
 /// Archive or compression layers opened inside one another (`a.zip!b.tgz!c`
 /// is two); a deeper one is refused, which stops recursive bombs.
-pub const MAX_DEPTH: u32 = 3;
+pub(crate) const MAX_DEPTH: u32 = 3;
 /// Bytes that unpacking may produce in one run, over all archives.
-pub const MAX_TOTAL_BYTES: u64 = 64 << 30;
+pub(crate) const MAX_TOTAL_BYTES: u64 = 64 << 30;
 /// Largest expansion accepted for a member above `RATIO_FLOOR`. MQ text
 /// diagnostics compress 5 to 30 times; deflate cannot exceed about 1032,
 /// which only long runs of one byte reach.
@@ -53,13 +53,13 @@ pub const MAX_RATIO: u64 = 200;
 pub const RATIO_FLOOR: u64 = 16 << 20;
 /// Members listed from one archive at most (each costs a few hundred bytes
 /// of memory until the run ends).
-pub const MAX_MEMBERS: usize = 200_000;
+pub(crate) const MAX_MEMBERS: usize = 200_000;
 /// Bytes one archive named on the command line (or found in a directory)
 /// may unpack, its nested archives included, so that one hostile archive
 /// cannot use the whole run's `MAX_TOTAL_BYTES`.
-pub const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
+pub(crate) const MAX_ARCHIVE_BYTES: u64 = 32 << 30;
 /// Bytes one member may hold once unpacked, whatever its ratio.
-pub const MAX_MEMBER_BYTES: u64 = 16 << 30;
+pub(crate) const MAX_MEMBER_BYTES: u64 = 16 << 30;
 /// Bytes written to the temporary file (in `$TMPDIR`) in one run: members
 /// that cannot be read in place (tar.gz members, archives inside deflated
 /// members) are unpacked there. One total for the run, over every archive
@@ -86,17 +86,17 @@ const MAX_NAME_BYTES: usize = 4096;
 const NAME_SHOWN: usize = 200;
 
 /// How many bytes decide whether a file is an archive (`ustar` sits at 257).
-pub const MAGIC_BYTES: usize = 512;
+pub(crate) const MAGIC_BYTES: usize = 512;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Magic {
+pub(crate) enum Magic {
     Zip,
     Gzip,
     Tar,
 }
 
 /// The archive kind a file's first bytes announce.
-pub fn magic(head: &[u8]) -> Option<Magic> {
+pub(crate) fn magic(head: &[u8]) -> Option<Magic> {
     if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         // A local file header, or the end record of an empty archive.
         Some(Magic::Zip)
@@ -278,7 +278,11 @@ enum Place<'a> {
 impl<'a> Expander<'a> {
     /// An expander for the archives of a run, `archives_len` bytes
     /// together (their one spill budget).
-    pub fn new(out: &'a mut Discovered, meter: Option<Arc<Meter>>, archives_len: u64) -> Self {
+    pub(crate) fn new(
+        out: &'a mut Discovered,
+        meter: Option<Arc<Meter>>,
+        archives_len: u64,
+    ) -> Self {
         Expander {
             out,
             spill: None,
@@ -482,7 +486,7 @@ impl<'a> Expander<'a> {
     }
 
     /// A file found on disk whose first bytes announce an archive.
-    pub fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
+    pub(crate) fn file(&mut self, path: &Path, display: &str, len: u64, mtime: Option<SystemTime>) {
         self.archive_expanded = 0;
         if self.out.full() {
             return self.out.left_out(display);

@@ -4,13 +4,12 @@
 //! members of archives that cannot be read in place (tar.gz, archives inside
 //! compressed members).
 //!
-//! Every reader here is independent (its own file handle or its own
-//! position on a shared one) and `Send`, so `Input::open()` may be called
+//! Every reader here is independent (its own position on a shared file
+//! handle) and `Send`, so `Input::open()` may be called
 //! from several threads and any number of times.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::path::Path;
 use std::sync::Arc;
 
 /// Read at an absolute offset without moving any shared cursor.
@@ -43,62 +42,40 @@ fn write_all_at(f: &File, mut buf: &[u8], mut off: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// The file a range lives in.
+/// `len` bytes at `offset` of a file. The handle is held open for the
+/// whole run and shared by every reader, each with its own position
+/// (positional reads): an archive file, so that a zip of thousands of
+/// members read at once costs one file descriptor; and the anonymous spill
+/// file, which has no name to open again.
 #[derive(Debug, Clone)]
-pub enum Backing {
-    /// A file on disk, opened anew by every reader (no descriptor is held
-    /// between reads, so thousands of members cost nothing).
-    Path(Arc<Path>),
-    /// A handle held open for the whole run and shared by every reader,
-    /// each with its own position (positional reads): an archive file,
-    /// so that a zip of thousands of members read at once costs one file
-    /// descriptor; and the anonymous spill file, which has no name to
-    /// open again.
-    Shared(Arc<File>),
-}
-
-/// `len` bytes at `offset` of a backing file.
-#[derive(Debug, Clone)]
-pub struct Range {
-    pub backing: Backing,
-    pub offset: u64,
-    pub len: u64,
+pub(crate) struct Range {
+    pub(crate) file: Arc<File>,
+    pub(crate) offset: u64,
+    pub(crate) len: u64,
 }
 
 impl Range {
-    pub fn whole_file(path: &Path, len: u64) -> Range {
+    pub(crate) fn shared(file: Arc<File>, len: u64) -> Range {
         Range {
-            backing: Backing::Path(Arc::from(path)),
-            offset: 0,
-            len,
-        }
-    }
-
-    pub fn shared(file: Arc<File>, len: u64) -> Range {
-        Range {
-            backing: Backing::Shared(file),
+            file,
             offset: 0,
             len,
         }
     }
 
     /// A sub-range, relative to this one (clamped to it).
-    pub fn sub(&self, offset: u64, len: u64) -> Range {
+    pub(crate) fn sub(&self, offset: u64, len: u64) -> Range {
         let offset = offset.min(self.len);
         Range {
-            backing: self.backing.clone(),
+            file: self.file.clone(),
             offset: self.offset + offset,
             len: len.min(self.len - offset),
         }
     }
 
-    pub fn open(&self) -> io::Result<Window> {
-        let file = match &self.backing {
-            Backing::Path(p) => Handle::Own(File::open(p)?),
-            Backing::Shared(f) => Handle::Shared(f.clone()),
-        };
+    pub(crate) fn open(&self) -> io::Result<Window> {
         Ok(Window {
-            file,
+            file: self.file.clone(),
             base: self.offset,
             len: self.len,
             pos: 0,
@@ -106,12 +83,12 @@ impl Range {
     }
 
     /// The first `n` bytes (fewer when the range is shorter).
-    pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+    pub(crate) fn head(&self, n: usize) -> io::Result<Vec<u8>> {
         read_head(self.open()?, n)
     }
 
     /// The last `n` bytes (fewer when the range is shorter).
-    pub fn tail(&self, n: usize) -> io::Result<Vec<u8>> {
+    pub(crate) fn tail(&self, n: usize) -> io::Result<Vec<u8>> {
         let mut w = self.open()?;
         let start = self.len.saturating_sub(n as u64);
         w.seek(SeekFrom::Start(start))?;
@@ -121,7 +98,7 @@ impl Range {
 
 /// Up to `n` bytes from the start of a reader. An error after some bytes
 /// ends the head there (the reading proper meets it again, at its line).
-pub fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
+pub(crate) fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
     let mut buf = vec![0u8; n];
     let mut got = 0;
     while got < n {
@@ -137,25 +114,10 @@ pub fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-#[derive(Debug)]
-enum Handle {
-    Own(File),
-    Shared(Arc<File>),
-}
-
-impl Handle {
-    fn file(&self) -> &File {
-        match self {
-            Handle::Own(f) => f,
-            Handle::Shared(f) => f,
-        }
-    }
-}
-
 /// A reader over one range, with its own position.
 #[derive(Debug)]
-pub struct Window {
-    file: Handle,
+pub(crate) struct Window {
+    file: Arc<File>,
     base: u64,
     len: u64,
     pos: u64,
@@ -168,7 +130,7 @@ impl Read for Window {
             return Ok(0);
         }
         let n = (buf.len() as u64).min(left) as usize;
-        let got = read_at(self.file.file(), &mut buf[..n], self.base + self.pos)?;
+        let got = read_at(&self.file, &mut buf[..n], self.base + self.pos)?;
         if got == 0 {
             // The file is shorter than the archive said: say so rather than
             // let a reader take the early end for the member's end.
@@ -207,24 +169,24 @@ impl Seek for Window {
 
 /// How a zip member's bytes are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
+pub(crate) enum Method {
     Stored,
     Deflated,
 }
 
 /// One zip member, located once when the central directory was read.
 #[derive(Debug, Clone)]
-pub struct ZipMember {
+pub(crate) struct ZipMember {
     /// The compressed bytes.
-    pub data: Range,
-    pub method: Method,
+    pub(crate) data: Range,
+    pub(crate) method: Method,
     /// Uncompressed size and CRC-32 as the central directory declares them.
-    pub size: u64,
-    pub crc: u32,
+    pub(crate) size: u64,
+    pub(crate) crc: u32,
 }
 
 impl ZipMember {
-    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+    pub(crate) fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let w = self.data.open()?;
         let inner: Box<dyn Read + Send> = match self.method {
             Method::Stored => Box::new(w),
@@ -302,16 +264,16 @@ impl Read for Checked {
 }
 
 /// Stops a decompressing stream that produces more than `limit` bytes.
-pub struct Limit<R> {
-    pub inner: R,
-    pub limit: u64,
-    pub count: u64,
+pub(crate) struct Limit<R> {
+    pub(crate) inner: R,
+    pub(crate) limit: u64,
+    pub(crate) count: u64,
     /// Says why the limit is what it is, for the error message.
-    pub why: Arc<str>,
+    pub(crate) why: Arc<str>,
 }
 
 impl<R: Read> Limit<R> {
-    pub fn new(inner: R, limit: u64, why: impl Into<Arc<str>>) -> Self {
+    pub(crate) fn new(inner: R, limit: u64, why: impl Into<Arc<str>>) -> Self {
         Limit {
             inner,
             limit,
@@ -348,13 +310,13 @@ impl<R: Read> Read for Limit<R> {
 /// creation, or O_TMPFILE, or delete-on-close on Windows), so nothing is
 /// left behind however the run ends, even when killed.
 #[derive(Debug)]
-pub struct Spill {
+pub(crate) struct Spill {
     file: Arc<File>,
     end: u64,
 }
 
 impl Spill {
-    pub fn new() -> io::Result<Spill> {
+    pub(crate) fn new() -> io::Result<Spill> {
         Ok(Spill {
             file: Arc::new(tempfile::tempfile()?),
             end: 0,
@@ -362,7 +324,7 @@ impl Spill {
     }
 
     /// Bytes written so far.
-    pub fn written(&self) -> u64 {
+    pub(crate) fn written(&self) -> u64 {
         self.end
     }
 
@@ -371,7 +333,7 @@ impl Spill {
     /// at once (a refused member must not hold its bytes until the run
     /// ends) and no longer counts as written.
     /// Unpacked bytes are counted on `meter` as they are written.
-    pub fn append(
+    pub(crate) fn append(
         &mut self,
         mut r: impl Read,
         meter: Option<&mqdiag_model::meter::Meter>,
@@ -399,7 +361,7 @@ impl Spill {
             }
         }
         Ok(Range {
-            backing: Backing::Shared(self.file.clone()),
+            file: self.file.clone(),
             offset: start,
             len: self.end - start,
         })
@@ -418,7 +380,7 @@ impl Spill {
 
 /// Why a member could not be spilled.
 #[derive(Debug)]
-pub enum SpillError {
+pub(crate) enum SpillError {
     /// Reading the member failed (corrupt, truncated, over a limit).
     Read { error: io::Error, copied: u64 },
     /// Writing the temporary file failed (disk full, say).
@@ -437,10 +399,14 @@ mod tests {
         (d, p)
     }
 
+    fn whole_file(path: &std::path::Path, len: u64) -> Range {
+        Range::shared(Arc::new(File::open(path).unwrap()), len)
+    }
+
     #[test]
     fn window_reads_and_seeks_within_its_range() {
         let (_d, p) = temp_with(b"0123456789");
-        let r = Range::whole_file(&p, 10).sub(2, 5);
+        let r = whole_file(&p, 10).sub(2, 5);
         let mut s = String::new();
         r.open().unwrap().read_to_string(&mut s).unwrap();
         assert_eq!(s, "23456");
@@ -456,7 +422,7 @@ mod tests {
     #[test]
     fn window_past_the_end_of_the_file_is_an_error_not_an_early_end() {
         let (_d, p) = temp_with(b"0123");
-        let r = Range::whole_file(&p, 10);
+        let r = whole_file(&p, 10);
         let mut v = Vec::new();
         let e = r.open().unwrap().read_to_end(&mut v).unwrap_err();
         assert!(e.to_string().contains("ends 6 bytes before"), "{e}");
@@ -472,7 +438,7 @@ mod tests {
     fn member(bytes: &[u8], size: u64, crc: u32) -> (tempfile::TempDir, ZipMember) {
         let (d, p) = temp_with(bytes);
         let m = ZipMember {
-            data: Range::whole_file(&p, bytes.len() as u64),
+            data: whole_file(&p, bytes.len() as u64),
             method: Method::Deflated,
             size,
             crc,

@@ -76,7 +76,7 @@ fn preference(i: &Input) -> (bool, &str) {
 
 /// The inputs to read, and one inventory row per duplicate left out,
 /// naming the copy that is read.
-pub fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>) {
+pub(crate) fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>) {
     let mut by_size: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for (i, x) in inputs.iter().enumerate() {
         if x.bytes > 0 {

@@ -10,7 +10,7 @@ use std::io::{self, BufRead, BufReader, Read};
 /// The decompressed bytes of every member of a gzip stream. An error ends
 /// the stream and is returned again on every later read (a line reader
 /// that asks twice still sees it).
-pub struct GzMembers<R: Read> {
+pub(crate) struct GzMembers<R: Read> {
     dec: Option<flate2::bufread::GzDecoder<BufReader<Counting<R>>>>,
     failed: Option<(io::ErrorKind, String)>,
     ended: bool,
@@ -31,7 +31,7 @@ impl<R: Read> Read for Counting<R> {
 }
 
 impl<R: Read> GzMembers<R> {
-    pub fn new(r: R) -> Self {
+    pub(crate) fn new(r: R) -> Self {
         GzMembers {
             dec: Some(flate2::bufread::GzDecoder::new(BufReader::new(Counting {
                 inner: r,
@@ -108,7 +108,7 @@ impl<R: Read> Read for GzMembers<R> {
 
 /// How many bytes the gzip stream `r` gives, counting at most `cap + 1`:
 /// `Some(n)` when it ends (cleanly or not) within `cap`, `None` past it.
-pub fn usable_len(r: impl Read, cap: u64) -> Option<u64> {
+pub(crate) fn usable_len(r: impl Read, cap: u64) -> Option<u64> {
     let mut g = GzMembers::new(r).take(cap + 1);
     let mut buf = vec![0u8; 64 << 10];
     let mut n = 0u64;

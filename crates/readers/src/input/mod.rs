@@ -3,9 +3,9 @@
 //! `Input` that a reader can open. Archives are read in place (`archive`).
 
 pub mod archive;
-pub mod blob;
-pub mod dedupe;
-pub mod gz;
+pub(crate) mod blob;
+pub(crate) mod dedupe;
+pub(crate) mod gz;
 mod zip_directory;
 
 use mqdiag_model::event::{Format, Origin};
@@ -25,17 +25,17 @@ pub struct Input {
     /// As given on the command line, joined with the path inside a directory.
     pub display: Arc<str>,
     /// The file's name (last path component), for readers that look at it.
-    pub name: String,
-    pub location: Location,
+    pub(crate) name: String,
+    pub(crate) location: Location,
     pub bytes: u64,
-    pub mtime: Option<SystemTime>,
+    pub(crate) mtime: Option<SystemTime>,
     /// Counts the bytes readers read through `open()`, for the progress line.
     pub progress: Option<Arc<Meter>>,
 }
 
 /// Where an input's bytes are.
 #[derive(Debug, Clone)]
-pub enum Location {
+pub(crate) enum Location {
     File(PathBuf),
     /// Bytes already in memory (tests).
     Memory(Arc<[u8]>),
@@ -60,7 +60,7 @@ pub enum Location {
 }
 
 /// A reader over another reader's bytes, changed on the way.
-pub trait Filter: std::fmt::Debug + Send + Sync {
+pub(crate) trait Filter: std::fmt::Debug + Send + Sync {
     fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send>;
 
     /// The same change made line by line, for a reader that splits the
@@ -93,7 +93,7 @@ impl Location {
 
 impl Input {
     /// The origin shared by every event of this input, read as `format`.
-    pub fn origin(&self, format: Format) -> Arc<Origin> {
+    pub(crate) fn origin(&self, format: Format) -> Arc<Origin> {
         Origin::new(self.display.clone(), format)
     }
 
@@ -110,7 +110,7 @@ impl Input {
     }
 
     /// An archive member.
-    pub fn member(
+    pub(crate) fn member(
         display: &str,
         name: &str,
         location: Location,
@@ -143,6 +143,15 @@ impl Input {
         }
     }
 
+    /// The file on disk this input is, when it is a file of its own (not
+    /// an archive member, nor bytes in memory).
+    pub fn file(&self) -> Option<&Path> {
+        match &self.location {
+            Location::File(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// A reader over the whole input, independent of any other (each call
     /// opens anew; safe from several threads). Reads through it count
     /// towards the progress line when one is shown.
@@ -154,7 +163,7 @@ impl Input {
     /// An input read through a filter (`Location::Unwrapped`): the
     /// input it filters, and the filter to apply line by line. Lines
     /// read so keep their numbers and offsets in the file itself.
-    pub fn filtered(&self) -> Option<(Input, Box<dyn crate::lines::LineFilter>)> {
+    pub(crate) fn filtered(&self) -> Option<(Input, Box<dyn crate::lines::LineFilter>)> {
         match &self.location {
             Location::Unwrapped { inner, wrapper } => Some((
                 Input {
@@ -208,7 +217,7 @@ pub struct Discovered {
 /// memory. Counted in the order of discovery (files found by the walk in
 /// name order, then archive members), so what is left out does not depend
 /// on `-j`.
-pub const MAX_INPUTS: usize = 50_000;
+pub(crate) const MAX_INPUTS: usize = 50_000;
 
 /// Inputs found past `MAX_INPUTS`: how many, the first and the last.
 #[derive(Debug, Default)]
@@ -268,13 +277,13 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
 }
 
 /// As `discover`, counting bytes unpacked from archives on `meter`.
-pub fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
+pub(crate) fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
     discover_capped(paths, meter, None, false)
 }
 
 /// As `discover_with`; `follow`: symbolic links that lead out of the named
 /// paths are followed too (`--follow`).
-pub fn discover_following(
+pub(crate) fn discover_following(
     paths: &[PathBuf],
     meter: Option<&Arc<Meter>>,
     follow: bool,

@@ -166,7 +166,7 @@ impl Standalone for ErrlogJson {
 /// Whose JSON lines a source reads, chosen once when it is made: the
 /// records are the same, what comes around them differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flavour {
+pub(crate) enum Flavour {
     /// An error log (`AMQERR01.json`): MQ's records only.
     ErrorLog,
     /// The console of an MQ container: the same records mixed with the
@@ -177,7 +177,7 @@ pub enum Flavour {
 
 impl Flavour {
     /// The format its events and inventory rows are of.
-    pub fn format(self) -> Format {
+    pub(crate) fn format(self) -> Format {
         match self {
             Flavour::ErrorLog => FORMAT,
             Flavour::ContainerConsole => super::container_log::FORMAT,
@@ -222,7 +222,7 @@ impl Flavour {
 }
 
 /// A source over JSON log lines of `flavour`.
-pub fn source(
+pub(crate) fn source(
     inputs: Vec<Input>,
     opts: &ReadOptions,
     flavour: Flavour,
@@ -666,7 +666,7 @@ fn scan_known(line: &str) -> Option<Members<'_>> {
 }
 
 /// What is kept while one file is read.
-pub struct JsonFile {
+pub(crate) struct JsonFile {
     qmgr: Option<String>,
     scope: Option<&'static str>,
     preview_keys: bool,

@@ -14,17 +14,17 @@ const MAX_RUNS: usize = 16_384;
 /// Runs of one UTC offset in the text error logs of a directory or host:
 /// `(first, last, offset)`, UTC seconds and offset seconds, by `first`.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct OffsetRuns {
-    pub runs: Vec<(i64, i64, i32)>,
+pub(crate) struct OffsetRuns {
+    pub(crate) runs: Vec<(i64, i64, i32)>,
     /// The text log that stated them (the first, by path).
-    pub path: String,
+    pub(crate) path: String,
 }
 
 impl OffsetRuns {
     /// The offset in force at `utc`: the run holding it, else the nearer
     /// of the runs before and after (a change between two runs happened
     /// somewhere in the gap; the nearer side is the better guess).
-    pub fn at(&self, utc: i64) -> Option<i32> {
+    pub(crate) fn at(&self, utc: i64) -> Option<i32> {
         let i = self.runs.partition_point(|r| r.0 <= utc);
         let before = i.checked_sub(1).map(|j| self.runs[j]);
         let after = self.runs.get(i).copied();
@@ -42,15 +42,15 @@ impl OffsetRuns {
 /// log beside a text log is written by the same queue manager at the same
 /// moments) and per writing host (`Host()`).
 #[derive(Debug, Default, Clone)]
-pub struct ErrlogClocks {
-    pub by_dir: std::collections::BTreeMap<String, OffsetRuns>,
-    pub by_host: std::collections::BTreeMap<String, OffsetRuns>,
+pub(crate) struct ErrlogClocks {
+    pub(crate) by_dir: std::collections::BTreeMap<String, OffsetRuns>,
+    pub(crate) by_host: std::collections::BTreeMap<String, OffsetRuns>,
 }
 
 impl ErrlogClocks {
     /// The offset for a record at `utc` of a JSON log in `dir` written by
     /// `host`, and the text log it comes from.
-    pub fn at(&self, dir: &str, host: Option<&str>, utc: i64) -> Option<(i32, &str)> {
+    pub(crate) fn at(&self, dir: &str, host: Option<&str>, utc: i64) -> Option<(i32, &str)> {
         let runs = self
             .by_dir
             .get(dir)
@@ -61,13 +61,16 @@ impl ErrlogClocks {
 
 /// The directory part of a display path (`case.zip/QM1/errors`), the key
 /// the text and JSON logs of one queue manager share.
-pub fn display_dir(display: &str) -> &str {
+pub(crate) fn display_dir(display: &str) -> &str {
     display.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
 }
 
 /// The offsets stated by these text error logs, per directory and host.
 /// Only called when the run has JSON error logs to place.
-pub fn survey(inputs: &[&Input], forced: Option<crate::encoding::TextEncoding>) -> ErrlogClocks {
+pub(crate) fn survey(
+    inputs: &[&Input],
+    forced: Option<crate::encoding::TextEncoding>,
+) -> ErrlogClocks {
     let mut inputs = inputs.to_vec();
     inputs.sort_by(|a, b| a.display.cmp(&b.display));
     let mut out = ErrlogClocks::default();

@@ -6,18 +6,18 @@ use super::*;
 /// The result of scanning `Name(value) Name(value)` tokens.
 #[cfg(test)]
 #[derive(Debug, Default, PartialEq)]
-pub struct AttrScan {
-    pub attrs: Vec<(String, String)>,
+pub(crate) struct AttrScan {
+    pub(crate) attrs: Vec<(String, String)>,
     /// The attribute whose parentheses did not balance before the end of
     /// the line (its value was taken up to the last `)`).
-    pub unbalanced: Option<String>,
+    pub(crate) unbalanced: Option<String>,
     /// Text that is not a `Name(` token, from where scanning stopped.
-    pub junk: Option<String>,
+    pub(crate) junk: Option<String>,
 }
 
 /// `scan_attrs_each` collected into owned strings.
 #[cfg(test)]
-pub fn scan_attrs(s: &str) -> AttrScan {
+pub(crate) fn scan_attrs(s: &str) -> AttrScan {
     let mut out = AttrScan::default();
     let (unbalanced, junk) =
         scan_attrs_each(s, |k, v| out.attrs.push((k.to_string(), v.to_string())));
@@ -85,7 +85,7 @@ pub(super) fn scan_attrs_each<'a>(
 /// whether the clock has AM/PM and whether the year comes first. The date
 /// order is decided per style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Style {
+pub(crate) struct Style {
     pub(super) sep: u8,
     pub(super) year_digits: u8,
     pub(super) ampm: bool,
@@ -95,7 +95,7 @@ pub struct Style {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
+pub(crate) enum Order {
     /// Month first (US, and the C locale's `%x`).
     Mdy,
     /// Day first (most of Europe).
@@ -113,7 +113,7 @@ impl Order {
 
 /// One parsed header line.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Header {
+pub(crate) struct Header {
     pub(super) a: u32,
     pub(super) b: u32,
     pub(super) year: i32,
@@ -462,7 +462,7 @@ pub(super) fn separator_fast(line: &str) -> Step<Option<(Span, Span)>> {
 
 /// Parse a header line; `None` when the line is not one. Only lines that
 /// start with a digit are tried, so text lines cost one byte test.
-pub fn parse_header(line: &str) -> Option<Header> {
+pub(crate) fn parse_header(line: &str) -> Option<Header> {
     let first = trim_start(line).bytes().next()?;
     if !first.is_ascii_digit() {
         return None;

@@ -19,7 +19,7 @@ mod parser;
 mod prescan;
 mod source;
 
-pub use clocks::{ErrlogClocks, display_dir, survey};
+pub(crate) use clocks::{ErrlogClocks, display_dir, survey};
 use header::*;
 use parser::*;
 use prescan::*;

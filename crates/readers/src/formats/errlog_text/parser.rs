@@ -16,29 +16,29 @@ pub(super) enum St {
 /// values, summary and section lines) is kept in one buffer, `buf`, and
 /// named by byte ranges: a record of 30 lines makes no string per line.
 #[derive(Debug)]
-pub struct RawRecord {
-    pub line: u64,
+pub(crate) struct RawRecord {
+    pub(crate) line: u64,
     /// The byte offset of `line` in the file.
-    pub offset: u64,
-    pub last_line: u64,
-    pub header: Header,
+    pub(crate) offset: u64,
+    pub(crate) last_line: u64,
+    pub(crate) header: Header,
     pub(super) buf: String,
     /// Attribute names and values, as ranges of `buf`.
     pub(super) attrs: Vec<(Span, Span)>,
-    pub msgid: Option<String>,
+    pub(crate) msgid: Option<String>,
     pub(super) summary: Vec<Span>,
     /// Explanation and action lines; an empty range is a blank line.
     pub(super) sections: [Vec<Span>; 2],
     /// `amqccita.c:4214` from the separator.
-    pub source: Option<String>,
-    pub closed: bool,
+    pub(crate) source: Option<String>,
+    pub(crate) closed: bool,
     /// The file ended inside the record.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
     /// Written in two parts around the record at this line.
-    pub interrupted_by: Option<u64>,
-    pub reassembled: bool,
+    pub(crate) interrupted_by: Option<u64>,
+    pub(crate) reassembled: bool,
     /// Header (and attributes) only: the message text never came.
-    pub incomplete: bool,
+    pub(crate) incomplete: bool,
     pub(super) st: St,
     pub(super) bytes: usize,
     pub(super) cut: bool,
@@ -126,25 +126,25 @@ impl RawRecord {
     }
 
     /// The attributes as written, names and values.
-    pub fn attrs(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+    pub(crate) fn attrs(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         self.attrs
             .iter()
             .map(|&(k, v)| (&self.buf[k.0..k.1], &self.buf[v.0..v.1]))
     }
 
     /// The value of the first attribute named `name`.
-    pub fn attr(&self, name: &str) -> Option<&str> {
+    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
         self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
     }
 
     /// The summary lines as kept.
-    pub fn summary_lines(&self) -> impl Iterator<Item = &str> + '_ {
+    pub(crate) fn summary_lines(&self) -> impl Iterator<Item = &str> + '_ {
         self.summary.iter().map(|&(a, b)| &self.buf[a..b])
     }
 
     /// The lines of section `i` (0 explanation, 1 action); an empty line
     /// is a blank line.
-    pub fn section_lines(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
+    pub(crate) fn section_lines(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
         self.sections[i].iter().map(|&(a, b)| &self.buf[a..b])
     }
 
@@ -212,16 +212,16 @@ impl RawRecord {
 
 /// A problem found while parsing: line, severity, lines skipped, message.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Found {
-    pub code: ProblemCode,
-    pub line: Option<u64>,
-    pub severity: Severity,
-    pub skipped: u64,
-    pub message: String,
+pub(crate) struct Found {
+    pub(crate) code: ProblemCode,
+    pub(crate) line: Option<u64>,
+    pub(crate) severity: Severity,
+    pub(crate) skipped: u64,
+    pub(crate) message: String,
 }
 
 #[derive(Debug)]
-pub enum Item {
+pub(crate) enum Item {
     Record(Box<RawRecord>),
     Problem(Found),
 }
@@ -248,7 +248,7 @@ pub(super) struct Orphan {
 
 /// Line-fed record parser: feed decoded lines, take `Item`s from `out`.
 #[derive(Debug, Default)]
-pub struct Parser {
+pub(crate) struct Parser {
     pub(super) cur: Option<Box<RawRecord>>,
     /// A record cut off after its attributes by another writer's record;
     /// its text may follow that record.
@@ -258,10 +258,10 @@ pub struct Parser {
     pub(super) seen_header: bool,
     /// The line being fed was cut to the line-length limit (so a value
     /// without its closing parenthesis is expected, and already reported).
-    pub line_cut: bool,
+    pub(crate) line_cut: bool,
     /// The byte offset of the line being fed.
-    pub line_at: u64,
-    pub out: VecDeque<Item>,
+    pub(crate) line_at: u64,
+    pub(crate) out: VecDeque<Item>,
     /// A record the source is done with, whose buffers the next header
     /// reuses.
     pub(super) spare: Option<Box<RawRecord>>,
@@ -286,7 +286,7 @@ impl Parser {
     }
 
     /// Give back a record taken from `out`, for its buffers.
-    pub fn recycle(&mut self, r: Box<RawRecord>) {
+    pub(crate) fn recycle(&mut self, r: Box<RawRecord>) {
         if r.held() <= SPARE_RECORD_BYTES {
             self.spare = Some(r);
         }
@@ -307,7 +307,7 @@ impl Parser {
 
     /// A run of NUL bytes (a hole left by a crash) was removed from the
     /// start of line `no`.
-    pub fn nul_hole(&mut self, no: u64, count: usize) {
+    pub(crate) fn nul_hole(&mut self, no: u64, count: usize) {
         self.flush_garbage();
         self.problem(
             ProblemCode::NulBytes,
@@ -318,7 +318,7 @@ impl Parser {
         );
     }
 
-    pub fn feed(&mut self, no: u64, text: &str) {
+    pub(crate) fn feed(&mut self, no: u64, text: &str) {
         if has_control(text) {
             match &mut self.garbage {
                 Some((_, end)) => *end = no,
@@ -648,7 +648,7 @@ impl Parser {
     }
 
     /// End of input.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.flush_garbage();
         self.flush_orphan();
         if let Some(mut r) = self.cur.take() {

@@ -7,7 +7,7 @@ use crate::lines::LineMeta;
 use mqdiag_model::event::Key;
 
 /// What is kept while one file is read.
-pub struct FileRun {
+pub(crate) struct FileRun {
     pub(super) parser: Parser,
     pub(super) plan: Plan,
     pub(super) offset: FixedOffset,

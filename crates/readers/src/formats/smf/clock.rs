@@ -23,7 +23,7 @@ const MAX_S: i64 = 26 * 3600;
 
 /// The quarter-hour offset (seconds) an anchor suggests, if it is close
 /// enough to one.
-pub fn candidate(stck: NaiveDateTime, record: NaiveDateTime, strong: bool) -> Option<i32> {
+pub(crate) fn candidate(stck: NaiveDateTime, record: NaiveDateTime, strong: bool) -> Option<i32> {
     let diff_ms = (stck - record).num_milliseconds();
     let q = (diff_ms as f64 / (QUANTUM_S * 1000) as f64).round() as i64 * QUANTUM_S;
     let residual_ms = diff_ms - q * 1000;
@@ -34,13 +34,13 @@ pub fn candidate(stck: NaiveDateTime, record: NaiveDateTime, strong: bool) -> Op
 
 /// Votes for the offset, strong anchors apart from weak ones.
 #[derive(Debug, Default)]
-pub struct Votes {
+pub(crate) struct Votes {
     strong: BTreeMap<i32, u32>,
     weak: BTreeMap<i32, u32>,
 }
 
 impl Votes {
-    pub fn add(&mut self, strong: bool, off: i32) {
+    pub(crate) fn add(&mut self, strong: bool, off: i32) {
         let m = if strong {
             &mut self.strong
         } else {
@@ -49,7 +49,7 @@ impl Votes {
         *m.entry(off).or_default() += 1;
     }
 
-    pub fn count(&self) -> u32 {
+    pub(crate) fn count(&self) -> u32 {
         self.strong.values().sum::<u32>() + self.weak.values().sum::<u32>()
     }
 
@@ -63,7 +63,7 @@ impl Votes {
 
     /// The most voted offset, strong votes first. Weak votes must agree:
     /// two at least, and more than half of them.
-    pub fn decide(&self) -> Option<i32> {
+    pub(crate) fn decide(&self) -> Option<i32> {
         // Ties go to the smallest offset, so the result does not depend on
         // map order.
         let (off, n) = self
@@ -76,14 +76,14 @@ impl Votes {
     }
 
     /// Votes for `off`, and all votes of the kind `decide` used.
-    pub fn support(&self, off: i32) -> (u32, u32) {
+    pub(crate) fn support(&self, off: i32) -> (u32, u32) {
         let m = self.kind();
         (m.get(&off).copied().unwrap_or(0), m.values().sum())
     }
 }
 
 /// `+04:00`, `-01:00`, `+05:30` for an offset in seconds.
-pub fn offset_text(s: i32) -> String {
+pub(crate) fn offset_text(s: i32) -> String {
     let sign = if s < 0 { '-' } else { '+' };
     let a = s.unsigned_abs();
     format!("{sign}{:02}:{:02}", a / 3600, (a % 3600) / 60)

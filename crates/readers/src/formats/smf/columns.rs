@@ -178,7 +178,7 @@ const MINUS_ONE_IS_DATA: &[(&str, &str)] = &[("QQST", "Pageset"), ("QQST", "Buff
 /// and with 215 (no duplicate seen in the samples; checked defensively).
 const DEDUP_KEYS: &[(&str, &[&str])] = &[("QPST", &["LPAR", "QMgr", "BufferPool"])];
 
-pub fn dedup_key(structure: &str) -> Option<&'static [&'static str]> {
+pub(crate) fn dedup_key(structure: &str) -> Option<&'static [&'static str]> {
     DEDUP_KEYS
         .iter()
         .find(|(s, _)| *s == structure)
@@ -186,10 +186,10 @@ pub fn dedup_key(structure: &str) -> Option<&'static [&'static str]> {
 }
 
 /// The suffixes that split one value over two columns.
-pub const SUFFIXES: [&str; 4] = [" (DATE)", " (TIME)", "(S)", "(US)"];
+pub(crate) const SUFFIXES: [&str; 4] = [" (DATE)", " (TIME)", "(S)", "(US)"];
 
 /// `Open (DATE)` → (`Open`, ` (DATE)`); names without a suffix → (name, "").
-pub fn split_suffix(name: &str) -> (&str, &str) {
+pub(crate) fn split_suffix(name: &str) -> (&str, &str) {
     for s in SUFFIXES {
         if let Some(b) = name.strip_suffix(s) {
             return (b.trim_end(), s);
@@ -201,7 +201,7 @@ pub fn split_suffix(name: &str) -> (&str, &str) {
 /// The current name of a header cell: trimmed (old builds padded some names,
 /// `CORREL `), and mapped through the alias table. The second value says
 /// whether an alias was used.
-pub fn canonical(structure: &str, header: &str) -> (String, bool) {
+pub(crate) fn canonical(structure: &str, header: &str) -> (String, bool) {
     let h = header.trim();
     let (base, suffix) = split_suffix(h);
     for (s, old, new) in ALIASES {
@@ -213,7 +213,7 @@ pub fn canonical(structure: &str, header: &str) -> (String, bool) {
 }
 
 /// Which structure a header belongs to, from its columns alone.
-pub fn identify<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<&'static str> {
+pub(crate) fn identify<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<&'static str> {
     SIGNATURES.iter().find_map(|(s, cols)| {
         names
             .clone()
@@ -223,7 +223,7 @@ pub fn identify<'a>(names: impl Iterator<Item = &'a str> + Clone) -> Option<&'st
 }
 
 /// The structure a `SMF-<STRUCT>.csv` name states.
-pub fn structure_from_name(name: &str) -> Option<String> {
+pub(crate) fn structure_from_name(name: &str) -> Option<String> {
     let stem = name.strip_prefix("SMF-")?;
     let (s, ext) = stem.rsplit_once('.')?;
     let ok = ext.eq_ignore_ascii_case("csv")
@@ -234,13 +234,13 @@ pub fn structure_from_name(name: &str) -> Option<String> {
 }
 
 /// Whether `-1` in this column is data rather than the dummy.
-pub fn minus_one_is_data(structure: &str, column: &str) -> bool {
+pub(crate) fn minus_one_is_data(structure: &str, column: &str) -> bool {
     MINUS_ONE_IS_DATA.contains(&(structure, column))
 }
 
 /// Whether a header row looks like `mqsmfcsv`'s: the common block first.
 /// Returns whether the `QSG` column is there (formatter v5.6 and later).
-pub fn common_block<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<bool> {
+pub(crate) fn common_block<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<bool> {
     let first: Vec<&str> = names.by_ref().take(6).map(str::trim).collect();
     match first.as_slice() {
         ["Date", "Time", "LPAR", "QMgr", "QSG", "MQ_Version", ..] => Some(true),
@@ -251,38 +251,38 @@ pub fn common_block<'a>(mut names: impl Iterator<Item = &'a str>) -> Option<bool
 
 /// A header row, understood.
 #[derive(Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Structure name (`QCST`); `unknown` when neither header nor file
     /// name says.
-    pub structure: String,
+    pub(crate) structure: String,
     /// Identified from the columns (not only from the file name).
-    pub by_header: bool,
+    pub(crate) by_header: bool,
     /// Current column names, by position.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     index: HashMap<String, usize, FxBuildHasher>,
-    pub has_qsg: bool,
+    pub(crate) has_qsg: bool,
     /// How many columns had an old name.
-    pub renamed: usize,
+    pub(crate) renamed: usize,
     /// Position of `Interval_Start (DATE)` when it and `Interval_Start
     /// (TIME)`, `Interval_Duration` follow each other (115 files).
-    pub interval_at: Option<usize>,
+    pub(crate) interval_at: Option<usize>,
     /// For a `(DATE)` column the position of its `(TIME)` partner.
-    pub time_of: Vec<Option<usize>>,
+    pub(crate) time_of: Vec<Option<usize>>,
     /// Names that are `-1`-is-data columns.
-    pub keep_minus_one: Vec<bool>,
+    pub(crate) keep_minus_one: Vec<bool>,
     /// Columns whose cells become attributes of the row's event (all,
     /// unless the consumer said which it reads: `keep_only`).
-    pub keep: Vec<bool>,
+    pub(crate) keep: Vec<bool>,
     kept: usize,
     /// The attribute name of each kept column: the consumer's own
     /// `&'static` name when it gave one (no copy per row).
-    pub attr: Vec<AttrName>,
+    pub(crate) attr: Vec<AttrName>,
     /// The key each column's name is, when it is one (found once here, not
     /// for every row).
-    pub key: Vec<Option<Key>>,
+    pub(crate) key: Vec<Option<Key>>,
     /// The columns `cells` looks at, in order: the kept ones and the
     /// `(DATE)`s whose placeholder may drop a kept `(TIME)`.
-    pub visit: Vec<usize>,
+    pub(crate) visit: Vec<usize>,
     /// Rows are split up to this many columns when the rest of the line is
     /// plain (`Row` then counts commas for a cell past it). The cells kept
     /// at first; raised when a row reads past it, so that it settles on
@@ -293,7 +293,7 @@ pub struct Layout {
 /// The layout a header line gives, or `None` when the line is not a
 /// header of the common block (`Date,Time,LPAR,QMgr,...`). A trailing
 /// empty cell (a comma at the end of the line) is not a column.
-pub fn header_layout(line: &[u8], file_struct: Option<&str>) -> Option<Layout> {
+pub(crate) fn header_layout(line: &[u8], file_struct: Option<&str>) -> Option<Layout> {
     let text = mqdiag_model::text::decode_lossy(line);
     let mut cells: Vec<&str> = text.split(',').collect();
     if cells.len() > 1 && cells.last().is_some_and(|c| c.trim().is_empty()) {
@@ -305,7 +305,7 @@ pub fn header_layout(line: &[u8], file_struct: Option<&str>) -> Option<Layout> {
 
 impl Layout {
     /// Understand a header. `file_struct` is what the file name says.
-    pub fn new(cells: &[&str], file_struct: Option<&str>) -> Layout {
+    pub(crate) fn new(cells: &[&str], file_struct: Option<&str>) -> Layout {
         let has_qsg = common_block(cells.iter().copied()).unwrap_or(false);
         let by_header = identify(cells.iter().copied());
         let structure = by_header
@@ -362,7 +362,7 @@ impl Layout {
 
     /// Keep only the cells of the columns `wanted` names (it gives the
     /// name to store them under).
-    pub fn keep_only(&mut self, wanted: impl Fn(&str) -> Option<&'static str>) {
+    pub(crate) fn keep_only(&mut self, wanted: impl Fn(&str) -> Option<&'static str>) {
         let names: Vec<Option<&'static str>> = self.names.iter().map(|n| wanted(n)).collect();
         self.keep = names.iter().map(Option::is_some).collect();
         self.kept = self.keep.iter().filter(|k| **k).count();
@@ -399,13 +399,13 @@ impl Layout {
     }
 
     /// How many columns a row is split into when read.
-    pub fn split_limit(&self) -> usize {
+    pub(crate) fn split_limit(&self) -> usize {
         self.limit.load(Ordering::Relaxed)
     }
 
     /// A row read column `i`, past what it was split into: later rows are
     /// split up to it. (A column missing from `derive::READ`.)
-    pub fn read_past(&self, i: usize) {
+    pub(crate) fn read_past(&self, i: usize) {
         debug_assert!(
             false,
             "column `{}` read past the split: list it in derive::READ",
@@ -415,27 +415,27 @@ impl Layout {
     }
 
     /// How many columns are kept.
-    pub fn kept(&self) -> usize {
+    pub(crate) fn kept(&self) -> usize {
         self.kept
     }
 
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.names.len()
     }
 
     /// Position of a column by its current name.
-    pub fn col(&self, name: &str) -> Option<usize> {
+    pub(crate) fn col(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.index.contains_key(name)
     }
 
     /// Position of the column `base` + `suffix` (`Open` + ` (DATE)`),
     /// without building the name on the heap: rows look up such pairs
     /// several times each.
-    pub fn col2(&self, base: &str, suffix: &str) -> Option<usize> {
+    pub(crate) fn col2(&self, base: &str, suffix: &str) -> Option<usize> {
         let mut buf = [0u8; 96];
         let n = base.len() + suffix.len();
         if n > buf.len() {

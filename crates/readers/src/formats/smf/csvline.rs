@@ -11,24 +11,24 @@ use memchr::memchr;
 
 /// Byte range of one field's content (quotes and `=` removed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Field {
-    pub start: usize,
-    pub end: usize,
-    pub quoted: bool,
+pub(crate) struct Field {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) quoted: bool,
 }
 
 impl Field {
-    pub const EMPTY: Field = Field {
+    pub(crate) const EMPTY: Field = Field {
         start: 0,
         end: 0,
         quoted: false,
     };
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.start == self.end
     }
 
-    pub fn bytes<'a>(&self, line: &'a [u8]) -> &'a [u8] {
+    pub(crate) fn bytes<'a>(&self, line: &'a [u8]) -> &'a [u8] {
         &line[self.start..self.end]
     }
 }
@@ -37,10 +37,10 @@ impl Field {
 /// split again when it is placed or becomes an event. Two `u16` per cell:
 /// half what `Field` takes, and about what the row's own bytes take. Rows
 /// longer than 64 KiB keep none and are split again.
-pub struct Kept(Box<[u32]>);
+pub(crate) struct Kept(Box<[u32]>);
 
 impl Kept {
-    pub fn of(line: &[u8], fields: &[Field]) -> Option<Kept> {
+    pub(crate) fn of(line: &[u8], fields: &[Field]) -> Option<Kept> {
         if line.len() > u16::MAX as usize {
             return None;
         }
@@ -53,12 +53,12 @@ impl Kept {
     }
 
     /// Bytes held, for the hold budget.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.0.len() * 4
     }
 
     /// The fields back (`quoted` is not kept: only fitting reads it).
-    pub fn fields(&self, out: &mut Vec<Field>) {
+    pub(crate) fn fields(&self, out: &mut Vec<Field>) {
         out.clear();
         out.extend(self.0.iter().map(|&v| Field {
             start: (v >> 16) as usize,
@@ -70,9 +70,9 @@ impl Kept {
 
 /// A line that cannot be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Unbalanced {
+pub(crate) struct Unbalanced {
     /// 0-based index of the field whose opening quote is never closed.
-    pub field: usize,
+    pub(crate) field: usize,
 }
 
 /// Split `line` into `out` (cleared first). A trailing comma yields a final
@@ -82,7 +82,7 @@ pub struct Unbalanced {
 /// them) are scanned byte by byte, where a `memchr` per field cost more
 /// than the field; quoted ones, often padded to tens of bytes, with
 /// `memchr`.
-pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
+pub(crate) fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
     out.clear();
     split_from(line, out, 0, usize::MAX).map(|_| ())
 }
@@ -90,7 +90,7 @@ pub fn split(line: &[u8], out: &mut Vec<Field>) -> Result<(), Unbalanced> {
 /// `split`, stopped once `out` holds `max` fields: the position where the
 /// rest of the line begins (the byte after the separator), or `None` when
 /// the line ended first (then `out` is every field, as `split` gives).
-pub fn split_prefix(
+pub(crate) fn split_prefix(
     line: &[u8],
     out: &mut Vec<Field>,
     max: usize,
@@ -101,7 +101,7 @@ pub fn split_prefix(
 
 /// The rest of a line `split_prefix` stopped in, from `at`, split onto
 /// the fields it gave: then `out` is what `split` gives.
-pub fn split_rest(line: &[u8], out: &mut Vec<Field>, at: usize) -> Result<(), Unbalanced> {
+pub(crate) fn split_rest(line: &[u8], out: &mut Vec<Field>, at: usize) -> Result<(), Unbalanced> {
     split_from(line, out, at, usize::MAX).map(|_| ())
 }
 
@@ -175,7 +175,7 @@ fn split_from(
 /// How many fields `split` makes of the rest of a line that holds no
 /// quote (`None` when it holds one): then every field is plain text
 /// between commas, so counting the commas is enough.
-pub fn plain_rest(rest: &[u8]) -> Option<usize> {
+pub(crate) fn plain_rest(rest: &[u8]) -> Option<usize> {
     if memchr(b'"', rest).is_some() {
         return None;
     }
@@ -185,7 +185,7 @@ pub fn plain_rest(rest: &[u8]) -> Option<usize> {
 }
 
 /// Field `k` (0-based) of the rest of a line that `plain_rest` accepted.
-pub fn plain_field(line: &[u8], rest: usize, k: usize) -> Field {
+pub(crate) fn plain_field(line: &[u8], rest: usize, k: usize) -> Field {
     let n = line.len();
     let mut start = rest.min(n);
     for _ in 0..k {
@@ -204,7 +204,7 @@ pub fn plain_field(line: &[u8], rest: usize, k: usize) -> Field {
 
 /// Where the rest of a line begins after the last of `fields` (kept
 /// offsets do not say whether a field was quoted: its closing quote does).
-pub fn rest_after(line: &[u8], last: &Field) -> usize {
+pub(crate) fn rest_after(line: &[u8], last: &Field) -> usize {
     last.end
         + if line.get(last.end) == Some(&b'"') {
             2
@@ -218,7 +218,7 @@ pub fn rest_after(line: &[u8], last: &Field) -> usize {
 /// a comma. Joins such pairs, left to right, until `fields` has `want`
 /// fields; the index of the first joined cell, or `None` when it cannot
 /// be made to fit.
-pub fn rejoin(line: &[u8], fields: &mut Vec<Field>, want: usize) -> Option<usize> {
+pub(crate) fn rejoin(line: &[u8], fields: &mut Vec<Field>, want: usize) -> Option<usize> {
     let mut first = None;
     let mut i = 0;
     while fields.len() > want && i + 1 < fields.len() {
@@ -240,7 +240,7 @@ pub fn rejoin(line: &[u8], fields: &mut Vec<Field>, want: usize) -> Option<usize
 
 /// A line worth reading: the first line without its UTF-8 byte order
 /// mark; `None` for a truncated or blank line.
-pub fn content(no: u64, truncated: bool, line: &[u8]) -> Option<&[u8]> {
+pub(crate) fn content(no: u64, truncated: bool, line: &[u8]) -> Option<&[u8]> {
     let line = if no == 1 {
         line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
     } else {

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// Every attribute name `derive` sets, and the reader's own two. Rows
 /// keep the CSV cells of these names too when they keep only some
 /// columns, so that a lookup by such a name finds what it always found.
-pub const NAMES: &[&str] = &[
+pub(crate) const NAMES: &[&str] = &[
     "record",
     "qmgr",
     "task",
@@ -36,7 +36,7 @@ pub const NAMES: &[&str] = &[
 /// only up to the last of these and of the columns kept (`fit_prefix`);
 /// a column read that is missing here is still found, only slower (and
 /// debug builds stop on it, so that tests find it).
-pub const READ: &[&str] = &[
+pub(crate) const READ: &[&str] = &[
     // Every row, and the clocks.
     "Date",
     "Time",
@@ -154,11 +154,11 @@ pub const READ: &[&str] = &[
 ];
 
 /// At most this many attributes are added to a row's cells.
-pub const MAX_DERIVED: usize = 10;
+pub(crate) const MAX_DERIVED: usize = 10;
 
 /// Derived attributes (appended to `attrs`, when given) and the summary
 /// text.
-pub fn derive(row: &Row, mut attrs: Option<&mut Attrs>) -> String {
+pub(crate) fn derive(row: &Row, mut attrs: Option<&mut Attrs>) -> String {
     let l = row.layout;
     let s = l.structure.as_str();
     let mut set = |k: Key, v: &str| {

@@ -36,7 +36,7 @@ mod tasks;
 mod timing;
 mod value;
 
-pub use survey::survey;
+pub(crate) use survey::survey;
 
 use super::Reader;
 use crate::input::Input;
@@ -74,7 +74,7 @@ const MIN_BUDGET: usize = 2 << 20;
 const HELD_OVERHEAD: usize = std::mem::size_of::<Held>() + 16;
 
 /// The hold budget of each of `n` SMF files read in one run.
-pub fn hold_budget_for(n: usize) -> usize {
+pub(crate) fn hold_budget_for(n: usize) -> usize {
     (TOTAL_BUDGET / n.max(1)).clamp(MIN_BUDGET, BUDGET)
 }
 /// Rows read before the clock offset is decided, at most.
@@ -86,7 +86,7 @@ const MAX_CHANGE_REPORTS: u32 = 5;
 /// Distinct queue managers, LPARs, versions listed in the inventory.
 const MAX_LISTED: usize = 8;
 
-pub struct SmfCsvReader;
+pub(crate) struct SmfCsvReader;
 
 /// SMF records as `mqsmfcsv` CSV. Its facts for the rest of the program.
 pub static FORMAT: Format = Format::of(&mqdiag_model::event::FormatInfo {
@@ -316,15 +316,15 @@ pub struct SmfOptions {
 /// What the SMF files of a run share, learned before any row is read
 /// (`SmfCsvReader::prepare`).
 #[derive(Debug, Default)]
-pub struct SmfRun {
+pub(crate) struct SmfRun {
     /// What the files say about their LPARs' clocks.
-    pub clocks: Option<Arc<LparClocks>>,
+    pub(crate) clocks: Option<Arc<LparClocks>>,
     /// Bytes of rows each file may hold back to put them in time order
     /// (0: `BUDGET`, as for a file read alone).
-    pub hold_budget: usize,
+    pub(crate) hold_budget: usize,
 }
 
-pub struct SmfSource {
+pub(crate) struct SmfSource {
     opts: ReadOptions,
     run: Arc<SmfRun>,
     pending: VecDeque<Input>,

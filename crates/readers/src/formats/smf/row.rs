@@ -7,21 +7,21 @@ use chrono::NaiveDateTime;
 use mqdiag_model::text::decode_lossy;
 use std::borrow::Cow;
 
-pub struct Row<'a> {
-    pub layout: &'a Layout,
-    pub line: &'a [u8],
+pub(crate) struct Row<'a> {
+    pub(crate) layout: &'a Layout,
+    pub(crate) line: &'a [u8],
     /// The line as text when it is UTF-8 (nearly always): cells are then
     /// sliced from it without checking each again.
-    pub text: Option<&'a str>,
+    pub(crate) text: Option<&'a str>,
     /// Exactly `layout.width()` fields, or the first of them when the
     /// rest of the line holds no quote (`fit_prefix`): cells past them are
     /// then found by counting commas, and the layout learns to split
     /// further.
-    pub fields: &'a [Field],
+    pub(crate) fields: &'a [Field],
 }
 
 impl<'a> Row<'a> {
-    pub fn new(layout: &'a Layout, line: &'a [u8], fields: &'a [Field]) -> Row<'a> {
+    pub(crate) fn new(layout: &'a Layout, line: &'a [u8], fields: &'a [Field]) -> Row<'a> {
         Row {
             layout,
             line,
@@ -31,7 +31,7 @@ impl<'a> Row<'a> {
     }
 
     /// The cell as written (quotes and `=` removed), decoded.
-    pub fn raw(&self, i: usize) -> Cow<'a, str> {
+    pub(crate) fn raw(&self, i: usize) -> Cow<'a, str> {
         let f = match self.fields.get(i) {
             Some(f) => *f,
             None => match self.rest_field(i) {
@@ -64,7 +64,7 @@ impl<'a> Row<'a> {
 
     /// The cell cleaned: trimmed, with the formatter's placeholders (empty,
     /// dots, and `-1` in columns where it is the "absent" dummy) as `None`.
-    pub fn value(&self, i: usize) -> Option<Cow<'a, str>> {
+    pub(crate) fn value(&self, i: usize) -> Option<Cow<'a, str>> {
         let v = match self.raw(i) {
             Cow::Borrowed(s) => Cow::Borrowed(value::clean(s)?),
             Cow::Owned(s) => Cow::Owned(value::clean(&s)?.to_string()),
@@ -75,24 +75,24 @@ impl<'a> Row<'a> {
         Some(v)
     }
 
-    pub fn get(&self, name: &str) -> Option<Cow<'a, str>> {
+    pub(crate) fn get(&self, name: &str) -> Option<Cow<'a, str>> {
         self.value(self.layout.col(name)?)
     }
 
-    pub fn int(&self, name: &str) -> Option<i64> {
+    pub(crate) fn int(&self, name: &str) -> Option<i64> {
         // `get` trimmed it already.
         self.get(name)?.parse().ok()
     }
 
     /// A `X(S)` + `X(US)` duration in microseconds.
-    pub fn dur_us(&self, base: &str) -> Option<i64> {
+    pub(crate) fn dur_us(&self, base: &str) -> Option<i64> {
         let get = |suffix| self.value(self.layout.col2(base, suffix)?);
         value::duration_us(get("(S)").as_deref(), get("(US)").as_deref())
     }
 
     /// A `X (DATE)` + `X (TIME)` pair as written (no zone). `Err` carries
     /// the text that could not be read.
-    pub fn datetime(&self, base: &str) -> Result<Option<NaiveDateTime>, String> {
+    pub(crate) fn datetime(&self, base: &str) -> Result<Option<NaiveDateTime>, String> {
         let d = self
             .layout
             .col2(base, " (DATE)")

@@ -24,25 +24,25 @@ const MAX_BYTES: usize = 4 << 20;
 /// STCK columns read from the LPAR-local `Date`/`Time` (seconds, STCK minus
 /// local), from how many agreeing rows of which file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LparClock {
-    pub stck_minus_local: i32,
-    pub rows: u32,
-    pub path: String,
+pub(crate) struct LparClock {
+    pub(crate) stck_minus_local: i32,
+    pub(crate) rows: u32,
+    pub(crate) path: String,
 }
 
 /// The clock evidence of a run per (LPAR, queue manager), and for each LPAR
 /// the file that says once that its zone is unknown.
 #[derive(Debug, Default, Clone)]
-pub struct LparClocks {
-    pub by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
+pub(crate) struct LparClocks {
+    pub(crate) by_qmgr: std::collections::BTreeMap<(String, String), LparClock>,
     /// LPAR → the first file (by path) expected to find its zone unknown.
     /// A file that finds it unknown against this expectation says so
     /// itself.
-    pub first_file: std::collections::BTreeMap<String, String>,
+    pub(crate) first_file: std::collections::BTreeMap<String, String>,
     /// Each task's accounting interval from its WTAS rows (`WTAS_Interval_
     /// Start`, `_End`, as written), by `LPAR/QMgr/Correl/Date Time`: the
     /// interval of that record's WQ rows.
-    pub task_intervals: std::collections::HashMap<
+    pub(crate) task_intervals: std::collections::HashMap<
         String,
         (chrono::NaiveDateTime, chrono::NaiveDateTime),
         rustc_hash::FxBuildHasher,
@@ -52,7 +52,7 @@ pub struct LparClocks {
 impl LparClocks {
     /// The evidence for a queue manager, else for its LPAR when every
     /// queue manager of the LPAR seen agrees (they share the LPAR's clock).
-    pub fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
+    pub(crate) fn get(&self, lpar: &str, qmgr: &str) -> Option<&LparClock> {
         if let Some(c) = self.by_qmgr.get(&(lpar.to_string(), qmgr.to_string())) {
             return Some(c);
         }
@@ -71,7 +71,7 @@ impl LparClocks {
 /// stays unknown the file that says so: the first in path order, so that
 /// it does not depend on thread timing. `stck_tz_given`: `--smf-stck-tz`,
 /// which makes even agreeing clock families tell the zone.
-pub fn survey(inputs: &[&Input], stck_tz_given: bool) -> LparClocks {
+pub(crate) fn survey(inputs: &[&Input], stck_tz_given: bool) -> LparClocks {
     let mut inputs = inputs.to_vec();
     inputs.sort_by(|a, b| a.display.cmp(&b.display));
     let mut out = LparClocks::default();

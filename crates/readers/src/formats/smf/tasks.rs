@@ -24,7 +24,7 @@ const MAX_TASKS: usize = 1_000_000;
 type Intervals = HashMap<String, (NaiveDateTime, NaiveDateTime), rustc_hash::FxBuildHasher>;
 
 /// The key of a task's record: `LPAR/QMgr/correlator/Date Time`.
-pub fn key(row: &Row, correl: &str) -> Option<String> {
+pub(crate) fn key(row: &Row, correl: &str) -> Option<String> {
     let mut k = String::with_capacity(80);
     for c in ["LPAR", "QMgr"] {
         k.push_str(&row.get(c).unwrap_or_default());
@@ -39,7 +39,7 @@ pub fn key(row: &Row, correl: &str) -> Option<String> {
 }
 
 /// Add the task intervals of `input`, when it is a WTAS file.
-pub fn intervals(input: &Input, out: &mut Intervals) {
+pub(crate) fn intervals(input: &Input, out: &mut Intervals) {
     let by_name = columns::structure_from_name(&input.name);
     if by_name.as_deref().is_some_and(|s| s != "WTAS") {
         return;

@@ -38,7 +38,7 @@ use std::collections::HashMap;
 const MAX_TASKS: usize = 100_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Timing {
+pub(crate) enum Timing {
     Interval,
     Wtas,
     Wq,
@@ -47,7 +47,7 @@ pub enum Timing {
 }
 
 impl Timing {
-    pub fn of(layout: &Layout) -> Timing {
+    pub(crate) fn of(layout: &Layout) -> Timing {
         match layout.structure.as_str() {
             "WTAS" => Timing::Wtas,
             "WQ" => Timing::Wq,
@@ -59,7 +59,7 @@ impl Timing {
 
     /// The STCK column written with the record, and whether it is written
     /// at the same moment (strong) or only usually close to it (weak).
-    pub fn anchors(self) -> &'static [(&'static str, bool)] {
+    pub(crate) fn anchors(self) -> &'static [(&'static str, bool)] {
         match self {
             Timing::Qcst => &[("Collection_Time", true)],
             Timing::Wtas => &[("WTAS_Interval_End", true)],
@@ -68,7 +68,7 @@ impl Timing {
         }
     }
 
-    pub fn needs_offset(self) -> bool {
+    pub(crate) fn needs_offset(self) -> bool {
         !self.anchors().is_empty()
     }
 }
@@ -76,21 +76,21 @@ impl Timing {
 /// A row's place: start, end, the STCK offset used (seconds), and what
 /// the start was taken from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed {
-    pub ts: NaiveDateTime,
-    pub end: Option<NaiveDateTime>,
-    pub offset: Option<i32>,
-    pub from: &'static str,
+pub(crate) struct Placed {
+    pub(crate) ts: NaiveDateTime,
+    pub(crate) end: Option<NaiveDateTime>,
+    pub(crate) offset: Option<i32>,
+    pub(crate) from: &'static str,
 }
 
 /// `ts_from` of a row placed at its record time.
-pub const RECORD_TIME: &str = "Date/Time";
+pub(crate) const RECORD_TIME: &str = "Date/Time";
 
 /// What the placement remembers between rows.
 type Times = HashMap<String, (Option<NaiveDateTime>, NaiveDateTime), FxBuildHasher>;
 
 #[derive(Debug, Default)]
-pub struct Timer {
+pub(crate) struct Timer {
     /// (LPAR/QMgr) → (previous, current) collection time, QCST.
     collections: Times,
     /// The run's SMF evidence: its task intervals place WQ rows.
@@ -130,7 +130,7 @@ fn advance(map: &mut Times, k: &str, now: NaiveDateTime) -> Option<NaiveDateTime
 
 impl Timer {
     /// A timer that places WQ rows in the task intervals of `clocks`.
-    pub fn with_tasks(clocks: Option<std::sync::Arc<super::survey::LparClocks>>) -> Timer {
+    pub(crate) fn with_tasks(clocks: Option<std::sync::Arc<super::survey::LparClocks>>) -> Timer {
         Timer {
             clocks,
             ..Timer::default()
@@ -138,7 +138,7 @@ impl Timer {
     }
 
     /// Place a row. Unreadable timestamps are described in `bad`.
-    pub fn place(
+    pub(crate) fn place(
         &mut self,
         timing: Timing,
         row: &Row,

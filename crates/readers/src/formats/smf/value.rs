@@ -9,7 +9,7 @@ use mqdiag_model::text::trim;
 /// (empty, blank `="    "`, all dots: binary zeros or a field missing from
 /// an older record version). `-1` is left to the caller, which knows the
 /// column.
-pub fn clean(s: &str) -> Option<&str> {
+pub(crate) fn clean(s: &str) -> Option<&str> {
     let t = trim(s);
     if t.is_empty() || t.bytes().all(|b| b == b'.') {
         None
@@ -19,7 +19,7 @@ pub fn clean(s: &str) -> Option<&str> {
 }
 
 /// `2016/02/27` (CSV) or `2016-02-27` (SQL mode).
-pub fn date(s: &str) -> Option<NaiveDate> {
+pub(crate) fn date(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     if b.len() != 10 || b[4] != b[7] || !(b[4] == b'/' || b[4] == b'-') {
         return None;
@@ -34,7 +34,7 @@ pub fn date(s: &str) -> Option<NaiveDate> {
 }
 
 /// `18:03:46,890000` (CSV) or `18:03:46.890000`.
-pub fn time(s: &str) -> Option<NaiveTime> {
+pub(crate) fn time(s: &str) -> Option<NaiveTime> {
     let b = s.as_bytes();
     if b.len() > 8 && b[8] == b',' {
         // The comma made a point, on the stack (every row has times).
@@ -53,7 +53,7 @@ pub fn time(s: &str) -> Option<NaiveTime> {
 
 /// A `(DATE)` and `(TIME)` pair. `Ok(None)`: no value (empty, or the
 /// formatter's 1970-01-01 placeholder for a zero or nonsensical STCK).
-pub fn date_time(d: Option<&str>, t: Option<&str>) -> Result<Option<NaiveDateTime>, ()> {
+pub(crate) fn date_time(d: Option<&str>, t: Option<&str>) -> Result<Option<NaiveDateTime>, ()> {
     match (d, t) {
         (None, None) => Ok(None),
         (Some(d), Some(t)) => {
@@ -70,7 +70,7 @@ pub fn date_time(d: Option<&str>, t: Option<&str>) -> Result<Option<NaiveDateTim
 }
 
 /// `1970/01/01`,`00:00:00,000000`: "no timestamp".
-pub fn is_epoch(d: &str, t: &str) -> bool {
+pub(crate) fn is_epoch(d: &str, t: &str) -> bool {
     (d == "1970/01/01" || d == "1970-01-01")
         && t.len() >= 8
         && t.starts_with("00:00:00")
@@ -78,13 +78,13 @@ pub fn is_epoch(d: &str, t: &str) -> bool {
 }
 
 /// A plain decimal integer.
-pub fn int(s: &str) -> Option<i64> {
+pub(crate) fn int(s: &str) -> Option<i64> {
     trim(s).parse().ok()
 }
 
 /// Seconds and microseconds of a split duration, in microseconds. The
 /// `-1` dummies of absent fields give `None`.
-pub fn duration_us(s: Option<&str>, us: Option<&str>) -> Option<i64> {
+pub(crate) fn duration_us(s: Option<&str>, us: Option<&str>) -> Option<i64> {
     let s = int(s?)?;
     let us = int(us?)?;
     if s < 0 || us < 0 {
@@ -94,7 +94,7 @@ pub fn duration_us(s: Option<&str>, us: Option<&str>) -> Option<i64> {
 }
 
 /// `800` → `8.0.0`, `935` → `9.3.5`, `100000` → `10.0.0`.
-pub fn mq_version(v: &str) -> Option<String> {
+pub(crate) fn mq_version(v: &str) -> Option<String> {
     if !v.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

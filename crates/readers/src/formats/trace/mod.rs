@@ -20,7 +20,7 @@ mod stack;
 use clock::*;
 use header::*;
 use line::*;
-pub use source::TraceSource;
+pub(crate) use source::TraceSource;
 use source::*;
 use stack::*;
 

@@ -63,7 +63,7 @@ pub(super) struct Segment {
     pub(super) row_line: LineText,
 }
 
-pub struct TraceSource {
+pub(crate) struct TraceSource {
     pub(super) opts: ReadOptions,
     pub(super) pending: VecDeque<Input>,
     pub(super) seg: Option<Segment>,
@@ -112,7 +112,7 @@ pub struct TraceSource {
 }
 
 impl TraceSource {
-    pub fn new(inputs: Vec<Input>, opts: ReadOptions) -> Self {
+    pub(crate) fn new(inputs: Vec<Input>, opts: ReadOptions) -> Self {
         TraceSource {
             opts,
             pending: inputs.into(),

@@ -57,7 +57,7 @@ const MAX_JOINED: usize = 4 * crate::lines::MAX_LINE;
 
 /// Which collector wrapped the lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     DockerJson,
     Cri,
     KubectlPrefix,
@@ -81,7 +81,7 @@ impl Kind {
         Kind::Timestamps,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::DockerJson => "docker json-file",
             Kind::Cri => "cri",
@@ -111,7 +111,7 @@ impl Kind {
 
 /// What was taken off the lines of one file, counted as it is read.
 #[derive(Debug, Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     /// Lines read with the container's own time.
     own: AtomicU64,
     /// Lines given the wrapper's time (none of their own).
@@ -124,8 +124,8 @@ pub struct Stats {
 
 /// A recognised wrapper and the counts of its file.
 #[derive(Debug, Clone)]
-pub struct Wrapper {
-    pub kind: Kind,
+pub(crate) struct Wrapper {
+    pub(crate) kind: Kind,
     /// Viewer stamps: how far the viewer's local time is from the
     /// container's UTC on the first line (`+05:30`).
     viewer_offset: Option<String>,
@@ -145,7 +145,7 @@ impl crate::input::Filter for Wrapper {
 
 impl Wrapper {
     /// A reader of the unwrapped lines of `r`.
-    pub fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+    pub(crate) fn reader(&self, r: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
         Box::new(Unwrap {
             inner: BufReader::with_capacity(256 * 1024, r),
             line: Vec::new(),
@@ -159,7 +159,7 @@ impl Wrapper {
     }
 
     /// What `inventory` says: the wrapper and the clock the events carry.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let own = self.stats.own.load(Ordering::Relaxed);
         let outer = self.stats.outer.load(Ordering::Relaxed);
         let mut name = self.kind.name().to_string();
@@ -929,7 +929,7 @@ impl Read for Unwrap {
 /// The wrapper of a file, from its first bytes: the kind whose shape most
 /// of the first lines have, with an MQ console line (time and text, or a
 /// JSON record) inside at least one of them.
-pub fn detect(head: &[u8]) -> Option<Wrapper> {
+pub(crate) fn detect(head: &[u8]) -> Option<Wrapper> {
     // Every console line inside carries an RFC 3339 time (`2024-08-12T`):
     // without one the head is not a wrapped console (the cheap test that
     // every other file's sniffing pays).
@@ -1024,7 +1024,7 @@ fn viewer_offset(line: &[u8]) -> Option<String> {
 }
 
 /// The head of a wrapped file as the console reader sees it.
-pub fn unwrapped_head(w: &Wrapper, head: &[u8]) -> Vec<u8> {
+pub(crate) fn unwrapped_head(w: &Wrapper, head: &[u8]) -> Vec<u8> {
     let probe = Wrapper {
         kind: w.kind,
         viewer_offset: None,
@@ -1038,7 +1038,7 @@ pub fn unwrapped_head(w: &Wrapper, head: &[u8]) -> Vec<u8> {
 }
 
 /// The inputs with their wrappers taken off, and the wrapper of each.
-pub fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapper>>) {
+pub(crate) fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapper>>) {
     let mut wrappers = Vec::with_capacity(inputs.len());
     let inputs = inputs
         .into_iter()
@@ -1059,14 +1059,14 @@ pub fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapper>>) {
 
 /// A source over unwrapped inputs: each file's row says which wrapper was
 /// taken off and which clock its events carry.
-pub struct WrappedSource {
+pub(crate) struct WrappedSource {
     inner: Box<dyn Source>,
     /// By display path.
     wrappers: Vec<(Arc<str>, Wrapper)>,
 }
 
 impl WrappedSource {
-    pub fn boxed(
+    pub(crate) fn boxed(
         inner: Box<dyn Source>,
         inputs: &[Input],
         wrappers: Vec<Option<Wrapper>>,
