@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 
 /// The run's budgets, as `--help` states them (`budget::MEMORY_BUDGET`,
-/// `archive::MAX_SPILL_BYTES` and `archive::spill_limit`; a unit test
+/// `limits::MAX_SPILL_BYTES` and `limits::spill_limit`; a unit test
 /// holds the numbers to them).
 const BUDGET_HELP: &str = "Memory: one budget for the whole run, 256 MiB, whatever the inputs. \
 Archive members that cannot be read in place are unpacked into $TMPDIR: one total for the run, \
@@ -67,7 +67,7 @@ pub enum Command {
 #[cfg(test)]
 mod budget_help {
     use mqdiag_model::budget::MEMORY_BUDGET;
-    use mqdiag_readers::input::archive::{MAX_RATIO, MAX_SPILL_BYTES, RATIO_FLOOR, spill_limit};
+    use mqdiag_readers::input::limits::{MAX_RATIO, MAX_SPILL_BYTES, RATIO_FLOOR, spill_limit};
 
     #[test]
     fn help_states_the_budgets_in_force() {

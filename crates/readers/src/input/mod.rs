@@ -6,6 +6,7 @@ pub mod archive;
 pub(crate) mod blob;
 pub(crate) mod dedupe;
 pub(crate) mod gz;
+pub mod limits;
 mod zip_directory;
 
 use mqdiag_model::event::{Format, Origin};

@@ -4,8 +4,8 @@
 //! how many members the end of central directory lists (checked before the
 //! directory is parsed whole). `archive` decides what to read from these.
 
-use super::archive::{MAX_RATIO, MemberError, RATIO_FLOOR};
 use super::blob::Range;
+use super::limits::{MAX_RATIO, MemberError, RATIO_FLOOR};
 use std::io::Read;
 use std::time::{Duration, SystemTime};
 
