@@ -4,6 +4,7 @@
 //! `LineReader<ItsFormat>`.
 
 pub mod binary_trace;
+pub(crate) mod console;
 pub mod container_log;
 pub(crate) mod errlog_common;
 pub mod errlog_json;

@@ -176,14 +176,6 @@ pub(crate) enum Flavour {
 }
 
 impl Flavour {
-    /// The format its events and inventory rows are of.
-    pub(crate) fn format(self) -> Format {
-        match self {
-            Flavour::ErrorLog => FORMAT,
-            Flavour::ContainerConsole => super::container_log::FORMAT,
-        }
-    }
-
     fn is_console(self) -> bool {
         self == Flavour::ContainerConsole
     }
@@ -221,15 +213,17 @@ impl Flavour {
     }
 }
 
-/// A source over JSON log lines of `flavour`.
+/// A source over JSON log lines of `flavour`, its events and inventory
+/// rows of `format` (the reader that chose the flavour names its own).
 pub(crate) fn source(
     inputs: Vec<Input>,
     opts: &ReadOptions,
     flavour: Flavour,
+    format: Format,
     clocks: Option<std::sync::Arc<ErrlogClocks>>,
 ) -> Box<dyn Source> {
     let json = ErrlogJson::reading_as(flavour, clocks);
-    Box::new(LineSource::new(json, flavour.format(), inputs, opts))
+    Box::new(LineSource::new(json, format, inputs, opts))
 }
 
 /// A JSON value as the reader uses it: strings borrowed from the line
@@ -760,7 +754,7 @@ impl LineFormat for ErrlogJson {
         line.push_str(trim(&decode_line(bytes).0));
         self.stamp.clear();
         if self.flavour.stamped_lines()
-            && let Some(rest) = super::container_log::strip_kubectl_stamp(&line)
+            && let Some(rest) = super::console::strip_kubectl_stamp(&line)
         {
             let n = line.len() - rest.len();
             self.stamp.push_str(line[..n].trim_end());
@@ -902,8 +896,7 @@ impl ErrlogJson {
             );
             return None;
         };
-        let parsed =
-            super::container_log::rfc3339(when).or_else(|e| colonless_offset(when).ok_or(e));
+        let parsed = super::console::rfc3339(when).or_else(|e| colonless_offset(when).ok_or(e));
         let ts: DateTime<FixedOffset> = match parsed {
             Ok(t) => t,
             Err(_) => {
@@ -958,7 +951,7 @@ impl ErrlogJson {
             }
         }
         let mirrored = if self.flavour.mirrors_logs() {
-            super::container_log::mirrored(
+            super::console::mirrored(
                 key!(found, "type"),
                 key!(found, "ibm_processname"),
                 key!(found, "module"),
@@ -967,7 +960,7 @@ impl ErrlogJson {
         } else {
             None
         };
-        let liberty = mirrored == Some(super::container_log::Mirrored::Liberty);
+        let liberty = mirrored == Some(super::console::Mirrored::Liberty);
         let mut inserts: Vec<(&str, &str)> = Vec::new();
         for &(canon, current, preview, other) in INSERT_SLOTS {
             let v = found.at(current).or_else(|| {
@@ -1084,7 +1077,7 @@ fn colonless_offset(when: &str) -> Option<DateTime<FixedOffset>> {
     if !(matches!(b[0], b'+' | b'-') && b[1..].iter().all(u8::is_ascii_digit)) {
         return None;
     }
-    super::container_log::rfc3339(&format!("{head}{}:{}", &off[..3], &off[3..])).ok()
+    super::console::rfc3339(&format!("{head}{}:{}", &off[..3], &off[3..])).ok()
 }
 
 /// The members of a JSON object cut short, up to the last member that is

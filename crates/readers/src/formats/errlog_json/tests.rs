@@ -322,6 +322,7 @@ fn a_record_cut_in_its_time_takes_the_collectors() {
             vec![Input::from_bytes("pod.log", text.as_bytes())],
             &ReadOptions::default(),
             Flavour::ContainerConsole,
+            crate::formats::container_log::FORMAT,
             None,
         ))
     };

@@ -41,7 +41,7 @@
 //! (`Kind::colours`); a line inside is otherwise read as it is.
 
 use super::Source;
-use super::container_log::stamp_len;
+use super::console::stamp_len;
 use super::flat_json::plain_text;
 use crate::input::{Input, Location};
 use crate::lines::{Filtered, LineFilter};
@@ -214,7 +214,7 @@ fn is_console(s: &[u8]) -> bool {
 /// `2024-08-12 14:02:43[.fff] `: the length of a viewer's stamp and blank.
 fn viewer_len(s: &[u8]) -> Option<usize> {
     let d = |i: usize| s.get(i).is_some_and(u8::is_ascii_digit);
-    if !super::container_log::date_time_shape(s, |c| c == b' ') {
+    if !super::console::date_time_shape(s, |c| c == b' ') {
         return None;
     }
     let mut i = 19;
