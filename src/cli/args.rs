@@ -133,12 +133,12 @@ pub struct InputArgs {
     pub redact_map: Option<PathBuf>,
 }
 
-/// `--date`: a day events can be ordered in (see `timeline::orderable`).
+/// `--date`: a day events can be ordered in (see `mqdiag_model::timefmt::orderable`).
 fn parse_date(s: &str) -> Result<NaiveDate, String> {
     let d = s
         .parse::<NaiveDate>()
         .map_err(|e| format!("`{s}` is not a date like 2024-02-29: {e}"))?;
-    if !mqdiag_analysis::timeline::orderable_date(d) {
+    if !mqdiag_model::timefmt::orderable_date(d) {
         return Err(format!(
             "`{s}`: a date from 1970-01-02 to 2262-04-10 (times outside cannot be ordered)"
         ));

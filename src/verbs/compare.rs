@@ -15,11 +15,11 @@ use mqdiag_analysis::engine::{self, Options, Watch};
 use mqdiag_analysis::passes::Plan;
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Finding;
+use mqdiag_model::redact::Redactor;
 use mqdiag_report::compare::{
     CallChange, CallStats, Capture, Changed, ChartPair, Comparison, FindingChanges, MessageChange,
     Pair, Tool,
 };
-use mqdiag_report::redact::Redactor;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;

@@ -6,12 +6,13 @@
 
 use crate::timeline::TimeWindow;
 use crate::timeline::{
-    Batch, Merge, OutOfRange, Producer, REORDER_WINDOW_NANOS, orderable, report_late, source_caps,
+    Batch, Merge, OutOfRange, Producer, REORDER_WINDOW_NANOS, report_late, source_caps,
 };
 use chrono::{DateTime, FixedOffset};
 use mqdiag_model::event::{Format, Origin, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::sink::{RowSink, RowSpec};
+use mqdiag_model::timefmt::orderable;
 use mqdiag_readers::source::Source;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -28,7 +29,7 @@ struct Row {
 /// Finished rows of one source: their bytes as rendered, and an index in
 /// time order.
 #[derive(Default)]
-pub struct RowBatch {
+pub(crate) struct RowBatch {
     bytes: Vec<u8>,
     rows: Vec<Row>,
     pos: usize,
@@ -78,7 +79,7 @@ fn index_row(rows: &mut Vec<Row>, row: Row) {
 /// to the merge; the batch is put in time order and its newest rows, those
 /// that rows still to come may have to precede (within the window, and at
 /// most `cap` of them), are held back into the next batch.
-pub struct RowReordered {
+pub(crate) struct RowReordered {
     src: Option<Box<dyn Source>>,
     sink: RowSink,
     /// Rows held back, in order.
@@ -96,7 +97,12 @@ pub struct RowReordered {
 }
 
 impl RowReordered {
-    pub fn new(src: Box<dyn Source>, spec: Arc<RowSpec>, cap: usize, cap_bytes: usize) -> Self {
+    pub(crate) fn new(
+        src: Box<dyn Source>,
+        spec: Arc<RowSpec>,
+        cap: usize,
+        cap_bytes: usize,
+    ) -> Self {
         RowReordered {
             src: Some(src),
             sink: RowSink::new(spec),
@@ -267,7 +273,7 @@ impl RowMerged {
     }
 
     /// The time of the first row, without taking it.
-    pub fn peek_ts(&self) -> Option<Ts> {
+    pub(crate) fn peek_ts(&self) -> Option<Ts> {
         let (_, i) = self.0.peek()?;
         self.0.batch_ref(i).front_time()
     }

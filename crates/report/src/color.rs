@@ -73,7 +73,7 @@ static COUNT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(\d+) (errors?|warnings?|info)\b").expect("regex"));
 
 /// One line of the text report, coloured (without its line end).
-pub fn paint(line: &str) -> String {
+pub(crate) fn paint(line: &str) -> String {
     if let Some(c) = ROW.captures(line) {
         let sev = severity_style(&c[2]).unwrap_or("");
         return format!(
@@ -108,13 +108,13 @@ pub fn paint(line: &str) -> String {
 }
 
 /// A writer that colours whole lines on their way to `out`.
-pub struct Colorize<'a> {
+pub(crate) struct Colorize<'a> {
     out: &'a mut dyn Write,
     line: Vec<u8>,
 }
 
 impl<'a> Colorize<'a> {
-    pub fn new(out: &'a mut dyn Write) -> Self {
+    pub(crate) fn new(out: &'a mut dyn Write) -> Self {
         Colorize {
             out,
             line: Vec::new(),

@@ -29,7 +29,7 @@ fn severity_number(s: Severity) -> u32 {
 }
 
 /// The alert document of one finding.
-pub fn document(f: &Finding, r: &Report) -> Value {
+pub(crate) fn document(f: &Finding, r: &Report) -> Value {
     let rule = r.rule(&f.rule);
     let mut doc = Map::new();
     if let Some(t) = f.first.as_ref().or(f.last.as_ref()) {
@@ -119,7 +119,7 @@ fn evidence(ev: &Evidence) -> Value {
     v
 }
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let mut buf = Vec::new();
     for f in r.findings {
         buf.clear();

@@ -5,7 +5,7 @@
 
 /// Text or an attribute value for HTML: markup characters as entities,
 /// controls shown as escapes.
-pub fn html(s: &str) -> String {
+pub(crate) fn html(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -30,7 +30,7 @@ pub fn html(s: &str) -> String {
 /// Escape text for a Markdown table cell or inline text: nothing in it can
 /// end the cell, open a code span, link, image or emphasis, start a line
 /// (a heading) or be HTML.
-pub fn md_cell(s: &str) -> String {
+pub(crate) fn md_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -51,7 +51,7 @@ pub fn md_cell(s: &str) -> String {
 /// fence is longer than any backtick run inside, so nothing in it ends the
 /// span; in a table `|` is escaped (it would end the cell even inside a
 /// span) and a line break becomes a space.
-pub fn md_code(s: &str, in_table: bool) -> String {
+pub(crate) fn md_code(s: &str, in_table: bool) -> String {
     let mut body = s.replace(['\n', '\r'], " ");
     if in_table {
         body = body.replace('|', "\\|");
@@ -67,7 +67,7 @@ pub fn md_code(s: &str, in_table: bool) -> String {
 }
 
 /// A Markdown code block's fence: longer than any backtick run inside.
-pub fn md_fence(body: &str) -> String {
+pub(crate) fn md_fence(body: &str) -> String {
     "`".repeat((longest_tick_run(body) + 1).max(3))
 }
 

@@ -29,7 +29,7 @@ table.glance th{text-align:left;white-space:nowrap;vertical-align:top}table.glan
 table.calls{font-size:.85em}table.calls td.n,table.calls td.v{white-space:nowrap;overflow-wrap:normal}table.calls td{overflow-wrap:break-word}
 @media print{body{max-width:none;margin:0}.finding{break-inside:avoid}}";
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "<!DOCTYPE html>")?;
     writeln!(out, "<html lang=\"en\"><head><meta charset=\"utf-8\">")?;
     writeln!(out, "<title>mqdiag report</title>")?;

@@ -53,7 +53,7 @@ fn ts(t: &Option<Ts>) -> Option<String> {
     t.as_ref().map(rfc3339)
 }
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let (error, warning, info) = r.counts();
     let (new, baseline) = r.new_and_baseline();
     let doc = Doc {

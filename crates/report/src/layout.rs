@@ -55,7 +55,7 @@ fn fit_prefix(s: &str, n: usize) -> usize {
 
 /// Fold one line to `width` columns at spaces, keeping its own spacing
 /// (evidence is quoted exactly); a word longer than the room is cut.
-pub fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
+pub(crate) fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
     use mqdiag_model::text::shown_width;
     let avail = width.saturating_sub(indent.chars().count()).max(20);
     let mut out = Vec::new();
@@ -93,7 +93,7 @@ pub fn fold(s: &str, width: usize, indent: &str) -> Vec<String> {
 }
 
 /// Cut `s` to `n` characters, ending with `…` when cut.
-pub fn clip(s: &str, n: usize) -> String {
+pub(crate) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {
@@ -111,7 +111,7 @@ fn chars(s: &str) -> usize {
 /// after `rest`; a word longer than the room (a path) is cut into pieces.
 /// Unlike `wrap`, the two prefixes differ and any width is kept (the
 /// calls table's lines under a row).
-pub fn fold_words(s: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+pub(crate) fn fold_words(s: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut cur = first.to_string();
     let mut empty = true;

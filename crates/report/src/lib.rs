@@ -10,21 +10,20 @@ pub mod calls;
 pub mod charts;
 pub mod color;
 pub mod compare;
-pub mod ecs;
-pub mod escape;
+mod ecs;
+mod escape;
 pub mod export;
-pub mod html;
-pub mod json;
+mod html;
+mod json;
 pub mod layout;
-pub mod markdown;
-pub mod notes;
+mod markdown;
+mod notes;
 pub mod output;
 #[cfg(feature = "parquet")]
 pub mod parquet;
-pub mod redact;
 pub mod runinfo;
-pub mod sarif;
-pub mod text;
+mod sarif;
+mod text;
 
 use mqdiag_analysis::passes::RuleInfo;
 use mqdiag_model::fileinfo::FileInfo;
@@ -33,7 +32,7 @@ use mqdiag_model::problem::Severity;
 
 /// Breakdown rows the text, Markdown and HTML reports show per finding;
 /// the JSON report has all of them.
-pub const BREAKDOWN_SHOWN: usize = 8;
+pub(crate) const BREAKDOWN_SHOWN: usize = 8;
 
 /// Everything a report shows.
 pub struct Report<'a> {
@@ -59,17 +58,17 @@ pub struct Report<'a> {
 
 impl Report<'_> {
     /// (error, warning, info) counts over all findings.
-    pub fn counts(&self) -> (usize, usize, usize) {
+    pub(crate) fn counts(&self) -> (usize, usize, usize) {
         let n = |s| self.findings.iter().filter(|f| f.severity == s).count();
         (n(Severity::Error), n(Severity::Warning), n(Severity::Info))
     }
 
-    pub fn total_events(&self) -> u64 {
+    pub(crate) fn total_events(&self) -> u64 {
         self.inputs.iter().map(|i| i.events).sum()
     }
 
     /// (new, in the baseline) finding counts.
-    pub fn new_and_baseline(&self) -> (usize, usize) {
+    pub(crate) fn new_and_baseline(&self) -> (usize, usize) {
         let old = self.findings.iter().filter(|f| f.baseline).count();
         (self.findings.len() - old, old)
     }
@@ -77,7 +76,7 @@ impl Report<'_> {
     /// `3 findings: 1 error, 2 warnings, 0 info`; with a baseline
     /// `3 findings (1 new, 2 in baseline): ...`, so findings already known
     /// are not read as new.
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         let (e, w, i) = self.counts();
         let n = self.findings.len();
         let split = if self.baseline_used {
@@ -101,11 +100,11 @@ impl Report<'_> {
     }
 
     /// The run's settings as lines for people (see `RunInfo::lines`).
-    pub fn run_lines(&self) -> Vec<String> {
+    pub(crate) fn run_lines(&self) -> Vec<String> {
         self.run.lines(self.rules.len())
     }
 
-    pub fn rule(&self, id: &str) -> Option<&'static RuleInfo> {
+    pub(crate) fn rule(&self, id: &str) -> Option<&'static RuleInfo> {
         self.rules
             .iter()
             .copied()
@@ -139,24 +138,11 @@ impl Kind {
         ("sarif", Kind::Sarif),
         ("sarif.json", Kind::Sarif),
     ];
-
-    /// From an output file's extension (`report.sarif.json` is SARIF).
-    pub fn from_path(p: &std::path::Path) -> Option<Kind> {
-        let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
-        if name.ends_with(".sarif") || name.ends_with(".sarif.json") {
-            return Some(Kind::Sarif);
-        }
-        let ext = name.rsplit_once('.')?.1;
-        Some(match ext {
-            "json" => Kind::Json,
-            "md" | "markdown" => Kind::Markdown,
-            "html" | "htm" => Kind::Html,
-            "txt" | "text" => Kind::Text,
-            _ => return None,
-        })
-    }
 }
 
+/// A report in `kind`, unpainted. Not called by the binary (it always
+/// says whether to paint, `write_painted`), kept as the plain entry for
+/// other callers of the library.
 pub fn write(kind: Kind, out: &mut dyn std::io::Write, r: &Report) -> std::io::Result<()> {
     write_painted(kind, out, r, false)
 }
@@ -183,26 +169,5 @@ pub fn write_painted(
         Kind::Html => html::write(out, r),
         Kind::Sarif => sarif::write(out, r),
         Kind::Ecs => ecs::write(out, r),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::Path;
-
-    #[test]
-    fn kind_from_extension() {
-        assert_eq!(Kind::from_path(Path::new("r.json")), Some(Kind::Json));
-        assert_eq!(Kind::from_path(Path::new("r.sarif")), Some(Kind::Sarif));
-        assert_eq!(
-            Kind::from_path(Path::new("out/r.sarif.json")),
-            Some(Kind::Sarif)
-        );
-        assert_eq!(Kind::from_path(Path::new("R.MD")), Some(Kind::Markdown));
-        assert_eq!(Kind::from_path(Path::new("r.html")), Some(Kind::Html));
-        assert_eq!(Kind::from_path(Path::new("r.txt")), Some(Kind::Text));
-        assert_eq!(Kind::from_path(Path::new("report")), None);
-        assert_eq!(Kind::from_path(Path::new("r.xyz")), None);
     }
 }

@@ -32,7 +32,7 @@ fn quoted(s: &str, in_table: bool) -> String {
         .collect()
 }
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     writeln!(out, "# mqdiag report")?;
     writeln!(out)?;
     writeln!(out, "mqdiag {} · {}", r.version, r.headline())?;

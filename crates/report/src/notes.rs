@@ -9,17 +9,17 @@ use std::io::{self, Write};
 
 /// Notes shown in the text, Markdown and HTML reports (JSON and SARIF have
 /// all of them).
-pub const SHOWN: usize = 50;
+pub(crate) const SHOWN: usize = 50;
 
 /// One note and the file it is about.
 #[derive(Debug, serde::Serialize)]
-pub struct Note<'a> {
-    pub path: &'a str,
-    pub note: &'a str,
+pub(crate) struct Note<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) note: &'a str,
 }
 
 /// Every input's notes, in the inputs' order.
-pub fn all<'a>(r: &Report<'a>) -> Vec<Note<'a>> {
+pub(crate) fn all<'a>(r: &Report<'a>) -> Vec<Note<'a>> {
     r.inputs
         .iter()
         .flat_map(|i| {
@@ -40,7 +40,7 @@ fn more(all: usize) -> Option<String> {
     })
 }
 
-pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let notes = all(r);
     if notes.is_empty() {
         return Ok(());
@@ -59,7 +59,7 @@ pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     Ok(())
 }
 
-pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let notes = all(r);
     if notes.is_empty() {
         return Ok(());
@@ -78,7 +78,7 @@ pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     Ok(())
 }
 
-pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let notes = all(r);
     if notes.is_empty() {
         return Ok(());

@@ -21,10 +21,10 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
 /// Rows per row group at most ...
-pub const ROW_GROUP_ROWS: usize = 32 * 1024;
+pub(crate) const ROW_GROUP_ROWS: usize = 32 * 1024;
 /// ... and about this many bytes of strings (an SMF row carries ~500
 /// attributes).
-pub const ROW_GROUP_BYTES: usize = 16 << 20;
+pub(crate) const ROW_GROUP_BYTES: usize = 16 << 20;
 
 /// The columns, in this order. Times are UTC microseconds
 /// (`TIMESTAMP(MICROS, true)`: Spark and DuckDB read them as timestamps
@@ -204,7 +204,7 @@ pub struct ParquetRows {
     /// Row group limits: rows, bytes.
     limits: (usize, usize),
     /// Rows written in all.
-    pub written: u64,
+    pub(crate) written: u64,
 }
 
 impl ParquetRows {
@@ -213,7 +213,7 @@ impl ParquetRows {
     }
 
     /// With row groups of at most `rows` rows or about `bytes` bytes.
-    pub fn with_limits(rows: usize, bytes: usize) -> io::Result<ParquetRows> {
+    pub(crate) fn with_limits(rows: usize, bytes: usize) -> io::Result<ParquetRows> {
         let schema = Arc::new(parse_message_type(SCHEMA).map_err(perr)?);
         let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)

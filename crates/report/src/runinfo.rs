@@ -11,15 +11,15 @@ pub struct RunInfo {
     /// The command line, program name first (as `mqdiag`, not the path the
     /// binary was started by, so reports compare across installations).
     pub command: Vec<String>,
-    pub only: Vec<String>,
-    pub skip: Vec<String>,
+    pub(crate) only: Vec<String>,
+    pub(crate) skip: Vec<String>,
     /// `RULE.KEY` → value as given.
-    pub set: BTreeMap<String, String>,
+    pub(crate) set: BTreeMap<String, String>,
     /// The `--tz` offset (`+01:00`), when given.
-    pub tz: Option<String>,
+    pub(crate) tz: Option<String>,
     /// The baseline report's path, when given.
     pub baseline: Option<String>,
-    pub redact: bool,
+    pub(crate) redact: bool,
     /// The `--since`/`--until` window, when one was given.
     pub window: Option<Window>,
 }
@@ -89,7 +89,7 @@ impl RunInfo {
     /// not), then the time window, `--tz`, baseline and redaction, so that
     /// every report says how it was made. `ran` is the number of rules
     /// that ran.
-    pub fn lines(&self, ran: usize) -> Vec<String> {
+    pub(crate) fn lines(&self, ran: usize) -> Vec<String> {
         let mut out = self.rule_lines(ran);
         out.push(match &self.window {
             Some(w) => w.line(),

@@ -32,7 +32,7 @@ fn camel(id: &str) -> String {
 
 /// A relative path as a URI reference: `/` separators, reserved and
 /// non-ASCII bytes percent-encoded. Absolute paths become `file:` URIs.
-pub fn uri(path: &str) -> String {
+pub(crate) fn uri(path: &str) -> String {
     let p = path.replace('\\', "/");
     let mut out = String::new();
     let (prefix, rest) = if let Some(r) = p.strip_prefix('/') {
@@ -54,7 +54,7 @@ pub fn uri(path: &str) -> String {
     out
 }
 
-pub fn rule_help(r: &RuleInfo) -> String {
+pub(crate) fn rule_help(r: &RuleInfo) -> String {
     let mut s = format!("{}\n\nTrigger: {}\n", r.summary, r.trigger_text());
     if !r.thresholds.is_empty() {
         s.push_str("\nThresholds (--set RULE.KEY=VALUE):\n");
@@ -116,7 +116,7 @@ fn result(f: &Finding, rule_index: Option<usize>, baseline_used: bool) -> Value 
     r
 }
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     // Every rule that ran, plus any a finding names (there are none other).
     let mut rules: Vec<&'static RuleInfo> = r.rules.to_vec();
     for f in r.findings {

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 const WIDTH: usize = 80;
 
-pub fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let files = r.inputs.len();
     let head = format!(
         "mqdiag {}: {} in {} file{} ({} events)",

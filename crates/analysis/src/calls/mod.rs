@@ -30,7 +30,7 @@
 //! outside the trace) has no outcome and no duration.
 
 mod outcome;
-pub mod sketch;
+mod sketch;
 
 use mqdiag_model::event::{Event, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
@@ -38,7 +38,7 @@ use mqdiag_model::findings::Evidence;
 use mqdiag_model::mqrc::{self, Class, Outcome};
 use sketch::Sketch;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 /// The MQI verbs counted.
 pub const VERBS: &[&str] = &[
@@ -53,7 +53,7 @@ pub const VERBS: &[&str] = &[
 const PREFIXES: &[&str] = &["", "zst", "tmzst", "trmzst", "MQI:"];
 
 /// The verb a traced function stands for, if any.
-pub fn verb_of(function: &str) -> Option<&'static str> {
+pub(crate) fn verb_of(function: &str) -> Option<&'static str> {
     let b = function.as_bytes();
     for p in PREFIXES.iter().rev() {
         // Every verb starts `MQ`: most names are refused by two bytes.
@@ -69,8 +69,8 @@ pub fn verb_of(function: &str) -> Option<&'static str> {
 }
 
 /// Whether the readers must deliver this function: a verb under one of
-/// `PREFIXES` as the notes write it (the names of `FUNCTION_NAMES`).
-pub fn traced_name(function: &str) -> bool {
+/// `PREFIXES` as the notes write it.
+pub(crate) fn traced_name(function: &str) -> bool {
     let b = function.as_bytes();
     PREFIXES.iter().any(|p| {
         b.len() > p.len() + 2
@@ -80,21 +80,12 @@ pub fn traced_name(function: &str) -> bool {
     })
 }
 
-/// What every name of `FUNCTION_NAMES` contains: the readers look for
-/// it (one search) rather than for each name.
-pub const ANCHOR: &str = "MQ";
-
-/// Every function name that folds into a verb: what the readers must
-/// deliver. (Prefixes in the case the notes show; `verb_of` accepts any.)
-pub static FUNCTION_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
-    PREFIXES
-        .iter()
-        .flat_map(|p| VERBS.iter().map(move |v| format!("{p}{v}")))
-        .collect()
-});
+/// What every traced name (a prefix and a verb) contains: the readers
+/// look for it (one search) rather than for each name.
+pub(crate) const ANCHOR: &str = "MQ";
 
 /// Text a trace line must contain to possibly state a call's reason.
-pub const KEYWORDS: &[&str] = &["Reason", "CompCode"];
+pub(crate) const KEYWORDS: &[&str] = &["Reason", "CompCode"];
 
 /// The interest for reading only what `calls` needs.
 pub fn interest() -> mqdiag_readers::source::Interest {
@@ -104,7 +95,7 @@ pub fn interest() -> mqdiag_readers::source::Interest {
 
 /// The outcome a text line states: `CompCode=2 Reason=2035`,
 /// `Reason(MQRC_NOT_AUTHORIZED)`, `Reason: 2033`.
-pub fn text_outcome(text: &str) -> Option<Outcome> {
+pub(crate) fn text_outcome(text: &str) -> Option<Outcome> {
     outcome::stated(text)
 }
 
@@ -124,7 +115,7 @@ pub enum By {
 /// into one row), and keeps the file when the host is unknown.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
-    pub place: Option<Arc<str>>,
+    pub(crate) place: Option<Arc<str>>,
     pub pid: Option<u32>,
     pub tid: Option<u32>,
     pub ident: Option<String>,
@@ -135,11 +126,11 @@ pub struct Key {
 #[derive(Debug, Clone, Default)]
 pub struct ReasonStat {
     pub count: u64,
-    pub class: Option<Class>,
-    pub first: Option<Ts>,
-    pub last: Option<Ts>,
+    pub(crate) class: Option<Class>,
+    pub(crate) first: Option<Ts>,
+    pub(crate) last: Option<Ts>,
     /// The first few lines that stated it.
-    pub evidence: Vec<Evidence>,
+    pub(crate) evidence: Vec<Evidence>,
 }
 
 /// Evidence lines kept per reason.
@@ -147,7 +138,7 @@ const REASON_EVIDENCE: usize = 3;
 
 impl Stats {
     /// Add another row's tallies (two files of one process).
-    pub fn merge(&mut self, o: Stats) {
+    pub(crate) fn merge(&mut self, o: Stats) {
         self.calls += o.calls;
         self.ok += o.ok;
         self.warnings += o.warnings;
@@ -191,7 +182,7 @@ pub struct Stats {
     pub total_us: u64,
     pub max_us: Option<u64>,
     pub max_at: Option<(Arc<str>, u64)>,
-    pub sketch: Sketch,
+    pub(crate) sketch: Sketch,
     /// Keyed by the reason as the JSON shows it: the decimal code, or the
     /// return code as written when it is not an MQ reason.
     pub reasons: BTreeMap<String, ReasonStat>,
@@ -326,7 +317,7 @@ const MAX_NEST: usize = 64;
 
 /// The aggregator: feed events in time order, then `rows`.
 #[derive(Debug, Default)]
-pub struct Calls {
+pub(crate) struct Calls {
     by: By,
     verbs: Option<Vec<String>>,
     threads: HashMap<ThreadKey, Thread, rustc_hash::FxBuildHasher>,
@@ -339,7 +330,7 @@ pub struct Calls {
 
 impl Calls {
     /// Group by `by`; only these verbs when given.
-    pub fn new(by: By, verbs: Option<Vec<String>>) -> Calls {
+    pub(crate) fn new(by: By, verbs: Option<Vec<String>>) -> Calls {
         Calls {
             by,
             verbs: verbs.map(|v| v.into_iter().map(|s| s.to_ascii_uppercase()).collect()),
@@ -359,7 +350,7 @@ impl Calls {
         (g, pid, tid)
     }
 
-    pub fn observe(&mut self, e: &Event) {
+    pub(crate) fn observe(&mut self, e: &Event) {
         let (Some(pid), Some(tid)) = (e.pid, e.tid) else {
             return;
         };
@@ -647,7 +638,7 @@ impl Calls {
     /// Close the books: calls still open or waiting are counted, rows are
     /// named from the inputs' facts and sorted, widest impact (total time)
     /// first.
-    pub fn rows(mut self, inputs: &[FileInfo]) -> Vec<Row> {
+    pub(crate) fn rows(mut self, inputs: &[FileInfo]) -> Vec<Row> {
         let mut threads: Vec<_> = std::mem::take(&mut self.threads).into_iter().collect();
         // Deterministic order (the hash map's is not).
         threads.sort_by(|a, b| a.0.cmp(&b.0));
@@ -715,7 +706,7 @@ impl Calls {
 /// the same values whichever way they are added). Which call a row's
 /// slowest call and its reasons' evidence cite may differ between calls of
 /// equal rank; the latency chart reads neither.
-pub fn by_verb(rows: &[Row]) -> Vec<Row> {
+pub(crate) fn by_verb(rows: &[Row]) -> Vec<Row> {
     let mut merged: BTreeMap<&'static str, Stats> = BTreeMap::new();
     for r in rows {
         merged.entry(r.key.verb).or_default().merge(r.stats.clone());
@@ -745,7 +736,7 @@ pub fn by_verb(rows: &[Row]) -> Vec<Row> {
 #[derive(Debug, Clone)]
 pub struct Row {
     pub key: Key,
-    pub by: By,
+    pub(crate) by: By,
     pub process: Option<String>,
     /// The process's host, when its trace names it.
     pub host: Option<String>,
@@ -769,7 +760,7 @@ impl Row {
 impl Row {
     /// `--redact`: every string the row shows (its process, connection,
     /// where its slowest call was, its reasons' evidence).
-    pub fn redact(&mut self, r: &mqdiag_model::redact::Redactor) {
+    pub(crate) fn redact(&mut self, r: &mqdiag_model::redact::Redactor) {
         for v in [
             &mut self.process,
             &mut self.key.ident,
@@ -873,32 +864,32 @@ pub struct JsonRow<'a> {
     /// none; `trace` then names the file).
     pub host: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<&'a str>,
+    pub(crate) trace: Option<&'a str>,
     pub pid: Option<u32>,
     pub process: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tid: Option<u32>,
+    pub(crate) tid: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ident: Option<&'a str>,
+    pub(crate) ident: Option<&'a str>,
     pub verb: &'a str,
     pub calls: u64,
-    pub ok: u64,
-    pub warnings: u64,
+    pub(crate) ok: u64,
+    pub(crate) warnings: u64,
     pub failed: u64,
-    pub open: u64,
-    pub total_us: u64,
-    pub mean_us: Option<u64>,
+    pub(crate) open: u64,
+    pub(crate) total_us: u64,
+    pub(crate) mean_us: Option<u64>,
     pub p50_us: Option<u64>,
     pub p95_us: Option<u64>,
     pub max_us: Option<u64>,
-    pub max_at: Option<At<'a>>,
-    pub reasons: BTreeMap<&'a str, u64>,
+    pub(crate) max_at: Option<At<'a>>,
+    pub(crate) reasons: BTreeMap<&'a str, u64>,
 }
 
 #[derive(Debug, serde::Serialize)]
-pub struct At<'a> {
-    pub path: &'a str,
-    pub line: u64,
+pub(crate) struct At<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) line: u64,
 }
 
 #[cfg(test)]

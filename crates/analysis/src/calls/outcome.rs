@@ -22,7 +22,7 @@ static REASON: LazyLock<memchr::memmem::Finder<'static>> =
     LazyLock::new(|| memchr::memmem::Finder::new(b"Reason"));
 
 /// The outcome a text line states, if any.
-pub fn stated(text: &str) -> Option<Outcome> {
+pub(crate) fn stated(text: &str) -> Option<Outcome> {
     let b = text.as_bytes();
     REASON.find(b)?;
     let (reason, cc) = if b.is_ascii() {

@@ -11,12 +11,12 @@
 use std::collections::BTreeMap;
 
 /// Durations kept exactly before folding into buckets.
-pub const EXACT: usize = 4096;
+pub(crate) const EXACT: usize = 4096;
 /// Relative error of a percentile once folded.
 const ERR: f64 = 0.01;
 
 #[derive(Debug, Clone, Default)]
-pub struct Sketch {
+pub(crate) struct Sketch {
     exact: Vec<u64>,
     /// Bucket index → count; `None` until folded. Index 0 holds 0 µs.
     buckets: Option<BTreeMap<i32, u64>>,
@@ -47,7 +47,7 @@ fn value_of(bucket: i32) -> u64 {
 }
 
 impl Sketch {
-    pub fn add(&mut self, us: u64) {
+    pub(crate) fn add(&mut self, us: u64) {
         self.count += 1;
         match &mut self.buckets {
             Some(b) => *b.entry(bucket_of(us)).or_insert(0) += 1,
@@ -66,7 +66,7 @@ impl Sketch {
     }
 
     /// Add every value of another sketch.
-    pub fn merge(&mut self, o: Sketch) {
+    pub(crate) fn merge(&mut self, o: Sketch) {
         match o.buckets {
             None => {
                 for v in o.exact {
@@ -86,18 +86,19 @@ impl Sketch {
         }
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.count
     }
 
     /// Whether percentiles are exact (few values).
-    pub fn is_exact(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_exact(&self) -> bool {
         self.buckets.is_none()
     }
 
     /// The `p`-th percentile (0 < p ≤ 100) by nearest rank: the smallest
     /// value with at least `p`% of the values at or below it.
-    pub fn percentile(&self, p: f64) -> Option<u64> {
+    pub(crate) fn percentile(&self, p: f64) -> Option<u64> {
         if self.count == 0 {
             return None;
         }

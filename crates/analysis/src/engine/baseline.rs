@@ -7,7 +7,7 @@ use std::path::Path;
 /// Largest baseline read: a report of a very large case is a few MB; a
 /// path naming something else (a device, a huge file) is refused rather
 /// than read into memory.
-pub const MAX_BASELINE_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_BASELINE_BYTES: u64 = 64 << 20;
 
 /// The fingerprints of an earlier JSON report.
 pub fn read_baseline(p: &Path) -> Result<HashSet<String>, Error> {

@@ -31,7 +31,7 @@ pub fn reader_panic(inputs: &[FileInfo]) -> Option<&FileInfo> {
 
 /// Learn what an input's facts name: its host and queue manager, the queue
 /// manager in its path, names stated in its problems.
-pub fn learn_input(r: &mut Redactor, fi: &FileInfo) {
+pub(crate) fn learn_input(r: &mut Redactor, fi: &FileInfo) {
     if let Some(h) = &fi.host {
         r.add(Cat::Host, h);
     }
@@ -45,7 +45,7 @@ pub fn learn_input(r: &mut Redactor, fi: &FileInfo) {
 }
 
 /// Tokens for what an input's facts show (once every input is learnt).
-pub fn assign_input(r: &mut Redactor, fi: &FileInfo) {
+pub(crate) fn assign_input(r: &mut Redactor, fi: &FileInfo) {
     r.assign(&fi.path);
     for p in &fi.problems {
         r.assign(&p.message);

@@ -14,7 +14,8 @@ mod facts;
 mod order;
 
 pub use baseline::read_baseline;
-pub use facts::{assign_input, learn_input, nothing_read, reader_panic, redact_input};
+pub(crate) use facts::{assign_input, learn_input};
+pub use facts::{nothing_read, reader_panic, redact_input};
 
 use crate::calls::{By, Calls, Row};
 use crate::passes::{Hook, Plan, PlanError, RULES};
@@ -310,7 +311,7 @@ impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
 /// Merge the sources in time order with `jobs` workers, resolve the
 /// window against the first event, and show `watch` every event in it;
 /// returns every source's facts (unsorted) and the window.
-pub fn each_event(
+pub(crate) fn each_event(
     sources: Vec<Box<dyn Source>>,
     jobs: usize,
     window: &WindowSpec,

@@ -12,20 +12,24 @@ use mqdiag_model::problem::Severity;
 /// A finding under construction. Metrics keep the order they are given
 /// in (the reports print them so).
 #[must_use]
-pub struct FindingBuilder {
+pub(crate) struct FindingBuilder {
     f: Finding,
 }
 
 impl FindingBuilder {
     /// Severity and title: what the finding says in one line.
-    pub fn new(rule: &RuleInfo, severity: Severity, title: impl Into<String>) -> FindingBuilder {
+    pub(crate) fn new(
+        rule: &RuleInfo,
+        severity: Severity,
+        title: impl Into<String>,
+    ) -> FindingBuilder {
         FindingBuilder {
             f: Finding::new(rule.id, severity, title),
         }
     }
 
     /// The group's time range and how many times it happened.
-    pub fn span(mut self, first: Option<Ts>, last: Option<Ts>, count: u64) -> Self {
+    pub(crate) fn span(mut self, first: Option<Ts>, last: Option<Ts>, count: u64) -> Self {
         self.f.first = first;
         self.f.last = last;
         self.f.count = count;
@@ -33,39 +37,33 @@ impl FindingBuilder {
     }
 
     /// Who or what the finding is about.
-    pub fn subject(mut self, set: impl FnOnce(&mut Subject)) -> Self {
+    pub(crate) fn subject(mut self, set: impl FnOnce(&mut Subject)) -> Self {
         set(&mut self.f.subject);
         self
     }
 
     /// What tells two findings of one rule and subject apart.
-    pub fn key(mut self, key: impl Into<String>) -> Self {
+    pub(crate) fn key(mut self, key: impl Into<String>) -> Self {
         self.f.key = key.into();
         self
     }
 
-    /// One metric (set again: replaced in place).
-    pub fn metric(mut self, name: &str, v: Metric) -> Self {
-        self.f.metrics.set(name, v);
-        self
-    }
-
-    /// Several metrics, in order.
-    pub fn metrics<'a>(mut self, ms: impl IntoIterator<Item = (&'a str, Metric)>) -> Self {
+    /// Several metrics, in order (one set again: replaced in place).
+    pub(crate) fn metrics<'a>(mut self, ms: impl IntoIterator<Item = (&'a str, Metric)>) -> Self {
         for (name, v) in ms {
             self.f.metrics.set(name, v);
         }
         self
     }
 
-    pub fn chart(mut self, chart: Option<Chart>) -> Self {
+    pub(crate) fn chart(mut self, chart: Option<Chart>) -> Self {
         self.f.chart = chart;
         self
     }
 
     /// The evidence lines, capped and deduplicated as `EvidenceSet` does,
     /// sorted by file and line.
-    pub fn evidence(mut self, lines: impl IntoIterator<Item = Evidence>) -> Self {
+    pub(crate) fn evidence(mut self, lines: impl IntoIterator<Item = Evidence>) -> Self {
         let mut ev = EvidenceSet::default();
         for x in lines {
             ev.push(x);
@@ -75,30 +73,30 @@ impl FindingBuilder {
     }
 
     /// Evidence the rule already chose and sorted, as it is.
-    pub fn kept_evidence(mut self, lines: Vec<Evidence>) -> Self {
+    pub(crate) fn kept_evidence(mut self, lines: Vec<Evidence>) -> Self {
         self.f.evidence = lines;
         self
     }
 
-    pub fn advice(mut self, advice: impl Into<String>) -> Self {
+    pub(crate) fn advice(mut self, advice: impl Into<String>) -> Self {
         self.f.advice = advice.into();
         self
     }
 
     /// A step the builder has no name for (a breakdown, a field set only
     /// by some findings of a rule).
-    pub fn with(mut self, step: impl FnOnce(&mut Finding)) -> Self {
+    pub(crate) fn with(mut self, step: impl FnOnce(&mut Finding)) -> Self {
         step(&mut self.f);
         self
     }
 
-    pub fn build(self) -> Finding {
+    pub(crate) fn build(self) -> Finding {
         self.f
     }
 }
 
 /// `what` followed by ` (N noun)` when there is more than one.
-pub fn counted_title(what: String, n: u64, noun: &str) -> String {
+pub(crate) fn counted_title(what: String, n: u64, noun: &str) -> String {
     if n > 1 {
         format!("{what} ({n} {noun})")
     } else {
@@ -128,7 +126,7 @@ mod tests {
             .span(Some(a), Some(b), 3)
             .subject(|s| s.host = Some("h".into()))
             .key("k")
-            .metric("x", Metric::int(1))
+            .metrics([("x", Metric::int(1))])
             .metrics([("y", Metric::num(2.5)), ("x", Metric::int(7))])
             .evidence([ev("b", 2), ev("a", 9), ev("b", 1), ev("b", 2)])
             .advice("do this")

@@ -25,7 +25,7 @@ use mqdiag_model::problem::Severity;
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-pub use mqdiag_readers::catalog::Family;
+pub(crate) use mqdiag_readers::catalog::Family;
 
 /// Rows kept per rule; past this, further rows lose their remote end (and
 /// past twice this, their channel) so that they join a row that exists.
@@ -40,21 +40,21 @@ const HOSTS_NAMED: usize = 5;
 const NAMES_IN_TITLE: usize = 4;
 
 /// A pass's thresholds, read once.
-pub struct Config {
-    pub min_occurrences: u64,
+pub(crate) struct Config {
+    pub(crate) min_occurrences: u64,
     /// Groups with at least this many occurrences keep their severity
     /// however old they are.
-    pub frequent: u64,
+    pub(crate) frequent: u64,
     /// Groups seen within this many days of the newest record keep their
     /// severity however rare they are.
-    pub recent_days: f64,
+    pub(crate) recent_days: f64,
     /// Fewest undefined channel names from one address that make a scan;
     /// `None`: this rule does not look for scans.
-    pub scan_min_channels: Option<usize>,
+    pub(crate) scan_min_channels: Option<usize>,
 }
 
 impl Config {
-    pub fn from(s: &Settings, scans: bool) -> Config {
+    pub(crate) fn from(s: &Settings, scans: bool) -> Config {
         Config {
             min_occurrences: s.get("min_occurrences").max(1.0) as u64,
             frequent: s.get("frequent_occurrences").max(1.0) as u64,
@@ -147,7 +147,7 @@ pub(crate) use message_thresholds;
 /// The pass behind `channel-error` and `tls-error`: when both rules run,
 /// one pass serves both (`absorb`), so that records are joined into
 /// stories once; each story is tallied by the rule of its cause's family.
-pub struct MessagePass {
+pub(crate) struct MessagePass {
     rules: Vec<RuleRows>,
     joiner: Joiner,
     /// The newest record of either family per queue manager (`""` for
@@ -216,7 +216,7 @@ impl Rows {
 }
 
 impl MessagePass {
-    pub fn new(rule: &'static RuleInfo, family: Family, config: Config) -> Self {
+    pub(crate) fn new(rule: &'static RuleInfo, family: Family, config: Config) -> Self {
         MessagePass {
             rules: vec![RuleRows {
                 rule,

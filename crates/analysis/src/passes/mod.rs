@@ -8,22 +8,23 @@
 //! rules, `stories`, `stats`, `patterns`, `parts_index`, `shared`).
 //! `pass` says what a rule is, `plan` which rules a run runs.
 
-pub mod builder;
-pub mod message_pass;
-pub mod parts_index;
+mod builder;
+mod message_pass;
+mod parts_index;
 mod pass;
-pub mod patterns;
+mod patterns;
 mod plan;
-pub mod rules;
-pub mod shared;
-pub mod stats;
-pub mod stories;
+mod rules;
+mod shared;
+mod stats;
+mod stories;
 #[cfg(test)]
-pub mod testutil;
+pub(crate) mod testutil;
 
-pub use pass::{ChartKind, Hook, MakeHook, Order, Pass, RuleInfo, THRESHOLD_MAX, Threshold};
+pub use pass::{ChartKind, Order, RuleInfo, Threshold};
+pub(crate) use pass::{Hook, Pass, THRESHOLD_MAX};
 pub use plan::{Plan, PlanError, Settings};
-pub use shared::{ThreadKey, by_key, ms_between, parts_key, thread_key};
+pub(crate) use shared::{ThreadKey, by_key, parts_key, thread_key};
 
 pub use rules::RULES;
 

@@ -13,7 +13,7 @@ const END: u32 = u32::MAX;
 /// Where each list of parts is: the caller keeps the rows, and tells a
 /// row's parts apart from others of the same hash (`find`'s `is`).
 #[derive(Default)]
-pub struct PartsIndex {
+pub(crate) struct PartsIndex {
     /// A hash to its latest entry.
     heads: FxHashMap<u64, u32>,
     /// Each entry: the caller's row, and the entry of the same hash
@@ -23,7 +23,7 @@ pub struct PartsIndex {
 
 /// The parts' hash; each part's length is hashed too, so that parts
 /// cut elsewhere (`AB`,`C` and `A`,`BC`) hash apart.
-pub fn hash(parts: &[&str]) -> u64 {
+pub(crate) fn hash(parts: &[&str]) -> u64 {
     let mut h = FxHasher::default();
     for p in parts {
         h.write_usize(p.len());
@@ -34,7 +34,7 @@ pub fn hash(parts: &[&str]) -> u64 {
 
 impl PartsIndex {
     /// The row of the parts of hash `h` that `is` says are its parts.
-    pub fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
+    pub(crate) fn find(&self, h: u64, is: impl Fn(usize) -> bool) -> Option<usize> {
         let mut at = *self.heads.get(&h)?;
         while at != END {
             let (row, next) = self.entries[at as usize];
@@ -47,7 +47,7 @@ impl PartsIndex {
     }
 
     /// Add `row`, whose parts hash to `h` (not there yet).
-    pub fn insert(&mut self, h: u64, row: usize) {
+    pub(crate) fn insert(&mut self, h: u64, row: usize) {
         let at = u32::try_from(self.entries.len()).expect("fewer than 4 G rows");
         let next = self.heads.insert(h, at).unwrap_or(END);
         self.entries.push((row, next));

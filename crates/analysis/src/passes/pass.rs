@@ -10,7 +10,7 @@ use mqdiag_model::findings::Finding;
 use mqdiag_model::problem::Severity;
 
 /// One analysis pass.
-pub trait Pass: std::any::Any {
+pub(crate) trait Pass: std::any::Any {
     /// Take `other`'s rules in, when this pass can serve them with the
     /// same work (`channel-error` and `tls-error` join records into the
     /// same stories); `other` is then not run. `false`: not taken.
@@ -33,13 +33,13 @@ pub trait Pass: std::any::Any {
 }
 
 /// Makes a rule's hook for a run's plan.
-pub type MakeHook = fn(&Plan) -> Box<dyn Hook>;
+pub(crate) type MakeHook = fn(&Plan) -> Box<dyn Hook>;
 
 /// Work a rule does across every rule's findings (the `fdc` rule cites
 /// the FDCs written near another finding in it). A rule declares it in
 /// `RuleInfo::hook`; it runs whether or not the rule itself runs, so
 /// `--only`/`--skip` do not change what the other findings cite.
-pub trait Hook {
+pub(crate) trait Hook {
     /// Called for every event in the window, in time order.
     fn observe(&mut self, e: &Event);
     /// `--redact`: replace names in what it kept (before `sealed`).
@@ -53,7 +53,7 @@ pub trait Hook {
 /// become durations added to event times and counts, and past this they
 /// overflow the calendar (`--set slow-dns.correlate_s=1e15` panicked).
 /// A billion seconds is some 31 years, a billion milliseconds 11 days.
-pub const THRESHOLD_MAX: f64 = 1e9;
+pub(crate) const THRESHOLD_MAX: f64 = 1e9;
 
 /// One tunable threshold of a rule.
 #[derive(Debug, Clone, Copy)]
@@ -63,13 +63,13 @@ pub struct Threshold {
     pub unit: &'static str,
     pub doc: &'static str,
     /// Smallest accepted value (inclusive).
-    pub min: f64,
+    pub(crate) min: f64,
     /// Largest accepted value (inclusive).
-    pub max: f64,
+    pub(crate) max: f64,
 }
 
 impl Threshold {
-    pub const fn new(
+    pub(crate) const fn new(
         key: &'static str,
         default: f64,
         unit: &'static str,
@@ -85,7 +85,7 @@ impl Threshold {
         }
     }
 
-    pub const fn range(mut self, min: f64, max: f64) -> Self {
+    pub(crate) const fn range(mut self, min: f64, max: f64) -> Self {
         self.min = min;
         self.max = max;
         self
@@ -99,7 +99,7 @@ pub struct RuleInfo {
     /// One line: what it flags.
     pub summary: &'static str,
     /// Exactly what triggers it.
-    pub trigger: &'static str,
+    pub(crate) trigger: &'static str,
     pub thresholds: &'static [Threshold],
     /// The remedy in general terms (findings add the specifics).
     pub advice: &'static str,
@@ -109,26 +109,26 @@ pub struct RuleInfo {
     /// each finding of a run over the fixtures has its rule's.
     pub metrics: &'static [&'static str],
     /// Trace function families whose entries and exits the pass reads.
-    pub functions: &'static [mqdiag_readers::catalog::functions::Family],
+    pub(crate) functions: &'static [mqdiag_readers::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
     /// (Headers, log records and SMF rows always reach every pass.)
-    pub keywords: &'static [&'static str],
+    pub(crate) keywords: &'static [&'static str],
     /// Whether the pass reads MQI calls in traces: every verb's entry and
     /// exit and the `CompCode`/`Reason` lines (the run's `calls` table is
     /// counted only for a pass that takes it, see `Pass::takes_calls_table`).
-    pub mqi_calls: bool,
+    pub(crate) mqi_calls: bool,
     /// Attributes the pass reads from SMF rows, by name: derived ones
     /// (`record`, `qmgr`, ...) and CSV columns as written. In `analyze`
     /// SMF rows carry only the columns some pass (or the redactor) names.
-    pub smf_columns: &'static [&'static str],
-    pub make: fn(&Settings) -> Box<dyn Pass>,
+    pub(crate) smf_columns: &'static [&'static str],
+    pub(crate) make: fn(&Settings) -> Box<dyn Pass>,
     /// What the HTML report draws for the rule's findings.
     pub chart: ChartKind,
     /// How the rule's findings are ordered among themselves.
-    pub order: Order,
+    pub(crate) order: Order,
     /// Work across every rule's findings (see `Hook`), made with the run's
     /// plan.
-    pub hook: Option<MakeHook>,
+    pub(crate) hook: Option<MakeHook>,
     /// Whether `compare` draws each of the rule's findings' charts from
     /// both captures side by side (one pair per subject).
     pub side_by_side: bool,
@@ -168,7 +168,7 @@ impl RuleInfo {
     /// fields added later get their default here, so existing rules keep
     /// compiling. A rule always sets `id`, `severity`, the texts and `make`
     /// (the registry test checks).
-    pub const BASE: RuleInfo = RuleInfo {
+    pub(crate) const BASE: RuleInfo = RuleInfo {
         id: "",
         severity: Severity::Warning,
         summary: "",

@@ -1,79 +1,49 @@
 //! Trace text-line patterns the passes recognise, kept as data, and the
-//! errno tables they read rc values with. Each entry says whether its
-//! wording was seen in real material (`verified`) or is expected but not
-//! yet confirmed by a customer trace; see `shared/formats/trace-fmt.md` §3.
+//! errno tables they read rc values with. Each pattern says where its
+//! wording was seen in real material; see `shared/formats/trace-fmt.md` §3.
 //! Traced functions and their families are the catalogue's
 //! (`catalog::functions`).
 
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// A text-line pattern.
-pub struct TextPattern {
-    pub name: &'static str,
-    /// Bytes that must occur in the line before the regex is tried.
-    pub needle: &'static str,
-    pub regex: &'static LazyLock<Regex>,
-    pub verified: bool,
-    pub note: &'static str,
-}
-
 /// `Current socket receive buffer size: 262088`, `Socket send buffer size:
-/// 32766`, `Final socket send buffer size: 32766`.
-pub static SOCKET_BUFFER: LazyLock<Regex> = LazyLock::new(|| {
+/// 32766`, `Final socket send buffer size: 32766`. Seen: seed 004
+/// (whitespace collapsed by the slide conversion).
+pub(crate) static SOCKET_BUFFER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:-\s+)?(current\s+|final\s+)?socket\s+(send|receive|recv)\s+buffer\s+size\D*(\d+)")
         .expect("regex")
 });
 
-/// `Empty(FALSE) Inherited(FALSE) QTime(153205)`.
-pub static QTIME: LazyLock<Regex> =
+/// `Empty(FALSE) Inherited(FALSE) QTime(153205)`. Seen: seed 004, an
+/// xmitq's `Empty(..) Inherited(..) QTime(n)`, n in microseconds
+/// (inferred). `qtime_us` reads it by hand; the tests hold it to this.
+#[cfg(test)]
+pub(crate) static QTIME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bQTime\((\d+)\)").expect("regex"));
 
-/// `gsk_environment_init: input: gsk_env_handle=0x1100938b0`.
-pub static GSK_TEXT: LazyLock<Regex> =
+/// `gsk_environment_init: input: gsk_env_handle=0x1100938b0`. Seen: seed
+/// 004, `input: ...` and `output: ...` on one thread.
+pub(crate) static GSK_TEXT: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(gsk_[A-Za-z0-9_]+):\s*(input|output)\b").expect("regex"));
-
-pub static TEXT_PATTERNS: &[TextPattern] = &[
-    TextPattern {
-        name: "socket-buffer",
-        needle: "buffer size",
-        regex: &SOCKET_BUFFER,
-        verified: true,
-        note: "seed 004 (whitespace collapsed by the slide conversion)",
-    },
-    TextPattern {
-        name: "qtime",
-        needle: "QTime(",
-        regex: &QTIME,
-        verified: true,
-        note: "seed 004: xmitq `Empty(..) Inherited(..) QTime(n)`, n in microseconds (inferred)",
-    },
-    TextPattern {
-        name: "gskit-io",
-        needle: "gsk_",
-        regex: &GSK_TEXT,
-        verified: true,
-        note: "seed 004: `gsk_environment_init: input: ...` / `output: ...` on one thread",
-    },
-];
 
 /// A socket-buffer line: which (`current`, `requested`, `final`), which
 /// direction (`send`, `receive`) and the size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BufferLine {
-    pub stage: Stage,
-    pub send: bool,
-    pub bytes: u64,
+pub(crate) struct BufferLine {
+    pub(crate) stage: Stage,
+    pub(crate) send: bool,
+    pub(crate) bytes: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
+pub(crate) enum Stage {
     Current,
     Requested,
     Final,
 }
 
-pub fn socket_buffer(text: &str) -> Option<BufferLine> {
+pub(crate) fn socket_buffer(text: &str) -> Option<BufferLine> {
     if !text.contains("buffer size")
         && !text.contains("Buffer Size")
         && !text.contains("BUFFER SIZE")
@@ -93,7 +63,7 @@ pub fn socket_buffer(text: &str) -> Option<BufferLine> {
 
 /// The `QTime(n)` value; the same as the `QTIME` regex, by hand because
 /// it runs on every text line.
-pub fn qtime_us(text: &str) -> Option<u64> {
+pub(crate) fn qtime_us(text: &str) -> Option<u64> {
     // Built once: `memmem::find` builds its searcher on every call.
     static QTIME_OPEN: LazyLock<memchr::memmem::Finder<'static>> =
         LazyLock::new(|| memchr::memmem::Finder::new(b"QTime("));
@@ -111,7 +81,7 @@ pub fn qtime_us(text: &str) -> Option<u64> {
 }
 
 /// `(function, is_output)` of a GSKit input/output text line.
-pub fn gsk_text(text: &str) -> Option<(&str, bool)> {
+pub(crate) fn gsk_text(text: &str) -> Option<(&str, bool)> {
     if !text.starts_with("gsk_") {
         return None;
     }
@@ -122,7 +92,9 @@ pub fn gsk_text(text: &str) -> Option<(&str, bool)> {
 
 /// Operating-system families, for errno meanings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Os {
+// `MacOs` is the system's name; clippy checks this only on private types.
+#[allow(clippy::enum_variant_names)]
+pub(crate) enum Os {
     Linux,
     Aix,
     Solaris,
@@ -133,7 +105,7 @@ pub enum Os {
 
 impl Os {
     /// From a header's platform text (`AIX 7.1`, `Linux`, `Windows 10`).
-    pub fn from_platform(p: &str) -> Option<Os> {
+    pub(crate) fn from_platform(p: &str) -> Option<Os> {
         let l = p.to_ascii_lowercase();
         if l.contains("aix") {
             Some(Os::Aix)
@@ -156,7 +128,7 @@ impl Os {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Os::Linux => "Linux",
             Os::Aix => "AIX",
@@ -170,7 +142,7 @@ impl Os {
 
 /// The errno values that mean "would block" (EAGAIN / EWOULDBLOCK /
 /// WSAEWOULDBLOCK) on each platform.
-pub fn would_block_codes(os: Option<Os>) -> &'static [u32] {
+pub(crate) fn would_block_codes(os: Option<Os>) -> &'static [u32] {
     match os {
         Some(Os::Linux) | Some(Os::Aix) | Some(Os::Solaris) => &[11],
         Some(Os::HpUx) => &[11, 246],
@@ -184,7 +156,7 @@ pub fn would_block_codes(os: Option<Os>) -> &'static [u32] {
 
 /// The errno a trace rc stands for: `Unknown(B)` is hexadecimal, a bare
 /// number decimal, symbolic names map to a marker value.
-pub fn rc_errno(rc: &str) -> Option<RcCode> {
+pub(crate) fn rc_errno(rc: &str) -> Option<RcCode> {
     let rc = rc.trim();
     if let Some(inner) = rc
         .strip_prefix("Unknown(")
@@ -202,7 +174,7 @@ pub fn rc_errno(rc: &str) -> Option<RcCode> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RcCode {
+pub(crate) enum RcCode {
     Errno(u32),
     /// Already a would-block name.
     Named,

@@ -12,7 +12,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn defaults(info: &RuleInfo) -> Settings {
+    pub(crate) fn defaults(info: &RuleInfo) -> Settings {
         Settings {
             rule: info.id,
             values: info.thresholds.iter().map(|t| (t.key, t.default)).collect(),
@@ -21,14 +21,14 @@ impl Settings {
 
     /// A threshold's value. Asking for an undeclared key is a bug in the
     /// pass (the unit tests construct every pass, so it cannot ship).
-    pub fn get(&self, key: &str) -> f64 {
+    pub(crate) fn get(&self, key: &str) -> f64 {
         match self.values.get(key) {
             Some(v) => *v,
             None => panic!("rule {} has no threshold {key}", self.rule),
         }
     }
 
-    pub fn set(&mut self, key: &'static str, v: f64) {
+    pub(crate) fn set(&mut self, key: &'static str, v: f64) {
         self.values.insert(key, v);
     }
 }
@@ -180,7 +180,7 @@ impl Plan {
         Ok(Plan { rules })
     }
 
-    pub fn ids(&self) -> Vec<&'static str> {
+    pub(crate) fn ids(&self) -> Vec<&'static str> {
         self.rules.iter().map(|(r, _)| r.id).collect()
     }
 
@@ -236,7 +236,7 @@ impl Plan {
             .with_smf_columns(mqdiag_model::event::NAME_ATTRS.iter().copied())
     }
 
-    pub fn passes(&self) -> Vec<Box<dyn Pass>> {
+    pub(crate) fn passes(&self) -> Vec<Box<dyn Pass>> {
         let mut out: Vec<Box<dyn Pass>> = Vec::new();
         for (r, s) in &self.rules {
             let mut p = (r.make)(s);

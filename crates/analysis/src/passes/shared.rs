@@ -1,14 +1,14 @@
 //! What several passes share: per-thread keys, look-up keys of names,
 //! ordering by key, durations.
 
-use mqdiag_model::event::{Event, Ts};
+use mqdiag_model::event::Event;
 use std::sync::Arc;
 
 /// Per-thread state key: the file (so two traces of one PID stay apart),
 /// PID and TID.
-pub type ThreadKey = (Arc<str>, u32, u32);
+pub(crate) type ThreadKey = (Arc<str>, u32, u32);
 
-pub fn thread_key(e: &Event) -> Option<ThreadKey> {
+pub(crate) fn thread_key(e: &Event) -> Option<ThreadKey> {
     Some((e.origin.path.clone(), e.pid?, e.tid?))
 }
 
@@ -16,7 +16,7 @@ pub fn thread_key(e: &Event) -> Option<ThreadKey> {
 /// (`3:QM17:APP.SVR`), so no two lists of parts share a key whatever bytes
 /// the names hold. Built into a reused buffer: a group that exists is
 /// found without allocating.
-pub fn parts_key(buf: &mut String, parts: &[&str]) {
+pub(crate) fn parts_key(buf: &mut String, parts: &[&str]) {
     buf.clear();
     let mut n = itoa::Buffer::new();
     for p in parts {
@@ -30,15 +30,9 @@ pub fn parts_key(buf: &mut String, parts: &[&str]) {
 /// pair moved twice: the values are groups and rows of a few hundred
 /// bytes, and sorting by moving them was most of a pass's `finish` (which
 /// runs after all reading, on one core).
-pub fn by_key<K: Ord, V>(v: Vec<(K, V)>) -> Vec<(K, V)> {
+pub(crate) fn by_key<K: Ord, V>(v: Vec<(K, V)>) -> Vec<(K, V)> {
     let mut order: Vec<usize> = (0..v.len()).collect();
     order.sort_by(|&a, &b| v[a].0.cmp(&v[b].0));
     let mut slots: Vec<Option<(K, V)>> = v.into_iter().map(Some).collect();
     order.into_iter().filter_map(|i| slots[i].take()).collect()
-}
-
-/// Milliseconds between two instants (never negative).
-pub fn ms_between(a: &Ts, b: &Ts) -> f64 {
-    let us = (*b - *a).num_microseconds().unwrap_or(i64::MAX).max(0);
-    us as f64 / 1000.0
 }

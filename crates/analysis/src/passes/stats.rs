@@ -13,32 +13,32 @@ const BUCKET_RATIO: f64 = 1.01;
 /// without its values, for passes that keep one per group and need no
 /// quantile (a `Distribution` keeps up to `EXACT_CAP` values, 80 KB).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Moments {
+pub(crate) struct Moments {
     n: u64,
     sum: u128,
     max: u64,
 }
 
 impl Moments {
-    pub fn push(&mut self, v: u64) {
+    pub(crate) fn push(&mut self, v: u64) {
         self.n += 1;
         self.sum += v as u128;
         self.max = self.max.max(v);
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.n
     }
 
-    pub fn sum(&self) -> u128 {
+    pub(crate) fn sum(&self) -> u128 {
         self.sum
     }
 
-    pub fn max(&self) -> u64 {
+    pub(crate) fn max(&self) -> u64 {
         self.max
     }
 
-    pub fn mean(&self) -> Option<f64> {
+    pub(crate) fn mean(&self) -> Option<f64> {
         (self.n > 0).then(|| self.sum as f64 / self.n as f64)
     }
 }
@@ -47,7 +47,7 @@ impl Moments {
 /// Quantiles are exact while there are at most `EXACT_CAP` values, then
 /// within 1 % (log-spaced buckets); memory stays bounded either way.
 #[derive(Debug, Clone, Default)]
-pub struct Distribution {
+pub(crate) struct Distribution {
     exact: Vec<u64>,
     hist: Option<BTreeMap<u32, u64>>,
     moments: Moments,
@@ -65,7 +65,7 @@ fn bucket_value(b: u32) -> u64 {
 }
 
 impl Distribution {
-    pub fn push(&mut self, v: u64) {
+    pub(crate) fn push(&mut self, v: u64) {
         self.moments.push(v);
         match &mut self.hist {
             Some(h) => *h.entry(bucket(v)).or_default() += 1,
@@ -82,25 +82,21 @@ impl Distribution {
         }
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.moments.count()
     }
 
-    pub fn sum(&self) -> u128 {
+    pub(crate) fn sum(&self) -> u128 {
         self.moments.sum()
     }
 
-    pub fn max(&self) -> u64 {
+    pub(crate) fn max(&self) -> u64 {
         self.moments.max()
-    }
-
-    pub fn mean(&self) -> Option<f64> {
-        self.moments.mean()
     }
 
     /// Nearest-rank quantile (`q` in 0..=1): the smallest value with at
     /// least `q` of all values at or below it.
-    pub fn quantile(&self, q: f64) -> Option<u64> {
+    pub(crate) fn quantile(&self, q: f64) -> Option<u64> {
         let n = self.count();
         if n == 0 {
             return None;
@@ -126,7 +122,7 @@ impl Distribution {
     }
 
     /// How many values lie in `lo..=hi` (exact, or by bucket when large).
-    pub fn count_between(&self, lo: u64, hi: u64) -> u64 {
+    pub(crate) fn count_between(&self, lo: u64, hi: u64) -> u64 {
         match &self.hist {
             None => self.exact.iter().filter(|&&v| v >= lo && v <= hi).count() as u64,
             Some(h) => h.range(bucket(lo)..=bucket(hi)).map(|(_, c)| *c).sum(),
@@ -138,7 +134,7 @@ impl Distribution {
 /// point is kept until `cap` is reached, then every other kept point is
 /// dropped and only every 2nd (4th, 8th, ...) new point is taken.
 #[derive(Debug, Clone)]
-pub struct Decimated {
+pub(crate) struct Decimated {
     points: Vec<(f64, f64)>,
     stride: u64,
     seen: u64,
@@ -146,7 +142,7 @@ pub struct Decimated {
 }
 
 impl Decimated {
-    pub fn new(cap: usize) -> Decimated {
+    pub(crate) fn new(cap: usize) -> Decimated {
         Decimated {
             points: Vec::new(),
             stride: 1,
@@ -155,7 +151,7 @@ impl Decimated {
         }
     }
 
-    pub fn push(&mut self, x: f64, y: f64) {
+    pub(crate) fn push(&mut self, x: f64, y: f64) {
         if self.seen.is_multiple_of(self.stride) {
             self.points.push((x, y));
             if self.points.len() > self.cap {
@@ -171,12 +167,13 @@ impl Decimated {
         self.seen += 1;
     }
 
-    pub fn points(&self) -> &[(f64, f64)] {
+    pub(crate) fn points(&self) -> &[(f64, f64)] {
         &self.points
     }
 
     /// Points offered in all (not only those kept).
-    pub fn seen(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn seen(&self) -> u64 {
         self.seen
     }
 }
@@ -184,7 +181,7 @@ impl Decimated {
 /// Theil–Sen estimator: the median of the slopes between all pairs of
 /// points with different x, and the median intercept for that slope.
 /// Robust to up to ~29 % outliers. `None` with fewer than two distinct x.
-pub fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+pub(crate) fn theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let slope = median_slope(points)?;
     let mut intercepts: Vec<f64> = points.iter().map(|(x, y)| y - slope * x).collect();
     let intercept = median(&mut intercepts)?;
@@ -411,7 +408,7 @@ fn ranks(v: &[f64]) -> Vec<f64> {
 
 /// Spearman's rank correlation of y against x: 1 for a series that only
 /// ever rises, near 0 for one without a monotone trend.
-pub fn spearman(points: &[(f64, f64)]) -> Option<f64> {
+pub(crate) fn spearman(points: &[(f64, f64)]) -> Option<f64> {
     if points.len() < 3 {
         return None;
     }
@@ -437,7 +434,7 @@ fn pearson(a: &[f64], b: &[f64]) -> Option<f64> {
 }
 
 /// Share of the variance of y explained by the line `y = a + b x`.
-pub fn r_squared(points: &[(f64, f64)], a: f64, b: f64) -> Option<f64> {
+pub(crate) fn r_squared(points: &[(f64, f64)], a: f64, b: f64) -> Option<f64> {
     if points.len() < 2 {
         return None;
     }

@@ -40,7 +40,7 @@ const MAX_SEEN: usize = 500_000;
 /// How specific a message is about why a channel failed (its catalogue
 /// role's): the generic "channel ended" records are the least, so any
 /// other record of the same story is its cause.
-pub fn specificity(id: &str) -> u8 {
+pub(crate) fn specificity(id: &str) -> u8 {
     mqdiag_readers::catalog::role(id).specificity()
 }
 
@@ -49,17 +49,17 @@ pub fn specificity(id: &str) -> u8 {
 /// record of a log: eight strings each made allocation the larger part of
 /// joining stories).
 #[derive(Debug, Clone)]
-pub struct Member {
+pub(crate) struct Member {
     /// The parts (`Part`) one after the other; `ends[i]` is where part
     /// `i` ends.
     buf: String,
     ends: [u32; PARTS],
-    pub family: Family,
+    pub(crate) family: Family,
     /// The catalogue's words, when a rule reports this message.
-    pub known: Option<Reported>,
+    pub(crate) known: Option<Reported>,
     /// For other messages: the record's severity (its words are a part).
     own_severity: Option<Severity>,
-    pub ts: Ts,
+    pub(crate) ts: Ts,
     /// The record without its text (a part): made into `Evidence` only
     /// for the records a row keeps.
     head: EventRef,
@@ -96,7 +96,7 @@ fn clean(v: Option<&str>) -> &str {
 impl Member {
     /// The record as a story member: `None` unless it is a channel or TLS
     /// record (by the catalogue, else by the family the reader gave it).
-    pub fn of(e: &Event, known: Option<Reported>) -> Option<Member> {
+    pub(crate) fn of(e: &Event, known: Option<Reported>) -> Option<Member> {
         let msgid = e.get(Key::Msgid)?.trim();
         let (family, words, own_severity) = match known {
             Some(m) => (m.family, "", None),
@@ -179,47 +179,47 @@ impl Member {
     }
 
     /// The id as written (`AMQ9209E`, `AMQ9209`).
-    pub fn msgid(&self) -> &str {
+    pub(crate) fn msgid(&self) -> &str {
         self.part(Part::Msgid)
     }
     /// Without the severity letter.
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         self.part(Part::Id)
     }
-    pub fn qmgr(&self) -> &str {
+    pub(crate) fn qmgr(&self) -> &str {
         self.part(Part::Qmgr)
     }
-    pub fn channel(&self) -> &str {
+    pub(crate) fn channel(&self) -> &str {
         self.part(Part::Channel)
     }
     /// The remote end's name (not an address).
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.part(Part::Name)
     }
-    pub fn address(&self) -> &str {
+    pub(crate) fn address(&self) -> &str {
         self.part(Part::Address)
     }
-    pub fn reason(&self) -> &str {
+    pub(crate) fn reason(&self) -> &str {
         self.part(Part::Reason)
     }
 
     /// For messages no rule reports: the record's own words and severity.
-    pub fn fallback(&self) -> Option<(&str, Severity)> {
+    pub(crate) fn fallback(&self) -> Option<(&str, Severity)> {
         self.own_severity.map(|s| (self.part(Part::Words), s))
     }
 
     /// The line the record starts on.
-    pub fn line(&self) -> u64 {
+    pub(crate) fn line(&self) -> u64 {
         self.head.line()
     }
 
     /// The record quoted.
-    pub fn evidence(&self) -> Evidence {
+    pub(crate) fn evidence(&self) -> Evidence {
         self.head.evidence_with(self.part(Part::Text))
     }
 
     /// Make `r` a reference to this record (reusing its text buffer).
-    pub fn refer(&self, r: &mut Option<EventRef>) {
+    pub(crate) fn refer(&self, r: &mut Option<EventRef>) {
         match r {
             Some(r) => r.assign_from(&self.head, self.part(Part::Text)),
             None => *r = Some(self.head.with_text(self.part(Part::Text))),
@@ -227,7 +227,7 @@ impl Member {
     }
 
     /// The finding severity of this message.
-    pub fn severity(&self) -> Severity {
+    pub(crate) fn severity(&self) -> Severity {
         match (&self.known, self.own_severity) {
             (Some(m), _) => m.severity,
             (None, Some(s)) => s,
@@ -238,13 +238,13 @@ impl Member {
 
 /// The records of one failure.
 #[derive(Debug, Clone)]
-pub struct Story {
-    pub members: Vec<Member>,
+pub(crate) struct Story {
+    pub(crate) members: Vec<Member>,
 }
 
 impl Story {
     /// The most specific record; the first of equals.
-    pub fn cause(&self) -> &Member {
+    pub(crate) fn cause(&self) -> &Member {
         let mut best = &self.members[0];
         for m in &self.members[1..] {
             if specificity(m.id()) > specificity(best.id()) {
@@ -267,19 +267,19 @@ impl Story {
             .unwrap_or("")
     }
 
-    pub fn channel(&self) -> &str {
+    pub(crate) fn channel(&self) -> &str {
         self.pick(Member::channel)
     }
-    pub fn qmgr(&self) -> &str {
+    pub(crate) fn qmgr(&self) -> &str {
         self.pick(Member::qmgr)
     }
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.pick(Member::name)
     }
-    pub fn address(&self) -> &str {
+    pub(crate) fn address(&self) -> &str {
         self.pick(Member::address)
     }
-    pub fn reason(&self) -> &str {
+    pub(crate) fn reason(&self) -> &str {
         self.pick(Member::reason)
     }
 
@@ -325,7 +325,7 @@ type Writer = (Arc<str>, Option<u32>, Option<u32>);
 /// Joins records into stories as they arrive; closed stories are taken
 /// with `take_closed`, the rest with `finish`.
 #[derive(Default)]
-pub struct Joiner {
+pub(crate) struct Joiner {
     open: HashMap<Writer, Story, FxBuildHasher>,
     closed: Vec<Story>,
     seen: HashSet<u64, FxBuildHasher>,
@@ -340,7 +340,7 @@ impl Joiner {
     /// Whether this record was seen before: the same time, process,
     /// thread, message and text in another file of a rotated set or a copy.
     /// Remembers it either way, for `SEEN_WINDOW_S` seconds of record time.
-    pub fn seen_before(&mut self, e: &Event) -> bool {
+    pub(crate) fn seen_before(&mut self, e: &Event) -> bool {
         // Fx, not the stable FNV of fingerprints: the keys live for one run
         // only, and Fx hashes a word at a time (FNV a byte: 7 % of analyze).
         let mut h = FxHasher::default();
@@ -371,7 +371,7 @@ impl Joiner {
     }
 
     /// Add a record written by `e`'s file, process and thread.
-    pub fn push(&mut self, e: &Event, m: Member) {
+    pub(crate) fn push(&mut self, e: &Event, m: Member) {
         let w: Writer = (e.origin.path.clone(), e.pid, e.tid);
         if self.open.len() >= MAX_OPEN && !self.open.contains_key(&w) {
             self.close_before(m.ts);
@@ -417,12 +417,12 @@ impl Joiner {
         });
     }
 
-    pub fn take_closed(&mut self) -> std::vec::Drain<'_, Story> {
+    pub(crate) fn take_closed(&mut self) -> std::vec::Drain<'_, Story> {
         self.closed.drain(..)
     }
 
     /// Every story still open, in a stable order (by writer).
-    pub fn finish(&mut self) -> Vec<Story> {
+    pub(crate) fn finish(&mut self) -> Vec<Story> {
         let mut open: Vec<(Writer, Story)> = std::mem::take(&mut self.open).into_iter().collect();
         open.sort_by(|a, b| a.0.cmp(&b.0));
         let mut out: Vec<Story> = self.closed.drain(..).collect();

@@ -6,11 +6,11 @@ use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Finding;
 use std::sync::Arc;
 
-pub fn ts(s: &str) -> Ts {
+pub(crate) fn ts(s: &str) -> Ts {
     DateTime::parse_from_rfc3339(s).expect("test timestamp")
 }
 
-pub fn origin(path: &str, format: Format) -> Arc<Origin> {
+pub(crate) fn origin(path: &str, format: Format) -> Arc<Origin> {
     Arc::new(Origin {
         path: Arc::from(path),
         format,
@@ -18,7 +18,7 @@ pub fn origin(path: &str, format: Format) -> Arc<Origin> {
 }
 
 /// A trace event on `path` at `2012-05-04T<tod>-04:00`.
-pub fn trace(
+pub(crate) fn trace(
     path: &str,
     line: u64,
     tod: &str,
@@ -39,14 +39,14 @@ pub fn trace(
     e
 }
 
-pub fn entry(path: &str, line: u64, tod: &str, pid: u32, tid: u32, f: &str) -> Event {
+pub(crate) fn entry(path: &str, line: u64, tod: &str, pid: u32, tid: u32, f: &str) -> Event {
     let mut e = trace(path, line, tod, pid, tid, Kind::Entry, &format!("-{{  {f}"));
     e.function = Some(f.into());
     e
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn exit(
+pub(crate) fn exit(
     path: &str,
     line: u64,
     tod: &str,
@@ -78,7 +78,13 @@ pub fn exit(
 }
 
 /// An error-log record with attributes.
-pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&'static str, &str)]) -> Event {
+pub(crate) fn log(
+    path: &str,
+    line: u64,
+    at: &str,
+    text: &str,
+    attrs: &[(&'static str, &str)],
+) -> Event {
     let mut e = Event::new(
         ts(at),
         origin(path, mqdiag_readers::formats::errlog_text::FORMAT),
@@ -93,7 +99,7 @@ pub fn log(path: &str, line: u64, at: &str, text: &str, attrs: &[(&'static str, 
 }
 
 /// An SMF row with attributes.
-pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
+pub(crate) fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
     let mut e = Event::new(
         ts(at),
         origin(path, mqdiag_readers::formats::smf::FORMAT),
@@ -108,11 +114,15 @@ pub fn smf(path: &str, line: u64, at: &str, attrs: &[(&'static str, &str)]) -> E
 }
 
 /// Run one pass over events with default thresholds (plus overrides).
-pub fn run(info: &super::RuleInfo, sets: &[(&'static str, f64)], events: &[Event]) -> Vec<Finding> {
+pub(crate) fn run(
+    info: &super::RuleInfo,
+    sets: &[(&'static str, f64)],
+    events: &[Event],
+) -> Vec<Finding> {
     run_with(info, sets, events, &[])
 }
 
-pub fn run_with(
+pub(crate) fn run_with(
     info: &super::RuleInfo,
     sets: &[(&'static str, f64)],
     events: &[Event],
@@ -133,7 +143,7 @@ pub fn run_with(
     out
 }
 
-pub fn metric(f: &Finding, name: &str) -> mqdiag_model::findings::Metric {
+pub(crate) fn metric(f: &Finding, name: &str) -> mqdiag_model::findings::Metric {
     f.metrics
         .get(name)
         .cloned()

@@ -14,14 +14,14 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 /// How far back in time a source may step and still be put in order.
-pub const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
+pub(crate) const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
 /// How many events one source may hold back at most.
 /// (Kept small enough that the buffer stays in the CPU cache.)
-pub const REORDER_CAP: usize = 256;
+pub(crate) const REORDER_CAP: usize = 256;
 /// Events read from one source at a time.
 const BURST: usize = 32;
 /// ... and at most this many bytes of events (SMF rows are large).
-pub const REORDER_BYTES: usize = 4 << 20;
+pub(crate) const REORDER_BYTES: usize = 4 << 20;
 
 /// Sort key: the instant (UTC nanoseconds), then arrival order.
 fn instant(e: &Event) -> i64 {
@@ -33,7 +33,7 @@ fn instant(e: &Event) -> i64 {
 /// Items mostly arrive in order, so the buffer is a deque kept sorted by
 /// insertion: an in-order item is a push at the back; a late one is placed
 /// by binary search near the back. No heap sifting.
-pub struct Order<T> {
+pub(crate) struct Order<T> {
     buf: VecDeque<(i64, T)>,
     bytes: usize,
     cap: usize,
@@ -41,15 +41,15 @@ pub struct Order<T> {
     newest: i64,
     released: i64,
     /// Items that came too late to be put in order.
-    pub late: u64,
+    pub(crate) late: u64,
     /// How far the latest of them was behind what had gone before it, in
     /// nanoseconds: items are released when the buffer is full as well as
     /// when they leave the window, so this may be far less than the window.
-    pub max_late: i64,
+    pub(crate) max_late: i64,
 }
 
 impl<T> Order<T> {
-    pub fn new(cap: usize, cap_bytes: usize) -> Self {
+    pub(crate) fn new(cap: usize, cap_bytes: usize) -> Self {
         Order {
             buf: VecDeque::new(),
             bytes: 0,
@@ -65,7 +65,7 @@ impl<T> Order<T> {
     /// Hold an item of about `bytes` bytes. Returns true when it came too
     /// late to be put in order: it is passed on next (everything still held
     /// is later).
-    pub fn hold(&mut self, k: i64, t: T, bytes: usize) -> bool {
+    pub(crate) fn hold(&mut self, k: i64, t: T, bytes: usize) -> bool {
         self.bytes += bytes;
         if k < self.released {
             self.late += 1;
@@ -87,7 +87,7 @@ impl<T> Order<T> {
     /// The next item, if it may go: it is out of the window, the buffer is
     /// full, or `ended` (nothing more will come). `size` gives back the
     /// bytes `hold` was told.
-    pub fn release(&mut self, ended: bool, size: impl Fn(&T) -> usize) -> Option<(i64, T)> {
+    pub(crate) fn release(&mut self, ended: bool, size: impl Fn(&T) -> usize) -> Option<(i64, T)> {
         let (k, _) = self.buf.front()?;
         let ready = ended
             || self.buf.len() >= self.cap
@@ -103,13 +103,13 @@ impl<T> Order<T> {
     }
 
     /// Whether an item with this key would come too late to be put in order.
-    pub fn is_late(&self, k: i64) -> bool {
+    pub(crate) fn is_late(&self, k: i64) -> bool {
         k < self.released
     }
 }
 
 /// A lateness for people: `250 µs`, `100 ms`, `1.5 s`, `3600 s`.
-pub fn lateness(nanos: i64) -> String {
+pub(crate) fn lateness(nanos: i64) -> String {
     if nanos < 1_000_000 {
         format!("{} µs", nanos / 1_000)
     } else if nanos < 1_000_000_000 {
@@ -126,7 +126,12 @@ pub fn lateness(nanos: i64) -> String {
 /// latest of them was (nanoseconds), as said, never the window: an item
 /// is also released when its source's buffer is full, so one 100 ms late
 /// may already be out of order.
-pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Option<(String, u64)>) {
+pub(crate) fn report_late(
+    infos: &mut [FileInfo],
+    late: u64,
+    max_late: i64,
+    first: Option<(String, u64)>,
+) {
     if late == 0 {
         return;
     }
@@ -141,7 +146,7 @@ pub fn report_late(infos: &mut [FileInfo], late: u64, max_late: i64, first: Opti
     }
 }
 
-pub use mqdiag_model::timefmt::{orderable, orderable_date};
+use mqdiag_model::timefmt::orderable;
 
 /// Whether a time can be ordered and printed (see `orderable`).
 fn ts_orderable(t: &mqdiag_model::event::Ts) -> bool {
@@ -170,20 +175,20 @@ pub fn left_out(infos: &[FileInfo]) -> u64 {
 /// Events a source had whose time cannot be ordered: counted, and the
 /// first one's place kept, for one problem at the end.
 #[derive(Default)]
-pub struct OutOfRange {
+pub(crate) struct OutOfRange {
     count: u64,
     first: Option<(String, u64)>,
 }
 
 impl OutOfRange {
-    pub fn saw(&mut self, path: impl FnOnce() -> String, line: u64) {
+    pub(crate) fn saw(&mut self, path: impl FnOnce() -> String, line: u64) {
         self.count += 1;
         if self.first.is_none() {
             self.first = Some((path(), line));
         }
     }
 
-    pub fn report(&mut self, infos: &mut [FileInfo]) {
+    pub(crate) fn report(&mut self, infos: &mut [FileInfo]) {
         // A file's range is never printed outside what can be ordered:
         // times a reader only skipped over (not built as events) are told
         // here, once per file.
@@ -234,7 +239,7 @@ impl OutOfRange {
 }
 
 /// A source whose local disorder (within the window) is repaired.
-pub struct Reordered {
+pub(crate) struct Reordered {
     src: Option<Box<dyn Source>>,
     order: Order<Event>,
     first_late_line: Option<(String, u64)>,
@@ -243,12 +248,14 @@ pub struct Reordered {
 }
 
 impl Reordered {
-    pub fn new(src: Box<dyn Source>) -> Self {
+    /// With the default buffers (the tests'; merges size them).
+    #[cfg(test)]
+    pub(crate) fn new(src: Box<dyn Source>) -> Self {
         Self::with_caps(src, REORDER_CAP, REORDER_BYTES)
     }
 
     /// With smaller buffers, for merges of many sources.
-    pub fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
+    pub(crate) fn with_caps(src: Box<dyn Source>, cap: usize, cap_bytes: usize) -> Self {
         Reordered {
             src: Some(src),
             order: Order::new(cap, cap_bytes),
@@ -258,7 +265,7 @@ impl Reordered {
         }
     }
 
-    pub fn next_event(&mut self) -> Option<Event> {
+    pub(crate) fn next_event(&mut self) -> Option<Event> {
         loop {
             if let Some((_, e)) = self.order.release(self.src.is_none(), Event::approx_bytes) {
                 return Some(e);
@@ -288,7 +295,7 @@ impl Reordered {
         }
     }
 
-    pub fn finish(mut self) -> Vec<FileInfo> {
+    pub(crate) fn finish(mut self) -> Vec<FileInfo> {
         if let Some(s) = self.src.take() {
             self.infos = s.finish();
         }
@@ -308,7 +315,7 @@ impl Reordered {
 /// past 256 sources each holds fewer than 256 items, down to 16 (4,096
 /// overlapping traces: `timeline` jsonl peaked at 381 MB with a floor of
 /// 64, 206 MB with 16, the same rows in the same order).
-pub fn source_caps(n: usize) -> (usize, usize) {
+pub(crate) fn source_caps(n: usize) -> (usize, usize) {
     let n = n.max(1);
     (
         ((1usize << 16) / n).clamp(16, REORDER_CAP),
@@ -322,7 +329,7 @@ fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
 }
 
 /// Items a worker hands to the merge in one go.
-pub trait Batch: Send + Default + 'static {
+pub(crate) trait Batch: Send + Default + 'static {
     /// The key of the next item not yet taken.
     fn front_key(&self) -> Option<i64>;
     /// Emptied, for reuse.
@@ -336,7 +343,7 @@ pub trait Batch: Send + Default + 'static {
 /// events one by one as the merge took them cost the allocator more than
 /// parsing error logs did.
 #[derive(Default)]
-pub struct EventBatch {
+pub(crate) struct EventBatch {
     events: Vec<Event>,
     pos: usize,
 }
@@ -361,7 +368,7 @@ impl Batch for EventBatch {
 }
 
 /// One source, made ready for the merge: it fills batches in order.
-pub trait Producer: Send + 'static {
+pub(crate) trait Producer: Send + 'static {
     type Batch: Batch;
     /// Append to `b` up to `n` items or about `bytes` bytes; nothing
     /// appended means the source is done.
@@ -684,7 +691,7 @@ impl<P: Producer> Drop for Pool<P> {
 /// The k-way merge of the batches of many producers. The caller takes the
 /// item at the front of `batch(i)` for the `i` that `pop` gives, then
 /// calls `advance(i)`.
-pub struct Merge<P: Producer> {
+pub(crate) struct Merge<P: Producer> {
     feeds: Vec<Feed<P>>,
     pool: Option<Pool<P>>,
     heap: BinaryHeap<Reverse<(i64, usize)>>,
@@ -694,7 +701,7 @@ pub struct Merge<P: Producer> {
 impl<P: Producer> Merge<P> {
     /// `jobs` worker threads fill the batches (1: none, all on this
     /// thread). The order is the same for any `jobs`.
-    pub fn start(producers: Vec<P>, jobs: usize) -> Self {
+    pub(crate) fn start(producers: Vec<P>, jobs: usize) -> Self {
         let n = producers.len();
         let (pool, feeds) = if jobs > 1 && n > 0 {
             let (p, f) = Pool::start(producers, jobs);
@@ -779,13 +786,13 @@ impl<P: Producer> Merge<P> {
 
     /// The source holding the next item in order. The caller takes that
     /// item from `batch(i)`, then calls `advance_top`.
-    pub fn top(&self) -> Option<usize> {
+    pub(crate) fn top(&self) -> Option<usize> {
         self.heap.peek().map(|Reverse((_, i))| *i)
     }
 
     /// Put the top source in its place again after its front item was
     /// taken: one sift of the heap, not a pop and a push.
-    pub fn advance_top(&mut self) {
+    pub(crate) fn advance_top(&mut self) {
         let Some(i) = self.top() else { return };
         match self.load(i) {
             Some(k) => {
@@ -801,21 +808,21 @@ impl<P: Producer> Merge<P> {
 
     /// The source and key of the next item, without taking it.
     /// The feeds that have an item waiting, in no particular order.
-    pub fn waiting(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn waiting(&self) -> impl Iterator<Item = usize> + '_ {
         self.heap.iter().map(|Reverse((_, i))| *i)
     }
 
-    pub fn peek(&self) -> Option<(i64, usize)> {
+    pub(crate) fn peek(&self) -> Option<(i64, usize)> {
         self.heap.peek().map(|Reverse(t)| *t)
     }
 
     /// Source `i`'s current batch.
-    pub fn batch(&mut self, i: usize) -> &mut P::Batch {
+    pub(crate) fn batch(&mut self, i: usize) -> &mut P::Batch {
         &mut self.feeds[i].cur
     }
 
     /// Source `i`'s current batch, to look at.
-    pub fn batch_ref(&self, i: usize) -> &P::Batch {
+    pub(crate) fn batch_ref(&self, i: usize) -> &P::Batch {
         &self.feeds[i].cur
     }
 
@@ -827,7 +834,7 @@ impl<P: Producer> Merge<P> {
     }
 
     /// Per-file facts, once the stream is drained (or given up).
-    pub fn finish(mut self) -> Vec<FileInfo> {
+    pub(crate) fn finish(mut self) -> Vec<FileInfo> {
         let mut late = match self.pool.take() {
             Some(mut p) => p.stop(),
             None => Vec::new(),
@@ -856,8 +863,9 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// Merge on this thread only.
-    pub fn new(sources: Vec<Box<dyn Source>>) -> Self {
+    /// Merge on this thread only (the tests').
+    #[cfg(test)]
+    pub(crate) fn new(sources: Vec<Box<dyn Source>>) -> Self {
         Self::with_jobs(sources, 1)
     }
 
@@ -892,7 +900,7 @@ impl Merged {
     }
 
     /// The time of the next event, without taking it.
-    pub fn peek_ts(&mut self) -> Option<mqdiag_model::event::Ts> {
+    pub(crate) fn peek_ts(&mut self) -> Option<mqdiag_model::event::Ts> {
         self.move_on();
         let i = self.merge.top()?;
         self.merge.batch_ref(i).front().map(|e| e.ts)

@@ -7,7 +7,7 @@ use mqdiag_model::timefmt::human_us;
 
 /// A column of the text and Markdown tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Col {
+pub(crate) enum Col {
     Process,
     Tid,
     Connection,
@@ -27,7 +27,7 @@ pub enum Col {
 }
 
 impl Col {
-    pub fn head(self) -> &'static str {
+    pub(crate) fn head(self) -> &'static str {
         match self {
             Col::Process => "PROCESS",
             Col::Tid => "TID",
@@ -48,14 +48,14 @@ impl Col {
         }
     }
 
-    pub fn left(self) -> bool {
+    pub(crate) fn left(self) -> bool {
         matches!(
             self,
             Col::Process | Col::Connection | Col::Verb | Col::SlowestAt | Col::Reasons
         )
     }
 
-    pub fn cell(self, r: &Row) -> String {
+    pub(crate) fn cell(self, r: &Row) -> String {
         let s = &r.stats;
         let dur = |v: Option<u64>| v.map(human_us).unwrap_or_else(|| "-".into());
         match self {
@@ -85,7 +85,7 @@ impl Col {
 }
 
 /// The `calls` verb's columns for a grouping, in order.
-pub fn verb_columns(by: By) -> Vec<Col> {
+pub(crate) fn verb_columns(by: By) -> Vec<Col> {
     let mut c = vec![Col::Process];
     match by {
         By::Thread => c.push(Col::Tid),
@@ -111,7 +111,7 @@ pub fn verb_columns(by: By) -> Vec<Col> {
 }
 
 /// `2033 NO_MSG_AVAILABLE ×4` style list, most frequent first.
-pub fn reasons_text(row: &Row) -> String {
+pub(crate) fn reasons_text(row: &Row) -> String {
     let mut rs: Vec<(&String, u64)> = row
         .stats
         .reasons
@@ -140,7 +140,7 @@ fn opt(v: Option<u64>) -> String {
 /// The report sections' cells of a row: process, verb, calls, failed,
 /// warnings, open, total, p50, p95, max, slowest at (empty when none),
 /// reasons.
-pub fn section_cells(r: &Row) -> [String; 12] {
+pub(crate) fn section_cells(r: &Row) -> [String; 12] {
     let s = &r.stats;
     [
         process_text(r),

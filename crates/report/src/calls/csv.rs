@@ -13,7 +13,7 @@ fn csv_cell(s: &str) -> String {
     }
 }
 
-pub fn write(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
     let mut head = vec!["host", "trace", "pid", "process"];
     match by {
         By::Thread => head.push("tid"),

@@ -10,7 +10,7 @@ use mqdiag_model::timefmt::human_us;
 use std::io::{self, Write};
 
 /// The HTML table of `rows` and a latency chart of `by_verb`.
-pub fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn html_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if let Some(why) = not_counted(r) {
         writeln!(out, "<h2 id=\"calls\">MQI calls</h2>")?;
         writeln!(out, "<p>{}</p>", esc(why))?;

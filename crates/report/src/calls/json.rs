@@ -4,7 +4,7 @@
 use mqdiag_analysis::calls::Row;
 use std::io::{self, Write};
 
-pub fn write(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
     let v = serde_json::json!({
         "schema_version": 1,
         "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),

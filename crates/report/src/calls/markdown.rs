@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 /// A Markdown table with every column (its lines are as long as they
 /// need to be: Markdown viewers wrap or scroll them).
-pub fn write_all(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
+pub(crate) fn write_all(out: &mut dyn Write, rows: &[Row], by: By) -> io::Result<()> {
     writeln!(out, "# MQI calls")?;
     writeln!(out)?;
     if rows.is_empty() {
@@ -75,7 +75,7 @@ fn section_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-pub fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn markdown_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if let Some(why) = not_counted(r) {
         writeln!(out)?;
         writeln!(out, "## MQI calls")?;

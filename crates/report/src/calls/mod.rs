@@ -13,10 +13,10 @@ mod markdown;
 mod section;
 mod text;
 
-pub use html::html_section;
-pub use markdown::markdown_section;
-pub use section::not_counted;
-pub use text::text_section;
+pub(crate) use html::html_section;
+pub(crate) use markdown::markdown_section;
+pub(crate) use section::not_counted;
+pub(crate) use text::text_section;
 
 use mqdiag_analysis::calls::{By, Row};
 use std::io::{self, Write};
@@ -27,19 +27,6 @@ pub enum CallsFormat {
     Csv,
     Json,
     Markdown,
-}
-
-impl CallsFormat {
-    /// From an output file's extension (`-o calls.csv`).
-    pub fn from_path(p: &std::path::Path) -> Option<CallsFormat> {
-        match p.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "csv" => Some(CallsFormat::Csv),
-            "json" => Some(CallsFormat::Json),
-            "md" | "markdown" => Some(CallsFormat::Markdown),
-            "txt" | "text" => Some(CallsFormat::Text),
-            _ => None,
-        }
-    }
 }
 
 /// The `calls` verb's output. `width`: the text table's (the others have

@@ -13,7 +13,7 @@ const SLOWEST: usize = 4;
 
 /// The rows a report shows: the busiest by total time (rows come sorted
 /// that way), then the slowest single calls among the rest.
-pub fn pick(rows: &[Row]) -> Vec<&Row> {
+pub(crate) fn pick(rows: &[Row]) -> Vec<&Row> {
     let mut out: Vec<&Row> = rows.iter().take(BUSIEST).collect();
     let mut rest: Vec<&Row> = rows
         .iter()
@@ -26,7 +26,7 @@ pub fn pick(rows: &[Row]) -> Vec<&Row> {
 }
 
 /// The line above a report's table: how many of the rows it shows.
-pub fn shown_note(shown: usize, all: usize) -> String {
+pub(crate) fn shown_note(shown: usize, all: usize) -> String {
     if shown < all {
         format!("{shown} of {all} rows (busiest, then slowest); `mqdiag calls` lists all.")
     } else {
@@ -40,7 +40,7 @@ pub fn shown_note(shown: usize, all: usize) -> String {
 /// When no rule that ran reads MQI calls (`--only`, `--skip`), they are
 /// not counted: the report says so in one line where the table would be,
 /// if any trace was read.
-pub fn not_counted(r: &Report) -> Option<&'static str> {
+pub(crate) fn not_counted(r: &Report) -> Option<&'static str> {
     let traced = r
         .inputs
         .iter()

@@ -38,7 +38,7 @@ fn chars(s: &str) -> usize {
 }
 
 /// `calls --format text`.
-pub fn write_all(out: &mut dyn Write, rows: &[Row], by: By, width: usize) -> io::Result<()> {
+pub(crate) fn write_all(out: &mut dyn Write, rows: &[Row], by: By, width: usize) -> io::Result<()> {
     if rows.is_empty() {
         return writeln!(out, "No MQI calls found in the traces.");
     }
@@ -52,7 +52,7 @@ pub fn write_all(out: &mut dyn Write, rows: &[Row], by: By, width: usize) -> io:
     )
 }
 
-pub fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn text_section(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     if let Some(why) = not_counted(r) {
         writeln!(out)?;
         writeln!(out, "{}", "-".repeat(80))?;

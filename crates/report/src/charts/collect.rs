@@ -14,9 +14,9 @@ use std::sync::Arc;
 use super::overview::Lane;
 
 /// Overview buckets per lane.
-pub const BUCKETS: usize = 240;
+pub(crate) const BUCKETS: usize = 240;
 /// Input files drawn as their own lane; the rest share one.
-pub const MAX_LANES: usize = 24;
+pub(crate) const MAX_LANES: usize = 24;
 /// Channels (or hosts) counted apart in the error charts; the rest share
 /// one series.
 const FAMILY_NAMES: usize = 64;
@@ -197,12 +197,12 @@ impl Collector {
 #[derive(Debug, Clone, Default)]
 pub struct Collected {
     /// The first event's time: the overview's bucket 0 starts there.
-    pub t0: Option<Ts>,
-    pub bucket_us: i64,
-    pub lanes: Vec<Lane>,
+    pub(crate) t0: Option<Ts>,
+    pub(crate) bucket_us: i64,
+    pub(crate) lanes: Vec<Lane>,
     /// Channel and TLS error records per bucket and channel (or host).
-    pub channel_errors: ClockCounts,
-    pub tls_errors: ClockCounts,
+    pub(crate) channel_errors: ClockCounts,
+    pub(crate) tls_errors: ClockCounts,
 }
 
 impl Collected {

@@ -3,9 +3,9 @@
 //! the whole event stream shows (events per file, errors per channel);
 //! `svg` draws.
 
-pub mod collect;
-pub mod overview;
-pub mod svg;
+mod collect;
+mod overview;
+pub(crate) mod svg;
 
 pub use collect::{Collected, Collector};
 
@@ -17,7 +17,7 @@ use std::io::{self, Write};
 
 /// The overview section: events per input file over time, with every
 /// finding's time range numbered as in the findings list.
-pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
+pub(crate) fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
     let Some(t0) = &r.charts.t0 else {
         return Ok(());
     };
@@ -48,7 +48,7 @@ pub fn html_overview(out: &mut dyn Write, r: &Report) -> io::Result<()> {
 /// for the first finding of a `Merged` rule, all that rule's series; for
 /// the first finding of a `FamilyErrors` rule without a chart of its own,
 /// the errors of that family over time from the whole case.
-pub fn for_finding<'a>(
+pub(crate) fn for_finding<'a>(
     r: &'a Report,
     f: &'a Finding,
     first_of_kind: bool,
@@ -109,7 +109,7 @@ fn merged(r: &Report, rule: &str) -> Option<Chart> {
 }
 
 /// A chart inside a finding, as a figure (nothing when it has no points).
-pub fn html_chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
+pub(crate) fn html_chart(out: &mut dyn Write, c: &Chart) -> io::Result<()> {
     let s = svg::chart(c);
     if s.is_empty() {
         return Ok(());

@@ -17,22 +17,22 @@ use std::fmt::Write as _;
 
 /// One overview lane: an input file (or several) and its events per bucket.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Lane {
-    pub name: String,
+pub(crate) struct Lane {
+    pub(crate) name: String,
     /// The format family, which picks the colour and legend.
-    pub kind: FormatFamily,
-    pub counts: Vec<u64>,
+    pub(crate) kind: FormatFamily,
+    pub(crate) counts: Vec<u64>,
 }
 
 /// A finding drawn on the overview: its number in the report, severity
 /// and time range.
 #[derive(Debug, Clone)]
-pub struct Marker {
-    pub n: usize,
-    pub severity: Severity,
-    pub rule: String,
-    pub first: Ts,
-    pub last: Ts,
+pub(crate) struct Marker {
+    pub(crate) n: usize,
+    pub(crate) severity: Severity,
+    pub(crate) rule: String,
+    pub(crate) first: Ts,
+    pub(crate) last: Ts,
 }
 
 /// Rows of finding bars at most; past them a finding is counted, not drawn.
@@ -117,7 +117,7 @@ fn pack<'a>(markers: &'a [Marker], x: impl Fn(&Ts) -> f64, right: f64) -> (Vec<P
 /// The case overview: one lane per input, bars of events per time bucket
 /// (scaled to the lane's own peak, which is printed), and the findings as
 /// numbered bars above the lanes.
-pub fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> String {
+pub(crate) fn overview(t0: &Ts, bucket_us: i64, lanes: &[Lane], markers: &[Marker]) -> String {
     let used = lanes
         .iter()
         .filter_map(|l| l.counts.iter().rposition(|c| *c > 0))

@@ -20,20 +20,20 @@ pub(super) const PALETTE: [&str; 8] = [
 
 /// One tick on an axis: position (µs since the epoch, or a value) and label.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tick<T> {
-    pub at: T,
-    pub label: String,
+pub(crate) struct Tick<T> {
+    pub(crate) at: T,
+    pub(crate) label: String,
 }
 
 /// A clock-time axis: `lo`..`hi` in µs since the epoch, ticks at round
 /// local times of `offset`, and a title that states the offset (and the
 /// date when all ticks fall on one day).
 #[derive(Debug, Clone)]
-pub struct TimeAxis {
-    pub lo: i64,
-    pub hi: i64,
-    pub ticks: Vec<Tick<i64>>,
-    pub title: String,
+pub(crate) struct TimeAxis {
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+    pub(crate) ticks: Vec<Tick<i64>>,
+    pub(crate) title: String,
 }
 
 const MS: i64 = 1_000;
@@ -85,7 +85,7 @@ fn wall(us: i64) -> Option<chrono::NaiveDateTime> {
 
 impl TimeAxis {
     /// `lo` and `hi` in µs since the epoch; shown in `offset`'s local time.
-    pub fn new(mut lo: i64, mut hi: i64, offset: FixedOffset) -> TimeAxis {
+    pub(crate) fn new(mut lo: i64, mut hi: i64, offset: FixedOffset) -> TimeAxis {
         if hi < lo {
             std::mem::swap(&mut lo, &mut hi);
         }
@@ -148,12 +148,14 @@ impl TimeAxis {
         }
     }
 
-    pub fn of(lo: &Ts, hi: &Ts) -> TimeAxis {
+    /// The axis between two instants (the tests' way to make one).
+    #[cfg(test)]
+    fn of(lo: &Ts, hi: &Ts) -> TimeAxis {
         TimeAxis::new(lo.timestamp_micros(), hi.timestamp_micros(), *lo.offset())
     }
 
     /// Where `us` falls between 0 (lo) and 1 (hi).
-    pub fn frac(&self, us: i64) -> f64 {
+    pub(crate) fn frac(&self, us: i64) -> f64 {
         (us.saturating_sub(self.lo)) as f64 / (self.hi.saturating_sub(self.lo)).max(1) as f64
     }
 }
@@ -161,17 +163,17 @@ impl TimeAxis {
 /// A value axis from 0 in a human unit chosen from the largest value:
 /// microseconds shown as ms or s, bytes as KiB or MiB.
 #[derive(Debug, Clone)]
-pub struct ValueAxis {
+pub(crate) struct ValueAxis {
     /// The axis end, in the chart's raw unit.
-    pub top: f64,
-    pub ticks: Vec<Tick<f64>>,
+    pub(crate) top: f64,
+    pub(crate) ticks: Vec<Tick<f64>>,
     /// The display unit (`ms`), empty for counts.
-    pub unit: &'static str,
+    pub(crate) unit: &'static str,
 }
 
 /// A round step (1, 2 or 5 times a power of ten) giving at most about
 /// six intervals up to `max`, and the axis end it implies.
-pub fn nice_axis(max: f64) -> (f64, f64) {
+pub(crate) fn nice_axis(max: f64) -> (f64, f64) {
     let max = if max.is_finite() && max > 0.0 {
         max
     } else {
@@ -189,7 +191,7 @@ pub fn nice_axis(max: f64) -> (f64, f64) {
 
 /// A number for a tick: at most three decimals, no trailing zeros, and
 /// thousands separators on whole numbers.
-pub fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     if v.fract().abs() < 1e-9 && v.abs() < 9e15 {
         let n = v.round() as i64;
         let s = thousands(n.unsigned_abs());
@@ -201,7 +203,7 @@ pub fn num(v: f64) -> String {
 }
 
 impl ValueAxis {
-    pub fn new(max: f64, unit: Unit) -> ValueAxis {
+    pub(crate) fn new(max: f64, unit: Unit) -> ValueAxis {
         let max = if max.is_finite() && max > 0.0 {
             max
         } else {
@@ -253,7 +255,7 @@ impl ValueAxis {
         }
     }
 
-    pub fn frac(&self, v: f64) -> f64 {
+    pub(crate) fn frac(&self, v: f64) -> f64 {
         if v.is_finite() {
             (v / self.top).clamp(0.0, 1.0)
         } else {
@@ -276,7 +278,7 @@ fn duration_unit(max_us: f64) -> (f64, &'static str) {
 }
 
 /// `per 5 min` for a bucket width in seconds.
-pub fn per(bucket_s: i64) -> String {
+pub(crate) fn per(bucket_s: i64) -> String {
     match bucket_s {
         s if s <= 1 => "per second".to_string(),
         s if s < 60 => format!("per {s} s"),
@@ -392,13 +394,13 @@ pub(super) fn legend(s: &mut String, x0: f64, y0: f64, items: &[(String, bool, S
 }
 
 /// A finding's chart as an SVG element; empty when it has nothing to show.
-pub fn chart(c: &Chart) -> String {
+pub(crate) fn chart(c: &Chart) -> String {
     chart_scaled(c, 0.0)
 }
 
 /// The tallest value `c` draws: the highest point, or the tallest stack of
 /// bars. Two charts drawn side by side share `max` of theirs as a floor.
-pub fn data_max(c: &Chart) -> f64 {
+pub(crate) fn data_max(c: &Chart) -> f64 {
     let pts = c
         .series
         .iter()
@@ -417,7 +419,7 @@ pub fn data_max(c: &Chart) -> f64 {
 
 /// As `chart`, with the value axis reaching at least `y_floor` (charts
 /// compared side by side on one scale).
-pub fn chart_scaled(c: &Chart, y_floor: f64) -> String {
+pub(crate) fn chart_scaled(c: &Chart, y_floor: f64) -> String {
     let pts = || {
         c.series
             .iter()

@@ -17,7 +17,7 @@ use mqdiag_model::timefmt::rfc3339;
 use serde_json::{Map, Value, json};
 
 /// The ECS version the documents follow.
-pub const ECS_VERSION: &str = "8.11.0";
+pub(crate) const ECS_VERSION: &str = "8.11.0";
 
 /// Insert `v` under `k` unless it is absent.
 fn put(m: &mut Map<String, Value>, k: &str, v: Option<impl Into<Value>>) {
@@ -34,7 +34,7 @@ fn put_obj(m: &mut Map<String, Value>, k: &str, o: Map<String, Value>) {
 }
 
 /// The document of one event.
-pub fn document(e: &Event) -> Value {
+pub(crate) fn document(e: &Event) -> Value {
     let f = Facts::of(e);
     let mut doc = Map::new();
     doc.insert("@timestamp".into(), rfc3339(&e.ts).into());

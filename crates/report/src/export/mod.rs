@@ -14,30 +14,30 @@ use mqdiag_model::event::{Event, Format, Key, Kind};
 /// What both exports name with standard fields, picked from an event's
 /// common fields and its attributes (names as in `event`'s table).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     /// The machine that wrote the record (not a peer).
-    pub host: Option<&'a str>,
-    pub user: Option<&'a str>,
-    pub qmgr: Option<&'a str>,
-    pub channel: Option<&'a str>,
-    pub queue: Option<&'a str>,
-    pub program: Option<&'a str>,
+    pub(crate) host: Option<&'a str>,
+    pub(crate) user: Option<&'a str>,
+    pub(crate) qmgr: Option<&'a str>,
+    pub(crate) channel: Option<&'a str>,
+    pub(crate) queue: Option<&'a str>,
+    pub(crate) program: Option<&'a str>,
     /// The message id (`AMQ9788W`, `CSQX209E`).
-    pub msgid: Option<&'a str>,
+    pub(crate) msgid: Option<&'a str>,
     /// The peer the record names: `RemoteHost`, else the address.
-    pub remote: Option<&'a str>,
+    pub(crate) remote: Option<&'a str>,
     /// The MQI verb of a trace entry or exit (`MQPUT`).
-    pub verb: Option<&'a str>,
+    pub(crate) verb: Option<&'a str>,
     /// A reason or return code other than OK: the message's, or a trace
     /// exit's `rc=` as written.
-    pub reason: Option<&'a str>,
-    pub level: Option<Level>,
+    pub(crate) reason: Option<&'a str>,
+    pub(crate) level: Option<Level>,
 }
 
 /// A record's severity, from MQ's letter, a JSON log's `loglevel`, or an
 /// error exit or FDC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
+pub(crate) enum Level {
     Info,
     Warning,
     Error,
@@ -48,7 +48,7 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Level::Info => "info",
             Level::Warning => "warning",
@@ -60,7 +60,7 @@ impl Level {
 
     /// OpenTelemetry `SeverityNumber`: INFO 9, WARN 13, ERROR 17, ERROR2
     /// 18, FATAL 21.
-    pub fn otel_number(self) -> u8 {
+    pub(crate) fn otel_number(self) -> u8 {
         match self {
             Level::Info => 9,
             Level::Warning => 13,
@@ -106,7 +106,7 @@ fn mqi_verb(f: &str) -> Option<&str> {
 }
 
 impl<'a> Facts<'a> {
-    pub fn of(e: &'a Event) -> Facts<'a> {
+    pub(crate) fn of(e: &'a Event) -> Facts<'a> {
         let a = |k: Key| e.get(k).filter(|v| !v.is_empty());
         let host = if e.format().info().host_is_writer {
             a(Key::LocalHost).or_else(|| a(Key::Host))
@@ -147,7 +147,7 @@ impl<'a> Facts<'a> {
 
 /// The attributes as one map: sorted by name, the first of equal names
 /// kept (as `timeline --format jsonl` writes them).
-pub fn attr_pairs(e: &Event) -> Vec<(&str, &str)> {
+pub(crate) fn attr_pairs(e: &Event) -> Vec<(&str, &str)> {
     let mut v: Vec<(&str, &str)> = e.attrs.iter().collect();
     v.sort_by(|a, b| a.0.cmp(b.0));
     v.dedup_by(|later, first| later.0 == first.0);
@@ -156,7 +156,7 @@ pub fn attr_pairs(e: &Event) -> Vec<(&str, &str)> {
 
 /// `event.dataset` of a format (`FormatInfo::dataset`): Elastic's
 /// `ibmmq.errorlog` for error logs, ours beside it for the rest.
-pub fn dataset(f: Format) -> &'static str {
+pub(crate) fn dataset(f: Format) -> &'static str {
     f.dataset()
 }
 

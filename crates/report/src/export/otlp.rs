@@ -28,7 +28,7 @@ fn int(v: u64) -> Value {
 }
 
 /// The request (one line) of one event.
-pub fn request(e: &Event) -> Value {
+pub(crate) fn request(e: &Event) -> Value {
     let f = Facts::of(e);
     let mut attrs = vec![
         kv("log.file.path", s(e.path())),

@@ -2,10 +2,10 @@
 //! rendered where events are read, by `sink` (field names follow the
 //! contract's "Timeline rows"; ECS and OTLP rows by `export`).
 
-pub use mqdiag_model::sink::TimelineFormat;
+use mqdiag_model::sink::TimelineFormat;
 use std::io::{self, Write};
 
-pub const CSV_COLUMNS: [&str; 15] = [
+pub(crate) const CSV_COLUMNS: [&str; 15] = [
     "ts",
     "end",
     "path",

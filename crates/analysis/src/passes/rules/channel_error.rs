@@ -9,7 +9,7 @@ use crate::passes::{ChartKind, Order, RuleInfo, Threshold};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::Family;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "channel-error",
     severity: Severity::Error,
     summary: "Network and channel errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",

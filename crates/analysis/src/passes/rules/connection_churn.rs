@@ -21,7 +21,7 @@ use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "connection-churn",
     severity: Severity::Warning,
     summary: "Many short connect/disconnect cycles from one process, channel or connection name",
@@ -217,7 +217,7 @@ struct ThreadConn {
     seen: u64,
 }
 
-pub struct ConnectionChurn {
+pub(crate) struct ConnectionChurn {
     min_connects: u64,
     min_rate: f64,
     max_mean_us: f64,
@@ -307,7 +307,7 @@ fn exact_time(s: &str) -> Option<NaiveTime> {
 }
 
 impl ConnectionChurn {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         ConnectionChurn {
             min_connects: s.get("min_connects") as u64,
             min_rate: s.get("min_per_second"),

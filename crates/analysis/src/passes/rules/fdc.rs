@@ -16,7 +16,7 @@ use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, MAX_EVIDENCE, Metri
 use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "fdc",
     severity: Severity::Error,
     summary: "FDC reports (FFST) grouped by probe id, error code and program in bursts",
@@ -112,7 +112,7 @@ impl crate::passes::Hook for Citer {
 
 /// How far (seconds) a finding's first or last time may be from an FDC
 /// for the finding to cite it.
-pub const CITE_WITHIN_S: i64 = 5;
+pub(crate) const CITE_WITHIN_S: i64 = 5;
 /// FDC files cited per finding.
 const MAX_CITED: usize = 3;
 
@@ -142,7 +142,7 @@ struct Burst {
     description: Option<String>,
 }
 
-pub struct FdcPass {
+pub(crate) struct FdcPass {
     min_reports: u64,
     gap_s: f64,
     /// The open burst of each probe id, error code and program.
@@ -179,7 +179,7 @@ fn fdc_file(e: &Event) -> String {
         .to_ascii_uppercase()
 }
 /// FDC file names in a line: `AMQ11309.0.FDC`, `AMQ11309.1.FDC` (any case).
-pub fn fdc_names(text: &str) -> Vec<String> {
+pub(crate) fn fdc_names(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let up = text.to_ascii_uppercase();
     let b = up.as_bytes();

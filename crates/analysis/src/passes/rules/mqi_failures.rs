@@ -17,7 +17,7 @@ use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::{Finding, Metric, Subject};
 use mqdiag_model::problem::Severity;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "mqi-failures",
     severity: Severity::Error,
     summary: "MQI calls in traces failing with reason codes that are never a normal outcome",
@@ -234,7 +234,7 @@ fn never_normal(reason: u32) -> Option<(bool, &'static str)> {
         .map(|(_, c, a)| (*c, *a))
 }
 
-pub struct MqiFailures {
+pub(crate) struct MqiFailures {
     /// The pass's own count of the calls, when the run keeps no table.
     calls: Option<Calls>,
     /// The run's table, when it gave it.
@@ -243,7 +243,7 @@ pub struct MqiFailures {
 }
 
 impl MqiFailures {
-    pub fn new(s: &Settings) -> MqiFailures {
+    pub(crate) fn new(s: &Settings) -> MqiFailures {
         MqiFailures {
             calls: Some(Calls::new(By::Process, None)),
             rows: None,

@@ -17,7 +17,7 @@ use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "qtime-growth",
     severity: Severity::Warning,
     summary: "Queue time rising steadily message after message or interval after interval",
@@ -144,7 +144,7 @@ struct Series {
     record: Option<String>,
 }
 
-pub struct QtimeGrowth {
+pub(crate) struct QtimeGrowth {
     min_samples: u64,
     min_rho: f64,
     min_rise_us: f64,
@@ -154,7 +154,7 @@ pub struct QtimeGrowth {
 }
 
 impl QtimeGrowth {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         QtimeGrowth {
             min_samples: s.get("min_samples") as u64,
             min_rho: s.get("min_rho"),

@@ -17,7 +17,7 @@ use mqdiag_readers::catalog::functions::{self, Family};
 use mqdiag_readers::catalog::{self, Family as MsgFamily, is_ip};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "slow-dns",
     severity: Severity::Warning,
     summary: "Host-name look-ups (DNS) taking seconds: AMQ9788W, slow resolver calls in traces, SMF DNS times",
@@ -126,7 +126,7 @@ struct Group {
     chart: SeriesBuf,
 }
 
-pub struct SlowDns {
+pub(crate) struct SlowDns {
     min_us: u64,
     correlate: chrono::Duration,
     pending: VecDeque<Incident>,
@@ -169,7 +169,7 @@ fn distance(p: &Incident, o: &Incident, slack: chrono::Duration) -> Option<chron
 }
 
 impl SlowDns {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         SlowDns {
             min_us: (s.get("min_ms") * 1000.0) as u64,
             correlate: chrono::Duration::milliseconds((s.get("correlate_s") * 1000.0) as i64),

@@ -15,7 +15,7 @@ use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "socket-buffer-size",
     severity: Severity::Warning,
     summary: "Channel sockets whose final buffer on the data-carrying side is smaller than the operating system offered",
@@ -108,7 +108,7 @@ type DoneKey = (Arc<str>, u32, Sizes);
 /// Distinct results kept per run; beyond this only counts grow.
 const MAX_RESULTS: usize = 1000;
 
-pub struct SocketBufferSize {
+pub(crate) struct SocketBufferSize {
     max_ratio: f64,
     rtt_ms: f64,
     open: HashMap<ConnKey, Open>,
@@ -116,7 +116,7 @@ pub struct SocketBufferSize {
 }
 
 impl SocketBufferSize {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         SocketBufferSize {
             max_ratio: s.get("max_ratio"),
             rtt_ms: s.get("rtt_ms"),

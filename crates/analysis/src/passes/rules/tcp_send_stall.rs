@@ -17,7 +17,7 @@ use mqdiag_readers::catalog::functions::{self, Family};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "tcp-send-stall",
     severity: Severity::Warning,
     summary: "TCP sends that found the socket send buffer full (EAGAIN/EWOULDBLOCK) and had to wait",
@@ -114,7 +114,7 @@ struct Group {
 /// A group: one thread and ident, one errno value.
 type GroupKey = (ThreadKey, Option<String>, Option<u32>);
 
-pub struct TcpSendStall {
+pub(crate) struct TcpSendStall {
     min_wait_us: u64,
     min_total_us: u64,
     delack_lo_us: u64,
@@ -127,7 +127,7 @@ pub struct TcpSendStall {
 }
 
 impl TcpSendStall {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         let us = |k| (s.get(k) * 1000.0) as u64;
         TcpSendStall {
             min_wait_us: us("min_wait_ms"),

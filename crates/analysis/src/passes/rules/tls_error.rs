@@ -8,7 +8,7 @@ use crate::passes::{ChartKind, Order, RuleInfo};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::Family;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "tls-error",
     severity: Severity::Error,
     summary: "TLS errors in error logs and z/OS job logs, one per failure, grouped by channel or remote end",

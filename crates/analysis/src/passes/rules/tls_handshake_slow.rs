@@ -15,7 +15,7 @@ use mqdiag_readers::catalog::functions::{self, Family};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "tls-handshake-slow",
     severity: Severity::Warning,
     summary: "GSKit (TLS) environment set-up or handshake calls, or z/OS SSL task requests, taking long",
@@ -89,7 +89,7 @@ struct Group {
     chart: SeriesBuf,
 }
 
-pub struct TlsHandshakeSlow {
+pub(crate) struct TlsHandshakeSlow {
     min_us: u64,
     warning_us: u64,
     error_us: u64,
@@ -98,7 +98,7 @@ pub struct TlsHandshakeSlow {
 }
 
 impl TlsHandshakeSlow {
-    pub fn new(s: &Settings) -> Self {
+    pub(crate) fn new(s: &Settings) -> Self {
         let us = |k| (s.get(k) * 1000.0) as u64;
         TlsHandshakeSlow {
             min_us: us("min_ms"),

@@ -9,7 +9,7 @@ use mqdiag_model::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, thousands}
 use mqdiag_model::problem::{ProblemCode, Severity};
 use std::collections::BTreeMap;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "unreadable-input",
     severity: Severity::Warning,
     summary: "Files, or parts of files, that could not be used",
@@ -32,7 +32,7 @@ pub static RULE: RuleInfo = RuleInfo {
     ..RuleInfo::BASE
 };
 
-pub struct UnreadableInput;
+pub(crate) struct UnreadableInput;
 
 impl Pass for UnreadableInput {
     fn observe(&mut self, _e: &Event) {}

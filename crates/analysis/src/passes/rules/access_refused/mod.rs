@@ -28,7 +28,7 @@ use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "access-refused",
     severity: Severity::Error,
     summary: "Connections and operations the queue manager refused (CHLAUTH, CONNAUTH, user id, authority), told with the client's 2035 when a trace shows it",
@@ -232,7 +232,7 @@ struct Client {
     paired: bool,
 }
 
-pub struct AccessRefused {
+pub(crate) struct AccessRefused {
     min_occurrences: u64,
     window: chrono::Duration,
     recent: chrono::Duration,
@@ -247,7 +247,7 @@ pub struct AccessRefused {
 }
 
 impl AccessRefused {
-    pub fn new(s: &Settings) -> AccessRefused {
+    pub(crate) fn new(s: &Settings) -> AccessRefused {
         let secs = |v: f64| chrono::Duration::milliseconds((v * 1000.0).round() as i64);
         AccessRefused {
             min_occurrences: s.get("min_occurrences").max(1.0) as u64,

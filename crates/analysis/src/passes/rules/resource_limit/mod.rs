@@ -18,7 +18,7 @@ use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, Metric};
 use mqdiag_model::problem::Severity;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub static RULE: RuleInfo = RuleInfo {
+pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "resource-limit",
     severity: Severity::Error,
     summary: "Limits the queue manager reached: channels, channel instances, dead-letter puts, a full log, full queues, handles, connections, storage",
@@ -79,7 +79,7 @@ struct Group {
     evidence: EvidenceSet,
 }
 
-pub struct ResourceLimit {
+pub(crate) struct ResourceLimit {
     min_occurrences: u64,
     groups: BTreeMap<(Limit, String, String), Group>,
     /// The stories of the run's MQI calls table (`calls_rows`).
