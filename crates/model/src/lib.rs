@@ -8,7 +8,7 @@
 //! progress (`meter`), the `--since/--until` window (`timewindow`) and byte
 //! and text helpers (`text`); the run's memory budget (`budget`).
 
-pub mod attr_key;
+mod attr_key;
 pub mod budget;
 pub mod encoding;
 pub mod event;
