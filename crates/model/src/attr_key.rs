@@ -16,7 +16,7 @@ macro_rules! keys {
 
         impl Key {
             /// Every key, in the order of their ids.
-            pub const ALL: &[Key] = &[$(Key::$key,)*];
+            pub(crate) const ALL: &[Key] = &[$(Key::$key,)*];
 
             /// The name as readers, reports and `--fields` write it.
             #[inline]

@@ -118,7 +118,7 @@ pub type Later = Arc<OnceLock<TextEncoding>>;
 /// or (`LateDecide`) once the first non-ASCII byte was read.
 #[derive(Debug, Clone)]
 pub struct EncodingNote {
-    pub at_open: TextEncoding,
+    pub(crate) at_open: TextEncoding,
     pub later: Option<Later>,
 }
 

@@ -576,12 +576,13 @@ impl Attrs {
         self.keys.len()
     }
 
+    /// Public beside `len` (clippy's `len_without_is_empty`).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
     /// Room for `n` more attributes of `bytes` bytes of values in all.
-    pub fn reserve(&mut self, n: usize, bytes: usize) {
+    pub(crate) fn reserve(&mut self, n: usize, bytes: usize) {
         self.keys.reserve(n);
         self.values.reserve(bytes);
     }
@@ -650,7 +651,7 @@ impl Attrs {
 
     /// The first value with this name (`key` for a fixed name).
     #[inline]
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         if let Some(k) = Key::from_name(name) {
             return self.key(k);
         }
@@ -697,7 +698,7 @@ impl Attrs {
     }
 
     /// Replace every value by what `f` makes of it (name, value).
-    pub fn map_values(&mut self, mut f: impl FnMut(&str, &str) -> String) {
+    pub(crate) fn map_values(&mut self, mut f: impl FnMut(&str, &str) -> String) {
         let old = std::mem::take(self);
         self.reserve(old.len(), old.values.len());
         let mut start = 0;
@@ -709,7 +710,7 @@ impl Attrs {
     }
 
     /// Rough heap size with a share of the event's inline size per entry.
-    pub fn approx_bytes(&self) -> usize {
+    pub(crate) fn approx_bytes(&self) -> usize {
         self.values.len()
             + self
                 .keys

@@ -105,7 +105,7 @@ impl ProblemCode {
     /// file was read, and this says how (an offset assumed, a copy read
     /// once, a last record without its closing line). Notes go to the
     /// reports' "Reading notes", not to findings.
-    pub fn is_reading_note(self, severity: Severity) -> bool {
+    pub(crate) fn is_reading_note(self, severity: Severity) -> bool {
         match self {
             ProblemCode::AssumedUtc | ProblemCode::DuplicateFile => true,
             ProblemCode::CutFile => severity == Severity::Info,
@@ -113,8 +113,9 @@ impl ProblemCode {
         }
     }
 
-    /// Every code, for tests and documentation.
-    pub const ALL: &'static [ProblemCode] = &[
+    /// Every code, for the tests.
+    #[cfg(test)]
+    pub(crate) const ALL: &'static [ProblemCode] = &[
         ProblemCode::UnreadableFile,
         ProblemCode::UnknownFormat,
         ProblemCode::ArchiveMember,
@@ -217,7 +218,7 @@ pub struct Problem {
 }
 
 /// How many problems a file keeps in detail; the rest are only counted.
-pub const MAX_PROBLEMS_KEPT: usize = 50;
+pub(crate) const MAX_PROBLEMS_KEPT: usize = 50;
 
 #[cfg(test)]
 mod tests {

@@ -65,7 +65,7 @@ impl RowSpec {
 /// A source's rendering state.
 pub struct RowSink {
     pub spec: Arc<RowSpec>,
-    pub renderer: RowRenderer,
+    pub(crate) renderer: RowRenderer,
     /// With `--redact`: the last file's origin and its redacted copy (a
     /// file's events share one).
     redacted_origin: Option<(Arc<Origin>, Arc<Origin>)>,
@@ -120,7 +120,7 @@ pub struct RowMeta {
 }
 
 /// Appends the row of an event, line end included.
-pub type EventRow = fn(&Event, &mut Vec<u8>);
+pub(crate) type EventRow = fn(&Event, &mut Vec<u8>);
 
 /// The timeline's row formats.
 #[derive(Debug, Clone, Copy)]
@@ -275,7 +275,7 @@ impl RowRenderer {
 /// `ts  path:line  pid.tid  ident  text`: what a person scans, with the
 /// duration of exits appended. Built in one buffer and written at once:
 /// this runs for every event of multi-GB inputs.
-pub fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) {
+pub(crate) fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) {
     b.extend_from_slice(tsw.write(&e.ts));
     b.extend_from_slice(b"  ");
     b.extend_from_slice(e.path().as_bytes());
@@ -311,7 +311,12 @@ pub fn push_thread(b: &mut Vec<u8>, pid: Option<u32>, tid: Option<u32>) {
 /// The rest of a text row after its thread: `  ident  text  [elapsed]` and
 /// the line end.
 #[inline]
-pub fn push_row_tail(b: &mut Vec<u8>, ident: Option<&[u8]>, text: &[u8], elapsed_us: Option<u64>) {
+pub(crate) fn push_row_tail(
+    b: &mut Vec<u8>,
+    ident: Option<&[u8]>,
+    text: &[u8],
+    elapsed_us: Option<u64>,
+) {
     // Control characters from inputs never reach a terminal raw: one scan
     // each, escaped only when one is found.
     if let Some(i) = ident {
@@ -356,7 +361,7 @@ pub fn push_elapsed(b: &mut Vec<u8>, us: u64) {
     b.push(b']');
 }
 
-pub fn push_num(b: &mut Vec<u8>, v: u64) {
+pub(crate) fn push_num(b: &mut Vec<u8>, v: u64) {
     b.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 

@@ -80,7 +80,7 @@ pub fn decode_cp850(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| cp850_char(b)).collect()
 }
 
-pub fn decode_cp1252(bytes: &[u8]) -> String {
+pub(crate) fn decode_cp1252(bytes: &[u8]) -> String {
     bytes.iter().map(|&b| cp1252_char(b)).collect()
 }
 
@@ -177,7 +177,7 @@ pub fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
 /// that the hot output paths pay nearly nothing when, as almost always,
 /// there is nothing to escape.
 #[inline]
-pub fn has_controls(b: &[u8]) -> bool {
+pub(crate) fn has_controls(b: &[u8]) -> bool {
     // Printable ASCII holds none: skipped eight bytes at a time.
     let mut i = plain_ascii_prefix(b);
     while i < b.len() {
@@ -232,7 +232,7 @@ pub fn is_format_control(c: char) -> bool {
 
 /// The UTF-8 length of a `is_format_control` character at `b[i]`, or 0.
 #[inline]
-pub fn format_control_len(b: &[u8], i: usize) -> usize {
+pub(crate) fn format_control_len(b: &[u8], i: usize) -> usize {
     match b[i] {
         0xd8 if b.get(i + 1) == Some(&0x9c) => 2,
         0xe2 => match (b.get(i + 1), b.get(i + 2)) {
@@ -277,7 +277,7 @@ fn is_control(c: char) -> bool {
 /// written as `\xNN`, so that ESC shows as `\x1b` instead of recolouring
 /// a terminal, and a newline in a file name cannot start a new line of a
 /// report. Borrowed when there is nothing to escape.
-pub fn escape_controls(s: &str) -> Cow<'_, str> {
+pub(crate) fn escape_controls(s: &str) -> Cow<'_, str> {
     if !has_controls(s.as_bytes()) {
         return Cow::Borrowed(s);
     }
@@ -294,9 +294,10 @@ pub fn escape_controls(s: &str) -> Cow<'_, str> {
     Cow::Owned(o)
 }
 
-/// Append `s` to `b`, escaped as `escape_controls` does.
-#[inline]
-pub fn push_escaped(b: &mut Vec<u8>, s: &str) {
+/// Append `s` to `b`, escaped as `escape_controls` does (the tests';
+/// rows hold their text as bytes).
+#[cfg(test)]
+pub(crate) fn push_escaped(b: &mut Vec<u8>, s: &str) {
     if has_controls(s.as_bytes()) {
         b.extend_from_slice(escape_controls(s).as_bytes());
     } else {
@@ -306,7 +307,7 @@ pub fn push_escaped(b: &mut Vec<u8>, s: &str) {
 
 /// `push_escaped` for text held as bytes (the trace fast path's lines).
 #[inline]
-pub fn push_escaped_bytes(b: &mut Vec<u8>, s: &[u8]) {
+pub(crate) fn push_escaped_bytes(b: &mut Vec<u8>, s: &[u8]) {
     if has_controls(s) {
         b.extend_from_slice(escape_controls(&String::from_utf8_lossy(s)).as_bytes());
     } else {

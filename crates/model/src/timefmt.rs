@@ -79,14 +79,14 @@ pub fn offset_str(off: FixedOffset) -> String {
 /// Formats many timestamps of (mostly) one day and offset: the date and
 /// offset text is kept and only the time of day is written per call.
 #[derive(Default)]
-pub struct TsWriter {
+pub(crate) struct TsWriter {
     day: Option<(chrono::NaiveDate, i32)>,
     buf: [u8; 32],
 }
 
 impl TsWriter {
     /// The RFC 3339 text of `t`, as `rfc3339` writes it.
-    pub fn write(&mut self, t: &Ts) -> &[u8] {
+    pub(crate) fn write(&mut self, t: &Ts) -> &[u8] {
         use chrono::Timelike;
         let l = t.naive_local();
         let key = (l.date(), t.offset().local_minus_utc());
@@ -126,7 +126,7 @@ pub fn human_us(us: u64) -> String {
 }
 
 /// `human_us` appended to a buffer, with no allocation (timeline rows).
-pub fn push_human_us(b: &mut Vec<u8>, us: u64) {
+pub(crate) fn push_human_us(b: &mut Vec<u8>, us: u64) {
     if us < 1_000 {
         b.extend_from_slice(itoa::Buffer::new().format(us).as_bytes());
         b.extend_from_slice(" µs".as_bytes());

@@ -13,14 +13,14 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZon
 /// Which end of the window a text names: a bare date means the start of
 /// the day for `Since` and its end for `Until`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     Since,
     Until,
 }
 
 /// What a window text was: a time of day alone may wrap past midnight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     Absolute,
     TimeOfDay,
 }
@@ -84,7 +84,7 @@ fn local(off: FixedOffset, t: NaiveDateTime, s: &str) -> Result<Ts, WindowError>
 }
 
 /// The instant `s` names, in `off` on `day` where it states neither.
-pub fn parse(
+pub(crate) fn parse(
     s: &str,
     end: End,
     off: FixedOffset,

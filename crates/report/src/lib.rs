@@ -1,10 +1,29 @@
 //! Every output format of mqdiag. Findings reports: one module per
-//! format, all fed the same `Report`; `redact` replaces names and
-//! addresses before any renders. Beside them the `calls` table (`calls`),
+//! format, all fed the same `Report` (names and addresses are redacted
+//! before, by the analysis). Beside them the `calls` table (`calls`),
 //! `compare`, the timeline's ECS and OTLP rows (`export`, handed to the
 //! model's row sink by the binary) and Parquet, and inventory output.
 //! `escape` and `layout` are what the formats share, so that none
 //! imports another.
+//!
+//! # Public API
+//!
+//! What the binary and the tests call; everything else is `pub(crate)`,
+//! and the format modules (`text`, `json`, `html`, ...) are private.
+//!
+//! - Findings reports: `Report` (everything one shows), `Kind` (the
+//!   formats; `Kind::EXTENSIONS` for `-o`), `write` and `write_painted`
+//!   (the text report painted for a terminal, `color::ColorChoice`).
+//!   `charts::{Collector, Collected}` gather the HTML report's charts
+//!   from every event; `runinfo::{RunInfo, Window}` say how the report
+//!   was made.
+//! - `calls::{write, CallsFormat}`: the `calls` verb's table.
+//! - `compare`: `Comparison` and its parts, `CompareFormat`, `write`.
+//! - `export::{ecs, otlp}::render`: a timeline row as an ECS or OTLP
+//!   document; `parquet::ParquetRows` (feature `parquet`).
+//! - `output`: `inventory::{write_text, write_json}`,
+//!   `timeline::write_header`.
+//! - `layout::wrap`: text wrapped to a width (the binary's help).
 
 pub mod calls;
 pub mod charts;

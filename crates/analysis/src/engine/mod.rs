@@ -310,8 +310,10 @@ impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
 
 /// Merge the sources in time order with `jobs` workers, resolve the
 /// window against the first event, and show `watch` every event in it;
-/// returns every source's facts (unsorted) and the window.
-pub(crate) fn each_event(
+/// returns every source's facts (unsorted) and the window. Public though
+/// only the engine calls it: the step a library caller takes for the
+/// merged events without the passes.
+pub fn each_event(
     sources: Vec<Box<dyn Source>>,
     jobs: usize,
     window: &WindowSpec,

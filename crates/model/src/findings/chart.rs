@@ -77,7 +77,7 @@ impl Chart {
 
     /// Rename every series (for `--redact`: names are addresses,
     /// channels, programs).
-    pub fn rename_series(&mut self, mut f: impl FnMut(&str) -> String) {
+    pub(crate) fn rename_series(&mut self, mut f: impl FnMut(&str) -> String) {
         for s in &mut self.series {
             s.name = f(&s.name);
         }
@@ -85,7 +85,7 @@ impl Chart {
 }
 
 /// The most points a pass keeps for one chart series.
-pub const MAX_CHART_POINTS: usize = 512;
+pub(crate) const MAX_CHART_POINTS: usize = 512;
 
 /// A bounded sample of (time, value) points for a chart: when full,
 /// neighbouring points are merged pairwise keeping the larger value, and

@@ -76,7 +76,7 @@ impl Subject {
     }
 
     /// Every string field, mutable (for redaction).
-    pub fn strings_mut(&mut self) -> impl Iterator<Item = &mut String> {
+    pub(crate) fn strings_mut(&mut self) -> impl Iterator<Item = &mut String> {
         [
             &mut self.ident,
             &mut self.channel,
@@ -183,10 +183,6 @@ impl EventRef {
             ident: if trace { e.ident.clone() } else { None },
             text: String::new(),
         }
-    }
-
-    pub fn ts(&self) -> Ts {
-        self.ts
     }
 
     pub fn line(&self) -> u64 {
@@ -307,7 +303,7 @@ impl Metric {
     }
 
     /// As shown in text reports.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         match self {
             Metric::Int(v) => v.to_string(),
             Metric::Num(v) => {
@@ -483,7 +479,7 @@ impl Breakdown {
     }
 
     /// Every string field, mutable (for redaction).
-    pub fn strings_mut(&mut self) -> impl Iterator<Item = &mut String> {
+    pub(crate) fn strings_mut(&mut self) -> impl Iterator<Item = &mut String> {
         [&mut self.channel, &mut self.host, &mut self.address]
             .into_iter()
             .flatten()
@@ -638,19 +634,19 @@ impl EvidenceSet {
 
 /// 64-bit FNV-1a: small, stable across platforms and releases, enough to
 /// tell findings apart (not a security hash).
-pub struct Fnv(u64);
+pub(crate) struct Fnv(u64);
 
 impl Fnv {
-    pub fn new() -> Fnv {
+    pub(crate) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    pub fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= b as u64;
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    pub fn finish(&self) -> u64 {
+    pub(crate) fn finish(&self) -> u64 {
         self.0
     }
 }

@@ -95,9 +95,9 @@ struct MapEntry {
 }
 
 /// Learnt names and tokens kept at most (a few hundred MB at worst).
-pub const MAX_NAMES: usize = 1_000_000;
+pub(crate) const MAX_NAMES: usize = 1_000_000;
 /// Bytes of learnt names kept at most.
-pub const MAX_BYTES: usize = 128 << 20;
+pub(crate) const MAX_BYTES: usize = 128 << 20;
 
 mod patterns;
 use patterns::*;
@@ -347,7 +347,7 @@ impl Redactor {
     }
 
     /// With at most `max_names` learnt names and tokens (tests use a small one).
-    pub fn with_budget(max_names: usize) -> Redactor {
+    pub(crate) fn with_budget(max_names: usize) -> Redactor {
         Redactor {
             max_names,
             ..Redactor::default()
@@ -1025,7 +1025,7 @@ impl Redactor {
 
     /// An attribute's value: whole when its name says it is a secret, kept
     /// when it is an MQ level (`vrmf`), which has an address's shape.
-    pub fn apply_attr(&self, key: &str, v: &str) -> String {
+    pub(crate) fn apply_attr(&self, key: &str, v: &str) -> String {
         if level_attr(key, v) {
             v.to_string()
         } else if !v.is_empty() && secret_name(key) {

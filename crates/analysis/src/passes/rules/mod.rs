@@ -4,11 +4,11 @@
 use super::RuleInfo;
 
 /// Declares each rule's module (`<name>.rs` or `<name>/mod.rs` beside
-/// this file, with its `pub static RULE: RuleInfo`) and lists its `RULE`
+/// this file, with its `pub(crate) static RULE: RuleInfo`) and lists its `RULE`
 /// in `RULES`, in the order given.
 macro_rules! registry {
     ($($rule:ident),* $(,)?) => {
-        $(pub mod $rule;)*
+        $(pub(crate) mod $rule;)*
 
         /// Every rule, in report order.
         pub static RULES: &[&RuleInfo] = &[$(&$rule::RULE),*];
