@@ -84,10 +84,22 @@ impl InputArgs {
         opts: &ReadOptions,
         progress: bool,
     ) -> Result<Opened, String> {
+        self.open_families(skip, &[], opts, progress)
+    }
+
+    /// `open_except` of the files of `families` only (all when empty).
+    pub fn open_families(
+        &self,
+        skip: &[PathBuf],
+        families: &[mqdiag_model::event::FormatFamily],
+        opts: &ReadOptions,
+        progress: bool,
+    ) -> Result<Opened, String> {
         let req = Request {
             paths: self.paths(),
             follow: self.follow,
             skip: skip.to_vec(),
+            families: families.to_vec(),
         };
         let watch = OpenWatch {
             progress: progress.then(Progress::begin),

@@ -280,6 +280,24 @@ pub struct InventoryArgs {
     pub format: Option<InventoryFormat>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConfigFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Default: text, or from the `-o` file's extension.
+    #[arg(long, value_enum)]
+    pub format: Option<ConfigFormat>,
+    /// Only this queue manager's configuration (and the installation's).
+    #[arg(long, value_name = "NAME")]
+    pub qmgr: Option<String>,
+}
+
 #[derive(Args, Debug)]
 pub struct CallsArgs {
     #[command(flatten)]

@@ -51,6 +51,9 @@ pub enum Command {
     Calls(CallsArgs),
     /// What changed between two captures of one system (good, bad).
     Compare(CompareArgs),
+    /// The configuration found (qm.ini, MQSC dumps, CHLAUTH, ...), per queue
+    /// manager, with file:line.
+    Config(ConfigArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]

@@ -26,9 +26,13 @@
 //! - `timeline`: `Merged`, `TimeWindow`, `drain_all` and
 //!   `drain_all_jobs` (the inventory), `left_out`.
 //! - `rows`: `RowMerged`, the `timeline` verb's rows in time order.
+//!
+//! Findings are told with the case's configuration (qm.ini, MQSC
+//! definitions) by `explain`, after the passes finish.
 
 pub mod calls;
 pub mod engine;
+pub(crate) mod explain;
 pub mod passes;
 pub mod rows;
 pub mod timeline;

@@ -96,6 +96,9 @@ pub enum FormatFamily {
     Smf,
     JobLog,
     Fdc,
+    /// Configuration (qm.ini, MQSC definitions): facts, no events, so no
+    /// lane of its own.
+    Config,
     Other,
 }
 
@@ -108,6 +111,7 @@ impl FormatFamily {
             FormatFamily::Smf => "SMF",
             FormatFamily::JobLog => "job log",
             FormatFamily::Fdc => "FDC",
+            FormatFamily::Config => "configuration",
             FormatFamily::Other => "other",
         }
     }

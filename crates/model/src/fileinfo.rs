@@ -52,6 +52,10 @@ pub struct FileInfo {
     /// The most severe problem seen.
     #[serde(skip)]
     pub worst: Option<Severity>,
+    /// The configuration the file holds (qm.ini, an MQSC dump): shown by
+    /// `mqdiag config`, cited by findings.
+    #[serde(skip)]
+    pub config: Option<std::sync::Arc<crate::config::ConfigFile>>,
 }
 
 fn ser_opt_ts<S: serde::Serializer>(v: &Option<Ts>, s: S) -> Result<S::Ok, S::Error> {
@@ -86,6 +90,7 @@ impl FileInfo {
             notes: Vec::new(),
             lines_skipped: 0,
             worst: None,
+            config: None,
         }
     }
 

@@ -39,6 +39,7 @@
 
 mod attr_key;
 pub mod budget;
+pub mod config;
 pub mod encoding;
 pub mod event;
 pub mod fileinfo;

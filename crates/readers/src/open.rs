@@ -3,7 +3,7 @@
 //! source per file. What a caller wants to see or check on the way (a
 //! progress line, "the report is not an input") is a `Watch`.
 
-use crate::formats::open_all;
+use crate::formats::open_all_of;
 use crate::input::{Discovered, Input, Location, discover_following};
 use crate::source::{ReadOptions, Source};
 use mqdiag_model::fileinfo::FileInfo;
@@ -24,6 +24,9 @@ pub struct Request {
     /// Files left out when discovery finds them (a report being written,
     /// a baseline report).
     pub skip: Vec<PathBuf>,
+    /// Only files of these kinds are opened (`mqdiag config` reads no
+    /// trace); empty: every file.
+    pub families: Vec<mqdiag_model::event::FormatFamily>,
 }
 
 /// Why nothing could be opened.
@@ -131,7 +134,7 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
         return Err(OpenError::Unreadable { reasons, more });
     }
     watch.reading(&mut found.inputs);
-    let sources = watch.opened(open_all(found.inputs, opts));
+    let sources = watch.opened(open_all_of(found.inputs, opts, &req.families));
     Ok((sources, found.problems))
 }
 

@@ -42,6 +42,78 @@ pub(crate) fn learn_input(r: &mut Redactor, fi: &FileInfo) {
     for p in &fi.problems {
         r.learn_text(&p.message);
     }
+    if let Some(c) = &fi.config {
+        learn_config(r, c);
+    }
+}
+
+/// Learn the names a configuration file states: its queue manager, the
+/// objects it defines, the users, addresses, hosts and peers of its
+/// CHLAUTH and authority records, the queue managers and hosts of its
+/// settings.
+fn learn_config(r: &mut Redactor, c: &mqdiag_model::config::ConfigFile) {
+    use mqdiag_model::config::Item;
+    if let Some(q) = c.scope.qmgr() {
+        r.add(Cat::Qmgr, q);
+    }
+    for f in &c.facts {
+        match &f.item {
+            Item::Command {
+                object,
+                name,
+                attrs,
+                ..
+            } => {
+                match object.as_str() {
+                    "CHANNEL" => r.add(Cat::Channel, name),
+                    o if o.starts_with('Q') && o != "QMGR" => r.add(Cat::Queue, name),
+                    "CHLAUTH" if !name.contains('*') => r.add(Cat::Channel, name),
+                    _ => {}
+                }
+                for (k, v) in attrs {
+                    let items = v.split(',').map(str::trim).filter(|i| !i.is_empty());
+                    match k.as_str() {
+                        "USERLIST" | "CLNTUSER" | "MCAUSER" | "PRINCIPAL" | "GROUP" => {
+                            for u in items.filter(|u| !u.starts_with('*')) {
+                                r.add(Cat::User, u);
+                            }
+                        }
+                        "ADDRESS" | "ADDRLIST" => {
+                            for a in items {
+                                let literal = a.parse::<std::net::IpAddr>().is_ok();
+                                r.add(if literal { Cat::Ip } else { Cat::Addr }, a);
+                            }
+                        }
+                        "CONNAME" => {
+                            for a in items {
+                                let host = a.split('(').next().unwrap_or(a);
+                                let literal = host.parse::<std::net::IpAddr>().is_ok();
+                                r.add(if literal { Cat::Ip } else { Cat::Host }, host);
+                            }
+                        }
+                        "QMNAME" | "RQMNAME" => r.add(Cat::Qmgr, v),
+                        "SSLPEER" | "SSLCERTI" => r.add(Cat::Dn, v),
+                        "XMITQ" | "DEADQ" => r.add(Cat::Queue, v),
+                        _ => {}
+                    }
+                }
+                r.learn_text(&f.text);
+            }
+            Item::Setting { stanza, key, value } => {
+                let k = key.to_ascii_lowercase();
+                if k == "name" && (stanza == "QueueManager" || stanza == "DefaultQueueManager") {
+                    r.add(Cat::Qmgr, value);
+                } else if k.ends_with("path") || k == "directory" || k == "prefix" {
+                    r.learn_path(value);
+                } else if k == "serverconnectionparms" {
+                    // SYSTEM.DEF.SVRCONN/TCP/host(1414)
+                    if let Some(h) = value.rsplit('/').next() {
+                        r.add(Cat::Host, h.split('(').next().unwrap_or(h));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Tokens for what an input's facts show (once every input is learnt).
@@ -52,6 +124,11 @@ pub(crate) fn assign_input(r: &mut Redactor, fi: &FileInfo) {
     }
     for n in &fi.notes {
         r.assign(n);
+    }
+    if let Some(c) = &fi.config {
+        for f in &c.facts {
+            r.assign(&f.text);
+        }
     }
 }
 
@@ -69,5 +146,24 @@ pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
     }
     for n in &mut fi.notes {
         *n = r.apply(n);
+    }
+    if let Some(c) = &mut fi.config {
+        let c = std::sync::Arc::make_mut(c);
+        if let mqdiag_model::config::Scope::Qmgr(q) = &mut c.scope {
+            *q = r.apply(q);
+        }
+        c.source = r.apply(&c.source);
+        for f in &mut c.facts {
+            f.text = r.apply(&f.text);
+            match &mut f.item {
+                mqdiag_model::config::Item::Command { name, attrs, .. } => {
+                    *name = r.apply(name);
+                    for (_, v) in attrs {
+                        *v = r.apply(v);
+                    }
+                }
+                mqdiag_model::config::Item::Setting { value, .. } => *value = r.apply(value),
+            }
+        }
     }
 }

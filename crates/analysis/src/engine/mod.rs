@@ -248,6 +248,8 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         p.calls_rows(&rows);
     }
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    // Before redaction: what the configuration adds is redacted with the rest.
+    crate::explain::explain_all(&mut findings, &inputs);
     if let Some(r) = &opts.redactor {
         for f in &mut findings {
             f.redact(r);

@@ -132,6 +132,10 @@ pub struct RuleInfo {
     /// Whether `compare` draws each of the rule's findings' charts from
     /// both captures side by side (one pair per subject).
     pub side_by_side: bool,
+    /// What the case's configuration (qm.ini, MQSC definitions) adds to a
+    /// finding of the rule (`crate::explain`): `None` for rules it cannot
+    /// explain.
+    pub(crate) explain: Option<crate::explain::Explain>,
 }
 
 /// What the HTML report draws for a rule's findings.
@@ -185,6 +189,7 @@ impl RuleInfo {
         order: Order::FirstSeen,
         hook: None,
         side_by_side: false,
+        explain: None,
     };
 }
 

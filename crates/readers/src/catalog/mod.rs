@@ -275,6 +275,23 @@ fn id_number(id: &str) -> Option<u32> {
     }
 }
 
+/// The rule that reads a message, by its family and role: what a report
+/// cannot tell when the queue manager was told not to write it (a
+/// `QMErrorLog` stanza's `ExcludeMessage`). `None` for ids the catalogue
+/// does not know or no rule reads.
+pub fn rule_of_message(id: &str) -> Option<&'static str> {
+    let e = lookup(id)?;
+    match (e.role, e.family) {
+        (Role::ChannelStart | Role::ChannelStop, _) => Some("connection-churn"),
+        (_, Family::Dns) => Some("slow-dns"),
+        (_, Family::Channel) => Some("channel-error"),
+        (_, Family::Tls) => Some("tls-error"),
+        (_, Family::Security) => Some("access-refused"),
+        (_, Family::Limit) => Some("resource-limit"),
+        (_, Family::Internal | Family::Info) => None,
+    }
+}
+
 /// The rule's words for a message some rule reports: `None` for ids the
 /// catalogue does not know and for rows no rule reports.
 pub fn reported(id: &str) -> Option<Reported> {

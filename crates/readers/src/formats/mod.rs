@@ -4,6 +4,8 @@
 //! `LineReader<ItsFormat>`.
 
 pub mod binary_trace;
+pub(crate) mod ccdt_json;
+pub(crate) mod config_map;
 pub(crate) mod console;
 pub mod container_log;
 pub(crate) mod errlog_common;
@@ -14,8 +16,11 @@ pub(crate) mod ffstsummary;
 pub(crate) mod flat_json;
 pub mod joblog;
 pub(crate) mod line_source;
+pub(crate) mod mq_ini;
+pub(crate) mod mqsc;
 #[cfg(feature = "panic-reader")]
 pub(crate) mod panic_test;
+pub(crate) mod runmqras;
 pub mod smf;
 pub mod trace;
 pub(crate) mod wrapper;
@@ -135,6 +140,11 @@ pub static READERS: &[&dyn Reader] = &[
     &LineReader::<joblog::Joblog>::new(),
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
+    &LineReader::<mq_ini::MqIni>::new(),
+    &LineReader::<mqsc::Mqsc>::new(),
+    &LineReader::<config_map::ConfigMap>::new(),
+    &LineReader::<ccdt_json::CcdtJson>::new(),
+    &LineReader::<runmqras::Runmqras>::new(),
     #[cfg(feature = "panic-reader")]
     &panic_test::PanicTestReader,
 ];
@@ -240,11 +250,32 @@ fn helpers_for(large: usize, jobs: usize) -> usize {
 const MAX_HELPERS: usize = 8;
 
 pub fn open_all(inputs: Vec<Input>, opts: &ReadOptions) -> Vec<Box<dyn Source>> {
+    open_all_of(inputs, opts, &[])
+}
+
+/// `open_all` of the inputs whose format is of one of `families` (all when
+/// empty); the others are sniffed and not read.
+pub fn open_all_of(
+    inputs: Vec<Input>,
+    opts: &ReadOptions,
+    families: &[mqdiag_model::event::FormatFamily],
+) -> Vec<Box<dyn Source>> {
     let n = inputs.len();
-    let sniffed: Vec<Sniffed> = inputs
+    let mut sniffed: Vec<Sniffed> = inputs
         .into_iter()
         .map(|i| sniff_in(i, opts.encoding))
         .collect();
+    if !families.is_empty() {
+        sniffed.retain(|s| {
+            let keep = s.error.is_none()
+                && s.reader
+                    .is_some_and(|r| families.contains(&r.format().family()));
+            if !keep && let Some(m) = &s.input.progress {
+                m.not_work(&s.input.display, s.input.bytes);
+            }
+            keep
+        });
+    }
     let large = sniffed
         .iter()
         .filter(|s| {

@@ -52,7 +52,7 @@ fn kind_colour(kind: FormatFamily) -> &'static str {
         FormatFamily::Smf => PALETTE[2],
         FormatFamily::JobLog => PALETTE[3],
         FormatFamily::Fdc => PALETTE[6],
-        FormatFamily::Other => PALETTE[7],
+        FormatFamily::Config | FormatFamily::Other => PALETTE[7],
     }
 }
 

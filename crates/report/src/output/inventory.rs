@@ -33,7 +33,7 @@ pub fn write_json(out: &mut dyn Write, files: &[FileInfo]) -> io::Result<()> {
 /// indented two more spaces than its first line.
 const WIDTH: usize = 80;
 
-fn put(out: &mut dyn Write, line: &str) -> io::Result<()> {
+pub(crate) fn put(out: &mut dyn Write, line: &str) -> io::Result<()> {
     if mqdiag_model::text::shown_len(line) <= WIDTH {
         return writeln!(out, "{line}");
     }

@@ -1,5 +1,6 @@
-//! Renderers for the `timeline` and `inventory` verbs. (Findings reports
+//! Renderers for the `timeline`, `inventory` and `config` verbs. (Findings reports
 //! live in `report/`.)
 
+pub mod config;
 pub mod inventory;
 pub mod timeline;

@@ -85,6 +85,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         "Channel_Connection_Name",
     ],
     make: |s| Box::new(ConnectionChurn::new(s)),
+    explain: Some(crate::explain::channel_settings::explain_churn),
     ..RuleInfo::BASE
 };
 

@@ -62,6 +62,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     keywords: &["buffer size"],
     smf_columns: &[],
     make: |s| Box::new(SocketBufferSize::new(s)),
+    explain: Some(crate::explain::socket_buffer_size::explain),
     ..RuleInfo::BASE
 };
 

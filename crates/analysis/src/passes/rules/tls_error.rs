@@ -31,6 +31,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     make: |s| Box::new(MessagePass::new(&RULE, Family::Tls, Config::from(s, false))),
     chart: ChartKind::FamilyErrors(Family::Tls),
     order: Order::RecentFirst,
+    explain: Some(crate::explain::channel_settings::explain_tls),
     ..RuleInfo::BASE
 };
 

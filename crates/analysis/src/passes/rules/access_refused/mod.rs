@@ -78,6 +78,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     mqi_calls: true,
     smf_columns: &[],
     make: |s| Box::new(AccessRefused::new(s)),
+    explain: Some(crate::explain::access_refused::explain),
     ..RuleInfo::BASE
 };
 

@@ -54,6 +54,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     mqi_calls: true,
     smf_columns: &[],
     make: |s| Box::new(ResourceLimit::new(s)),
+    explain: Some(crate::explain::resource_limit::explain),
     ..RuleInfo::BASE
 };
 
