@@ -13,7 +13,7 @@ pub(crate) mod socket_buffer_size;
 
 use mqdiag_model::config::{ConfigFile, Fact, Item, Scope};
 use mqdiag_model::fileinfo::FileInfo;
-use mqdiag_model::findings::{Evidence, Finding, Metric};
+use mqdiag_model::findings::{Evidence, Finding, MAX_EVIDENCE, Metric};
 use std::collections::BTreeSet;
 
 /// What a rule's explainer does to one finding with the case's
@@ -267,6 +267,8 @@ fn qmgr_in_path(path: &str) -> Option<String> {
 
 /// Configuration lines a finding cites at most.
 const MAX_CONFIG_EVIDENCE: usize = 3;
+/// Log lines a finding keeps however much configuration it cites.
+const MIN_LOG_EVIDENCE: usize = 2;
 
 /// What an explainer adds to a finding, added in one place so every rule
 /// does it the same way.
@@ -289,14 +291,23 @@ impl<'f> Explained<'f> {
         self.f
     }
 
-    /// Cite a configuration line (beside the logs' evidence, which keeps
-    /// its own cap).
+    /// Cite a configuration line. Evidence keeps its cap: a full list
+    /// gives up its last log lines (never below two) to the configuration,
+    /// which says why.
     pub(crate) fn cite(&mut self, c: &Cited) {
         let ev = c.evidence();
-        if self.cited < MAX_CONFIG_EVIDENCE && !self.f.evidence.contains(&ev) {
-            self.f.evidence.push(ev);
-            self.cited += 1;
+        if self.cited >= MAX_CONFIG_EVIDENCE || self.f.evidence.contains(&ev) {
+            return;
         }
+        let logs = self.f.evidence.len() - self.cited;
+        if self.f.evidence.len() >= MAX_EVIDENCE {
+            if logs <= MIN_LOG_EVIDENCE {
+                return;
+            }
+            self.f.evidence.remove(logs - 1);
+        }
+        self.f.evidence.push(ev);
+        self.cited += 1;
     }
 
     pub(crate) fn metric(&mut self, name: &str, v: Metric) {
@@ -464,5 +475,35 @@ mod tests {
             let _ = Explained::new(&mut f);
         }
         assert!(f.advice.ends_with("MaxChannels=10."));
+    }
+
+    #[test]
+    fn configuration_takes_the_last_log_lines_of_a_full_list() {
+        let mut f = Finding::new("r", mqdiag_model::problem::Severity::Error, "x");
+        for line in 1..=MAX_EVIDENCE as u64 {
+            f.evidence.push(Evidence {
+                path: "AMQERR01.LOG".into(),
+                line,
+                text: String::new(),
+                offset: None,
+            });
+        }
+        let file = ConfigFile::new(Scope::Unknown, "qm.ini");
+        let facts: Vec<Fact> = (10..15)
+            .map(|line| Fact {
+                line,
+                text: format!("K{line}=1"),
+                item: testutil::setting("S", &format!("K{line}"), "1"),
+            })
+            .collect();
+        let mut e = Explained::new(&mut f);
+        for fact in &facts {
+            e.cite(&Cited { path: "qm.ini", file: &file, fact });
+        }
+        drop(e);
+        let lines: Vec<(String, u64)> = f.evidence.iter().map(|e| (e.path.clone(), e.line)).collect();
+        assert_eq!(f.evidence.len(), MAX_EVIDENCE);
+        assert_eq!(&lines[..3], &[("AMQERR01.LOG".into(), 1), ("AMQERR01.LOG".into(), 2), ("AMQERR01.LOG".into(), 3)]);
+        assert_eq!(lines[3..].iter().map(|l| l.1).collect::<Vec<_>>(), vec![10, 11, 12]);
     }
 }
