@@ -29,6 +29,7 @@
 
 pub mod calls;
 pub mod engine;
+pub(crate) mod explain;
 pub mod passes;
 pub mod rows;
 pub mod timeline;
