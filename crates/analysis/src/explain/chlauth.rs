@@ -117,7 +117,10 @@
 //! 10. **WARN(YES)** records let the connection in and only report it:
 //!     "temporary access has been granted to the channel because the
 //!     channel authentication record is defined with WARN set to YES"
-//!     (MQRC_CHANNEL_BLOCKED_WARNING, Channel Blocked page above).
+//!     (MQRC_CHANNEL_BLOCKED_WARNING, Channel Blocked page above; RC2578,
+//!     "the rule was defined with WARN(YES) so the rule did not block the
+//!     connection",
+//!     <https://www.ibm.com/docs/en/SSFKSJ_latest/reference/q114940_.html>).
 //! 11. **No record matches**: nothing is refused by CHLAUTH (the reason
 //!     IBM's scenarios add a NOACCESS back-stop, point 4).
 //! 12. **Case**: channel names are case-sensitive ("uppercase and lowercase
@@ -153,7 +156,12 @@
 //!     the host name: `'_gateway (172.17.0.1)'`
 //!     (<https://github.com/ibm-messaging/mq-rfhutil/issues/9>,
 //!     <https://github.com/ibm-messaging/mq-container/issues/581>); AMQ9776E
-//!     adds MCAUSER: `'MCAUSER(app) CLNTUSER(michael)'` (mq-container#70).
+//!     adds MCAUSER: `'MCAUSER(app) CLNTUSER(michael)'` (mq-container#70);
+//!     an APAR quotes `'CLNTUSER(xyz) ADDRESS(abc)'` with the address insert
+//!     `'abc (xxx.xxx.xxx.xxx)'`: ADDRESS there is the host name
+//!     (<https://www.ibm.com/support/pages/node/4706301>). Which other
+//!     messages (AMQ9778, AMQ9779, AMQ9643, AMQ9795) print active values was
+//!     not found.
 //!
 //! # Use
 //!

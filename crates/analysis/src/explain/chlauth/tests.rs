@@ -949,6 +949,18 @@ fn active_values_parse() {
     assert_eq!(a.clntuser, None);
     let a = active("X", "CLNTUSER()");
     assert_eq!(a.clntuser, None);
+    // APAR text (https://www.ibm.com/support/pages/node/4706301): the
+    // address insert 'abc (xxx.xxx.xxx.xxx)', the values with ADDRESS(abc),
+    // the host name.
+    let a = active("A.TO.B", "'CLNTUSER(xyz) ADDRESS(abc)'").with_address("abc (192.0.2.1)");
+    assert_eq!(
+        (
+            a.clntuser.as_deref(),
+            a.host.as_deref(),
+            a.address.as_deref()
+        ),
+        (Some("xyz"), Some("abc"), Some("192.0.2.1"))
+    );
     // Address inserts.
     let a = Active::default().with_address("'_gateway (172.17.0.1)'");
     assert_eq!(
