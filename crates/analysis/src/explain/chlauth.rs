@@ -284,6 +284,63 @@ pub(crate) struct Rule {
     pub(crate) assumed: bool,
 }
 
+impl Rule {
+    /// The record as one MQSC command (ACTION(REPLACE)), for reports.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn mqsc(&self) -> String {
+        let mut out = format!(
+            "SET CHLAUTH({}) TYPE({})",
+            q(&self.profile),
+            self.kind.keyword()
+        );
+        let list = |items: Vec<&str>| items.iter().map(|i| q(i)).collect::<Vec<_>>().join(",");
+        if !self.userlist.is_empty() {
+            let _ = write!(
+                out,
+                " USERLIST({})",
+                list(self.userlist.iter().map(String::as_str).collect())
+            );
+        }
+        if !self.addrlist.is_empty() {
+            let _ = write!(
+                out,
+                " ADDRLIST({})",
+                list(self.addrlist.iter().map(|p| p.text.as_str()).collect())
+            );
+        }
+        let single = [
+            ("SSLPEER", self.sslpeer.as_deref()),
+            ("SSLCERTI", self.sslcerti.as_deref()),
+            ("CLNTUSER", self.clntuser.as_deref()),
+            ("QMNAME", self.qmname.as_deref()),
+            ("ADDRESS", self.address.as_ref().map(|p| p.text.as_str())),
+        ];
+        for (k, v) in single {
+            if let Some(v) = v {
+                let _ = write!(out, " {k}({})", q(v));
+            }
+        }
+        if let Some(src) = self.usersrc {
+            let _ = write!(out, " USERSRC({})", src.keyword());
+        }
+        if let Some(u) = &self.mcauser {
+            let _ = write!(out, " MCAUSER({})", q(u));
+        }
+        if let Some(c) = &self.chckclnt {
+            let _ = write!(out, " CHCKCLNT({c})");
+        }
+        if let Some(d) = &self.descr {
+            let _ = write!(out, " DESCR({})", q(d));
+        }
+        let _ = write!(
+            out,
+            " WARN({}) ACTION(REPLACE)",
+            if self.warn { "YES" } else { "NO" }
+        );
+        out
+    }
+}
+
 /// Strip one level of MQSC single quotes ('' inside is one quote).
 fn unquote(s: &str) -> String {
     let t = s.trim();
@@ -968,6 +1025,20 @@ pub(crate) fn run_check(rules: &[Rule], active: &Active) -> Verdict {
                         v.outcome = Outcome::BlockedUser { user, mqadmin };
                         v.reason = reason;
                         return v;
+                    }
+                    // IBM says both "if asserted" and "asserted or mapped"
+                    // (fact 1): when the client's own id is listed but the
+                    // channel runs as another, say so rather than guess.
+                    if let Some(asserted) = active
+                        .clntuser
+                        .as_deref()
+                        .filter(|c| *c != user && r.userlist.iter().any(|u| u == c))
+                    {
+                        let _ = write!(
+                            reason,
+                            "; {} lists the client's user '{asserted}', not checked: the channel runs as '{user}'",
+                            name(rules, i)
+                        );
                     }
                     if admin_entry && privileged.is_none() {
                         v.if_privileged = Some(i);

@@ -1082,3 +1082,39 @@ fn defaults_are_the_three_documented_records() {
         )
     );
 }
+
+#[test]
+fn listed_asserted_user_under_a_mapping_is_reported_not_blocked() {
+    let lines = [
+        "SET CHLAUTH('*') TYPE(BLOCKUSER) USERLIST('bob')",
+        "SET CHLAUTH('APP.SVRCONN') TYPE(USERMAP) CLNTUSER('bob') USERSRC(MAP) MCAUSER('app')",
+    ];
+    let (rules, v) = check_one(&lines, false, "APP.SVRCONN", "CLNTUSER(bob)", "10.0.0.1");
+    assert_eq!(summary(&rules, &v), "map:app@2");
+    assert!(
+        v.reason.contains("lists the client's user 'bob'"),
+        "{}",
+        v.reason
+    );
+}
+
+#[test]
+fn mqsc_of_a_rule_reads_back_as_the_same_rule() {
+    let mut lines: Vec<&str> = CASES.iter().flat_map(|c| c.lines.iter().copied()).collect();
+    lines.extend([
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('10.1.1.1-20','192.0.2.*') WARN(YES)",
+        "SET CHLAUTH('X') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL) DESCR('Bob''s rule')",
+    ]);
+    for line in lines {
+        let (p, a) = set(line);
+        let r = rule(&p, &a, 1).unwrap();
+        let text = r.mqsc();
+        let (p2, a2) = set(&text);
+        assert_eq!(rule(&p2, &a2, 1).unwrap(), r, "{line} -> {text}");
+    }
+    let d = &defaults()[1];
+    assert_eq!(
+        d.mqsc(),
+        "SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) WARN(NO) ACTION(REPLACE)"
+    );
+}
