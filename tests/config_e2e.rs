@@ -87,6 +87,23 @@ fn check_runmqras(v: &Value) {
         advice(connauth).contains("CHCKCLNT(REQDADM): a client that asserts a privileged user id")
     );
 
+    // The CHLAUTH records replayed: the back-stop rule decided, not the
+    // channel's own record for 10.20.*.
+    let blocked = by_metric(v, "access-refused", "mechanism", "chlauth");
+    assert!(
+        metric(blocked, "chlauth_rule_at")
+            .as_str()
+            .unwrap()
+            .ends_with("QMAPP1.mqsc:61"),
+        "{blocked:#}"
+    );
+    assert!(cited(blocked).contains(&"QMAPP1.mqsc:61".to_string()));
+    assert_eq!(
+        metric(blocked, "chlauth_fix"),
+        "SET CHLAUTH('APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('203.0.113.10') USERSRC(CHANNEL) ACTION(ADD)"
+    );
+    assert!(advice(blocked).contains("the record at QMAPP1.mqsc line 61 decides"));
+
     let channels = by_metric(v, "resource-limit", "limit", "max-channels");
     assert_eq!(metric(channels, "configured"), "MaxChannels=50");
     assert!(cited(channels).contains(&"qm.ini:27".to_string()));
@@ -261,6 +278,20 @@ fn a_must_gather_tarball_is_one_case() {
     let v = analyze_json(&[tgz.to_str().unwrap()]);
     let f = by_metric(&v, "access-refused", "mechanism", "chlauth");
     assert_eq!(metric(f, "user"), "batchsvc");
+    // The config map's BLOCKUSER record, at its line in the map.
+    assert_eq!(
+        metric(f, "chlauth_rule"),
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('batchsvc','nobody') DESCR('Batch jobs use BATCH.SVRCONN') ACTION(REPLACE)"
+    );
+    assert!(
+        cited(f).contains(&"qmpod-config.yaml:15".to_string()),
+        "{f:#}"
+    );
+    assert!(
+        advice(f).contains("BLOCKUSER('DEV.APP.SVRCONN') at line 15 blocks user 'batchsvc'"),
+        "{}",
+        advice(f)
+    );
 }
 
 #[test]

@@ -58,8 +58,108 @@ fn chlauth_rules<'a>(set: &ConfigSet<'a>, qm: Option<&str>) -> Vec<Cited<'a>> {
         .collect()
 }
 
+/// Replay the case's CHLAUTH records with the values the refusal printed
+/// (an offline `DISPLAY CHLAUTH ... MATCH(RUNCHECK)`): the record that
+/// decided, why it won, and a narrower record to consider.
 fn chlauth(f: &mut Finding, set: &ConfigSet, qm: Option<&str>) {
-    let _ = (f, set, qm, chlauth_rules);
+    use super::chlauth::{self, Outcome};
+    let Some(channel) = str_metric(f, "channel").or_else(|| f.subject.channel.clone()) else {
+        return;
+    };
+    let values = str_metric(f, "matched_values").unwrap_or_default();
+    let mut active = chlauth::active(&channel, &values);
+    if active.address.is_none()
+        && let Some(a) = str_metric(f, "address")
+    {
+        active = active.with_address(&a);
+    }
+    if active.clntuser.is_none() {
+        active.clntuser = str_metric(f, "user");
+    }
+    let cited = chlauth_rules(set, qm);
+    // Records carry their file line (the verdict's reason names it);
+    // `from` maps each back to its fact.
+    let mut rules = Vec::new();
+    let mut from = Vec::new();
+    let mut unreadable = 0;
+    for (i, c) in cited.iter().enumerate() {
+        if let Item::Command { name, attrs, .. } = &c.fact.item {
+            match chlauth::rule(name, attrs, c.fact.line as usize) {
+                Ok(r) => {
+                    rules.push(r);
+                    from.push(i);
+                }
+                Err(_) => unreadable += 1,
+            }
+        }
+    }
+    let assumed = rules.is_empty();
+    if assumed {
+        rules = chlauth::defaults();
+    }
+    let verdict = chlauth::run_check(&rules, &active);
+    let mut e = Explained::new(f);
+    let mut text = Vec::new();
+    let decided = verdict.rule.and_then(|i| Some((rules.get(i)?, i)));
+    match decided {
+        Some((r, i)) if !r.assumed => {
+            let c = &cited[from[i]];
+            e.cite(c);
+            e.metric("chlauth_rule", Metric::Str(c.fact.text.clone()));
+            e.metric(
+                "chlauth_rule_at",
+                Metric::Str(format!("{}:{}", c.path, c.fact.line)),
+            );
+            text.push(format!(
+                "replaying the {} CHLAUTH records of {} with the refused values, the record at {} decides: {}",
+                cited.len(),
+                qm.unwrap_or("the queue manager"),
+                c.at(),
+                verdict.reason
+            ));
+        }
+        Some((r, _)) => {
+            e.metric("chlauth_rule", Metric::Str(r.mqsc()));
+            text.push(format!(
+                "the case holds no CHLAUTH records of {}; with MQ's default records, {}",
+                qm.unwrap_or("the queue manager"),
+                verdict.reason
+            ));
+        }
+        None => text.push(format!(
+            "replaying the {} CHLAUTH records of the case with the refused values gives: {}",
+            cited.len(),
+            verdict.reason
+        )),
+    }
+    if !verdict.blocked() && !matches!(verdict.outcome, Outcome::Undecided) {
+        text.push(
+            "these records do not refuse the values the log printed: the definitions were changed after the refusal, or belong to another queue manager"
+                .to_string(),
+        );
+    }
+    for w in &verdict.warned {
+        if rules.get(*w).is_some_and(|r| !r.assumed) {
+            text.push(format!(
+                "the WARN(YES) record at {} would also have refused it",
+                cited[from[*w]].at()
+            ));
+        }
+    }
+    if unreadable > 0 {
+        text.push(format!(
+            "{unreadable} CHLAUTH record(s) could not be read and were left out"
+        ));
+    }
+    if verdict.blocked()
+        && let Some(fix) = chlauth::fix(&rules, &active, &verdict)
+    {
+        e.metric("chlauth_fix", Metric::Str(fix.clone()));
+        text.push(format!(
+            "a narrower record to consider (mqdiag runs nothing): `{fix}`"
+        ));
+    }
+    e.say(format!("{}.", text.join("; ")));
 }
 
 fn connauth(f: &mut Finding, set: &ConfigSet, qm: Option<&str>) {

@@ -8,6 +8,7 @@
 
 pub(crate) mod access_refused;
 pub(crate) mod channel_settings;
+pub(crate) mod chlauth;
 pub(crate) mod resource_limit;
 pub(crate) mod socket_buffer_size;
 
@@ -498,12 +499,30 @@ mod tests {
             .collect();
         let mut e = Explained::new(&mut f);
         for fact in &facts {
-            e.cite(&Cited { path: "qm.ini", file: &file, fact });
+            e.cite(&Cited {
+                path: "qm.ini",
+                file: &file,
+                fact,
+            });
         }
         drop(e);
-        let lines: Vec<(String, u64)> = f.evidence.iter().map(|e| (e.path.clone(), e.line)).collect();
+        let lines: Vec<(String, u64)> = f
+            .evidence
+            .iter()
+            .map(|e| (e.path.clone(), e.line))
+            .collect();
         assert_eq!(f.evidence.len(), MAX_EVIDENCE);
-        assert_eq!(&lines[..3], &[("AMQERR01.LOG".into(), 1), ("AMQERR01.LOG".into(), 2), ("AMQERR01.LOG".into(), 3)]);
-        assert_eq!(lines[3..].iter().map(|l| l.1).collect::<Vec<_>>(), vec![10, 11, 12]);
+        assert_eq!(
+            &lines[..3],
+            &[
+                ("AMQERR01.LOG".into(), 1),
+                ("AMQERR01.LOG".into(), 2),
+                ("AMQERR01.LOG".into(), 3)
+            ]
+        );
+        assert_eq!(
+            lines[3..].iter().map(|l| l.1).collect::<Vec<_>>(),
+            vec![10, 11, 12]
+        );
     }
 }
