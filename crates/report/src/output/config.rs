@@ -103,11 +103,15 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo], qmgr: Option<&str>) -
     }
     let nfiles: usize = groups.values().map(Vec::len).sum();
     let nfacts: usize = groups.values().flatten().map(|(_, c)| c.facts.len()).sum();
+    let nq = groups.keys().filter(|s| s.qmgr().is_some()).count();
     put(
         out,
         &format!(
-            "{nfacts} configuration facts in {nfiles} file(s), {} queue manager(s)",
-            groups.keys().filter(|s| s.qmgr().is_some()).count()
+            "{nfacts} configuration fact{} in {nfiles} file{}, {} queue manager{}",
+            if nfacts == 1 { "" } else { "s" },
+            if nfiles == 1 { "" } else { "s" },
+            nq,
+            if nq == 1 { "" } else { "s" }
         ),
     )?;
     for (scope, fs) in groups {
@@ -116,7 +120,13 @@ pub fn write_text(out: &mut dyn Write, files: &[FileInfo], qmgr: Option<&str>) -
         for (f, c) in fs {
             put(
                 out,
-                &format!("  {} ({}, {} facts)", f.path, c.source, c.facts.len()),
+                &format!(
+                    "  {} ({}, {} fact{})",
+                    f.path,
+                    c.source,
+                    c.facts.len(),
+                    if c.facts.len() == 1 { "" } else { "s" }
+                ),
             )?;
             let width = c.facts.last().map_or(1, |x| x.line.to_string().len());
             let mut stanza: Option<&str> = None;
@@ -198,7 +208,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
-            "1 configuration facts in 1 file(s), 1 queue manager(s)\n\nqueue manager QM2\n  b/qmgrs/QM2/qm.ini (qm.ini, 1 facts)\n        Channels:\n    27    MaxChannels=50\n"
+            "1 configuration fact in 1 file, 1 queue manager\n\nqueue manager QM2\n  b/qmgrs/QM2/qm.ini (qm.ini, 1 fact)\n        Channels:\n    27    MaxChannels=50\n"
         );
         let mut out = Vec::new();
         write_json(&mut out, &files, None).unwrap();
