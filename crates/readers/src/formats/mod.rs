@@ -141,8 +141,8 @@ pub static READERS: &[&dyn Reader] = &[
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
     &LineReader::<mq_ini::MqIni>::new(),
-    &LineReader::<mqsc::Mqsc>::new(),
     &LineReader::<config_map::ConfigMap>::new(),
+    &LineReader::<mqsc::Mqsc>::new(),
     &LineReader::<ccdt_json::CcdtJson>::new(),
     &LineReader::<runmqras::Runmqras>::new(),
     #[cfg(feature = "panic-reader")]
