@@ -289,9 +289,16 @@ fn authority(f: &mut Finding, set: &ConfigSet, qm: Option<&str>) {
     let mut s = format!("{}.", text.join("; "));
     if let (Some(o), Some(p)) = (&object, &perms) {
         let grant = p.replace(' ', "");
+        let who = user.as_deref().unwrap_or("the user");
+        let plus: Vec<String> = grant
+            .split(',')
+            .filter(|g| !g.is_empty())
+            .map(|g| format!("+{}", g.to_ascii_lowercase()))
+            .collect();
         s.push_str(&format!(
-            " To grant what was refused: `SET AUTHREC PROFILE('{o}') OBJTYPE(QUEUE) GROUP('<group of {}>') AUTHADD({grant})` (on Linux and UNIX authorities are held by groups).",
-            user.as_deref().unwrap_or("the user")
+            " To grant what was refused (mqdiag runs nothing): `SET AUTHREC PROFILE('{o}') OBJTYPE(QUEUE) GROUP('<group of {who}>') AUTHADD({grant})`, or `setmqaut -m {} -n '{o}' -t queue -g <group of {who}> {}` (on Linux and UNIX authorities are held by groups).",
+            qm.unwrap_or("<qmgr>"),
+            plus.join(" ")
         ));
     }
     e.say(s);
@@ -449,6 +456,12 @@ mod tests {
             f.advice
         );
         assert!(f.advice.contains("AUTHADD(put)"), "{}", f.advice);
+        assert!(
+            f.advice
+                .contains("`setmqaut -m QM1 -n 'APP.IN.Q' -t queue -g <group of app> +put`"),
+            "{}",
+            f.advice
+        );
         assert!(profile_matches("APP.*", "APP.Q"));
         assert!(!profile_matches("APP.*", "APP.Q.X"));
         assert!(profile_matches("APP.**", "APP.Q.X"));

@@ -80,6 +80,17 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
             let Some(ch) = object.or_else(|| e.finding().subject.channel.clone()) else {
                 return;
             };
+            if !set.has_definitions(qm) {
+                e.metric(
+                    "missing_configuration",
+                    Metric::Str("MQSC definitions".into()),
+                );
+                e.say(format!(
+                    "it holds no MQSC definitions of {}, so channel '{ch}''s MAXINST and MAXINSTC cannot be shown: collect them with `runmqras -section defs`.",
+                    qm.unwrap_or("the queue manager")
+                ));
+                return;
+            }
             let defs = set.object(qm, &["CHANNEL"], Some(&ch));
             let inst = set.object_attr(qm, &["CHANNEL"], Some(&ch), "MAXINST");
             let instc = set.object_attr(qm, &["CHANNEL"], Some(&ch), "MAXINSTC");
