@@ -28,6 +28,10 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
         return;
     }
     if !set.has_definitions(qm) {
+        // Another queue manager's collection says nothing of this one.
+        if !set.knows(qm) {
+            return;
+        }
         let who = qm.unwrap_or("the queue manager");
         let what = match mech.as_str() {
             "chlauth" => "the CHLAUTH rule that blocked it",
@@ -415,6 +419,11 @@ mod tests {
         let mut f = refused("userid");
         explain(&mut f, &set);
         assert!(f.advice.is_empty());
+        // Another queue manager's collection: nothing said of this one.
+        let mut f = refused("chlauth");
+        f.subject.qmgr = Some("QM2".into());
+        explain(&mut f, &set);
+        assert!(f.advice.is_empty(), "{}", f.advice);
     }
 
     #[test]

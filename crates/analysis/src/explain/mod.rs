@@ -89,6 +89,13 @@ impl<'a> ConfigSet<'a> {
             .any(|c| matches!(c.fact.item, Item::Command { .. }) && c.file.scope != Scope::Client)
     }
 
+    /// Whether any file of `qmgr`'s own is in the case (its qm.ini, a
+    /// dump): the case is a collection of that queue manager, and what it
+    /// lacks can be named.
+    pub(crate) fn knows(&self, qmgr: Option<&str>) -> bool {
+        self.facts(qmgr).any(|c| c.file.scope != Scope::System)
+    }
+
     /// Whether a file of this kind (`qm.ini`) is known for `qmgr`.
     pub(crate) fn has_source(&self, qmgr: Option<&str>, source: &str) -> bool {
         let one = self.qmgrs().len() <= 1;
@@ -164,16 +171,33 @@ impl<'a> ConfigSet<'a> {
             .into_iter()
     }
 
-    /// Facts of clients' files (mqclient.ini, CCDTs).
-    pub(crate) fn client_facts(&self) -> impl Iterator<Item = Cited<'a>> + '_ {
+    /// Facts of the clients' files (mqclient.ini, CCDTs) that may apply to
+    /// a finding: its program is not one of the queue manager's own
+    /// (`amqrmppa`, `amqz*`, ...), and no other configuration file lies nearer its
+    /// evidence than the client's.
+    pub(crate) fn client_facts_for(&self, f: &Finding) -> Vec<Cited<'a>> {
+        let program = f.subject.program.as_deref().unwrap_or("");
+        if is_qmgr_process(program) {
+            return Vec::new();
+        }
+        let Some(ev) = f.evidence.first() else {
+            return Vec::new();
+        };
+        let nearest = self
+            .files
+            .iter()
+            .map(|(p, _)| shared_dirs(p, &ev.path))
+            .max()
+            .unwrap_or(0);
         self.files
             .iter()
-            .filter(|(_, f)| f.scope == Scope::Client)
+            .filter(|(p, c)| c.scope == Scope::Client && shared_dirs(p, &ev.path) == nearest)
             .flat_map(|(path, file)| {
                 file.facts
                     .iter()
                     .map(move |fact| Cited { path, file, fact })
             })
+            .collect()
     }
 
     /// The last `Key=` of `Stanza:` for `qmgr` (a later line wins, as MQ
@@ -240,6 +264,15 @@ impl<'a> ConfigSet<'a> {
             })
             .collect()
     }
+}
+
+/// A process of the queue manager's own (channels, agents, listener), not
+/// a client application (MQ's samples, `amqsputc`, are clients).
+fn is_qmgr_process(program: &str) -> bool {
+    const OWN: &[&str] = &[
+        "amqrmppa", "runmqchl", "runmqlsr", "amqcrsta", "amqcrs6a", "amqpcsea",
+    ];
+    OWN.contains(&program) || program.starts_with("amqz") || program.starts_with("amqh")
 }
 
 /// How many leading directories two paths share.

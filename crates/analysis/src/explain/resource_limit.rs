@@ -81,6 +81,9 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
                 return;
             };
             if !set.has_definitions(qm) {
+                if !set.knows(qm) {
+                    return;
+                }
                 e.metric(
                     "missing_configuration",
                     Metric::Str("MQSC definitions".into()),

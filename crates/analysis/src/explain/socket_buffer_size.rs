@@ -39,7 +39,7 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
             cited.push(c);
         }
     }
-    for c in set.client_facts() {
+    for c in set.client_facts_for(f) {
         if let mqdiag_model::config::Item::Setting { stanza, key, .. } = &c.fact.item
             && stanza.eq_ignore_ascii_case("TCP")
             && (key.eq_ignore_ascii_case("ClntSndBuffSize")
@@ -110,6 +110,14 @@ mod tests {
         let set = ConfigSet::from_inputs(&inputs);
         let mut f = Finding::new("socket-buffer-size", Severity::Warning, "x");
         f.metrics.set("side", Metric::Str("sender".into()));
+        f.subject.program = Some("amqsputc".into());
+        f.evidence.push(mqdiag_model::findings::Evidence {
+            path: "trace/AMQ1.0.FMT".into(),
+            line: 9,
+            text: String::new(),
+            offset: None,
+        });
+        let mut channel = f.clone();
         explain(&mut f, &set);
         assert_eq!(
             f.metrics.get("configured"),
@@ -118,7 +126,14 @@ mod tests {
                     .into()
             ))
         );
-        assert_eq!(f.evidence.len(), 2);
+        assert_eq!(f.evidence.len(), 3);
+        // A channel process is not a client: mqclient.ini is not its.
+        channel.subject.program = Some("amqrmppa".into());
+        explain(&mut channel, &set);
+        assert_eq!(
+            channel.metrics.get("configured"),
+            Some(&Metric::Str("SndBuffSize=2048 (qm.ini line 20)".into()))
+        );
         let mut f = Finding::new("socket-buffer-size", Severity::Warning, "x");
         f.metrics.set("side", Metric::Str("receiver".into()));
         explain(&mut f, &set);
