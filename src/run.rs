@@ -110,6 +110,7 @@ impl InputArgs {
             since: self.since.clone(),
             until: self.until.clone(),
             tz: self.tz,
+            allow_empty: self.allow_empty,
         }
     }
 
@@ -140,8 +141,7 @@ pub struct Teller {
 impl Watch for Teller {
     fn window(&mut self, w: &TimeWindow) {
         if !self.quiet {
-            let show = |t: Option<Ts>| t.map_or_else(|| "…".to_string(), |t| t.to_rfc3339());
-            eprintln!("window: {} .. {}", show(w.since), show(w.until));
+            eprintln!("window: {}", w.describe());
         }
     }
 }
@@ -159,6 +159,9 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
     }
 
     fn found(&self, found: &Discovered) -> Result<(), OpenError> {
+        for e in &found.named_errors {
+            crate::exit::path_error(e);
+        }
         // Links inside the inputs can lead to the output: refused, whatever
         // path led there.
         let Some(o) = self.output else {

@@ -113,6 +113,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
             until: a.input.until.clone(),
             from: t(window.since),
             to: t(window.until),
+            clock: if window.is_local() { "file" } else { "instant" },
         });
     }
     if let Some(r) = &redactor {

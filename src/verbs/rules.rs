@@ -64,6 +64,11 @@ fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
         for l in mqdiag_report::layout::wrap(r.advice, 80, "    ") {
             writeln!(out, "{l}")?;
         }
+        let parts = format!("rule, {}", fingerprint_parts(r).join(", "));
+        writeln!(out, "  Fingerprint (identity that survives a restart):")?;
+        for l in mqdiag_report::layout::wrap(&parts, 80, "    ") {
+            writeln!(out, "{l}")?;
+        }
     }
     Ok(())
 }
@@ -81,6 +86,9 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
                     "key": t.key, "default": t.default, "unit": t.unit, "description": t.doc
                 })).collect::<Vec<_>>(),
                 "advice": r.advice,
+                "fingerprint": std::iter::once("rule")
+                    .chain(fingerprint_parts(r))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -88,4 +96,9 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
     let doc = serde_json::json!({"schema_version": 1, "rules": v});
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")
+}
+
+/// The parts of a rule's fingerprint besides the rule id, by name.
+fn fingerprint_parts(r: &mqdiag_analysis::passes::RuleInfo) -> Vec<&'static str> {
+    r.fingerprint.iter().map(|p| p.name()).collect()
 }

@@ -8,7 +8,7 @@ use mqdiag_analysis::rows::RowMerged;
 use mqdiag_model::sink::RowSpec;
 use mqdiag_report::output::timeline::write_header;
 use regex::Regex;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 pub fn run(a: TimelineArgs) -> Result<i32, String> {
@@ -66,8 +66,26 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec(format)), a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
-    io_result(write_header(&mut out, format).and_then(|_| merged.write_all(&mut out, &window)))?;
+    let mut rows = 0;
+    // A text timeline says how it was cut and whether it was redacted,
+    // above its rows, when it was (the other formats are rows only).
+    if matches!(format, mqdiag_model::sink::TimelineFormat::Text)
+        && let Some(l) = (mqdiag_report::calls::CallsRun {
+            window: window.is_set().then(|| window.describe()),
+            redact: redact.is_some(),
+        })
+        .line()
+    {
+        io_result(writeln!(out, "# {l}"))?;
+    }
+    io_result(
+        write_header(&mut out, format)
+            .and_then(|_| merged.write_all(&mut out, &window))
+            .map(|n| rows = n),
+    )?;
     let inputs = merged.finish();
+    mqdiag_analysis::engine::EmptyWindow::check(&window, rows, a.input.allow_empty, &inputs)
+        .map_err(|e| e.to_string())?;
     finish(&a, inputs, out)
 }
 

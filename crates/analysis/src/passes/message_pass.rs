@@ -1130,7 +1130,7 @@ mod tests {
                 .iter_mut()
                 .flat_map(|p| p.finish(&[]))
                 .map(|mut f| {
-                    f.seal();
+                    f.seal(crate::passes::rule(&f.rule).map_or(&[], |r| r.fingerprint));
                     format!("{f:?}")
                 })
                 .collect();

@@ -2,6 +2,7 @@
 //! (seed 004: 18 s inside `gsk_environment_init`), and the longest TLS
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::{FindingBuilder, counted_title};
 use crate::passes::patterns;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
@@ -53,6 +54,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         repositories, entropy source); a slow gsk_secure_soc_init is the handshake itself \
         (revocation checks against an OCSP responder or CRL server that does not answer, the \
         network round trip, an overloaded peer).",
+    fingerprint: &[Part::Qmgr, Part::Host, Part::Program, Part::Key("function")],
     metrics: &["function", "max_ms", "calls"],
     functions: &[Family::Gskit],
     keywords: &["gsk_"],
