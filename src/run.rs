@@ -222,7 +222,7 @@ impl InputArgs {
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
             io::Write::write_all(&mut out, r.map_json().as_bytes())
-                .and_then(|_| out.finish())
+                .and_then(|_| out.finish_private())
                 .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
         }
         Ok(Some(r))

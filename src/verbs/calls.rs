@@ -18,21 +18,23 @@ pub fn run(a: CallsArgs) -> Result<i32, String> {
     }
     // An `-o` extension this verb cannot write is refused (exit 2), as
     // every other verb does, rather than given a text table.
+    let table = [
+        ("txt", CallsFormat::Text),
+        ("text", CallsFormat::Text),
+        ("csv", CallsFormat::Csv),
+        ("json", CallsFormat::Json),
+        ("md", CallsFormat::Markdown),
+        ("markdown", CallsFormat::Markdown),
+    ];
+    let o = a.input.output.as_deref();
     let format = match a.format {
-        Some(f) => CallsFormat::from(f),
-        None => crate::outpath::infer(
-            a.input.output.as_deref(),
-            &[
-                ("txt", CallsFormat::Text),
-                ("text", CallsFormat::Text),
-                ("csv", CallsFormat::Csv),
-                ("json", CallsFormat::Json),
-                ("md", CallsFormat::Markdown),
-                ("markdown", CallsFormat::Markdown),
-            ],
-            "calls",
-        )?
-        .unwrap_or(CallsFormat::Text),
+        Some(f) => crate::outpath::agree(
+            CallsFormat::from(f),
+            &crate::outpath::value_name(&f),
+            o,
+            &table,
+        )?,
+        None => crate::outpath::infer(o, &table, "calls")?.unwrap_or(CallsFormat::Text),
     };
     let opts = mqdiag_readers::source::ReadOptions {
         interest: Some(std::sync::Arc::new(mqdiag_analysis::calls::interest())),

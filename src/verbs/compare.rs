@@ -382,7 +382,12 @@ fn worse(c: &FindingChanges, fail_on: FailOn) -> bool {
 
 pub fn run(a: CompareArgs) -> Result<i32, String> {
     let format = match a.format {
-        Some(f) => f.into(),
+        Some(f) => crate::outpath::agree(
+            f.into(),
+            &crate::outpath::value_name(&f),
+            a.output.as_deref(),
+            mqdiag_report::compare::CompareFormat::EXTENSIONS,
+        )?,
         None => crate::outpath::infer(
             a.output.as_deref(),
             mqdiag_report::compare::CompareFormat::EXTENSIONS,

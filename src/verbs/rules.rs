@@ -7,8 +7,9 @@ use mqdiag_analysis::passes::RULES;
 use std::io::Write;
 
 pub fn run(a: RulesArgs) -> Result<i32, String> {
+    let table = [("txt", "text"), ("text", "text"), ("json", "json")];
     let format = match &a.format {
-        Some(f) => f.clone(),
+        Some(f) => crate::outpath::agree(f.as_str(), f, a.output.as_deref(), &table)?.to_string(),
         None => crate::outpath::infer(
             a.output.as_deref(),
             &[("txt", "text"), ("text", "text"), ("json", "json")],

@@ -70,6 +70,14 @@ impl EmptyWindow {
         if !window.is_set() || in_window > 0 || allow_empty {
             return Ok(());
         }
+        // A verb that builds only some events (`calls`) saw none in the
+        // window: the window is empty only if no file's span meets it.
+        if inputs.iter().any(|i| match (&i.first, &i.last) {
+            (Some(a), Some(b)) => window.overlaps(a, b),
+            _ => false,
+        }) {
+            return Ok(());
+        }
         let first = inputs.iter().filter_map(|i| i.first).min();
         let last = inputs.iter().filter_map(|i| i.last).max();
         // No dated event at all: nothing was read, which the verbs say.
@@ -315,6 +323,9 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
     }
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
     name_processes(&mut findings, &inputs);
+    for f in &mut findings {
+        severity_reason(f);
+    }
     if let Some(r) = &opts.redactor {
         for f in &mut findings {
             f.redact(r);
@@ -481,4 +492,25 @@ fn name_processes(findings: &mut [Finding], inputs: &[FileInfo]) {
             }
         }
     }
+}
+
+/// A finding's `severity_reason` where its rule gave none: the rule's
+/// default, or that the rule graded it from what it found.
+fn severity_reason(f: &mut Finding) {
+    if !f.severity_reason.is_empty() {
+        return;
+    }
+    let Some(r) = crate::passes::rule(&f.rule) else {
+        return;
+    };
+    f.severity_reason = if f.severity == r.severity {
+        format!("{}: the default of rule {}", f.severity.as_str(), r.id)
+    } else {
+        format!(
+            "{}, not the rule's default {}: graded by rule {} from what it found (`mqdiag rules` says how)",
+            f.severity.as_str(),
+            r.severity.as_str(),
+            r.id
+        )
+    };
 }

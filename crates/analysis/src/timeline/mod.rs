@@ -985,6 +985,16 @@ impl TimeWindow {
         self.since.is_some() || self.until.is_some()
     }
 
+    /// Whether some time from `first` to `last` (one file's span, on its
+    /// clock) is in the window.
+    pub fn overlaps(&self, first: &Ts, last: &Ts) -> bool {
+        self.since
+            .is_none_or(|s| window_key(last, self.since_local) >= window_key(&s, self.since_local))
+            && self.until.is_none_or(|u| {
+                window_key(first, self.until_local) <= window_key(&u, self.until_local)
+            })
+    }
+
     /// Whether a bound is read on each file's own clock.
     pub fn is_local(&self) -> bool {
         (self.since.is_some() && self.since_local) || (self.until.is_some() && self.until_local)
@@ -996,7 +1006,7 @@ impl TimeWindow {
         let show = |t: Option<Ts>, local: bool| match t {
             None => "…".to_string(),
             Some(t) if local => t.naive_local().format("%Y-%m-%dT%H:%M:%S%.f").to_string(),
-            Some(t) => mqdiag_model::timefmt::rfc3339(&t),
+            Some(t) => t.to_rfc3339(),
         };
         let mut s = format!(
             "{} .. {}",

@@ -314,7 +314,8 @@ impl Metric {
                 }
             }
             Metric::Str(s) => s.clone(),
-            Metric::Null => "null".to_string(),
+            // Text for people: a value the source could not supply.
+            Metric::Null => "unknown".to_string(),
         }
     }
 }
@@ -491,6 +492,9 @@ impl Breakdown {
 pub struct Finding {
     pub rule: String,
     pub severity: Severity,
+    /// Why the finding has its severity, in one line: the rule's default,
+    /// or what raised or lowered it.
+    pub severity_reason: String,
     pub title: String,
     #[serde(serialize_with = "ser_opt_ts")]
     pub first: Option<Ts>,
@@ -527,6 +531,7 @@ impl Finding {
         Finding {
             rule: rule.to_string(),
             severity,
+            severity_reason: String::new(),
             title: title.into(),
             first: None,
             last: None,
@@ -575,6 +580,7 @@ impl Finding {
             e.text = r.apply(&e.text);
         }
         self.advice = r.apply(&self.advice);
+        self.severity_reason = r.apply(&self.severity_reason);
         // Chart series are named by address, channel or program.
         if let Some(c) = &mut self.chart {
             c.rename_series(|s| r.apply(s));
