@@ -40,7 +40,8 @@ fn metrics_in_human_units() {
         "3.3 MB/s"
     );
     assert_eq!(Metric::Int(2048).display_named("send_final"), "2,048 B");
-    assert_eq!(Metric::Null.display_named("max_us"), "null");
+    // Text for people shows no `null` (issue 41); JSON keeps null.
+    assert_eq!(Metric::Null.display_named("max_us"), "unknown");
     assert_eq!(
         Metric::Str("AMQ9209".into()).display_named("message_id"),
         "AMQ9209"
