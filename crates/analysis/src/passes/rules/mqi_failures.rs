@@ -330,6 +330,13 @@ impl Pass for MqiFailures {
                 f.evidence = r.evidence.clone();
                 f.advice = advice.to_string();
                 f.key = format!("{verb}:{code}");
+                f.severity_reason = if severe {
+                    format!("error: {code} is a connection, security or TLS failure")
+                } else {
+                    format!(
+                        "warning, not error: {code} is not a connection, security or TLS failure"
+                    )
+                };
                 out.push(f);
             }
         }

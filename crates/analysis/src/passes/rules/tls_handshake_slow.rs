@@ -214,8 +214,11 @@ impl Pass for TlsHandshakeSlow {
                 GroupKey::Smf(..) => None,
             };
             let chart = self.chart(&key, std::mem::take(&mut g.chart));
-            let f = FindingBuilder::new(&RULE, self.severity(g.max_us), title(&key, &g, max_ms))
+            let severity = self.severity(g.max_us);
+            let reason = self.severity_reason(severity, max_ms);
+            let f = FindingBuilder::new(&RULE, severity, title(&key, &g, max_ms))
                 .span(g.first, g.last, g.slow)
+                .with(|f| f.severity_reason = reason)
                 .with(|f| subject(f, &key, &g))
                 .metrics([
                     ("function", Metric::opt_str(function)),
@@ -233,6 +236,27 @@ impl Pass for TlsHandshakeSlow {
 }
 
 impl TlsHandshakeSlow {
+    /// `error: the longest call, 2.1 s, reached error_ms (2 s)`.
+    fn severity_reason(&self, s: Severity, max_ms: f64) -> String {
+        let ms = |us: u64| human_ms(us as f64 / 1000.0);
+        let longest = human_ms(max_ms);
+        match s {
+            Severity::Error => format!(
+                "error: the longest call, {longest}, reached error_ms ({})",
+                ms(self.error_us)
+            ),
+            Severity::Warning => format!(
+                "warning: the longest call, {longest}, reached warning_ms ({}) but not error_ms ({})",
+                ms(self.warning_us),
+                ms(self.error_us)
+            ),
+            Severity::Info => format!(
+                "info, not warning: the longest call, {longest}, stayed under warning_ms ({})",
+                ms(self.warning_us)
+            ),
+        }
+    }
+
     fn severity(&self, max_us: u64) -> Severity {
         if max_us >= self.error_us {
             Severity::Error

@@ -106,6 +106,17 @@ fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
         format!("{}: {first_msg}", short(&fi.path))
     };
     let mut f = Finding::new(RULE.id, severity, title);
+    f.severity_reason = if unknown {
+        "info, not warning: a file of no known format is listed, not an error".to_string()
+    } else if severity == RULE.severity {
+        "warning: the worst problem in the file is a warning".to_string()
+    } else {
+        format!(
+            "{}, not warning: the worst problem in the file is {}",
+            severity.as_str(),
+            if severity == Severity::Info { "a note" } else { "an error" }
+        )
+    };
     // No time range: problems are located by line, and a file's first/last
     // event depend on what the readers were asked for.
     f.count = fi.problem_count.max(1);
@@ -156,6 +167,7 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
         format!("{} files: {msg}", thousands(n)),
     );
     f.count = n;
+    f.severity_reason = "info, not warning: notes on files that were read".to_string();
     let sum = |g: fn(&FileInfo) -> u64| files.iter().map(|fi| g(fi)).sum::<u64>();
     f.metrics
         .set("lines_skipped", Metric::int(sum(|fi| fi.lines_skipped)));
