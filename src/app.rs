@@ -59,7 +59,7 @@ pub fn run(cli: Cli) -> i32 {
         None => crate::verbs::analyze::run(cli.analyze),
     };
     match r {
-        Ok(code) => code,
+        Ok(code) => crate::exit::final_code(code),
         Err(msg) => {
             eprintln!("mqdiag: {msg}");
             EXIT_ERROR

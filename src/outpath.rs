@@ -55,6 +55,40 @@ pub fn infer<T: Copy>(
     }
 }
 
+/// `--format` as given, unless the `-o` file's extension asks for another
+/// format this verb writes: then an error naming both (a `.html` file of
+/// JSON is a mistake either way). An extension the table does not know is
+/// no conflict: `--format` names the format of such a file.
+pub fn agree<T: Copy + PartialEq>(
+    given: T,
+    given_name: &str,
+    o: Option<&Path>,
+    table: &[(&str, T)],
+) -> Result<T, String> {
+    match infer(o, table, "") {
+        Ok(Some(asked)) if asked != given => {
+            let ext = table
+                .iter()
+                .filter(|(_, f)| *f == asked)
+                .map(|(e, _)| *e)
+                .next()
+                .unwrap_or("");
+            Err(format!(
+                "--format {given_name} and -o {} disagree: a .{ext} file is written in another format; drop --format, or name the file for {given_name}",
+                o.map(|p| p.display().to_string()).unwrap_or_default(),
+            ))
+        }
+        _ => Ok(given),
+    }
+}
+
+/// A command-line value's name, as typed (`json`).
+pub fn value_name<V: clap::ValueEnum>(v: &V) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
 /// The directory a new file at `p` would be created in.
 fn parent_of(p: &Path) -> &Path {
     match p.parent() {
@@ -227,9 +261,23 @@ impl Output {
 
     /// Flush, and put the file in place.
     pub fn finish(self) -> io::Result<()> {
+        self.finish_with(false)
+    }
+
+    /// As `finish`, the file readable by its owner only (0600), whatever
+    /// it replaces: for `--redact-map`, a key to every real name.
+    pub fn finish_private(self) -> io::Result<()> {
+        self.finish_with(true)
+    }
+
+    fn finish_with(self, private: bool) -> io::Result<()> {
         match self {
             Output::Stdout(mut w) => w.flush(),
-            Output::Direct(mut w) => w.flush(),
+            Output::Direct(mut w) => {
+                // An existing device or FIFO is written as it is.
+                let _ = private;
+                w.flush()
+            }
             Output::File { w, dest } => {
                 let tmp = w.into_inner().map_err(|e| e.into_error())?;
                 tmp.as_file().sync_all()?;
@@ -239,9 +287,13 @@ impl Output {
                 #[cfg(unix)]
                 {
                     use std::os::unix::fs::PermissionsExt;
-                    let mode = fs::metadata(&dest)
-                        .map(|m| m.permissions().mode())
-                        .unwrap_or(0o644);
+                    let mode = if private {
+                        0o600
+                    } else {
+                        fs::metadata(&dest)
+                            .map(|m| m.permissions().mode())
+                            .unwrap_or(0o644)
+                    };
                     fs::set_permissions(tmp.path(), fs::Permissions::from_mode(mode))?;
                 }
                 tmp.persist(&dest).map(|_| ()).map_err(|e| e.error)

@@ -122,6 +122,7 @@ impl InputArgs {
             since: self.since.clone(),
             until: self.until.clone(),
             tz: self.tz,
+            allow_empty: self.allow_empty,
         }
     }
 
@@ -152,8 +153,7 @@ pub struct Teller {
 impl Watch for Teller {
     fn window(&mut self, w: &TimeWindow) {
         if !self.quiet {
-            let show = |t: Option<Ts>| t.map_or_else(|| "…".to_string(), |t| t.to_rfc3339());
-            eprintln!("window: {} .. {}", show(w.since), show(w.until));
+            eprintln!("window: {}", w.describe());
         }
     }
 }
@@ -171,6 +171,9 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
     }
 
     fn found(&self, found: &Discovered) -> Result<(), OpenError> {
+        for e in &found.named_errors {
+            crate::exit::path_error(e);
+        }
         // Links inside the inputs can lead to the output: refused, whatever
         // path led there.
         let Some(o) = self.output else {
@@ -231,7 +234,7 @@ impl InputArgs {
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
             io::Write::write_all(&mut out, r.map_json().as_bytes())
-                .and_then(|_| out.finish())
+                .and_then(|_| out.finish_private())
                 .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
         }
         Ok(Some(r))

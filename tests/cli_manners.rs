@@ -258,15 +258,16 @@ fn time_windows() {
     );
     assert!(r.stdout.contains("06:22:47.020875-04:00"), "{}", r.stdout);
     assert!(!r.stdout.contains("06:22:41"), "{}", r.stdout);
-    // Without --tz a time of day is read in the offset of the first trace
-    // or error log (-04:00), not in that of the SMF row that comes first
-    // (UTC assumed): the same window, for every verb that takes one.
+    // Without --tz a time of day is read on each file's own clock (issue
+    // 41), on the day of the first trace or error log: the same window,
+    // told so, for every verb that takes one.
     for verb in ["timeline", "analyze", "calls"] {
         let r = mqdiag(&[verb, CASE, "--since", "06:22:44", "--until", "06:22:47.03"]);
         assert!(r.code == 0 || r.code == 1, "{verb}: {}", r.stderr);
         assert!(
-            r.stderr
-                .contains("window: 2025-03-14T06:22:44-04:00 .. 2025-03-14T06:22:47.030-04:00"),
+            r.stderr.contains(
+                "window: 2025-03-14T06:22:44 .. 2025-03-14T06:22:47.030 (each file's own clock)"
+            ),
             "{verb}: {}",
             r.stderr
         );
@@ -284,8 +285,11 @@ fn time_windows() {
     assert_eq!(r.code, 0);
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     assert!(r.stdout.lines().count() > 20);
+    // A window after every event is an error naming the inputs' span.
     let r = mqdiag(&["timeline", CASE, "-q", "--since", "2025-03-15"]);
     assert_eq!(r.stdout, "");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("excludes every event"), "{}", r.stderr);
     // Since after until, and text that is no time.
     let r = mqdiag(&[
         "timeline",

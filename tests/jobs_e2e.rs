@@ -10,8 +10,10 @@ fn without_command(out: String) -> String {
     let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&out) else {
         return out;
     };
+    // (The calls document's `run` records no command line.)
+    let calls = v.get("rows").is_some();
     if let Some(run) = v.get_mut("run").and_then(|r| r.as_object_mut()) {
-        assert!(run.remove("command").is_some());
+        assert!(run.remove("command").is_some() || calls);
     }
     if let Some(runs) = v.get_mut("runs").and_then(|r| r.as_array_mut()) {
         for r in runs {

@@ -210,7 +210,14 @@ fn csv_has_the_jsonl_columns() {
 fn no_input_is_exit_2() {
     let r = mqdiag(&["timeline", "/nonexistent/mqdiag"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("no readable input"), "{}", r.stderr);
+    // The path is named, as ripgrep names it; then nothing was found.
+    assert!(
+        r.stderr
+            .contains("mqdiag: /nonexistent/mqdiag: cannot read: No such file"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("no input files found"), "{}", r.stderr);
     let r = mqdiag(&["timeline", "fixtures/trace", "--tz", "5"]);
     assert_eq!(r.code, 2);
 }

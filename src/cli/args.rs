@@ -96,13 +96,18 @@ pub struct InputArgs {
     pub encoding: Option<mqdiag_model::encoding::TextEncoding>,
     /// Only events at or after this time: RFC 3339, `YYYY-MM-DD HH:MM[:SS]`,
     /// a date (from its start) or `HH:MM[:SS]` on the first day of the
-    /// input; local forms in --tz, else in the first event's offset.
+    /// input. Forms without an offset are read on each file's own clock
+    /// (the time the file shows), or in --tz when given.
     #[arg(long)]
     pub since: Option<String>,
     /// Only events at or before this time (the same forms; a date means to
     /// its end).
     #[arg(long)]
     pub until: Option<String>,
+    /// A --since/--until window that excludes every event is not an error
+    /// (by default it is: exit 2, with the inputs' span).
+    #[arg(long)]
+    pub allow_empty: bool,
     /// Write to this file instead of standard output (`-`: standard
     /// output). Never an input; replaced only when the run succeeds.
     #[arg(short = 'o', long)]
@@ -348,6 +353,9 @@ pub struct CompareArgs {
     /// Only events at or before this time (the same forms as --since).
     #[arg(long)]
     pub until: Option<String>,
+    /// A window that excludes every event of a capture is not an error.
+    #[arg(long)]
+    pub allow_empty: bool,
     /// Replace host names, addresses, user ids, queue-manager names,
     /// distinguished names and secrets by stable tokens, one mapping for
     /// both captures (so the two sides still match).

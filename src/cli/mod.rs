@@ -16,7 +16,7 @@ pub use crate::exit::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 const BUDGET_HELP: &str = "Memory: one budget for the whole run, 256 MiB, whatever the inputs. \
 Archive members that cannot be read in place are unpacked into $TMPDIR: one total for the run, \
 at most 200 times the size of all its archives together (at least 16 MiB), 16 GiB in all. \
-README (Limits) lists every limit.";
+docs/reading.md (Limits) lists every limit.";
 
 #[derive(Parser, Debug)]
 #[command(

@@ -75,13 +75,13 @@ fn roff_text(s: &str) -> String {
 const MAN_TAIL: &str = r#".SH "EXIT STATUS"
 .TP
 \fB0\fR
-Success; for \fBanalyze\fR, no finding reached \fB--fail-on\fR.
+Success; for \fBanalyze\fR, no new finding reached \fB--fail-on\fR; for \fBcompare\fR, nothing at or above \fB--fail-on\fR is new or worse.
 .TP
 \fB1\fR
-\fBanalyze --fail-on\fR: a finding that is not in the baseline is at or above the severity given.
+\fBanalyze --fail-on\fR: a finding that is not in the baseline is at or above the severity given. \fBcompare --fail-on\fR: a finding at or above it is new in BAD, or got worse. 1 is given even when a path named could not be read: the gate's answer comes first.
 .TP
 \fB2\fR
-A usage error (unknown option or verb, bad value, an output path that would overwrite an input, an \fB-o\fR extension the verb cannot write), no readable input, or an error while writing.
+A usage error (unknown option or verb, bad value, \fB--format\fR and an \fB-o\fR extension that disagree, an output path that would overwrite an input, an \fB-o\fR extension the verb cannot write), a path named that does not exist or cannot be opened (said on standard error; the rest is still read and written), a \fB--since\fR/\fB--until\fR window that excludes every event (unless \fB--allow-empty\fR), no readable input, a reader that failed internally, or an error while writing.
 .SH ENVIRONMENT
 .TP
 \fBNO_COLOR\fR
@@ -102,6 +102,9 @@ The merged event stream, filtered.
 .TP
 \fBmqdiag calls case/ --by connection -o calls.csv\fR
 Every MQI call, per trace ident, as CSV.
+.TP
+\fBkubectl logs qm-0 | mqdiag timeline -\fR
+Standard input read as a file (shown as <stdin>).
 .TP
 \fBmqdiag man --dir /usr/local/share/man/man1\fR
 Install this page as mqdiag.1.

@@ -29,7 +29,12 @@ impl Watch for Charting<'_> {
 pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     let plan = Plan::new(&a.only, &a.skip, &a.set).map_err(|e| e.to_string())?;
     let kind = match a.format {
-        Some(f) => f.into(),
+        Some(f) => crate::outpath::agree(
+            f.into(),
+            &crate::outpath::value_name(&f),
+            a.input.output.as_deref(),
+            mqdiag_report::Kind::EXTENSIONS,
+        )?,
         None => crate::outpath::infer(
             a.input.output.as_deref(),
             mqdiag_report::Kind::EXTENSIONS,
@@ -113,6 +118,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
             until: a.input.until.clone(),
             from: t(window.since),
             to: t(window.until),
+            clock: if window.is_local() { "file" } else { "instant" },
         });
     }
     if let Some(r) = &redactor {

@@ -3,11 +3,11 @@
 //! them: findings new, gone and changed (by fingerprint), MQI calls per
 //! verb and per process, and the message ids whose rate changed most.
 //!
-//! A fingerprint names its evidence files by path, and the two captures
-//! sit under different paths: findings are matched by their fingerprint
-//! with each evidence path taken relative to its capture
-//! (`good/qmgrs/QM1/errors/AMQERR01.LOG` and `bad/qmgrs/QM1/...` are one
-//! file), which is the fingerprint the report shows.
+//! Findings are matched by fingerprint, which names no file, pid or time
+//! (see `Finding::seal`): the two captures may sit under different paths
+//! and their processes may have restarted. Evidence paths are shown
+//! relative to their capture (`good/qmgrs/QM1/errors/AMQERR01.LOG` and
+//! `bad/qmgrs/QM1/...` are one file).
 
 use crate::cli::{CompareArgs, FailOn, InputArgs};
 use crate::exit::{EXIT_FINDINGS, EXIT_OK, io_result};
@@ -46,6 +46,7 @@ fn input_args(a: &CompareArgs, paths: Vec<std::path::PathBuf>) -> InputArgs {
         quiet: a.quiet,
         since: a.since.clone(),
         until: a.until.clone(),
+        allow_empty: a.allow_empty,
         redact: a.redact,
         redact_names: a.redact_names,
         redact_map: a.redact_map.clone(),
@@ -62,13 +63,13 @@ fn relative(path: &str, root: &str) -> String {
     }
 }
 
-/// Re-seal the findings with evidence paths relative to the capture.
+/// Evidence paths relative to the capture, as the report shows them (the
+/// fingerprints name no file, so they stay as sealed).
 fn rebase(findings: &mut [Finding], root: &str) {
     for f in findings.iter_mut() {
         for e in &mut f.evidence {
             e.path = relative(&e.path, root);
         }
-        f.seal();
     }
 }
 
@@ -120,7 +121,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
             charts: &mut charts,
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| format!("{}: {e}", path.display()))?;
     let mut charts = charts.finish();
     // Every rule runs: the calls are counted.
     let calls = calls.unwrap_or_default();
@@ -140,13 +141,8 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
     }
     rebase(&mut findings, &root);
     let mut capture = capture(&root, &inputs, findings.len());
-    if window.since.is_some() || window.until.is_some() {
-        let end = |t: &Option<mqdiag_model::event::Ts>| {
-            t.as_ref()
-                .map(mqdiag_model::timefmt::rfc3339)
-                .unwrap_or_else(|| "…".to_string())
-        };
-        capture.window = Some(format!("{} .. {}", end(&window.since), end(&window.until)));
+    if window.is_set() {
+        capture.window = Some(window.describe());
     }
     Ok(Side {
         capture,
@@ -386,7 +382,12 @@ fn worse(c: &FindingChanges, fail_on: FailOn) -> bool {
 
 pub fn run(a: CompareArgs) -> Result<i32, String> {
     let format = match a.format {
-        Some(f) => f.into(),
+        Some(f) => crate::outpath::agree(
+            f.into(),
+            &crate::outpath::value_name(&f),
+            a.output.as_deref(),
+            mqdiag_report::compare::CompareFormat::EXTENSIONS,
+        )?,
         None => crate::outpath::infer(
             a.output.as_deref(),
             mqdiag_report::compare::CompareFormat::EXTENSIONS,

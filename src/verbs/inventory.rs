@@ -9,18 +9,15 @@ use mqdiag_readers::source::ReadOptions;
 use mqdiag_report::output::inventory;
 
 pub fn run(a: InventoryArgs) -> Result<i32, String> {
+    let table = [
+        ("txt", InventoryFormat::Text),
+        ("text", InventoryFormat::Text),
+        ("json", InventoryFormat::Json),
+    ];
+    let o = a.input.output.as_deref();
     let format = match a.format {
-        Some(f) => f,
-        None => infer(
-            a.input.output.as_deref(),
-            &[
-                ("txt", InventoryFormat::Text),
-                ("text", InventoryFormat::Text),
-                ("json", InventoryFormat::Json),
-            ],
-            "inventory",
-        )?
-        .unwrap_or(InventoryFormat::Text),
+        Some(f) => crate::outpath::agree(f, &crate::outpath::value_name(&f), o, &table)?,
+        None => infer(o, &table, "inventory")?.unwrap_or(InventoryFormat::Text),
     };
     let mut out = a.input.writer()?;
     // Only counts, times and problems are needed: no trace event is built.

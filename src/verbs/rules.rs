@@ -7,8 +7,9 @@ use mqdiag_analysis::passes::RULES;
 use std::io::Write;
 
 pub fn run(a: RulesArgs) -> Result<i32, String> {
+    let table = [("txt", "text"), ("text", "text"), ("json", "json")];
     let format = match &a.format {
-        Some(f) => f.clone(),
+        Some(f) => crate::outpath::agree(f.as_str(), f, a.output.as_deref(), &table)?.to_string(),
         None => crate::outpath::infer(
             a.output.as_deref(),
             &[("txt", "text"), ("text", "text"), ("json", "json")],
@@ -64,6 +65,11 @@ fn rules_text(out: &mut dyn Write) -> std::io::Result<()> {
         for l in mqdiag_report::layout::wrap(r.advice, 80, "    ") {
             writeln!(out, "{l}")?;
         }
+        let parts = format!("rule, {}", fingerprint_parts(r).join(", "));
+        writeln!(out, "  Fingerprint (identity that survives a restart):")?;
+        for l in mqdiag_report::layout::wrap(&parts, 80, "    ") {
+            writeln!(out, "{l}")?;
+        }
     }
     Ok(())
 }
@@ -81,6 +87,9 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
                     "key": t.key, "default": t.default, "unit": t.unit, "description": t.doc
                 })).collect::<Vec<_>>(),
                 "advice": r.advice,
+                "fingerprint": std::iter::once("rule")
+                    .chain(fingerprint_parts(r))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -88,4 +97,9 @@ fn rules_json(out: &mut dyn Write) -> std::io::Result<()> {
     let doc = serde_json::json!({"schema_version": 1, "rules": v});
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")
+}
+
+/// The parts of a rule's fingerprint besides the rule id, by name.
+fn fingerprint_parts(r: &mqdiag_analysis::passes::RuleInfo) -> Vec<&'static str> {
+    r.fingerprint.iter().map(|p| p.name()).collect()
 }

@@ -8,7 +8,7 @@ use mqdiag_analysis::rows::RowMerged;
 use mqdiag_model::sink::RowSpec;
 use mqdiag_report::output::timeline::write_header;
 use regex::Regex;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 pub fn run(a: TimelineArgs) -> Result<i32, String> {
@@ -18,21 +18,24 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
         .map(Regex::new)
         .transpose()
         .map_err(|e| format!("--grep: {e}"))?;
+    let table = [
+        ("txt", TimelineFormat::Text),
+        ("text", TimelineFormat::Text),
+        ("csv", TimelineFormat::Csv),
+        ("jsonl", TimelineFormat::Jsonl),
+        // The exports are JSON lines too: named for their schema.
+        ("otlp.jsonl", TimelineFormat::Otlp),
+        ("otlp.json", TimelineFormat::Otlp),
+        ("ecs.ndjson", TimelineFormat::Ecs),
+        ("ecs.jsonl", TimelineFormat::Ecs),
+        ("ndjson", TimelineFormat::Jsonl),
+        #[cfg(feature = "parquet")]
+        ("parquet", TimelineFormat::Parquet),
+    ];
+    let o = a.input.output.as_deref();
     let format = match a.format {
-        Some(f) => f,
-        None => infer(
-            a.input.output.as_deref(),
-            &[
-                ("txt", TimelineFormat::Text),
-                ("text", TimelineFormat::Text),
-                ("csv", TimelineFormat::Csv),
-                ("jsonl", TimelineFormat::Jsonl),
-                #[cfg(feature = "parquet")]
-                ("parquet", TimelineFormat::Parquet),
-            ],
-            "timeline",
-        )?
-        .unwrap_or(TimelineFormat::Text),
+        Some(f) => crate::outpath::agree(f, &crate::outpath::value_name(&f), o, &table)?,
+        None => infer(o, &table, "timeline")?.unwrap_or(TimelineFormat::Text),
     };
     let mut out = a.input.writer()?;
     // With `--redact`: a first pass learns every name, so the rows (which
@@ -66,9 +69,64 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
     // Rows are rendered by the workers; the merge only orders and copies.
     let mut merged = RowMerged::new(sources, Arc::new(spec(format)), a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
-    io_result(write_header(&mut out, format).and_then(|_| merged.write_all(&mut out, &window)))?;
+    // A text timeline says how it was cut and whether it was redacted,
+    // above its rows, when it was (the other formats are rows only).
+    let mut head = Vec::new();
+    if matches!(format, mqdiag_model::sink::TimelineFormat::Text)
+        && let Some(l) = (mqdiag_report::calls::CallsRun {
+            window: window.is_set().then(|| window.describe()),
+            redact: redact.is_some(),
+        })
+        .line()
+    {
+        io_result(writeln!(head, "# {l}"))?;
+    }
+    io_result(write_header(&mut head, format))?;
+    // Written with the first row, so that a run that fails (an empty
+    // window) writes nothing.
+    let mut lazy = HeadFirst {
+        out: &mut out,
+        head,
+    };
+    let rows = match merged.write_all(&mut lazy, &window) {
+        Ok(n) => n,
+        // A closed pipe ends the run quietly (`io_result`).
+        Err(e) => io_result(Err(e)).map(|_| 0)?,
+    };
     let inputs = merged.finish();
+    mqdiag_analysis::engine::EmptyWindow::check(&window, rows, a.input.allow_empty, &inputs)
+        .map_err(|e| e.to_string())?;
+    io_result(lazy.flush_head())?;
     finish(&a, inputs, out)
+}
+
+/// A writer that writes `head` before its first bytes (or at
+/// `flush_head`, for an output with no rows).
+struct HeadFirst<'a> {
+    out: &'a mut Output,
+    head: Vec<u8>,
+}
+
+impl HeadFirst<'_> {
+    fn flush_head(&mut self) -> io::Result<()> {
+        if !self.head.is_empty() {
+            let head = std::mem::take(&mut self.head);
+            self.out.write_all(&head)?;
+        }
+        Ok(())
+    }
+}
+
+impl Write for HeadFirst<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !buf.is_empty() {
+            self.flush_head()?;
+        }
+        self.out.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// What every timeline does once its rows are written: exit 2 when nothing

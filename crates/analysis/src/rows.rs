@@ -50,10 +50,10 @@ impl Batch for RowBatch {
 
 impl RowBatch {
     /// The front row's key and bytes, taken.
-    fn take_front(&mut self) -> Option<(i64, &[u8])> {
+    fn take_front(&mut self) -> Option<(i64, i32, &[u8])> {
         let r = *self.rows.get(self.pos)?;
         self.pos += 1;
-        Some((r.key, &self.bytes[r.start..r.end]))
+        Some((r.key, r.offset, &self.bytes[r.start..r.end]))
     }
 
     fn front_time(&self) -> Option<Ts> {
@@ -292,20 +292,30 @@ impl RowMerged {
     }
 
     /// Write every row whose time is in `window`, in order.
-    pub fn write_all(&mut self, out: &mut dyn Write, window: &TimeWindow) -> io::Result<()> {
+    /// Returns how many rows were in the window.
+    pub fn write_all(&mut self, out: &mut dyn Write, window: &TimeWindow) -> io::Result<u64> {
         let nanos = |t: &Option<Ts>, none: i64| {
             t.as_ref()
                 .map_or(none, |t| t.timestamp_nanos_opt().unwrap_or(i64::MAX))
         };
+        // Instants compare as keys; a wall-clock bound needs each row's
+        // offset.
+        let local = window.is_local();
         let (lo, hi) = (
             nanos(&window.since, i64::MIN),
             nanos(&window.until, i64::MAX),
         );
+        let mut written = 0u64;
         let mut buf: Vec<u8> = Vec::with_capacity(OUT_CHUNK + (64 << 10));
         while let Some(i) = self.0.top() {
-            if let Some((k, row)) = self.0.batch(i).take_front()
-                && (lo..=hi).contains(&k)
+            if let Some((k, off, row)) = self.0.batch(i).take_front()
+                && (if local {
+                    window.contains_key(k, off)
+                } else {
+                    (lo..=hi).contains(&k)
+                })
             {
+                written += 1;
                 buf.extend_from_slice(row);
                 if buf.len() >= OUT_CHUNK {
                     out.write_all(&buf)?;
@@ -314,7 +324,8 @@ impl RowMerged {
             }
             self.0.advance_top();
         }
-        out.write_all(&buf)
+        out.write_all(&buf)?;
+        Ok(written)
     }
 
     /// Per-file facts, once the rows are written (or given up).

@@ -18,11 +18,22 @@ pub(crate) enum End {
     Until,
 }
 
-/// What a window text was: a time of day alone may wrap past midnight.
+/// What a window text was: an instant (RFC 3339, with its offset), a
+/// local date or date and time (no offset), or a time of day alone (which
+/// may wrap past midnight).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Form {
+pub enum Form {
+    Instant,
     Absolute,
     TimeOfDay,
+}
+
+impl Form {
+    /// Whether the text stated no offset: a wall-clock time, which each
+    /// file's own clock reads (see `WindowSpec::resolve`).
+    pub fn is_local(self) -> bool {
+        self != Form::Instant
+    }
 }
 
 /// Why a window text could not be read, or the window is empty.
@@ -92,7 +103,7 @@ pub(crate) fn parse(
 ) -> Result<(Ts, Form), WindowError> {
     let s = s.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Ok((t, Form::Absolute));
+        return Ok((t, Form::Instant));
     }
     if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         let t = match end {
@@ -123,6 +134,20 @@ pub fn resolve(
     off: FixedOffset,
     day: NaiveDate,
 ) -> Result<(Option<Ts>, Option<Ts>), WindowError> {
+    let (s, u) = resolve_forms(since, until, off, day)?;
+    Ok((s.map(|x| x.0), u.map(|x| x.0)))
+}
+
+/// Both ends, with the form each was written in.
+pub type Ends = (Option<(Ts, Form)>, Option<(Ts, Form)>);
+
+/// As `resolve`, with each end's form.
+pub fn resolve_forms(
+    since: Option<&str>,
+    until: Option<&str>,
+    off: FixedOffset,
+    day: NaiveDate,
+) -> Result<Ends, WindowError> {
     let s = since.map(|x| parse(x, End::Since, off, day)).transpose()?;
     let u = until.map(|x| parse(x, End::Until, off, day)).transpose()?;
     if let (Some((st, sf)), Some((ut, uf))) = (s, u)
@@ -134,7 +159,7 @@ pub fn resolve(
             times_of_day: sf == Form::TimeOfDay && uf == Form::TimeOfDay,
         });
     }
-    Ok((s.map(|x| x.0), u.map(|x| x.0)))
+    Ok((s, u))
 }
 
 #[cfg(test)]

@@ -99,6 +99,7 @@ pub(crate) fn document(f: &Finding, r: &Report) -> Value {
     }
     let mut mq = json!({
         "count": f.count,
+        "severity_reason": f.severity_reason,
         "baseline": f.baseline,
         "metrics": serde_json::to_value(&f.metrics).unwrap_or(Value::Null),
         "evidence": f.evidence.iter().map(evidence).collect::<Vec<_>>(),

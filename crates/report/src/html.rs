@@ -271,6 +271,7 @@ fn finding(
         _ => {}
     }
     facts.push(format!("Count: {}", thousands(f.count)));
+    facts.push(format!("Severity: {}", esc(&f.severity_reason)));
     writeln!(out, "<p>{}</p>", facts.join(" · "))?;
     if let Some(c) = chart {
         super::charts::html_chart(out, &c)?;

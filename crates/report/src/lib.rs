@@ -156,6 +156,8 @@ impl Kind {
         ("htm", Kind::Html),
         ("sarif", Kind::Sarif),
         ("sarif.json", Kind::Sarif),
+        ("ecs.ndjson", Kind::Ecs),
+        ("ecs.json", Kind::Ecs),
     ];
 }
 

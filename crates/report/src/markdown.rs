@@ -121,7 +121,11 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
     writeln!(out, "### {n}. {}", quoted(&f.title, false))?;
     writeln!(out)?;
     let mut facts = vec![
-        format!("**Severity:** {}", f.severity.as_str()),
+        format!(
+            "**Severity:** {} ({})",
+            f.severity.as_str(),
+            md_cell(&f.severity_reason)
+        ),
         format!("**Rule:** `{}`", f.rule),
         format!("**Count:** {}", thousands(f.count)),
     ];

@@ -31,6 +31,9 @@ pub struct Window {
     pub until: Option<String>,
     pub from: Option<String>,
     pub to: Option<String>,
+    /// `file` when a bound without an offset is read on each file's own
+    /// clock, `instant` otherwise.
+    pub clock: &'static str,
 }
 
 impl Window {
@@ -41,8 +44,13 @@ impl Window {
             .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k} {v}")))
             .collect();
         let end = |t: &Option<String>| t.clone().unwrap_or_else(|| "…".to_string());
+        let clock = if self.clock == "file" {
+            " (times without an offset on each file's own clock)"
+        } else {
+            ""
+        };
         format!(
-            "time window: {}, read as {} .. {}",
+            "time window: {}, read as {} .. {}{clock}",
             given.join(" "),
             end(&self.from),
             end(&self.to)
@@ -176,6 +184,7 @@ mod tests {
             until: None,
             from: Some("2025-03-14T06:22:00-04:00".into()),
             to: None,
+            clock: "instant",
         });
         assert_eq!(
             r.lines(9),

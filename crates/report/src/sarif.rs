@@ -87,6 +87,7 @@ fn result(f: &Finding, rule_index: Option<usize>, baseline_used: bool) -> Value 
         "partialFingerprints": {"mqdiag/v1": f.fingerprint},
         "properties": {
             "count": f.count,
+            "severity_reason": f.severity_reason,
             "subject": f.subject,
             "metrics": f.metrics,
             "first": f.first.as_ref().map(mqdiag_model::timefmt::rfc3339),

@@ -117,6 +117,13 @@ fn finding(out: &mut dyn Write, n: usize, f: &Finding) -> io::Result<()> {
         (None, None) => {}
     }
     writeln!(out, "    count    {}", f.count)?;
+    for (i, l) in wrap(&f.severity_reason, WIDTH, "             ")
+        .into_iter()
+        .enumerate()
+    {
+        let label = if i == 0 { "severity" } else { "" };
+        writeln!(out, "    {label:<9}{}", l.trim_start())?;
+    }
     // Metrics, packed `name=value` into lines.
     let items: Vec<String> = f
         .metrics

@@ -135,9 +135,14 @@ pub(crate) fn assign_input(r: &mut Redactor, fi: &FileInfo) {
 /// Replace names in an input's facts.
 pub fn redact_input(r: &Redactor, fi: &mut FileInfo) {
     fi.path = r.apply(&fi.path);
-    for v in [&mut fi.host, &mut fi.qmgr, &mut fi.process]
-        .into_iter()
-        .flatten()
+    for v in [
+        &mut fi.host,
+        &mut fi.qmgr,
+        &mut fi.process,
+        &mut fi.utc_offset_source,
+    ]
+    .into_iter()
+    .flatten()
     {
         *v = r.apply(v);
     }

@@ -12,6 +12,8 @@
 mod baseline;
 mod facts;
 mod order;
+#[cfg(test)]
+pub(crate) use order::seal_all;
 
 pub use baseline::read_baseline;
 pub(crate) use facts::{assign_input, learn_input};
@@ -44,6 +46,65 @@ pub enum Error {
     Baseline(String),
     /// The names to redact passed the redactor's budget.
     Redaction(OverBudget),
+    /// The window excludes every event (and `--allow-empty` is absent).
+    EmptyWindow(EmptyWindow),
+}
+
+/// A window that excludes every event: the window and the inputs' span.
+#[derive(Debug, Clone)]
+pub struct EmptyWindow {
+    pub window: TimeWindow,
+    /// The first and last event of the inputs, on their own clocks.
+    pub span: (Ts, Ts),
+}
+
+impl EmptyWindow {
+    /// An error when `window` is set, nothing was in it and empty windows
+    /// are not allowed; `inputs` give the span.
+    pub fn check(
+        window: &TimeWindow,
+        in_window: u64,
+        allow_empty: bool,
+        inputs: &[FileInfo],
+    ) -> Result<(), Error> {
+        if !window.is_set() || in_window > 0 || allow_empty {
+            return Ok(());
+        }
+        // A verb that builds only some events (`calls`) saw none in the
+        // window: the window is empty only if no file's span meets it.
+        if inputs.iter().any(|i| match (&i.first, &i.last) {
+            (Some(a), Some(b)) => window.overlaps(a, b),
+            _ => false,
+        }) {
+            return Ok(());
+        }
+        let first = inputs.iter().filter_map(|i| i.first).min();
+        let last = inputs.iter().filter_map(|i| i.last).max();
+        // No dated event at all: nothing was read, which the verbs say.
+        let Some(span) = first.zip(last) else {
+            return Ok(());
+        };
+        Err(Error::EmptyWindow(EmptyWindow {
+            window: *window,
+            span,
+        }))
+    }
+}
+
+impl std::fmt::Display for EmptyWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the window {} excludes every event",
+            self.window.describe()
+        )?;
+        write!(
+            f,
+            "; the inputs span {} .. {} (--allow-empty accepts an empty window)",
+            mqdiag_model::timefmt::rfc3339(&self.span.0),
+            mqdiag_model::timefmt::rfc3339(&self.span.1)
+        )
+    }
 }
 
 impl std::fmt::Display for Error {
@@ -54,6 +115,7 @@ impl std::fmt::Display for Error {
             Error::Window(e) => e.fmt(f),
             Error::Baseline(m) => f.write_str(m),
             Error::Redaction(e) => e.fmt(f),
+            Error::EmptyWindow(e) => e.fmt(f),
         }
     }
 }
@@ -80,8 +142,10 @@ impl From<OpenError> for Error {
 pub struct WindowSpec {
     pub since: Option<String>,
     pub until: Option<String>,
-    /// The offset local forms are meant in; else the first event's.
+    /// The offset local forms are meant in; else each file's own clock.
     pub tz: Option<FixedOffset>,
+    /// A window that excludes every event is not an error.
+    pub allow_empty: bool,
 }
 
 impl WindowSpec {
@@ -89,9 +153,11 @@ impl WindowSpec {
         self.since.is_some() || self.until.is_some()
     }
 
-    /// The window's instants: local forms in `tz`, else in the offset of
-    /// `first` (the first event of a trace or error log, else of any
-    /// input), on its day.
+    /// The window's bounds. Forms with an offset (RFC 3339) are instants;
+    /// forms without one are read in `tz` when given, else on each file's
+    /// own clock (a wall-clock bound, see `TimeWindow`). A time of day is
+    /// on the day of `first` (the first event of a trace or error log,
+    /// else of any input), whose offset also gives the bound shown.
     pub fn resolve(&self, first: Option<&Ts>) -> Result<TimeWindow, Error> {
         if !self.is_set() {
             return Ok(TimeWindow::default());
@@ -101,14 +167,22 @@ impl WindowSpec {
         let day = first
             .map(|f| f.with_timezone(&off).date_naive())
             .unwrap_or_default();
-        let (since, until) = mqdiag_model::timewindow::resolve(
+        let (since, until) = mqdiag_model::timewindow::resolve_forms(
             self.since.as_deref(),
             self.until.as_deref(),
             off,
             day,
         )
         .map_err(Error::Window)?;
-        Ok(TimeWindow { since, until })
+        let local = |e: &Option<(Ts, mqdiag_model::timewindow::Form)>| {
+            self.tz.is_none() && e.is_some_and(|(_, f)| f.is_local())
+        };
+        Ok(TimeWindow {
+            since_local: local(&since),
+            until_local: local(&until),
+            since: since.map(|x| x.0),
+            until: until.map(|x| x.0),
+        })
     }
 }
 
@@ -248,6 +322,10 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         p.calls_rows(&rows);
     }
     let mut findings: Vec<Finding> = passes.iter_mut().flat_map(|p| p.finish(&inputs)).collect();
+    name_processes(&mut findings, &inputs);
+    for f in &mut findings {
+        severity_reason(f);
+    }
     // Before redaction: what the configuration adds is redacted with the rest.
     crate::explain::explain_all(&mut findings, &inputs);
     if let Some(r) = &opts.redactor {
@@ -322,14 +400,19 @@ pub fn each_event(
     watch: &mut dyn Watch,
 ) -> Result<(Vec<FileInfo>, TimeWindow), Error> {
     let mut merged = Merged::with_jobs(sources, jobs);
+    let spec = window;
     let window = window.resolve(merged.reference_ts().as_ref())?;
     watch.window(&window);
+    let mut in_window = 0u64;
     while let Some(e) = merged.next_ref() {
         if window.contains(&e.ts) {
+            in_window += 1;
             watch.event(e);
         }
     }
-    Ok((merged.finish(), window))
+    let inputs = merged.finish();
+    EmptyWindow::check(&window, in_window, spec.allow_empty, &inputs)?;
+    Ok((inputs, window))
 }
 
 /// `--redact`'s first pass: learn every name the opened inputs show, from
@@ -387,3 +470,49 @@ pub fn count_calls(
 
 #[cfg(test)]
 mod tests;
+
+/// A finding about one process (a pid) gets the host and program of the
+/// file that process wrote, where the rule did not set them: they are
+/// what identifies the process across a restart (the fingerprint's
+/// parts), and what a reader recognises.
+fn name_processes(findings: &mut [Finding], inputs: &[FileInfo]) {
+    let by_path: std::collections::HashMap<&str, &FileInfo> =
+        inputs.iter().map(|i| (i.path.as_str(), i)).collect();
+    for f in findings {
+        let Some(pid) = f.subject.pid else { continue };
+        let wrote = f
+            .evidence
+            .iter()
+            .filter_map(|e| by_path.get(e.path.as_str()))
+            .find(|i| i.pid == Some(pid));
+        if let Some(i) = wrote {
+            if f.subject.host.is_none() {
+                f.subject.host = i.host.clone();
+            }
+            if f.subject.program.is_none() {
+                f.subject.program = i.process.clone();
+            }
+        }
+    }
+}
+
+/// A finding's `severity_reason` where its rule gave none: the rule's
+/// default, or that the rule graded it from what it found.
+fn severity_reason(f: &mut Finding) {
+    if !f.severity_reason.is_empty() {
+        return;
+    }
+    let Some(r) = crate::passes::rule(&f.rule) else {
+        return;
+    };
+    f.severity_reason = if f.severity == r.severity {
+        format!("{}: the default of rule {}", f.severity.as_str(), r.id)
+    } else {
+        format!(
+            "{}, not the rule's default {}: graded by rule {} from what it found (`mqdiag rules` says how)",
+            f.severity.as_str(),
+            r.severity.as_str(),
+            r.id
+        )
+    };
+}

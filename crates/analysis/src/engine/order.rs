@@ -33,9 +33,9 @@ pub(super) fn order(findings: &mut [Finding]) {
 
 /// Seal every finding; fingerprints that still collide get a suffix in
 /// their (stable) order so each one is unique in the report.
-pub(super) fn seal_all(findings: &mut [Finding]) {
+pub(crate) fn seal_all(findings: &mut [Finding]) {
     for f in findings.iter_mut() {
-        f.seal();
+        f.seal(crate::passes::rule(&f.rule).map_or(&[], |r| r.fingerprint));
     }
     let mut seen: HashMap<String, u32> = HashMap::new();
     for f in findings.iter_mut() {

@@ -650,6 +650,13 @@ impl RuleRows {
             .filter(|s| *s > worst)
             .map(|s| (s, words.raised_because.as_str()));
         let (severity, why) = self.severity(words.severity.unwrap_or(worst), &g, newest);
+        let reason = match (&why, raised) {
+            (Some(why), _) => why.trim_matches(['(', ')']).to_string(),
+            (None, Some((s, because))) => {
+                format!("{}, not {}: {because}", s.as_str(), worst.as_str())
+            }
+            (None, None) => format!("{}: the worst of its messages", severity.as_str()),
+        };
         let title = match (why, raised) {
             (Some(why), _) => format!("{} {why}", words.title),
             (None, Some((s, because))) => format!(
@@ -678,6 +685,7 @@ impl RuleRows {
             .kept_evidence(g.evidence())
             .advice(words.advice)
             .with(|f| {
+                f.severity_reason = reason;
                 if members.len() > 1 {
                     f.breakdown = g.breakdown();
                 }
@@ -1130,7 +1138,7 @@ mod tests {
                 .iter_mut()
                 .flat_map(|p| p.finish(&[]))
                 .map(|mut f| {
-                    f.seal();
+                    f.seal(crate::passes::rule(&f.rule).map_or(&[], |r| r.fingerprint));
                     format!("{f:?}")
                 })
                 .collect();

@@ -59,6 +59,11 @@ mod tests {
             assert!(!r.summary.is_empty() && !r.trigger.is_empty() && !r.advice.is_empty());
             // Every finding names what it measured: a rule states which.
             assert!(!r.metrics.is_empty(), "{} declares no metrics", r.id);
+            assert!(
+                !r.fingerprint.is_empty(),
+                "{} names no part of its fingerprint",
+                r.id
+            );
             for t in r.thresholds {
                 assert!(
                     t.default >= t.min && t.default <= t.max,

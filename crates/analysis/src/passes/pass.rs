@@ -108,6 +108,12 @@ pub struct RuleInfo {
     /// or dropping one breaks the contract; the end-to-end tests check
     /// each finding of a run over the fixtures has its rule's.
     pub metrics: &'static [&'static str],
+    /// What a finding's fingerprint is built from besides the rule id:
+    /// the parts of its identity that survive a restart (never a pid,
+    /// thread, handle, file name or time). `mqdiag rules` prints them;
+    /// a subject field a finding carries is either one of them or an
+    /// incarnation (pid, tid, ident), which the end-to-end tests check.
+    pub fingerprint: &'static [mqdiag_model::findings::Part],
     /// Trace function families whose entries and exits the pass reads.
     pub(crate) functions: &'static [mqdiag_readers::catalog::functions::Family],
     /// Literal text a trace text line must contain for the pass to read it.
@@ -180,6 +186,7 @@ impl RuleInfo {
         thresholds: &[],
         advice: "",
         metrics: &[],
+        fingerprint: &[],
         functions: &[],
         keywords: &[],
         mqi_calls: false,

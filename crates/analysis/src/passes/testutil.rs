@@ -137,9 +137,7 @@ pub(crate) fn run_with(
         p.observe(e);
     }
     let mut out = p.finish(inputs);
-    for f in &mut out {
-        f.seal();
-    }
+    crate::engine::seal_all(&mut out);
     out
 }
 

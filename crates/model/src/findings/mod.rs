@@ -314,7 +314,8 @@ impl Metric {
                 }
             }
             Metric::Str(s) => s.clone(),
-            Metric::Null => "null".to_string(),
+            // Text for people: a value the source could not supply.
+            Metric::Null => "unknown".to_string(),
         }
     }
 }
@@ -491,6 +492,9 @@ impl Breakdown {
 pub struct Finding {
     pub rule: String,
     pub severity: Severity,
+    /// Why the finding has its severity, in one line: the rule's default,
+    /// or what raised or lowered it.
+    pub severity_reason: String,
     pub title: String,
     #[serde(serialize_with = "ser_opt_ts")]
     pub first: Option<Ts>,
@@ -527,6 +531,7 @@ impl Finding {
         Finding {
             rule: rule.to_string(),
             severity,
+            severity_reason: String::new(),
             title: title.into(),
             first: None,
             last: None,
@@ -575,33 +580,89 @@ impl Finding {
             e.text = r.apply(&e.text);
         }
         self.advice = r.apply(&self.advice);
+        self.severity_reason = r.apply(&self.severity_reason);
         // Chart series are named by address, channel or program.
         if let Some(c) = &mut self.chart {
             c.rename_series(|s| r.apply(s));
         }
     }
 
-    /// Compute the fingerprint: rule, key, subject and the evidence paths;
-    /// nothing that changes from run to run.
-    pub fn seal(&mut self) {
+    /// Compute the fingerprint from the rule and the parts of its
+    /// identity the rule names (`RuleInfo::fingerprint`): what survives a
+    /// restart. Pids, thread ids, connection handles, file names and times
+    /// stay out, so a restarted process or a capture under another path
+    /// keeps its findings' fingerprints.
+    pub fn seal(&mut self, parts: &[Part]) {
         let mut h = Fnv::new();
         h.write(self.rule.as_bytes());
-        h.write(b"\0");
-        h.write(self.key.as_bytes());
-        h.write(b"\0");
-        h.write(
-            serde_json::to_string(&self.subject)
-                .unwrap_or_default()
-                .as_bytes(),
-        );
-        let mut paths: Vec<&str> = self.evidence.iter().map(|e| e.path.as_str()).collect();
-        paths.sort_unstable();
-        paths.dedup();
-        for p in paths {
+        for p in parts {
             h.write(b"\0");
-            h.write(p.as_bytes());
+            h.write(p.name().as_bytes());
+            h.write(b"=");
+            h.write(p.value(self).unwrap_or("").as_bytes());
         }
         self.fingerprint = format!("{}:{:016x}", self.rule, h.finish());
+    }
+}
+
+/// One part of a finding's identity that its fingerprint is built from.
+/// Each rule lists its own (`RuleInfo::fingerprint`); none of them is an
+/// incarnation (pid, thread, handle, file name, time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Qmgr,
+    Channel,
+    /// The host the finding is about or that wrote its evidence.
+    Host,
+    /// The connection name or IP address.
+    Address,
+    Queue,
+    Program,
+    /// The rule's own key (`Finding::key`), named for people (`message
+    /// id`, `probe id, major error, program`); it never holds a pid or a
+    /// file name.
+    Key(&'static str),
+}
+
+impl Part {
+    /// The part's name in `mqdiag rules`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Part::Qmgr => "queue manager",
+            Part::Channel => "channel",
+            Part::Host => "host",
+            Part::Address => "connection name",
+            Part::Queue => "queue",
+            Part::Program => "program",
+            Part::Key(what) => what,
+        }
+    }
+
+    /// The finding's value of this part, if it has one.
+    pub fn value<'a>(&self, f: &'a Finding) -> Option<&'a str> {
+        let s = &f.subject;
+        match self {
+            Part::Qmgr => s.qmgr.as_deref(),
+            Part::Channel => s.channel.as_deref(),
+            Part::Host => s.host.as_deref(),
+            Part::Address => s.address.as_deref(),
+            Part::Queue => s.queue.as_deref(),
+            Part::Program => s.program.as_deref(),
+            Part::Key(_) => Some(f.key.as_str()).filter(|k| !k.is_empty()),
+        }
+    }
+
+    /// Whether the subject field `field` (its JSON name) is this part.
+    pub fn is_subject_field(&self, field: &str) -> bool {
+        matches!(
+            (self, field),
+            (Part::Qmgr, "qmgr")
+                | (Part::Channel, "channel")
+                | (Part::Host, "host")
+                | (Part::Address, "address")
+                | (Part::Queue, "queue")
+                | (Part::Program, "program")
+        )
     }
 }
 

@@ -40,7 +40,8 @@ fn metrics_in_human_units() {
         "3.3 MB/s"
     );
     assert_eq!(Metric::Int(2048).display_named("send_final"), "2,048 B");
-    assert_eq!(Metric::Null.display_named("max_us"), "null");
+    // Text for people shows no `null` (issue 41); JSON keeps null.
+    assert_eq!(Metric::Null.display_named("max_us"), "unknown");
     assert_eq!(
         Metric::Str("AMQ9209".into()).display_named("message_id"),
         "AMQ9209"
@@ -77,34 +78,48 @@ fn metrics_keep_order_and_round() {
 }
 
 #[test]
-fn fingerprint_is_stable_and_depends_on_subject_and_paths() {
-    let mut a = Finding::new("qtime-growth", Severity::Warning, "t1");
+fn fingerprint_is_identity_not_incarnation() {
+    const PARTS: &[Part] = &[Part::Host, Part::Program, Part::Key("verb and reason")];
+    let mut a = Finding::new("mqi-failures", Severity::Warning, "t1");
     a.subject.pid = Some(1);
+    a.subject.program = Some("ordersvc".into());
+    a.key = "MQCONNX:2035".into();
     a.evidence.push(Evidence {
-        path: "x/a.FMT".into(),
+        path: "x/AMQ1.0.FMT".into(),
         line: 3,
         text: "one".into(),
         offset: None,
     });
+    // A restart: another pid, thread, handle, file, line and title.
     let mut b = a.clone();
     b.title = "another title".into();
+    b.subject.pid = Some(2);
+    b.subject.tid = Some(9);
+    b.subject.ident = Some("RSESS:000002".into());
+    b.evidence[0].path = "y/AMQ2.0.FMT".into();
     b.evidence[0].line = 9;
-    a.seal();
-    b.seal();
-    // Title and line numbers do not change the fingerprint.
+    a.seal(PARTS);
+    b.seal(PARTS);
     assert_eq!(a.fingerprint, b.fingerprint);
-    assert!(a.fingerprint.starts_with("qtime-growth:"));
-    assert_eq!(a.fingerprint.len(), "qtime-growth:".len() + 16);
+    assert!(a.fingerprint.starts_with("mqi-failures:"));
+    assert_eq!(a.fingerprint.len(), "mqi-failures:".len() + 16);
+    // Each part of the identity tells findings apart.
     let mut c = a.clone();
-    c.subject.pid = Some(2);
-    c.seal();
+    c.subject.program = Some("billing".into());
+    c.seal(PARTS);
     assert_ne!(a.fingerprint, c.fingerprint);
     let mut d = a.clone();
-    d.evidence[0].path = "y/a.FMT".into();
-    d.seal();
+    d.key = "MQCONNX:2059".into();
+    d.seal(PARTS);
     assert_ne!(a.fingerprint, d.fingerprint);
+    // A value moved from one part to another is another identity.
     let mut e = a.clone();
-    e.key = "AMQ9202".into();
-    e.seal();
+    e.subject.host = e.subject.program.take();
+    e.seal(PARTS);
     assert_ne!(a.fingerprint, e.fingerprint);
+    // A subject field the rule does not name is not part of it.
+    let mut g = a.clone();
+    g.subject.queue = Some("Q1".into());
+    g.seal(PARTS);
+    assert_eq!(a.fingerprint, g.fingerprint);
 }

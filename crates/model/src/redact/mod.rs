@@ -207,6 +207,19 @@ fn run_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '#' | '%')
 }
 
+/// Whether a dotted name ends like a file's (`SYSA.yyddd.txt` is a file
+/// of the system `SYSA`, not one of its domain names): the file keeps its
+/// own name beside the token, so two files never print as one.
+fn file_name(rest: &str) -> bool {
+    const EXT: &[&str] = &[
+        "txt", "log", "json", "jsonl", "ndjson", "csv", "fmt", "trc", "trs", "fdc", "out", "gz",
+        "zip", "tar", "tgz", "xml", "ini", "dat", "html", "md", "lst",
+    ];
+    rest.rsplit('.')
+        .next()
+        .is_some_and(|ext| EXT.iter().any(|e| ext.eq_ignore_ascii_case(e)))
+}
+
 /// Whether an attribute's name says its value is a secret (no allocation:
 /// asked for every attribute of every row written).
 fn secret_name(k: &str) -> bool {
@@ -878,6 +891,15 @@ impl Redactor {
                 cat,
                 key: buf.clone(),
             });
+        } else if word.is_ascii()
+            && let Some((skip, len, cat)) = self.zos_hit(buf)
+        {
+            out.push(Hit {
+                a: a + skip,
+                b: a + skip + len,
+                cat,
+                key: buf[skip..skip + len].to_string(),
+            });
         } else if let Some(fq) = self.fqdn(word) {
             out.push(Hit {
                 a,
@@ -888,6 +910,30 @@ impl Redactor {
         } else if word.contains(['.', '_', '-']) {
             self.part_hits(word, a, out);
         }
+    }
+
+    /// A z/OS form of a known name in the (lowercased) word: a command
+    /// prefix before a subsystem name (`%MQ1A`, `+CSQ9`, `#QM1`) and the
+    /// address spaces named after it (`MQ1ACHIN`, `MQ1AMSTR`): where the
+    /// name starts in the word, its length and category.
+    #[inline(always)]
+    fn zos_hit(&self, w: &str) -> Option<(usize, usize, Cat)> {
+        let b = w.as_bytes();
+        if b.len() > 1
+            && matches!(b[0], b'%' | b'$' | b'#' | b'@' | b'+' | b'?')
+            && let Some(&cat) = self.names.get(&w[1..])
+        {
+            return Some((1, w.len() - 1, cat));
+        }
+        for suffix in ["chin", "mstr"] {
+            if let Some(name) = w.strip_suffix(suffix)
+                && !name.is_empty()
+                && let Some(&cat) = self.names.get(name)
+            {
+                return Some((0, name.len(), cat));
+            }
+        }
+        None
     }
 
     /// The key and category a name found by pattern is replaced with: its
@@ -912,6 +958,7 @@ impl Redactor {
         let (first, rest) = word.split_once('.')?;
         if rest.bytes().any(|b| b.is_ascii_uppercase())
             || !rest.bytes().any(|b| b.is_ascii_lowercase())
+            || file_name(rest)
         {
             return None;
         }
@@ -933,6 +980,16 @@ impl Redactor {
                         b: at + part.len(),
                         cat,
                         key,
+                    });
+                } else if part.is_ascii()
+                    && let Some((skip, len, cat)) = self.zos_hit(&key)
+                {
+                    // `MQ1ACHIN.JESMSGLG.txt`: a job's file.
+                    out.push(Hit {
+                        a: at + skip,
+                        b: at + skip + len,
+                        cat,
+                        key: key[skip..skip + len].to_string(),
                     });
                 }
             }

@@ -249,3 +249,26 @@ fn many_names_scan_and_a_budget_fails() {
          refusing to write output that could leak names"
     );
 }
+
+/// z/OS forms of a subsystem and system name: the command prefix, the
+/// address spaces named after the subsystem, a console log named after
+/// its system; the file keeps its own name beside the token.
+#[test]
+fn zos_names_in_command_prefixes_jobs_and_file_names() {
+    let r = learnt(&[(Cat::Qmgr, "MQ1A"), (Cat::Host, "SYSA")]);
+    assert_eq!(
+        r.apply("CSQX209E %MQ1A CSQXRESP Connection unexpectedly terminated"),
+        "CSQX209E %qmgr-1 CSQXRESP Connection unexpectedly terminated"
+    );
+    assert_eq!(r.apply("START MQ1ACHIN"), "START qmgr-1CHIN");
+    assert_eq!(r.apply("job MQ1AMSTR"), "job qmgr-1MSTR");
+    assert_eq!(
+        r.apply("zos/MQ1ACHIN.JESMSGLG.txt"),
+        "zos/qmgr-1CHIN.JESMSGLG.txt"
+    );
+    // Two files of one system stay two files.
+    assert_eq!(r.apply("logs/SYSA.yyddd.txt"), "logs/host-1.yyddd.txt");
+    assert_eq!(r.apply("logs/SYSA.yyyyddd.txt"), "logs/host-1.yyyyddd.txt");
+    // Words that merely end like a job are left alone.
+    assert_eq!(r.apply("MACHIN CHIN MSTR"), "MACHIN CHIN MSTR");
+}

@@ -412,6 +412,18 @@ impl<'a> Expander<'a> {
         self.report_refused(display);
     }
 
+    /// A stream named on the command line (standard input, a pipe), copied
+    /// into `blob`: an archive is opened, anything else is one input.
+    pub(crate) fn stream(&mut self, blob: Range, display: &str, name: &str) {
+        self.archive_expanded = 0;
+        if self.out.full() {
+            return self.out.left_out(display);
+        }
+        self.refused = 0;
+        self.blob(blob, display, name, None, 0);
+        self.report_refused(display);
+    }
+
     /// Bytes that may be an archive, `depth` layers down.
     fn blob(
         &mut self,

@@ -7,6 +7,7 @@ pub(crate) mod blob;
 pub(crate) mod dedupe;
 pub(crate) mod gz;
 pub mod limits;
+pub mod stream;
 mod zip_directory;
 
 use mqdiag_model::event::{Format, Origin};
@@ -209,6 +210,10 @@ pub struct Discovered {
     cap: Option<usize>,
     /// The archive files read (their members are `Range`/`Zip` inputs).
     pub archive_files: Vec<PathBuf>,
+    /// Paths named on the command line that do not exist or cannot be
+    /// opened, as `path: why`: errors the binary prints (and exits 2 for),
+    /// while the rest is read.
+    pub named_errors: Vec<String>,
 }
 
 /// Files and archive members one run reads at most. Each costs memory
@@ -309,11 +314,21 @@ fn discover_capped(
             .filter_map(|p| fs::canonicalize(p).ok())
             .collect(),
         follow,
+        streams: Vec::new(),
     };
     let mut archives = Vec::new();
     for p in paths {
+        if p.as_os_str() == "-" {
+            match stream::stdin() {
+                Ok(r) => w
+                    .streams
+                    .push((r, stream::STDIN_DISPLAY.to_string(), "stdin".into())),
+                Err(why) => named_error(&mut out, stream::STDIN_DISPLAY, why),
+            }
+            continue;
+        }
         let display = mqdiag_model::text::os_display(p.as_os_str());
-        walk(p, &display, &mut w, &mut out, &mut archives);
+        walk(p, &display, &mut w, &mut out, &mut archives, true);
     }
     out.archive_files = archives.iter().map(|a| a.0.clone()).collect();
     // Archives after the walk, so that one spill file and one size budget
@@ -322,9 +337,20 @@ fn discover_capped(
     archives.sort_by(|a, b| a.1.cmp(&b.1));
     archives.dedup_by(|a, b| a.1 == b.1);
     let total = archives.iter().fold(0u64, |t, a| t.saturating_add(a.2));
+    let total = w
+        .streams
+        .iter()
+        .fold(total, |t, s| t.saturating_add(s.0.len));
     let mut x = archive::Expander::new(&mut out, meter.cloned(), total);
     for (path, display, len, mtime) in archives {
         x.file(&path, &display, len, mtime);
+    }
+    // A stream is a file or an archive like any other, once copied; the
+    // same stream named twice (`-` and `/dev/stdin`) is read once.
+    let mut streams = std::mem::take(&mut w.streams);
+    streams.dedup_by(|a, b| Arc::ptr_eq(&a.0.file, &b.0.file) && a.0.offset == b.0.offset);
+    for (range, display, name) in streams {
+        x.stream(range, &display, &name);
     }
     out.report_cap();
     out.inputs.sort_by(|a, b| a.display.cmp(&b.display));
@@ -430,6 +456,28 @@ struct Walker {
     seen: HashMap<DirId, String>,
     roots: Vec<PathBuf>,
     follow: bool,
+    /// Pipes, FIFOs and devices named on the command line, copied: the
+    /// copy, its display and its name.
+    streams: Vec<(blob::Range, String, String)>,
+}
+
+/// A path named on the command line that cannot be read: an error the
+/// binary prints (a mistyped argument, not a finding about the input).
+fn named_error(out: &mut Discovered, display: &str, why: String) {
+    out.named_errors.push(format!("{display}: {why}"));
+}
+
+/// Why a path named on the command line cannot be opened, if it cannot:
+/// checked before the walk so that it is said once, by name.
+fn cannot_open(path: &Path, md: &fs::Metadata) -> Option<String> {
+    let r = if md.is_dir() {
+        fs::read_dir(path).map(|_| ())
+    } else if md.is_file() {
+        fs::File::open(path).map(|_| ())
+    } else {
+        Ok(())
+    };
+    r.err().map(|e| e.to_string())
 }
 
 /// A reading note on `display` (info: nothing was lost).
@@ -445,6 +493,7 @@ fn walk(
     seen: &mut Walker,
     out: &mut Discovered,
     archives: &mut Vec<FoundArchive>,
+    named: bool,
 ) {
     // A link found inside a named directory is followed only when it
     // stays inside the named paths (a link to `/` would read the whole
@@ -473,14 +522,19 @@ fn walk(
             } else {
                 "cannot read"
             };
-            out.problems.push(problem_row(
-                display,
-                ProblemCode::UnreadableFile,
-                format!("{what}: {e}"),
-            ));
+            let why = format!("{what}: {e}");
+            if named {
+                named_error(out, display, why);
+            } else {
+                out.problems
+                    .push(problem_row(display, ProblemCode::UnreadableFile, why));
+            }
             return;
         }
     };
+    if named && let Some(why) = cannot_open(path, &md) {
+        return named_error(out, display, format!("cannot read: {why}"));
+    }
     if md.is_file() {
         match Input::from_path(display, path) {
             // Archives are known by their first bytes, whatever their name.
@@ -502,11 +556,21 @@ fn walk(
         return;
     }
     if !md.is_dir() {
-        // FIFOs, sockets, devices: reading them could block forever.
-        out.problems.push(problem_row(
+        if named {
+            // Named on the command line: read as a stream (`/dev/stdin`,
+            // `<(zcat x.gz)`, a FIFO), copied once.
+            match stream::named(path, &md) {
+                Ok(r) => seen.streams.push((r, display.to_string(), file_name(path))),
+                Err(why) => named_error(out, display, why),
+            }
+            return;
+        }
+        // FIFOs, sockets, devices found in a directory: reading them could
+        // block forever, and nobody asked for them by name.
+        out.problems.push(note_row(
             display,
             ProblemCode::UnreadableFile,
-            "not a regular file or directory: skipped".to_string(),
+            "not a regular file or directory (a FIFO, socket or device): skipped; name it on the command line to read it as a stream".to_string(),
         ));
         return;
     }
@@ -544,7 +608,7 @@ fn walk(
         } else {
             format!("{display}/{name}")
         };
-        walk(&e.path(), &child_display, seen, out, archives);
+        walk(&e.path(), &child_display, seen, out, archives, false);
     }
 }
 
@@ -600,11 +664,41 @@ mod tests {
     }
 
     #[test]
-    fn missing_path_is_a_problem_not_a_failure() {
-        let d = discover(&[PathBuf::from("/nonexistent/mqdiag/x")]);
-        assert!(d.inputs.is_empty());
-        assert_eq!(d.problems.len(), 1);
-        assert!(d.problems[0].problems[0].message.contains("cannot read"));
+    fn a_missing_named_path_is_an_error_naming_it_not_a_failure() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("AMQERR01.LOG"), "x\n").unwrap();
+        let found = discover(&[
+            PathBuf::from("/nonexistent/mqdiag/x"),
+            d.path().to_path_buf(),
+        ]);
+        // The rest is still found.
+        assert_eq!(found.inputs.len(), 1);
+        assert_eq!(found.named_errors.len(), 1);
+        assert!(
+            found.named_errors[0].starts_with("/nonexistent/mqdiag/x: cannot read: "),
+            "{:?}",
+            found.named_errors
+        );
+        // An argument mistyped is not a finding about the input.
+        assert!(found.problems.is_empty());
+    }
+
+    #[test]
+    fn a_missing_file_inside_a_directory_is_a_problem_row() {
+        // A broken link found by the walk: not named, so a problem row.
+        #[cfg(unix)]
+        {
+            let d = tempfile::tempdir().unwrap();
+            std::os::unix::fs::symlink(d.path().join("gone"), d.path().join("link")).unwrap();
+            let found = discover(&[d.path().to_path_buf()]);
+            assert!(found.named_errors.is_empty());
+            assert_eq!(found.problems.len(), 1);
+            assert!(
+                found.problems[0].problems[0]
+                    .message
+                    .contains("broken link")
+            );
+        }
     }
 
     #[test]

@@ -37,11 +37,47 @@ pub fn write(
     by: By,
     f: CallsFormat,
     width: usize,
+    run: &CallsRun,
 ) -> io::Result<()> {
     match f {
-        CallsFormat::Text => text::write_all(out, rows, by, width),
-        CallsFormat::Markdown => markdown::write_all(out, rows, by),
+        CallsFormat::Text => {
+            if let Some(l) = run.line() {
+                writeln!(out, "{l}\n")?;
+            }
+            text::write_all(out, rows, by, width)
+        }
+        CallsFormat::Markdown => {
+            if let Some(l) = run.line() {
+                writeln!(out, "_{l}_\n")?;
+            }
+            markdown::write_all(out, rows, by)
+        }
         CallsFormat::Csv => csv::write(out, rows, by),
-        CallsFormat::Json => json::write(out, rows),
+        CallsFormat::Json => json::write(out, rows, run),
+    }
+}
+
+/// How the calls were counted, as every format that can says it: the
+/// `--since`/`--until` window and redaction (the JSON's `run`; a line
+/// above the text and Markdown tables when either is in force).
+#[derive(Debug, Clone, Default)]
+pub struct CallsRun {
+    /// The window as read (`TimeWindow::describe`), when one was given.
+    pub window: Option<String>,
+    pub redact: bool,
+}
+
+impl CallsRun {
+    /// `time window: A .. B; names and addresses redacted`, or nothing
+    /// when the whole input was counted unredacted.
+    pub fn line(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(w) = &self.window {
+            parts.push(format!("time window: {w}"));
+        }
+        if self.redact {
+            parts.push("names and addresses redacted".to_string());
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }

@@ -4,6 +4,7 @@
 //! messages (the catalogue's channel family) and their advice are in
 //! `mqdiag_readers::catalog`.
 
+use mqdiag_model::findings::Part;
 use crate::passes::message_pass::{Config, MessagePass};
 use crate::passes::{ChartKind, Order, RuleInfo, Threshold};
 use mqdiag_model::problem::Severity;
@@ -34,6 +35,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     ),
     advice: "Each message's advice is in the finding; for a remote host, look at the other end's \
         error log at the same time, and at firewalls and load balancers between the two.",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Address, Part::Key("message id")],
     metrics: &["message_id", "occurrences"],
     functions: &[],
     keywords: &[],

@@ -4,6 +4,7 @@
 //! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::stats::Moments;
 use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
@@ -62,6 +63,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         handshake where TLS is used, a DNS look-up for host-name CONNAMEs, CHLAUTH and \
         authentication checks, and on z/OS CSQX511I/CSQX512I messages \
         (`SET SYSTEM EXCLMSG(X511,X512)` removes those).",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Address, Part::Host, Part::Program, Part::Key("source")],
     metrics: &["connects", "per_second", "mean_connection_ms"],
     functions: &[Family::Connect, Family::Disconnect],
     keywords: &[],

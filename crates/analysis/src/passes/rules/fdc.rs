@@ -7,6 +7,7 @@
 //! reports; `cite_fdcs` makes other rules' findings cite the FDCs written
 //! within seconds of them, saying of each whether it began its burst.
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Threshold};
 use mqdiag_model::event::Key;
@@ -51,6 +52,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         fix pack); look at the error-log records written at the same time, which usually say \
         what the process was doing; keep the FDC files and the error logs for IBM support \
         (`runmqras -section defs,trace`).",
+    fingerprint: &[Part::Qmgr, Part::Host, Part::Program, Part::Key("probe id, major error")],
     metrics: &[
         "probe_id",
         "component",
@@ -319,11 +321,10 @@ impl Pass for FdcPass {
                 .or_else(|| b.components.iter().next().cloned());
             let f = FindingBuilder::new(&RULE, severity, title(&b, component.as_deref()))
                 .span(b.first, b.last, b.reports)
-                // The first FDC tells bursts of one group apart.
-                .key(format!(
-                    "{}\0{}\0{}\0{}",
-                    b.probe, b.major, b.program, b.first_file
-                ))
+                // Bursts of one group are told apart by their order (the
+                // fingerprint's suffix), not by the first FDC's file name,
+                // which holds a pid.
+                .key(format!("{}\0{}\0{}", b.probe, b.major, b.program))
                 .subject(|s| {
                     if b.hosts.len() == 1 {
                         s.host = b.hosts.iter().next().cloned();

@@ -10,6 +10,7 @@
 //! OBJECT_IN_USE under exclusive input, 2003 BACKED_OUT, ...) are counted
 //! by `calls` but not flagged.
 
+use mqdiag_model::findings::Part;
 use crate::calls::{By, Calls, Row};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use mqdiag_model::event::Event;
@@ -39,6 +40,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         authentication rules and authorities (AMQ9777 and AMQ8077 in the queue manager's error \
         log), for 2059 and 2538 the queue manager, listener and CONNAME, for 2009 the network \
         between the ends (HBINT, KAINT), for 2085 the object name.",
+    fingerprint: &[Part::Host, Part::Program, Part::Key("verb and reason")],
     metrics: &["verb", "reason", "reason_name", "failures", "calls"],
     functions: &[],
     keywords: &[],
@@ -328,6 +330,13 @@ impl Pass for MqiFailures {
                 f.evidence = r.evidence.clone();
                 f.advice = advice.to_string();
                 f.key = format!("{verb}:{code}");
+                f.severity_reason = if severe {
+                    format!("error: {code} is a connection, security or TLS failure")
+                } else {
+                    format!(
+                        "warning, not error: {code} is not a connection, security or TLS failure"
+                    )
+                };
                 out.push(f);
             }
         }

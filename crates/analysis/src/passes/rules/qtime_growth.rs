@@ -4,6 +4,7 @@
 //! bounded uniform sample, Spearman rank correlation, and the fitted rise;
 //! one spike or a noisy series is not a finding.
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns;
 use crate::passes::stats::{Decimated, r_squared, spearman, theil_sen};
@@ -57,6 +58,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         transmission queue the channel is the bottleneck (see tcp-send-stall and \
         socket-buffer-size for the same channel, the network round trip, TLS cost, BATCHSZ); for \
         an application queue add or speed up consumers.",
+    fingerprint: &[Part::Qmgr, Part::Queue, Part::Host, Part::Program, Part::Key("SMF record")],
     metrics: &["samples", "first_us", "max_us", "last_us", "slope_us_per_s"],
     functions: &[],
     keywords: &["QTime("],

@@ -4,6 +4,7 @@
 //! a trace of the same process at the same time are one incident, and one
 //! finding cites both (seed 000: every ~50th MQCONN took 5 s).
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, Threshold};
 use mqdiag_model::event::Key;
@@ -55,6 +56,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         /etc/hosts order); for reverse look-ups `ALTER QMGR REVDNS(DISABLED)` stops them, but \
         CHLAUTH rules that match host names then stop matching: rewrite them with IP addresses \
         first.",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Address, Part::Program, Part::Key("function")],
     metrics: &["address", "function", "max_seconds", "occurrences"],
     functions: &[Family::Dns, Family::Connect],
     keywords: &[],

@@ -3,6 +3,7 @@
 //! offered (`Current socket ... buffer size`), on the direction that
 //! carries the data (seed 004: 2 KB / 32 KB buffers over a 40 ms link).
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns::{self, Stage};
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
@@ -50,6 +51,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         `SndBuffSize` and `RcvBuffSize` for the sending end of channels, `RcvSndBuffSize` and \
         `RcvRcvBuffSize` for the receiving end; `ClntSndBuffSize` and `ClntRcvBuffSize` in \
         mqclient.ini for clients; 0 lets the operating system choose (and auto-tune).",
+    fingerprint: &[Part::Host, Part::Program, Part::Key("side and direction")],
     metrics: &[
         "send_current",
         "send_requested",

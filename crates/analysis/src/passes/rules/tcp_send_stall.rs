@@ -3,6 +3,7 @@
 //! thread succeeded again. Seed 002: waits of ~200 ms are the receiver's
 //! delayed-ACK timer.
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns::{self, Os, RcCode};
 use crate::passes::stats::Distribution;
@@ -79,6 +80,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         too small for the bandwidth-delay product or the receiver is slow: check the final socket \
         send buffer size (`SndBuffSize`, `RcvSndBuffSize`, `ClntSndBuffSize`; 0 = the operating \
         system's default) and the network.",
+    fingerprint: &[Part::Host, Part::Program, Part::Key("errno")],
     metrics: &["stalls", "max_wait_ms", "total_wait_ms", "p95_wait_ms"],
     functions: &[Family::Send, Family::SendWrapper, Family::Wait],
     keywords: &[],

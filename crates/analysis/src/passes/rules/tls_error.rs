@@ -3,6 +3,7 @@
 //! remote end. The messages (the
 //! catalogue's TLS family) and their advice are in `mqdiag_readers::catalog`.
 
+use mqdiag_model::findings::Part;
 use crate::passes::message_pass::{Config, MessagePass};
 use crate::passes::{ChartKind, Order, RuleInfo};
 use mqdiag_model::problem::Severity;
@@ -23,6 +24,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     thresholds: crate::passes::message_pass::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \
         error log at the same time. Each message's advice is in the finding.",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Address, Part::Key("message id")],
     metrics: &["message_id", "occurrences"],
     functions: &[],
     keywords: &[],

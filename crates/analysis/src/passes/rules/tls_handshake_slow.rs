@@ -2,6 +2,7 @@
 //! (seed 004: 18 s inside `gsk_environment_init`), and the longest TLS
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::{FindingBuilder, counted_title};
 use crate::passes::patterns;
 use crate::passes::{ChartKind, Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
@@ -53,6 +54,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         repositories, entropy source); a slow gsk_secure_soc_init is the handshake itself \
         (revocation checks against an OCSP responder or CRL server that does not answer, the \
         network round trip, an overloaded peer).",
+    fingerprint: &[Part::Qmgr, Part::Host, Part::Program, Part::Key("function")],
     metrics: &["function", "max_ms", "calls"],
     functions: &[Family::Gskit],
     keywords: &["gsk_"],
@@ -212,8 +214,11 @@ impl Pass for TlsHandshakeSlow {
                 GroupKey::Smf(..) => None,
             };
             let chart = self.chart(&key, std::mem::take(&mut g.chart));
-            let f = FindingBuilder::new(&RULE, self.severity(g.max_us), title(&key, &g, max_ms))
+            let severity = self.severity(g.max_us);
+            let reason = self.severity_reason(severity, max_ms);
+            let f = FindingBuilder::new(&RULE, severity, title(&key, &g, max_ms))
                 .span(g.first, g.last, g.slow)
+                .with(|f| f.severity_reason = reason)
                 .with(|f| subject(f, &key, &g))
                 .metrics([
                     ("function", Metric::opt_str(function)),
@@ -231,6 +236,27 @@ impl Pass for TlsHandshakeSlow {
 }
 
 impl TlsHandshakeSlow {
+    /// `error: the longest call, 2.1 s, reached error_ms (2 s)`.
+    fn severity_reason(&self, s: Severity, max_ms: f64) -> String {
+        let ms = |us: u64| human_ms(us as f64 / 1000.0);
+        let longest = human_ms(max_ms);
+        match s {
+            Severity::Error => format!(
+                "error: the longest call, {longest}, reached error_ms ({})",
+                ms(self.error_us)
+            ),
+            Severity::Warning => format!(
+                "warning: the longest call, {longest}, reached warning_ms ({}) but not error_ms ({})",
+                ms(self.warning_us),
+                ms(self.error_us)
+            ),
+            Severity::Info => format!(
+                "info, not warning: the longest call, {longest}, stayed under warning_ms ({})",
+                ms(self.warning_us)
+            ),
+        }
+    }
+
     fn severity(&self, max_us: u64) -> Severity {
         if max_us >= self.error_us {
             Severity::Error

@@ -2,6 +2,7 @@
 //! `FileInfo` problems), one finding per file, graded by its worst
 //! problem; files of no known format are info.
 
+use mqdiag_model::findings::Part;
 use crate::passes::{Pass, RuleInfo, Settings};
 use mqdiag_model::event::{Event, Format};
 use mqdiag_model::fileinfo::FileInfo;
@@ -24,6 +25,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     thresholds: &[],
     advice: "Format binary traces with `dspmqtrc` on the machine that wrote them; give `--tz` \
         for files without a UTC offset; collect the files again if they were cut or damaged.",
+    fingerprint: &[Part::Key("format and problems")],
     metrics: &["lines_skipped"],
     functions: &[],
     keywords: &[],
@@ -104,6 +106,17 @@ fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
         format!("{}: {first_msg}", short(&fi.path))
     };
     let mut f = Finding::new(RULE.id, severity, title);
+    f.severity_reason = if unknown {
+        "info, not warning: a file of no known format is listed, not an error".to_string()
+    } else if severity == RULE.severity {
+        "warning: the worst problem in the file is a warning".to_string()
+    } else {
+        format!(
+            "{}, not warning: the worst problem in the file is {}",
+            severity.as_str(),
+            if severity == Severity::Info { "a note" } else { "an error" }
+        )
+    };
     // No time range: problems are located by line, and a file's first/last
     // event depend on what the readers were asked for.
     f.count = fi.problem_count.max(1);
@@ -137,7 +150,11 @@ fn file_finding(fi: &FileInfo, severity: Severity) -> Finding {
             offset: None,
         });
     }
-    f.key = fi.path.clone();
+    // What is wrong with the file, not its name (which may hold a pid).
+    let mut codes: Vec<&str> = fi.problems.iter().map(|p| p.code.as_str()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    f.key = format!("{}/{}", fi.format.as_str(), codes.join(","));
     f.advice = advice(fi, unknown);
     f
 }
@@ -150,6 +167,7 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
         format!("{} files: {msg}", thousands(n)),
     );
     f.count = n;
+    f.severity_reason = "info, not warning: notes on files that were read".to_string();
     let sum = |g: fn(&FileInfo) -> u64| files.iter().map(|fi| g(fi)).sum::<u64>();
     f.metrics
         .set("lines_skipped", Metric::int(sum(|fi| fi.lines_skipped)));
@@ -167,7 +185,7 @@ fn group_finding(msg: &str, files: &[&FileInfo]) -> Finding {
             offset: None,
         })
         .collect();
-    f.key = format!("{n} files: {msg}");
+    f.key = msg.to_string();
     let unknown = not_recognised(files[0]);
     let more = if n as usize > MAX_EVIDENCE {
         format!(" The first {MAX_EVIDENCE} files are listed;")

@@ -15,6 +15,7 @@ mod advice;
 #[cfg(test)]
 mod tests;
 
+use mqdiag_model::findings::Part;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use advice::*;
 use mqdiag_model::event::Key;
@@ -72,6 +73,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     advice: "Each finding names the mechanism that refused and the runmqsc or OAM commands, \
         filled with the channel, address and user id from the evidence, that show the rule or \
         check involved.",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Address, Part::Queue, Part::Program, Part::Key("mechanism, user or application, object")],
     metrics: &["mechanism", "occurrences", "user", "address", "channel"],
     functions: &[],
     keywords: &["ChlName"],

@@ -106,10 +106,9 @@ impl CallStory {
                 s.program = self.program.clone();
             })
             .key(format!(
-                "{}/{}/{}",
+                "{}/{}",
                 info.limit.as_str(),
-                self.place.as_deref().unwrap_or(""),
-                self.pid.map(|p| p.to_string()).unwrap_or_default()
+                self.place.as_deref().unwrap_or("")
             ))
             .metrics([
                 ("limit", Metric::Str(info.limit.as_str().to_string())),

@@ -8,6 +8,7 @@
 
 mod calls;
 
+use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use mqdiag_readers::catalog::limits::{Limit, LimitMessage, limit_of};
@@ -48,6 +49,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         the queue manager and channel from the evidence, that show how close to it the queue \
         manager runs; look for the application that holds or floods the resource before \
         raising the limit.",
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Program, Part::Key("limit and object")],
     metrics: &["limit", "occurrences", "object"],
     functions: &[],
     keywords: &[],
