@@ -387,6 +387,24 @@ impl ConnectionChurn {
         Some(&mut self.groups[i].1)
     }
 
+    /// The group of a channel instance if there is one (none is made).
+    fn existing_channel_group(
+        &mut self,
+        src: &'static str,
+        qmgr: &str,
+        channel: &str,
+        conname: &str,
+    ) -> Option<&mut Group> {
+        let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
+        let h = crate::passes::parts_index::hash(&[src, qmgr, channel, conname]);
+        let groups = &self.groups;
+        let i = self.by_channel.find(h, |i| {
+            matches!(&groups[i].0, GroupKey::Channel(s, q, c, n)
+                if *s == src && **n == *conname && **c == *channel && **q == *qmgr)
+        })?;
+        Some(&mut self.groups[i].1)
+    }
+
     fn new_group(&mut self, key: GroupKey) -> Option<usize> {
         if self.groups.len() >= MAX_GROUPS {
             return None;
@@ -493,6 +511,16 @@ impl ConnectionChurn {
             }
             g.open.push_back(e.ts);
         } else if let Some(s) = g.open.pop_front() {
+            held = held.saturating_sub(1);
+            let us = (e.ts - s).num_microseconds().unwrap_or(0);
+            g.lifetime(us, e.ts, Some(e));
+        } else if !conname.trim().is_empty()
+            // From MQ 8.0 the stop (AMQ9001I) names the host and the start
+            // (AMQ9002I) does not: the stop ends the open start of the same
+            // channel that named none.
+            && let Some(g) = self.existing_channel_group("log", qmgr, channel, "")
+            && let Some(s) = g.open.pop_front()
+        {
             held = held.saturating_sub(1);
             let us = (e.ts - s).num_microseconds().unwrap_or(0);
             g.lifetime(us, e.ts, Some(e));
@@ -964,6 +992,41 @@ mod tests {
         let total: f64 = c.series.iter().flat_map(|s| &s.points).map(|p| p.1).sum();
         assert_eq!(total, 20.0);
         assert_eq!(c.bucket_s, 1);
+    }
+
+    /// MQ 8.0 and later: the start (AMQ9002I) names no host, the stop
+    /// (AMQ9001I) does; a sender flapping 120 times 0.7 s apart is churn.
+    #[test]
+    fn starts_without_a_host_pair_with_stops_that_name_one() {
+        let at = |ms: u64| {
+            format!(
+                "2023-02-07T10:{:02}:{:02}.{:03}+00:00",
+                ms / 60_000,
+                ms / 1000 % 60,
+                ms % 1000
+            )
+        };
+        let mut ev = Vec::new();
+        for i in 0..120u64 {
+            let t = i * 700;
+            let mut attrs = vec![("channel", "QM1.TO.QM2"), ("qmgr", "QM1"), ("msgid", "AMQ9002I")];
+            ev.push(log("AMQERR01.LOG", i * 2 + 1, &at(t), "AMQ9002I: Channel 'QM1.TO.QM2' is starting.", &attrs));
+            attrs[2] = ("msgid", "AMQ9001I");
+            attrs.push(("host", "mqhost2(1414)"));
+            ev.push(log(
+                "AMQERR01.LOG",
+                i * 2 + 2,
+                &at(t + 300),
+                "AMQ9001I: Channel 'QM1.TO.QM2' to host 'mqhost2(1414)' ended normally.",
+                &attrs,
+            ));
+        }
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 1, "{out:#?}");
+        let f = &out[0];
+        assert_eq!(f.subject.channel.as_deref(), Some("QM1.TO.QM2"));
+        assert_eq!(f.metrics.get("connects"), Some(&Metric::int(120)));
+        assert_eq!(f.metrics.get("mean_connection_ms"), Some(&Metric::num(300.0)), "{f:#?}");
     }
 
     #[test]
