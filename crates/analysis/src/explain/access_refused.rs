@@ -58,7 +58,7 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
 /// The CHLAUTH records of `qmgr`, in the order written, with where.
 fn chlauth_rules<'a>(set: &ConfigSet<'a>, qm: Option<&str>) -> Vec<Cited<'a>> {
     set.facts(qm)
-        .filter(|c| matches!(&c.fact.item, Item::Command { verb, object, .. } if verb == "SET" && object == "CHLAUTH"))
+        .filter(|c| matches!(&c.fact.item, Item::Command { verb, object, .. } if (verb == "SET" || verb == "DISPLAY") && object == "CHLAUTH"))
         .collect()
 }
 
@@ -391,6 +391,69 @@ mod tests {
         assert!(
             f.advice
                 .contains("CHCKCLNT(REQDADM): a client that asserts a privileged user id"),
+            "{}",
+            f.advice
+        );
+    }
+
+    /// runmqsc's `DISPLAY CHLAUTH` replies replay like a dump's records.
+    #[test]
+    fn chlauth_records_from_display_replies() {
+        let inputs = vec![config_input(
+            "dis.txt",
+            Scope::Qmgr("QM1".into()),
+            &[
+                (
+                    6,
+                    "CHLAUTH(*) TYPE(ADDRESSMAP) ADDRESS(*) USERSRC(NOACCESS)",
+                    command(
+                        "DISPLAY",
+                        "CHLAUTH",
+                        "*",
+                        &[
+                            ("TYPE", "ADDRESSMAP"),
+                            ("ADDRESS", "*"),
+                            ("USERSRC", "NOACCESS"),
+                            ("WARN", "NO"),
+                        ],
+                    ),
+                ),
+                (
+                    9,
+                    "CHLAUTH(APP.SVRCONN) TYPE(ADDRESSMAP) ADDRESS(10.1.*) USERSRC(CHANNEL)",
+                    command(
+                        "DISPLAY",
+                        "CHLAUTH",
+                        "APP.SVRCONN",
+                        &[
+                            ("TYPE", "ADDRESSMAP"),
+                            ("ADDRESS", "10.1.*"),
+                            ("USERSRC", "CHANNEL"),
+                        ],
+                    ),
+                ),
+            ],
+        )];
+        let set = ConfigSet::from_inputs(&inputs);
+        let mut f = refused("chlauth");
+        f.metrics.set("channel", Metric::Str("APP.SVRCONN".into()));
+        f.metrics
+            .set("matched_values", Metric::Str("ADDRESS(192.0.2.9)".into()));
+        explain(&mut f, &set);
+        assert_eq!(
+            f.metrics.get("chlauth_rule_at"),
+            Some(&Metric::Str("dis.txt:6".into())),
+            "{}",
+            f.advice
+        );
+        let mut f = refused("chlauth");
+        f.metrics.set("channel", Metric::Str("APP.SVRCONN".into()));
+        f.metrics
+            .set("matched_values", Metric::Str("ADDRESS(10.1.2.3)".into()));
+        explain(&mut f, &set);
+        assert!(
+            f.advice
+                .contains("do not refuse the values the log printed"),
             "{}",
             f.advice
         );

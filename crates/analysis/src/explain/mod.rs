@@ -225,7 +225,7 @@ impl<'a> ConfigSet<'a> {
                     name: n,
                     ..
                 } => {
-                    (verb == "DEFINE" || verb == "ALTER")
+                    matches!(verb.as_str(), "DEFINE" | "ALTER" | "DISPLAY")
                         && objects.iter().any(|o| o == object)
                         && name.is_none_or(|want| n == want)
                 }
@@ -260,7 +260,7 @@ impl<'a> ConfigSet<'a> {
             })
             .filter(|c| {
                 matches!(&c.fact.item, Item::Command { object, name: n, verb, .. }
-                if object == "CHANNEL" && n == name && (verb == "DEFINE" || verb == "ALTER"))
+                if object == "CHANNEL" && n == name && matches!(verb.as_str(), "DEFINE" | "ALTER" | "DISPLAY"))
             })
             .collect()
     }

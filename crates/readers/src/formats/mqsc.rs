@@ -202,6 +202,12 @@ pub(crate) struct MqscLines {
     pub(crate) qmgr: Option<String>,
     /// Whether the header says `dmpmqcfg` wrote it.
     pub(crate) dump: bool,
+    /// Whether the text is runmqsc's output (`DISPLAY` replies) rather
+    /// than a script.
+    pub(crate) display: bool,
+    /// The `DISPLAY` reply being read: its first line and its
+    /// `KEYWORD(value)` pairs so far.
+    reply: Option<(u64, Vec<(String, String)>)>,
     pub(crate) commands: u64,
 }
 
@@ -228,6 +234,10 @@ impl MqscLines {
         }
         let t = line.trim();
         if t.is_empty() {
+            self.end_reply(out);
+            return;
+        }
+        if self.runmqsc(no, line, t, out) {
             return;
         }
         if let Some(c) = t.strip_prefix('*') {
@@ -246,6 +256,115 @@ impl MqscLines {
         if next.is_none() {
             self.end(out);
         }
+    }
+
+    /// runmqsc's output (what `echo "DISPLAY CHANNEL(*) ALL" | runmqsc QM1`
+    /// prints; IBM "runmqsc"): `Starting MQSC for queue manager QM1.`, the
+    /// echoed command (`     1 : DISPLAY ...`), then for each object an
+    /// `AMQ8414I: Display Channel details.` line followed by indented
+    /// `KEYWORD(value)` pairs, two to a line. Each reply is a `DISPLAY`
+    /// fact of its object, blank values left out (they are unset). Other
+    /// runmqsc messages are stepped over. Whether the line was one of these.
+    fn runmqsc(&mut self, no: u64, line: &str, t: &str, out: &mut ConfigFile) -> bool {
+        if let Some((_, attrs)) = &mut self.reply
+            && line.starts_with([' ', '\t'])
+            && t.contains('(')
+        {
+            let mut toks = Tokens { s: t, i: 0 };
+            while let Some((k, v)) = toks.next() {
+                let v = v.unwrap_or_default();
+                if !v.trim().is_empty() && attrs.len() < 4096 {
+                    attrs.push((k.to_ascii_uppercase(), v));
+                }
+            }
+            return true;
+        }
+        if t.starts_with("5724-H72 (C) Copyright IBM") {
+            self.display = true;
+            return true;
+        }
+        if let Some(q) = t
+            .strip_prefix("Starting MQSC for queue manager ")
+            .map(|q| q.trim_end_matches('.').trim())
+        {
+            self.display = true;
+            if !q.is_empty() {
+                self.qmgr.get_or_insert_with(|| q.to_string());
+            }
+            return true;
+        }
+        let b = t.as_bytes();
+        // `AMQ8414I: ...`: a reply starts, or another runmqsc message.
+        if b.len() > 9
+            && t.starts_with("AMQ")
+            && b[3..7].iter().all(u8::is_ascii_digit)
+            && b[8] == b':'
+        {
+            self.end_reply(out);
+            self.display = true;
+            if t.starts_with("AMQ8") && t.contains(" details.") {
+                self.reply = Some((no, Vec::new()));
+            }
+            return true;
+        }
+        // `     1 : DISPLAY CHANNEL(*) ALL` and the closing counts.
+        if self.display
+            && (t
+                .split_once(" : ")
+                .is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok())
+                || t.ends_with("MQSC command read.")
+                || t.ends_with("MQSC commands read.")
+                || t.starts_with("No commands have a syntax error")
+                || t.starts_with("All valid MQSC commands were processed")
+                || t.contains("syntax error"))
+        {
+            self.end_reply(out);
+            return true;
+        }
+        false
+    }
+
+    /// The reply read so far as a fact: its object from its first keyword
+    /// (`CHANNEL(X)`, `QUEUE(X)` with its `TYPE`, `QMNAME(X)` for the
+    /// queue manager, `CHLAUTH(X)`, `AUTHINFO(X)`, ...).
+    fn end_reply(&mut self, out: &mut ConfigFile) {
+        let Some((no, attrs)) = self.reply.take() else {
+            return;
+        };
+        let Some(((key, name), rest)) = attrs.split_first() else {
+            return;
+        };
+        let object = match key.as_str() {
+            "QUEUE" => rest
+                .iter()
+                .find(|(k, _)| k == "TYPE")
+                .map_or("QUEUE".to_string(), |(_, v)| v.clone()),
+            "QMNAME" => "QMGR".to_string(),
+            k => k.to_string(),
+        };
+        let name = if object == "QMGR" {
+            String::new()
+        } else {
+            name.clone()
+        };
+        if object == "QMGR" {
+            self.qmgr.get_or_insert_with(|| attrs[0].1.clone());
+        }
+        let text = std::iter::once(format!("{key}({})", attrs[0].1))
+            .chain(rest.iter().map(|(k, v)| format!("{k}({v})")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.commands += 1;
+        out.push(
+            no,
+            &text,
+            Item::Command {
+                verb: "DISPLAY".to_string(),
+                object,
+                name,
+                attrs: rest.to_vec(),
+            },
+        );
     }
 
     fn comment(&mut self, c: &str) {
@@ -287,6 +406,7 @@ impl MqscLines {
     /// The end of the text: a command still open is kept; its line is
     /// returned to be reported as cut.
     pub(crate) fn finish(&mut self, out: &mut ConfigFile) -> Option<u64> {
+        self.end_reply(out);
         let cut = self.cont.take().and(self.pending.as_ref().map(|p| p.0));
         self.end(out);
         cut
@@ -355,6 +475,12 @@ impl Standalone for Mqsc {
                         || c.trim_start().starts_with("Queue manager name:"));
                 continue;
             }
+            if t.starts_with("Starting MQSC for queue manager ")
+                || (t.starts_with("AMQ8") && t.contains(": Display ") && t.ends_with(" details."))
+            {
+                header = true;
+                continue;
+            }
             let first = t.split([' ', '\t', '(']).next().unwrap_or("");
             if VERBS.iter().any(|v| v.eq_ignore_ascii_case(first)) && t.contains('(') {
                 commands += 1;
@@ -404,6 +530,8 @@ impl LineFormat for Mqsc {
         f.config.scope = qmgr.clone().map_or(Scope::Unknown, Scope::Qmgr);
         f.config.source = if f.lines.dump {
             "dmpmqcfg dump".to_string()
+        } else if f.lines.display {
+            "runmqsc output".to_string()
         } else {
             "MQSC script".to_string()
         };
@@ -545,6 +673,53 @@ DEFINE QLOCAL('CUT') +
         );
         assert_eq!(qmgr_of_path("x/qmgrs/qm.ini"), None);
         assert_eq!(qmgr_of_path("qm.ini"), None);
+    }
+
+    /// runmqsc's replies, in the shape IBM's "runmqsc" and DISPLAY pages
+    /// show them (two `KEYWORD(value)` pairs to a line).
+    #[test]
+    fn runmqsc_display_replies() {
+        let text = "\
+5724-H72 (C) Copyright IBM Corp. 1994, 2024.
+Starting MQSC for queue manager QM7.
+
+
+     1 : DISPLAY CHANNEL(APP.SVRCONN) ALL
+AMQ8414I: Display Channel details.
+   CHANNEL(APP.SVRCONN)                    CHLTYPE(SVRCONN)
+   DESCR( )                                MAXINST(50)
+   MAXINSTC(5)                             MCAUSER( )
+   SSLCIPH(TLS_AES_256_GCM_SHA384)
+     2 : DISPLAY CHLAUTH(*)
+AMQ8878I: Display channel authentication record details.
+   CHLAUTH(*)                              TYPE(ADDRESSMAP)
+   ADDRESS(*)                              USERSRC(NOACCESS)
+AMQ8147E: IBM MQ object NOPE not found.
+     3 : DISPLAY QLOCAL(APP.Q) MAXDEPTH
+AMQ8409I: Display Queue details.
+   QUEUE(APP.Q)                            TYPE(QLOCAL)
+   MAXDEPTH(5000)
+3 MQSC commands read.
+No commands have a syntax error.
+All valid MQSC commands were processed.
+";
+        assert_eq!(Mqsc::sniff("x.txt", text.as_bytes()), 95);
+        let reader = LineReader::<Mqsc>::new();
+        let (_, infos) = testkit::read(&reader, "dis.txt", text, &Default::default());
+        let i = &infos[0];
+        assert_eq!(i.problem_count, 0, "{:?}", i.problems);
+        let c = i.config.as_ref().unwrap();
+        assert_eq!(c.scope, Scope::Qmgr("QM7".into()));
+        assert_eq!(c.source, "runmqsc output");
+        assert_eq!(c.facts.len(), 3, "{:#?}", c.facts);
+        let ch = &c.facts[0];
+        assert_eq!(ch.line, 6);
+        assert!(matches!(&ch.item, Item::Command { verb, object, name, .. }
+            if verb == "DISPLAY" && object == "CHANNEL" && name == "APP.SVRCONN"));
+        assert_eq!(ch.item.attr("MAXINSTC"), Some("5"));
+        assert_eq!(ch.item.attr("MCAUSER"), None, "blank is unset");
+        assert_eq!(c.facts[1].item.attr("USERSRC"), Some("NOACCESS"));
+        assert!(matches!(&c.facts[2].item, Item::Command { object, .. } if object == "QLOCAL"));
     }
 
     #[test]
