@@ -14,6 +14,7 @@ pub(crate) mod ffstsummary;
 pub(crate) mod flat_json;
 pub mod joblog;
 pub(crate) mod line_source;
+pub(crate) mod mq_events;
 #[cfg(feature = "panic-reader")]
 pub(crate) mod panic_test;
 pub mod smf;
@@ -133,6 +134,7 @@ pub static READERS: &[&dyn Reader] = &[
     &LineReader::<fdc::Fdc>::new(),
     &LineReader::<ffstsummary::FfstSummary>::new(),
     &LineReader::<joblog::Joblog>::new(),
+    &LineReader::<mq_events::MqEvents>::new(),
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
     #[cfg(feature = "panic-reader")]
