@@ -324,6 +324,10 @@ fn event(raw: &Raw, ctx: &mut FileCtx, last: Option<Ts>) -> Option<Event> {
     let appl = raw.text_of(&["applname", "eventapplname"]);
 
     let options = decoded_options(raw, qualifier.as_deref());
+    let error_id = raw.first(&["erroridentifier"]).map(|f| match f.2 {
+        Some(n) => amq_of(n),
+        None => f.1.trim().to_string(),
+    });
     let mut text = String::new();
     if let Some(t) = &event_type {
         text.push_str(t);
@@ -349,6 +353,15 @@ fn event(raw: &Raw, ctx: &mut FileCtx, last: Option<Ts>) -> Option<Event> {
     }
     if let Some(o) = &options {
         text.push_str(&format!(" options {o}"));
+    }
+    if let Some(a) = raw.text_of(&["connectionname"]) {
+        text.push_str(&format!(" from {a}"));
+    }
+    if let Some(st) = raw.text_of(&["sslhandshakestage"]) {
+        text.push_str(&format!(" handshake stage {st}"));
+    }
+    if let Some(id) = &error_id {
+        text.push_str(&format!(" error {id}"));
     }
     if let Some(s) = raw.text_of(&["objectstate"]) {
         text.push_str(&format!(" ({s})"));
@@ -390,10 +403,6 @@ fn event(raw: &Raw, ctx: &mut FileCtx, last: Option<Ts>) -> Option<Event> {
         raw.text_of(&["correlationid", "correlid"]),
     );
     set(&mut e, Key::ObjectState, raw.text_of(&["objectstate"]));
-    let error_id = raw.first(&["erroridentifier"]).map(|f| match f.2 {
-        Some(n) => amq_of(n),
-        None => f.1.trim().to_string(),
-    });
     set(&mut e, Key::ErrorId, error_id.as_deref());
     set(&mut e, Key::Peer, raw.text_of(&["sslpeername"]));
     set(&mut e, Key::Options, options.as_deref());
