@@ -54,7 +54,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         them (the client's host, where the record names one, must agree); failures no record \
         explains are a finding of their own (mechanism `unknown`). Severity error, info when \
         the group's last refusal is more than `recent_days` days before the last record of \
-        the files that show it.",
+        the files that show it. Event messages are refusals too: Not Authorized (2035, types \
+        1 to 6 by reason qualifier; MQRQ_CSP_NOT_AUTHORIZED is CONNAUTH, the others the \
+        OAM's) and Channel Blocked (2577, CHLAUTH); an event and a record of the same \
+        mechanism whose queue manager, channel, user, address and object agree, within a \
+        second, are one refusal citing both.",
     thresholds: &[
         Threshold::new(
             "min_occurrences",
