@@ -51,6 +51,9 @@ pub enum Command {
     Calls(CallsArgs),
     /// What changed between two captures of one system (good, bad).
     Compare(CompareArgs),
+    /// Offline: a reason code, a message id, or an options field and value
+    /// as MQ's constant names, each with one line of meaning.
+    Explain(ExplainArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]

@@ -598,6 +598,11 @@ pub fn qualifier_named(name: &str) -> Option<&'static Constant> {
         .find(|c| squash(&c.name[5..]) == want || squash(c.name) == want)
 }
 
+/// Whether two words are the same up to case, spaces and underscores.
+pub fn squash_eq(a: &str, b: &str) -> bool {
+    squash(a) == squash(b)
+}
+
 /// Letters and digits, lower case: `Conn Not Authorized` and
 /// `CONN_NOT_AUTHORIZED` are the same.
 fn squash(s: &str) -> String {
