@@ -357,6 +357,7 @@ impl Calls {
         match e.kind {
             Kind::Entry | Kind::Exit | Kind::ErrorExit => {}
             Kind::Text => return self.text(e, pid, tid),
+            Kind::MqiCall => return self.activity(e, pid, tid),
             _ => return,
         }
         let Some(function) = e.function.as_ref() else {
@@ -491,6 +492,37 @@ impl Calls {
             // An exit of an inner layer whose entry was not seen.
             None => {}
         }
+    }
+
+    /// One MQI operation of an application activity trace: a whole call,
+    /// timed by the queue manager (`QMgr Operation Duration`); without
+    /// that duration it is counted as `open` (no timing to give).
+    fn activity(&mut self, e: &Event, pid: u32, tid: u32) {
+        use mqdiag_model::event::Key;
+        let Some(verb) = e
+            .get(Key::Verb)
+            .and_then(|v| VERBS.iter().find(|x| **x == v))
+        else {
+            return;
+        };
+        let outcome = e.get(Key::Reason).map(mqrc::decode_rc);
+        let evidence = match &outcome {
+            Some(o) if *o != Outcome::Ok => Evidence::from_event(e),
+            _ => unquoted(),
+        };
+        self.finish_call(Done {
+            verb,
+            function: Arc::from(*verb),
+            ident: e.ident.as_deref().map(str::to_string),
+            pid,
+            tid,
+            path: e.origin.path.clone(),
+            line: e.line,
+            ts: e.ts,
+            outcome,
+            evidence,
+            elapsed: e.elapsed_us,
+        });
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {

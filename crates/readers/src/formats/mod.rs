@@ -3,6 +3,7 @@
 //! is a `line_source::LineFormat` and `Standalone`, and its reader is
 //! `LineReader<ItsFormat>`.
 
+pub(crate) mod activity_trace;
 pub mod binary_trace;
 pub(crate) mod console;
 pub mod container_log;
@@ -135,6 +136,7 @@ pub static READERS: &[&dyn Reader] = &[
     &LineReader::<ffstsummary::FfstSummary>::new(),
     &LineReader::<joblog::Joblog>::new(),
     &LineReader::<mq_events::MqEvents>::new(),
+    &LineReader::<activity_trace::ActivityTrace>::new(),
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
     #[cfg(feature = "panic-reader")]

@@ -11,6 +11,9 @@
 //! failure, the two are one story citing both files; a trace failure no
 //! record explains is a story of its own that says where to look.
 //!
+//! An application activity trace's MQI calls refused with those reasons
+//! are the client's side as a trace's are.
+//!
 //! Event messages tell refusals too (`mq-events`): Not Authorized (2035,
 //! types 1 to 6 by their reason qualifier) and Channel Blocked (2577). An
 //! event and an error-log record of the same refusal (same mechanism,
@@ -310,6 +313,23 @@ impl AccessRefused {
             client_index: HashMap::new(),
             events: Vec::new(),
         }
+    }
+
+    /// An MQI call of an activity trace refused with 2035, 2063 or 2217:
+    /// the application's side, as a trace's failed call is.
+    fn activity(&mut self, e: &Event) {
+        let Some(Outcome::Reason(r)) = e.get(Key::Reason).map(mqrc::decode_rc) else {
+            return;
+        };
+        if !REFUSED.contains(&r) {
+            return;
+        }
+        let verb = e
+            .get(Key::Verb)
+            .and_then(|v| crate::calls::VERBS.iter().find(|x| **x == v).copied());
+        let channel = e.get(Key::Channel).map(str::to_string);
+        let conname = e.get(Key::Address).map(str::to_string);
+        self.failure(e, verb, r, channel, conname);
     }
 
     /// An event message of a refusal: Not Authorized or Channel Blocked.
@@ -751,6 +771,7 @@ impl Pass for AccessRefused {
         match e.kind {
             Kind::LogRecord => self.record(e),
             Kind::MqEvent => self.event(e),
+            Kind::MqiCall => self.activity(e),
             Kind::Text | Kind::Entry | Kind::Exit | Kind::ErrorExit => self.trace(e),
             _ => {}
         }
