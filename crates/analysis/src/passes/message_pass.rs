@@ -166,9 +166,10 @@ pub(crate) struct MessagePass {
     /// Event messages of failures, kept to the end: the error log's
     /// record of the same failure may come just after.
     events: Vec<Member>,
-    /// The channel and second of each error-log story counted (for the
-    /// events of the same failures).
-    told: Vec<(String, i64)>,
+    /// The channel (`channel_hash`) and second of each error-log story
+    /// counted (for the events of the same failures): a hash, so that logs
+    /// without events pay no allocation for it.
+    told: Vec<(u64, i64)>,
 }
 
 /// Event failures and told stories kept at most.
@@ -275,11 +276,12 @@ impl MessagePass {
     fn place_events(&mut self) {
         for m in std::mem::take(&mut self.events) {
             let sec = m.ts.timestamp();
+            let h = channel_hash(m.channel());
             let counted = !m.channel().is_empty()
                 && self
                     .told
                     .iter()
-                    .any(|(c, t)| (t - sec).abs() <= 1 && c.eq_ignore_ascii_case(m.channel()));
+                    .any(|(c, t)| (t - sec).abs() <= 1 && *c == h);
             if !(counted && self.cite(&m)) {
                 self.tally(Story { members: vec![m] });
             }
@@ -314,7 +316,7 @@ impl MessagePass {
         let cause = s.cause();
         if !cause.channel().is_empty() && self.told.len() < MAX_EVENTS {
             self.told
-                .push((cause.channel().to_string(), cause.ts.timestamp()));
+                .push((channel_hash(cause.channel()), cause.ts.timestamp()));
         }
         if let Some(r) = self.rules.iter_mut().find(|r| r.family == cause.family) {
             r.tally(&s);
@@ -405,6 +407,16 @@ impl Row {
             *self.companions.entry(c).or_default() += n;
         }
     }
+}
+
+/// A channel name's hash, case ignored.
+fn channel_hash(c: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    for b in c.bytes() {
+        h.write_u8(b.to_ascii_lowercase());
+    }
+    h.finish()
 }
 
 /// The error-log message an event message stands for, and the family to

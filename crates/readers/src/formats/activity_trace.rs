@@ -163,14 +163,11 @@ impl Standalone for ActivityTrace {
     const SNIFF_CEILING: u8 = 95;
 
     fn sniff(_name: &str, head: &[u8]) -> u8 {
-        if head.is_empty() || !looks_like_text(head) {
-            return 0;
-        }
-        let text = String::from_utf8_lossy(head);
-        if text.contains("MonitoringType: MQI Activity Trace") {
+        use memchr::memmem::find;
+        if find(head, b"MonitoringType: MQI Activity Trace").is_some() && looks_like_text(head) {
             return 95;
         }
-        if text.contains("Operation Id: MQXF_") {
+        if find(head, b"Operation Id: MQXF_").is_some() && looks_like_text(head) {
             return 70;
         }
         0

@@ -540,25 +540,31 @@ impl Standalone for MqEvents {
     const SNIFF_CEILING: u8 = 95;
 
     fn sniff(_name: &str, head: &[u8]) -> u8 {
-        if head.is_empty() || !looks_like_text(head) {
+        use memchr::memmem::find;
+        // Byte searches first: most files are neither form, and say so
+        // without being decoded.
+        let text_form = find(head, b"**** Message #").is_some();
+        let json_form = find(head, b"ventType\"").is_some();
+        if !(text_form || json_form) || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
-        let t = text.trim_start();
-        if t.starts_with("**** Message #") && text.contains("Event Type") {
+        let start = head
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(head, |i| &head[i..]);
+        if text_form && find(head, b"Event Type").is_some() {
+            return if start.starts_with(b"**** Message #") {
+                95
+            } else {
+                // A header after other lines (a collector's heading).
+                80
+            };
+        }
+        if json_form
+            && start.starts_with(b"{")
+            && (find(head, b"ventReason\"").is_some() || find(head, b"ventData\"").is_some())
+        {
             return 95;
-        }
-        if t.starts_with('{') {
-            let lower = |s: &str| text.contains(s);
-            let json_event = (lower("\"eventType\"") || lower("\"EventType\""))
-                && (lower("\"eventReason\"") || lower("\"EventReason\"") || lower("\"eventData\""));
-            if json_event {
-                return 95;
-            }
-        }
-        // A header somewhere after other lines (a collector's heading).
-        if text.contains("**** Message #") && text.contains("Event created") {
-            return 80;
         }
         0
     }
