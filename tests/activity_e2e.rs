@@ -32,6 +32,10 @@ fn calls_per_process_and_verb_with_the_queue_managers_timings() {
     // The slow put: 250 ms in the queue manager, at its operation's line.
     assert_eq!(put["max_us"], 250000);
     assert_eq!(put["max_at"]["line"], 381);
+    assert_eq!(
+        put["timing"],
+        "activity trace: the queue manager's time in the call"
+    );
     assert!(put["p50_us"].as_u64().unwrap() < 300, "{put}");
     assert!(put["p95_us"].as_u64().unwrap() < 300, "{put}");
     let get = row(&rows, 5120, "MQGET");
@@ -47,6 +51,10 @@ fn calls_per_process_and_verb_with_the_queue_managers_timings() {
 fn text_table_names_reasons_and_connections() {
     let t = stdout_of(&["calls", "fixtures/activity"]);
     assert!(t.contains("reasons 2053 MQRC_Q_FULL x1"), "{t}");
+    assert!(
+        t.contains("amqsact.txt:381 (activity trace: the queue"),
+        "{t}"
+    );
     assert!(t.contains("reasons 2033 MQRC_NO_MSG_AVAILABLE x1"), "{t}");
     let by_conn = rows("connection");
     assert!(
