@@ -49,6 +49,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Calls(a)) => crate::verbs::calls::run(a),
         Some(Command::Compare(a)) => crate::verbs::compare::run(a),
         Some(Command::Config(a)) => crate::verbs::config::run(a),
+        Some(Command::Explain(a)) => crate::verbs::explain::run(a),
         Some(Command::Completions { shell }) => {
             io_result(shell::completions(shell, &mut io::stdout().lock())).map(|_| EXIT_OK)
         }

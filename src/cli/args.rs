@@ -242,6 +242,21 @@ pub struct AnalyzeArgs {
     pub color: ColorChoice,
 }
 
+/// `mqdiag explain VALUE...`: offline, without any input.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExplainArgs {
+    /// A reason code (`2035`, `MQRC_NOT_AUTHORIZED`), a reason qualifier
+    /// (`MQRQ_CHANNEL_BLOCKED_NOACCESS`, `MQRQ=23`), a message id
+    /// (`AMQ9631E`), an option's name (`MQPMO_SYNCPOINT`), or an options
+    /// field and its value (`MQGMO.Options=8260`, `"Put Options=0x2044"`,
+    /// or the field and the value as two arguments: `gmo 8260`).
+    #[arg(required = true, value_name = "VALUE")]
+    pub values: Vec<String>,
+    /// `text` or `json` (default: text).
+    #[arg(long)]
+    pub format: Option<String>,
+}
+
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
     /// `text` or `json` (default: text, or from the `-o` file's extension).

@@ -54,6 +54,9 @@ pub enum Command {
     /// The configuration found (qm.ini, MQSC dumps, CHLAUTH, ...), per queue
     /// manager, with file:line.
     Config(ConfigArgs),
+    /// Offline: a reason code, a message id, or an options field and value
+    /// as MQ's constant names, each with one line of meaning.
+    Explain(ExplainArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions {
         #[arg(value_enum)]

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod calls;
 pub mod compare;
 pub mod config;
+pub mod explain;
 pub mod inventory;
 pub mod rules;
 pub mod timeline;

@@ -123,6 +123,16 @@ keys! {
     TlsAvgUs = "tls_avg_us",
     TsFrom = "ts_from",
     ClockOffsetS = "clock_offset_s",
+    // Event messages (amqsevt) and activity trace (amqsact).
+    EventType = "event_type",
+    ReasonName = "reason_name",
+    Qualifier = "qualifier",
+    CorrelId = "correl_id",
+    ObjectState = "object_state",
+    ErrorId = "error_id",
+    Verb = "verb",
+    Options = "options",
+    DurationUs = "duration_us",
 }
 
 /// Ids fit in a byte, with one to spare for the name table's empty slot.

@@ -48,6 +48,10 @@
 //! | `dns_us` | SMF QCST | `DNS_Resolution_Time` of the channel instance |
 //! | `tls_max_us`, `tls_avg_us` | SMF QCTSSL | longest TLS request; task elapsed time / requests |
 //! | `ts_from` | SMF | what the row's `ts` is: `Interval_Start`, `WTAS_Interval_Start`, `Open`, `Start`, `previous record` (a task's counts restart at each record), `previous collection` (QCST), `Collection_Time`, `Stop`, or `Date/Time` (the record time) |
+//! | `event_type`, `reason`, `reason_name`, `qualifier` | event messages | the event's type (`Perfm Event`), its reason code and `MQRC_` name, and its `MQRQ_` reason qualifier |
+//! | `qmgr`, `object`, `object_type`, `channel`, `address`, `user`, `client_user`, `appl`, `queue` | event messages | the event data's queue manager, object, channel, connection name, user id and application |
+//! | `correl_id`, `object_state`, `error_id` | event messages | config events' correlation id and `Before Change`/`After Change`; Channel Stopped's `ErrorIdentifier` (the AMQ message) |
+//! | `verb`, `options`, `duration_us` | activity trace | the MQI verb (`MQPUT`), its options field decoded (`MQPMO_SYNCPOINT+...`), the queue manager's `QMgr Operation Duration` in µs |
 //! | `clock_offset_s` | SMF WQ, WTAS, QCST | STCK columns minus LPAR-local time (estimated from the data); the row's `ts`/`end` are already on the LPAR clock, its STCK columns are as written |
 //!
 //! SMF rows also carry their CSV columns under their current `mqsmfcsv`
@@ -226,6 +230,11 @@ pub enum Kind {
     Fdc,
     /// One SMF-derived row.
     SmfRecord,
+    /// One event message a queue manager put on an event queue (as
+    /// `amqsevt` or `amqsevtg` formatted it).
+    MqEvent,
+    /// One MQI call of an application activity trace (`amqsact`).
+    MqiCall,
 }
 
 impl Kind {
@@ -240,6 +249,8 @@ impl Kind {
             Kind::LogRecord => "log-record",
             Kind::Fdc => "fdc",
             Kind::SmfRecord => "smf-record",
+            Kind::MqEvent => "mq-event",
+            Kind::MqiCall => "mqi-call",
         }
     }
 }

@@ -34,7 +34,8 @@
 //! - Time: `timewindow::resolve` (or `WindowError`), `timefmt` (RFC 3339,
 //!   offsets, `orderable`).
 //! - `encoding` (`TextEncoding`, `EncodingNote`), `text` (decoders,
-//!   control escaping, widths), `mqrc` (reason codes), `meter` (`Meter`,
+//!   control escaping, widths), `mqrc` (reason codes), `mqconst` (MQI options
+//!   and event reason qualifiers as data: `decode`, `field`, `qualifier`), `meter` (`Meter`,
 //!   `Snapshot`), `budget` (memory and thread caps); `testrng` for tests.
 
 mod attr_key;
@@ -45,6 +46,7 @@ pub mod event;
 pub mod fileinfo;
 pub mod findings;
 pub mod meter;
+pub mod mqconst;
 pub mod mqrc;
 pub mod problem;
 pub mod redact;

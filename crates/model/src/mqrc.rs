@@ -410,7 +410,7 @@ pub fn name(reason: u32) -> Option<String> {
 }
 
 /// The code of an `MQRC_` name (with or without the prefix).
-pub(crate) fn code(name: &str) -> Option<u32> {
+pub fn code(name: &str) -> Option<u32> {
     let n = name.strip_prefix("MQRC_").unwrap_or(name);
     NAMES.iter().find(|(_, m)| *m == n).map(|(r, _)| *r)
 }

@@ -145,6 +145,7 @@ impl Stats {
         self.failed += o.failed;
         self.open += o.open;
         self.total_us = self.total_us.saturating_add(o.total_us);
+        self.timing = self.timing.or(o.timing);
         if o.max_us.is_some_and(|m| self.max_us.is_none_or(|s| m > s)) {
             self.max_us = o.max_us;
             self.max_at = o.max_at;
@@ -186,7 +187,14 @@ pub struct Stats {
     /// Keyed by the reason as the JSON shows it: the decimal code, or the
     /// return code as written when it is not an MQ reason.
     pub reasons: BTreeMap<String, ReasonStat>,
+    /// Where the durations come from when not from a formatted trace's
+    /// entries and exits (`TIMED_BY_QMGR`: an activity trace).
+    pub timing: Option<&'static str>,
 }
+
+/// `Stats::timing` of calls an activity trace timed: the queue manager's
+/// own duration of each call, not the application's.
+pub const TIMED_BY_QMGR: &str = "activity trace: the queue manager's time in the call";
 
 /// A call on a thread, from its outermost entry.
 #[derive(Debug)]
@@ -357,6 +365,7 @@ impl Calls {
         match e.kind {
             Kind::Entry | Kind::Exit | Kind::ErrorExit => {}
             Kind::Text => return self.text(e, pid, tid),
+            Kind::MqiCall => return self.activity(e, pid, tid),
             _ => return,
         }
         let Some(function) = e.function.as_ref() else {
@@ -491,6 +500,43 @@ impl Calls {
             // An exit of an inner layer whose entry was not seen.
             None => {}
         }
+    }
+
+    /// One MQI operation of an application activity trace: a whole call,
+    /// timed by the queue manager (`QMgr Operation Duration`); without
+    /// that duration it is counted as `open` (no timing to give).
+    fn activity(&mut self, e: &Event, pid: u32, tid: u32) {
+        use mqdiag_model::event::Key;
+        let Some(verb) = e
+            .get(Key::Verb)
+            .and_then(|v| VERBS.iter().find(|x| **x == v))
+        else {
+            return;
+        };
+        let outcome = e.get(Key::Reason).map(mqrc::decode_rc);
+        let evidence = match &outcome {
+            Some(o) if *o != Outcome::Ok => Evidence::from_event(e),
+            _ => unquoted(),
+        };
+        if e.elapsed_us.is_some() && self.wanted(verb) {
+            let place = self.thread_key(e, pid, tid).0;
+            let ident = e.ident.as_deref();
+            let k = self.key(&place, verb, pid, tid, ident);
+            self.rows.entry(k).or_default().timing = Some(TIMED_BY_QMGR);
+        }
+        self.finish_call(Done {
+            verb,
+            function: Arc::from(*verb),
+            ident: e.ident.as_deref().map(str::to_string),
+            pid,
+            tid,
+            path: e.origin.path.clone(),
+            line: e.line,
+            ts: e.ts,
+            outcome,
+            evidence,
+            elapsed: e.elapsed_us,
+        });
     }
 
     fn text(&mut self, e: &Event, pid: u32, tid: u32) {
@@ -827,6 +873,7 @@ impl Row {
             p95_us: self.p95_us(),
             max_us: s.max_us,
             max_at: s.max_at.as_ref().map(|(p, l)| At { path: p, line: *l }),
+            timing: s.timing,
             reasons: s
                 .reasons
                 .iter()
@@ -883,6 +930,9 @@ pub struct JsonRow<'a> {
     pub p95_us: Option<u64>,
     pub max_us: Option<u64>,
     pub(crate) max_at: Option<At<'a>>,
+    /// Who timed the calls when not a formatted trace (absent then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) timing: Option<&'static str>,
     pub(crate) reasons: BTreeMap<&'a str, u64>,
 }
 

@@ -10,6 +10,14 @@
 //! (a name and an address are one end when any record pairs them), and one
 //! per address that tried many channel names this queue manager does not
 //! define (a scan).
+//!
+//! Event messages join in (`mq-events`): a Channel SSL Error (2371) stands
+//! for the message its reason qualifier implies (cipher spec AMQ9631, peer
+//! name AMQ9636, client authentication AMQ9637; a handshake error is a TLS
+//! failure of its own), a Channel Stopped (2283) by an error for the AMQ
+//! message its `ErrorIdentifier` names. An event of a failure an error-log
+//! story already counts (the same channel, within a second) is cited beside
+//! it and not counted again; others are failures of their own.
 
 use super::builder::FindingBuilder;
 use super::parts_index::{self, PartsIndex};
@@ -155,7 +163,17 @@ pub(crate) struct MessagePass {
     /// logs of several queue managers analysed together do not age each
     /// other.
     newest: FxHashMap<String, Ts>,
+    /// Event messages of failures, kept to the end: the error log's
+    /// record of the same failure may come just after.
+    events: Vec<Member>,
+    /// The channel (`channel_hash`) and second of each error-log story
+    /// counted (for the events of the same failures): a hash, so that logs
+    /// without events pay no allocation for it.
+    told: Vec<(u64, i64)>,
 }
+
+/// Event failures and told stories kept at most.
+const MAX_EVENTS: usize = 100_000;
 
 /// One rule's part of the pass: its settings and breakdown rows.
 struct RuleRows {
@@ -226,12 +244,80 @@ impl MessagePass {
             }],
             joiner: Joiner::default(),
             newest: FxHashMap::default(),
+            events: Vec::new(),
+            told: Vec::new(),
         }
+    }
+
+    /// An event message of a channel or TLS failure, as the member the
+    /// error-log message it implies would be.
+    fn event(&mut self, e: &Event) {
+        let Some((msgid, family)) = implied_message(e) else {
+            return;
+        };
+        let mut c = e.clone();
+        c.set(Key::Msgid, &msgid);
+        if let Some(f) = family {
+            c.set(Key::Family, f);
+            c.set(Key::Severity, "E");
+        }
+        let Some(m) = Member::of(&c, mqdiag_readers::catalog::reported_of(&c)) else {
+            return;
+        };
+        if self.events.len() < MAX_EVENTS {
+            self.events.push(m);
+        } else {
+            self.tally(Story { members: vec![m] });
+        }
+    }
+
+    /// Each event either is cited beside the error-log story of the same
+    /// failure or counts as a failure of its own.
+    fn place_events(&mut self) {
+        for m in std::mem::take(&mut self.events) {
+            let sec = m.ts.timestamp();
+            let h = channel_hash(m.channel());
+            let counted = !m.channel().is_empty()
+                && self
+                    .told
+                    .iter()
+                    .any(|(c, t)| (t - sec).abs() <= 1 && *c == h);
+            if !(counted && self.cite(&m)) {
+                self.tally(Story { members: vec![m] });
+            }
+        }
+    }
+
+    /// Cite an event beside the row of the same channel whose records
+    /// span its time; whether one did.
+    fn cite(&mut self, m: &Member) -> bool {
+        let near = chrono::Duration::seconds(1);
+        for r in &mut self.rules {
+            for (k, row) in &mut r.rows.rows {
+                if k.channel.eq_ignore_ascii_case(m.channel())
+                    && row.first - near <= m.ts
+                    && m.ts <= row.last + near
+                {
+                    if row.evidence.len() < 5 {
+                        row.evidence.push(m.evidence());
+                    }
+                    *row.companions
+                        .entry(format!("{} (event)", m.msgid()))
+                        .or_default() += 1;
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Count one story under the rule of its cause's family, if it runs.
     fn tally(&mut self, s: Story) {
         let cause = s.cause();
+        if !cause.channel().is_empty() && self.told.len() < MAX_EVENTS {
+            self.told
+                .push((channel_hash(cause.channel()), cause.ts.timestamp()));
+        }
         if let Some(r) = self.rules.iter_mut().find(|r| r.family == cause.family) {
             r.tally(&s);
         }
@@ -323,6 +409,39 @@ impl Row {
     }
 }
 
+/// A channel name's hash, case ignored.
+fn channel_hash(c: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    for b in c.bytes() {
+        h.write_u8(b.to_ascii_lowercase());
+    }
+    h.finish()
+}
+
+/// The error-log message an event message stands for, and the family to
+/// give it when the catalogue does not know it (`RC2371`: a TLS handshake
+/// error the qualifier says no more of).
+fn implied_message(e: &Event) -> Option<(String, Option<&'static str>)> {
+    let q = e.get(Key::Qualifier).unwrap_or("");
+    match e.get(Key::Reason)? {
+        "2371" => Some(match q {
+            "MQRQ_SSL_CIPHER_SPEC_ERROR" => ("AMQ9631E".to_string(), None),
+            "MQRQ_SSL_PEER_NAME_ERROR" => ("AMQ9636E".to_string(), None),
+            "MQRQ_SSL_CLIENT_AUTH_ERROR" => ("AMQ9637E".to_string(), None),
+            _ => ("RC2371".to_string(), Some("tls")),
+        }),
+        "2283" if q != "MQRQ_CHANNEL_STOPPED_OK" => {
+            let id = e.get(Key::ErrorId).filter(|i| i.starts_with("AMQ"));
+            Some(match id {
+                Some(i) => (format!("{i}E"), None),
+                None => ("RC2283".to_string(), Some("channel")),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// A message's short meaning (for titles) and its advice.
 fn words(m: &Member) -> (String, String) {
     match (&m.known, m.fallback()) {
@@ -357,6 +476,9 @@ impl super::Pass for MessagePass {
 
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::LogRecord {
+            if e.kind == Kind::MqEvent {
+                self.event(e);
+            }
             return;
         }
         if e.get(Key::Msgid).is_none() {
@@ -385,6 +507,7 @@ impl super::Pass for MessagePass {
         for s in self.joiner.finish() {
             self.tally(s);
         }
+        self.place_events();
         let mut out = Vec::new();
         for r in &mut self.rules {
             out.extend(r.findings(&self.newest));
@@ -1156,6 +1279,77 @@ mod tests {
         assert!(a.iter().any(|f| f.contains("channel-error")));
         assert!(a.iter().any(|f| f.contains("tls-error")));
         assert_eq!(a, b);
+    }
+
+    fn mq_event(line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
+        let mut e = crate::passes::testutil::log("QM1.events.txt", line, at, "event", attrs);
+        e.kind = Kind::MqEvent;
+        e
+    }
+
+    #[test]
+    fn events_are_cited_beside_the_log_story_of_the_same_failure_or_count_alone() {
+        let ssl = |line: u64, at: &str, chl: &'static str| {
+            mq_event(
+                line,
+                at,
+                &[
+                    ("reason", "2371"),
+                    ("qualifier", "MQRQ_SSL_CIPHER_SPEC_ERROR"),
+                    ("qmgr", "QM1"),
+                    ("channel", chl),
+                ],
+            )
+        };
+        let ev = vec![
+            ssl(1, "2024-03-01T10:00:00.100+00:00", "TO.QM2"),
+            crate::passes::testutil::log(
+                "e.LOG",
+                5,
+                "2024-03-01T10:00:00.200+00:00",
+                "AMQ9631E: CipherSpec mismatch",
+                &[
+                    ("msgid", "AMQ9631E"),
+                    ("qmgr", "QM1"),
+                    ("channel", "TO.QM2"),
+                ],
+            ),
+            // The stop that followed names the same message: one failure.
+            mq_event(
+                11,
+                "2024-03-01T10:00:00.300+00:00",
+                &[
+                    ("reason", "2283"),
+                    ("qualifier", "MQRQ_CHANNEL_STOPPED_RETRY"),
+                    ("qmgr", "QM1"),
+                    ("channel", "TO.QM2"),
+                    ("error_id", "AMQ9631"),
+                ],
+            ),
+            // Another channel, an hour later, no log: its own failure.
+            ssl(21, "2024-03-01T11:00:00+00:00", "TO.QM3"),
+            // A normal stop is no failure.
+            mq_event(
+                31,
+                "2024-03-01T11:00:05+00:00",
+                &[("reason", "2283"), ("qualifier", "MQRQ_CHANNEL_STOPPED_OK")],
+            ),
+        ];
+        let out = crate::passes::testutil::run(&crate::passes::rules::tls_error::RULE, &[], &ev);
+        assert_eq!(out.len(), 2, "{out:#?}");
+        let qm2 = out
+            .iter()
+            .find(|f| f.subject.channel.as_deref() == Some("TO.QM2"))
+            .unwrap();
+        assert_eq!(qm2.count, 1);
+        let mut lines: Vec<u64> = qm2.evidence.iter().map(|e| e.line).collect();
+        lines.sort();
+        assert_eq!(lines, vec![1, 5, 11]);
+        let qm3 = out
+            .iter()
+            .find(|f| f.subject.channel.as_deref() == Some("TO.QM3"))
+            .unwrap();
+        assert_eq!(qm3.count, 1);
     }
 
     fn metric_int(f: &Finding, name: &str) -> i64 {

@@ -39,6 +39,10 @@ pub enum Limit {
     StorageMedium,
     /// Main storage (memory) ran out.
     Storage,
+    /// A queue's depth rose past its QDEPTHHI (a Queue Depth High event).
+    QueueDepthHigh,
+    /// The queue manager's active channel count (`MaxActiveChannels`).
+    MaxActiveChannels,
 }
 
 impl Limit {
@@ -56,6 +60,8 @@ impl Limit {
             Limit::QueueSpace => "queue-space",
             Limit::StorageMedium => "storage-medium",
             Limit::Storage => "storage",
+            Limit::QueueDepthHigh => "queue-depth-high",
+            Limit::MaxActiveChannels => "max-active-channels",
         }
     }
 }
@@ -279,6 +285,112 @@ pub fn limit_of(e: &mqdiag_model::event::Event) -> Option<&'static LimitMessage>
         return None;
     }
     LIMITS.iter().find(|m| m.id == x.id)
+}
+
+/// IBM's event pages: `<base><page>.html` (MQ 9.1 reference).
+macro_rules! event_page {
+    ($page:literal) => {
+        concat!(
+            "https://www.ibm.com/support/knowledgecenter/en/SSFKSJ_9.1.0/com.ibm.mq.ref.doc/",
+            $page,
+            ".html"
+        )
+    };
+}
+
+/// Limits event messages tell (`mq-events`), by reason and, for Channel
+/// Not Available (2537), reason qualifier. `id` is what the finding's
+/// `message_id` shows: the qualifier, or the reason's name.
+pub static EVENT_LIMITS: &[(u32, Option<&str>, LimitMessage)] = &[
+    (
+        2053,
+        None,
+        LimitMessage {
+            id: "MQRC_Q_FULL",
+            limit: Limit::QueueFull,
+            meaning: "Queue Full: a put was refused, the queue holds MAXDEPTH messages",
+            setting: "the queue's MAXDEPTH",
+            source: event_page!("q049380_"),
+        },
+    ),
+    (
+        2224,
+        None,
+        LimitMessage {
+            id: "MQRC_Q_DEPTH_HIGH",
+            limit: Limit::QueueDepthHigh,
+            meaning: "Queue Depth High: the depth reached the queue's high threshold",
+            setting: "the queue's QDEPTHHI (percent of MAXDEPTH) with QDPHIEV(ENABLED)",
+            source: event_page!("q049360_"),
+        },
+    ),
+    (
+        2537,
+        Some("MQRQ_MAX_ACTIVE_CHANNELS"),
+        LimitMessage {
+            id: "MQRQ_MAX_ACTIVE_CHANNELS",
+            limit: Limit::MaxActiveChannels,
+            meaning: "Channel Not Available: MaxActiveChannels reached",
+            setting: "MaxActiveChannels in the CHANNELS stanza of qm.ini",
+            source: event_page!("q049760_"),
+        },
+    ),
+    (
+        2296,
+        None,
+        LimitMessage {
+            id: "MQRC_CHANNEL_NOT_ACTIVATED",
+            limit: Limit::MaxActiveChannels,
+            meaning: "Channel Not Activated: MaxActiveChannels reached, the channel waits",
+            setting: "MaxActiveChannels in the CHANNELS stanza of qm.ini",
+            source: event_page!("q049750_"),
+        },
+    ),
+    (
+        2537,
+        Some("MQRQ_MAX_CHANNELS"),
+        LimitMessage {
+            id: "MQRQ_MAX_CHANNELS",
+            limit: Limit::MaxChannels,
+            meaning: "Channel Not Available: MaxChannels reached",
+            setting: "MaxChannels in the CHANNELS stanza of qm.ini",
+            source: event_page!("q049760_"),
+        },
+    ),
+    (
+        2537,
+        Some("MQRQ_SVRCONN_INST_LIMIT"),
+        LimitMessage {
+            id: "MQRQ_SVRCONN_INST_LIMIT",
+            limit: Limit::MaxInstances,
+            meaning: "Channel Not Available: the channel's MAXINST reached",
+            setting: "the server-connection channel's MAXINST",
+            source: event_page!("q049760_"),
+        },
+    ),
+    (
+        2537,
+        Some("MQRQ_CLIENT_INST_LIMIT"),
+        LimitMessage {
+            id: "MQRQ_CLIENT_INST_LIMIT",
+            limit: Limit::MaxInstances,
+            meaning: "Channel Not Available: the channel's MAXINSTC reached for one client",
+            setting: "the server-connection channel's MAXINSTC",
+            source: event_page!("q049760_"),
+        },
+    ),
+];
+
+/// The limit an event message tells, if any (its `reason` and
+/// `qualifier` attributes).
+pub fn event_limit_of(e: &mqdiag_model::event::Event) -> Option<&'static LimitMessage> {
+    use mqdiag_model::event::Key;
+    let reason: u32 = e.get(Key::Reason)?.parse().ok()?;
+    let q = e.get(Key::Qualifier);
+    EVENT_LIMITS
+        .iter()
+        .find(|(r, rq, _)| *r == reason && (rq.is_none() || *rq == q))
+        .map(|(_, _, m)| m)
 }
 
 /// The row of a message id (with or without its severity letter).

@@ -3,6 +3,7 @@
 //! is a `line_source::LineFormat` and `Standalone`, and its reader is
 //! `LineReader<ItsFormat>`.
 
+pub(crate) mod activity_trace;
 pub mod binary_trace;
 pub(crate) mod ccdt_json;
 pub(crate) mod config_map;
@@ -16,6 +17,7 @@ pub(crate) mod ffstsummary;
 pub(crate) mod flat_json;
 pub mod joblog;
 pub(crate) mod line_source;
+pub(crate) mod mq_events;
 pub(crate) mod mq_ini;
 pub(crate) mod mqsc;
 #[cfg(feature = "panic-reader")]
@@ -138,6 +140,8 @@ pub static READERS: &[&dyn Reader] = &[
     &LineReader::<fdc::Fdc>::new(),
     &LineReader::<ffstsummary::FfstSummary>::new(),
     &LineReader::<joblog::Joblog>::new(),
+    &LineReader::<mq_events::MqEvents>::new(),
+    &LineReader::<activity_trace::ActivityTrace>::new(),
     &container_log::ContainerLogReader,
     &smf::SmfCsvReader,
     &LineReader::<mq_ini::MqIni>::new(),

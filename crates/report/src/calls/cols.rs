@@ -74,11 +74,11 @@ impl Col {
             Col::P50 => dur(r.p50_us()),
             Col::P95 => dur(r.p95_us()),
             Col::Max => dur(s.max_us),
-            Col::SlowestAt => s
-                .max_at
-                .as_ref()
-                .map(|(p, l)| format!("{p}:{l}"))
-                .unwrap_or_else(|| "-".into()),
+            Col::SlowestAt => match (&s.max_at, s.timing) {
+                (Some((p, l)), Some(t)) => format!("{p}:{l} ({t})"),
+                (Some((p, l)), None) => format!("{p}:{l}"),
+                (None, _) => "-".into(),
+            },
             Col::Reasons => reasons_text(r),
         }
     }

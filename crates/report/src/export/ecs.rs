@@ -155,6 +155,27 @@ fn ibmmq(e: &Event, f: &Facts) -> Map<String, Value> {
             put(&mut t, "task", a(Key::Task));
             put_obj(&mut m, "smf", t);
         }
+        Kind::MqEvent => {
+            let mut t = Map::new();
+            for (k, n) in [
+                ("type", Key::EventType),
+                ("reason", Key::Reason),
+                ("reason_name", Key::ReasonName),
+                ("qualifier", Key::Qualifier),
+                ("object", Key::Object),
+            ] {
+                put(&mut t, k, a(n));
+            }
+            put_obj(&mut m, "mq_event", t);
+        }
+        Kind::MqiCall => {
+            let mut t = Map::new();
+            put(&mut t, "verb", a(Key::Verb));
+            put(&mut t, "reason", a(Key::Reason));
+            put(&mut t, "options", a(Key::Options));
+            put(&mut t, "duration_us", a(Key::DurationUs));
+            put_obj(&mut m, "mqi_call", t);
+        }
         Kind::LogRecord => {}
     }
     let attrs = attr_pairs(e);

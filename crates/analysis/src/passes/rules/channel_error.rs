@@ -22,7 +22,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         " Messages that are usually harmless noise are warnings \
         ({catalogue-warnings:channel}). AMQ9519/AMQ9520 (channel not defined) on at least \
         `scan_min_channels` different channel names from one remote end of a queue manager are \
-        one error finding instead, naming the address and the names tried (`channels_tried`)."
+        one error finding instead, naming the address and the names tried (`channels_tried`). \
+        Event messages too: Channel Stopped (2283, not MQRQ_CHANNEL_STOPPED_OK) as the \
+        message its ErrorIdentifier names; an event of a failure an error-log story counts \
+        (same channel, within a second) is cited beside it, not counted again."
     ),
     thresholds: crate::passes::message_pass::message_thresholds!(
         Threshold::new(

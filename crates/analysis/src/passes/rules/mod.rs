@@ -27,6 +27,8 @@ registry![
     mqi_failures,
     access_refused,
     resource_limit,
+    queue_service,
+    config_change,
     fdc,
     unreadable_input,
 ];

@@ -19,7 +19,12 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         every other record the error-log reader put in the `tls` family (attribute `family`; ",
         crate::passes::message_pass::story_trigger!(),
         " A failure \
-        whose most specific record is a channel error is reported by `channel-error`."
+        whose most specific record is a channel error is reported by `channel-error`. \
+        Event messages too: Channel SSL Error (2371) as the message its reason qualifier \
+        implies (AMQ9631 cipher spec, AMQ9636 peer name, AMQ9637 client authentication, \
+        else a TLS failure of its own) and Channel Stopped (2283) by its ErrorIdentifier; an \
+        event of a failure an error-log story counts (same channel, within a second) is \
+        cited beside it, not counted again."
     ),
     thresholds: crate::passes::message_pass::message_thresholds!(),
     advice: "TLS errors are often reported on both ends with different words: read the partner's \

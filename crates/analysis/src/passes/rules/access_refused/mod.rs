@@ -10,6 +10,16 @@
 //! channel the trace connected through, within `pair_window_s` of the
 //! failure, the two are one story citing both files; a trace failure no
 //! record explains is a story of its own that says where to look.
+//!
+//! An application activity trace's MQI calls refused with those reasons
+//! are the client's side as a trace's are.
+//!
+//! Event messages tell refusals too (`mq-events`): Not Authorized (2035,
+//! types 1 to 6 by their reason qualifier) and Channel Blocked (2577). An
+//! event and an error-log record of the same refusal (same mechanism,
+//! agreeing queue manager, channel, user and address, within a second) are
+//! one occurrence citing both; an event no record matches is a refusal of
+//! its own.
 
 mod advice;
 #[cfg(test)]
@@ -48,7 +58,11 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         them (the client's host, where the record names one, must agree); failures no record \
         explains are a finding of their own (mechanism `unknown`). Severity error, info when \
         the group's last refusal is more than `recent_days` days before the last record of \
-        the files that show it.",
+        the files that show it. Event messages are refusals too: Not Authorized (2035, types \
+        1 to 6 by reason qualifier; MQRQ_CSP_NOT_AUTHORIZED is CONNAUTH, the others the \
+        OAM's) and Channel Blocked (2577, CHLAUTH); an event and a record of the same \
+        mechanism whose queue manager, channel, user, address and object agree, within a \
+        second, are one refusal citing both.",
     thresholds: &[
         Threshold::new(
             "min_occurrences",
@@ -118,6 +132,8 @@ struct Facts {
     intent: Option<String>,
     /// Told by RACF (ICH408I): the commands are RACF's, not the OAM's.
     racf: bool,
+    /// The refused call's options, by name (an event's `Options`).
+    options: Option<String>,
 }
 
 fn fill(slot: &mut Option<String>, v: Option<&str>) {
@@ -168,6 +184,20 @@ impl Facts {
         fill(&mut self.check, o.check.as_deref());
         fill(&mut self.values, o.values.as_deref());
         fill(&mut self.reason, o.reason.as_deref());
+        fill(&mut self.options, o.options.as_deref());
+    }
+
+    /// Whether `o` may tell the same refusal: no field both state differs.
+    fn agrees(&self, o: &Facts) -> bool {
+        let same = |a: &Option<String>, b: &Option<String>| match (a, b) {
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            _ => true,
+        };
+        same(&self.qmgr, &o.qmgr)
+            && same(&self.channel, &o.channel)
+            && same(&self.user, &o.user)
+            && same(&self.address, &o.address)
+            && same(&self.object, &o.object)
     }
 
     /// The remote end: its address when known, else its name.
@@ -204,7 +234,27 @@ struct Story {
     /// The files its records are in (a few).
     files: BTreeSet<Arc<str>>,
     clients: Vec<usize>,
+    /// Event messages of refusals already counted from a record.
+    events: u64,
+    event_evidence: Vec<Evidence>,
+    /// Times in `times` an event has been matched with.
+    matched: Vec<Ts>,
 }
+
+/// A refusal an event message told, kept to the end: the error-log
+/// record of the same refusal may come just after it.
+struct EventRefusal {
+    mech: Mechanism,
+    id: String,
+    facts: Facts,
+    at: Ts,
+    path: Arc<str>,
+    evidence: Evidence,
+}
+
+/// Event refusals kept (each is small); past this they are counted as
+/// refusals of their own at once.
+const MAX_EVENT_REFUSALS: usize = 100_000;
 
 /// The trace state of one thread: the channel it connects through and the
 /// MQI call open on it.
@@ -247,6 +297,7 @@ pub(crate) struct AccessRefused {
     clock: u64,
     clients: Vec<Client>,
     client_index: HashMap<(String, Option<u32>, Option<String>), usize>,
+    events: Vec<EventRefusal>,
 }
 
 impl AccessRefused {
@@ -263,6 +314,95 @@ impl AccessRefused {
             clock: 0,
             clients: Vec::new(),
             client_index: HashMap::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// An MQI call of an activity trace refused with 2035, 2063 or 2217:
+    /// the application's side, as a trace's failed call is.
+    fn activity(&mut self, e: &Event) {
+        let Some(Outcome::Reason(r)) = e.get(Key::Reason).map(mqrc::decode_rc) else {
+            return;
+        };
+        if !REFUSED.contains(&r) {
+            return;
+        }
+        let verb = e
+            .get(Key::Verb)
+            .and_then(|v| crate::calls::VERBS.iter().find(|x| **x == v).copied());
+        let channel = e.get(Key::Channel).map(str::to_string);
+        let conname = e.get(Key::Address).map(str::to_string);
+        self.failure(e, verb, r, channel, conname);
+    }
+
+    /// An event message of a refusal: Not Authorized or Channel Blocked.
+    fn event(&mut self, e: &Event) {
+        let Some((mech, id)) = event_refusal(e) else {
+            return;
+        };
+        let mut facts = Facts::default();
+        fill(&mut facts.qmgr, e.get(Key::Qmgr));
+        fill(&mut facts.channel, e.get(Key::Channel));
+        fill(&mut facts.user, e.get(Key::ClientUser));
+        fill(&mut facts.appl, e.get(Key::Appl));
+        fill(&mut facts.address, e.get(Key::Address));
+        fill(&mut facts.reason, e.get(Key::Reason));
+        fill(&mut facts.options, e.get(Key::Options));
+        if mech != Mechanism::Chlauth {
+            // A channel event's object is its channel, said already.
+            fill(&mut facts.object, e.get(Key::Object));
+            fill(&mut facts.object_type, e.get(Key::ObjectType));
+        }
+        facts.check = e.get(Key::Qualifier).map(|q| check_of(q).to_string());
+        let r = EventRefusal {
+            mech,
+            id,
+            facts,
+            at: e.ts,
+            path: e.origin.path.clone(),
+            evidence: Evidence::from_event(e),
+        };
+        if self.events.len() >= MAX_EVENT_REFUSALS {
+            self.close(r.into_open());
+        } else {
+            self.events.push(r);
+        }
+    }
+
+    /// Each event refusal either joins the record-told refusal it is
+    /// another view of (counted once, citing both) or is one of its own.
+    fn place_events(&mut self) {
+        for r in std::mem::take(&mut self.events) {
+            let twin = self.stories.iter().position(|s| {
+                s.mech == r.mech
+                    && s.facts.agrees(&r.facts)
+                    && s.times.iter().any(|t| {
+                        (*t - r.at).num_milliseconds().abs() < JOIN_MS
+                            && !s.matched.contains(t)
+                    })
+            });
+            match twin {
+                Some(i) => {
+                    let s = &mut self.stories[i];
+                    let t = *s
+                        .times
+                        .iter()
+                        .filter(|t| !s.matched.contains(t))
+                        .min_by_key(|t| (**t - r.at).num_milliseconds().abs())
+                        .expect("a matching time");
+                    s.matched.push(t);
+                    s.events += 1;
+                    s.facts.merge(&r.facts);
+                    *s.ids.entry(r.id).or_default() += 1;
+                    if s.event_evidence.len() < 2 {
+                        s.event_evidence.push(r.evidence);
+                    }
+                    if s.files.len() < MAX_FILES {
+                        s.files.insert(r.path);
+                    }
+                }
+                None => self.close(r.into_open()),
+            }
         }
     }
 
@@ -411,6 +551,9 @@ impl AccessRefused {
             times: Vec::new(),
             files: BTreeSet::new(),
             clients: Vec::new(),
+            events: 0,
+            event_evidence: Vec::new(),
+            matched: Vec::new(),
         });
         self.index.insert(key, self.stories.len() - 1);
         self.stories.len() - 1
@@ -630,6 +773,8 @@ impl Pass for AccessRefused {
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::LogRecord => self.record(e),
+            Kind::MqEvent => self.event(e),
+            Kind::MqiCall => self.activity(e),
             Kind::Text | Kind::Entry | Kind::Exit | Kind::ErrorExit => self.trace(e),
             _ => {}
         }
@@ -641,6 +786,7 @@ impl Pass for AccessRefused {
         for (_, o) in open {
             self.close(o);
         }
+        self.place_events();
         for ci in 0..self.clients.len() {
             if let Some(si) = self.pair(&self.clients[ci], inputs) {
                 self.stories[si].clients.push(ci);
@@ -704,6 +850,9 @@ impl AccessRefused {
         {
             how = format!(" with reason {r}");
         }
+        if let Some(o) = &f.options {
+            how.push_str(&format!(" (options {o})"));
+        }
         let clients: Vec<&Client> = s.clients.iter().map(|i| &self.clients[*i]).collect();
         let client_failures: u64 = clients.iter().map(|c| c.failures).sum();
         let mut title = format!(
@@ -743,6 +892,13 @@ impl AccessRefused {
                 evidence.pop();
             }
             evidence.push(l.clone());
+        }
+        // The event messages of refusals a record told: both are cited.
+        for ev in &s.event_evidence {
+            if evidence.len() >= SIDE_EVIDENCE {
+                evidence.pop();
+            }
+            evidence.push(ev.clone());
         }
         let mut client_reason = None;
         let mut program = None;
@@ -809,6 +965,12 @@ impl AccessRefused {
                 "permissions",
                 Metric::Str(s.permissions.iter().cloned().collect::<Vec<_>>().join(", ")),
             );
+        }
+        if s.events > 0 {
+            m.set("event_messages", Metric::int(s.events));
+        }
+        if let Some(o) = &f.options {
+            m.set("options", Metric::Str(o.clone()));
         }
         if client_failures > 0 {
             m.set("client_failures", Metric::int(client_failures));
@@ -891,6 +1053,64 @@ impl AccessRefused {
         fd.advice = advice(Mechanism::Unknown, &facts, &BTreeSet::new());
         fd.key = format!("unknown:{}", verbs_text(&c.verbs));
         fd
+    }
+}
+
+impl EventRefusal {
+    fn into_open(self) -> Open {
+        Open {
+            path: self.path,
+            first: self.at,
+            last: self.at,
+            mech: self.mech,
+            ids: vec![self.id],
+            facts: self.facts,
+            evidence: vec![self.evidence],
+            permissions: BTreeSet::new(),
+        }
+    }
+}
+
+/// The mechanism and the id (its reason qualifier, else its reason's
+/// name) of an event message that tells a refusal: Not Authorized (2035;
+/// type 1 by the password check is CONNAUTH, the others the OAM's) and
+/// Channel Blocked (2577; not the warning 2578, which let the channel in).
+fn event_refusal(e: &Event) -> Option<(Mechanism, String)> {
+    let reason = e.get(Key::Reason)?;
+    let q = e.get(Key::Qualifier);
+    let mech = match reason {
+        "2035" => match q {
+            Some("MQRQ_CSP_NOT_AUTHORIZED") => Mechanism::Connauth,
+            _ => Mechanism::Authority,
+        },
+        "2577" => Mechanism::Chlauth,
+        _ => return None,
+    };
+    let id = q
+        .or(e.get(Key::ReasonName))
+        .unwrap_or(reason)
+        .to_string();
+    Some((mech, id))
+}
+
+/// What refused, as a reason qualifier says it (IBM, "Not Authorized
+/// (type 1)" to "(type 6)" and "Channel Blocked" event pages).
+fn check_of(q: &str) -> &str {
+    match q {
+        "MQRQ_CONN_NOT_AUTHORIZED" => "the connect check (Not Authorized type 1)",
+        "MQRQ_SYS_CONN_NOT_AUTHORIZED" => "the system connect check (Not Authorized type 1)",
+        "MQRQ_CSP_NOT_AUTHORIZED" => "the user id and password check (Not Authorized type 1)",
+        "MQRQ_OPEN_NOT_AUTHORIZED" => "the open check (Not Authorized type 2)",
+        "MQRQ_CLOSE_NOT_AUTHORIZED" => "the close check (Not Authorized type 3)",
+        "MQRQ_CMD_NOT_AUTHORIZED" => "the command check (Not Authorized type 4)",
+        "MQRQ_SUB_NOT_AUTHORIZED" => "the subscribe check (Not Authorized type 5)",
+        "MQRQ_SUB_DEST_NOT_AUTHORIZED" => {
+            "the subscription destination check (Not Authorized type 6)"
+        }
+        "MQRQ_CHANNEL_BLOCKED_ADDRESS" => "a BLOCKADDR record",
+        "MQRQ_CHANNEL_BLOCKED_USERID" => "a BLOCKUSER record",
+        "MQRQ_CHANNEL_BLOCKED_NOACCESS" => "USERSRC(NOACCESS)",
+        other => other,
     }
 }
 

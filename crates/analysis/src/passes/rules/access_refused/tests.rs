@@ -188,3 +188,89 @@ fn connname_keeps_its_port() {
     assert_eq!(paren_value("ChlName() x", "ChlName("), None);
     assert_eq!(paren_value("ChlName(A", "ChlName("), None);
 }
+
+fn mq_event(line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
+    let mut e = log("QM1.events.txt", line, at, "event", attrs);
+    e.kind = Kind::MqEvent;
+    e
+}
+
+#[test]
+fn an_event_and_a_record_of_the_same_refusal_are_one_occurrence_citing_both() {
+    let blocked = |line: u64, at: &str| {
+        mq_event(
+            line,
+            at,
+            &[
+                ("reason", "2577"),
+                ("qualifier", "MQRQ_CHANNEL_BLOCKED_NOACCESS"),
+                ("qmgr", "QM1"),
+                ("channel", "APP.SVRCONN"),
+                ("address", "10.0.0.9"),
+                ("client_user", "bob"),
+            ],
+        )
+    };
+    let ev = vec![
+        block(1, "2024-03-01T10:00:00.010+00:00", "h1"),
+        blocked(3, "2024-03-01T10:00:00.020+00:00"),
+        // An hour later the event alone: a second occurrence.
+        blocked(13, "2024-03-01T11:00:00+00:00"),
+        // Warning mode let the channel in: no refusal.
+        mq_event(
+            23,
+            "2024-03-01T11:00:01+00:00",
+            &[("reason", "2578"), ("channel", "APP.SVRCONN")],
+        ),
+    ];
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    let f = &out[0];
+    assert_eq!(f.count, 2);
+    assert_eq!(metric(f, "mechanism"), Metric::Str("chlauth".into()));
+    assert_eq!(metric(f, "event_messages"), Metric::Int(1));
+    let cited: Vec<(&str, u64)> = f.evidence.iter().map(|e| (&*e.path, e.line)).collect();
+    assert!(cited.contains(&("qmgrs/QM1/errors/AMQERR01.LOG", 1)), "{cited:?}");
+    assert!(cited.contains(&("QM1.events.txt", 3)), "{cited:?}");
+}
+
+#[test]
+fn not_authorized_types_by_qualifier_with_user_object_and_options() {
+    let ev = vec![
+        mq_event(
+            1,
+            "2024-03-01T10:00:00+00:00",
+            &[
+                ("reason", "2035"),
+                ("qualifier", "MQRQ_OPEN_NOT_AUTHORIZED"),
+                ("qmgr", "QM1"),
+                ("client_user", "bob"),
+                ("appl", "amqsput"),
+                ("object", "PAYROLL.IN"),
+                ("options", "MQOO_OUTPUT+MQOO_FAIL_IF_QUIESCING"),
+            ],
+        ),
+        mq_event(
+            9,
+            "2024-03-01T10:00:01+00:00",
+            &[
+                ("reason", "2035"),
+                ("qualifier", "MQRQ_CSP_NOT_AUTHORIZED"),
+                ("qmgr", "QM1"),
+                ("client_user", "eve"),
+            ],
+        ),
+    ];
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 2, "{out:#?}");
+    let open = out.iter().find(|f| f.title.contains("PAYROLL.IN")).unwrap();
+    assert_eq!(metric(open, "mechanism"), Metric::Str("authority".into()));
+    assert_eq!(metric(open, "user"), Metric::Str("bob".into()));
+    assert_eq!(
+        metric(open, "options"),
+        Metric::Str("MQOO_OUTPUT+MQOO_FAIL_IF_QUIESCING".into())
+    );
+    assert!(open.title.contains("open check (Not Authorized type 2)"), "{}", open.title);
+    let csp = out.iter().find(|f| f.title.contains("eve")).unwrap();
+    assert_eq!(metric(csp, "mechanism"), Metric::Str("connauth".into()));
+}

@@ -138,6 +138,8 @@ pub(super) fn headline(limit: Limit) -> &'static str {
         Limit::MaxInstances => "Maximum channel instances exceeded",
         Limit::DeadLetter => "Messages put to a dead-letter queue",
         Limit::LogFull => "Recovery log full",
+        Limit::QueueDepthHigh => "Queue depth high",
+        Limit::MaxActiveChannels => "Maximum number of active channels reached",
     }
 }
 
@@ -190,7 +192,12 @@ fn advice(info: &ReasonLimit, name: &str) -> String {
              limit (ulimit -v, container limits; on z/OS the region size), and read the FDCs \
              and error log of the same time."
         }
-        Limit::MaxChannels | Limit::MaxInstances | Limit::DeadLetter | Limit::LogFull => "",
+        Limit::MaxChannels
+        | Limit::MaxInstances
+        | Limit::DeadLetter
+        | Limit::LogFull
+        | Limit::QueueDepthHigh
+        | Limit::MaxActiveChannels => "",
     };
     format!("{why} {look}")
 }

@@ -5,13 +5,18 @@
 //! limits applications meet as MQI reason codes in traces (`calls`). The
 //! messages, reasons and where their facts come from are data in
 //! `mqdiag_readers::catalog::limits`.
+//!
+//! Event messages tell limits too: Queue Full and Queue Depth High per
+//! queue, Channel Not Available by its qualifier (MaxActiveChannels,
+//! MaxChannels, MAXINST, MAXINSTC) and Channel Not Activated; they join the
+//! group of the same limit and object the error log's records make.
 
 mod calls;
 
 use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
-use mqdiag_readers::catalog::limits::{Limit, LimitMessage, limit_of};
+use mqdiag_readers::catalog::limits::{Limit, LimitMessage, event_limit_of, limit_of};
 
 use mqdiag_model::event::{Event, Key, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
@@ -27,7 +32,10 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         number of channels reached), AMQ9544 (messages a channel could not put to their \
         destination went to a dead-letter queue), AMQ7463 (the queue manager's log is full), \
         CSQX489 (z/OS: maximum instance limit exceeded, MAXINST or MAXINSTC) or CSQX548 \
-        (z/OS: messages sent to the local dead-letter queue, with the reason). Records are \
+        (z/OS: messages sent to the local dead-letter queue, with the reason), and every \
+        event message of Queue Full (2053), Queue Depth High (2224), Channel Not Activated \
+        (2296) or Channel Not Available (2537) with reason qualifier MQRQ_MAX_ACTIVE_CHANNELS, \
+        MQRQ_MAX_CHANNELS, MQRQ_SVRCONN_INST_LIMIT or MQRQ_CLIENT_INST_LIMIT. Records are \
         grouped by limit, queue manager and object (the channel where the record names one); \
         a group with at least `min_occurrences` records is a finding naming the limit, the \
         setting that governs it and its value where the record states it, the count, first \
@@ -68,6 +76,8 @@ struct Group {
     message: &'static LimitMessage,
     qmgr: String,
     channel: Option<String>,
+    /// The queue of a queue's limit (events name it).
+    queue: Option<String>,
     occurrences: u64,
     first: Ts,
     last: Ts,
@@ -105,21 +115,30 @@ fn non_empty(v: Option<&str>) -> Option<&str> {
 
 impl Pass for ResourceLimit {
     fn observe(&mut self, e: &Event) {
-        if e.kind != Kind::LogRecord {
-            return;
-        }
-        let Some(m) = limit_of(e) else {
+        let m = match e.kind {
+            Kind::LogRecord => limit_of(e),
+            Kind::MqEvent => event_limit_of(e),
+            _ => return,
+        };
+        let Some(m) = m else {
             return;
         };
         let qmgr = non_empty(e.get(Key::Qmgr)).unwrap_or("").to_string();
         // The queue manager's limits are about it alone; a channel's,
-        // about the channel.
+        // about the channel; a queue's, about the queue.
         let channel = match m.limit {
-            Limit::MaxChannels | Limit::LogFull => None,
             Limit::DeadLetter | Limit::MaxInstances => non_empty(e.get(Key::Channel)),
             _ => None,
         };
-        let key = (m.limit, qmgr, channel.unwrap_or("").to_string());
+        let queue = match m.limit {
+            Limit::QueueFull | Limit::QueueDepthHigh => non_empty(e.get(Key::Queue)),
+            _ => None,
+        };
+        let key = (
+            m.limit,
+            qmgr,
+            channel.or(queue).unwrap_or("").to_string(),
+        );
         if !self.groups.contains_key(&key) && self.groups.len() >= MAX_GROUPS {
             return;
         }
@@ -127,6 +146,7 @@ impl Pass for ResourceLimit {
             message: m,
             qmgr: k.1.clone(),
             channel: channel.map(str::to_string),
+            queue: queue.map(str::to_string),
             occurrences: 0,
             first: e.ts,
             last: e.ts,
@@ -144,7 +164,9 @@ impl Pass for ResourceLimit {
             g.ids.insert(e.get(Key::Msgid).unwrap_or(m.id).to_string());
         }
         if g.value.is_none() {
-            g.value = non_empty(e.get(Key::Limit)).map(str::to_string);
+            g.value = non_empty(e.get(Key::Limit))
+                .or_else(|| event_value(e, m.limit))
+                .map(str::to_string);
         }
         if let Some(l) = non_empty(e.get(Key::DlqLocation))
             && g.locations.len() < 2
@@ -192,19 +214,44 @@ impl Pass for ResourceLimit {
     }
 }
 
+/// The value an event message states of its limit: the queue's high
+/// depth (its MAXDEPTH when full); for a channel limit, the first field
+/// named `Maximum...` (the field's name is assumed from the event pages'
+/// wording: no whole sample was found).
+fn event_value(e: &Event, limit: Limit) -> Option<&str> {
+    if e.kind != Kind::MqEvent {
+        return None;
+    }
+    match limit {
+        Limit::QueueFull | Limit::QueueDepthHigh => {
+            non_empty(e.attr("highqueuedepth").or_else(|| e.attr("highqdepth")))
+        }
+        _ => e
+            .attrs
+            .iter()
+            .find(|(k, _)| k.starts_with("maximum"))
+            .and_then(|(_, v)| non_empty(Some(v))),
+    }
+}
+
 fn finding(g: &Group) -> Finding {
-    let object = g.channel.clone().unwrap_or_else(|| g.qmgr.clone());
+    let object = g
+        .channel
+        .clone()
+        .or_else(|| g.queue.clone())
+        .unwrap_or_else(|| g.qmgr.clone());
     FindingBuilder::new(&RULE, RULE.severity, title(g))
         .span(Some(g.first), Some(g.last), g.occurrences)
         .subject(|s| {
             s.channel = g.channel.clone();
+            s.queue = g.queue.clone();
             s.qmgr = (!g.qmgr.is_empty()).then(|| g.qmgr.clone());
         })
         .key(format!(
             "{}/{}/{}",
             g.message.limit.as_str(),
             g.qmgr,
-            g.channel.as_deref().unwrap_or("")
+            g.channel.as_deref().or(g.queue.as_deref()).unwrap_or("")
         ))
         .metrics(metrics(g, &object))
         .evidence(g.evidence.clone().into_sorted())
@@ -241,6 +288,27 @@ fn title(g: &Group) -> String {
             on_qmgr(g)
         ),
         Limit::LogFull => format!("Recovery log full{}", on_qmgr(g)),
+        Limit::QueueFull if g.queue.is_some() => format!(
+            "Queue {} full{}{}",
+            g.queue.as_deref().unwrap_or_default(),
+            g.value
+                .as_deref()
+                .map(|v| format!(" at {v} messages"))
+                .unwrap_or_default(),
+            on_qmgr(g)
+        ),
+        Limit::QueueDepthHigh => format!(
+            "Queue {} depth high{}{}",
+            g.queue.as_deref().unwrap_or("<queue>"),
+            g.value
+                .as_deref()
+                .map(|v| format!(" ({v} messages)"))
+                .unwrap_or_default(),
+            on_qmgr(g)
+        ),
+        Limit::MaxActiveChannels => {
+            format!("Maximum number of active channels reached{}", on_qmgr(g))
+        }
         // Told by reason codes (`calls`), not by a message.
         other => format!("{}{}", calls::headline(other), on_qmgr(g)),
     };
@@ -367,6 +435,21 @@ fn advice(g: &Group) -> String {
              Commit or end it; size the log (LogPrimaryFiles, LogSecondaryFiles, \
              LogFilePages in the Log stanza of qm.ini) for the longest unit of work expected."
         ),
+        Limit::QueueFull | Limit::QueueDepthHigh if g.queue.is_some() => {
+            let q = g.queue.as_deref().unwrap_or_default();
+            format!(
+                "{}. Whether anything reads the queue: `DISPLAY QSTATUS({q}) TYPE(QUEUE) CURDEPTH \
+                 IPPROCS LGETDATE LGETTIME MSGAGE` and its limits `DISPLAY QLOCAL({q}) MAXDEPTH \
+                 QDEPTHHI` on {qm}. A consumer that stopped or falls behind is the usual cause: \
+                 start or fix it before raising MAXDEPTH.",
+                g.message.meaning
+            )
+        }
+        Limit::MaxActiveChannels => format!(
+            "Channels waited for an active slot: MaxActiveChannels (CHANNELS stanza of qm.ini) \
+             were all in use. `DISPLAY CHSTATUS(*) STATUS CONNAME` on {qm} shows which channels \
+             hold them; raise MaxActiveChannels (a restart is needed) only if the load is real."
+        ),
         // Told by reason codes (`calls`), not by a message.
         _ => format!("The {} on {qm}: {}.", g.message.setting, g.message.meaning),
     }
@@ -436,6 +519,57 @@ mod tests {
         assert_eq!(out[2].count, 1);
         let out = run(&RULE, &[("min_occurrences", 2.0)], &ev);
         assert_eq!(out.len(), 1);
+    }
+
+    fn limit_event(line: u64, at: &str, attrs: &[(&'static str, &str)]) -> Event {
+        let mut e = log("QM1.events.txt", line, at, "event", attrs);
+        e.kind = Kind::MqEvent;
+        e
+    }
+
+    #[test]
+    fn events_tell_queue_and_channel_limits() {
+        let ev = vec![
+            limit_event(
+                1,
+                "2024-05-01T10:00:00+00:00",
+                &[
+                    ("reason", "2053"),
+                    ("qmgr", "QM1"),
+                    ("queue", "ORDERS.IN"),
+                    ("highqueuedepth", "5000"),
+                ],
+            ),
+            limit_event(
+                2,
+                "2024-05-01T10:01:00+00:00",
+                &[
+                    ("reason", "2537"),
+                    ("qualifier", "MQRQ_SVRCONN_INST_LIMIT"),
+                    ("qmgr", "QM1"),
+                    ("channel", "APP.SVRCONN"),
+                    ("maximuminstances", "10"),
+                ],
+            ),
+            // A channel that stopped is no limit.
+            limit_event(
+                3,
+                "2024-05-01T10:02:00+00:00",
+                &[("reason", "2537"), ("qualifier", "MQRQ_CHANNEL_STOPPED_ERROR")],
+            ),
+        ];
+        let out = run(&RULE, &[], &ev);
+        assert_eq!(out.len(), 2, "{out:#?}");
+        assert_eq!(out[0].title, "Queue ORDERS.IN full at 5000 messages on QM1");
+        assert_eq!(out[0].subject.queue.as_deref(), Some("ORDERS.IN"));
+        assert_eq!(metric(&out[0], "object"), Metric::Str("ORDERS.IN".into()));
+        assert_eq!(
+            metric(&out[0], "message_id"),
+            Metric::Str("MQRC_Q_FULL".into())
+        );
+        assert_eq!(metric(&out[1], "limit"), Metric::Str("max-instances".into()));
+        assert_eq!(metric(&out[1], "setting_value"), Metric::Str("10".into()));
+        assert!(out[1].title.contains("Maximum instances (10) of channel APP.SVRCONN"));
     }
 
     #[test]
