@@ -17,6 +17,7 @@ use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use mqdiag_model::event::{Event, Key, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Part;
 use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, Metric};
 use mqdiag_model::problem::Severity;
 use std::collections::BTreeMap;
@@ -48,6 +49,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     smf_columns: &[],
     make: |s| Box::new(ConfigChange::new(s)),
     hook: Some(|plan| Box::new(Linker::new(window_min(plan)))),
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Queue, Part::Key("object type and name")],
     ..RuleInfo::BASE
 };
 

@@ -11,6 +11,7 @@ use crate::passes::builder::FindingBuilder;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use mqdiag_model::event::{Event, Key, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
+use mqdiag_model::findings::Part;
 use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, Metric};
 use mqdiag_model::problem::Severity;
 use std::collections::BTreeMap;
@@ -38,6 +39,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
     mqi_calls: false,
     smf_columns: &[],
     make: |s| Box::new(QueueService::new(s)),
+    fingerprint: &[Part::Qmgr, Part::Queue, Part::Key("queue and its queue manager, as one name")],
     ..RuleInfo::BASE
 };
 

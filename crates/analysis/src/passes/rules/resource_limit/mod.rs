@@ -57,7 +57,7 @@ pub(crate) static RULE: RuleInfo = RuleInfo {
         the queue manager and channel from the evidence, that show how close to it the queue \
         manager runs; look for the application that holds or floods the resource before \
         raising the limit.",
-    fingerprint: &[Part::Qmgr, Part::Channel, Part::Host, Part::Program, Part::Key("limit and object")],
+    fingerprint: &[Part::Qmgr, Part::Channel, Part::Queue, Part::Host, Part::Program, Part::Key("limit and object")],
     metrics: &["limit", "occurrences", "object"],
     functions: &[],
     keywords: &[],
