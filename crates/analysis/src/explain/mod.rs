@@ -116,7 +116,11 @@ impl<'a> ConfigSet<'a> {
         if let Some(q) = &f.subject.qmgr {
             return Some(q.clone());
         }
-        if let Some(q) = f.evidence.iter().find_map(|e| qmgr_in_path(&e.path)) {
+        if let Some(q) = f
+            .evidence
+            .iter()
+            .find_map(|e| mqdiag_readers::input::qmgr_of_path(&e.path))
+        {
             return Some(q);
         }
         let qs = self.qmgrs();
@@ -287,16 +291,6 @@ fn shared_dirs(a: &str, b: &str) -> usize {
         .zip(dirs(b).iter())
         .take_while(|(x, y)| x == y)
         .count()
-}
-
-/// `QM1` of `.../qmgrs/QM1/errors/AMQERR01.LOG`.
-fn qmgr_in_path(path: &str) -> Option<String> {
-    let parts: Vec<&str> = path.split(['/', '\\']).collect();
-    let i = parts.iter().position(|p| p.eq_ignore_ascii_case("qmgrs"))?;
-    let dir = parts
-        .get(i + 1)
-        .filter(|d| !d.is_empty() && i + 2 < parts.len())?;
-    Some(dir.replace('!', "."))
 }
 
 /// Configuration lines a finding cites at most.

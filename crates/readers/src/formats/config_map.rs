@@ -25,8 +25,9 @@
 
 use super::line_source::{FileCtx, LineFormat, Standalone};
 use super::mq_ini::IniLines;
-use super::mqsc::{MqscLines, qmgr_of_path};
+use super::mqsc::MqscLines;
 use crate::input::Input;
+use crate::input::qmgr_of_path;
 use crate::lines::LineMeta;
 use mqdiag_model::config::{ConfigFile, Scope};
 use mqdiag_model::event::Format;

@@ -167,7 +167,7 @@ fn scope_of(path: &str, name: &str, log_path: Option<&str>) -> (Scope, &'static 
                 "qmstatus.ini" => "qmstatus.ini",
                 _ => "ini file",
             };
-            let qm = super::mqsc::qmgr_of_path(path).or_else(|| {
+            let qm = crate::input::qmgr_of_path(path).or_else(|| {
                 // LogPath=/var/mqm/log/QM1/
                 let p = log_path?.trim_end_matches(['/', '\\']);
                 let last = p.rsplit(['/', '\\']).next()?;

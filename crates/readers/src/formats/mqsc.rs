@@ -426,18 +426,6 @@ fn split_continuation(line: &str) -> (&str, Option<u8>) {
     }
 }
 
-/// The queue manager a configuration file belongs to by where it lies:
-/// `.../qmgrs/<dir>/...` (MQ writes `.` of a name as `!` in its
-/// directory), else none.
-pub(crate) fn qmgr_of_path(path: &str) -> Option<String> {
-    let parts: Vec<&str> = path.split(['/', '\\']).collect();
-    let i = parts.iter().position(|p| p.eq_ignore_ascii_case("qmgrs"))?;
-    let dir = parts
-        .get(i + 1)
-        .filter(|d| !d.is_empty() && i + 2 < parts.len())?;
-    Some(dir.replace('!', "."))
-}
-
 /// The format's specifics: `LineReader<Mqsc>` is its reader.
 pub(crate) struct Mqsc;
 
@@ -526,7 +514,7 @@ impl LineFormat for Mqsc {
             .lines
             .qmgr
             .clone()
-            .or_else(|| qmgr_of_path(&ctx.info.path));
+            .or_else(|| crate::input::qmgr_of_path(&ctx.info.path));
         f.config.scope = qmgr.clone().map_or(Scope::Unknown, Scope::Qmgr);
         f.config.source = if f.lines.dump {
             "dmpmqcfg dump".to_string()
@@ -668,11 +656,11 @@ DEFINE QLOCAL('CUT') +
         assert_eq!(Mqsc::sniff("x", b"Channels:\n  MaxChannels=10\n"), 0);
         assert_eq!(Mqsc::sniff("x", b"AMQ9777E: Channel was blocked\n"), 0);
         assert_eq!(
-            qmgr_of_path("case.zip!var/mqm/qmgrs/QM!1/qm.ini"),
+            crate::input::qmgr_of_path("case.zip!var/mqm/qmgrs/QM!1/qm.ini"),
             Some("QM.1".into())
         );
-        assert_eq!(qmgr_of_path("x/qmgrs/qm.ini"), None);
-        assert_eq!(qmgr_of_path("qm.ini"), None);
+        assert_eq!(crate::input::qmgr_of_path("x/qmgrs/qm.ini"), None);
+        assert_eq!(crate::input::qmgr_of_path("qm.ini"), None);
     }
 
     /// runmqsc's replies, in the shape IBM's "runmqsc" and DISPLAY pages

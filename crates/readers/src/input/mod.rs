@@ -612,6 +612,18 @@ fn walk(
     }
 }
 
+/// The queue manager a configuration file belongs to by where it lies:
+/// `.../qmgrs/<dir>/...` (MQ writes `.` of a name as `!` in its
+/// directory), else none.
+pub fn qmgr_of_path(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    let i = parts.iter().position(|p| p.eq_ignore_ascii_case("qmgrs"))?;
+    let dir = parts
+        .get(i + 1)
+        .filter(|d| !d.is_empty() && i + 2 < parts.len())?;
+    Some(dir.replace('!', "."))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

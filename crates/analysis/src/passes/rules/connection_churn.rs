@@ -367,17 +367,11 @@ impl ConnectionChurn {
         channel: &str,
         conname: &str,
     ) -> Option<&mut Group> {
-        let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
-        let parts = [src, qmgr, channel, conname];
-        let h = crate::passes::parts_index::hash(&parts);
-        let groups = &self.groups;
-        let found = self.by_channel.find(h, |i| {
-            matches!(&groups[i].0, GroupKey::Channel(s, q, c, n)
-                if *s == src && **n == *conname && **c == *channel && **q == *qmgr)
-        });
+        let (h, found) = self.find_channel(src, qmgr, channel, conname);
         let i = match found {
             Some(i) => i,
             None => {
+                let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
                 let key = GroupKey::Channel(src, qmgr.into(), channel.into(), conname.into());
                 let i = self.new_group(key)?;
                 self.by_channel.insert(h, i);
@@ -395,14 +389,20 @@ impl ConnectionChurn {
         channel: &str,
         conname: &str,
     ) -> Option<&mut Group> {
+        let i = self.find_channel(src, qmgr, channel, conname).1?;
+        Some(&mut self.groups[i].1)
+    }
+
+    /// The hash of a channel instance's key and its group's index, if any.
+    fn find_channel(&self, src: &'static str, qmgr: &str, channel: &str, conname: &str) -> (u64, Option<usize>) {
         let (qmgr, channel, conname) = (qmgr.trim(), channel.trim(), conname.trim());
         let h = crate::passes::parts_index::hash(&[src, qmgr, channel, conname]);
         let groups = &self.groups;
-        let i = self.by_channel.find(h, |i| {
+        let found = self.by_channel.find(h, |i| {
             matches!(&groups[i].0, GroupKey::Channel(s, q, c, n)
                 if *s == src && **n == *conname && **c == *channel && **q == *qmgr)
-        })?;
-        Some(&mut self.groups[i].1)
+        });
+        (h, found)
     }
 
     fn new_group(&mut self, key: GroupKey) -> Option<usize> {
