@@ -233,6 +233,9 @@ pub(crate) struct ConnectionChurn {
     groups: Vec<(GroupKey, Group)>,
     by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
     by_channel: crate::passes::parts_index::PartsIndex,
+    /// Whether a log's channel start named no host (MQ 8.0+ AMQ9002I):
+    /// only then may a stop that names one end it.
+    hostless_starts: bool,
     tasks: HashMap<String, i64>,
     task_order: VecDeque<String>,
     /// Start times held in the groups' `open` queues.
@@ -320,6 +323,7 @@ impl ConnectionChurn {
             groups: Vec::new(),
             by_process: HashMap::default(),
             by_channel: Default::default(),
+            hostless_starts: false,
             tasks: HashMap::new(),
             task_order: VecDeque::new(),
             open_total: 0,
@@ -499,6 +503,8 @@ impl ConnectionChurn {
         let spent = held >= MAX_OPEN_TOTAL;
         let cap = self.chart_cap;
         let mut delta = 0;
+        self.hostless_starts |= start && conname.trim().is_empty();
+        let hostless = self.hostless_starts;
         let Some(g) = self.channel_group("log", qmgr, channel, conname) else {
             return;
         };
@@ -514,7 +520,8 @@ impl ConnectionChurn {
             held = held.saturating_sub(1);
             let us = (e.ts - s).num_microseconds().unwrap_or(0);
             g.lifetime(us, e.ts, Some(e));
-        } else if !conname.trim().is_empty()
+        } else if hostless
+            && !conname.trim().is_empty()
             // From MQ 8.0 the stop (AMQ9001I) names the host and the start
             // (AMQ9002I) does not: the stop ends the open start of the same
             // channel that named none.
