@@ -1,7 +1,8 @@
 //! Redaction that holds everywhere (issue 41): values planted in every
 //! format mqdiag reads (traces of UNIX and Windows, binary trace, text and
 //! JSON error logs, FDC, FFST summary, z/OS JES2 job log and dated
-//! console, SMF CSV, container console), in file and directory names
+//! console, SMF CSV, container console, configuration files, event
+//! messages and activity trace), in file and directory names
 //! too, are found in no output of any verb and format under `--redact`,
 //! neither on standard output nor on standard error; two files never
 //! print as one path; the `--redact-map` file is private (0600).
@@ -86,6 +87,36 @@ const COPIES: &[Copy] = &[
         to: "container/console.log",
         replace: &[("mq-0", "zplpod-0"), ("QM1", "ZPLQMD4")],
     },
+    Copy {
+        from: "fixtures/config/runmqras/var/mqm/qmgrs/QMAPP1/qm.ini",
+        to: "qmgrs/QMAPP1/qm.ini",
+        replace: &[("QMAPP1", "ZPLQMC5")],
+    },
+    Copy {
+        from: "fixtures/config/runmqras/defs/QMAPP1.mqsc",
+        to: "defs/QMAPP1.mqsc",
+        replace: &[("QMAPP1", "ZPLQMC5"), ("ordapp", "zplgrp5")],
+    },
+    Copy {
+        from: "fixtures/config/must-gather/configmaps/qmpod-config.yaml",
+        to: "configmaps/qmpod-config.yaml",
+        replace: &[("QMPOD", "ZPLQME6"), ("batchsvc", "zplusr6")],
+    },
+    Copy {
+        from: "fixtures/config/client/ccdt.json",
+        to: "client/ccdt.json",
+        replace: &[("mqapp1.example.com", "zplccdt7.example.com")],
+    },
+    Copy {
+        from: "fixtures/events/text/QM1.events.txt",
+        to: "events/QM1.events.txt",
+        replace: &[("QM1", "ZPLQMG9"), (": bob", ": zplbob9")],
+    },
+    Copy {
+        from: "fixtures/activity/amqsact.txt",
+        to: "activity/amqsact.txt",
+        replace: &[("apphost", "zplact8"), ("'app1'", "'zplusr8'")],
+    },
 ];
 
 /// What must never be printed under `--redact`.
@@ -108,6 +139,15 @@ const PLANTED: &[&str] = &[
     "ZPQ9",
     "zplpod-0",
     "ZPLQMD4",
+    "ZPLQMC5",
+    "zplgrp5",
+    "ZPLQME6",
+    "zplusr6",
+    "zplccdt7",
+    "ZPLQMG9",
+    "zplbob9",
+    "zplact8",
+    "zplusr8",
 ];
 
 /// The planted case written at `root`: every copy, renamed as its values.
@@ -164,6 +204,8 @@ const RUNS: &[&[&str]] = &[
     &["calls", ".", "--format", "csv"],
     &["calls", ".", "--format", "json"],
     &["calls", ".", "--format", "markdown"],
+    &["config", ".", "--format", "text"],
+    &["config", ".", "--format", "json"],
     &["compare", "zos", "syslog", "--format", "text"],
     &["compare", "zos", "syslog", "--format", "json"],
     &["compare", "qmgrs", "container", "--format", "markdown"],
@@ -184,7 +226,8 @@ fn no_planted_value_survives_any_verb_or_format() {
     let (code, plain, err) = run(root, &["inventory", ".", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let (_, rows, _) = run(root, &["timeline", ".", "--format", "jsonl"]);
-    let all = format!("{plain}{rows}");
+    let (_, config, _) = run(root, &["config", ".", "--format", "json"]);
+    let all = format!("{plain}{rows}{config}");
     for p in PLANTED {
         if *p == "Z P S 7" {
             continue;
