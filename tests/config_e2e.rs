@@ -323,6 +323,23 @@ fn config_lists_what_was_believed() {
     for secret in ["QMAPP1", "APP.SVRCONN", "ordapp", "mqapp1"] {
         assert!(!r.stdout.contains(secret), "{secret} in\n{}", r.stdout);
     }
+    // runmqsc's DISPLAY replies, one fact per object, blank values unset.
+    let r = mqdiag(&["config", "--format", "json", "fixtures/config/runmqsc"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["scopes"][0]["name"], "QMDIS");
+    let file = &v["scopes"][0]["files"][0];
+    assert_eq!(file["source"], "runmqsc output");
+    let facts = file["facts"].as_array().unwrap();
+    assert_eq!(facts.len(), 4, "{file:#}");
+    assert_eq!(
+        (facts[0]["line"].as_u64(), &facts[0]["verb"]),
+        (Some(6), &Value::from("DISPLAY"))
+    );
+    assert_eq!(facts[0]["attrs"]["MAXINSTC"], "5");
+    assert!(facts[0]["attrs"].get("MCAUSER").is_none());
+    assert_eq!(facts[3]["object"], "QLOCAL");
+    assert_eq!(file["problem_count"], 0);
     // Traces and logs are not read by `config`.
     let r = mqdiag(&["config", "fixtures/trace"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
