@@ -20,7 +20,7 @@ pub(crate) use facts::{assign_input, learn_input};
 pub use facts::{nothing_read, reader_panic, redact_input};
 
 use crate::calls::{By, Calls, Row};
-use crate::passes::{Hook, Plan, PlanError, RULES};
+use crate::passes::{Hook, Kinds, Plan, PlanError, RULES};
 use crate::timeline::{Merged, TimeWindow};
 use chrono::FixedOffset;
 use mqdiag_model::event::{Event, Ts};
@@ -298,6 +298,8 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
     for p in passes.iter_mut() {
         count_calls |= p.takes_calls_table();
     }
+    let pass_routes = Kinds::routes(passes.iter().map(|p| p.kinds()));
+    let hook_routes = Kinds::routes(hooks.iter().map(|h| h.kinds()));
     let (mut inputs, window) = each_event(
         sources,
         opts.read.jobs.max(1),
@@ -305,14 +307,15 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         &mut Feed {
             watch,
             each: |e: &Event| {
-                for p in passes.iter_mut() {
-                    p.observe(e);
+                for &i in &pass_routes[e.kind as usize] {
+                    passes[i].observe(e);
                 }
                 if count_calls {
                     calls.observe(e);
                 }
             },
             hooks: &mut hooks,
+            hook_routes: &hook_routes,
         },
     )?;
     inputs.extend(discovery_rows);
@@ -373,6 +376,8 @@ struct Feed<'a, F: FnMut(&Event)> {
     watch: &'a mut dyn Watch,
     each: F,
     hooks: &'a mut Vec<Box<dyn Hook>>,
+    /// The hooks (by index) that read each kind of event.
+    hook_routes: &'a [Vec<usize>],
 }
 
 impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
@@ -381,8 +386,8 @@ impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
     }
     fn event(&mut self, e: &Event) {
         (self.each)(e);
-        for h in self.hooks.iter_mut() {
-            h.observe(e);
+        for &i in &self.hook_routes[e.kind as usize] {
+            self.hooks[i].observe(e);
         }
         self.watch.event(e);
     }
@@ -456,6 +461,7 @@ pub fn count_calls(
         watch,
         each: |e: &Event| calls.observe(e),
         hooks: &mut hooks,
+        hook_routes: &Kinds::routes(std::iter::empty()),
     };
     let (mut inputs, _) = each_event(sources, jobs, window, &mut feed)?;
     inputs.extend(discovery_rows);

@@ -22,7 +22,7 @@ mod stories;
 pub(crate) mod testutil;
 
 pub use pass::{ChartKind, Order, RuleInfo, Threshold};
-pub(crate) use pass::{Hook, Pass, THRESHOLD_MAX};
+pub(crate) use pass::{Hook, Kinds, Pass, THRESHOLD_MAX};
 pub use plan::{Plan, PlanError, Settings};
 pub(crate) use shared::{ThreadKey, by_key, parts_key, thread_key};
 

@@ -4,7 +4,7 @@
 
 use super::Plan;
 use super::plan::Settings;
-use mqdiag_model::event::Event;
+use mqdiag_model::event::{Event, Kind};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Finding;
 use mqdiag_model::problem::Severity;
@@ -17,7 +17,11 @@ pub(crate) trait Pass: std::any::Any {
     fn absorb(&mut self, _other: &mut dyn Pass) -> bool {
         false
     }
-    /// Called for every event, in time order.
+    /// The kinds of event `observe` reads: the run shows it no others.
+    fn kinds(&self) -> Kinds {
+        Kinds::ALL
+    }
+    /// Called for every event of its `kinds`, in time order.
     fn observe(&mut self, e: &Event);
     /// Called once at the end with every input's facts.
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding>;
@@ -32,6 +36,39 @@ pub(crate) trait Pass: std::any::Any {
     fn calls_rows(&mut self, _rows: &[crate::calls::Row]) {}
 }
 
+/// A set of event kinds: what a pass or hook reads, so that the run calls
+/// it only for those and a case without (say) event messages pays nothing
+/// for the rules that read only them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Kinds(u32);
+
+impl Kinds {
+    pub(crate) const ALL: Kinds = Kinds(u32::MAX);
+
+    pub(crate) const fn of(kinds: &[Kind]) -> Kinds {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < kinds.len() {
+            bits |= 1 << kinds[i] as u32;
+            i += 1;
+        }
+        Kinds(bits)
+    }
+
+    /// For each kind (by its number), the indexes of `sets` that read it.
+    pub(crate) fn routes(sets: impl Iterator<Item = Kinds>) -> Vec<Vec<usize>> {
+        let mut routes = vec![Vec::new(); 32];
+        for (i, set) in sets.enumerate() {
+            for (k, r) in routes.iter_mut().enumerate() {
+                if set.0 & (1 << k) != 0 {
+                    r.push(i);
+                }
+            }
+        }
+        routes
+    }
+}
+
 /// Makes a rule's hook for a run's plan.
 pub(crate) type MakeHook = fn(&Plan) -> Box<dyn Hook>;
 
@@ -40,7 +77,11 @@ pub(crate) type MakeHook = fn(&Plan) -> Box<dyn Hook>;
 /// `RuleInfo::hook`; it runs whether or not the rule itself runs, so
 /// `--only`/`--skip` do not change what the other findings cite.
 pub(crate) trait Hook {
-    /// Called for every event in the window, in time order.
+    /// The kinds of event `observe` reads: the run shows it no others.
+    fn kinds(&self) -> Kinds {
+        Kinds::ALL
+    }
+    /// Called for every event of its `kinds` in the window, in time order.
     fn observe(&mut self, e: &Event);
     /// `--redact`: replace names in what it kept (before `sealed`).
     fn redact(&mut self, _r: &mqdiag_model::redact::Redactor) {}
@@ -219,5 +260,26 @@ impl RuleInfo {
             }
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kinds;
+    use mqdiag_model::event::Kind;
+
+    #[test]
+    fn routes_send_each_kind_only_to_the_sets_that_read_it() {
+        let sets = [
+            Kinds::of(&[Kind::MqEvent]),
+            Kinds::ALL,
+            Kinds::of(&[Kind::LogRecord, Kind::MqEvent]),
+        ];
+        let routes = Kinds::routes(sets.into_iter());
+        assert_eq!(routes[Kind::MqEvent as usize], [0, 1, 2]);
+        assert_eq!(routes[Kind::LogRecord as usize], [1, 2]);
+        assert_eq!(routes[Kind::Entry as usize], [1]);
+        // Every kind has a place among the 32 bits.
+        assert!((Kind::MqiCall as usize) < routes.len());
     }
 }

@@ -166,14 +166,23 @@ pub(crate) struct MessagePass {
     /// Event messages of failures, kept to the end: the error log's
     /// record of the same failure may come just after.
     events: Vec<Member>,
-    /// The channel (`channel_hash`) and second of each error-log story
-    /// counted (for the events of the same failures): a hash, so that logs
-    /// without events pay no allocation for it.
-    told: Vec<(u64, i64)>,
+    /// The row (rule, row) and second of each error-log story of a
+    /// channel counted, for the events of the same failures: plain
+    /// numbers, repeats of the last one not kept, so that logs without
+    /// events pay next to nothing for it.
+    told: Vec<Told>,
 }
 
 /// Event failures and told stories kept at most.
 const MAX_EVENTS: usize = 100_000;
+
+/// A story counted: its rule's and row's places and its cause's second.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Told {
+    sec: i64,
+    rule: u32,
+    row: u32,
+}
 
 /// One rule's part of the pass: its settings and breakdown rows.
 struct RuleRows {
@@ -272,60 +281,72 @@ impl MessagePass {
     }
 
     /// Each event either is cited beside the error-log story of the same
-    /// failure or counts as a failure of its own.
+    /// failure (the same channel within a second) or counts as a failure
+    /// of its own.
     fn place_events(&mut self) {
-        for m in std::mem::take(&mut self.events) {
-            let sec = m.ts.timestamp();
-            let h = channel_hash(m.channel());
-            let counted = !m.channel().is_empty()
-                && self
-                    .told
-                    .iter()
-                    .any(|(c, t)| (t - sec).abs() <= 1 && *c == h);
-            if !(counted && self.cite(&m)) {
+        let events = std::mem::take(&mut self.events);
+        if events.is_empty() {
+            return;
+        }
+        let mut told = std::mem::take(&mut self.told);
+        told.sort_unstable();
+        for m in events {
+            if m.channel().is_empty() || !self.cite(&told, &m) {
                 self.tally(Story { members: vec![m] });
             }
         }
     }
 
-    /// Cite an event beside the row of the same channel whose records
-    /// span its time; whether one did.
-    fn cite(&mut self, m: &Member) -> bool {
-        let near = chrono::Duration::seconds(1);
-        for r in &mut self.rules {
-            for (k, row) in &mut r.rows.rows {
-                if k.channel.eq_ignore_ascii_case(m.channel())
-                    && row.first - near <= m.ts
-                    && m.ts <= row.last + near
-                {
-                    if row.evidence.len() < 5 {
-                        row.evidence.push(m.evidence());
-                    }
-                    *row.companions
-                        .entry(format!("{} (event)", m.msgid()))
-                        .or_default() += 1;
-                    return true;
-                }
-            }
+    /// Cite an event beside the row of a story of its channel counted
+    /// within a second of it; whether one was.
+    fn cite(&mut self, told: &[Told], m: &Member) -> bool {
+        let sec = m.ts.timestamp();
+        let from = told.partition_point(|t| t.sec < sec.saturating_sub(1));
+        let found = told[from..]
+            .iter()
+            .take_while(|t| t.sec <= sec.saturating_add(1))
+            .find(|t| {
+                self.rules[t.rule as usize].rows.rows[t.row as usize]
+                    .0
+                    .channel
+                    .eq_ignore_ascii_case(m.channel())
+            });
+        let Some(t) = found else {
+            return false;
+        };
+        let row = &mut self.rules[t.rule as usize].rows.rows[t.row as usize].1;
+        if row.evidence.len() < 5 {
+            row.evidence.push(m.evidence());
         }
-        false
+        *row.companions
+            .entry(format!("{} (event)", m.msgid()))
+            .or_default() += 1;
+        true
     }
 
     /// Count one story under the rule of its cause's family, if it runs.
     fn tally(&mut self, s: Story) {
         let cause = s.cause();
+        let Some(rule) = self.rules.iter().position(|r| r.family == cause.family) else {
+            return;
+        };
+        let row = self.rules[rule].tally(&s);
         if !cause.channel().is_empty() && self.told.len() < MAX_EVENTS {
-            self.told
-                .push((channel_hash(cause.channel()), cause.ts.timestamp()));
-        }
-        if let Some(r) = self.rules.iter_mut().find(|r| r.family == cause.family) {
-            r.tally(&s);
+            let t = Told {
+                sec: cause.ts.timestamp(),
+                rule: rule as u32,
+                row: row as u32,
+            };
+            if self.told.last() != Some(&t) {
+                self.told.push(t);
+            }
         }
     }
 }
 
 impl RuleRows {
-    fn tally(&mut self, s: &Story) {
+    /// Count `s`; the index of its row.
+    fn tally(&mut self, s: &Story) -> usize {
         let cause = s.cause();
         let mut parts = [
             cause.id(),
@@ -387,6 +408,7 @@ impl RuleRows {
                 }
             }
         }
+        i
     }
 }
 
@@ -407,16 +429,6 @@ impl Row {
             *self.companions.entry(c).or_default() += n;
         }
     }
-}
-
-/// A channel name's hash, case ignored.
-fn channel_hash(c: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    for b in c.bytes() {
-        h.write_u8(b.to_ascii_lowercase());
-    }
-    h.finish()
 }
 
 /// The error-log message an event message stands for, and the family to
@@ -472,6 +484,10 @@ impl super::Pass for MessagePass {
             }
             None => false,
         }
+    }
+
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::LogRecord, Kind::MqEvent])
     }
 
     fn observe(&mut self, e: &Event) {

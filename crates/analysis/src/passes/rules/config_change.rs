@@ -308,6 +308,10 @@ impl ConfigChange {
 }
 
 impl Pass for ConfigChange {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::MqEvent])
+    }
+
     fn observe(&mut self, e: &Event) {
         self.changes.observe(e);
     }
@@ -475,6 +479,10 @@ fn first_of(f: &Finding) -> String {
 }
 
 impl crate::passes::Hook for Linker {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::MqEvent])
+    }
+
     fn observe(&mut self, e: &Event) {
         self.changes.observe(e);
     }

@@ -90,6 +90,10 @@ impl Citer {
 }
 
 impl crate::passes::Hook for Citer {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Fdc])
+    }
+
     fn observe(&mut self, e: &Event) {
         if self.seen.len() < MAX_SEEN
             && let Some(d) = FdcSeen::of(e)
@@ -227,6 +231,10 @@ fn names_fdc(text: &str) -> bool {
 }
 
 impl Pass for FdcPass {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Fdc, Kind::LogRecord])
+    }
+
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::Fdc {
             if e.kind == Kind::LogRecord && names_fdc(&e.text) {

@@ -198,6 +198,10 @@ impl QtimeGrowth {
 }
 
 impl Pass for QtimeGrowth {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Text, Kind::SmfRecord])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::Text => {

@@ -76,6 +76,10 @@ impl QueueService {
 }
 
 impl Pass for QueueService {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::MqEvent])
+    }
+
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::MqEvent {
             return;

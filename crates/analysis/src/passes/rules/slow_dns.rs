@@ -325,6 +325,10 @@ fn merge(into: &mut Incident, o: Incident) {
 }
 
 impl Pass for SlowDns {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::LogRecord, Kind::Exit, Kind::ErrorExit, Kind::SmfRecord])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::LogRecord => {

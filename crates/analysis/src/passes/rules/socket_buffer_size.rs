@@ -159,6 +159,10 @@ fn data_directions(s: &Sizes) -> (&'static str, Vec<bool>) {
 }
 
 impl Pass for SocketBufferSize {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Text])
+    }
+
     fn observe(&mut self, e: &Event) {
         if e.kind != Kind::Text {
             return;

@@ -209,6 +209,10 @@ impl TcpSendStall {
 }
 
 impl Pass for TcpSendStall {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Header, Kind::Exit, Kind::ErrorExit])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::Header => {

@@ -140,6 +140,10 @@ impl TlsHandshakeSlow {
 }
 
 impl Pass for TlsHandshakeSlow {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Text, Kind::Exit, Kind::ErrorExit, Kind::SmfRecord])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::Text => {

@@ -770,6 +770,10 @@ fn age(d: chrono::Duration) -> String {
 }
 
 impl Pass for AccessRefused {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::LogRecord, Kind::MqEvent, Kind::MqiCall, Kind::Text, Kind::Entry, Kind::Exit, Kind::ErrorExit])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::LogRecord => self.record(e),

@@ -641,6 +641,10 @@ impl ConnectionChurn {
 }
 
 impl Pass for ConnectionChurn {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::Entry, Kind::Exit, Kind::ErrorExit, Kind::LogRecord, Kind::SmfRecord])
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::Entry | Kind::Exit | Kind::ErrorExit => {

@@ -114,6 +114,10 @@ fn non_empty(v: Option<&str>) -> Option<&str> {
 }
 
 impl Pass for ResourceLimit {
+    fn kinds(&self) -> crate::passes::Kinds {
+        crate::passes::Kinds::of(&[Kind::LogRecord, Kind::MqEvent])
+    }
+
     fn observe(&mut self, e: &Event) {
         let m = match e.kind {
             Kind::LogRecord => limit_of(e),
