@@ -662,6 +662,59 @@ pub fn bits_of(f: &OptionsField, value: u32) -> Vec<&'static Constant> {
         .collect()
 }
 
+/// The first options field a free text line prints with its value
+/// (`MQGMO.Options = 8260`, `Put Options: 0x2044`, as formatted trace data
+/// lines and pasted dumps show them), as its structure and the value's
+/// names: `("MQGMO", "MQGMO_NO_SYNCPOINT+...")`. `options:0` with no
+/// structure before it (a trace's `component:24 ... options:0`) is none.
+pub fn in_text(text: &str) -> Option<(&'static str, String)> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find("ptions").map(|i| i + from) {
+        from = at + "ptions".len();
+        if at == 0 || !matches!(text.as_bytes()[at - 1], b'O' | b'o') {
+            continue;
+        }
+        let Some(value) = value_after(&text[from..]) else {
+            continue;
+        };
+        // The label: the word before (`MQGMO.Options`) or two (`Put Options`).
+        let head = text[..from].trim_end();
+        let word_start = |s: &str| s.rfind([' ', '\t']).map_or(0, |i| i + 1);
+        let one = &head[word_start(head)..];
+        let before = head[..head.len() - one.len()].trim_end();
+        let two = (!before.is_empty()).then(|| &head[word_start(before)..]);
+        let f = [Some(one), two]
+            .into_iter()
+            .flatten()
+            .filter(|l| !l.eq_ignore_ascii_case("options"))
+            .find_map(field);
+        if let Some(f) = f {
+            return Some((f.structure, decode(f, value)));
+        }
+    }
+    None
+}
+
+/// The number after ` = ` or `: ` (decimal, or hex with `0x`).
+fn value_after(s: &str) -> Option<u32> {
+    let s = s.trim_start_matches([' ', '\t']);
+    let s = s.strip_prefix(['=', ':'])?.trim_start_matches([' ', '\t']);
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s),
+    };
+    let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (s, 10),
+    };
+    let end = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
+    let n = i64::from_str_radix(&digits[..end], radix).ok()?;
+    let n = if neg { -n } else { n };
+    Some(n as u32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -679,6 +732,34 @@ mod tests {
         assert_eq!(decode(&GMO, 0), "MQGMO_NO_WAIT");
         assert_eq!(decode(&CO, 0x40 | 0x1), "MQCO_DELETE+0x40");
         assert_eq!(decode(&OO, 0x2010), "MQOO_OUTPUT+MQOO_FAIL_IF_QUIESCING");
+    }
+
+    #[test]
+    fn options_in_free_text() {
+        assert_eq!(
+            in_text("  MQGMO.Options = 8260"),
+            Some(("MQGMO", decode(&GMO, 8260)))
+        );
+        assert_eq!(
+            in_text("Put Options: 0x2044 (from the MQPMO)"),
+            Some(("MQPMO", decode(&PMO, 0x2044)))
+        );
+        assert_eq!(
+            in_text("OpenOptions=-1").map(|o| o.0),
+            Some("MQOO"),
+            "negative values are the bits of their u32"
+        );
+        assert_eq!(
+            in_text("component:24 function:176 options:0 cbmindex:-1"),
+            None
+        );
+        assert_eq!(in_text("Report Options = 0"), None);
+        assert_eq!(in_text("MQGMO.Options"), None);
+        assert_eq!(in_text("Options"), None);
+        assert_eq!(
+            in_text("é  Get\t Options =\t1").map(|o| o.1),
+            Some("MQGMO_WAIT".to_string())
+        );
     }
 
     #[test]

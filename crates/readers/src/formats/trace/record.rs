@@ -379,6 +379,12 @@ impl TraceSource {
         if let Some(l) = dump_of {
             e.set_attr("dump_of", l.to_string());
         }
+        // A data line that prints an options field: its value by name.
+        if kind == Kind::Text
+            && let Some((_, names)) = mqdiag_model::mqconst::in_text(&e.text)
+        {
+            e.set(mqdiag_model::event::Key::Options, &names);
+        }
         if let (Some(a), Some(f)) = (self.ahead.as_mut(), fix) {
             a.fixes.push(f);
         }

@@ -1041,3 +1041,36 @@ fn no_day_after_the_last_one() {
     assert!(!text.contains("10000-"), "{text}");
     assert_eq!(text.matches("9999-12-31T").count(), 4, "{text}");
 }
+
+#[test]
+fn a_data_line_printing_an_options_field_carries_its_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("AMQ4711.0.FMT");
+    let mut body = linux_head();
+    for l in [
+        " 11:21:44.000001     4711.2      RSESS:000001 {  MQGET",
+        " 11:21:44.000002     4711.2      RSESS:000001    MQGMO.Options = 8260",
+        " 11:21:44.000003     4711.2      RSESS:000001    component:24 function:176 options:0",
+        " 11:21:44.000004     4711.2      RSESS:000001 }  MQGET rc=OK",
+    ] {
+        body.extend_from_slice(l.as_bytes());
+        body.push(b'\n');
+    }
+    std::fs::write(&path, body).unwrap();
+    let events = read_all(path.to_str().unwrap(), ReadOptions::default());
+    let options: Vec<(&str, Option<&str>)> = events
+        .iter()
+        .filter(|e| e.kind == Kind::Text)
+        .map(|e| (e.text.as_str(), e.get(mqdiag_model::event::Key::Options)))
+        .collect();
+    assert_eq!(
+        options,
+        [
+            (
+                "MQGMO.Options = 8260",
+                Some("MQGMO_NO_SYNCPOINT+MQGMO_ACCEPT_TRUNCATED_MSG+MQGMO_FAIL_IF_QUIESCING")
+            ),
+            ("component:24 function:176 options:0", None),
+        ]
+    );
+}
