@@ -334,6 +334,10 @@ pub(crate) struct Calls {
     rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
     /// Events observed on threads so far.
     clock: u64,
+    /// The program activity trace names for each process (by wrap group
+    /// and pid): one file can hold several applications, and the file's
+    /// facts name only the first.
+    programs: HashMap<(Arc<str>, u32), Arc<str>, rustc_hash::FxBuildHasher>,
 }
 
 impl Calls {
@@ -518,6 +522,18 @@ impl Calls {
             Some(o) if *o != Outcome::Ok => Evidence::from_event(e),
             _ => unquoted(),
         };
+        if let Some(p) = e.get(Key::Program)
+            && self.programs.len() < mqdiag_model::budget::MAX_THREADS
+        {
+            let place = self.thread_key(e, pid, tid).0;
+            if self
+                .programs
+                .get(&(place.clone(), pid))
+                .is_none_or(|n| **n != *p)
+            {
+                self.programs.insert((place, pid), Arc::from(p));
+            }
+        }
         if e.elapsed_us.is_some() && self.wanted(verb) {
             let place = self.thread_key(e, pid, tid).0;
             let ident = e.ident.as_deref();
@@ -710,25 +726,36 @@ impl Calls {
             }
         }
         let by = self.by;
-        let mut merged: HashMap<Key, (Stats, bool)> = HashMap::new();
+        let mut merged: HashMap<Key, (Stats, bool, Option<Arc<str>>)> = HashMap::new();
         for (mut k, s) in self.rows {
+            let program = match (&k.place, k.pid) {
+                (Some(g), Some(p)) => self.programs.get(&(g.clone(), p)).cloned(),
+                _ => None,
+            };
             let mut named = false;
             if let Some(h) = k.place.as_ref().and_then(|g| host.get(g)) {
                 k.place = Some(h.clone());
                 named = true;
             }
             match merged.entry(k) {
-                std::collections::hash_map::Entry::Occupied(mut o) => o.get_mut().0.merge(s),
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    let o = o.get_mut();
+                    o.0.merge(s);
+                    o.2 = o.2.take().or(program);
+                }
                 std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert((s, named));
+                    v.insert((s, named, program));
                 }
             }
         }
         let mut rows: Vec<Row> = merged
             .into_iter()
-            .map(|(k, (s, named))| Row {
-                process: match (&k.place, k.pid) {
-                    (Some(pl), Some(p)) => process.get(&(pl.clone(), p)).map(|n| n.to_string()),
+            .map(|(k, (s, named, program))| Row {
+                process: match (program, &k.place, k.pid) {
+                    (Some(n), _, _) => Some(n.to_string()),
+                    (None, Some(pl), Some(p)) => {
+                        process.get(&(pl.clone(), p)).map(|n| n.to_string())
+                    }
                     _ => None,
                 },
                 host: named

@@ -309,3 +309,45 @@ fn a_reason_quotes_its_first_calls_only() {
     assert_eq!(lines, vec![2, 12, 22]);
     assert!(r.evidence.iter().all(|e| e.text.contains("2085")));
 }
+
+/// One activity-trace file of two applications: each row is named by its
+/// own application, not by the file's first.
+#[test]
+fn activity_rows_are_named_by_their_own_application() {
+    let call = |line, pid, program: &str| {
+        let mut e = trace(
+            "amqsact.txt",
+            line,
+            "10:00:00.000000",
+            pid,
+            1,
+            Kind::MqiCall,
+            "MQPUT",
+        );
+        e.set(Key::Verb, "MQPUT");
+        e.set(Key::Reason, "0");
+        e.set(Key::Program, program);
+        e.elapsed_us = Some(40);
+        e
+    };
+    let rows = rows_of(
+        &[
+            call(1, 10, "amqsput"),
+            call(2, 20, "amqsget"),
+            call(3, 10, "amqsput"),
+        ],
+        By::Process,
+    );
+    let mut named: Vec<(Option<u32>, Option<&str>, u64)> = rows
+        .iter()
+        .map(|r| (r.key.pid, r.process.as_deref(), r.stats.calls))
+        .collect();
+    named.sort();
+    assert_eq!(
+        named,
+        [
+            (Some(10), Some("amqsput"), 2),
+            (Some(20), Some("amqsget"), 1)
+        ]
+    );
+}
