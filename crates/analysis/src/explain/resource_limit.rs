@@ -167,6 +167,46 @@ pub(crate) fn explain(f: &mut Finding, set: &ConfigSet) {
                 e.say(format!("{}.", said.join("; ")));
             }
         }
+        "queue-depth-high" => {
+            // The event carries the depth, not the threshold: the
+            // definition has it, as a percentage of MAXDEPTH.
+            let Some(q) = &object else { return };
+            let hi = set.object_attr(qm, &["QLOCAL", "QMODEL"], Some(q), "QDEPTHHI");
+            let max = set.object_attr(qm, &["QLOCAL", "QMODEL"], Some(q), "MAXDEPTH");
+            let mut shown = Vec::new();
+            for (c, v, k) in [
+                hi.as_ref().map(|(c, v)| (c, v, "QDEPTHHI")),
+                max.as_ref().map(|(c, v)| (c, v, "MAXDEPTH")),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                e.cite(c);
+                shown.push(format!("{k}({v})"));
+            }
+            if shown.is_empty() {
+                return;
+            }
+            e.metric("configured", Metric::Str(shown.join(" ")));
+            let at = hi
+                .as_ref()
+                .or(max.as_ref())
+                .map(|(c, _)| c.at())
+                .unwrap_or_default();
+            let pct = hi.as_ref().and_then(|(_, v)| v.trim().parse::<u64>().ok());
+            let depth = max.as_ref().and_then(|(_, v)| v.trim().parse::<u64>().ok());
+            match (pct, depth) {
+                (Some(p), Some(d)) => e.say(format!(
+                    "Queue '{q}' is defined at {at} with {}: Queue Depth High fires at {p}% of {d}, {} messages.",
+                    shown.join(" and "),
+                    d * p / 100
+                )),
+                _ => e.say(format!(
+                    "Queue '{q}' is defined at {at} with {} (QDEPTHHI is a percentage of MAXDEPTH; they default to 80 and 5000).",
+                    shown.join(" and ")
+                )),
+            }
+        }
         "log-full" => {
             let mut said = Vec::new();
             for k in [
@@ -285,6 +325,16 @@ mod tests {
                     "DEFINE QLOCAL('APP.Q') MAXDEPTH(5000)",
                     command("DEFINE", "QLOCAL", "APP.Q", &[("MAXDEPTH", "5000")]),
                 ),
+                (
+                    12,
+                    "DEFINE QLOCAL('B.Q') MAXDEPTH(2000) QDEPTHHI(75)",
+                    command(
+                        "DEFINE",
+                        "QLOCAL",
+                        "B.Q",
+                        &[("MAXDEPTH", "2000"), ("QDEPTHHI", "75")],
+                    ),
+                ),
             ],
         )];
         let set = ConfigSet::from_inputs(&inputs);
@@ -308,6 +358,26 @@ mod tests {
             f.advice
         );
         assert!(f.advice.contains("no dead-letter queue"), "{}", f.advice);
+        let mut f = finding("queue-depth-high", Some("APP.Q"));
+        explain(&mut f, &set);
+        assert!(
+            f.advice.contains(
+                "Queue 'APP.Q' is defined at defs.mqsc line 11 with MAXDEPTH(5000) (QDEPTHHI is a percentage"
+            ),
+            "{}",
+            f.advice
+        );
+        let mut f = finding("queue-depth-high", Some("B.Q"));
+        explain(&mut f, &set);
+        assert!(
+            f.advice.contains("QDEPTHHI(75) and MAXDEPTH(2000): Queue Depth High fires at 75% of 2000, 1500 messages."),
+            "{}",
+            f.advice
+        );
+        assert_eq!(
+            f.metrics.get("configured"),
+            Some(&Metric::Str("QDEPTHHI(75) MAXDEPTH(2000)".into()))
+        );
         // Nothing known: nothing said.
         let mut f = finding("storage", None);
         explain(&mut f, &set);
