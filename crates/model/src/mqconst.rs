@@ -620,12 +620,36 @@ pub fn field(label: &str) -> Option<&'static OptionsField> {
         .strip_suffix(".Options")
         .or_else(|| l.strip_suffix(".options"))
         .unwrap_or(l);
-    let sq = squash(l);
+    // Squashed on the stack: every field of every activity-trace
+    // operation is asked, and no label is longer than this.
+    let mut buf = [0u8; 24];
+    let mut n = 0;
+    for b in l.bytes().filter(u8::is_ascii_alphanumeric) {
+        if n == buf.len() {
+            return None;
+        }
+        buf[n] = b.to_ascii_lowercase();
+        n += 1;
+    }
+    let sq = &buf[..n];
+    // Every label is `...options` or a structure's short name.
+    if !(sq.ends_with(b"options") || sq.len() <= 5) {
+        return None;
+    }
     FIELDS.iter().copied().find(|f| {
-        squash(f.structure) == sq
-            || f.labels.iter().any(|x| squash(x) == sq)
-            || squash(&f.structure[2..]) == sq
+        squashes_to(f.structure, sq)
+            || f.labels.iter().any(|x| squashes_to(x, sq))
+            || squashes_to(&f.structure[2..], sq)
     })
+}
+
+/// Whether `s` squashed (as `squash`) is `sq`, without building it.
+fn squashes_to(s: &str, sq: &[u8]) -> bool {
+    let mut it = s
+        .bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase());
+    sq.iter().all(|b| it.next() == Some(*b)) && it.next().is_none()
 }
 
 /// `value` as the names of its bits, joined by `+`, in the table's order;

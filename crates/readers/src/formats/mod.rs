@@ -230,7 +230,7 @@ const READ_BUDGET: usize = 16 << 20;
 /// A trace file's read buffer when `n` files are read: large buffers mean
 /// fewer reads and longer runs of lines handled in one go (1 GB `timeline`
 /// 1.6-1.75 s at 256 KB against 1.9-2.3 s at 64 KB, in runs on a noisy
-/// machine with examples/bench.rs), within the budget.
+/// machine with examples/bench/main.rs), within the budget.
 /// Past 256 files the buffers shrink below 64 KB (to 8 KB from 2,048
 /// files): every file stays open during the merge, and 4,096 traces at
 /// 64 KB each were 256 MB of buffers alone.

@@ -85,10 +85,13 @@ impl Raw {
 
 /// Letters and digits, lower case.
 fn squash(s: &str) -> String {
-    s.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+    // Bytes, into one allocation: every line of the text form is asked.
+    let s = s.trim_end();
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes().filter(u8::is_ascii_alphanumeric) {
+        out.push(char::from(b.to_ascii_lowercase()));
+    }
+    out
 }
 
 /// `Queue Full [2053]` → (`Queue Full`, 2053); `17` → (`17`, 17).

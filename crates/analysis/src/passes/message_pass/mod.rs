@@ -165,7 +165,7 @@ pub(crate) struct MessagePass {
     newest: FxHashMap<String, Ts>,
     /// Event messages of failures, kept to the end: the error log's
     /// record of the same failure may come just after.
-    events: Vec<Member>,
+    events: Vec<(Member, u32)>,
     /// The row (rule, row) and second of each error-log story of a
     /// channel counted, for the events of the same failures: plain
     /// numbers, repeats of the last one not kept, so that logs without
@@ -274,15 +274,18 @@ impl MessagePass {
             return;
         };
         if self.events.len() < MAX_EVENTS {
-            self.events.push(m);
+            let reason = e.get(Key::Reason).and_then(|r| r.parse().ok()).unwrap_or(0);
+            self.events.push((m, reason));
         } else {
             self.tally(Story { members: vec![m] });
         }
     }
 
     /// Each event either is cited beside the error-log story of the same
-    /// failure (the same channel within a second) or counts as a failure
-    /// of its own.
+    /// failure (the same channel within a second), or beside the event of
+    /// another type that told the same failure just before it (a Channel
+    /// SSL Error and the Channel Stopped it caused), or counts as a
+    /// failure of its own.
     fn place_events(&mut self) {
         let events = std::mem::take(&mut self.events);
         if events.is_empty() {
@@ -290,9 +293,30 @@ impl MessagePass {
         }
         let mut told = std::mem::take(&mut self.told);
         told.sort_unstable();
-        for m in events {
-            if m.channel().is_empty() || !self.cite(&told, &m) {
+        // Events counted alone, in time order, with their event reason.
+        let mut alone: Vec<(Told, u32)> = Vec::new();
+        for (m, reason) in events {
+            if m.channel().is_empty() {
                 self.tally(Story { members: vec![m] });
+                continue;
+            }
+            if self.cite(&told, &m) {
+                continue;
+            }
+            let sec = m.ts.timestamp();
+            let from = alone.partition_point(|(t, _)| t.sec < sec.saturating_sub(1));
+            let sibling: Vec<Told> = alone[from..]
+                .iter()
+                .filter(|(_, r)| *r != reason)
+                .map(|(t, _)| *t)
+                .collect();
+            if self.cite(&sibling, &m) {
+                continue;
+            }
+            let before = self.told.len();
+            self.tally(Story { members: vec![m] });
+            if let Some(t) = self.told.get(before) {
+                alone.push((*t, reason));
             }
         }
     }

@@ -214,3 +214,28 @@ fn metric_int(f: &Finding, name: &str) -> i64 {
         other => panic!("{name}: {other:?}"),
     }
 }
+
+/// Without an error log: an SSL Error and the Channel Stopped it caused
+/// are one failure; two SSL Errors of the same channel within a second
+/// are two (an event is never taken for the twin of one of its type).
+#[test]
+fn events_alone_join_across_types_never_within_one() {
+    let ev = |line: u64, at: &str, reason: &'static str| {
+        let mut attrs = vec![("reason", reason), ("qmgr", "QM1"), ("channel", "TO.QM2")];
+        if reason == "2283" {
+            attrs.push(("qualifier", "MQRQ_CHANNEL_STOPPED_RETRY"));
+            attrs.push(("error_id", "AMQ9631"));
+        } else {
+            attrs.push(("qualifier", "MQRQ_SSL_CIPHER_SPEC_ERROR"));
+        }
+        mq_event(line, at, &attrs)
+    };
+    let events = vec![
+        ev(1, "2024-03-01T10:00:00.100+00:00", "2371"),
+        ev(11, "2024-03-01T10:00:00.300+00:00", "2283"),
+        ev(21, "2024-03-01T10:00:00.600+00:00", "2371"),
+    ];
+    let out = crate::passes::testutil::run(&crate::passes::rules::tls_error::RULE, &[], &events);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].count, 2, "{:#?}", out[0]);
+}

@@ -20,7 +20,7 @@ use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Part;
 use mqdiag_model::findings::{Evidence, EvidenceSet, Finding, Metric};
 use mqdiag_model::problem::Severity;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 pub(crate) static RULE: RuleInfo = RuleInfo {
     id: "config-change",
@@ -450,19 +450,24 @@ fn delay(d: chrono::Duration) -> String {
 /// Whether a finding is about the object a change changed: its channel,
 /// its queue, or (a change of the queue manager, its CHLAUTH or AUTHINFO
 /// records) its queue manager.
-fn about(f: &Finding, c: &Change) -> bool {
+fn about(f: &Finding, c: &Change, qmgr_wide: bool) -> bool {
     let same = |v: &Option<String>| v.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(&c.object));
     if same(&f.subject.channel) || same(&f.subject.queue) {
         return true;
     }
-    let t = c.object_type.to_ascii_lowercase();
-    let qmgr_wide = t.contains("manager") || t.contains("auth") || t.contains("chlauth");
     qmgr_wide
         && !c.qmgr.is_empty()
         && f.subject
             .qmgr
             .as_deref()
             .is_some_and(|q| q.eq_ignore_ascii_case(&c.qmgr))
+}
+
+/// Whether a change to an object of this type concerns every finding of
+/// its queue manager (the queue manager itself, authority, CHLAUTH).
+fn qmgr_wide(object_type: &str) -> bool {
+    let t = object_type.to_ascii_lowercase();
+    t.contains("manager") || t.contains("auth")
 }
 
 /// What a finding's first failure was called: its message id, else its
@@ -510,6 +515,11 @@ impl crate::passes::Hook for Linker {
             return;
         }
         let mut followed: Vec<Vec<String>> = vec![Vec::new(); self.done.len()];
+        let wide: Vec<bool> = self.done.iter().map(|c| qmgr_wide(&c.object_type)).collect();
+        // The changes in time order (a stable sort: of two at the same
+        // instant the later one in the run counts as the latest).
+        let mut by_time: Vec<usize> = (0..self.done.len()).collect();
+        by_time.sort_by_key(|&i| self.done[i].at);
         for f in findings.iter_mut() {
             if f.rule == RULE.id {
                 continue;
@@ -518,12 +528,13 @@ impl crate::passes::Hook for Linker {
                 continue;
             };
             // The latest change to its object before it, within the window.
-            let hit = self
-                .done
+            let upto = by_time.partition_point(|&i| self.done[i].at <= first);
+            let hit = by_time[..upto]
                 .iter()
-                .enumerate()
-                .filter(|(_, c)| c.at <= first && first - c.at <= self.window && about(f, c))
-                .max_by_key(|(_, c)| c.at);
+                .rev()
+                .take_while(|&&i| first - self.done[i].at <= self.window)
+                .find(|&&i| about(f, &self.done[i], wide[i]))
+                .map(|&i| (i, &self.done[i]));
             let Some((i, c)) = hit else {
                 continue;
             };
@@ -542,17 +553,24 @@ impl crate::passes::Hook for Linker {
                 delay(first - c.at)
             ));
         }
-        for f in findings.iter_mut().filter(|f| f.rule == RULE.id) {
-            let mut after: Vec<String> = Vec::new();
-            for (c, fl) in self.done.iter().zip(&followed) {
-                let same_object = f
-                    .metrics
-                    .get("object")
-                    .is_some_and(|m| matches!(m, Metric::Str(o) if o.eq_ignore_ascii_case(&c.object)));
-                if same_object {
-                    after.extend(fl.iter().cloned());
-                }
+        // What followed the changes, by their object (case ignored).
+        let mut by_object: HashMap<String, Vec<&String>> = HashMap::new();
+        for (c, fl) in self.done.iter().zip(&followed) {
+            if !fl.is_empty() {
+                by_object
+                    .entry(c.object.to_ascii_uppercase())
+                    .or_default()
+                    .extend(fl);
             }
+        }
+        for f in findings.iter_mut().filter(|f| f.rule == RULE.id) {
+            let mut after: Vec<String> = match f.metrics.get("object") {
+                Some(Metric::Str(o)) => by_object
+                    .get(&o.to_ascii_uppercase())
+                    .map(|v| v.iter().map(|s| s.to_string()).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             if !after.is_empty() {
                 after.sort();
                 after.dedup();

@@ -372,24 +372,46 @@ impl AccessRefused {
     /// Each event refusal either joins the record-told refusal it is
     /// another view of (counted once, citing both) or is one of its own.
     fn place_events(&mut self) {
-        for r in std::mem::take(&mut self.events) {
-            let twin = self.stories.iter().position(|s| {
-                s.mech == r.mech
-                    && s.facts.agrees(&r.facts)
-                    && s.times.iter().any(|t| {
-                        (*t - r.at).num_milliseconds().abs() < JOIN_MS
-                            && !s.matched.contains(t)
-                    })
+        let events = std::mem::take(&mut self.events);
+        if events.is_empty() {
+            return;
+        }
+        // The refusals the records told, per story and sorted: an event's
+        // twin is one of these, never an event placed before it.
+        let told: Vec<Vec<Ts>> = self
+            .stories
+            .iter()
+            .map(|s| {
+                let mut t = s.times.clone();
+                t.sort_unstable();
+                t
+            })
+            .collect();
+        let join = chrono::Duration::milliseconds(JOIN_MS);
+        for r in events {
+            // The record times of story `i` within the join of the event,
+            // not yet matched with another event.
+            let near = |i: usize, s: &Story| {
+                let t = &told[i];
+                let from = t.partition_point(|t| *t <= r.at - join);
+                t[from..]
+                    .iter()
+                    .take_while(|t| **t < r.at + join)
+                    .filter(|t| !s.matched.contains(t))
+                    .copied()
+                    .collect::<Vec<Ts>>()
+            };
+            let twin = (0..told.len()).find_map(|i| {
+                let s = &self.stories[i];
+                if s.mech != r.mech || told[i].is_empty() || !s.facts.agrees(&r.facts) {
+                    return None;
+                }
+                let t = near(i, s).into_iter().min_by_key(|t| (*t - r.at).abs())?;
+                Some((i, t))
             });
             match twin {
-                Some(i) => {
+                Some((i, t)) => {
                     let s = &mut self.stories[i];
-                    let t = *s
-                        .times
-                        .iter()
-                        .filter(|t| !s.matched.contains(t))
-                        .min_by_key(|t| (**t - r.at).num_milliseconds().abs())
-                        .expect("a matching time");
                     s.matched.push(t);
                     s.events += 1;
                     s.facts.merge(&r.facts);

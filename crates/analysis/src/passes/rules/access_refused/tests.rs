@@ -234,6 +234,32 @@ fn an_event_and_a_record_of_the_same_refusal_are_one_occurrence_citing_both() {
     assert!(cited.contains(&("QM1.events.txt", 3)), "{cited:?}");
 }
 
+/// Two events of refusals within a second and no record: two refusals
+/// (an event is never the twin of another event).
+#[test]
+fn two_events_without_a_record_are_two_refusals() {
+    let blocked = |line: u64, at: &str| {
+        mq_event(
+            line,
+            at,
+            &[
+                ("reason", "2577"),
+                ("qualifier", "MQRQ_CHANNEL_BLOCKED_NOACCESS"),
+                ("qmgr", "QM1"),
+                ("channel", "APP.SVRCONN"),
+                ("address", "10.0.0.9"),
+            ],
+        )
+    };
+    let ev = vec![
+        blocked(1, "2024-03-01T10:00:00.010+00:00"),
+        blocked(11, "2024-03-01T10:00:00.300+00:00"),
+    ];
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].count, 2);
+}
+
 #[test]
 fn not_authorized_types_by_qualifier_with_user_object_and_options() {
     let ev = vec![

@@ -23,11 +23,13 @@
 //!
 //! `--speed` measures each reader alone: for every kind (traces, text and
 //! JSON error logs, SMF WQ and QCST CSV, container console basic and JSON,
-//! z/OS job log) it generates `--size-mb` of it and prints `analyze`'s
+//! z/OS job log, amqsevt events, amqsact activity trace, MQSC dumps) it generates `--size-mb` of it and prints `analyze`'s
 //! MB/s and peak RSS and, where valgrind is installed, the instructions of
 //! `analyze -j 1` on `--valgrind-mb` of the same kind (a count that does
 //! not drift with the machine's load); `--against OLD` puts another
 //! binary's figures and the ratios beside them.
+
+mod announced;
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -620,7 +622,8 @@ mqdiag on the same files (wall time and peak RSS from /usr/bin/time).
                      RSS); where valgrind is installed, count the
                      instructions of `analyze -j 1` on --valgrind-mb of it
   --kinds LIST       default: traces,errlog-text,errlog-json,smf-wq,
-                     smf-qcst,container-basic,container-json,joblog;
+                     smf-qcst,container-basic,container-json,joblog,
+                     events,activity,mqsc;
                      also container-compose, -kubectl, -docker and -cri
                      (the container-basic console wrapped by collectors)
   --runs N           timed runs per input (default 3)
@@ -852,7 +855,7 @@ impl Default for Speed {
 }
 
 /// One input kind per reader, in the order of the Speed table.
-const SPEED_KINDS: [&str; 8] = [
+const SPEED_KINDS: [&str; 11] = [
     "traces",
     "errlog-text",
     "errlog-json",
@@ -861,6 +864,9 @@ const SPEED_KINDS: [&str; 8] = [
     "container-basic",
     "container-json",
     "joblog",
+    "events",
+    "activity",
+    "mqsc",
 ];
 
 /// The `container-basic` console as log collectors wrap it (not in the
@@ -946,6 +952,9 @@ fn generate_kind(kind: &str, mb: u64, files: u32, dir: &Path) {
             write_container_json(&dir.join("mqpoc1-json.log"), start, bytes, &mut rng)
         }
         "joblog" => write_joblog(&dir.join("MQ1ACHIN.JESMSGLG.txt"), start, bytes, &mut rng),
+        "events" => announced::write_events(&dir.join("QM1.events.txt"), start, bytes, &mut rng),
+        "activity" => announced::write_activity(&dir.join("amqsact.txt"), start, bytes, &mut rng),
+        "mqsc" => announced::write_mqsc(dir, bytes, files, &mut rng),
         wrapped if WRAPPED_KINDS.contains(&wrapped) => {
             // The very console of `container-basic`, then wrapped: the
             // two read side by side measure the unwrapping alone.
