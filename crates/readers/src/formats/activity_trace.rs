@@ -137,6 +137,11 @@ type Terse<'a> = (u32, NaiveDateTime, &'a str, &'a str, u32, Option<&'a str>);
 
 /// A line of the terse form: `001 2026-03-02 10:20:00  MQXF_PUT  MQCC_OK  0000  2 (ORDERS.IN)`.
 fn terse(line: &str) -> Option<Terse<'_>> {
+    // Asked of every line: most lines of `-v` output hold no `MQXF_`
+    // after their first word, and are refused before words are split.
+    if !line.contains("MQXF_") {
+        return None;
+    }
     let w: Vec<&str> = line.split_whitespace().collect();
     if w.len() < 6 || !w[3].starts_with("MQXF_") {
         return None;
@@ -220,6 +225,11 @@ impl ActivityTrace {
             .map(unquote)
             .filter(|o| !o.is_empty());
         let options = op.fields.iter().find_map(|(k, v)| {
+            // Every options label ends so (`Put Options`, `Open_options`).
+            let tail = k.len().checked_sub(6).and_then(|i| k.get(i..))?;
+            if !tail.eq_ignore_ascii_case("ptions") {
+                return None;
+            }
             let f = mqconst::field(k)?;
             let n: u32 = v.trim().parse::<i64>().ok().map(|n| n as u32)?;
             Some(mqconst::decode(f, n))
