@@ -195,6 +195,13 @@ fn liberty_id(t: &str) -> Option<&str> {
     id.then(|| &t[..letters + 5])
 }
 
+/// A timed line that heads an `ffstsummary` listing on the lines after it
+/// (`DEBUG: ffstsummary:`, `FDC summary:`, as runmqserver logs it).
+fn summary_header(rest: &str) -> bool {
+    let t = rest.trim_end();
+    t.ends_with(':') && t.to_ascii_lowercase().contains("summary")
+}
+
 /// Whether a JSON line (sniffed as text) is one of the mirrored records.
 fn mirrored_line(l: &str) -> bool {
     l.contains("\"ibm_datetime\"")
@@ -243,6 +250,10 @@ fn sniff_text(text: &str) -> u8 {
     let n = lines.len().saturating_sub(1).max(1);
     let (mut basic_mq, mut basic_other, mut json_container, mut kubectl) = (0, 0, 0, 0);
     let mut own = 0;
+    // Lines without a time after a timed one continue its record (a
+    // program's multi-line output); an `ffstsummary` listing under a
+    // timed header (`DEBUG: ffstsummary:`) is what no listing alone has.
+    let (mut timed_seen, mut conts, mut header, mut listing) = (false, 0, false, 0);
     for l in lines.iter().take(n) {
         let l = l.trim_start_matches('\u{feff}');
         if strip_kubectl_stamp(l).is_some() {
@@ -264,7 +275,16 @@ fn sniff_text(text: &str) -> u8 {
             }
             continue;
         }
-        if let Some((_, rest)) = basic_line(l) {
+        let Some((_, rest)) = basic_line(l) else {
+            if timed_seen {
+                conts += 1;
+                listing += usize::from(header && super::ffstsummary::is_listing_line(l));
+            }
+            continue;
+        };
+        timed_seen = true;
+        header = summary_header(rest);
+        {
             if mq_message(rest).is_some() {
                 basic_mq += 1;
             } else {
@@ -276,6 +296,10 @@ fn sniff_text(text: &str) -> u8 {
     if json_container > 0 || (kubectl > 0 && lines.iter().any(|l| l.contains("\"mq_log\""))) {
         return 97;
     }
+    if listing > 0 && basic_mq + own > 0 {
+        return 95;
+    }
+    let n = (n - conts).max(1);
     match (basic_mq, basic_other) {
         // mq-container's own lines only (its web server's, say).
         (0, o) if own > 0 && own * 2 >= o && o * 2 >= n => 80,
@@ -336,7 +360,7 @@ impl ContainerLogReader {
     fn open_unwrapped(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         // One file each (no group): the variant decides the source.
         let json = inputs.first().is_some_and(|i| {
-            i.head(super::SNIFF_BYTES).is_ok_and(|h| {
+            super::body_head(i, super::SNIFF_BYTES).is_ok_and(|h| {
                 let t = String::from_utf8_lossy(&h);
                 t.lines()
                     .map(|l| l.trim_start_matches('\u{feff}').trim_start())
@@ -476,6 +500,18 @@ impl BasicFile {
                     1,
                     "line starts with a cut time: skipped",
                 );
+                return;
+            }
+            // The listing under a timed `ffstsummary:` header: each line
+            // an FDC, in the header's offset (the console's `Z`).
+            if let Some(p) = run.pending.as_ref()
+                && p.event.kind == Kind::Text
+                && summary_header(&p.event.text)
+                && let Some(mut e) =
+                    super::ffstsummary::event_of_line(text, ctx.origin, no, *p.event.ts.offset())
+            {
+                e.offset = run.line_at;
+                ctx.emit(e);
                 return;
             }
             // A line without a time continues the message before it (a

@@ -108,6 +108,16 @@ fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
     (meta, &out[..out.len().min(MAX_LINE)])
 }
 
+/// The first line without a UTF-8 byte-order mark: every format detects
+/// records on lines as written (a BOM before an error log's first header
+/// hid it). The line's offset stays the file's first byte.
+fn without_bom((meta, bytes): (LineMeta, &[u8])) -> (LineMeta, &[u8]) {
+    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) if meta.no == 1 => (meta, rest),
+        _ => (meta, bytes),
+    }
+}
+
 /// A line format read on its own: what `READERS` needs of it besides the
 /// `LineFormat` loop hooks. `LineReader<Self>` is its `Reader`; each item
 /// here is the `Reader` method of the same name.
@@ -289,7 +299,7 @@ impl<F: LineFormat> LineSource<F> {
         let Some(lines) = lines.as_mut() else {
             return false;
         };
-        let line = super::read_line(lines, info);
+        let line = super::read_line(lines, info).map(without_bom);
         let mut ctx = FileCtx {
             info,
             origin,

@@ -180,6 +180,65 @@ fn sniff_head(input: &Input) -> std::io::Result<Vec<u8>> {
     }
 }
 
+/// How far past an over-long first line the sniffers look for its end: a
+/// file whose first line is longer is not sniffed by its body.
+const MAX_SKIPPED_LINE: u64 = 64 << 20;
+
+/// The `n` bytes after a first line longer than `MAX_SNIFF_BYTES` (a line
+/// of junk or one huge record before ordinary ones), grown as `sniff_head`
+/// grows to hold two lines; `None` when the first line is shorter, or
+/// ends past `MAX_SKIPPED_LINE` or not at all. Its start was read; its rest
+/// is skipped unread by the sniffers (the readers report it cut).
+pub(crate) fn past_long_first_line(input: &Input, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut r = input.open_uncounted()?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at: u64 = 0;
+    let rest = loop {
+        let got = r.read(&mut buf)?;
+        if got == 0 || at > MAX_SKIPPED_LINE {
+            return Ok(None);
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..got]) {
+            if at + (i as u64) < MAX_SNIFF_BYTES as u64 {
+                return Ok(None);
+            }
+            break buf[i + 1..got].to_vec();
+        }
+        at += got as u64;
+    };
+    let mut head = rest;
+    let mut want = n;
+    loop {
+        if head.len() < want {
+            let mut more = Vec::new();
+            (&mut r)
+                .take((want - head.len()) as u64)
+                .read_to_end(&mut more)?;
+            let eof = more.len() < want - head.len();
+            head.extend_from_slice(&more);
+            if eof {
+                return Ok(Some(head));
+            }
+        }
+        if want >= MAX_SNIFF_BYTES || memchr::memchr_iter(b'\n', &head).nth(1).is_some() {
+            head.truncate(want);
+            return Ok(Some(head));
+        }
+        want *= 4;
+    }
+}
+
+/// An input's first `n` bytes as a reader decides its layout by them: past
+/// an over-long first line (`past_long_first_line`) when there is one.
+pub(crate) fn body_head(input: &Input, n: usize) -> std::io::Result<Vec<u8>> {
+    let h = input.head(n)?;
+    if h.len() < n || memchr::memchr(b'\n', &h).is_some() {
+        return Ok(h);
+    }
+    Ok(past_long_first_line(input, n)?.unwrap_or(h))
+}
+
 /// Decide each file's format by content.
 pub fn sniff(input: Input) -> Sniffed {
     sniff_in(input, None)
@@ -189,7 +248,14 @@ pub fn sniff(input: Input) -> Sniffed {
 /// is in another character set that must be converted (a Russian or
 /// Japanese log), `forced` by `--encoding` or decided from those bytes.
 pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
-    let head = match sniff_head(&input) {
+    let head = match sniff_head(&input).and_then(|h| {
+        // A first line of a megabyte or more: the sniffers see what follows.
+        if h.len() >= MAX_SNIFF_BYTES && memchr::memchr(b'\n', &h).is_none() {
+            Ok(past_long_first_line(&input, SNIFF_BYTES)?.unwrap_or(h))
+        } else {
+            Ok(h)
+        }
+    }) {
         Ok(h) => h,
         Err(e) => {
             return Sniffed {

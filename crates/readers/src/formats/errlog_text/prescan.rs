@@ -173,6 +173,11 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         let Ok(Some((meta, bytes))) = lines.next_line() else {
             break;
         };
+        // A BOM before the first header, as the second pass takes it off.
+        let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if meta.no == 1 => rest,
+            _ => bytes,
+        };
         // With no header pending only a header matters, and a header's
         // first non-blank character is a digit: a line starting with any
         // other ASCII character (most text lines) is passed over here.
