@@ -180,3 +180,68 @@ fn an_over_long_first_line_hides_nothing() {
         assert_eq!(first["code"], "line-too-long", "{name}: {r}");
     }
 }
+
+/// The findings of a report, as rule and title: what a pasted copy of an
+/// input must give as the input itself.
+fn stories(path: &str) -> Vec<(String, String)> {
+    let v = analyze_json(&[path]);
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].to_string(), f["title"].to_string()))
+        .collect()
+}
+
+/// Every line indented alike (tabs, spaces): the indentation comes off, the
+/// row says so, and the records and stories are the unindented file's.
+#[test]
+fn common_indentation_is_taken_off_and_stated() {
+    for (file, like, what) in [
+        ("indented/AMQERR01.LOG", ERRLOG, "a tab"),
+        (
+            "indented/console-spaces.log",
+            "fixtures/access/container/mq-console.log",
+            "4 spaces",
+        ),
+    ] {
+        let path = format!("{DIR}/{file}");
+        let inv = inventory_row(&path);
+        let orig = inventory_row(like);
+        assert_eq!(inv["format"], orig["format"], "{file}");
+        assert_eq!(inv["problem_count"], 0, "{file}: {inv}");
+        assert!(
+            inv["variant"].as_str().unwrap().ends_with("indented"),
+            "{inv}"
+        );
+        let note = format!("every line was indented by {what}: taken off before reading");
+        assert_eq!(inv["notes"][0], note, "{inv}");
+        let rows = timeline_rows(&path);
+        let want = timeline_rows(like);
+        let texts = |r: &[serde_json::Value]| -> Vec<(String, String)> {
+            r.iter()
+                .map(|e| (e["ts"].to_string(), e["text"].to_string()))
+                .collect()
+        };
+        assert_eq!(texts(&rows), texts(&want[..rows.len()]), "{file}");
+    }
+    let want = stories("fixtures/access/container/mq-console.log");
+    assert!(!want.is_empty());
+    assert_eq!(stories(&format!("{DIR}/indented/console-spaces.log")), want);
+}
+
+/// A console whose first line lost its stamp, an error log after a line of
+/// prose: the format is the body's, every record after the first line is
+/// read, the first line a located problem.
+#[test]
+fn a_cut_or_prose_first_line_hides_nothing() {
+    for (file, format, events) in [
+        ("cut/console-first-line-cut.log", "container-log", 7),
+        ("cut/errlog-prose.LOG", "errlog-text", 3),
+    ] {
+        let inv = row(file);
+        assert_eq!(inv["format"], format, "{file}");
+        assert_eq!(inv["events"], events, "{file}");
+        assert_eq!(inv["problems"][0]["line"], 1, "{inv}");
+    }
+}

@@ -9,6 +9,7 @@ pub(crate) mod ccdt_json;
 pub(crate) mod config_map;
 pub(crate) mod console;
 pub mod container_log;
+pub(crate) mod dedent;
 pub(crate) mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
@@ -161,6 +162,8 @@ pub struct Sniffed {
     pub(crate) slot: Option<usize>,
     /// Set when the file could not even be opened.
     pub(crate) error: Option<String>,
+    /// The indentation common to every line, taken off (`dedent`).
+    pub(crate) indent: Option<Vec<u8>>,
 }
 
 /// The most the sniffers are shown of one file.
@@ -263,20 +266,26 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
                 reader: None,
                 slot: None,
                 error: Some(format!("cannot read: {e}")),
+                indent: None,
             };
         }
     };
     let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
     let head = crate::encoding::decode_head(&head, enc);
-    let mut best: Option<(usize, u8)> = None;
-    for (i, r) in READERS.iter().enumerate() {
-        // Ties go to the earlier reader: one that can at most tie is skipped.
-        if best.is_some_and(|(_, s)| r.sniff_ceiling() <= s) {
-            continue;
-        }
-        let score = r.sniff(&input.name, &head);
-        if score > 0 && best.is_none_or(|(_, s)| score > s) {
-            best = Some((i, score));
+    let mut best = best_of(&input.name, &head);
+    let mut input = input;
+    let mut indent = None;
+    // Every line indented alike (text as pasted): the file without the
+    // indentation, when that is more clearly in a format. Only where the
+    // file's bytes are the lines' (not converted from another set).
+    if !enc.transcodes()
+        && let Some(p) = dedent::common_indent(&head, head.len() >= SNIFF_BYTES)
+    {
+        let flat = best_of(&input.name, &dedent::dedent_head(&head, &p));
+        if flat.is_some_and(|(_, s)| best.is_none_or(|(_, b)| s > b)) {
+            best = flat;
+            input = dedent::dedented(input, p.clone());
+            indent = Some(p);
         }
     }
     Sniffed {
@@ -284,7 +293,24 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
         reader: best.map(|(i, _)| READERS[i]),
         slot: best.map(|(i, _)| i),
         error: None,
+        indent,
     }
+}
+
+/// The reader that scores highest on these first bytes, and its score.
+fn best_of(name: &str, head: &[u8]) -> Option<(usize, u8)> {
+    let mut best: Option<(usize, u8)> = None;
+    for (i, r) in READERS.iter().enumerate() {
+        // Ties go to the earlier reader: one that can at most tie is skipped.
+        if best.is_some_and(|(_, s)| r.sniff_ceiling() <= s) {
+            continue;
+        }
+        let score = r.sniff(name, head);
+        if score > 0 && best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best
 }
 
 /// Sniff every input, group them as their readers ask, and open one source
@@ -383,6 +409,31 @@ pub fn open_all_of(
                 .flatten()
         })
         .collect();
+    // Files read without their common indentation, said on their rows.
+    let dedented: Vec<(Arc<str>, String)> = sniffed
+        .iter()
+        .filter_map(|s| {
+            Some((
+                s.input.display.clone(),
+                dedent::describe(s.indent.as_ref()?),
+            ))
+        })
+        .collect();
+    let noted = |inputs: &[Input], src: Box<dyn Source>| -> Box<dyn Source> {
+        let mine: Vec<(Arc<str>, String)> = dedented
+            .iter()
+            .filter(|(d, _)| inputs.iter().any(|i| i.display == *d))
+            .cloned()
+            .collect();
+        if mine.is_empty() {
+            src
+        } else {
+            Box::new(dedent::Noted {
+                inner: src,
+                dedented: mine,
+            })
+        }
+    };
     let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
     let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
     let mut readers: BTreeMap<(Format, String), (&'static dyn Reader, Prepared)> = BTreeMap::new();
@@ -414,7 +465,13 @@ pub fn open_all_of(
                 None => {
                     let name = s.input.display.to_string();
                     let p = s.slot.and_then(|i| prepared[i].clone());
-                    singles.push((name, guarded(r, vec![s.input], opts, p)));
+                    let inputs = vec![s.input];
+                    let src = if dedented.is_empty() {
+                        guarded(r, inputs, opts, p)
+                    } else {
+                        noted(&inputs.clone(), guarded(r, inputs, opts, p))
+                    };
+                    singles.push((name, src));
                 }
             },
         }
@@ -422,9 +479,14 @@ pub fn open_all_of(
     for (k, mut members) in groups {
         members.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.display.cmp(&b.1.display)));
         let first = members[0].1.display.to_string();
-        let inputs = members.into_iter().map(|(_, i)| i).collect();
+        let inputs: Vec<Input> = members.into_iter().map(|(_, i)| i).collect();
         let (r, p) = readers[&k].clone();
-        singles.push((first, guarded(r, inputs, opts, p)));
+        let src = if dedented.is_empty() {
+            guarded(r, inputs, opts, p)
+        } else {
+            noted(&inputs.clone(), guarded(r, inputs, opts, p))
+        };
+        singles.push((first, src));
     }
     singles.sort_by(|a, b| a.0.cmp(&b.0));
     singles.into_iter().map(|(_, s)| s).collect()
