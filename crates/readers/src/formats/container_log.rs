@@ -522,7 +522,25 @@ impl BasicFile {
                     p.event.text.push(' ');
                     p.event.text.push_str(text.trim_end());
                 }
-                _ => {
+                // A record's output past what one event takes: the rest
+                // goes on as text events of the same program, at the
+                // record's own time (the time its lines were written).
+                Some(p) => {
+                    let mut e = Event::new(
+                        p.event.ts,
+                        ctx.origin.clone(),
+                        no,
+                        Kind::Text,
+                        text.trim_end().to_string(),
+                    );
+                    if let Some(prog) = p.event.get(Key::Program) {
+                        e.set(Key::Program, prog);
+                    }
+                    e.offset = run.line_at;
+                    run.flush(ctx);
+                    run.pending = Some(Pending { event: e, conts: 0 });
+                }
+                None => {
                     run.orphans += 1;
                     run.first_orphan.get_or_insert(no);
                 }
@@ -940,6 +958,27 @@ mod tests {
             "{msgs:?}"
         );
         assert!(msgs.iter().any(|m| m.contains("cut short")), "{msgs:?}");
+    }
+
+    /// A program's output longer than one event takes goes on as text
+    /// events at its record's time: no line of it is lost.
+    #[test]
+    fn long_output_goes_on_as_text_events() {
+        let mut text = String::from("2021-12-15T23:38:52.034Z runmqserver: panic: boom\n");
+        for i in 0..70 {
+            text.push_str(&format!("\tframe {i}\n"));
+        }
+        text.push_str("2021-12-15T23:38:53.000Z runmqserver: done\n");
+        let (evs, infos) = read(&text);
+        assert_eq!(evs.len(), 3, "{evs:?}");
+        assert_eq!(infos[0].problem_count, 0, "{:?}", infos[0].problems);
+        assert!(evs[0].text.ends_with("frame 63"));
+        assert_eq!(
+            evs[1].text,
+            "\tframe 64 \tframe 65 \tframe 66 \tframe 67 \tframe 68 \tframe 69"
+        );
+        assert_eq!((evs[1].line, evs[1].ts), (66, evs[0].ts));
+        assert_eq!(evs[1].get(Key::Program), Some("runmqserver"));
     }
 
     #[test]

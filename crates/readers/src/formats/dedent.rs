@@ -19,13 +19,14 @@ use std::sync::Arc;
 /// with, when there are some and at least two such lines. A full head's
 /// last line may be cut: it is not counted.
 pub(crate) fn common_indent(head: &[u8], full: bool) -> Option<Vec<u8>> {
-    let mut lines: Vec<&[u8]> = head.split(|&b| b == b'\n').collect();
-    if full {
-        lines.pop();
-    }
+    // Lazily: most files' first line is not indented, and that ends it.
+    let mut lines = head.split(|&b| b == b'\n').peekable();
     let mut prefix: Option<&[u8]> = None;
     let mut count = 0;
-    for l in lines {
+    while let Some(l) = lines.next() {
+        if full && lines.peek().is_none() {
+            break;
+        }
         let l = l.strip_suffix(b"\r").unwrap_or(l);
         if l.iter().all(|b| b.is_ascii_whitespace()) {
             continue;

@@ -112,10 +112,10 @@ fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
 /// records on lines as written (a BOM before an error log's first header
 /// hid it). The line's offset stays the file's first byte.
 fn without_bom((meta, bytes): (LineMeta, &[u8])) -> (LineMeta, &[u8]) {
-    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) if meta.no == 1 => (meta, rest),
-        _ => (meta, bytes),
+    if meta.no != 1 {
+        return (meta, bytes);
     }
+    (meta, bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
 }
 
 /// A line format read on its own: what `READERS` needs of it besides the

@@ -174,9 +174,10 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             break;
         };
         // A BOM before the first header, as the second pass takes it off.
-        let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-            Some(rest) if meta.no == 1 => rest,
-            _ => bytes,
+        let bytes = if meta.no == 1 {
+            bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+        } else {
+            bytes
         };
         // With no header pending only a header matters, and a header's
         // first non-blank character is a digit: a line starting with any
