@@ -111,11 +111,8 @@ fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
 /// The first line without a UTF-8 byte-order mark: every format detects
 /// records on lines as written (a BOM before an error log's first header
 /// hid it). The line's offset stays the file's first byte.
-fn without_bom((meta, bytes): (LineMeta, &[u8])) -> (LineMeta, &[u8]) {
-    if meta.no != 1 {
-        return (meta, bytes);
-    }
-    (meta, bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
 /// A line format read on its own: what `READERS` needs of it besides the
@@ -299,7 +296,13 @@ impl<F: LineFormat> LineSource<F> {
         let Some(lines) = lines.as_mut() else {
             return false;
         };
-        let line = super::read_line(lines, info).map(without_bom);
+        let mut line = super::read_line(lines, info);
+        // Line 1 only: the test costs each line one comparison, no copy.
+        if let Some((meta, bytes)) = line.as_mut()
+            && meta.no == 1
+        {
+            *bytes = without_bom(bytes);
+        }
         let mut ctx = FileCtx {
             info,
             origin,
