@@ -198,8 +198,8 @@ fn liberty_id(t: &str) -> Option<&str> {
 /// A timed line that heads an `ffstsummary` listing on the lines after it
 /// (`DEBUG: ffstsummary:`, `FDC summary:`, as runmqserver logs it).
 fn summary_header(rest: &str) -> bool {
-    let t = rest.trim_end();
-    t.ends_with(':') && t.to_ascii_lowercase().contains("summary")
+    let t = rest.trim_end().as_bytes();
+    t.ends_with(b":") && t.windows(7).any(|w| w.eq_ignore_ascii_case(b"summary"))
 }
 
 /// Whether a JSON line (sniffed as text) is one of the mirrored records.
@@ -380,6 +380,9 @@ impl ContainerLogReader {
 struct Pending {
     event: Event,
     conts: usize,
+    /// Its text heads an `ffstsummary` listing (`summary_header`), judged
+    /// once when the record starts.
+    heads_listing: bool,
 }
 
 /// What is kept while one file is read.
@@ -505,8 +508,7 @@ impl BasicFile {
             // The listing under a timed `ffstsummary:` header: each line
             // an FDC, in the header's offset (the console's `Z`).
             if let Some(p) = run.pending.as_ref()
-                && p.event.kind == Kind::Text
-                && summary_header(&p.event.text)
+                && p.heads_listing
                 && let Some(mut e) =
                     super::ffstsummary::event_of_line(text, ctx.origin, no, *p.event.ts.offset())
             {
@@ -538,7 +540,11 @@ impl BasicFile {
                     }
                     e.offset = run.line_at;
                     run.flush(ctx);
-                    run.pending = Some(Pending { event: e, conts: 0 });
+                    run.pending = Some(Pending {
+                        event: e,
+                        conts: 0,
+                        heads_listing: false,
+                    });
                 }
                 None => {
                     run.orphans += 1;
@@ -593,7 +599,12 @@ impl BasicFile {
         };
         event.offset = run.line_at;
         run.flush(ctx);
-        run.pending = Some(Pending { event, conts: 0 });
+        let heads_listing = event.kind == Kind::Text && summary_header(&event.text);
+        run.pending = Some(Pending {
+            event,
+            conts: 0,
+            heads_listing,
+        });
     }
 }
 
