@@ -195,6 +195,13 @@ fn liberty_id(t: &str) -> Option<&str> {
     id.then(|| &t[..letters + 5])
 }
 
+/// A timed line that heads an `ffstsummary` listing on the lines after it
+/// (`DEBUG: ffstsummary:`, `FDC summary:`, as runmqserver logs it).
+fn summary_header(rest: &str) -> bool {
+    let t = rest.trim_end().as_bytes();
+    t.ends_with(b":") && t.windows(7).any(|w| w.eq_ignore_ascii_case(b"summary"))
+}
+
 /// Whether a JSON line (sniffed as text) is one of the mirrored records.
 fn mirrored_line(l: &str) -> bool {
     l.contains("\"ibm_datetime\"")
@@ -243,6 +250,10 @@ fn sniff_text(text: &str) -> u8 {
     let n = lines.len().saturating_sub(1).max(1);
     let (mut basic_mq, mut basic_other, mut json_container, mut kubectl) = (0, 0, 0, 0);
     let mut own = 0;
+    // Lines without a time after a timed one continue its record (a
+    // program's multi-line output); an `ffstsummary` listing under a
+    // timed header (`DEBUG: ffstsummary:`) is what no listing alone has.
+    let (mut timed_seen, mut conts, mut header, mut listing) = (false, 0, false, 0);
     for l in lines.iter().take(n) {
         let l = l.trim_start_matches('\u{feff}');
         if strip_kubectl_stamp(l).is_some() {
@@ -264,7 +275,16 @@ fn sniff_text(text: &str) -> u8 {
             }
             continue;
         }
-        if let Some((_, rest)) = basic_line(l) {
+        let Some((_, rest)) = basic_line(l) else {
+            if timed_seen {
+                conts += 1;
+                listing += usize::from(header && super::ffstsummary::is_listing_line(l));
+            }
+            continue;
+        };
+        timed_seen = true;
+        header = summary_header(rest);
+        {
             if mq_message(rest).is_some() {
                 basic_mq += 1;
             } else {
@@ -276,6 +296,10 @@ fn sniff_text(text: &str) -> u8 {
     if json_container > 0 || (kubectl > 0 && lines.iter().any(|l| l.contains("\"mq_log\""))) {
         return 97;
     }
+    if listing > 0 && basic_mq + own > 0 {
+        return 95;
+    }
+    let n = (n - conts).max(1);
     match (basic_mq, basic_other) {
         // mq-container's own lines only (its web server's, say).
         (0, o) if own > 0 && own * 2 >= o && o * 2 >= n => 80,
@@ -336,7 +360,7 @@ impl ContainerLogReader {
     fn open_unwrapped(&self, inputs: Vec<Input>, opts: &ReadOptions) -> Box<dyn Source> {
         // One file each (no group): the variant decides the source.
         let json = inputs.first().is_some_and(|i| {
-            i.head(super::SNIFF_BYTES).is_ok_and(|h| {
+            super::body_head(i, super::SNIFF_BYTES).is_ok_and(|h| {
                 let t = String::from_utf8_lossy(&h);
                 t.lines()
                     .map(|l| l.trim_start_matches('\u{feff}').trim_start())
@@ -356,6 +380,9 @@ impl ContainerLogReader {
 struct Pending {
     event: Event,
     conts: usize,
+    /// Its text heads an `ffstsummary` listing (`summary_header`), judged
+    /// once when the record starts.
+    heads_listing: bool,
 }
 
 /// What is kept while one file is read.
@@ -478,6 +505,17 @@ impl BasicFile {
                 );
                 return;
             }
+            // The listing under a timed `ffstsummary:` header: each line
+            // an FDC, in the header's offset (the console's `Z`).
+            if let Some(p) = run.pending.as_ref()
+                && p.heads_listing
+                && let Some(mut e) =
+                    super::ffstsummary::event_of_line(text, ctx.origin, no, *p.event.ts.offset())
+            {
+                e.offset = run.line_at;
+                ctx.emit(e);
+                return;
+            }
             // A line without a time continues the message before it (a
             // program's multi-line output).
             match run.pending.as_mut() {
@@ -486,7 +524,29 @@ impl BasicFile {
                     p.event.text.push(' ');
                     p.event.text.push_str(text.trim_end());
                 }
-                _ => {
+                // A record's output past what one event takes: the rest
+                // goes on as text events of the same program, at the
+                // record's own time (the time its lines were written).
+                Some(p) => {
+                    let mut e = Event::new(
+                        p.event.ts,
+                        ctx.origin.clone(),
+                        no,
+                        Kind::Text,
+                        text.trim_end().to_string(),
+                    );
+                    if let Some(prog) = p.event.get(Key::Program) {
+                        e.set(Key::Program, prog);
+                    }
+                    e.offset = run.line_at;
+                    run.flush(ctx);
+                    run.pending = Some(Pending {
+                        event: e,
+                        conts: 0,
+                        heads_listing: false,
+                    });
+                }
+                None => {
                     run.orphans += 1;
                     run.first_orphan.get_or_insert(no);
                 }
@@ -539,7 +599,12 @@ impl BasicFile {
         };
         event.offset = run.line_at;
         run.flush(ctx);
-        run.pending = Some(Pending { event, conts: 0 });
+        let heads_listing = event.kind == Kind::Text && summary_header(&event.text);
+        run.pending = Some(Pending {
+            event,
+            conts: 0,
+            heads_listing,
+        });
     }
 }
 
@@ -904,6 +969,27 @@ mod tests {
             "{msgs:?}"
         );
         assert!(msgs.iter().any(|m| m.contains("cut short")), "{msgs:?}");
+    }
+
+    /// A program's output longer than one event takes goes on as text
+    /// events at its record's time: no line of it is lost.
+    #[test]
+    fn long_output_goes_on_as_text_events() {
+        let mut text = String::from("2021-12-15T23:38:52.034Z runmqserver: panic: boom\n");
+        for i in 0..70 {
+            text.push_str(&format!("\tframe {i}\n"));
+        }
+        text.push_str("2021-12-15T23:38:53.000Z runmqserver: done\n");
+        let (evs, infos) = read(&text);
+        assert_eq!(evs.len(), 3, "{evs:?}");
+        assert_eq!(infos[0].problem_count, 0, "{:?}", infos[0].problems);
+        assert!(evs[0].text.ends_with("frame 63"));
+        assert_eq!(
+            evs[1].text,
+            "\tframe 64 \tframe 65 \tframe 66 \tframe 67 \tframe 68 \tframe 69"
+        );
+        assert_eq!((evs[1].line, evs[1].ts), (66, evs[0].ts));
+        assert_eq!(evs[1].get(Key::Program), Some("runmqserver"));
     }
 
     #[test]

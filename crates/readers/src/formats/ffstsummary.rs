@@ -1,16 +1,31 @@
 //! `ffstsummary` output: one line per FDC report, what `runmqras`
-//! collections and MQ containers print about the FDCs of a system:
+//! collections and MQ containers print about the FDCs of a system. Its
+//! layouts, from public listings (columns apart by any run of blanks):
 //!
 //! ```text
-//! AMQ348308.0.FDC 2012/09/07 07:25:19.153937-4 amqzmur0 348308 1 XC034255 xcsWaitEventSem
-//! AMQ21433.0.FDC  2021/04/10 10:56:03 Installation1 amqzdmaa 21433 2 XC338001 xehAsySignalHandler xecE_W_UNEXPECTED_ASYNC_SIGNAL OK
+//! !AMQ348308.0.FDC 2012/09/07 07:25:19.153937-4 amqzmur0 348308 1 XC034255 xcsWaitEventSem
+//! AMQ130.0.FDC 2021/09/10 22:57:19.225444 Installation1 crtmqm 130 1 HL000001 hlgStartLog  xecF_E_UNEXPECTED_RC  hrcE_MQLO_SEMA
+//! AMQ30.0.FDC  2022/11/30 12:12:08.179116 9.3.1.0 Installation1 crtmqdir  30 1 ProcessInit XY019009 xufOpenIniEdit    xecU_W_INI_ACCESS_DENIED OK
 //! ```
 //!
-//! File, date, time (with fractions and the UTC offset in hours when the
-//! tool wrote them), optional installation, program, pid, tid, probe id,
-//! component, then the major and minor error codes when present. Each line
-//! is an `fdc` event with the same attribute names as a full FDC report's,
-//! so both group together by probe id.
+//! * 7.x: file (`!` marks one not yet read), date, time with the UTC
+//!   offset in hours, program, pid, tid, probe id, component (the IBM
+//!   support blog "How to troubleshoot when your WebSphere MQ is creating
+//!   FDCs", developerWorks aimsupport, 2012);
+//! * 8.0 to 9.2: the installation after the time, the major and minor
+//!   error codes after the component, the offset not always written
+//!   (docker/for-mac issue 5961, an MQ 9.2 container's `DEBUG:
+//!   ffstsummary:` listing);
+//! * 9.3 and 9.4: MQ's version before the installation and a word between
+//!   the thread and the probe id (`ProcessInit`), kept as
+//!   `summary_component` (ibm-messaging/mq-container issue 327, a 9.3.1.0
+//!   container's JSON record `"message":"ffstsummary:\n AMQ30.0.FDC ..."`).
+//!
+//! Each line is an `fdc` event with the same attribute names as a full FDC
+//! report's (the version is `vrmf`, as `LVLS`), so both group together by
+//! probe id. A container writes the listing in one record
+//! (`cmd/runmqserver/logging.go` `logFDCSummary`): `events_in` reads it
+//! from a record's text, under whatever header the record starts with.
 
 use super::line_source::{FileCtx, LineFormat, Standalone};
 use crate::input::Input;
@@ -28,10 +43,15 @@ struct Line<'a> {
     local: NaiveDateTime,
     /// The offset the line states (`-4`, `+5:30`).
     offset: Option<FixedOffset>,
+    /// MQ's version (`9.3.1.0`), a column from 9.3.
+    version: Option<&'a str>,
     installation: Option<&'a str>,
     program: &'a str,
     pid: u32,
     tid: u32,
+    /// The word 9.3's listing writes between the thread and the probe id
+    /// (`ProcessInit`).
+    summary_component: Option<&'a str>,
     probe: &'a str,
     component: &'a str,
     major: Option<&'a str>,
@@ -74,6 +94,11 @@ fn time_and_offset(s: &str) -> Option<(NaiveTime, Option<FixedOffset>)> {
     Some((time, offset))
 }
 
+/// A version column (`9.3.1.0`): digits with at least one dot.
+fn is_version(s: &str) -> bool {
+    s.contains('.') && s.bytes().all(|b| b.is_ascii_digit() || b == b'.') && !s.starts_with('.')
+}
+
 fn parse(line: &str) -> Option<Line<'_>> {
     let w: Vec<&str> = line.split_whitespace().collect();
     if w.len() < 8 || !is_fdc_name(w[0]) {
@@ -81,27 +106,37 @@ fn parse(line: &str) -> Option<Line<'_>> {
     }
     let date = NaiveDate::parse_from_str(w[1], "%Y/%m/%d").ok()?;
     let (time, offset) = time_and_offset(w[2])?;
-    let p = w.iter().position(|t| is_probe(t))?;
-    // Before the probe id: [installation] program pid tid.
-    if !(6..=7).contains(&p) {
-        return None;
-    }
-    let tid = w[p - 1].parse().ok()?;
-    let pid = w[p - 2].parse().ok()?;
-    let program = w[p - 3];
-    let installation = (p == 7).then(|| w[3]);
+    // After the time: [version] [installation] program pid tid
+    // [component] probe function [major [minor]]. The pid and tid are the
+    // first two numbers in a row, the program the word before them.
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let pid_at = (4..w.len().saturating_sub(1))
+        .take(3)
+        .find(|&i| numeric(w[i]) && numeric(w[i + 1]))?;
+    let before = &w[3..pid_at - 1];
+    let (version, installation) = match before {
+        [] => (None, None),
+        [v] if is_version(v) => (Some(*v), None),
+        [i] => (None, Some(*i)),
+        [v, i] if is_version(v) => (Some(*v), Some(*i)),
+        _ => return None,
+    };
+    let probe_at = (pid_at + 2..w.len()).take(2).find(|&i| is_probe(w[i]))?;
+    let summary_component = (probe_at == pid_at + 3).then(|| w[pid_at + 2]);
     Some(Line {
         file: w[0].trim_start_matches('!'),
         local: date.and_time(time),
         offset,
+        version,
         installation,
-        program,
-        pid,
-        tid,
-        probe: w[p],
-        component: w.get(p + 1)?,
-        major: w.get(p + 2).copied(),
-        minor: w.get(p + 3).copied(),
+        program: w[pid_at - 1],
+        pid: w[pid_at].parse().ok()?,
+        tid: w[pid_at + 1].parse().ok()?,
+        summary_component,
+        probe: w[probe_at],
+        component: w.get(probe_at + 1)?,
+        major: w.get(probe_at + 2).copied(),
+        minor: w.get(probe_at + 3).copied(),
     })
 }
 
@@ -134,25 +169,56 @@ fn event(l: &Line, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Event {
     if let Some(i) = l.installation {
         e.set_attr("installation", i);
     }
+    // The FDC report's `LVLS`, under the same name.
+    if let Some(v) = l.version {
+        e.set_attr("vrmf", v);
+    }
+    if let Some(c) = l.summary_component {
+        e.set_attr("summary_component", c);
+    }
     e
 }
 
+/// A listing line, or a line that starts with a header (`FDC summary: `,
+/// `DEBUG: ffstsummary: `: words ending in a colon) before one.
+fn listing_line(l: &str) -> Option<Line<'_>> {
+    if let Some(p) = parse(l) {
+        return Some(p);
+    }
+    let colon = l.find(": ")?;
+    let rest = l[colon + 1..].trim_start();
+    // Only a short header: a listing line holds no `: ` of its own.
+    (colon <= 64).then(|| listing_line(rest)).flatten()
+}
+
 /// The `fdc` events of a summary listing inside another record's text (an
-/// MQ container logs `FDC summary: <ffstsummary output>` at start-up,
-/// `cmd/runmqserver/logging.go` `logFDCSummary`), each at line `no`; lines
-/// that state no offset are at `off`.
+/// MQ container logs `FDC summary: <ffstsummary output>` or
+/// `ffstsummary:\n<output>` at start-up, `cmd/runmqserver/logging.go`
+/// `logFDCSummary`), each at line `no`; lines that state no offset are at
+/// `off`.
 pub(crate) fn events_in(text: &str, origin: &Arc<Origin>, no: u64, off: FixedOffset) -> Vec<Event> {
     if !text.contains(".FDC") && !text.contains(".fdc") {
         return Vec::new();
     }
     text.lines()
-        .filter_map(|l| {
-            let l = l.trim_start();
-            let l = l.strip_prefix("DEBUG: ").unwrap_or(l);
-            let l = l.strip_prefix("FDC summary:").unwrap_or(l);
-            parse(l).map(|p| event(&p, origin, no, off))
-        })
+        .filter_map(|l| listing_line(l.trim_start()).map(|p| event(&p, origin, no, off)))
         .collect()
+}
+
+/// Whether a line is a listing line (blanks before it allowed).
+pub(crate) fn is_listing_line(line: &str) -> bool {
+    parse(line).is_some()
+}
+
+/// The `fdc` event of one listing line (`listing_line`) at line `no`, or
+/// `None` when the line is none.
+pub(crate) fn event_of_line(
+    line: &str,
+    origin: &Arc<Origin>,
+    no: u64,
+    off: FixedOffset,
+) -> Option<Event> {
+    listing_line(line.trim_start()).map(|p| event(&p, origin, no, off))
 }
 
 /// The format's specifics: `LineReader<FfstSummary>` is its reader.
@@ -282,6 +348,44 @@ AMQ2143";
         );
         assert!(parse("AMQ2143").is_none());
         assert!(parse("an ordinary line of some other program 1 2 3 4").is_none());
+    }
+
+    #[test]
+    fn layouts_of_each_version() {
+        let l = parse(" AMQ30.0.FDC  2022/11/30 12:12:08.179116 9.3.1.0 Installation1 crtmqdir  30 1 ProcessInit XY019009 xufOpenIniEdit    xecU_W_INI_ACCESS_DENIED OK").unwrap();
+        assert_eq!(
+            (l.version, l.installation, l.program, l.pid, l.tid),
+            (Some("9.3.1.0"), Some("Installation1"), "crtmqdir", 30, 1)
+        );
+        assert_eq!(
+            (l.summary_component, l.probe, l.component, l.major, l.minor),
+            (
+                Some("ProcessInit"),
+                "XY019009",
+                "xufOpenIniEdit",
+                Some("xecU_W_INI_ACCESS_DENIED"),
+                Some("OK")
+            )
+        );
+        // A version without an installation; a bad version is no line.
+        let l = parse("AMQ1.0.FDC 2023/01/01 00:00:00 9.4.0.0 amqzxma0 1 2 XC130003 f").unwrap();
+        assert_eq!(
+            (l.version, l.installation, l.pid),
+            (Some("9.4.0.0"), None, 1)
+        );
+        assert!(parse("AMQ1.0.FDC 2023/01/01 00:00:00 a b amqzxma0 1 2 XC130003 f").is_none());
+        // Two words between the thread and the probe: no line.
+        assert!(parse("AMQ1.0.FDC 2023/01/01 00:00:00 p 1 2 x y XC130003 f").is_none());
+        // Headers of any wording before a listing line.
+        for h in [
+            "DEBUG: ffstsummary: ",
+            "FDC summary: ",
+            "Diagnostics: FDCs: ",
+        ] {
+            let t = format!("{h}AMQ1.0.FDC 2023/01/01 00:00:00 p 1 2 XC130003 f");
+            assert_eq!(listing_line(&t).map(|l| l.probe), Some("XC130003"), "{t}");
+        }
+        assert!(listing_line("AMQ8003I: IBM MQ queue manager 'QM1' started.").is_none());
     }
 
     #[test]

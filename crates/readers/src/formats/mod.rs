@@ -9,6 +9,7 @@ pub(crate) mod ccdt_json;
 pub(crate) mod config_map;
 pub(crate) mod console;
 pub mod container_log;
+pub(crate) mod dedent;
 pub(crate) mod errlog_common;
 pub mod errlog_json;
 pub mod errlog_text;
@@ -161,6 +162,8 @@ pub struct Sniffed {
     pub(crate) slot: Option<usize>,
     /// Set when the file could not even be opened.
     pub(crate) error: Option<String>,
+    /// The indentation common to every line, taken off (`dedent`).
+    pub(crate) indent: Option<Vec<u8>>,
 }
 
 /// The most the sniffers are shown of one file.
@@ -180,6 +183,65 @@ fn sniff_head(input: &Input) -> std::io::Result<Vec<u8>> {
     }
 }
 
+/// How far past an over-long first line the sniffers look for its end: a
+/// file whose first line is longer is not sniffed by its body.
+const MAX_SKIPPED_LINE: u64 = 64 << 20;
+
+/// The `n` bytes after a first line longer than `MAX_SNIFF_BYTES` (a line
+/// of junk or one huge record before ordinary ones), grown as `sniff_head`
+/// grows to hold two lines; `None` when the first line is shorter, or
+/// ends past `MAX_SKIPPED_LINE` or not at all. Its start was read; its rest
+/// is skipped unread by the sniffers (the readers report it cut).
+pub(crate) fn past_long_first_line(input: &Input, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut r = input.open_uncounted()?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at: u64 = 0;
+    let rest = loop {
+        let got = r.read(&mut buf)?;
+        if got == 0 || at > MAX_SKIPPED_LINE {
+            return Ok(None);
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..got]) {
+            if at + (i as u64) < MAX_SNIFF_BYTES as u64 {
+                return Ok(None);
+            }
+            break buf[i + 1..got].to_vec();
+        }
+        at += got as u64;
+    };
+    let mut head = rest;
+    let mut want = n;
+    loop {
+        if head.len() < want {
+            let mut more = Vec::new();
+            (&mut r)
+                .take((want - head.len()) as u64)
+                .read_to_end(&mut more)?;
+            let eof = more.len() < want - head.len();
+            head.extend_from_slice(&more);
+            if eof {
+                return Ok(Some(head));
+            }
+        }
+        if want >= MAX_SNIFF_BYTES || memchr::memchr_iter(b'\n', &head).nth(1).is_some() {
+            head.truncate(want);
+            return Ok(Some(head));
+        }
+        want *= 4;
+    }
+}
+
+/// An input's first `n` bytes as a reader decides its layout by them: past
+/// an over-long first line (`past_long_first_line`) when there is one.
+pub(crate) fn body_head(input: &Input, n: usize) -> std::io::Result<Vec<u8>> {
+    let h = input.head(n)?;
+    if h.len() < n || memchr::memchr(b'\n', &h).is_some() {
+        return Ok(h);
+    }
+    Ok(past_long_first_line(input, n)?.unwrap_or(h))
+}
+
 /// Decide each file's format by content.
 pub fn sniff(input: Input) -> Sniffed {
     sniff_in(input, None)
@@ -189,7 +251,14 @@ pub fn sniff(input: Input) -> Sniffed {
 /// is in another character set that must be converted (a Russian or
 /// Japanese log), `forced` by `--encoding` or decided from those bytes.
 pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
-    let head = match sniff_head(&input) {
+    let head = match sniff_head(&input).and_then(|h| {
+        // A first line of a megabyte or more: the sniffers see what follows.
+        if h.len() >= MAX_SNIFF_BYTES && memchr::memchr(b'\n', &h).is_none() {
+            Ok(past_long_first_line(&input, SNIFF_BYTES)?.unwrap_or(h))
+        } else {
+            Ok(h)
+        }
+    }) {
         Ok(h) => h,
         Err(e) => {
             return Sniffed {
@@ -197,20 +266,26 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
                 reader: None,
                 slot: None,
                 error: Some(format!("cannot read: {e}")),
+                indent: None,
             };
         }
     };
     let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
     let head = crate::encoding::decode_head(&head, enc);
-    let mut best: Option<(usize, u8)> = None;
-    for (i, r) in READERS.iter().enumerate() {
-        // Ties go to the earlier reader: one that can at most tie is skipped.
-        if best.is_some_and(|(_, s)| r.sniff_ceiling() <= s) {
-            continue;
-        }
-        let score = r.sniff(&input.name, &head);
-        if score > 0 && best.is_none_or(|(_, s)| score > s) {
-            best = Some((i, score));
+    let mut best = best_of(&input.name, &head);
+    let mut input = input;
+    let mut indent = None;
+    // Every line indented alike (text as pasted): the file without the
+    // indentation, when that is more clearly in a format. Only where the
+    // file's bytes are the lines' (not converted from another set).
+    if !enc.transcodes()
+        && let Some(p) = dedent::common_indent(&head, head.len() >= SNIFF_BYTES)
+    {
+        let flat = best_of(&input.name, &dedent::dedent_head(&head, &p));
+        if flat.is_some_and(|(_, s)| best.is_none_or(|(_, b)| s > b)) {
+            best = flat;
+            input = dedent::dedented(input, p.clone());
+            indent = Some(p);
         }
     }
     Sniffed {
@@ -218,7 +293,24 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
         reader: best.map(|(i, _)| READERS[i]),
         slot: best.map(|(i, _)| i),
         error: None,
+        indent,
     }
+}
+
+/// The reader that scores highest on these first bytes, and its score.
+fn best_of(name: &str, head: &[u8]) -> Option<(usize, u8)> {
+    let mut best: Option<(usize, u8)> = None;
+    for (i, r) in READERS.iter().enumerate() {
+        // Ties go to the earlier reader: one that can at most tie is skipped.
+        if best.is_some_and(|(_, s)| r.sniff_ceiling() <= s) {
+            continue;
+        }
+        let score = r.sniff(name, head);
+        if score > 0 && best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best
 }
 
 /// Sniff every input, group them as their readers ask, and open one source
@@ -317,6 +409,31 @@ pub fn open_all_of(
                 .flatten()
         })
         .collect();
+    // Files read without their common indentation, said on their rows.
+    let dedented: Vec<(Arc<str>, String)> = sniffed
+        .iter()
+        .filter_map(|s| {
+            Some((
+                s.input.display.clone(),
+                dedent::describe(s.indent.as_ref()?),
+            ))
+        })
+        .collect();
+    let noted = |inputs: &[Input], src: Box<dyn Source>| -> Box<dyn Source> {
+        let mine: Vec<(Arc<str>, String)> = dedented
+            .iter()
+            .filter(|(d, _)| inputs.iter().any(|i| i.display == *d))
+            .cloned()
+            .collect();
+        if mine.is_empty() {
+            src
+        } else {
+            Box::new(dedent::Noted {
+                inner: src,
+                dedented: mine,
+            })
+        }
+    };
     let mut groups: BTreeMap<(Format, String), Vec<(u32, Input)>> = BTreeMap::new();
     let mut singles: Vec<(String, Box<dyn Source>)> = Vec::new();
     let mut readers: BTreeMap<(Format, String), (&'static dyn Reader, Prepared)> = BTreeMap::new();
@@ -348,7 +465,13 @@ pub fn open_all_of(
                 None => {
                     let name = s.input.display.to_string();
                     let p = s.slot.and_then(|i| prepared[i].clone());
-                    singles.push((name, guarded(r, vec![s.input], opts, p)));
+                    let inputs = vec![s.input];
+                    let src = if dedented.is_empty() {
+                        guarded(r, inputs, opts, p)
+                    } else {
+                        noted(&inputs.clone(), guarded(r, inputs, opts, p))
+                    };
+                    singles.push((name, src));
                 }
             },
         }
@@ -356,9 +479,14 @@ pub fn open_all_of(
     for (k, mut members) in groups {
         members.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.display.cmp(&b.1.display)));
         let first = members[0].1.display.to_string();
-        let inputs = members.into_iter().map(|(_, i)| i).collect();
+        let inputs: Vec<Input> = members.into_iter().map(|(_, i)| i).collect();
         let (r, p) = readers[&k].clone();
-        singles.push((first, guarded(r, inputs, opts, p)));
+        let src = if dedented.is_empty() {
+            guarded(r, inputs, opts, p)
+        } else {
+            noted(&inputs.clone(), guarded(r, inputs, opts, p))
+        };
+        singles.push((first, src));
     }
     singles.sort_by(|a, b| a.0.cmp(&b.0));
     singles.into_iter().map(|(_, s)| s).collect()

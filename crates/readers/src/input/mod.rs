@@ -190,6 +190,12 @@ impl Input {
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
         blob::read_head(self.location.open()?, n)
     }
+
+    /// A reader over the whole input not counted as progress (sniffing
+    /// past an over-long first line).
+    pub(crate) fn open_uncounted(&self) -> io::Result<Box<dyn Read + Send>> {
+        self.location.open()
+    }
 }
 
 fn file_name(p: &Path) -> String {

@@ -145,7 +145,13 @@ impl Standalone for ErrlogText {
         let mut prev_legacy = false;
         for line in text.lines().take(400) {
             if parse_header(line).is_some() {
-                return 95;
+                // A header starts its line: one indented (a pasted log)
+                // scores lower, so the log without the indentation wins.
+                return if line.starts_with([' ', '\t']) {
+                    93
+                } else {
+                    95
+                };
             }
             if prev_legacy && MSG_RE.is_match(line) {
                 return 85;

@@ -173,6 +173,12 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
         let Ok(Some((meta, bytes))) = lines.next_line() else {
             break;
         };
+        // A BOM before the first header, as the second pass takes it off.
+        let bytes = if meta.no == 1 {
+            bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+        } else {
+            bytes
+        };
         // With no header pending only a header matters, and a header's
         // first non-blank character is a digit: a line starting with any
         // other ASCII character (most text lines) is passed over here.

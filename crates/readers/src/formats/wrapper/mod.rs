@@ -1043,7 +1043,9 @@ pub(crate) fn unwrap_inputs(inputs: Vec<Input>) -> (Vec<Input>, Vec<Option<Wrapp
     let inputs = inputs
         .into_iter()
         .map(|mut input| {
-            let w = input.head(super::SNIFF_BYTES).ok().and_then(|h| detect(&h));
+            let w = super::body_head(&input, super::SNIFF_BYTES)
+                .ok()
+                .and_then(|h| detect(&h));
             if let Some(w) = &w {
                 input.location = Location::Unwrapped {
                     inner: Box::new(input.location),
