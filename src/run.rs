@@ -233,7 +233,7 @@ impl InputArgs {
         engine::learn_names(opened, self.jobs(), &mut r).map_err(|e| e.to_string())?;
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
-            io::Write::write_all(&mut out, r.map_json().as_bytes())
+            r.write_map(&mut out)
                 .and_then(|_| out.finish_private())
                 .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
         }

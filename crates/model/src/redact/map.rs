@@ -9,12 +9,20 @@ const MAP_ABOUT: &str = "mqdiag --redact-map: real values and their tokens; keep
 
 /// The `--redact-map` file, as written.
 #[derive(serde::Serialize)]
-struct MapFile {
-    about: String,
-    tokens: Vec<MapEntry>,
+struct MapFileRef<'a> {
+    about: &'static str,
+    tokens: Vec<MapEntryRef<'a>>,
 }
 
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(serde::Serialize)]
+struct MapEntryRef<'a> {
+    category: &'static str,
+    value: &'a str,
+    token: &'a str,
+}
+
+/// An entry as read.
+#[derive(serde::Deserialize)]
 struct MapEntry {
     category: String,
     value: String,
@@ -197,7 +205,17 @@ impl Redactor {
     /// category and token number. It holds the real names: it is for the
     /// one who redacts, never to be sent with the output.
     pub fn map_json(&self) -> String {
-        let mut v: Vec<(usize, u32, MapEntry)> = self
+        let mut out = Vec::new();
+        // Writing to a vector cannot fail.
+        let _ = self.write_map(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// `map_json` written to `w` as it is made: the entries borrow the
+    /// redactor's values, so saving a large map costs a list of
+    /// references, not a copy of every name and of the whole text.
+    pub fn write_map(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        let mut v: Vec<(usize, u32, MapEntryRef<'_>)> = self
             .tokens
             .map
             .iter()
@@ -207,19 +225,22 @@ impl Redactor {
                     .next()
                     .and_then(|n| n.parse().ok())
                     .unwrap_or(0);
-                let e = MapEntry {
-                    category: cat.prefix().to_string(),
-                    value: value.clone(),
-                    token: token.clone(),
+                let e = MapEntryRef {
+                    category: cat.prefix(),
+                    value,
+                    token,
                 };
                 (cat.index(), n, e)
             })
             .collect();
-        v.sort_by(|a, b| (a.0, a.1, &a.2.value).cmp(&(b.0, b.1, &b.2.value)));
-        let doc = MapFile {
-            about: MAP_ABOUT.to_string(),
+        v.sort_unstable_by(|a, b| (a.0, a.1, a.2.value).cmp(&(b.0, b.1, b.2.value)));
+        let doc = MapFileRef {
+            about: MAP_ABOUT,
             tokens: v.into_iter().map(|(_, _, e)| e).collect(),
         };
-        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+        let mut w = std::io::BufWriter::with_capacity(256 * 1024, w);
+        serde_json::to_writer_pretty(&mut w, &doc)?;
+        std::io::Write::write_all(&mut w, b"\n")?;
+        std::io::Write::flush(&mut w)
     }
 }
