@@ -162,6 +162,81 @@ pub fn check(out: &Path, reads: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
+/// What a path is when it is not a regular file (for the error).
+fn kind_of(m: &fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = m.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if m.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// `--redact-map`: a regular file (or one not made yet), never the `-o`
+/// file (the report would replace the only key to the tokens). Checked
+/// before anything is read: a FIFO is never opened (it would wait for a
+/// writer).
+pub fn check_map(map: &Path, out: Option<&Path>) -> Result<(), String> {
+    match fs::metadata(map) {
+        Ok(m) if !m.is_file() => {
+            return Err(format!(
+                "--redact-map {}: {}; the map of real names must be a regular file",
+                map.display(),
+                kind_of(&m)
+            ));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("--redact-map {}: {e}", map.display())),
+    }
+    let Some(o) = target(out) else {
+        return Ok(());
+    };
+    let same_place = resolved(map).is_some_and(|m| resolved(o).is_some_and(|o| m == o));
+    if same_place || same_file(map, o) {
+        return Err(format!(
+            "--redact-map {} and -o {} are the same file: the report would replace the map of \
+             real names; give them different files",
+            map.display(),
+            o.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The `--redact-map` file opened for reading, `None` when there is none
+/// yet. Checked again once open: a path swapped for a FIFO or device
+/// after `check_map` is refused, not read.
+pub fn open_map(map: &Path) -> Result<Option<fs::File>, String> {
+    let f = match fs::File::open(map) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("--redact-map {}: {e}", map.display())),
+    };
+    match f.metadata() {
+        Ok(m) if m.is_file() => Ok(Some(f)),
+        Ok(m) => Err(format!(
+            "--redact-map {}: {}; the map of real names must be a regular file",
+            map.display(),
+            kind_of(&m)
+        )),
+        Err(e) => Err(format!("--redact-map {}: {e}", map.display())),
+    }
+}
+
 /// Refuse `out` when it is, through whatever links, one of the files the
 /// run reads (`reads`: every file found, once links are resolved). Called
 /// once discovery has found them; an output that does not exist yet is

@@ -220,20 +220,20 @@ impl InputArgs {
         }
         let mut r = self.redactor();
         if let Some(m) = &self.redact_map {
+            crate::outpath::check_map(m, self.output.as_deref())?;
             crate::outpath::check(m, &self.paths())?;
-            match std::fs::read_to_string(m) {
-                Ok(text) => r
-                    .load_map(&text)
-                    .map_err(|e| format!("--redact-map {}: {e}", m.display()))?,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(format!("--redact-map {}: {e}", m.display())),
+            if let Some(f) = crate::outpath::open_map(m)? {
+                // Streamed: a map larger than the redactor holds is refused
+                // when its entries pass the budget.
+                r.load_map_from(io::BufReader::with_capacity(256 * 1024, f))
+                    .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
             }
         }
         let opened = self.open_except(skip, &self.read_options(), self.progress_wanted())?;
         engine::learn_names(opened, self.jobs(), &mut r).map_err(|e| e.to_string())?;
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
-            io::Write::write_all(&mut out, r.map_json().as_bytes())
+            r.write_map(&mut out)
                 .and_then(|_| out.finish_private())
                 .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
         }

@@ -103,6 +103,12 @@ fn interleaved_records() {
                 "warning",
                 "second message id AMQ9001I inside the record of line 25 (interleaved writes?): that record ends at line 32, lines 33–36 skipped"
             ),
+            // The other writer's record after it is stamped earlier.
+            p(
+                Some(37),
+                "info",
+                "time goes back: 1 record(s) stamped earlier than a record before them in the file (by up to 54.900 s), the first at line 37 (after line 25); the timeline shows each at its own time"
+            ),
         ]
     );
     let ev = events(path);

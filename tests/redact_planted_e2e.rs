@@ -117,6 +117,18 @@ const COPIES: &[Copy] = &[
         to: "activity/amqsact.txt",
         replace: &[("apphost", "zplact8"), ("'app1'", "'zplusr8'")],
     },
+    // A queue manager named by its directory alone: the JSON log's UTC
+    // offset comes from the text log beside it, whose path it names.
+    Copy {
+        from: "fixtures/errlog/qmgrs/QM1/errors/AMQERR01.LOG",
+        to: "case/qmgrs/QMSECP/errors/AMQERR01.LOG",
+        replace: &[],
+    },
+    Copy {
+        from: "fixtures/errlog/qmgrs/QM2/errors/AMQERR01.json",
+        to: "case/qmgrs/QMSECP/errors/AMQERR01.json",
+        replace: &[],
+    },
 ];
 
 /// What must never be printed under `--redact`.
@@ -148,6 +160,7 @@ const PLANTED: &[&str] = &[
     "zplbob9",
     "zplact8",
     "zplusr8",
+    "QMSECP",
 ];
 
 /// The planted case written at `root`: every copy, renamed as its values.
@@ -368,4 +381,83 @@ fn the_redact_map_is_private_and_never_inside_an_input() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("inside the input directory"), "{err}");
+}
+
+/// The map is a file of secrets: a regular file only (a FIFO is refused,
+/// not waited on; a directory and a device too), never the `-o` file (of
+/// any verb, `compare` too, through a link too), and left as it was when
+/// refused.
+#[cfg(unix)]
+#[test]
+fn the_redact_map_is_a_regular_file_apart_from_the_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("case");
+    fs::create_dir_all(&root).unwrap();
+    case(&root);
+    let map = tmp.path().join("names");
+    let (code, _, err) = run(
+        &root,
+        &[
+            "inventory",
+            ".",
+            "--redact",
+            "--redact-map",
+            map.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let saved = fs::read(&map).unwrap();
+    assert!(String::from_utf8_lossy(&saved).contains("qmsecp"));
+    let fifo = tmp.path().join("names.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success(),
+        "mkfifo"
+    );
+    let link = tmp.path().join("link");
+    std::os::unix::fs::symlink(&map, &link).unwrap();
+    let (m, o) = (map.to_str().unwrap(), link.to_str().unwrap());
+    let refused: &[(&[&str], &str)] = &[
+        (
+            &["inventory", ".", "--redact-map", fifo.to_str().unwrap()],
+            "a FIFO",
+        ),
+        (&["inventory", ".", "--redact-map", "/dev/null"], "a device"),
+        (&["inventory", ".", "--redact-map", "/tmp"], "a directory"),
+        (
+            &["inventory", ".", "--redact-map", m, "-o", m],
+            "the same file",
+        ),
+        (
+            &["timeline", ".", "--redact-map", m, "-o", o],
+            "the same file",
+        ),
+        (
+            &["analyze", ".", "--redact-map", o, "-o", m],
+            "the same file",
+        ),
+        (
+            &["compare", "qmgrs", "container", "--redact-map", m, "-o", m],
+            "the same file",
+        ),
+    ];
+    for (args, says) in refused {
+        let mut a = args.to_vec();
+        a.push("--redact");
+        // A FIFO without a writer would block an open for reading: the
+        // run must end by itself.
+        let start = std::time::Instant::now();
+        let (code, out, err) = run(&root, &a);
+        assert!(start.elapsed().as_secs() < 30, "{a:?} took too long");
+        assert_eq!(code, 2, "{a:?}: {err}");
+        assert!(
+            err.contains(says) && err.contains("--redact-map"),
+            "{a:?}: {err}"
+        );
+        assert!(out.is_empty(), "{a:?}: {out}");
+        assert_eq!(fs::read(&map).unwrap(), saved, "{a:?}: the map changed");
+    }
 }

@@ -50,6 +50,8 @@ fn input_args(a: &CompareArgs, paths: Vec<std::path::PathBuf>) -> InputArgs {
         redact: a.redact,
         redact_names: a.redact_names,
         redact_map: a.redact_map.clone(),
+        // Never the map's file; and no link inside a capture leads to it.
+        output: a.output.clone(),
         ..Default::default()
     }
 }

@@ -74,6 +74,12 @@ fn index_row(rows: &mut Vec<Row>, row: Row) {
     }
 }
 
+/// The rendered size a batch's share of bytes is counted in rows of.
+const ROW_NOMINAL: usize = 128;
+/// How many times its share of bytes a batch may reach before it is cut
+/// whatever its count (all batches ahead: 64 MiB at most).
+const ROW_ROOM: usize = 16;
+
 /// A source rendered to rows, its local disorder repaired (as `Reordered`
 /// does for events). Rows are rendered straight into the batch that goes
 /// to the merge; the batch is put in time order and its newest rows, those
@@ -211,9 +217,16 @@ impl Producer for RowReordered {
             });
         }
         self.held.reset();
+        // One order for every row format: a batch is cut by a count of
+        // rows, not by their rendered bytes (an OTLP row is ten times a
+        // text row, and where a batch ends decides which late rows are
+        // still put in order). Rows of `ROW_NOMINAL` bytes fill the
+        // batch's share; `ROW_ROOM` times it stops a batch of huge rows.
+        let n = n.min((bytes / ROW_NOMINAL).max(16));
+        let room = bytes.saturating_mul(ROW_ROOM);
         loop {
             // Each pass renders new rows, however much was held back.
-            self.render(b, n, b.bytes.len() + bytes);
+            self.render(b, n, b.bytes.len() + room);
             if let Some(o) = self.src.as_ref().and_then(|s| s.current_origin()) {
                 b.format = Some(o.format);
             }

@@ -218,7 +218,7 @@ pub struct Problem {
 }
 
 /// How many problems a file keeps in detail; the rest are only counted.
-pub(crate) const MAX_PROBLEMS_KEPT: usize = 50;
+pub const MAX_PROBLEMS_KEPT: usize = 50;
 
 #[cfg(test)]
 mod tests {

@@ -77,29 +77,14 @@ const ALL_CATS: [Cat; CATS] = [
     Cat::Queue,
 ];
 
-const MAP_ABOUT: &str = "mqdiag --redact-map: real values and their tokens; keep it private";
-
-/// The `--redact-map` file.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct MapFile {
-    #[serde(default)]
-    about: String,
-    tokens: Vec<MapEntry>,
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct MapEntry {
-    category: String,
-    value: String,
-    token: String,
-}
-
 /// Learnt names and tokens kept at most (a few hundred MB at worst).
 pub(crate) const MAX_NAMES: usize = 1_000_000;
 /// Bytes of learnt names kept at most.
 pub(crate) const MAX_BYTES: usize = 128 << 20;
 
+mod map;
 mod patterns;
+pub use map::MapError;
 use patterns::*;
 
 /// Tokens handed out.
@@ -143,34 +128,6 @@ impl std::fmt::Display for OverBudget {
 }
 
 impl std::error::Error for OverBudget {}
-
-/// Why a saved map (`--redact-map`) could not be loaded.
-#[derive(Debug)]
-pub enum MapError {
-    /// Not the JSON `map_json` writes.
-    Json(serde_json::Error),
-    /// A category no token has.
-    UnknownCategory(String),
-    /// A token that is not its category's prefix and a number.
-    NotAToken {
-        token: String,
-        category: &'static str,
-    },
-}
-
-impl std::fmt::Display for MapError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MapError::Json(e) => e.fmt(f),
-            MapError::UnknownCategory(c) => write!(f, "unknown category `{c}`"),
-            MapError::NotAToken { token, category } => {
-                write!(f, "`{token}` is not a {category} token")
-            }
-        }
-    }
-}
-
-impl std::error::Error for MapError {}
 
 #[derive(Default)]
 pub struct Redactor {
@@ -383,7 +340,8 @@ impl Redactor {
 
     fn over_budget(&mut self) -> bool {
         if self.over.is_none()
-            && (self.names.len() + self.tokens.map.len() >= self.max_names
+            // A learnt name has its token: a value counts once.
+            && (self.names.len().max(self.tokens.map.len()) >= self.max_names
                 || self.name_bytes >= MAX_BYTES)
         {
             self.over = Some(OverBudget {
@@ -1015,69 +973,6 @@ impl Redactor {
         }
         out.push_str(&s[last..]);
         out
-    }
-
-    /// Read a map saved by `map_json` (`--redact-map`): its tokens are
-    /// kept, its names are learnt, and new values are numbered after it.
-    pub fn load_map(&mut self, text: &str) -> Result<(), MapError> {
-        let doc: MapFile = serde_json::from_str(text).map_err(MapError::Json)?;
-        for e in doc.tokens {
-            let cat = ALL_CATS
-                .iter()
-                .copied()
-                .find(|c| c.prefix() == e.category)
-                .ok_or_else(|| MapError::UnknownCategory(e.category.clone()))?;
-            let n = e
-                .token
-                .strip_prefix(cat.prefix())
-                .and_then(|t| t.strip_prefix('-'))
-                .and_then(|t| t.parse::<u32>().ok())
-                .ok_or_else(|| MapError::NotAToken {
-                    token: e.token.clone(),
-                    category: cat.prefix(),
-                })?;
-            let next = &mut self.tokens.next[cat.index()];
-            *next = (*next).max(n);
-            if !matches!(cat, Cat::Ip | Cat::Dn | Cat::Addr | Cat::Secret)
-                && e.value.chars().all(run_char)
-                && !self.names.contains_key(&e.value)
-            {
-                self.name_bytes += e.value.len();
-                self.names.insert(e.value.clone(), cat);
-            }
-            self.tokens.map.insert((cat, e.value), e.token);
-        }
-        Ok(())
-    }
-
-    /// Every value learnt and its token, as JSON (`--redact-map`), by
-    /// category and token number. It holds the real names: it is for the
-    /// one who redacts, never to be sent with the output.
-    pub fn map_json(&self) -> String {
-        let mut v: Vec<(usize, u32, MapEntry)> = self
-            .tokens
-            .map
-            .iter()
-            .map(|((cat, value), token)| {
-                let n = token
-                    .rsplit('-')
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(0);
-                let e = MapEntry {
-                    category: cat.prefix().to_string(),
-                    value: value.clone(),
-                    token: token.clone(),
-                };
-                (cat.index(), n, e)
-            })
-            .collect();
-        v.sort_by(|a, b| (a.0, a.1, &a.2.value).cmp(&(b.0, b.1, &b.2.value)));
-        let doc = MapFile {
-            about: MAP_ABOUT.to_string(),
-            tokens: v.into_iter().map(|(_, _, e)| e).collect(),
-        };
-        serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
     }
 
     /// An attribute's value: whole when its name says it is a secret, kept

@@ -250,6 +250,40 @@ fn many_names_scan_and_a_budget_fails() {
     );
 }
 
+/// The budget counts a value once (a learnt name and its token are one
+/// value): 7/10 of the budget learnt, saved and loaded again fits; one
+/// past it is refused while the map is read, from a reader.
+#[test]
+fn a_map_within_the_budget_loads_and_one_past_it_is_refused() {
+    const CAP: usize = 1_000; // as `MAX_NAMES`, scaled down
+    let map_of = |n: usize| {
+        let mut r = Redactor::with_budget(usize::MAX);
+        for i in 0..n {
+            r.add(Cat::User, &format!("u{i}"));
+        }
+        r.map_json()
+    };
+    let mut r = Redactor::with_budget(CAP);
+    for i in 0..CAP * 7 / 10 {
+        r.add(Cat::User, &format!("u{i}"));
+    }
+    assert!(r.check().is_ok(), "7/10 of the budget is refused");
+    let mut r = Redactor::with_budget(CAP);
+    r.load_map_from(map_of(CAP * 7 / 10).as_bytes()).unwrap();
+    assert_eq!(r.apply("u0 u699 u700"), "user-1 user-700 u700");
+    assert!(r.check().is_ok());
+    let mut r = Redactor::with_budget(CAP);
+    r.load_map_from(map_of(CAP).as_bytes()).unwrap();
+    let err = Redactor::with_budget(CAP)
+        .load_map_from(map_of(CAP + 1).as_bytes())
+        .unwrap_err();
+    assert!(matches!(err, MapError::TooLarge { .. }), "{err}");
+    assert!(
+        err.to_string().starts_with("more than 1000 values"),
+        "{err}"
+    );
+}
+
 /// z/OS forms of a subsystem and system name: the command prefix, the
 /// address spaces named after the subsystem, a console log named after
 /// its system; the file keeps its own name beside the token.

@@ -187,7 +187,19 @@ impl LineFormat for CcdtJson {
                 format!("a CCDT larger than {} MB is not read", MAX_BYTES >> 20),
             );
         } else {
-            match serde_json::from_str::<Value>(&f.text) {
+            // A string escape that is no character (`\ud800`) is replaced
+            // by U+FFFD: the channels are read, and the line says so.
+            let parsed = super::flat_json::from_str_repairing::<Value>(&f.text);
+            if let Ok((_, Some(r))) = &parsed {
+                ctx.info.problem(
+                    ProblemCode::Encoding,
+                    Some(r.line_in(&f.text, 1)),
+                    Severity::Warning,
+                    0,
+                    r.message(),
+                );
+            }
+            match parsed.map(|(v, _)| v) {
                 Err(e) => ctx.info.problem(
                     ProblemCode::BadLine,
                     Some(e.line() as u64),

@@ -176,6 +176,144 @@ pub(crate) fn unescape_into(b: &[u8], i: usize, out: &mut Vec<u8>) -> Option<usi
     }
 }
 
+/// What `repair_escapes` changed in a line, for its problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Repaired {
+    /// The line with each bad escape written `\ufffd`.
+    pub(crate) line: String,
+    /// How many escapes were replaced.
+    pub(crate) count: usize,
+    /// The first of them, as written (`\ud800`), and where it starts.
+    pub(crate) first: String,
+    pub(crate) at: usize,
+}
+
+/// serde_json's reading of `text`; when it refuses it for a string escape
+/// that is no character, its reading of `text` repaired (`repair_escapes`)
+/// and what was repaired (for a located problem). The first error
+/// otherwise.
+pub(crate) fn from_str_repairing<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<(T, Option<Repaired>), serde_json::Error> {
+    match serde_json::from_str(text) {
+        Ok(v) => Ok((v, None)),
+        Err(e) => match repair_escapes(text) {
+            Some(r) => match serde_json::from_str(&r.line) {
+                Ok(v) => Ok((v, Some(r))),
+                Err(_) => Err(e),
+            },
+            None => Err(e),
+        },
+    }
+}
+
+impl Repaired {
+    /// The line of the first repair in a text whose first line is `first`.
+    pub(crate) fn line_in(&self, text: &str, first: u64) -> u64 {
+        first + memchr::memchr_iter(b'\n', &text.as_bytes()[..self.at]).count() as u64
+    }
+
+    /// The located problem's text.
+    pub(crate) fn message(&self) -> String {
+        let more = match self.count {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        format!(
+            "JSON string escape `{}`{more} is no character (a lone UTF-16 surrogate or an \
+             unknown escape): replaced by U+FFFD, the record kept",
+            self.first
+        )
+    }
+}
+
+/// `line` with every string escape that is no character (a lone UTF-16
+/// surrogate `\ud800`, a `\u` without four hex digits, an unknown `\x`)
+/// written `\ufffd` (U+FFFD), so that serde_json reads the record instead
+/// of refusing the whole line; `None` when the line has none (its error
+/// is another). Only for lines serde_json refused: the readers' fast
+/// paths never pay for it.
+pub(crate) fn repair_escapes(line: &str) -> Option<Repaired> {
+    let b = line.as_bytes();
+    let mut out = String::with_capacity(line.len() + 8);
+    let (mut count, mut first, mut at) = (0, String::new(), 0);
+    let hex4 = |at: usize| -> Option<u32> {
+        let h = b.get(at..at + 4)?;
+        if !h.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    let (mut i, mut last, mut in_string) = (0, 0, false);
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                // The escape's length when it is good; else the bytes
+                // replaced.
+                let (good, len) = match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => (true, 2),
+                    Some(b'u') => match hex4(i + 2) {
+                        Some(0xD800..=0xDBFF) => {
+                            let low = (b.get(i + 6..i + 8) == Some(b"\\u"))
+                                .then(|| hex4(i + 8))
+                                .flatten();
+                            match low {
+                                Some(0xDC00..=0xDFFF) => (true, 12),
+                                _ => (false, 6),
+                            }
+                        }
+                        Some(0xDC00..=0xDFFF) => (false, 6),
+                        Some(_) => (true, 6),
+                        None => {
+                            let n = b[i + 2..]
+                                .iter()
+                                .take(4)
+                                .take_while(|h| h.is_ascii_hexdigit());
+                            (false, 2 + n.count())
+                        }
+                    },
+                    // A backslash at the end: the line is cut, not repaired.
+                    None => return None,
+                    Some(_) => (false, 2),
+                };
+                if !good {
+                    // Whole characters: the escape's bytes are ASCII, and
+                    // an unknown escape's second one may not be.
+                    let mut end = i + len;
+                    while !line.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    out.push_str(&line[last..i]);
+                    out.push_str("\\ufffd");
+                    if count == 0 {
+                        first = line[i..end].to_string();
+                        at = i;
+                    }
+                    count += 1;
+                    last = end;
+                    i = end;
+                    continue;
+                }
+                i += len;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if count == 0 {
+        return None;
+    }
+    out.push_str(&line[last..]);
+    Some(Repaired {
+        line: out,
+        count,
+        first,
+        at,
+    })
+}
+
 /// No control byte, and UTF-8: what JSON takes unescaped in a string.
 /// ASCII without controls, nearly every line, is told by one fold of byte
 /// arithmetic (the high bit of `c - 0x20` is set below a blank, and of `c`
@@ -557,5 +695,59 @@ mod tests {
         assert_eq!(unescape_into(b"x\"a\"", 1, &mut out), Some(4));
         assert_eq!(out, b"a");
         assert_eq!(unescape_into(b"a\"", 0, &mut out), None);
+    }
+
+    /// A line serde_json reads is never repaired; one it refuses for a bad
+    /// escape alone is read once repaired, each bad escape one U+FFFD and
+    /// every other character kept.
+    #[test]
+    fn bad_escapes_are_repaired_and_nothing_else() {
+        let parts: [&str; 14] = [
+            "a",
+            "AMQ9999E: x",
+            " ",
+            "\\t",
+            "\\\"",
+            "\\\\",
+            "\\u00e9",
+            "\\ud83d\\ude00",
+            "\\ud83d",
+            "\\ude00",
+            "\\u12",
+            "\\x",
+            "é",
+            "\\ud800\\u0041",
+        ];
+        let mut rng = mqdiag_model::testrng::Rng::new(0x0bad_e5c0);
+        let (mut repaired, mut fine) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..rng.below(6) {
+                text.push_str(parts[rng.below(parts.len())]);
+            }
+            let line = format!("{{\"log\":\"{text}\",\"n\":1}}");
+            let serde = serde_json::from_str::<serde_json::Value>(&line);
+            match (serde.is_ok(), repair_escapes(&line)) {
+                (true, r) => {
+                    assert_eq!(r, None, "{line}");
+                    fine += 1;
+                }
+                (false, Some(r)) => {
+                    let v: serde_json::Value = serde_json::from_str(&r.line)
+                        .unwrap_or_else(|e| panic!("{line} -> {}: {e}", r.line));
+                    let log = v["log"].as_str().unwrap();
+                    assert_eq!(log.matches('\u{fffd}').count(), r.count, "{line}");
+                    assert!(line.contains(&r.first), "{line}");
+                    repaired += 1;
+                }
+                (false, None) => panic!("{line}: refused and not repaired"),
+            }
+        }
+        assert!(repaired > 5_000 && fine > 2_000, "{repaired} {fine}");
+        let r = repair_escapes(r#"{"log":"a \ud800 b\n"}"#).unwrap();
+        assert_eq!(r.line, r#"{"log":"a \ufffd b\n"}"#);
+        assert!(r.message().starts_with("JSON string escape `\\ud800` is"));
+        // A cut line is not this.
+        assert_eq!(repair_escapes(r#"{"log":"a \"#), None);
     }
 }

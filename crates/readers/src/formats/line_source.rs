@@ -49,12 +49,73 @@ pub(crate) struct FileCtx<'a> {
     out: &'a mut VecDeque<Event>,
     fallback: &'a mut Option<FixedOffset>,
     readable: bool,
+    back: &'a mut Backward,
+}
+
+/// Records of a file stamped earlier than a record before them: the merge
+/// puts them at their time, so the file's order is not the timeline's;
+/// the file's row says where (one located problem at its end).
+#[derive(Default)]
+pub(crate) struct Backward {
+    /// The latest instant and the line of the record that had it.
+    newest: Option<(i64, u64)>,
+    /// The line of the last record seen (its further events, FDCs a
+    /// summary lists, carry their own times).
+    last_line: u64,
+    count: u64,
+    /// The first step back: its line, the line it steps back from, and
+    /// the largest step (nanoseconds).
+    first: Option<(u64, u64)>,
+    max: i64,
+}
+
+impl Backward {
+    fn saw(&mut self, e: &Event) {
+        // Judged in the file's order: a record a reader emits late (one
+        // joined around another) is not a step back in time.
+        if e.line <= self.last_line && self.newest.is_some() {
+            return;
+        }
+        self.last_line = e.line;
+        let Some(k) = e.ts.timestamp_nanos_opt() else {
+            return;
+        };
+        match self.newest {
+            Some((n, at)) if k < n => {
+                self.count += 1;
+                self.max = self.max.max(n - k);
+                self.first.get_or_insert((e.line, at));
+            }
+            _ => self.newest = Some((k, e.line)),
+        }
+    }
+
+    /// The problem, on the file's row.
+    fn report(&self, info: &mut FileInfo) {
+        let Some((line, after)) = self.first else {
+            return;
+        };
+        info.problem(
+            mqdiag_model::problem::ProblemCode::OutOfOrder,
+            Some(line),
+            mqdiag_model::problem::Severity::Info,
+            0,
+            format!(
+                "time goes back: {} record(s) stamped earlier than a record before them in the \
+                 file (by up to {}), the first at line {line} (after line {after}); the timeline \
+                 shows each at its own time",
+                self.count,
+                mqdiag_model::timefmt::human_us((self.max / 1_000).max(0) as u64)
+            ),
+        );
+    }
 }
 
 impl FileCtx<'_> {
     /// Queue an event of this file (counted on its row).
     pub(crate) fn emit(&mut self, e: Event) {
         self.info.saw_event(&e.ts);
+        self.back.saw(&e);
         self.out.push_back(e);
     }
 
@@ -86,6 +147,7 @@ struct OpenFile<S> {
     state: S,
     /// The filter the file's lines go through (`Input::filtered`).
     filter: Option<Filtering>,
+    back: Backward,
 }
 
 /// A file's lines filtered as they are read.
@@ -260,6 +322,7 @@ impl<F: LineFormat> LineSource<F> {
         };
         let origin = input.origin(format);
         let mut fallback = None;
+        let mut back = Backward::default();
         let mut ctx = FileCtx {
             info: &mut info,
             origin: &origin,
@@ -267,6 +330,7 @@ impl<F: LineFormat> LineSource<F> {
             out: &mut self.out,
             fallback: &mut fallback,
             readable: lines.is_some(),
+            back: &mut back,
         };
         let state = self.format.open_file(&input, &mut ctx);
         self.open = Some(OpenFile {
@@ -276,6 +340,7 @@ impl<F: LineFormat> LineSource<F> {
             fallback,
             state,
             filter,
+            back,
         });
         true
     }
@@ -292,6 +357,7 @@ impl<F: LineFormat> LineSource<F> {
             fallback,
             state,
             filter,
+            back,
         } = f;
         let Some(lines) = lines.as_mut() else {
             return false;
@@ -310,6 +376,7 @@ impl<F: LineFormat> LineSource<F> {
             out: &mut self.out,
             fallback,
             readable: true,
+            back,
         };
         let Some(Filtering { filter, held_at }) = filter else {
             let Some((meta, bytes)) = line else {
@@ -356,6 +423,7 @@ impl<F: LineFormat> LineSource<F> {
             mut fallback,
             state,
             filter,
+            mut back,
         } = f;
         // The filter's counts are final once it is dropped.
         drop(filter);
@@ -366,8 +434,10 @@ impl<F: LineFormat> LineSource<F> {
             out: &mut self.out,
             fallback: &mut fallback,
             readable: lines.is_some(),
+            back: &mut back,
         };
         self.format.finish_file(state, &mut ctx);
+        back.report(&mut info);
         if let Some(l) = &lines {
             super::raise_bytes(&mut info, l.bytes_read());
         }

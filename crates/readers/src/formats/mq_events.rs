@@ -601,7 +601,19 @@ impl MqEvents {
             );
             return;
         }
-        match serde_json::from_str::<serde_json::Value>(&j.buf) {
+        // A string escape that is no character (`\ud800`) is replaced by
+        // U+FFFD: the event is read, and the line says so.
+        let parsed = super::flat_json::from_str_repairing::<serde_json::Value>(&j.buf);
+        if let Ok((_, Some(r))) = &parsed {
+            ctx.info.problem(
+                ProblemCode::Encoding,
+                Some(r.line_in(&j.buf, j.line)),
+                Severity::Warning,
+                0,
+                r.message(),
+            );
+        }
+        match parsed.map(|(v, _)| v) {
             Ok(v) => match from_json(&v, j.line, j.offset) {
                 Some(raw) => {
                     if j.lines > 1 {

@@ -767,10 +767,28 @@ impl LineFormat for ErrlogJson {
         // Nearly every record is a plain object, read in one pass; the
         // rest go to serde_json.
         let scanned = scan_known(&line);
-        let parsed = match &scanned {
+        let mut parsed = match &scanned {
             Some(_) => None,
             None => Some(serde_json::from_str::<Line>(&line)),
         };
+        // A string escape that is no character (`\ud800`): the record is
+        // read with U+FFFD in its place, and the line says so.
+        let repaired = match &parsed {
+            Some(Err(_)) => super::flat_json::repair_escapes(&line),
+            _ => None,
+        };
+        if let Some(r) = &repaired
+            && let Ok(m @ Line::Object(_)) = serde_json::from_str::<Line>(&r.line)
+        {
+            ctx.info.problem(
+                ProblemCode::Encoding,
+                Some(no),
+                Severity::Warning,
+                0,
+                r.message(),
+            );
+            parsed = Some(Ok(m));
+        }
         let found = match (scanned, &parsed) {
             (Some(found), _) => found,
             (None, Some(Ok(Line::Object(m)))) => Members::new(m),

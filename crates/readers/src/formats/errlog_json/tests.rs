@@ -95,7 +95,12 @@ fn both_key_spellings_and_numbers_as_strings() {
     assert_eq!(e.get(AttrKey::Task), Some("LOGGER-IO"));
     assert_eq!(e.get(AttrKey::ArithInsert2), Some("1"));
     assert_eq!(infos[0].variant.as_deref(), Some("9.0.4 preview keys"));
-    assert_eq!(infos[0].problem_count, 0);
+    // Its second record is stamped before its first: said, not hidden.
+    assert_eq!(infos[0].problem_count, 1);
+    assert_eq!(
+        infos[0].problems[0].code,
+        mqdiag_model::problem::ProblemCode::OutOfOrder
+    );
 }
 
 #[test]

@@ -422,6 +422,7 @@ fn date_order_per_writer_within_one_style() {
         msgs,
         vec![
             "headers like `15/07/2024 10:00:00` are written both day first (1) and month first (1) by different writers; read as month/day/year where a writer's own headers do not decide",
+            "time goes back: 2 record(s) stamped earlier than a record before them in the file (by up to 687600.000 s), the first at line 11 (after line 1); the timeline shows each at its own time",
         ]
     );
 }

@@ -120,6 +120,10 @@ pub(crate) struct Stats {
     stamped: AtomicU64,
     /// `docker compose`'s own status lines, left out.
     status: AtomicU64,
+    /// Records whose bad string escapes were replaced, and the first
+    /// lines of them (`MAX_PROBLEMS_KEPT`), for their problems.
+    repaired: AtomicU64,
+    repaired_lines: std::sync::Mutex<Vec<u64>>,
 }
 
 /// A recognised wrapper and the counts of its file.
@@ -182,6 +186,36 @@ impl Wrapper {
         };
         format!("in {name}, clock: {clock}")
     }
+
+    /// A located problem for each record whose bad string escapes were
+    /// replaced (the first few kept, all counted).
+    fn repaired_problems(&self, info: &mut FileInfo) {
+        use mqdiag_model::problem::{ProblemCode, Severity};
+        let n = self.stats.repaired.load(Ordering::Relaxed);
+        let lines = self
+            .stats
+            .repaired_lines
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        for &no in &lines {
+            info.problem(
+                ProblemCode::Encoding,
+                Some(no),
+                Severity::Warning,
+                0,
+                "the collector's record holds a JSON string escape that is no character (a \
+                 lone UTF-16 surrogate such as \\ud800, or an unknown escape): replaced by \
+                 U+FFFD, the record kept",
+            );
+        }
+        // The rest counted, as `FileInfo::problem` counts those it does
+        // not keep.
+        info.problem_count += n.saturating_sub(lines.len() as u64);
+        if n > 0 {
+            info.worst = info.worst.max(Some(Severity::Warning));
+        }
+    }
 }
 
 /// Remove terminal colour codes (`ESC [ ... m`), which `docker compose`
@@ -240,6 +274,8 @@ struct Parts<'a> {
     partial: bool,
     /// The stream the collector names (`stdout`, `stderr`), if any.
     stream: Stream,
+    /// Whether a string escape that is no character was replaced.
+    repaired: bool,
 }
 
 /// A collector's stream, when it names one.
@@ -316,6 +352,7 @@ fn docker_record(line: &[u8]) -> Option<Parts<'_>> {
             inner: Cow::Borrowed(plain),
             partial,
             stream,
+            repaired: false,
         });
     }
     // Other escapes (a stack line's `\t`), decoded as serde_json decodes
@@ -334,6 +371,7 @@ fn docker_record(line: &[u8]) -> Option<Parts<'_>> {
         inner: Cow::Owned(text),
         partial,
         stream,
+        repaired: false,
     })
 }
 
@@ -381,7 +419,17 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
             if let Some(p) = docker_record(line) {
                 return Some(p);
             }
-            let r: DockerRecord = serde_json::from_slice(line).ok()?;
+            // A string escape that is no character (`\ud800`): the record
+            // is read with U+FFFD in its place (and said so), rather than
+            // passed on raw and taken for the text of the record before.
+            let fixed;
+            let (r, repaired): (DockerRecord, bool) = match serde_json::from_slice(line) {
+                Ok(r) => (r, false),
+                Err(_) => {
+                    fixed = super::flat_json::repair_escapes(std::str::from_utf8(line).ok()?)?;
+                    (serde_json::from_str(&fixed.line).ok()?, true)
+                }
+            };
             let partial = !r.log.ends_with('\n');
             let inner = r.log.trim_end_matches(['\n', '\r']);
             Some(Parts {
@@ -391,6 +439,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 stream: r
                     .stream
                     .map_or(Stream::Unnamed, |s| Stream::of(s.as_bytes())),
+                repaired,
             })
         }
         Kind::Cri => {
@@ -419,6 +468,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(inner),
                 partial,
                 stream,
+                repaired: false,
             })
         }
         Kind::KubectlPrefix => {
@@ -434,6 +484,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(inner),
                 partial: false,
                 stream: Stream::Unnamed,
+                repaired: false,
             })
         }
         Kind::Compose => {
@@ -449,6 +500,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(inner),
                 partial: false,
                 stream: Stream::Unnamed,
+                repaired: false,
             })
         }
         Kind::Viewer => {
@@ -458,6 +510,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(&line[n..]),
                 partial: false,
                 stream: Stream::Unnamed,
+                repaired: false,
             })
         }
         Kind::Stern => {
@@ -474,6 +527,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(&line[at..]),
                 partial: false,
                 stream: Stream::Unnamed,
+                repaired: false,
             })
         }
         Kind::Timestamps => {
@@ -484,6 +538,7 @@ fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 inner: Cow::Borrowed(inner),
                 partial: false,
                 stream: Stream::Unnamed,
+                repaired: false,
             })
         }
     }
@@ -541,6 +596,11 @@ struct Unwrapping {
     scratch: Vec<u8>,
     /// The joined line's output once it ends.
     held: Vec<u8>,
+    /// Input lines seen.
+    no: u64,
+    /// Records whose bad escapes were replaced, and the first lines.
+    repaired: u64,
+    repaired_lines: Vec<u64>,
 }
 
 impl Unwrapping {
@@ -556,6 +616,9 @@ impl Unwrapping {
             joined_stream: Stream::Unnamed,
             scratch: Vec::new(),
             held: Vec::new(),
+            no: 0,
+            repaired: 0,
+            repaired_lines: Vec::new(),
         }
     }
 
@@ -651,7 +714,14 @@ impl Unwrapping {
     /// line (then in `held`), and its own output unless it was joined.
     fn step<'b>(&mut self, body: &'b [u8]) -> (bool, Option<Made<'b>>) {
         use std::borrow::Cow;
-        match parts(self.kind, body) {
+        let parts = parts(self.kind, body);
+        if parts.as_ref().is_some_and(|p| p.repaired) {
+            self.repaired += 1;
+            if self.repaired_lines.len() < mqdiag_model::problem::MAX_PROBLEMS_KEPT {
+                self.repaired_lines.push(self.no);
+            }
+        }
+        match parts {
             Some(p) if p.partial || self.joined_lines > 0 => {
                 if self.joined_lines == 0 {
                     self.joined_outer = p.outer.map(|o| o.into_owned());
@@ -744,6 +814,14 @@ impl Unwrapping {
         self.stats.outer.fetch_max(c[1], Ordering::Relaxed);
         self.stats.stamped.fetch_max(c[2], Ordering::Relaxed);
         self.stats.status.fetch_max(c[3], Ordering::Relaxed);
+        self.stats
+            .repaired
+            .fetch_max(self.repaired, Ordering::Relaxed);
+        if let Ok(mut l) = self.stats.repaired_lines.lock()
+            && l.len() < self.repaired_lines.len()
+        {
+            l.clone_from(&self.repaired_lines);
+        }
     }
 }
 
@@ -761,6 +839,7 @@ impl LineFilter for Unwrapping {
     }
 
     fn line<'a>(&'a mut self, line: &'a [u8], cut: bool) -> Filtered<'a> {
+        self.no += 1;
         let mut body: &[u8] = line;
         if let Some(b) = body.strip_suffix(b"\n") {
             body = b;
@@ -873,6 +952,7 @@ impl Unwrap {
             ended = nl;
             if self.line.len() > MAX_JOINED && !ended {
                 // Too long to be a console line: passed on as it is.
+                self.lines.no += 1;
                 if self.lines.interrupt() {
                     put_held(&mut self.out, &self.lines.held, self.taken);
                     self.taken = 0;
@@ -1097,6 +1177,7 @@ impl Source for WrappedSource {
                 let base = info.variant.take().unwrap_or_default();
                 let sep = if base.is_empty() { "" } else { ", " };
                 info.variant = Some(format!("{base}{sep}{}", w.describe()));
+                w.repaired_problems(info);
             }
         }
         infos
