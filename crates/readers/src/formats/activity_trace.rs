@@ -321,6 +321,10 @@ fn op_time(op: &Op, ctx: &mut FileCtx) -> Option<Ts> {
 }
 
 impl LineFormat for ActivityTrace {
+    // One application's operations after another's: their times
+    // interleave by nature.
+    const TIME_ORDERED: bool = false;
+
     type File = State;
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> State {

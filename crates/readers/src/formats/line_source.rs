@@ -22,6 +22,12 @@ pub(crate) trait LineFormat: Send + 'static {
     /// What the format keeps while one file is read.
     type File: Send;
 
+    /// Whether a file's records are written in time order, so that one
+    /// stamped earlier than a record before it is worth a problem. Not so
+    /// where records are grouped otherwise: `amqsact` by application,
+    /// `amqsevt` by event queue.
+    const TIME_ORDERED: bool = true;
+
     /// Before the first file is opened, with every input of the source
     /// (a format that takes a first look at all of a group's files).
     fn start(&mut self, _inputs: &[Input], _opts: &ReadOptions) {}
@@ -437,7 +443,9 @@ impl<F: LineFormat> LineSource<F> {
             back: &mut back,
         };
         self.format.finish_file(state, &mut ctx);
-        back.report(&mut info);
+        if F::TIME_ORDERED {
+            back.report(&mut info);
+        }
         if let Some(l) = &lines {
             super::raise_bytes(&mut info, l.bytes_read());
         }

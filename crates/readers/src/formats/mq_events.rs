@@ -645,6 +645,10 @@ impl MqEvents {
 }
 
 impl LineFormat for MqEvents {
+    // Messages in the order amqsevt got them off several event queues,
+    // not the order the queue manager created them.
+    const TIME_ORDERED: bool = false;
+
     type File = State;
 
     fn open_file(&mut self, _input: &Input, _ctx: &mut FileCtx) -> State {
