@@ -112,6 +112,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
         mut findings,
         calls,
         window,
+        folded,
     } = engine::analyze(
         opened,
         &opts,
@@ -144,6 +145,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
     if window.is_set() {
         capture.window = Some(window.describe());
     }
+    capture.folded = folded;
     Ok(Side {
         capture,
         findings,
@@ -215,6 +217,7 @@ fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
         hours: secs.max(1.0) / 3600.0,
         findings,
         window: None,
+        folded: Vec::new(),
     }
 }
 

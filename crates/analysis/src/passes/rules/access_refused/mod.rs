@@ -283,7 +283,16 @@ struct Client {
     evidence: Vec<Evidence>,
     latest: Option<Evidence>,
     paired: bool,
+    /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
+    /// the processes it counts.
+    others: rustc_hash::FxHashSet<u32>,
 }
+
+/// Clients (a trace's process on one channel) told apart; the failures of
+/// processes past this are one client per trace directory and channel,
+/// which says how many processes it holds (a trace of a million processes
+/// each refused once is one story, not a million).
+const MAX_CLIENTS: usize = 10_000;
 
 pub(crate) struct AccessRefused {
     min_occurrences: u64,
@@ -662,13 +671,18 @@ impl AccessRefused {
         channel: Option<String>,
         conname: Option<String>,
     ) {
-        let k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let mut k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let mut other = None;
+        if self.clients.len() >= MAX_CLIENTS && !self.client_index.contains_key(&k) {
+            other = e.pid;
+            k.1 = None;
+        }
         let i = match self.client_index.get(&k) {
             Some(i) => *i,
             None => {
                 self.clients.push(Client {
                     path: e.origin.path.clone(),
-                    pid: e.pid,
+                    pid: k.1,
                     channel,
                     conname,
                     verbs: BTreeMap::new(),
@@ -680,12 +694,16 @@ impl AccessRefused {
                     evidence: Vec::new(),
                     latest: None,
                     paired: false,
+                    others: Default::default(),
                 });
                 self.client_index.insert(k, self.clients.len() - 1);
                 self.clients.len() - 1
             }
         };
         let c = &mut self.clients[i];
+        if let Some(p) = other {
+            c.others.insert(p);
+        }
         if let Some(v) = verb {
             *c.verbs.entry(v).or_default() += 1;
         }
@@ -992,6 +1010,11 @@ impl AccessRefused {
         let program = i.and_then(|i| i.process.clone());
         let host = i.and_then(|i| i.host.clone());
         let who = match (&program, c.pid) {
+            _ if !c.others.is_empty() => format!(
+                "{} more processes (past the run budget of {} told apart)",
+                mqdiag_model::findings::thousands(c.others.len() as u64),
+                mqdiag_model::findings::thousands(MAX_CLIENTS as u64)
+            ),
             (Some(p), Some(pid)) => format!("{p} (pid {pid})"),
             (None, Some(pid)) => format!("pid {pid}"),
             (Some(p), None) => p.clone(),
@@ -1043,6 +1066,9 @@ impl AccessRefused {
         m.set("client_failures", Metric::int(c.failures));
         m.set("client_reason", Metric::Str(reason_text(&c.reasons)));
         m.set("client_program", Metric::opt_str(program.as_deref()));
+        if !c.others.is_empty() {
+            m.set("processes", Metric::int(c.others.len() as u64));
+        }
         if let Some(cn) = &c.conname {
             m.set("conname", Metric::Str(cn.clone()));
         }
