@@ -8,6 +8,7 @@
 //! files or addresses an input brings, and nothing is lost from the
 //! counts.
 
+use crate::passes::who::Who;
 use mqdiag_model::findings::{Finding, MAX_EVIDENCE, Metric, Subject, thousands};
 use std::collections::HashMap;
 
@@ -44,6 +45,21 @@ struct Summary {
     common: Subject,
     noun: Option<&'static str>,
     taken: u64,
+    /// The addresses, users and channels of what it folds.
+    who: Who,
+}
+
+/// Count `f`'s address, user and channel into `who`.
+fn count_who(who: &mut Who, f: &Finding) {
+    let n = f.count.max(1);
+    let s = &f.subject;
+    who.addresses
+        .add(s.address.as_deref().unwrap_or_default(), n);
+    who.channels
+        .add(s.channel.as_deref().unwrap_or_default(), n);
+    if let Some(Metric::Str(u)) = f.metrics.get("user") {
+        who.users.add(u, n);
+    }
 }
 
 /// Keep the first `cap` findings of each group (`group_of`), in order;
@@ -68,6 +84,7 @@ fn fold_groups(
         match open.get_mut(&k) {
             Some(sum) => {
                 sum.taken += 1;
+                count_who(&mut sum.who, &f);
                 if sum.noun.is_none() {
                     sum.noun = differs(&sum.common, &f.subject);
                 }
@@ -79,6 +96,8 @@ fn fold_groups(
                 let n = folded_of(&f);
                 f.metrics.set("folded", Metric::int(n));
                 f.chart = None;
+                let mut who = Who::default();
+                count_who(&mut who, &f);
                 open.insert(
                     k,
                     Summary {
@@ -86,6 +105,7 @@ fn fold_groups(
                         common: f.subject.clone(),
                         noun: None,
                         taken: 1,
+                        who,
                     },
                 );
                 out.push(f);
@@ -116,6 +136,7 @@ pub(crate) fn fold_with(
             s.title
         );
         s.subject = sum.common;
+        sum.who.set_metrics(&mut s.metrics);
         s.fingerprint = format!("{}-others", s.fingerprint);
         notes.push(format!(
             "{} {} findings about {noun} folded into one, which sums their counts: \
@@ -135,6 +156,7 @@ pub(crate) fn fold_with(
             s.title
         );
         s.subject = sum.common;
+        sum.who.set_metrics(&mut s.metrics);
         s.fingerprint = format!("{rule}:others");
         s.breakdown.clear();
         notes.push(format!(
@@ -270,6 +292,35 @@ mod tests {
         assert_eq!(s.fingerprint, "r:1-others");
         assert_eq!(notes.len(), 1);
         assert_eq!(v.iter().map(|f| f.count).sum::<u64>(), 17);
+    }
+
+    #[test]
+    fn a_summary_names_the_addresses_and_users_it_folds() {
+        let mut v: Vec<Finding> = (0..30)
+            .map(|i| {
+                let mut f = finding("r", "r:1", 7, 1);
+                f.subject.address = Some(format!("198.51.100.{}", i % 10));
+                f.metrics.set("user", Metric::Str(format!("u{}", i % 2)));
+                f
+            })
+            .collect();
+        fold_with(&mut v, 5, 100);
+        let s = &v[5];
+        // 25 findings folded (5 to 29), from 10 addresses: 5 to 9 three
+        // times, 0 to 4 twice.
+        assert_eq!(s.metrics.get("addresses"), Some(&Metric::Int(10)));
+        let Some(Metric::Str(top)) = s.metrics.get("top_addresses") else {
+            panic!("{:?}", s.metrics)
+        };
+        assert!(
+            top.starts_with("198.51.100.5 (3), 198.51.100.6 (3)"),
+            "{top}"
+        );
+        assert!(top.ends_with("198.51.100.4 (2)"), "{top}");
+        assert_eq!(s.metrics.get("users"), Some(&Metric::Int(2)));
+        // One channel: the subject still names it.
+        assert_eq!(s.metrics.get("channels"), None);
+        assert_eq!(s.subject.channel.as_deref(), Some("APP.SVRCONN"));
     }
 
     #[test]

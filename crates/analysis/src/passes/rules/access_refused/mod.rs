@@ -239,6 +239,8 @@ struct Story {
     event_evidence: Vec<Evidence>,
     /// Times in `times` an event has been matched with.
     matched: Vec<Ts>,
+    /// The addresses, users and channels of its refusals.
+    who: crate::passes::who::Who,
 }
 
 /// A refusal an event message told, kept to the end: the error-log
@@ -432,10 +434,15 @@ impl AccessRefused {
             })
             .unwrap_or_default();
         let key = e.pid.zip(e.tid).map(|(p, t)| (e.origin.path.clone(), p, t));
+        let mut facts = Facts::default();
+        facts.take(e);
         if let Some(k) = &key
             && let Some(o) = self.open.get_mut(k)
         {
-            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS {
+            // A record naming another address, user, channel or object is
+            // the next refusal, even within the second (a thread refusing
+            // 20 addresses in turn is 20 refusals).
+            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS && o.facts.agrees(&facts) {
                 o.last = e.ts;
                 if m.mechanism.rank() < o.mech.rank() {
                     o.mech = m.mechanism;
@@ -451,8 +458,6 @@ impl AccessRefused {
             let done = self.open.remove(k).expect("open refusal");
             self.close(done);
         }
-        let mut facts = Facts::default();
-        facts.take(e);
         let o = Open {
             path: e.origin.path.clone(),
             first: e.ts,
@@ -522,6 +527,9 @@ impl AccessRefused {
             None => self.new_story(key, o.mech, o.facts.clone(), o.first),
         };
         let s = &mut self.stories[i];
+        s.who.addresses.add(o.facts.end().unwrap_or_default(), 1);
+        s.who.users.add(who, 1);
+        s.who.channels.add(o.facts.channel.as_deref().unwrap_or_default(), 1);
         s.facts.merge(&o.facts);
         if o.mech.rank() < s.mech.rank() {
             s.mech = o.mech;
@@ -563,6 +571,7 @@ impl AccessRefused {
             events: 0,
             event_evidence: Vec::new(),
             matched: Vec::new(),
+            who: Default::default(),
         });
         self.index.insert(key, self.stories.len() - 1);
         self.stories.len() - 1
@@ -970,6 +979,7 @@ impl AccessRefused {
         m.set("user", Metric::opt_str(f.user.as_deref()));
         m.set("address", Metric::opt_str(f.end()));
         m.set("channel", Metric::opt_str(f.channel.as_deref()));
+        s.who.set_metrics(m);
         m.set("message_id", Metric::Str(counts(&s.ids)));
         m.set("check", Metric::opt_str(f.check.as_deref()));
         if f.values.is_some() {
