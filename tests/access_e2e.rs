@@ -356,3 +356,28 @@ fn twenty_blocks_from_twenty_addresses_name_them_all() {
         }
     }
 }
+
+/// Issue 40: a container's CONNAUTH refusal names its user in the
+/// subject, so two users are two subjects and two fingerprints (the
+/// console of fixtures/access/container, its user `app` changed to `ops`
+/// in a second copy).
+#[test]
+fn a_connauth_refusal_names_its_user_in_the_subject() {
+    let log = std::fs::read_to_string("fixtures/access/container/mq-console.log").unwrap();
+    let d = common::Scratch::new("connauth-users");
+    d.write("a/mq-console.log", log.as_bytes());
+    d.write("b/mq-console.log", log.replace("'app'", "'ops'").as_bytes());
+    let v = run(&d.str());
+    let ca: Vec<&Value> = findings(&v, RULE)
+        .into_iter()
+        .filter(|f| metric(f, "mechanism") == "connauth")
+        .collect();
+    let users: Vec<&str> = ca
+        .iter()
+        .map(|f| f["subject"]["user"].as_str().unwrap())
+        .collect();
+    assert_eq!(users, ["app", "ops"], "{ca:#?}");
+    assert_ne!(ca[0]["fingerprint"], ca[1]["fingerprint"]);
+    let text = common::stdout_of(&["analyze", "--only", RULE, &d.str()]);
+    assert!(text.contains("user app"), "{text}");
+}

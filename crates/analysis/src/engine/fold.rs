@@ -57,8 +57,10 @@ fn count_who(who: &mut Who, f: &Finding) {
         .add(s.address.as_deref().unwrap_or_default(), n);
     who.channels
         .add(s.channel.as_deref().unwrap_or_default(), n);
-    if let Some(Metric::Str(u)) = f.metrics.get("user") {
-        who.users.add(u, n);
+    match (&s.user, f.metrics.get("user")) {
+        (Some(u), _) => who.users.add(u, n),
+        (None, Some(Metric::Str(u))) => who.users.add(u, n),
+        _ => {}
     }
 }
 
@@ -219,6 +221,8 @@ fn differs(a: &Subject, b: &Subject) -> Option<&'static str> {
         "connections"
     } else if a.address != b.address {
         "addresses"
+    } else if a.user != b.user {
+        "users"
     } else if a.channel != b.channel {
         "channels"
     } else if a.host != b.host {
@@ -250,7 +254,7 @@ fn common(a: &Subject, b: &Subject) -> Subject {
             }
         )*};
     }
-    keep!(ident, channel, host, address, queue, qmgr, program);
+    keep!(ident, channel, host, address, user, queue, qmgr, program);
     s
 }
 

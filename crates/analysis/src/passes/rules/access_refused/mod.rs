@@ -893,6 +893,7 @@ impl AccessRefused {
             channel: f.channel.clone(),
             host: f.host.clone().filter(|h| Some(h) != f.address.as_ref()),
             address: f.address.clone(),
+            user: f.user.clone(),
             qmgr: f.qmgr.clone(),
             queue: f
                 .object
