@@ -84,3 +84,13 @@ fn chinese_evidence_fits_eighty_display_columns() {
     assert!(out.contains("到主機"), "{out}");
     assert_fits(&["analyze", "-q", &d.str()]);
 }
+
+/// Issue 40: the Japanese error log of fixtures/field/ja (its AMQ9999
+/// evidence line is 88 display columns wide) is folded at 80 display
+/// columns.
+#[test]
+fn japanese_evidence_fits_eighty_display_columns() {
+    let out = common::stdout_of(&["analyze", "-q", "fixtures/field/ja"]);
+    assert!(out.contains("が異常終了しました。"), "{out}");
+    assert_fits(&["analyze", "-q", "fixtures/field/ja"]);
+}
