@@ -468,15 +468,17 @@ mod tests {
     /// keep theirs, moved back.
     #[test]
     fn dropped_ranges_leave_the_other_rows_whole() {
-        let mut b = RowBatch::default();
-        b.bytes = b"keep0\nDROP\nkeep1\nDROPDROP\nkeep2\n".to_vec();
         let row = |start: usize, end: usize| Row {
             key: 0,
             offset: 0,
             start,
             end,
         };
-        b.rows = vec![row(0, 6), row(11, 17), row(26, 32)];
+        let mut b = RowBatch {
+            bytes: b"keep0\nDROP\nkeep1\nDROPDROP\nkeep2\n".to_vec(),
+            rows: vec![row(0, 6), row(11, 17), row(26, 32)],
+            ..Default::default()
+        };
         drop_ranges(&mut b, &[(6, 11), (17, 26)]);
         assert_eq!(b.bytes, b"keep0\nkeep1\nkeep2\n");
         let shown: Vec<&[u8]> = b.rows.iter().map(|r| &b.bytes[r.start..r.end]).collect();
