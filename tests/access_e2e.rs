@@ -305,3 +305,79 @@ fn zos_racf_violations_in_the_queue_manager_job_log() {
     assert!(field(g, "advice").contains("`RDEFINE MQQUEUE MQ1A.AUDIT.LOG UACC(NONE)`"));
     assert!(field(g, "advice").contains("MQ1A.ALTERNATE.USER.-BLANK-"));
 }
+
+/// Issue 43 item 4: 20 CHLAUTH blocks from 20 addresses, written by one
+/// process thread a second apart (the record of
+/// fixtures/config/no-defs, its address and time changed), are 20
+/// refusals: the JSON report names every address, and the SARIF and text
+/// reports too.
+#[test]
+fn twenty_blocks_from_twenty_addresses_name_them_all() {
+    let src = std::fs::read_to_string(
+        "fixtures/config/no-defs/var/mqm/qmgrs/QMNODEF/errors/AMQERR01.LOG",
+    )
+    .unwrap();
+    let sep = "----- amqrmrsa.c : 945";
+    let rec = &src[..src.find(sep).unwrap()];
+    let mut log = String::new();
+    for k in 0..20 {
+        if k > 0 {
+            log.push_str(sep);
+            log.push_str(" --------------------------------------------------------\n");
+        }
+        log.push_str(
+            &rec.replace("203.0.113.10", &format!("198.51.100.{}", k + 1))
+                .replace("11:02:11", &format!("11:02:{:02}", k + 10))
+                .replace("09:02:11.120Z", &format!("09:02:{:02}.120Z", k + 10)),
+        );
+    }
+    let d = common::Scratch::new("twenty-addresses");
+    d.write("qmgrs/QMNODEF/errors/AMQERR01.LOG", log.as_bytes());
+    let v = run(&d.str());
+    let fs = findings(&v, RULE);
+    assert_eq!(
+        fs.iter().map(|f| f["count"].as_u64().unwrap()).sum::<u64>(),
+        20
+    );
+    let report = v["findings"].to_string();
+    for k in 1..=20 {
+        assert!(
+            report.contains(&format!("\"198.51.100.{k}\"")),
+            "198.51.100.{k}: {report}"
+        );
+    }
+    for format in ["sarif", "text"] {
+        let out = common::stdout_of(&["analyze", "--only", RULE, "--format", format, &d.str()]);
+        for k in 1..=20 {
+            assert!(
+                out.contains(&format!("198.51.100.{k}")),
+                "{format}: 198.51.100.{k}"
+            );
+        }
+    }
+}
+
+/// Issue 40: a container's CONNAUTH refusal names its user in the
+/// subject, so two users are two subjects and two fingerprints (the
+/// console of fixtures/access/container, its user `app` changed to `ops`
+/// in a second copy).
+#[test]
+fn a_connauth_refusal_names_its_user_in_the_subject() {
+    let log = std::fs::read_to_string("fixtures/access/container/mq-console.log").unwrap();
+    let d = common::Scratch::new("connauth-users");
+    d.write("a/mq-console.log", log.as_bytes());
+    d.write("b/mq-console.log", log.replace("'app'", "'ops'").as_bytes());
+    let v = run(&d.str());
+    let ca: Vec<&Value> = findings(&v, RULE)
+        .into_iter()
+        .filter(|f| metric(f, "mechanism") == "connauth")
+        .collect();
+    let users: Vec<&str> = ca
+        .iter()
+        .map(|f| f["subject"]["user"].as_str().unwrap())
+        .collect();
+    assert_eq!(users, ["app", "ops"], "{ca:#?}");
+    assert_ne!(ca[0]["fingerprint"], ca[1]["fingerprint"]);
+    let text = common::stdout_of(&["analyze", "--only", RULE, &d.str()]);
+    assert!(text.contains("user app"), "{text}");
+}

@@ -293,3 +293,35 @@ fn seed_slow_dns_record() {
         ]
     );
 }
+
+/// Issue 40: AMQ6184 names its queue manager and the failing process as
+/// fields, also in a system log record without `QMgr()` (the shape of
+/// elastic/beats' x-pack/filebeat/module/ibmmq/errorlog/test/AMQERR01.LOG).
+#[test]
+fn amq6184_names_its_queue_manager_and_failing_process() {
+    let d = common::Scratch::new("amq6184");
+    d.write(
+        "errors/AMQERR01.LOG",
+        b"11/10/2018 10:46:26 - Process(8480.1) User(MUSR_MQADMIN) Program(amqzxma0.exe)
+                      Host(FELIX-ELASTIC) Installation(Installation1)
+                      VRMF(9.1.0.0)
+                      Time(2018-10-11T08:46:26.346Z)
+                      ArithInsert1(8480)
+                      CommentInsert1(QM1)
+
+AMQ6184W: An internal IBM MQ error has occurred on queue manager QM1.
+
+EXPLANATION:
+An error has been detected, and the IBM MQ error recording routine has been
+called. The failing process is process 8480.
+ACTION:
+Use any previous FFSTs to determine the reason for the failure.
+----- amqxfdcp.c : 874 --------------------------------------------------------
+",
+    );
+    let rows = common::timeline_rows(&d.str());
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    let a = &rows[0]["attrs"];
+    assert_eq!(a["qmgr"], "QM1", "{a:#}");
+    assert_eq!(a["failing_pid"], "8480", "{a:#}");
+}

@@ -11,7 +11,8 @@ fn assert_fits(args: &[&str]) {
     assert!(r.code == 0 || r.code == 1, "{args:?}: {}", r.stderr);
     assert!(!r.stdout.is_empty(), "{args:?}: no output");
     for (n, l) in r.stdout.lines().enumerate() {
-        let w = l.chars().count();
+        // Display columns: a Japanese or Chinese character takes two.
+        let w = mqdiag_model::text::shown_len(l);
         assert!(w <= 80, "{args:?} line {}: {w} columns: {l}", n + 1);
     }
 }
@@ -55,4 +56,41 @@ fn calls_names_what_it_left_out_and_csv_keeps_it() {
     for c in ["ok", "open", "mean_us", "p50_us", "max_at", "reasons"] {
         assert!(head.split(',').any(|h| h == c), "{head}");
     }
+}
+
+/// Issue 40: Chinese text is fitted by display width. The records of
+/// fixtures/localised/zh-tw, each with its explanation on the message's
+/// line (IBM's Traditional Chinese texts of AMQ9001 and AMQ9002, as
+/// crates/readers/src/catalog/samples.rs cites them), so that evidence
+/// lines are longer than a line: folded at 80 cells, not 80 characters.
+#[test]
+fn chinese_evidence_fits_eighty_display_columns() {
+    let log = std::fs::read_to_string("fixtures/localised/zh-tw/errors/AMQERR01.LOG")
+        .unwrap()
+        .replace(
+            "AMQ9001: 通道 'QMLOC.TO.QM2' 已正常結束。",
+            "AMQ9001: 通道 'QMLOC.TO.QM2' 已正常結束。 到主機 'qm2host (10.0.0.2)(1414)' 的通道 \
+             'QMLOC.TO.QM2' 已正常結束。 無。",
+        )
+        .replace(
+            "AMQ9002: 通道 'QMLOC.TO.QM2' 正在啟動。",
+            "AMQ9002: 通道 'QMLOC.TO.QM2' 正在啟動。 通道 'QMLOC.TO.QM2' 正在啟動。 無。\
+             通道 'QMLOC.TO.QM2' 正在啟動。 通道 'QMLOC.TO.QM2' 正在啟動。",
+        );
+    let d = common::Scratch::new("zh-width");
+    d.write("errors/AMQERR01.LOG", log.as_bytes());
+    let out = common::stdout_of(&["analyze", "-q", &d.str()]);
+    // The long lines are there, folded.
+    assert!(out.contains("到主機"), "{out}");
+    assert_fits(&["analyze", "-q", &d.str()]);
+}
+
+/// Issue 40: the Japanese error log of fixtures/field/ja (its AMQ9999
+/// evidence line is 88 display columns wide) is folded at 80 display
+/// columns.
+#[test]
+fn japanese_evidence_fits_eighty_display_columns() {
+    let out = common::stdout_of(&["analyze", "-q", "fixtures/field/ja"]);
+    assert!(out.contains("が異常終了しました。"), "{out}");
+    assert_fits(&["analyze", "-q", "fixtures/field/ja"]);
 }

@@ -95,6 +95,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         findings,
         calls,
         window,
+        folded,
     } = analysis;
     let calls_counted = calls.is_some();
     let calls = calls.unwrap_or_default();
@@ -111,6 +112,7 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         a.baseline.as_ref().map(|p| p.display().to_string()),
         a.input.redact,
     );
+    run_info.folded = folded;
     if a.input.since.is_some() || a.input.until.is_some() {
         let t = |t: Option<mqdiag_model::event::Ts>| t.map(|t| t.to_rfc3339());
         run_info.window = Some(mqdiag_report::runinfo::Window {

@@ -114,6 +114,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
         mut findings,
         calls,
         window,
+        folded,
     } = engine::analyze(
         opened,
         &opts,
@@ -146,6 +147,7 @@ fn read(a: &CompareArgs, path: &Path, redactor: Option<&Arc<Redactor>>) -> Resul
     if window.is_set() {
         capture.window = Some(window.describe());
     }
+    capture.folded = folded;
     Ok(Side {
         capture,
         findings,
@@ -217,6 +219,7 @@ fn capture(path: &str, inputs: &[FileInfo], findings: usize) -> Capture {
         hours: secs.max(1.0) / 3600.0,
         findings,
         window: None,
+        folded: Vec::new(),
     }
 }
 

@@ -134,6 +134,9 @@ impl RowReordered {
         let mut first_late: Option<(Option<Arc<Origin>>, u64)> = None;
         let rows = &mut b.rows;
         let out_of_range = &mut self.out_of_range;
+        // The bytes of rows left out for their time, taken out of the
+        // batch once rendered (kept, a log of such rows held them all).
+        let mut holes: Vec<(usize, usize)> = Vec::new();
         let more = src.next_rows(
             &mut self.sink,
             &mut b.bytes,
@@ -141,9 +144,10 @@ impl RowReordered {
             bytes,
             &mut |m, start, end| {
                 if !orderable(m.key) {
-                    // Its bytes stay in the batch unindexed: never written.
+                    // Its bytes are taken out below: never written.
                     let path = m.origin.as_ref().map(|o| o.path.to_string());
                     out_of_range.saw(|| path.unwrap_or_default(), m.line);
+                    holes.push((start, end));
                     return;
                 }
                 if m.key < released {
@@ -167,6 +171,9 @@ impl RowReordered {
                 );
             },
         );
+        if !holes.is_empty() {
+            drop_ranges(b, &holes);
+        }
         self.newest = newest;
         self.late += late;
         self.max_late = max_late;
@@ -200,6 +207,32 @@ impl RowReordered {
         }
         cut
     }
+}
+
+/// Take the byte ranges `holes` (rendered in order, so increasing and
+/// apart) out of `b`'s bytes, moving the rows after them back.
+fn drop_ranges(b: &mut RowBatch, holes: &[(usize, usize)]) {
+    // Bytes taken out before each hole's end.
+    let mut before: Vec<usize> = Vec::with_capacity(holes.len());
+    let mut sum = 0;
+    for (s, e) in holes {
+        sum += e - s;
+        before.push(sum);
+    }
+    let first = holes[0].0;
+    for r in b.rows.iter_mut().filter(|r| r.start >= first) {
+        let n = holes.partition_point(|h| h.1 <= r.start);
+        let shift = if n == 0 { 0 } else { before[n - 1] };
+        r.start -= shift;
+        r.end -= shift;
+    }
+    let mut w = first;
+    for (i, &(_, e)) in holes.iter().enumerate() {
+        let next = holes.get(i + 1).map_or(b.bytes.len(), |h| h.0);
+        b.bytes.copy_within(e..next, w);
+        w += next - e;
+    }
+    b.bytes.truncate(w);
 }
 
 impl Producer for RowReordered {
@@ -442,5 +475,26 @@ mod tests {
         let mut out = Vec::new();
         m.write_all(&mut out, &TimeWindow::default()).unwrap();
         assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 48 * 200);
+    }
+
+    /// Rows left out for their time leave no bytes behind: the others
+    /// keep theirs, moved back.
+    #[test]
+    fn dropped_ranges_leave_the_other_rows_whole() {
+        let row = |start: usize, end: usize| Row {
+            key: 0,
+            offset: 0,
+            start,
+            end,
+        };
+        let mut b = RowBatch {
+            bytes: b"keep0\nDROP\nkeep1\nDROPDROP\nkeep2\n".to_vec(),
+            rows: vec![row(0, 6), row(11, 17), row(26, 32)],
+            ..Default::default()
+        };
+        drop_ranges(&mut b, &[(6, 11), (17, 26)]);
+        assert_eq!(b.bytes, b"keep0\nkeep1\nkeep2\n");
+        let shown: Vec<&[u8]> = b.rows.iter().map(|r| &b.bytes[r.start..r.end]).collect();
+        assert_eq!(shown, [&b"keep0\n"[..], b"keep1\n", b"keep2\n"]);
     }
 }

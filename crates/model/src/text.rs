@@ -253,14 +253,20 @@ fn push_format_control(out: &mut Vec<u8>, b: &[u8], i: usize, n: usize) {
 }
 
 /// Columns `c` takes once `ControlEscaper` has written it (`\x1b`,
-/// `\u202e`), so that text can be fitted to a width before it is escaped.
+/// `\u202e`), so that text can be fitted to a width before it is escaped:
+/// a terminal's cells, so a Japanese or Chinese character takes two and a
+/// combining mark none (Unicode's East Asian Width, `unicode-width`).
 pub fn shown_width(c: char) -> usize {
-    if is_format_control(c) {
+    if (' '..'\u{7f}').contains(&c) {
+        1
+    } else if is_format_control(c) {
         6
     } else if is_control(c) && c != '\n' {
         4
-    } else {
+    } else if c == '\n' || c == '\t' {
         1
+    } else {
+        unicode_width::UnicodeWidthChar::width(c).unwrap_or(1)
     }
 }
 

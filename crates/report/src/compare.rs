@@ -48,6 +48,9 @@ pub struct Capture {
     /// The `--since`/`--until` window as read on this capture (a time of
     /// day is on the capture's own first day); `null` without one.
     pub window: Option<String>,
+    /// What the run budget folded in this capture (reading notes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub folded: Vec<String>,
 }
 
 /// A finding present in both captures whose count or severity differs.

@@ -194,4 +194,41 @@ mod tests {
             vec!["aaaa bbbb", "  cccc"]
         );
     }
+
+    /// Japanese and Chinese characters take two cells: lines are fitted
+    /// to display columns, not characters. The texts are IBM's: the
+    /// Japanese reference of CSQM001E
+    /// (https://www.ibm.com/docs/ja/SSFKSJ_9.3.0/reference/csq_m.html) and
+    /// the Traditional Chinese one of AMQ9001
+    /// (https://www.ibm.com/docs/zh-tw/SSFKSJ_8.0.0/com.ibm.mq.ref.doc/amq9.htm).
+    #[test]
+    fn wide_characters_fit_the_display_width() {
+        use mqdiag_model::text::shown_len;
+        let ja = "CSQM001E CSQMSLDP MSTR ユーザー ID は USS 呼び出し可能サービスを呼び出せません \
+                  キュー・マネージャーの MSTR アドレス・スペースが、呼び出し可能 z/OS UNIX System \
+                  Services (z/OS UNIX) を実行する権限で構成されていないユーザー ID の下で実行されている。";
+        let zh = "AMQ9001: 通道 'QMLOC.TO.QM2' 已正常結束。 到主機 'qm2host (10.0.0.2)(1414)' 的通道 \
+                  'QMLOC.TO.QM2' 已正常結束。 無。通道 'QMLOC.TO.QM2' 已正常結束。";
+        assert_eq!(shown_len("通道"), 4);
+        for text in [ja, zh] {
+            for l in wrap(text, 80, "    ") {
+                assert!(shown_len(&l) <= 80, "{} columns: {l}", shown_len(&l));
+            }
+            let folded = fold(text, 80, "      ");
+            assert!(folded.len() > 1);
+            for l in &folded {
+                assert!(shown_len(l) <= 80, "{} columns: {l}", shown_len(l));
+            }
+            // Nothing lost.
+            let back: String = folded
+                .iter()
+                .map(|l| l.trim_start())
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(
+                back.split_whitespace().collect::<String>(),
+                text.split_whitespace().collect::<String>()
+            );
+        }
+    }
 }

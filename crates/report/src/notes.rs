@@ -18,17 +18,23 @@ pub(crate) struct Note<'a> {
     pub(crate) note: &'a str,
 }
 
-/// Every input's notes, in the inputs' order.
+/// Where the notes of the run as a whole (what its budget folded) say
+/// they are from.
+pub(crate) const RUN: &str = "(run budget)";
+
+/// What the run folded, then every input's notes, in the inputs' order.
 pub(crate) fn all<'a>(r: &Report<'a>) -> Vec<Note<'a>> {
-    r.inputs
-        .iter()
-        .flat_map(|i| {
-            i.notes.iter().map(move |n| Note {
-                path: i.path.as_str(),
-                note: n.as_str(),
-            })
+    let run = r.run.folded.iter().map(|n| Note {
+        path: RUN,
+        note: n.as_str(),
+    });
+    run.chain(r.inputs.iter().flat_map(|i| {
+        i.notes.iter().map(move |n| Note {
+            path: i.path.as_str(),
+            note: n.as_str(),
         })
-        .collect()
+    }))
+    .collect()
 }
 
 fn more(all: usize) -> Option<String> {

@@ -22,6 +22,10 @@ pub struct RunInfo {
     pub(crate) redact: bool,
     /// The `--since`/`--until` window, when one was given.
     pub window: Option<Window>,
+    /// What the run budget folded (the analysis's `folded`): shown as
+    /// reading notes, not in `run`.
+    #[serde(skip)]
+    pub folded: Vec<String>,
 }
 
 /// A time window as given and as resolved (RFC 3339), each end optional.
@@ -89,6 +93,7 @@ impl RunInfo {
             baseline,
             redact,
             window: None,
+            folded: Vec::new(),
         }
     }
 

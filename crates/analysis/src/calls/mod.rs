@@ -323,6 +323,27 @@ fn reason_key(o: &Outcome) -> String {
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
 
+/// Rows (processes, threads or connections by verb) kept apart; the
+/// calls of the rest are counted in one row per verb, which says how many
+/// it holds. A row takes a few hundred bytes (its latency sketch, reasons
+/// and evidence): this keeps the table within a few MB of the run budget
+/// however many processes a trace brings.
+pub const MAX_ROWS: usize = 20_000;
+
+/// Distinct entities an "other" row counts exactly (8 bytes each); past
+/// this it says "at least".
+const MAX_OTHER_KEYS: usize = 2_000_000;
+
+/// The calls of the entities past `MAX_ROWS`, for one verb.
+#[derive(Debug, Default)]
+struct Others {
+    stats: Stats,
+    /// Hashes of the entities (place, pid, tid, connection) counted.
+    keys: std::collections::HashSet<u64, rustc_hash::FxBuildHasher>,
+    /// More than `MAX_OTHER_KEYS` of them.
+    more: bool,
+}
+
 /// The aggregator: feed events in time order, then `rows`.
 #[derive(Debug, Default)]
 pub(crate) struct Calls {
@@ -332,6 +353,9 @@ pub(crate) struct Calls {
     /// Each path's wrap group, worked out once per file.
     groups: HashMap<Arc<str>, Arc<str>, rustc_hash::FxBuildHasher>,
     rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
+    /// Per verb, the calls of processes (threads, connections) past the
+    /// rows' budget (`MAX_ROWS`): one "other" row each.
+    others: BTreeMap<&'static str, Others>,
     /// Events observed on threads so far.
     clock: u64,
     /// The program activity trace names for each process (by wrap group
@@ -618,7 +642,20 @@ impl Calls {
             .cloned()
             .unwrap_or_else(|| group_of(&d.path));
         let key = self.key(&place, d.verb, d.pid, d.tid, d.ident.as_deref());
-        let s = self.rows.entry(key).or_default();
+        let s = if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
+            let o = self.others.entry(d.verb).or_default();
+            if o.keys.len() < MAX_OTHER_KEYS {
+                use std::hash::BuildHasher;
+                let h =
+                    rustc_hash::FxBuildHasher.hash_one((&key.place, key.pid, key.tid, &key.ident));
+                o.keys.insert(h);
+            } else {
+                o.more = true;
+            }
+            &mut o.stats
+        } else {
+            self.rows.entry(key).or_default()
+        };
         s.calls += 1;
         let Some(us) = d.elapsed else {
             s.open += 1;
@@ -767,10 +804,53 @@ impl Calls {
                 by,
                 key: k,
                 stats: s,
+                others: 0,
             })
             .collect();
         rows.sort_by(Row::by_time_spent);
+        let noun = match by {
+            By::Thread => "threads",
+            By::Connection => "connections",
+            _ => "processes",
+        };
+        for (verb, o) in std::mem::take(&mut self.others) {
+            let n = o.keys.len() as u64;
+            let at_least = if o.more { "at least " } else { "" };
+            rows.push(Row {
+                key: Key {
+                    place: None,
+                    pid: None,
+                    tid: None,
+                    ident: None,
+                    verb,
+                },
+                by,
+                process: Some(format!(
+                    "({at_least}{} other {noun})",
+                    mqdiag_model::findings::thousands(n)
+                )),
+                host: None,
+                trace: None,
+                stats: o.stats,
+                others: n,
+            });
+        }
         rows
+    }
+
+    /// What the rows' budget folded, as reading notes.
+    pub(crate) fn folded_notes(rows: &[Row]) -> Vec<String> {
+        rows.iter()
+            .filter(|r| r.others > 0)
+            .map(|r| {
+                format!(
+                    "{} calls of {} folded into one row: the run budget keeps {} rows of MQI calls apart",
+                    r.key.verb,
+                    r.process.as_deref().unwrap_or_default().trim_matches(['(', ')']),
+                    mqdiag_model::findings::thousands(MAX_ROWS as u64)
+                )
+            })
+            .collect()
     }
 }
 
@@ -799,6 +879,7 @@ pub(crate) fn by_verb(rows: &[Row]) -> Vec<Row> {
             host: None,
             trace: None,
             stats,
+            others: 0,
         })
         .collect();
     out.sort_by(Row::by_time_spent);
@@ -816,6 +897,9 @@ pub struct Row {
     /// Else the trace file (wrap group) that stands for the process.
     pub trace: Option<String>,
     pub stats: Stats,
+    /// For the row of the entities past the budget (`MAX_ROWS`): how many
+    /// it holds (`process` says so); 0 for every other row.
+    pub others: u64,
 }
 
 impl Row {
@@ -927,6 +1011,7 @@ pub fn process_text(row: &Row) -> String {
     match (row.key.pid, &row.process) {
         (Some(p), Some(n)) => format!("{at}{p} {n}"),
         (Some(p), None) => format!("{at}{p}"),
+        (None, Some(n)) if row.others > 0 => n.clone(),
         (None, _) => "(all)".into(),
     }
 }

@@ -11,7 +11,9 @@
 
 mod baseline;
 mod facts;
+pub mod fold;
 mod order;
+#[cfg(test)]
 #[cfg(test)]
 pub(crate) use order::seal_all;
 
@@ -255,6 +257,9 @@ pub struct Analysis {
     pub calls: Option<CallsTables>,
     /// The window resolved to instants (empty when none was asked).
     pub window: TimeWindow,
+    /// What the run budget folded (findings, calls rows), as reading
+    /// notes for the report.
+    pub folded: Vec<String>,
 }
 
 impl Analysis {
@@ -339,7 +344,13 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
             h.redact(r);
         }
     }
-    order::seal_all(&mut findings);
+    order::seal(&mut findings);
+    // Past the findings' share of the run budget, the rest fold into
+    // summaries (in report order, so the earliest are the examples).
+    order::order(&mut findings);
+    let mut folded = Calls::folded_notes(&rows);
+    folded.extend(fold::fold(&mut findings));
+    order::unique(&mut findings);
     for h in &mut hooks {
         h.sealed(&mut findings);
     }
@@ -368,6 +379,7 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         findings,
         calls,
         window,
+        folded,
     })
 }
 

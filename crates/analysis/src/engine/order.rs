@@ -33,10 +33,21 @@ pub(super) fn order(findings: &mut [Finding]) {
 
 /// Seal every finding; fingerprints that still collide get a suffix in
 /// their (stable) order so each one is unique in the report.
+#[cfg(test)]
 pub(crate) fn seal_all(findings: &mut [Finding]) {
+    seal(findings);
+    unique(findings);
+}
+
+/// Each finding's fingerprint from its rule's parts.
+pub(super) fn seal(findings: &mut [Finding]) {
     for f in findings.iter_mut() {
         f.seal(crate::passes::rule(&f.rule).map_or(&[], |r| r.fingerprint));
     }
+}
+
+/// Fingerprints that collide get a suffix in their (stable) order.
+pub(super) fn unique(findings: &mut [Finding]) {
     let mut seen: HashMap<String, u32> = HashMap::new();
     for f in findings.iter_mut() {
         let n = seen.entry(f.fingerprint.clone()).or_insert(0);

@@ -20,6 +20,7 @@ mod stats;
 mod stories;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub(crate) mod who;
 
 pub use pass::{ChartKind, Order, RuleInfo, Threshold};
 pub(crate) use pass::{Hook, Kinds, Pass, THRESHOLD_MAX};

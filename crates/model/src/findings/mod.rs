@@ -33,6 +33,10 @@ pub struct Subject {
     pub host: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+    /// The user id a refusal names (`access-refused`); part of its rule's
+    /// key, so of the fingerprint too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +64,9 @@ impl Subject {
         if let Some(v) = &self.address {
             parts.push(format!("address {v}"));
         }
+        if let Some(v) = &self.user {
+            parts.push(format!("user {v}"));
+        }
         if let Some(v) = &self.program {
             parts.push(format!("program {v}"));
         }
@@ -82,6 +89,7 @@ impl Subject {
             &mut self.channel,
             &mut self.host,
             &mut self.address,
+            &mut self.user,
             &mut self.queue,
             &mut self.qmgr,
             &mut self.program,
@@ -662,7 +670,7 @@ impl Part {
                 | (Part::Address, "address")
                 | (Part::Queue, "queue")
                 | (Part::Program, "program")
-        )
+        ) || matches!((self, field), (Part::Key(what), "user") if what.contains("user"))
     }
 }
 

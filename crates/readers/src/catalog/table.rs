@@ -714,7 +714,17 @@ pub static CATALOG: &[Entry] = &[
         severity: 'W',
         family: Family::Internal,
         role: Role::None,
-        fields: &[],
+        // "An internal IBM MQ error has occurred on queue manager QM1. ...
+        // The failing process is process 8480." (elastic/beats,
+        // x-pack/filebeat/module/ibmmq/errorlog/test/AMQERR01.LOG: a system
+        // log record with no QMgr(), the inserts CommentInsert1 and
+        // ArithInsert1): the queue manager and the failing process.
+        fields: &[
+            t("qmgr", r"on queue manager ([^\s']+?)\.?(?:\s|$)"),
+            ins("qmgr", "CommentInsert1"),
+            t("failing_pid", r"failing process is process (\d+)"),
+            ins("failing_pid", "ArithInsert1"),
+        ],
         rule: None,
     },
     Entry {

@@ -146,6 +146,62 @@ struct Burst {
     /// One evidence line per further FDC file (the first report in each).
     per_file: Vec<Evidence>,
     description: Option<String>,
+    /// Files past the `MAX_FILES_NAMED` kept in `files`.
+    more_files: u64,
+    /// Bursts of its key folded into it past `MAX_BURSTS` (0: none).
+    later_bursts: u64,
+}
+
+/// Bursts kept apart; later ones fold into one per probe id, error code
+/// and program, which counts them (a 1 GB file of reports, each a burst
+/// of its own, keeps a few MB).
+const MAX_BURSTS: usize = 5_000;
+/// Probe id, error code and program of the bursts folded past twice
+/// `MAX_BURSTS` keys.
+const OTHER: &str = "(other)";
+/// Open bursts before those past the gap are closed in one sweep.
+const MAX_OPEN_BURSTS: usize = 5_000;
+/// FDC file names a burst keeps (for the error-log records naming them);
+/// past this it counts them.
+const MAX_FILES_NAMED: usize = 1_000;
+/// Lines of further FDC files a burst keeps for its evidence.
+const MAX_PER_FILE: usize = 2 * MAX_EVIDENCE;
+
+impl Burst {
+    /// A later burst of the same key, folded into this one: counts and
+    /// time range, the names and lines while there is room.
+    fn absorb(&mut self, o: Burst) {
+        self.reports += o.reports;
+        self.later_bursts += 1 + o.later_bursts;
+        self.all_msgamq &= o.all_msgamq;
+        for (mine, theirs) in [
+            (&mut self.components, o.components),
+            (&mut self.hosts, o.hosts),
+            (&mut self.qmgrs, o.qmgrs),
+        ] {
+            for v in theirs {
+                if mine.len() < MAX_FILES_NAMED {
+                    mine.insert(v);
+                }
+            }
+        }
+        self.more_files += o.more_files;
+        for f in o.files {
+            if self.files.len() < MAX_FILES_NAMED {
+                self.files.insert(f);
+            } else if !self.files.contains(&f) {
+                self.more_files += 1;
+            }
+        }
+        if o.last.is_some_and(|l| self.last.is_none_or(|s| l > s)) {
+            self.last = o.last;
+        }
+        for ev in o.first_evidence.into_iter().chain(o.per_file) {
+            if self.per_file.len() < MAX_PER_FILE {
+                self.per_file.push(ev);
+            }
+        }
+    }
 }
 
 pub(crate) struct FdcPass {
@@ -154,6 +210,8 @@ pub(crate) struct FdcPass {
     /// The open burst of each probe id, error code and program.
     open: BTreeMap<(String, String, String), Burst>,
     closed: Vec<Burst>,
+    /// Bursts closed past `MAX_BURSTS`, one per key.
+    later: BTreeMap<(String, String, String), Burst>,
     /// Error-log records naming an FDC file: file name (upper case) →
     /// the records' evidence.
     announced: HashMap<String, Vec<Evidence>>,
@@ -166,6 +224,7 @@ impl FdcPass {
             gap_s: gap_s.max(0.0),
             open: BTreeMap::new(),
             closed: Vec::new(),
+            later: BTreeMap::new(),
             announced: HashMap::new(),
         }
     }
@@ -258,7 +317,22 @@ impl Pass for FdcPass {
                 .is_some_and(|l| (e.ts - l).num_milliseconds() as f64 > self.gap_s * 1000.0)
         {
             let done = self.open.remove(&key).unwrap_or_default();
-            self.closed.push(done);
+            self.close(done);
+        }
+        if self.open.len() >= MAX_OPEN_BURSTS && !self.open.contains_key(&key) {
+            // Many probes at once: those past the gap can grow no more.
+            let gap = self.gap_s * 1000.0;
+            let stale: Vec<_> = self
+                .open
+                .iter()
+                .filter(|(_, b)| b.last.is_some_and(|l| (e.ts - l).num_milliseconds() as f64 > gap))
+                .map(|(k, _)| k.clone())
+                .collect();
+            for k in stale {
+                if let Some(b) = self.open.remove(&k) {
+                    self.close(b);
+                }
+            }
         }
         let b = self.open.entry(key).or_insert_with(|| Burst {
             probe,
@@ -300,8 +374,12 @@ impl Pass for FdcPass {
             b.first_file = file.clone();
             b.first_component = e.get(Key::Component).map(str::to_string);
             b.files.insert(file);
+        } else if b.files.len() >= MAX_FILES_NAMED && !b.files.contains(&file) {
+            b.more_files += 1;
         } else if b.files.insert(file) {
-            b.per_file.push(ev);
+            if b.per_file.len() < MAX_PER_FILE {
+                b.per_file.push(ev);
+            }
         } else {
             b.evidence.push(ev);
         }
@@ -311,8 +389,11 @@ impl Pass for FdcPass {
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
+        for b in std::mem::take(&mut self.open).into_values() {
+            self.close(b);
+        }
         let mut bursts = std::mem::take(&mut self.closed);
-        bursts.extend(std::mem::take(&mut self.open).into_values());
+        bursts.extend(std::mem::take(&mut self.later).into_values());
         let mut out = Vec::new();
         for b in bursts {
             if b.reports < self.min_reports {
@@ -350,7 +431,7 @@ impl Pass for FdcPass {
                     ("programs", Metric::Str(b.program.clone())),
                     ("first_fdc", Metric::Str(b.first_file.clone())),
                     ("later_reports", Metric::int(b.reports.saturating_sub(1))),
-                    ("files", Metric::int(b.files.len() as u64)),
+                    ("files", Metric::int(b.files.len() as u64 + b.more_files)),
                 ])
                 .advice(advice(&b));
             out.push(f.kept_evidence(self.evidence(b)).build());
@@ -360,6 +441,32 @@ impl Pass for FdcPass {
 }
 
 impl FdcPass {
+    /// A burst that can grow no more: kept apart within the budget, else
+    /// folded into the later bursts of its key.
+    fn close(&mut self, b: Burst) {
+        if self.closed.len() < MAX_BURSTS {
+            self.closed.push(b);
+            return;
+        }
+        let mut key = (b.probe.clone(), b.major.clone(), b.program.clone());
+        if self.later.len() >= MAX_BURSTS && !self.later.contains_key(&key) {
+            // As many keys again: the rest are one burst of other probes.
+            key = (OTHER.to_string(), OTHER.to_string(), OTHER.to_string());
+        }
+        match self.later.entry(key) {
+            std::collections::btree_map::Entry::Occupied(mut o) => o.get_mut().absorb(b),
+            std::collections::btree_map::Entry::Vacant(v) => {
+                let mut b = b;
+                if v.key().0 == OTHER {
+                    b.probe = OTHER.to_string();
+                    b.major = OTHER.to_string();
+                    b.program = OTHER.to_string();
+                }
+                v.insert(b);
+            }
+        }
+    }
+
     /// The first FDC's line first, then the error-log records announcing
     /// it, then one line of each further FDC file, the records announcing
     /// those, and further reports while there is room.
@@ -404,6 +511,13 @@ fn title(b: &Burst, component: Option<&str>) -> String {
     );
     if let Some(c) = component {
         title.push_str(&format!(" in {c}"));
+    }
+    if b.later_bursts > 0 {
+        title.push_str(&format!(
+            " in {} bursts (past the run budget of {} told apart)",
+            thousands(b.later_bursts + 1),
+            thousands(MAX_BURSTS as u64)
+        ));
     }
     // Which FDC came first: IBM's triage starts from it.
     if let Some(t) = b.first {

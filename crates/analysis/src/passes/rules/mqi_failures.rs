@@ -302,10 +302,13 @@ impl Pass for MqiFailures {
                         Severity::Warning
                     },
                     format!(
-                        "{verb} failed {} of {} time{} with {code} {shown} in process {who}",
+                        "{verb} failed {} of {} time{} with {code} {shown} in {}{who}",
                         r.count,
                         row.stats.calls,
                         if row.stats.calls == 1 { "" } else { "s" },
+                        // The row of the processes past the run budget
+                        // names itself: "(80,000 other processes)".
+                        if row.others > 0 { "" } else { "process " },
                     ),
                 );
                 f.count = r.count;

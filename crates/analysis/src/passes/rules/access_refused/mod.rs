@@ -239,6 +239,8 @@ struct Story {
     event_evidence: Vec<Evidence>,
     /// Times in `times` an event has been matched with.
     matched: Vec<Ts>,
+    /// The addresses, users and channels of its refusals.
+    who: crate::passes::who::Who,
 }
 
 /// A refusal an event message told, kept to the end: the error-log
@@ -283,7 +285,16 @@ struct Client {
     evidence: Vec<Evidence>,
     latest: Option<Evidence>,
     paired: bool,
+    /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
+    /// the processes it counts.
+    others: rustc_hash::FxHashSet<u32>,
 }
+
+/// Clients (a trace's process on one channel) told apart; the failures of
+/// processes past this are one client per trace directory and channel,
+/// which says how many processes it holds (a trace of a million processes
+/// each refused once is one story, not a million).
+const MAX_CLIENTS: usize = 10_000;
 
 pub(crate) struct AccessRefused {
     min_occurrences: u64,
@@ -445,10 +456,15 @@ impl AccessRefused {
             })
             .unwrap_or_default();
         let key = e.pid.zip(e.tid).map(|(p, t)| (e.origin.path.clone(), p, t));
+        let mut facts = Facts::default();
+        facts.take(e);
         if let Some(k) = &key
             && let Some(o) = self.open.get_mut(k)
         {
-            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS {
+            // A record naming another address, user, channel or object is
+            // the next refusal, even within the second (a thread refusing
+            // 20 addresses in turn is 20 refusals).
+            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS && o.facts.agrees(&facts) {
                 o.last = e.ts;
                 if m.mechanism.rank() < o.mech.rank() {
                     o.mech = m.mechanism;
@@ -464,8 +480,6 @@ impl AccessRefused {
             let done = self.open.remove(k).expect("open refusal");
             self.close(done);
         }
-        let mut facts = Facts::default();
-        facts.take(e);
         let o = Open {
             path: e.origin.path.clone(),
             first: e.ts,
@@ -535,6 +549,9 @@ impl AccessRefused {
             None => self.new_story(key, o.mech, o.facts.clone(), o.first),
         };
         let s = &mut self.stories[i];
+        s.who.addresses.add(o.facts.end().unwrap_or_default(), 1);
+        s.who.users.add(who, 1);
+        s.who.channels.add(o.facts.channel.as_deref().unwrap_or_default(), 1);
         s.facts.merge(&o.facts);
         if o.mech.rank() < s.mech.rank() {
             s.mech = o.mech;
@@ -576,6 +593,7 @@ impl AccessRefused {
             events: 0,
             event_evidence: Vec::new(),
             matched: Vec::new(),
+            who: Default::default(),
         });
         self.index.insert(key, self.stories.len() - 1);
         self.stories.len() - 1
@@ -684,13 +702,18 @@ impl AccessRefused {
         channel: Option<String>,
         conname: Option<String>,
     ) {
-        let k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let mut k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let mut other = None;
+        if self.clients.len() >= MAX_CLIENTS && !self.client_index.contains_key(&k) {
+            other = e.pid;
+            k.1 = None;
+        }
         let i = match self.client_index.get(&k) {
             Some(i) => *i,
             None => {
                 self.clients.push(Client {
                     path: e.origin.path.clone(),
-                    pid: e.pid,
+                    pid: k.1,
                     channel,
                     conname,
                     verbs: BTreeMap::new(),
@@ -702,12 +725,16 @@ impl AccessRefused {
                     evidence: Vec::new(),
                     latest: None,
                     paired: false,
+                    others: Default::default(),
                 });
                 self.client_index.insert(k, self.clients.len() - 1);
                 self.clients.len() - 1
             }
         };
         let c = &mut self.clients[i];
+        if let Some(p) = other {
+            c.others.insert(p);
+        }
         if let Some(v) = verb {
             *c.verbs.entry(v).or_default() += 1;
         }
@@ -892,6 +919,7 @@ impl AccessRefused {
             channel: f.channel.clone(),
             host: f.host.clone().filter(|h| Some(h) != f.address.as_ref()),
             address: f.address.clone(),
+            user: f.user.clone(),
             qmgr: f.qmgr.clone(),
             queue: f
                 .object
@@ -978,6 +1006,7 @@ impl AccessRefused {
         m.set("user", Metric::opt_str(f.user.as_deref()));
         m.set("address", Metric::opt_str(f.end()));
         m.set("channel", Metric::opt_str(f.channel.as_deref()));
+        s.who.set_metrics(m);
         m.set("message_id", Metric::Str(counts(&s.ids)));
         m.set("check", Metric::opt_str(f.check.as_deref()));
         if f.values.is_some() {
@@ -1018,6 +1047,11 @@ impl AccessRefused {
         let program = i.and_then(|i| i.process.clone());
         let host = i.and_then(|i| i.host.clone());
         let who = match (&program, c.pid) {
+            _ if !c.others.is_empty() => format!(
+                "{} more processes (past the run budget of {} told apart)",
+                mqdiag_model::findings::thousands(c.others.len() as u64),
+                mqdiag_model::findings::thousands(MAX_CLIENTS as u64)
+            ),
             (Some(p), Some(pid)) => format!("{p} (pid {pid})"),
             (None, Some(pid)) => format!("pid {pid}"),
             (Some(p), None) => p.clone(),
@@ -1069,6 +1103,9 @@ impl AccessRefused {
         m.set("client_failures", Metric::int(c.failures));
         m.set("client_reason", Metric::Str(reason_text(&c.reasons)));
         m.set("client_program", Metric::opt_str(program.as_deref()));
+        if !c.others.is_empty() {
+            m.set("processes", Metric::int(c.others.len() as u64));
+        }
         if let Some(cn) = &c.conname {
             m.set("conname", Metric::Str(cn.clone()));
         }
