@@ -122,6 +122,19 @@ pub struct Key {
     pub verb: &'static str,
 }
 
+impl Key {
+    /// A row of a verb alone (no process, thread or connection).
+    fn of_verb(verb: &'static str) -> Key {
+        Key {
+            place: None,
+            pid: None,
+            tid: None,
+            ident: None,
+            verb,
+        }
+    }
+}
+
 /// One reason code's tally in a row.
 #[derive(Debug, Clone, Default)]
 pub struct ReasonStat {
@@ -817,13 +830,7 @@ impl Calls {
             let n = o.keys.len() as u64;
             let at_least = if o.more { "at least " } else { "" };
             rows.push(Row {
-                key: Key {
-                    place: None,
-                    pid: None,
-                    tid: None,
-                    ident: None,
-                    verb,
-                },
+                key: Key::of_verb(verb),
                 by,
                 process: Some(format!(
                     "({at_least}{} other {noun})",
@@ -867,13 +874,7 @@ pub(crate) fn by_verb(rows: &[Row]) -> Vec<Row> {
     let mut out: Vec<Row> = merged
         .into_iter()
         .map(|(verb, stats)| Row {
-            key: Key {
-                place: None,
-                pid: None,
-                tid: None,
-                ident: None,
-                verb,
-            },
+            key: Key::of_verb(verb),
             by: By::Verb,
             process: None,
             host: None,

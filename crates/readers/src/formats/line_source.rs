@@ -77,6 +77,11 @@ pub(crate) struct Backward {
 
 impl Backward {
     fn saw(&mut self, e: &Event) {
+        // An FDC an `ffstsummary` listing names carries the FDC's own
+        // time, before the listing's: no step back of the file's.
+        if e.kind == mqdiag_model::event::Kind::Fdc {
+            return;
+        }
         // Judged in the file's order: a record a reader emits late (one
         // joined around another) is not a step back in time.
         if e.line <= self.last_line && self.newest.is_some() {
