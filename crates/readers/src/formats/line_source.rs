@@ -64,7 +64,7 @@ pub(crate) struct FileCtx<'a> {
 #[derive(Default)]
 pub(crate) struct Backward {
     /// The latest instant and the line of the record that had it.
-    newest: Option<(i64, u64)>,
+    newest: Option<(mqdiag_model::event::Ts, u64)>,
     /// The line of the last record seen (its further events, FDCs a
     /// summary lists, carry their own times).
     last_line: u64,
@@ -88,16 +88,16 @@ impl Backward {
             return;
         }
         self.last_line = e.line;
-        let Some(k) = e.ts.timestamp_nanos_opt() else {
-            return;
-        };
+        // Instants compared as they are (asked of every record: no
+        // nanosecond count unless it steps back).
         match self.newest {
-            Some((n, at)) if k < n => {
+            Some((n, at)) if e.ts < n => {
                 self.count += 1;
-                self.max = self.max.max(n - k);
+                let step = (n - e.ts).num_nanoseconds().unwrap_or(i64::MAX);
+                self.max = self.max.max(step);
                 self.first.get_or_insert((e.line, at));
             }
-            _ => self.newest = Some((k, e.line)),
+            _ => self.newest = Some((e.ts, e.line)),
         }
     }
 
