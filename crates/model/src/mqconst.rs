@@ -691,6 +691,10 @@ pub fn bits_of(f: &OptionsField, value: u32) -> Vec<&'static Constant> {
 /// lines and pasted dumps show them), as its structure and the value's
 /// names: `("MQGMO", "MQGMO_NO_SYNCPOINT+...")`. `options:0` with no
 /// structure before it (a trace's `component:24 ... options:0`) is none.
+/// Shapes: SupportPac MH06's `mqtrcfrmt` prints `MQGMO.Options = 1`
+/// (IBM support page node 712513); activity trace labels them `Put
+/// Options`, `Open_options`. No public .FMT excerpt with such a line was
+/// found.
 pub fn in_text(text: &str) -> Option<(&'static str, String)> {
     // Asked of every trace data line: one vectorised search says most
     // name no options at all.

@@ -76,23 +76,24 @@ impl AccessRefused {
         for r in events {
             // The record times of story `i` within the join of the event,
             // not yet matched with another event.
-            let near = |i: usize, s: &Story| {
+            // The nearest record time of story `i` within the join of the
+            // event, not yet matched with another event.
+            let nearest = |i: usize, s: &Story| {
                 let t = &told[i];
                 let from = t.partition_point(|t| *t <= r.at - join);
                 t[from..]
                     .iter()
                     .take_while(|t| **t < r.at + join)
                     .filter(|t| !s.matched.contains(t))
+                    .min_by_key(|t| (**t - r.at).abs())
                     .copied()
-                    .collect::<Vec<Ts>>()
             };
             let twin = (0..told.len()).find_map(|i| {
                 let s = &self.stories[i];
                 if s.mech != r.mech || told[i].is_empty() || !s.facts.agrees(&r.facts) {
                     return None;
                 }
-                let t = near(i, s).into_iter().min_by_key(|t| (*t - r.at).abs())?;
-                Some((i, t))
+                Some((i, nearest(i, s)?))
             });
             match twin {
                 Some((i, t)) => {
