@@ -93,7 +93,8 @@ pub fn run(a: TimelineArgs) -> Result<i32, String> {
         // A closed pipe ends the run quietly (`io_result`).
         Err(e) => io_result(Err(e)).map(|_| 0)?,
     };
-    let inputs = merged.finish();
+    let mut inputs = merged.finish();
+    mqdiag_analysis::timeline::note_undated_left_out(&mut inputs, &window);
     mqdiag_analysis::engine::EmptyWindow::check(&window, rows, a.input.allow_empty, &inputs)
         .map_err(|e| e.to_string())?;
     io_result(lazy.flush_head())?;

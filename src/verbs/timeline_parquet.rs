@@ -21,8 +21,18 @@ pub fn write(
     let mut merged = Merged::with_jobs(sources, a.input.jobs());
     let window = a.input.window(merged.reference_ts().as_ref())?;
     let mut rows = ParquetRows::new().map_err(io)?;
+    // Records without a time, by file: the Parquet `ts` column is
+    // required, so they are left out and each file's row says so.
+    let mut undated: Vec<(std::sync::Arc<str>, u64)> = Vec::new();
     while let Some(e) = merged.next_ref() {
         if !window.contains(&e.ts) || !spec.wants(e) {
+            continue;
+        }
+        if e.is_undated() {
+            match undated.last_mut() {
+                Some((p, n)) if **p == *e.origin.path => *n += 1,
+                _ => undated.push((e.origin.path.clone(), 1)),
+            }
             continue;
         }
         match &spec.redact {
@@ -37,5 +47,14 @@ pub fn write(
         .map_err(io)?;
     }
     rows.finish(out).map_err(io)?;
-    Ok(merged.finish())
+    let mut infos = merged.finish();
+    mqdiag_analysis::timeline::note_undated_left_out(&mut infos, &window);
+    for (path, n) in undated {
+        if let Some(fi) = infos.iter_mut().find(|fi| *fi.path == *path) {
+            fi.note(format!(
+                "{n} record(s) without a time left out: a Parquet row needs one (`ts` is required)"
+            ));
+        }
+    }
+    Ok(infos)
 }

@@ -11,7 +11,7 @@ use crate::timeline::{
 use chrono::{DateTime, FixedOffset};
 use mqdiag_model::event::{Format, Origin, Ts};
 use mqdiag_model::fileinfo::FileInfo;
-use mqdiag_model::sink::{RowSink, RowSpec};
+use mqdiag_model::sink::{RowSink, RowSpec, UNDATED_KEY};
 use mqdiag_model::timefmt::orderable;
 use mqdiag_readers::source::Source;
 use std::io::{self, Write};
@@ -56,8 +56,10 @@ impl RowBatch {
         Some((r.key, r.offset, &self.bytes[r.start..r.end]))
     }
 
+    /// The front row's time; `None` when it has none (`UNDATED_KEY`: a
+    /// time past 2262 never reaches a batch).
     fn front_time(&self) -> Option<Ts> {
-        let r = self.rows.get(self.pos)?;
+        let r = self.rows.get(self.pos).filter(|r| r.key != UNDATED_KEY)?;
         let off = FixedOffset::east_opt(r.offset)?;
         Some(DateTime::from_timestamp_nanos(r.key).with_timezone(&off))
     }
@@ -143,7 +145,7 @@ impl RowReordered {
             n,
             bytes,
             &mut |m, start, end| {
-                if !orderable(m.key) {
+                if !orderable(m.key) && !m.undated {
                     // Its bytes are taken out below: never written.
                     let path = m.origin.as_ref().map(|o| o.path.to_string());
                     out_of_range.saw(|| path.unwrap_or_default(), m.line);
@@ -347,6 +349,8 @@ impl RowMerged {
         // Instants compare as keys; a wall-clock bound needs each row's
         // offset.
         let local = window.is_local();
+        // Rows without a time cannot be shown to be in a window.
+        let undated_in = !window.is_set();
         let (lo, hi) = (
             nanos(&window.since, i64::MIN),
             nanos(&window.until, i64::MAX),
@@ -355,7 +359,9 @@ impl RowMerged {
         let mut buf: Vec<u8> = Vec::with_capacity(OUT_CHUNK + (64 << 10));
         while let Some(i) = self.0.top() {
             if let Some((k, off, row)) = self.0.batch(i).take_front()
-                && (if local {
+                && (if k == UNDATED_KEY {
+                    undated_in
+                } else if local {
                     window.contains_key(k, off)
                 } else {
                     (lo..=hi).contains(&k)

@@ -68,6 +68,27 @@ use std::sync::Arc;
 /// A full timestamp with the source's own UTC offset.
 pub type Ts = DateTime<FixedOffset>;
 
+/// The `ts` of a record that states no time (message text pasted without
+/// its date): chrono's last instant, +262142-12-31T23:59:59.999999999Z, which
+/// no reader can read from a file (years have four digits) and which sorts
+/// after every time. A marker, never a time: every consumer asks
+/// `is_undated` first. It has no nanosecond count (`timestamp_nanos_opt` is
+/// `None`), so the merge's key for it is `i64::MAX`, after every dated
+/// row; `FileInfo::saw_event` leaves it out of a file's first and last;
+/// a time window never contains it; rows show no time for it (`ts` null in
+/// JSON lines, an empty cell in CSV, `(time unknown)` in text).
+pub fn undated() -> Ts {
+    chrono::NaiveDateTime::MAX.and_utc().fixed_offset()
+}
+
+/// Whether `t` is the `undated` marker.
+#[inline]
+pub fn is_undated(t: &Ts) -> bool {
+    // Compared by instant, as stored (no arithmetic: asked of every
+    // event): the marker is the last one chrono has.
+    t.naive_utc() == chrono::NaiveDateTime::MAX
+}
+
 /// What the rest of the program knows about an input format: data only.
 /// Each reader declares its own (`formats::<format>::FORMAT` in the readers
 /// crate, reached through its `READERS` line); the model knows none of them
@@ -372,6 +393,17 @@ impl Event {
             attrs: Attrs::default(),
             catalog: CatalogRow::ASK,
         }
+    }
+
+    /// An event of a record that states no time (see `undated`).
+    pub fn undated(origin: Arc<Origin>, line: u64, kind: Kind, text: String) -> Event {
+        Event::new(undated(), origin, line, kind, text)
+    }
+
+    /// Whether the event's record stated no time (see `undated`).
+    #[inline]
+    pub fn is_undated(&self) -> bool {
+        is_undated(&self.ts)
     }
 
     /// Rough heap and inline size, for buffers that must stay bounded in
@@ -802,6 +834,36 @@ pub const NAME_ATTRS: [&str; 10] = [
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_undated_marker_is_apart_from_every_readable_time() {
+        use super::*;
+        let u = undated();
+        assert!(is_undated(&u));
+        assert_eq!(u.timestamp(), 8_210_266_876_799);
+        // No nanosecond count: the merge keys it after every dated row.
+        assert!(u.timestamp_nanos_opt().is_none());
+        // Past 2262 (left out by the merge as out of range) is not it.
+        for t in [
+            "2262-04-12T00:00:00Z",
+            "9999-12-31T23:59:59.999999999+14:00",
+        ] {
+            let t = DateTime::parse_from_rfc3339(t).unwrap();
+            assert!(!is_undated(&t) && t < u, "{t}");
+        }
+        let o = Origin::new(Arc::from("x"), Format::UNKNOWN);
+        assert!(Event::undated(o.clone(), 1, Kind::LogRecord, String::new()).is_undated());
+        assert!(
+            !Event::new(
+                DateTime::UNIX_EPOCH.fixed_offset(),
+                o,
+                1,
+                Kind::Text,
+                String::new()
+            )
+            .is_undated()
+        );
+    }
+
     #[test]
     fn formats_are_their_declarations() {
         use super::*;

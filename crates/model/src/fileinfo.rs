@@ -46,6 +46,10 @@ pub struct FileInfo {
     /// not wrong with the input (an estimated clock offset).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Events of records that state no time (`event::undated`), counted
+    /// in `events` but not in `first`/`last`.
+    #[serde(skip)]
+    pub undated: u64,
     /// Lines that could not be used, over all problems.
     #[serde(skip)]
     pub lines_skipped: u64,
@@ -88,6 +92,7 @@ impl FileInfo {
             problems: Vec::new(),
             problem_count: 0,
             notes: Vec::new(),
+            undated: 0,
             lines_skipped: 0,
             worst: None,
             config: None,
@@ -134,8 +139,12 @@ impl FileInfo {
     pub fn saw_event(&mut self, ts: &Ts) {
         self.events += 1;
         // The merge leaves out what it cannot order (before 1970, after
-        // 2262): it does not widen the file's time range either.
+        // 2262): it does not widen the file's time range either. Nor does
+        // a record without a time (it has no nanosecond count either).
         if ts.timestamp_nanos_opt().is_none_or(|n| n < 0) {
+            if crate::event::is_undated(ts) {
+                self.undated += 1;
+            }
             return;
         }
         if self.first.is_none_or(|f| *ts < f) {

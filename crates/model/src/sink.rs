@@ -95,11 +95,18 @@ impl RowSink {
             e.origin = o;
         }
         self.renderer.render(self.spec.format, &e, out);
+        let undated = e.is_undated();
         RowMeta {
-            key: e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX),
+            // A record without a time: after every dated row (`UNDATED_KEY`).
+            key: if undated {
+                UNDATED_KEY
+            } else {
+                e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
+            },
             offset: e.ts.offset().local_minus_utc(),
             line: e.line,
             origin: Some(e.origin),
+            undated,
         }
     }
 }
@@ -117,7 +124,17 @@ pub struct RowMeta {
     /// then it is the source's current file, as every row of one
     /// `next_rows` call without an origin is of one file.
     pub origin: Option<Arc<Origin>>,
+    /// The row of a record without a time (`event::undated`): its key is
+    /// `UNDATED_KEY`, which is no instant (one past 2262 has the same key
+    /// and is left out; this one is shown after every dated row).
+    pub undated: bool,
 }
+
+/// The merge key of a row without a time: after every instant.
+pub const UNDATED_KEY: i64 = i64::MAX;
+
+/// What a text row shows in place of the time of a record without one.
+pub const TIME_UNKNOWN: &str = "(time unknown)";
 
 /// Appends the row of an event, line end included.
 pub(crate) type EventRow = fn(&Event, &mut Vec<u8>);
@@ -147,7 +164,8 @@ impl TimelineFormat {
 /// One row, borrowing the event.
 #[derive(Serialize)]
 struct Row<'a> {
-    ts: String,
+    /// `null` for a record without a time (the contract).
+    ts: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     end: Option<String>,
     path: &'a str,
@@ -197,7 +215,7 @@ impl Serialize for Attrs<'_> {
 fn row(e: &Event) -> Row<'_> {
     let attrs = Attrs::of(e);
     Row {
-        ts: rfc3339(&e.ts),
+        ts: (!e.is_undated()).then(|| rfc3339(&e.ts)),
         end: e.end.as_ref().map(rfc3339),
         path: e.path(),
         line: e.line,
@@ -250,7 +268,7 @@ impl RowRenderer {
                     .buffer_capacity(1024)
                     .from_writer(&mut *out);
                 let _ = w.write_record([
-                    r.ts.as_str(),
+                    r.ts.as_deref().unwrap_or(""),
                     r.end.as_deref().unwrap_or(""),
                     &esc(r.path),
                     &r.line.to_string(),
@@ -276,7 +294,11 @@ impl RowRenderer {
 /// duration of exits appended. Built in one buffer and written at once:
 /// this runs for every event of multi-GB inputs.
 pub(crate) fn text_row(b: &mut Vec<u8>, tsw: &mut crate::timefmt::TsWriter, e: &Event) {
-    b.extend_from_slice(tsw.write(&e.ts));
+    if e.is_undated() {
+        b.extend_from_slice(TIME_UNKNOWN.as_bytes());
+    } else {
+        b.extend_from_slice(tsw.write(&e.ts));
+    }
     b.extend_from_slice(b"  ");
     b.extend_from_slice(e.path().as_bytes());
     b.push(b':');

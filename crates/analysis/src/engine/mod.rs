@@ -304,6 +304,8 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         count_calls |= p.takes_calls_table();
     }
     let pass_routes = Kinds::routes(passes.iter().map(|p| p.kinds()));
+    // Records without a time go to the passes that keep them apart only.
+    let undated_ok: Vec<bool> = passes.iter().map(|p| p.reads_undated()).collect();
     let hook_routes = Kinds::routes(hooks.iter().map(|h| h.kinds()));
     let (mut inputs, window) = each_event(
         sources,
@@ -312,6 +314,14 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         &mut Feed {
             watch,
             each: |e: &Event| {
+                if e.is_undated() {
+                    for &i in &pass_routes[e.kind as usize] {
+                        if undated_ok[i] {
+                            passes[i].observe(e);
+                        }
+                    }
+                    return;
+                }
                 for &i in &pass_routes[e.kind as usize] {
                     passes[i].observe(e);
                 }
@@ -398,6 +408,12 @@ impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
     }
     fn event(&mut self, e: &Event) {
         (self.each)(e);
+        // A record without a time is for the passes alone (`each` picks
+        // which): hooks and the caller's watch (charts, message counts)
+        // place events in time.
+        if e.is_undated() {
+            return;
+        }
         for &i in &self.hook_routes[e.kind as usize] {
             self.hooks[i].observe(e);
         }
@@ -427,7 +443,8 @@ pub fn each_event(
             watch.event(e);
         }
     }
-    let inputs = merged.finish();
+    let mut inputs = merged.finish();
+    crate::timeline::note_undated_left_out(&mut inputs, &window);
     EmptyWindow::check(&window, in_window, spec.allow_empty, &inputs)?;
     Ok((inputs, window))
 }
@@ -471,7 +488,12 @@ pub fn count_calls(
     let mut hooks = Vec::new();
     let mut feed = Feed {
         watch,
-        each: |e: &Event| calls.observe(e),
+        // MQI calls are timed: a record without a time is none.
+        each: |e: &Event| {
+            if !e.is_undated() {
+                calls.observe(e)
+            }
+        },
         hooks: &mut hooks,
         hook_routes: &Kinds::routes(std::iter::empty()),
     };

@@ -23,6 +23,13 @@ pub(crate) trait Pass: std::any::Any {
     }
     /// Called for every event of its `kinds`, in time order.
     fn observe(&mut self, e: &Event);
+    /// Whether `observe` also takes records without a time
+    /// (`Event::is_undated`, after every dated event). Passes measure
+    /// time (bursts, rates, durations, fits), so none is shown them unless
+    /// it says it keeps them apart from its dated stories.
+    fn reads_undated(&self) -> bool {
+        false
+    }
     /// Called once at the end with every input's facts.
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding>;
     /// The run counts MQI calls once, in its `calls` table (per process),

@@ -23,7 +23,11 @@ const BURST: usize = 32;
 /// ... and at most this many bytes of events (SMF rows are large).
 pub(crate) const REORDER_BYTES: usize = 4 << 20;
 
-/// Sort key: the instant (UTC nanoseconds), then arrival order.
+/// Sort key: the instant (UTC nanoseconds), then arrival order. A record
+/// without a time (`event::undated`, which has no nanosecond count) keys
+/// `i64::MAX`: after every dated event, in source (path) and then line
+/// order, for any number of jobs. (A time past 2262 keys the same but
+/// never reaches the merge: `Reordered` leaves it out.)
 fn instant(e: &Event) -> i64 {
     e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
 }
@@ -282,7 +286,7 @@ impl Reordered {
                     break;
                 };
                 let k = instant(&e);
-                if !orderable(k) {
+                if !orderable(k) && !e.is_undated() {
                     self.out_of_range.saw(|| e.path().to_string(), e.line);
                     continue;
                 }
@@ -899,11 +903,16 @@ impl Merged {
         }
     }
 
-    /// The time of the next event, without taking it.
+    /// The time of the next event, without taking it (`None` when it has
+    /// none: every dated event has gone).
     pub(crate) fn peek_ts(&mut self) -> Option<mqdiag_model::event::Ts> {
         self.move_on();
         let i = self.merge.top()?;
-        self.merge.batch_ref(i).front().map(|e| e.ts)
+        self.merge
+            .batch_ref(i)
+            .front()
+            .filter(|e| !e.is_undated())
+            .map(|e| e.ts)
     }
 
     /// The time to read a time of day in (`--since 06:22`): the earliest
@@ -916,7 +925,7 @@ impl Merged {
             .merge
             .waiting()
             .filter_map(|i| self.merge.batch_ref(i).front())
-            .filter(|e| e.origin.format.states_local_time())
+            .filter(|e| e.origin.format.states_local_time() && !e.is_undated())
             .min_by_key(|e| (instant(e), e.origin.path.clone()))
             .map(|e| e.ts);
         local.or_else(|| self.peek_ts())
@@ -956,7 +965,13 @@ fn window_key(t: &Ts, local: bool) -> i64 {
 }
 
 impl TimeWindow {
+    /// Whether `t` is in the window. A record without a time
+    /// (`event::undated`) cannot be shown to be in one: only when no
+    /// window is set (`note_undated_left_out` tells the files').
     pub fn contains(&self, t: &Ts) -> bool {
+        if mqdiag_model::event::is_undated(t) {
+            return !self.is_set();
+        }
         self.since
             .is_none_or(|s| window_key(t, self.since_local) >= window_key(&s, self.since_local))
             && self
@@ -965,7 +980,7 @@ impl TimeWindow {
     }
 
     /// `contains` for a row: its instant in nanoseconds and its clock's
-    /// offset in seconds.
+    /// offset in seconds (the caller tells rows without a time apart).
     pub fn contains_key(&self, instant: i64, offset_s: i32) -> bool {
         let at = |local: bool| {
             if local {
@@ -1020,6 +1035,20 @@ impl TimeWindow {
     }
 }
 
+/// A reading note on each file with records without a time when a window
+/// is set: they cannot be shown to fall in it, so they were left out.
+pub fn note_undated_left_out(infos: &mut [FileInfo], window: &TimeWindow) {
+    if !window.is_set() {
+        return;
+    }
+    for fi in infos.iter_mut().filter(|fi| fi.undated > 0) {
+        fi.note(format!(
+            "{} record(s) without a time left out: a time window cannot contain them",
+            fi.undated
+        ));
+    }
+}
+
 /// Owned events (a copy of each), for tests that keep them.
 #[cfg(test)]
 impl Iterator for Merged {
@@ -1040,7 +1069,7 @@ pub fn drain_all_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Vec<FileInf
         // What a merge would leave out is reported here too.
         let mut out_of_range = OutOfRange::default();
         while let Some(e) = s.next_event() {
-            if !orderable(instant(&e)) {
+            if !orderable(instant(&e)) && !e.is_undated() {
                 out_of_range.saw(|| e.path().to_string(), e.line);
             }
         }

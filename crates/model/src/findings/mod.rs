@@ -557,7 +557,12 @@ impl Finding {
     }
 
     /// Widen the time range to include `t`.
+    /// (A record without a time, `event::undated`, leaves them as they
+    /// are: a finding of undated records only has `first`/`last` null.)
     pub fn saw(&mut self, t: &Ts) {
+        if crate::event::is_undated(t) {
+            return;
+        }
         if self.first.is_none_or(|f| *t < f) {
             self.first = Some(*t);
         }

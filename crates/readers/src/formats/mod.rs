@@ -18,6 +18,7 @@ pub(crate) mod ffstsummary;
 pub(crate) mod flat_json;
 pub mod joblog;
 pub(crate) mod line_source;
+pub(crate) mod message_text;
 pub(crate) mod mq_events;
 pub(crate) mod mq_ini;
 pub(crate) mod mqsc;
@@ -150,6 +151,9 @@ pub static READERS: &[&dyn Reader] = &[
     &LineReader::<mqsc::Mqsc>::new(),
     &LineReader::<ccdt_json::CcdtJson>::new(),
     &LineReader::<runmqras::Runmqras>::new(),
+    // Last: message text without dates, when no format of dated text takes
+    // the file.
+    &LineReader::<message_text::MessageText>::new(),
     #[cfg(feature = "panic-reader")]
     &panic_test::PanicTestReader,
 ];

@@ -37,7 +37,14 @@ fn put_obj(m: &mut Map<String, Value>, k: &str, o: Map<String, Value>) {
 pub(crate) fn document(e: &Event) -> Value {
     let f = Facts::of(e);
     let mut doc = Map::new();
-    doc.insert("@timestamp".into(), rfc3339(&e.ts).into());
+    // A record without a time has no `@timestamp`: ECS says the pipeline
+    // that receives an event with no original time fills it in; none is
+    // invented here, and `tags` says why it is missing.
+    if e.is_undated() {
+        doc.insert("tags".into(), json!(["time-unknown"]));
+    } else {
+        doc.insert("@timestamp".into(), rfc3339(&e.ts).into());
+    }
     doc.insert("ecs".into(), json!({ "version": ECS_VERSION }));
     let mut event = Map::new();
     event.insert("kind".into(), "event".into());

@@ -71,7 +71,7 @@ pub(crate) fn request(e: &Event) -> Value {
     for (k, v) in attr_pairs(e) {
         attrs.push(kv(&format!("ibmmq.{k}"), s(v)));
     }
-    let nanos = e.ts.timestamp_nanos_opt().unwrap_or_default().max(0) as u64;
+    let nanos = time_unix_nano(e);
     let mut record = json!({
         "timeUnixNano": nanos.to_string(),
         "body": s(&e.text),
@@ -153,7 +153,7 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
         out.extend_from_slice(b",\"severityText\":");
         string(out, l.as_str());
     }
-    let nanos = e.ts.timestamp_nanos_opt().unwrap_or_default().max(0) as u64;
+    let nanos = time_unix_nano(e);
     out.extend_from_slice(b",\"timeUnixNano\":\"");
     out.extend_from_slice(itoa::Buffer::new().format(nanos).as_bytes());
     out.extend_from_slice(
@@ -166,6 +166,16 @@ pub fn render(e: &Event, out: &mut Vec<u8>) {
     );
     mqdiag_model::text::escape_json_controls_from(out, start);
     out.push(b'\n');
+}
+
+/// `timeUnixNano`: 0 for a record without a time (OTLP's `LogRecord`:
+/// "Value of 0 indicates unknown or missing timestamp"), as for a time
+/// before 1970.
+fn time_unix_nano(e: &Event) -> u64 {
+    if e.is_undated() {
+        return 0;
+    }
+    e.ts.timestamp_nanos_opt().unwrap_or_default().max(0) as u64
 }
 
 /// A JSON string as serde_json writes it.

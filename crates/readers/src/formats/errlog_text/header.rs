@@ -399,7 +399,7 @@ pub(super) fn msg_fast(s: &str) -> Step<(&str, &str)> {
 }
 
 /// Split a message line (`AMQnnnn[X]: text`) into id and text.
-pub(super) fn msg_split(s: &str) -> Option<(&str, &str)> {
+pub(crate) fn msg_split(s: &str) -> Option<(&str, &str)> {
     match msg_fast(s) {
         Ok(x) => Some(x),
         Err(Stop::No) => None,
@@ -669,7 +669,7 @@ pub(super) fn offset_of(local: NaiveDateTime, utc: NaiveDateTime) -> Option<i32>
     (q.abs() <= MAX_OFFSET_SECS).then_some(q as i32)
 }
 
-pub(super) fn is_separator(line: &str) -> Option<Option<String>> {
+pub(crate) fn is_separator(line: &str) -> Option<Option<String>> {
     if !line.starts_with("-----") {
         return None;
     }
@@ -705,7 +705,7 @@ pub(super) fn is_msg_line(s: &str) -> bool {
 /// lower case and no digits, then a colon (French puts a space before it).
 /// Returns the text after the colon for the known headings that old
 /// releases wrote on the same line.
-pub(super) fn heading(line: &str) -> Option<&str> {
+pub(crate) fn heading(line: &str) -> Option<&str> {
     let t = trim_end(line);
     // Most text lines are neither form: no colon at the end, and not the
     // first letter of a known heading.

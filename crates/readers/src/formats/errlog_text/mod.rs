@@ -20,7 +20,9 @@ mod prescan;
 mod source;
 
 pub(crate) use clocks::{ErrlogClocks, display_dir, survey};
+// What the undated message-text reader reads alike.
 use header::*;
+pub(crate) use header::{heading, is_separator, msg_split, parse_header};
 use parser::*;
 use prescan::*;
 pub use source::ErrlogText;

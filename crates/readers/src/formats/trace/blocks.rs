@@ -221,6 +221,7 @@ impl Ready {
                 offset: self.offset,
                 line: r.line,
                 origin: None,
+                undated: false,
             };
             row(meta, start, out.len());
             self.next += 1;

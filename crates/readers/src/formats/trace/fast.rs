@@ -321,6 +321,7 @@ impl TraceSource {
             offset: off.local_minus_utc(),
             line: no,
             origin: None,
+            undated: false,
         })
     }
 

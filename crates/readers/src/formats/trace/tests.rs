@@ -338,6 +338,7 @@ fn slow(inputs: Vec<Input>) -> (Rows, Vec<Facts>) {
             offset: e.ts.offset().local_minus_utc(),
             line: e.line,
             origin: None,
+            undated: false,
         };
         rows.push((m, out));
     }

@@ -20,6 +20,13 @@
 //! agreeing queue manager, channel, user and address, within a second) are
 //! one occurrence citing both; an event no record matches is a refusal of
 //! its own.
+//!
+//! Records without a time (message text pasted without its date, after
+//! every dated event in the merge) are refusals too, apart: one story per
+//! group of its own, never joined to a dated one, never paired with a
+//! trace or an event message by time, titled "time unknown" with `first`
+//! and `last` null. Consecutive undated records of one file that agree
+//! and do not repeat a message id are one refusal (AMQ5534 and AMQ5542).
 
 mod advice;
 mod events;
@@ -113,6 +120,11 @@ const JOIN_MS: i64 = 1000;
 const OTHER: &str = "(other)";
 /// Files remembered per group (to tell whether it is still going on).
 const MAX_FILES: usize = 16;
+/// The thread an undated record without one is read on: its file's
+/// records in order (`record`).
+const UNDATED_THREAD: (u32, u32) = (u32::MAX, u32::MAX);
+/// What a story of records without a time says in its title.
+const TIME_UNKNOWN: &str = " (time unknown)";
 
 /// The values a refusal's records state, first one kept.
 #[derive(Debug, Clone, Default)]
@@ -349,7 +361,12 @@ impl AccessRefused {
                     .collect()
             })
             .unwrap_or_default();
-        let key = e.pid.zip(e.tid).map(|(p, t)| (e.origin.path.clone(), p, t));
+        let undated = e.is_undated();
+        let key = e
+            .pid
+            .zip(e.tid)
+            .or(undated.then_some(UNDATED_THREAD))
+            .map(|(p, t)| (e.origin.path.clone(), p, t));
         let mut facts = Facts::default();
         facts.take(e);
         if let Some(k) = &key
@@ -357,8 +374,15 @@ impl AccessRefused {
         {
             // A record naming another address, user, channel or object is
             // the next refusal, even within the second (a thread refusing
-            // 20 addresses in turn is 20 refusals).
-            if (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS && o.facts.agrees(&facts) {
+            // 20 addresses in turn is 20 refusals). Records without a time
+            // join by order in their file: the next record, unless it says
+            // a message of the refusal again (a second failure).
+            let together = if undated {
+                !o.ids.iter().any(|i| i == id)
+            } else {
+                (e.ts - o.last).num_milliseconds().abs() <= JOIN_MS
+            };
+            if together && o.facts.agrees(&facts) {
                 o.last = e.ts;
                 if m.mechanism.rank() < o.mech.rank() {
                     o.mech = m.mechanism;
@@ -413,9 +437,12 @@ impl AccessRefused {
         let f = &o.facts;
         let who = f.user.as_deref().or(f.appl.as_deref()).unwrap_or("");
         let mut key = String::new();
+        // Refusals without a time are stories of their own.
+        let undated = mqdiag_model::event::is_undated(&o.first);
         crate::passes::parts_key(
             &mut key,
             &[
+                if undated { "undated" } else { "" },
                 o.mech.as_str(),
                 f.qmgr.as_deref().unwrap_or(""),
                 f.channel.as_deref().unwrap_or(""),
@@ -428,7 +455,8 @@ impl AccessRefused {
             Some(i) => *i,
             None if self.stories.len() >= MAX_STORIES => {
                 let mut other = String::new();
-                crate::passes::parts_key(&mut other, &[o.mech.as_str(), OTHER]);
+                let when = if undated { "undated" } else { "" };
+                crate::passes::parts_key(&mut other, &[when, o.mech.as_str(), OTHER]);
                 match self.index.get(&other) {
                     Some(i) => *i,
                     None => {
@@ -462,7 +490,9 @@ impl AccessRefused {
         } else {
             s.latest = o.evidence.into_iter().next();
         }
-        if s.times.len() < MAX_TIMES {
+        // Pairing with traces and event messages goes by these times: an
+        // undated refusal has none.
+        if s.times.len() < MAX_TIMES && !undated {
             s.times.push(o.first);
         }
         if s.files.len() < MAX_FILES {
@@ -717,8 +747,16 @@ impl Pass for AccessRefused {
         crate::passes::Kinds::of(&[Kind::LogRecord, Kind::MqEvent, Kind::MqiCall, Kind::Text, Kind::Entry, Kind::Exit, Kind::ErrorExit])
     }
 
+    /// Undated records are stories apart (see the module docs).
+    fn reads_undated(&self) -> bool {
+        true
+    }
+
     fn observe(&mut self, e: &Event) {
         match e.kind {
+            // Only records: a trace line or event message without a time
+            // could pair with nothing.
+            _ if e.is_undated() && e.kind != Kind::LogRecord => {}
             Kind::LogRecord => self.record(e),
             Kind::MqEvent => self.event(e),
             Kind::MqiCall => self.activity(e),
@@ -802,12 +840,14 @@ impl AccessRefused {
         }
         let clients: Vec<&Client> = s.clients.iter().map(|i| &self.clients[*i]).collect();
         let client_failures: u64 = clients.iter().map(|c| c.failures).sum();
+        let undated = mqdiag_model::event::is_undated(&s.first);
         let mut title = format!(
-            "{}{}: {}, {}",
+            "{}{}: {}, {}{}",
             mech_words(s.mech),
             how,
             parts.join(", "),
-            times(s.occurrences)
+            times(s.occurrences),
+            if undated { TIME_UNKNOWN } else { "" }
         );
         let mut subject = Subject {
             channel: f.channel.clone(),
@@ -827,7 +867,12 @@ impl AccessRefused {
             .iter()
             .map(|p| &**p)
             .chain(s.clients.iter().map(|i| &*self.clients[*i].path));
-        let (severity, lowered) = self.severity(s.last, files, inputs);
+        // How long ago an undated refusal was cannot be told: an error.
+        let (severity, lowered) = if undated {
+            (Severity::Error, None)
+        } else {
+            self.severity(s.last, files, inputs)
+        };
         let mut fd = Finding::new(RULE.id, severity, String::new());
         fd.count = s.occurrences;
         fd.saw(&s.first);
@@ -920,6 +965,10 @@ impl AccessRefused {
         }
         if let Some(o) = &f.options {
             m.set("options", Metric::Str(o.clone()));
+        }
+        if undated {
+            // `first` and `last` are null: this says why.
+            m.set("time", Metric::Str("unknown".to_string()));
         }
         if client_failures > 0 {
             m.set("client_failures", Metric::int(client_failures));
