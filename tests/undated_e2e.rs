@@ -158,6 +158,11 @@ fn a_pasted_connauth_failure_is_its_story_time_unknown() {
     assert_eq!(metric(f, "time"), "unknown");
     assert_eq!(metric(f, "message_id"), "AMQ5534E x1, AMQ5542I x1");
     assert_eq!(evidence_lines(f), [1, 2]);
+    // Rules that measure time are not shown undated records: the pasted
+    // AMQ9208E and AMQ9999E make no channel-error story at an invented time.
+    let v = analyze_json(&[DIR]);
+    assert!(findings(&v, "channel-error").is_empty(), "{v}");
+    assert_eq!(findings(&v, "access-refused").len(), 2);
     // Beside a dated capture: stories apart, the dated one keeps its time.
     let v = analyze_json(&[PAIR, DATED]);
     let all = findings(&v, "access-refused");

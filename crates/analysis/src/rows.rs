@@ -483,6 +483,42 @@ mod tests {
         assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 48 * 200);
     }
 
+    /// Rows without a time come after the dated ones (a time past 2262 is
+    /// still left out), and in no window.
+    #[test]
+    fn undated_rows_come_last_and_in_no_window() {
+        let o = Arc::new(Origin {
+            path: Arc::from("a"),
+            format: mqdiag_readers::formats::trace::FORMAT,
+        });
+        let undated = |line| Event::undated(o.clone(), line, Kind::LogRecord, String::new());
+        let evs = vec![
+            undated(1),
+            ev("2016-05-15T12:00:00+00:00", 2, String::new()),
+            ev("2300-01-01T00:00:00+00:00", 3, String::new()),
+            undated(4),
+            ev("2016-05-15T12:00:01+00:00", 5, String::new()),
+        ];
+        for jobs in [1, 2] {
+            let (lines, infos) = run(evs.clone(), jobs);
+            assert_eq!(lines, [2, 5, 1, 4], "jobs {jobs}");
+            // The row past 2262 only: an undated row before dated ones is
+            // no step back in time.
+            assert_eq!(infos[0].problems.len(), 1, "{:?}", infos[0].problems);
+            assert_eq!(infos[0].problems[0].line, Some(3));
+        }
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Csv));
+        let src: Box<dyn Source> = Box::new(VecSource(evs.into_iter()));
+        let mut m = RowMerged::new(vec![src], spec, 1);
+        let since = DateTime::parse_from_rfc3339("2000-01-01T00:00:00+00:00").ok();
+        let w = TimeWindow {
+            since,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        assert_eq!(m.write_all(&mut out, &w).unwrap(), 2);
+    }
+
     /// Rows left out for their time leave no bytes behind: the others
     /// keep theirs, moved back.
     #[test]

@@ -406,6 +406,28 @@ mod tests {
         e
     }
 
+    /// A record without a time: no time in any row, the merge key after
+    /// every instant.
+    #[test]
+    fn undated_rows_show_no_time() {
+        let mut e = log("AMQ5534E: x", &[]);
+        e.ts = crate::event::undated();
+        let spec = Arc::new(RowSpec::new(TimelineFormat::Jsonl));
+        let mut sink = RowSink::new(spec);
+        let mut out = Vec::new();
+        let meta = sink.event_row(e.clone(), &mut out);
+        assert!(meta.undated);
+        assert_eq!(meta.key, UNDATED_KEY);
+        assert!(String::from_utf8(out).unwrap().starts_with("{\"ts\":null,"));
+        let mut r = RowRenderer::default();
+        let mut out = Vec::new();
+        r.render(TimelineFormat::Csv, &e, &mut out);
+        assert!(out.starts_with(b",,AMQERR01.LOG,1,"));
+        let mut out = Vec::new();
+        r.render(TimelineFormat::Text, &e, &mut out);
+        assert_eq!(out, b"(time unknown)  AMQERR01.LOG:1  AMQ5534E: x\n");
+    }
+
     #[test]
     fn attrs_serialise_as_the_map_built_from_them() {
         let e = log(

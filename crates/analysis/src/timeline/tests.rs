@@ -302,3 +302,111 @@ fn lateness_is_the_real_one_when_the_buffer_was_full() {
     assert_eq!(lateness(1_500_000_000), "1.5 s");
     assert_eq!(lateness(3_600_000_000_000), "3600 s");
 }
+
+fn undated_ev(path: &str, line: u64) -> Event {
+    let o = Arc::new(Origin {
+        path: Arc::from(path),
+        format: mqdiag_readers::formats::trace::FORMAT,
+    });
+    Event::undated(o, line, Kind::LogRecord, String::new())
+}
+
+/// Records without a time come after every dated event, by source (path)
+/// then line, with one job or two alike; an event past 2262 is still
+/// left out and reported, the undated ones are not.
+#[test]
+fn undated_events_come_last_by_file_and_line() {
+    let make = || -> Vec<Box<dyn Source>> {
+        vec![
+            src("a", vec![undated_ev("a", 1), undated_ev("a", 2)]),
+            src(
+                "b",
+                vec![
+                    ev("b", "2016-05-15T12:00:00+00:00", 1),
+                    ev("b", "2300-01-01T00:00:00+00:00", 2),
+                    ev("b", "2016-05-15T12:00:05+00:00", 3),
+                ],
+            ),
+            src("c", vec![undated_ev("c", 7)]),
+        ]
+    };
+    for jobs in [1, 2] {
+        let mut m = Merged::with_jobs(make(), jobs);
+        let mut got = Vec::new();
+        while let Some(e) = m.next_ref() {
+            got.push((e.path().to_string(), e.line, e.is_undated()));
+        }
+        let want = [
+            ("b", 1, false),
+            ("b", 3, false),
+            ("a", 1, true),
+            ("a", 2, true),
+            ("c", 7, true),
+        ];
+        let want: Vec<_> = want
+            .iter()
+            .map(|(p, l, u)| (p.to_string(), *l, *u))
+            .collect();
+        assert_eq!(got, want, "jobs {jobs}");
+        let infos = m.finish();
+        let b = infos.iter().find(|i| i.path == "b").unwrap();
+        assert_eq!(b.problems.len(), 1, "{:?}", b.problems);
+        assert!(
+            infos
+                .iter()
+                .filter(|i| i.path != "b")
+                .all(|i| i.problems.is_empty())
+        );
+    }
+}
+
+#[test]
+fn no_window_contains_an_undated_time() {
+    let u = mqdiag_model::event::undated();
+    assert!(TimeWindow::default().contains(&u));
+    let t = DateTime::parse_from_rfc3339("2000-01-01T00:00:00+00:00").unwrap();
+    for w in [
+        TimeWindow {
+            since: Some(t),
+            ..Default::default()
+        },
+        TimeWindow {
+            until: Some(t),
+            ..Default::default()
+        },
+        TimeWindow {
+            since: Some(t),
+            since_local: true,
+            ..Default::default()
+        },
+    ] {
+        assert!(!w.contains(&u), "{w:?}");
+        let mut infos = vec![FileInfo::new(
+            "p",
+            mqdiag_readers::formats::trace::FORMAT,
+            0,
+        )];
+        infos[0].saw_event(&u);
+        note_undated_left_out(&mut infos, &w);
+        assert_eq!(
+            infos[0].notes,
+            ["1 record(s) without a time left out: a time window cannot contain them"]
+        );
+    }
+}
+
+/// The window's reference time (a time of day's date) is a dated event's,
+/// never the marker's.
+#[test]
+fn the_reference_time_is_never_undated() {
+    let mut m = Merged::new(vec![src("a", vec![undated_ev("a", 1)])]);
+    assert_eq!(m.reference_ts(), None);
+    let mut m = Merged::new(vec![
+        src("a", vec![undated_ev("a", 1)]),
+        src("b", vec![ev("b", "2016-05-15T12:00:00+00:00", 1)]),
+    ]);
+    assert_eq!(
+        m.reference_ts().map(|t| t.to_rfc3339()),
+        Some("2016-05-15T12:00:00+00:00".to_string())
+    );
+}

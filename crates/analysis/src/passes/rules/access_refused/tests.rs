@@ -300,3 +300,52 @@ fn not_authorized_types_by_qualifier_with_user_object_and_options() {
     let csp = out.iter().find(|f| f.title.contains("eve")).unwrap();
     assert_eq!(metric(csp, "mechanism"), Metric::Str("connauth".into()));
 }
+
+/// A CONNAUTH record as pasted without a time, or dated on a thread.
+fn connauth(path: &str, line: u64, at: Option<&str>, id: &'static str) -> Event {
+    let attrs: &[(&'static str, &str)] = match id {
+        "AMQ5534E" => &[("msgid", "AMQ5534E"), ("client_user", "app")],
+        _ => &[("msgid", id), ("connauth_check", "CHCKCLNT(REQDADM)")],
+    };
+    match at {
+        Some(at) => {
+            let mut e = log(path, line, at, id, attrs);
+            e.pid = Some(9);
+            e.tid = Some(1);
+            e
+        }
+        None => {
+            let mut e = log(path, line, "2012-05-04T14:00:00+00:00", id, attrs);
+            e.ts = mqdiag_model::event::undated();
+            e
+        }
+    }
+}
+
+/// Undated records are refusals of their own story: consecutive records
+/// of a file join unless a message repeats; no time is joined, paired or
+/// shown, and the dated refusal of the same user stays apart.
+#[test]
+fn undated_records_are_a_story_apart_time_unknown() {
+    let at = Some("2012-05-04T14:00:00+00:00");
+    let ev = vec![
+        connauth("qmgrs/QM1/errors/AMQERR01.LOG", 10, at, "AMQ5534E"),
+        connauth("qmgrs/QM1/errors/AMQERR01.LOG", 20, at, "AMQ5542I"),
+        connauth("pasted.txt", 1, None, "AMQ5534E"),
+        connauth("pasted.txt", 2, None, "AMQ5542I"),
+        connauth("pasted.txt", 3, None, "AMQ5534E"),
+    ];
+    let out = run(&RULE, &[], &ev);
+    assert_eq!(out.len(), 2, "{out:#?}");
+    let (dated, undated): (Vec<_>, Vec<_>) = out.iter().partition(|f| f.first.is_some());
+    assert_eq!(dated.len(), 1);
+    assert_eq!(dated[0].count, 1);
+    assert!(!dated[0].title.contains("time unknown"));
+    let u = undated[0];
+    assert_eq!((u.first, u.last), (None, None));
+    assert_eq!(u.count, 2, "the repeated AMQ5534E is a second refusal");
+    assert!(u.title.ends_with(" (time unknown)"), "{}", u.title);
+    assert_eq!(metric(u, "time"), Metric::Str("unknown".into()));
+    assert_eq!(metric(u, "mechanism"), Metric::Str("connauth".into()));
+    assert_eq!(u.severity, Severity::Error);
+}
