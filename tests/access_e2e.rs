@@ -269,6 +269,11 @@ fn container_console_refusals() {
         .unwrap();
     assert_eq!(ca["count"], 2);
     assert_eq!(metric(ca, "user"), "app");
+    // Issue 40: the queue manager runmqserver named (`Using queue manager
+    // name: QMC1`) is in both stories' subjects.
+    for f in [chl, ca] {
+        assert_eq!(f["subject"]["qmgr"], "QMC1", "{f:#}");
+    }
     assert!(
         field(ca, "advice").contains("DISPLAY QMGR CONNAUTH"),
         "{}",

@@ -267,3 +267,28 @@ fn inventory_snapshot() {
 fn timeline_snapshot() {
     insta::assert_snapshot!(stdout_of(&["timeline", DIR, "--format", "jsonl"]));
 }
+
+/// The web server's audit records (`"type":"liberty_audit"`) have no
+/// `message`: their text is their `ibm_audit_*` fields, as a `basic`
+/// console writes them (`AUDIT: eventName="..." outcome="..." ...`).
+#[test]
+fn liberty_audit_records_take_their_text_from_their_audit_fields() {
+    let rows = timeline_rows("fixtures/container-audit/console.log");
+    let audit: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["text"].as_str().unwrap().starts_with("AUDIT:"))
+        .collect();
+    assert_eq!(audit.len(), 2, "{rows:?}");
+    assert_eq!(
+        audit[1]["text"],
+        "AUDIT: eventName=\"SECURITY_AUTHN\" outcome=\"failure\" reason.reasonCode=\"401\" \
+         reason.reasonType=\"HTTPS\" initiator.host.address=\"10.254.16.7\" \
+         target.credential.token=\"admin\" target.method=\"POST\" \
+         target.name=\"/ibmmq/rest/v2/login\""
+    );
+    assert!(
+        audit
+            .iter()
+            .all(|r| r["attrs"]["program"] == "mqweb" && r["kind"] == "text")
+    );
+}

@@ -28,7 +28,15 @@
 //!   `ibm_datetime`, `type`, `loglevel`, `message`); mqsimpleauth's records
 //!   (`authservice/mqsimpleauth/src/log.c`: `loglevel`, `ibm_datetime`,
 //!   `ibm_processId`, `host`, `module`, `message`, no `type` and no
-//!   `ibm_processName`). `mirrored` tells them apart.
+//!   `ibm_processName`). `mirrored` tells them apart. A `liberty_audit`
+//!   record has no `message`: its text is its `ibm_audit_*` fields
+//!   (`eventName`, `outcome`, `reason.reasonCode`, `target.name`, ...; a
+//!   whole record in `cmd/runmqserver/logging_test.go`), written as the
+//!   `basic` console writes them (`errlog_json::audit_text`).
+//! * `basic` records name no queue manager: runmqserver's start-up line
+//!   `Using queue manager name: QM1` (`cmd/runmqserver/main.go`) does, and
+//!   the MQ records after it carry that name (a `json` record's
+//!   `ibm_serverName`).
 //!
 //! `kubectl logs --timestamps` puts its own RFC 3339 time before each line;
 //! it is dropped (the message's own time is the one MQ wrote). Lines come
@@ -180,6 +188,20 @@ fn container_text(t: &str) -> bool {
         "Metrics are disabled",
     ];
     liberty_id(t).is_some() || STARTS.iter().any(|s| t.starts_with(s))
+}
+
+/// The queue manager runmqserver's start-up line names (`Using queue
+/// manager name: QM1`, with or without the `runmqserver: ` a console
+/// collector puts before it).
+fn qmgr_named(text: &str) -> Option<&str> {
+    let t = text.strip_prefix("runmqserver: ").unwrap_or(text);
+    let q = t.strip_prefix("Using queue manager name: ")?.trim();
+    // A queue manager name: up to 48 characters of A-Z a-z 0-9 . / _ %.
+    (!q.is_empty()
+        && q.len() <= 48
+        && q.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'_' | b'%')))
+    .then_some(q)
 }
 
 /// The Liberty message id a line starts with (`CWWKT0016I: `, `CWPKI0033E:
@@ -396,6 +418,10 @@ struct BasicFile {
     first_orphan: Option<u64>,
     bad_times: u64,
     memo: catalog::Memo,
+    /// The queue manager runmqserver named (`Using queue manager name:
+    /// QM1`, `cmd/runmqserver/main.go`): the `basic` console's records name
+    /// none, where a `json` one's say it in `ibm_serverName`.
+    qmgr: Option<String>,
 }
 
 /// The `basic` variant's specifics for `LineSource`.
@@ -572,8 +598,20 @@ impl BasicFile {
             ctx.info.set_offset(*ts.offset(), "data");
         }
         let mut event = match mq_message(rest) {
-            Some((id, body)) => mq_event(&mut run.memo, ctx, ts, no, id, body, rest),
+            Some((id, body)) => {
+                let mut e = mq_event(&mut run.memo, ctx, ts, no, id, body, rest);
+                if let Some(q) = &run.qmgr
+                    && e.get(Key::Qmgr).is_none()
+                {
+                    e.set(Key::Qmgr, q);
+                }
+                e
+            }
             None => {
+                if let Some(q) = qmgr_named(rest) {
+                    run.qmgr = Some(q.to_string());
+                    ctx.info.qmgr.get_or_insert_with(|| q.to_string());
+                }
                 let mut e = Event::new(ts, ctx.origin.clone(), no, Kind::Text, rest.to_string());
                 // The web server's messages (`CWPKI0033E: ...`) and audit
                 // records (`AUDIT: eventName=...`, `formatBasic` in
@@ -745,6 +783,26 @@ mod tests {
             let s = String::from_utf8(s).unwrap();
             assert_eq!(rfc3339(&s), DateTime::parse_from_rfc3339(&s), "{s}");
         }
+    }
+
+    /// runmqserver names the queue manager once; the `basic` records after
+    /// it carry it (as a `json` record's `ibm_serverName` does).
+    #[test]
+    fn basic_records_carry_the_queue_manager_runmqserver_named() {
+        let text = "2024-07-09T08:15:01.000Z AMQ5534E: User ID 'x' authentication failed\n\
+            2024-07-09T08:15:02.118Z runmqserver: Using queue manager name: QMC1\n\
+            2024-07-09T08:30:10.002Z AMQ5534E: User ID 'app' authentication failed\n";
+        let (evs, infos) = read(text);
+        assert_eq!(evs[0].get(Key::Qmgr), None);
+        assert_eq!(evs[1].get(Key::Qmgr), None, "a text line: as written");
+        assert_eq!(evs[2].get(Key::Qmgr), Some("QMC1"));
+        assert_eq!(infos[0].qmgr.as_deref(), Some("QMC1"));
+        assert_eq!(
+            qmgr_named("Using queue manager name: QM.A_1"),
+            Some("QM.A_1")
+        );
+        assert_eq!(qmgr_named("Using queue manager name: two words"), None);
+        assert_eq!(qmgr_named("runmqserver: Started queue manager"), None);
     }
 
     #[test]
