@@ -313,8 +313,8 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         &opts.window,
         &mut Feed {
             watch,
-            each: |e: &Event| {
-                if e.is_undated() {
+            each: |e: &Event, undated: bool| {
+                if undated {
                     for &i in &pass_routes[e.kind as usize] {
                         if undated_ok[i] {
                             passes[i].observe(e);
@@ -394,7 +394,7 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
 }
 
 /// The passes, the hooks and the caller's watch, fed in that order.
-struct Feed<'a, F: FnMut(&Event)> {
+struct Feed<'a, F: FnMut(&Event, bool)> {
     watch: &'a mut dyn Watch,
     each: F,
     hooks: &'a mut Vec<Box<dyn Hook>>,
@@ -402,16 +402,18 @@ struct Feed<'a, F: FnMut(&Event)> {
     hook_routes: &'a [Vec<usize>],
 }
 
-impl<F: FnMut(&Event)> Watch for Feed<'_, F> {
+impl<F: FnMut(&Event, bool)> Watch for Feed<'_, F> {
     fn window(&mut self, w: &TimeWindow) {
         self.watch.window(w);
     }
     fn event(&mut self, e: &Event) {
-        (self.each)(e);
+        // Asked once per event; `each` is told.
+        let undated = e.is_undated();
+        (self.each)(e, undated);
         // A record without a time is for the passes alone (`each` picks
         // which): hooks and the caller's watch (charts, message counts)
         // place events in time.
-        if e.is_undated() {
+        if undated {
             return;
         }
         for &i in &self.hook_routes[e.kind as usize] {
@@ -489,8 +491,8 @@ pub fn count_calls(
     let mut feed = Feed {
         watch,
         // MQI calls are timed: a record without a time is none.
-        each: |e: &Event| {
-            if !e.is_undated() {
+        each: |e: &Event, undated: bool| {
+            if !undated {
                 calls.observe(e)
             }
         },

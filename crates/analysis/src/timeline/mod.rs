@@ -969,8 +969,11 @@ impl TimeWindow {
     /// (`event::undated`) cannot be shown to be in one: only when no
     /// window is set (`note_undated_left_out` tells the files').
     pub fn contains(&self, t: &Ts) -> bool {
+        if !self.is_set() {
+            return true;
+        }
         if mqdiag_model::event::is_undated(t) {
-            return !self.is_set();
+            return false;
         }
         self.since
             .is_none_or(|s| window_key(t, self.since_local) >= window_key(&s, self.since_local))

@@ -22,7 +22,8 @@ const MAX_EVENT_REFUSALS: usize = 100_000;
 impl AccessRefused {
     /// An event message of a refusal: Not Authorized or Channel Blocked.
     pub(super) fn event(&mut self, e: &Event) {
-        let Some((mech, id)) = event_refusal(e) else {
+        // Paired by time with records: one without a time cannot be.
+        let Some((mech, id)) = event_refusal(e).filter(|_| !e.is_undated()) else {
             return;
         };
         let mut facts = Facts::default();

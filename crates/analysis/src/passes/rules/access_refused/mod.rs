@@ -626,6 +626,12 @@ impl AccessRefused {
         channel: Option<String>,
         conname: Option<String>,
     ) {
+        // Only records are read without a time (`reads_undated`): a
+        // client's failure without one could pair with nothing. Asked
+        // here, of the few failures, not of every trace line.
+        if e.is_undated() {
+            return;
+        }
         let mut k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
         let mut other = None;
         if self.clients.len() >= MAX_CLIENTS && !self.client_index.contains_key(&k) {
@@ -754,9 +760,6 @@ impl Pass for AccessRefused {
 
     fn observe(&mut self, e: &Event) {
         match e.kind {
-            // Only records: a trace line or event message without a time
-            // could pair with nothing.
-            _ if e.is_undated() && e.kind != Kind::LogRecord => {}
             Kind::LogRecord => self.record(e),
             Kind::MqEvent => self.event(e),
             Kind::MqiCall => self.activity(e),
