@@ -215,3 +215,41 @@ pub(crate) fn mirrored(
         None => None,
     }
 }
+
+/// The `ibm_audit_*` fields of the web server's (Liberty's) audit records
+/// that say what happened, in the order mq-container's `basic` console
+/// writes them (`AUDIT: eventName="SECURITY_AUTHN" ... outcome="success"
+/// ...`, `formatBasic` in `cmd/runmqserver/logging.go`; the record's keys
+/// as its `logging_test.go` shows a `"type":"liberty_audit"` record, and as
+/// Open Liberty's audit events name them: `eventName`, `outcome`,
+/// `reason.reasonCode`, `initiator.host.address`, `target.name`, ...).
+const AUDIT_FIELDS: &[&str] = &[
+    "eventName",
+    "outcome",
+    "reason.reasonCode",
+    "reason.reasonType",
+    "initiator.host.address",
+    "target.credential.token",
+    "target.method",
+    "target.name",
+];
+
+/// The text of a `liberty_audit` record (which has no `message`) from its
+/// `ibm_audit_*` fields: `AUDIT: eventName="SECURITY_AUTHN"
+/// outcome="success" ...`, as a `basic` console shows it. Such records are
+/// few: read again with serde_json, apart from the keys every record is
+/// asked for.
+pub(crate) fn audit_text(line: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
+    let o = v.as_object()?;
+    let mut t = String::from("AUDIT:");
+    for f in AUDIT_FIELDS {
+        let val = match o.get(&format!("ibm_audit_{f}")) {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            None | Some(serde_json::Value::Null) => continue,
+            Some(other) => other.to_string(),
+        };
+        t.push_str(&format!(" {f}=\"{val}\""));
+    }
+    (t.len() > "AUDIT:".len()).then_some(t)
+}

@@ -32,7 +32,7 @@
 //!   record has no `message`: its text is its `ibm_audit_*` fields
 //!   (`eventName`, `outcome`, `reason.reasonCode`, `target.name`, ...; a
 //!   whole record in `cmd/runmqserver/logging_test.go`), written as the
-//!   `basic` console writes them (`errlog_json::audit_text`).
+//!   `basic` console writes them (`console::audit_text`).
 //! * `basic` records name no queue manager: runmqserver's start-up line
 //!   `Using queue manager name: QM1` (`cmd/runmqserver/main.go`) does, and
 //!   the MQ records after it carry that name (a `json` record's

@@ -405,44 +405,6 @@ fn member<'m>(members: &'m [(Cow<'_, str>, Lean<'_>)], k: &str) -> Option<&'m st
     best.and_then(|(_, v)| v.text()).filter(|s| !s.is_empty())
 }
 
-/// The `ibm_audit_*` fields of the web server's (Liberty's) audit records
-/// that say what happened, in the order mq-container's `basic` console
-/// writes them (`AUDIT: eventName="SECURITY_AUTHN" ... outcome="success"
-/// ...`, `formatBasic` in `cmd/runmqserver/logging.go`; the record's keys
-/// as its `logging_test.go` shows a `"type":"liberty_audit"` record, and as
-/// Open Liberty's audit events name them: `eventName`, `outcome`,
-/// `reason.reasonCode`, `initiator.host.address`, `target.name`, ...).
-const AUDIT_FIELDS: &[&str] = &[
-    "eventName",
-    "outcome",
-    "reason.reasonCode",
-    "reason.reasonType",
-    "initiator.host.address",
-    "target.credential.token",
-    "target.method",
-    "target.name",
-];
-
-/// The text of a `liberty_audit` record (which has no `message`) from its
-/// `ibm_audit_*` fields: `AUDIT: eventName="SECURITY_AUTHN"
-/// outcome="success" ...`, as a `basic` console shows it. Such records are
-/// few: read again with serde_json, apart from the keys every record is
-/// asked for.
-fn audit_text(line: &str) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
-    let o = v.as_object()?;
-    let mut t = String::from("AUDIT:");
-    for f in AUDIT_FIELDS {
-        let val = match o.get(&format!("ibm_audit_{f}")) {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            None | Some(serde_json::Value::Null) => continue,
-            Some(other) => other.to_string(),
-        };
-        t.push_str(&format!(" {f}=\"{val}\""));
-    }
-    (t.len() > "AUDIT:".len()).then_some(t)
-}
-
 /// The keys `record` reads (lower case). `Members` finds them all in one
 /// pass over an object: a record is asked for some thirty keys, and
 /// scanning its twenty members for each was a third of reading it.
@@ -908,7 +870,7 @@ impl LineFormat for ErrlogJson {
             // The web server's audit records have no `message`.
             if e.text.is_empty()
                 && key!(found, "type") == Some("liberty_audit")
-                && let Some(t) = audit_text(&line)
+                && let Some(t) = super::console::audit_text(&line)
             {
                 e.text = t;
             }

@@ -361,11 +361,14 @@ fn a_record_cut_in_its_time_takes_the_collectors() {
 fn audit_records_text_from_their_audit_fields() {
     let line = r#"{"ibm_audit_target.name":"/ibmmq/console/","ibm_audit_outcome":"success","ibm_audit_eventName":"SECURITY_AUTHN","ibm_audit_reason.reasonCode":200,"ibm_datetime":"2025-05-29T12:08:24.057Z","type":"liberty_audit"}"#;
     assert_eq!(
-        audit_text(line).as_deref(),
+        crate::formats::console::audit_text(line).as_deref(),
         Some(
             r#"AUDIT: eventName="SECURITY_AUTHN" outcome="success" reason.reasonCode="200" target.name="/ibmmq/console/""#
         )
     );
-    assert_eq!(audit_text(r#"{"type":"liberty_audit"}"#), None);
-    assert_eq!(audit_text("not json"), None);
+    assert_eq!(
+        crate::formats::console::audit_text(r#"{"type":"liberty_audit"}"#),
+        None
+    );
+    assert_eq!(crate::formats::console::audit_text("not json"), None);
 }
