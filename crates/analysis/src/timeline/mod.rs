@@ -102,6 +102,17 @@ impl<T> Order<T> {
         Some((k, t))
     }
 
+    /// Once nothing more will come: each held item made as small as it
+    /// can be (`shrink`), and the deque no larger than they need. A merge
+    /// of many small files holds every file's last items until their
+    /// turn: 20,000 one-record error logs held 2.5 KB each in room left
+    /// for records still to come.
+    pub(crate) fn compact(&mut self, shrink: impl FnMut(&mut T)) {
+        let mut shrink = shrink;
+        self.buf.iter_mut().for_each(|(_, t)| shrink(t));
+        self.buf.shrink_to_fit();
+    }
+
     /// Whether an item with this key would come too late to be put in order.
     pub(crate) fn is_late(&self, k: i64) -> bool {
         k < self.released
@@ -278,6 +289,7 @@ impl Reordered {
                 let Some(e) = self.src.as_mut().and_then(|s| s.next_event()) else {
                     if let Some(s) = self.src.take() {
                         self.infos = s.finish();
+                        self.order.compact(Event::shrink_to_fit);
                     }
                     break;
                 };
@@ -384,6 +396,10 @@ impl Producer for Reordered {
             let Some(e) = self.next_event() else { break };
             got += e.approx_bytes();
             b.events.push(e);
+        }
+        if self.src.is_none() {
+            // The source's last batch waits for its turn at the merge.
+            b.events.shrink_to_fit();
         }
     }
     fn finish(self) -> Vec<FileInfo> {

@@ -302,3 +302,19 @@ fn lateness_is_the_real_one_when_the_buffer_was_full() {
     assert_eq!(lateness(1_500_000_000), "1.5 s");
     assert_eq!(lateness(3_600_000_000_000), "3600 s");
 }
+
+#[test]
+fn a_source_that_ended_holds_its_last_events_in_no_more_room_than_they_need() {
+    let mut e = ev("a", "2016-05-15T12:00:00+00:00", 1);
+    // As a reader builds a record: room for the largest.
+    e.text = String::with_capacity(4096);
+    e.text
+        .push_str("AMQ9999E: Channel 'A' to host 'h' ended abnormally.");
+    let mut r = Reordered::new(src("a", vec![e]));
+    let mut batch = EventBatch::default();
+    r.fill(&mut batch, 16, 1 << 20);
+    assert_eq!(batch.events.len(), 1);
+    let got = &batch.events[0];
+    assert_eq!(got.text.capacity(), got.text.len());
+    assert_eq!(batch.events.capacity(), 1);
+}

@@ -454,6 +454,8 @@ impl<F: LineFormat> LineSource<F> {
         if let Some(l) = &lines {
             super::raise_bytes(&mut info, l.bytes_read());
         }
+        // Mostly one file a source: no room for four rows of it.
+        self.done.reserve_exact(1);
         self.done.push(info);
     }
 }
