@@ -757,6 +757,12 @@ impl<P: Producer> Merge<P> {
                 return Some(k);
             }
             if f.done {
+                // Its last events were taken: their memory and its
+                // channel's go now, not when the merge ends (50,000
+                // one-record files held all of theirs to the end).
+                f.cur.reset();
+                f.cur = P::Batch::default();
+                f.rx = None;
                 return None;
             }
             if let Some(p) = f.local.as_mut() {

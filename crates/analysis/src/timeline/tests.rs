@@ -318,3 +318,27 @@ fn a_source_that_ended_holds_its_last_events_in_no_more_room_than_they_need() {
     assert_eq!(got.text.capacity(), got.text.len());
     assert_eq!(batch.events.capacity(), 1);
 }
+
+#[test]
+fn a_source_whose_events_were_all_taken_holds_none_of_them() {
+    for jobs in [1, 2] {
+        let a = src("a", vec![ev("a", "2016-05-15T12:00:00+00:00", 1)]);
+        let b = src(
+            "b",
+            vec![
+                ev("b", "2016-05-15T12:00:01+00:00", 1),
+                ev("b", "2016-05-15T12:00:02+00:00", 2),
+            ],
+        );
+        let mut m = Merge::start(vec![reordered(a, 2), reordered(b, 2)], jobs);
+        // a's one event, then b's first: a is done.
+        for _ in 0..2 {
+            let i = m.top().expect("an event");
+            m.batch(i).pos += 1;
+            m.advance_top();
+        }
+        assert_eq!(m.feeds[0].cur.events.capacity(), 0, "jobs {jobs}");
+        assert!(m.feeds[0].rx.is_none());
+        assert_eq!(m.top(), Some(1));
+    }
+}
