@@ -95,7 +95,7 @@ fn worker_pool_gives_the_same_order() {
 
 /// A pool of these sources with no workers, and each source's channel.
 fn bare_pool(files: &[&str]) -> (Pool<Reordered>, Vec<Receiver<Msg<EventBatch>>>) {
-    let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::channel()).unzip();
+    let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::sync_channel(4)).unzip();
     let evs = |f: &str| {
         (0..50)
             .map(|i| ev(f, &format!("2016-05-15T12:00:{i:02}+00:00"), i))
