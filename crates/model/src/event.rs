@@ -15,6 +15,7 @@
 //! | `flag` | trace | `*` in the flag column |
 //! | `unmatched` | trace | `true` on an exit with no entry seen |
 //! | `dump_of` | trace | line of the record a dump row belongs to |
+//! | `stamped` | trace | the time as written, on a record stamped up to 1 s before its thread's latest (the event is placed at that latest time) |
 //! | `msgid` | error log, CSQX, JSON log | `AMQ9788W`, `CSQX209E` (with severity letter) |
 //! | `severity` | error log | `I`, `W`, `E`, `S`, `T` |
 //! | `channel`, `host`, `address`, `port`, `qmgr`, `program`, `user` | error log, CSQX, SMF (`channel`, `qmgr`, `user` = WTID `MVS_UserId`) | as the names say; `address` is an IP or CONNAME |
