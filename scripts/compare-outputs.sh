@@ -7,6 +7,11 @@
 # Prints IDENTICAL, or the files that differ (kept in the folder it names).
 set -uo pipefail
 old=$1 new=$2 input=$3
+# Two binaries failing alike on a missing input would compare identical.
+if [ ! -e "$input" ]; then
+    echo "compare-outputs: no such input: $input" >&2
+    exit 2
+fi
 out=$(mktemp -d "${TMPDIR:-/tmp}/mqdiag-compare.XXXX")
 mkdir -p "$out/a" "$out/b"
 run() { # NAME ARGS...

@@ -8,6 +8,7 @@ scale, for measuring peak memory, time and output size by hand:
     scripts/make-hostile.py bigfdc  DIR MB          # one FDC file of repeated reports
     scripts/make-hostile.py small   DIR N           # N small error logs, one record each
     scripts/make-hostile.py far     DIR N           # N error-log records dated past 2262
+    scripts/make-hostile.py addresses DIR N         # N error-log records, N hosts and addresses
 
 then for example
 
@@ -166,6 +167,16 @@ def small(d, n):
             f.write(errlog_record(i))
 
 
+def addresses(d, n):
+    """One error log of `n` records, each from an address and a host name
+    of its own (`--redact` learns and replaces every one)."""
+    with open(os.path.join(d, "AMQERR01.LOG"), "w") as f:
+        for i in range(n):
+            r = errlog_record(i)
+            a = f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}"
+            f.write(r.replace(f"'192.0.2.{i % 250 + 1}'", f"'app{i:07}.example.com ({a})'"))
+
+
 def far(d, n):
     """One error log of `n` records dated in 2300 (past the nanosecond
     range of 64-bit instants)."""
@@ -179,7 +190,8 @@ def main():
         sys.exit(__doc__)
     what, d, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     os.makedirs(d, exist_ok=True)
-    make = {"pids": pids, "threads": threads, "fdcs": fdcs, "bigfdc": bigfdc, "small": small, "far": far}
+    make = {"pids": pids, "threads": threads, "fdcs": fdcs, "bigfdc": bigfdc, "small": small, "far": far,
+            "addresses": addresses}
     make[what](d, n, *sys.argv[4:])
 
 

@@ -15,6 +15,7 @@
 //! | `flag` | trace | `*` in the flag column |
 //! | `unmatched` | trace | `true` on an exit with no entry seen |
 //! | `dump_of` | trace | line of the record a dump row belongs to |
+//! | `stamped` | trace | the time as written, on a record stamped up to 1 s before its thread's latest (the event is placed at that latest time) |
 //! | `msgid` | error log, CSQX, JSON log | `AMQ9788W`, `CSQX209E` (with severity letter) |
 //! | `severity` | error log | `I`, `W`, `E`, `S`, `T` |
 //! | `channel`, `host`, `address`, `port`, `qmgr`, `program`, `user` | error log, CSQX, SMF (`channel`, `qmgr`, `user` = WTID `MVS_UserId`) | as the names say; `address` is an IP or CONNAME |
@@ -517,6 +518,16 @@ pub fn spare_copy(s: &str) -> String {
 }
 
 impl Event {
+    /// Gives back the room its text and attributes were built with (a
+    /// reader reserves for the largest record): for an event that waits
+    /// long, as the last events of each of 100,000 small files do in a
+    /// merge.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.attrs.keys.shrink_to_fit();
+        self.attrs.values.shrink_to_fit();
+    }
+
     /// Hands the event's text and attribute buffers to this thread's spare
     /// buffers (`spare_text`, `Attrs::spare`); the rest is dropped.
     pub fn recycle(self) {

@@ -29,6 +29,10 @@ pub(crate) struct Filtered<'a> {
     pub(crate) held: Option<&'a [u8]>,
     /// The line's own output; `None` when it is held, or ended `held`.
     pub(crate) line: Option<&'a [u8]>,
+    /// The length of the RFC 3339 time (`console::stamp_len`) that `line`
+    /// starts with, followed by a blank, when the filter measured it: the
+    /// reader need not measure it again (`LineMeta::stamp`).
+    pub(crate) stamp: Option<usize>,
 }
 
 pub(crate) struct LineReader<R: Read> {
@@ -68,6 +72,8 @@ pub(crate) struct LineMeta {
     pub(crate) truncated: bool,
     /// The line had no line end (last line of a truncated file).
     pub(crate) unterminated: bool,
+    /// A filter's `Filtered::stamp` for the line (`None`: not measured).
+    pub(crate) stamp: Option<usize>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -222,6 +228,7 @@ impl<R: Read> LineReader<R> {
                 full_len: line.len(),
                 truncated: false,
                 unterminated: false,
+                stamp: None,
             };
             return Ok(Some((meta, line)));
         }
@@ -272,6 +279,7 @@ impl<R: Read> LineReader<R> {
             full_len,
             truncated: full_len > self.buf.len(),
             unterminated: !found_nl,
+            stamp: None,
         };
         Ok(Some((meta, &self.buf)))
     }

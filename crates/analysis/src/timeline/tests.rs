@@ -95,7 +95,7 @@ fn worker_pool_gives_the_same_order() {
 
 /// A pool of these sources with no workers, and each source's channel.
 fn bare_pool(files: &[&str]) -> (Pool<Reordered>, Vec<Receiver<Msg<EventBatch>>>) {
-    let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::channel()).unzip();
+    let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::sync_channel(4)).unzip();
     let evs = |f: &str| {
         (0..50)
             .map(|i| ev(f, &format!("2016-05-15T12:00:{i:02}+00:00"), i))
@@ -409,4 +409,44 @@ fn the_reference_time_is_never_undated() {
         m.reference_ts().map(|t| t.to_rfc3339()),
         Some("2016-05-15T12:00:00+00:00".to_string())
     );
+}
+
+#[test]
+fn a_source_that_ended_holds_its_last_events_in_no_more_room_than_they_need() {
+    let mut e = ev("a", "2016-05-15T12:00:00+00:00", 1);
+    // As a reader builds a record: room for the largest.
+    e.text = String::with_capacity(4096);
+    e.text
+        .push_str("AMQ9999E: Channel 'A' to host 'h' ended abnormally.");
+    let mut r = Reordered::new(src("a", vec![e]));
+    let mut batch = EventBatch::default();
+    r.fill(&mut batch, 16, 1 << 20);
+    assert_eq!(batch.events.len(), 1);
+    let got = &batch.events[0];
+    assert_eq!(got.text.capacity(), got.text.len());
+    assert_eq!(batch.events.capacity(), 1);
+}
+
+#[test]
+fn a_source_whose_events_were_all_taken_holds_none_of_them() {
+    for jobs in [1, 2] {
+        let a = src("a", vec![ev("a", "2016-05-15T12:00:00+00:00", 1)]);
+        let b = src(
+            "b",
+            vec![
+                ev("b", "2016-05-15T12:00:01+00:00", 1),
+                ev("b", "2016-05-15T12:00:02+00:00", 2),
+            ],
+        );
+        let mut m = Merge::start(vec![reordered(a, 2), reordered(b, 2)], jobs);
+        // a's one event, then b's first: a is done.
+        for _ in 0..2 {
+            let i = m.top().expect("an event");
+            m.batch(i).pos += 1;
+            m.advance_top();
+        }
+        assert_eq!(m.feeds[0].cur.events.capacity(), 0, "jobs {jobs}");
+        assert!(m.feeds[0].rx.is_none());
+        assert_eq!(m.top(), Some(1));
+    }
 }

@@ -268,7 +268,7 @@ pub(super) fn values(
                 }
             }
             Shape::Number => bare_number(text, &quoted),
-            Shape::Channel | Shape::Name => None,
+            Shape::Channel | Shape::Name | Shape::Program => None,
         };
         match v {
             Some(v) => out.push((attr, v)),
@@ -281,6 +281,7 @@ pub(super) fn values(
         let v = match shape {
             Shape::Channel => first(&[Kind::Name], &mut used),
             Shape::Host | Shape::Name => first(&[Kind::Name, Kind::Word], &mut used),
+            Shape::Program => first(&[Kind::Name, Kind::Word, Kind::Other], &mut used),
             _ => None,
         };
         if let Some(v) = v {
@@ -367,5 +368,21 @@ mod tests {
         // A value a pattern already took (the channel) is not the host.
         let v = values("Kanal 'C.1' Host 'h1'", &wanted[1..], &["C.1"]);
         assert_eq!(v, [("hostspec", "h1".into())]);
+    }
+
+    #[test]
+    fn a_program_may_be_a_path_with_spaces() {
+        let wanted = [("client_user", Shape::Name), ("appl", Shape::Program)];
+        let v = values("ID 'app' 'C:\\Program Files\\x.exe'", &wanted, &[]);
+        assert_eq!(
+            v,
+            [
+                ("client_user", "app".into()),
+                ("appl", "C:\\Program Files\\x.exe".into())
+            ]
+        );
+        // A user id is never a path.
+        let v = values("'C:\\Program Files\\x.exe'", &wanted[..1], &[]);
+        assert_eq!(v, []);
     }
 }

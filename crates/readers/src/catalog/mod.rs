@@ -80,6 +80,10 @@ pub(crate) enum Shape {
     /// queue manager): an MQ-name or one-word value, in the English
     /// template's order among the names.
     Name,
+    /// A program as MQ names it: a name, or a path with spaces and
+    /// backslashes (`Sphere MQ\bin64\amqsputc.exe` in IBM's AMQ5540
+    /// technotes), in the template's order among the names.
+    Program,
 }
 
 /// One value of a message. `attr` is an event attribute name, or one of the

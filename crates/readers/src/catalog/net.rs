@@ -72,43 +72,46 @@ fn byte_at(b: &[u8], c: u8) -> Option<usize> {
 /// `cafe` or an anonymised `10.1.2.999` is not an address, so it is never
 /// taken for the peer's IP or turned into a reverse look-up.
 pub fn is_ip(s: &str) -> bool {
-    let s = s
-        .strip_prefix('[')
-        .and_then(|s| s.strip_suffix(']'))
-        .unwrap_or(s);
-    let b = s.as_bytes();
-    if b.contains(&b':') {
-        // IPv6 (rare): the standard parser.
-        return b
-            .iter()
-            .all(|&c| c.is_ascii_hexdigit() || c == b'.' || c == b':')
-            && s.parse::<std::net::Ipv6Addr>().is_ok();
+    // Every record of a busy log asks this of an address or two: bytes
+    // and plain loops (an iterator chain and a `str` search cost ten
+    // times the answer).
+    let b = match s.as_bytes() {
+        [b'[', inner @ .., b']'] => inner,
+        b => b,
+    };
+    if is_ipv4(b) {
+        return true;
     }
-    is_ipv4(b)
+    // IPv6 (rare): the standard parser.
+    memchr::memchr(b':', b).is_some()
+        && b.iter()
+            .all(|&c| c.is_ascii_hexdigit() || c == b'.' || c == b':')
+        && std::str::from_utf8(b).is_ok_and(|v| v.parse::<std::net::Ipv6Addr>().is_ok())
 }
 
 /// What `Ipv4Addr`'s parser accepts: four dot-separated octets of one to
 /// three digits, 0 to 255, no leading zero.
 fn is_ipv4(b: &[u8]) -> bool {
-    let (mut octets, mut value, mut digits, mut lead_zero) = (0, 0u32, 0, false);
-    for &c in b.iter().chain(Some(&b'.')) {
-        match c {
-            b'0'..=b'9' => {
-                lead_zero |= digits == 1 && value == 0;
-                value = value * 10 + u32::from(c - b'0');
-                digits += 1;
-                if digits > 3 || lead_zero {
-                    return false;
-                }
+    if !(7..=15).contains(&b.len()) {
+        return false;
+    }
+    let (mut dots, mut value, mut digits) = (0, 0u32, 0);
+    for &c in b {
+        if c.is_ascii_digit() {
+            // A leading zero (`01`), or a fourth digit.
+            if (digits == 1 && value == 0) || digits == 3 {
+                return false;
             }
-            b'.' if digits > 0 && value <= 255 && octets < 4 => {
-                octets += 1;
-                (value, digits) = (0, 0);
-            }
-            _ => return false,
+            value = value * 10 + u32::from(c - b'0');
+            digits += 1;
+        } else if c == b'.' && digits > 0 && value <= 255 && dots < 3 {
+            dots += 1;
+            (value, digits) = (0, 0);
+        } else {
+            return false;
         }
     }
-    octets == 4
+    dots == 3 && digits > 0 && value <= 255
 }
 
 #[cfg(test)]

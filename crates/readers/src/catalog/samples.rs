@@ -88,6 +88,21 @@ const PAIRS: &[Pair] = &[
         inserts: &[("CommentInsert3", "QM1")],
     },
     Pair {
+        id: "AMQ5540",
+        // Both from IBM's technotes on this failure: the English record of
+        // swg21680930 and the Japanese one of swg21651526, which quotes
+        // the record as the log wrapped it (inside a word) and was read
+        // here only up to its summary's last words ("...を提供しま").
+        english: "Application 'Sphere MQ\\bin64\\amqsputc.exe' did not supply a user ID and \
+                  password. The queue manager is configured to require a user ID and password, \
+                  but none was supplied.",
+        other: &[(
+            "ja",
+            "アプリケーション 'Sphere MQ\\bin64\\amqsputc.exe' はユーザー ID とパ\nスワードを提供しま",
+        )],
+        inserts: &[],
+    },
+    Pair {
         id: "AMQ9001",
         english: "Channel 'TO.QM2' ended normally. Channel 'TO.QM2' to host \
                   'qm2host (10.0.0.2)(1414)' ended normally. None.",
@@ -146,9 +161,9 @@ const NOT_COVERED: &[&str] = &[
     "AMQ9259", "AMQ9271", "AMQ9503", "AMQ9507", "AMQ9508", "AMQ9513", "AMQ9519", "AMQ9520",
     "AMQ9524", "AMQ9526", "AMQ9544", "AMQ7463", "AMQ9558", "AMQ9999", "AMQ9780", "AMQ9631",
     "AMQ9633", "AMQ9635", "AMQ9636", "AMQ9637", "AMQ9638", "AMQ9639", "AMQ9641", "AMQ9642",
-    "AMQ9643", "AMQ9660", "AMQ9665", "AMQ9776", "AMQ9777", "AMQ5534", "AMQ5540", "AMQ5541",
-    "AMQ5542", "AMQ9557", "AMQ8077", "AMQ6184", "AMQ6118", "AMQ6119", "AMQ6125", "AMQ5806",
-    "AMQ6287", "AMQ7467", "AMQ7468", "AMQ9542",
+    "AMQ9643", "AMQ9660", "AMQ9665", "AMQ9776", "AMQ9777", "AMQ5534", "AMQ5541", "AMQ5542",
+    "AMQ9557", "AMQ8077", "AMQ6184", "AMQ6118", "AMQ6119", "AMQ6125", "AMQ5806", "AMQ6287",
+    "AMQ7467", "AMQ7468", "AMQ9542",
     // The German record is real (beats), the English wording was not
     // found in a source here.
     "AMQ5041",

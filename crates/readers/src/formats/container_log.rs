@@ -76,9 +76,16 @@ fn cut_stamp(line: &str) -> bool {
 
 /// A `basic` line: its time and the text after it.
 fn basic_line(line: &str) -> Option<(&str, &str)> {
+    basic_line_measured(line, None)
+}
+
+/// `basic_line`, the length of the time `line` starts with given when a
+/// wrapper measured it already (`LineMeta::stamp`).
+fn basic_line_measured(line: &str, measured: Option<usize>) -> Option<(&str, &str)> {
+    debug_assert!(measured.is_none() || measured == stamp_len(line.as_bytes()));
     // `strip_kubectl_stamp`, then the time and text of what is left, with
     // each time measured once.
-    let n = stamp_len(line.as_bytes())?;
+    let n = measured.or_else(|| stamp_len(line.as_bytes()))?;
     let rest = line[n..].strip_prefix(' ')?;
     if rest.starts_with('{') {
         return None;
@@ -443,8 +450,10 @@ impl LineFormat for Basic {
         let line = &mut self.line;
         line.clear();
         line.push_str(&decode_line(bytes).0);
-        let (truncated, full_len, cut_len) = (meta.truncated, meta.full_len, bytes.len());
-        if meta.unterminated && basic_line(line).is_none() {
+        let cut_len = bytes.len();
+        // What the wrapper measured holds for the decoded line: a time is
+        // ASCII, which decoding keeps.
+        if meta.unterminated && basic_line_measured(line, meta.stamp).is_none() {
             // The file ends inside a line (copied while being written).
             ctx.info.problem(
                 ProblemCode::CutFile,
@@ -455,7 +464,7 @@ impl LineFormat for Basic {
             );
         } else {
             run.line_at = meta.offset;
-            run.line_step(ctx, no, line, truncated, full_len, cut_len);
+            run.line_step(ctx, meta, line, cut_len);
         }
     }
 
@@ -493,16 +502,11 @@ impl BasicFile {
         }
     }
 
-    fn line_step(
-        &mut self,
-        ctx: &mut FileCtx,
-        no: u64,
-        text: &str,
-        truncated: bool,
-        full_len: usize,
-        cut_len: usize,
-    ) {
+    fn line_step(&mut self, ctx: &mut FileCtx, meta: LineMeta, text: &str, cut_len: usize) {
+        let (no, measured) = (meta.no, meta.stamp);
+        let (truncated, full_len) = (meta.truncated, meta.full_len);
         let run = self;
+        // A measured time starts the line: no byte-order mark before it.
         let text = text.trim_start_matches('\u{feff}');
         if text.trim().is_empty() {
             return;
@@ -516,7 +520,7 @@ impl BasicFile {
                 format!("line of {full_len} bytes cut to the first {cut_len} bytes"),
             );
         }
-        let Some((stamp, rest)) = basic_line(text) else {
+        let Some((stamp, rest)) = basic_line_measured(text, measured) else {
             // A line starting like a time whose time is cut (`2021-12-15T23:
             // 39:1 ...`, a console copied with a line damaged) is no
             // program's continuation: say so instead of joining it.

@@ -118,6 +118,7 @@ impl LineFilter for DedentLines {
         Filtered {
             held: None,
             line: Some(line.strip_prefix(&self.0[..]).unwrap_or(line)),
+            stamp: None,
         }
     }
 

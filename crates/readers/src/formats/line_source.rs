@@ -171,11 +171,12 @@ struct Filtering {
 /// The meta of a filter's output `out` made from the line at `at`: its
 /// own length, cut to the line limit as the line reader cuts. An input
 /// line the reader cut (`at.truncated`) was passed on as it was.
-fn filtered_line(at: LineMeta, out: &[u8]) -> (LineMeta, &[u8]) {
+fn filtered_line(at: LineMeta, out: &[u8], stamp: Option<usize>) -> (LineMeta, &[u8]) {
     let full_len = if at.truncated { at.full_len } else { out.len() };
     let meta = LineMeta {
         full_len,
         truncated: at.truncated || out.len() > MAX_LINE,
+        stamp,
         ..at
     };
     (meta, &out[..out.len().min(MAX_LINE)])
@@ -399,19 +400,19 @@ impl<F: LineFormat> LineSource<F> {
         let Some((meta, bytes)) = line else {
             // The end: a line still held is read where it started.
             if let (Some(held), Some(at)) = (filter.finish(), held_at.take()) {
-                let (meta, bytes) = filtered_line(at, held);
+                let (meta, bytes) = filtered_line(at, held, None);
                 self.format.line(state, &mut ctx, meta, bytes);
             }
             return false;
         };
         let out = filter.line(bytes, meta.truncated);
         if let Some(held) = out.held {
-            let (at, bytes) = filtered_line(held_at.take().unwrap_or(meta), held);
+            let (at, bytes) = filtered_line(held_at.take().unwrap_or(meta), held, None);
             self.format.line(state, &mut ctx, at, bytes);
         }
         match out.line {
             Some(l) => {
-                let (meta, bytes) = filtered_line(meta, l);
+                let (meta, bytes) = filtered_line(meta, l, out.stamp);
                 self.format.line(state, &mut ctx, meta, bytes);
             }
             None if out.held.is_none() => {
@@ -454,6 +455,8 @@ impl<F: LineFormat> LineSource<F> {
         if let Some(l) = &lines {
             super::raise_bytes(&mut info, l.bytes_read());
         }
+        // Mostly one file a source: no room for four rows of it.
+        self.done.reserve_exact(1);
         self.done.push(info);
     }
 }

@@ -147,6 +147,9 @@ struct Open {
     stack: Vec<(Arc<str>, i64)>,
     max_depth: usize,
     last_record_line: u64,
+    /// Its latest instant and line, and its first (`Thread`).
+    newest: (i64, u64),
+    first: i64,
 }
 
 /// A block rendered ahead.
@@ -164,6 +167,7 @@ struct Done {
     threads: Vec<Open>,
     fast_span: Option<(i64, i64)>,
     skipped: Option<Span>,
+    back: super::TimeBack,
 }
 
 type Span = ((NaiveDate, NaiveTime), (NaiveDate, NaiveTime));
@@ -801,7 +805,12 @@ impl TraceSource {
             .threads
             .all
             .iter_mut()
-            .filter(|th| th.last_record_line != 0 || !th.stack.is_empty() || !th.queries.is_empty())
+            .filter(|th| {
+                th.last_record_line != 0
+                    || !th.stack.is_empty()
+                    || !th.queries.is_empty()
+                    || th.newest != i64::MIN
+            })
             .map(|th| Open {
                 pid: th.pid,
                 tid: th.tid,
@@ -809,6 +818,8 @@ impl TraceSource {
                 stack: std::mem::take(&mut th.stack),
                 max_depth: th.max_depth,
                 last_record_line: th.last_record_line,
+                newest: (th.newest, th.newest_line),
+                first: th.first,
             })
             .collect();
         Done {
@@ -825,6 +836,7 @@ impl TraceSource {
             threads,
             fast_span: self.fast_span.take(),
             skipped: self.skipped.take(),
+            back: std::mem::take(&mut self.back),
         }
     }
 
@@ -893,6 +905,11 @@ impl TraceSource {
             if th.stack.len() + o.max_depth >= MAX_STACK {
                 return None;
             }
+            // The thread's first record in the block earlier than its
+            // latest before it steps back: only the usual way places it.
+            if o.newest.0 != i64::MIN && o.first < th.newest {
+                return None;
+            }
             let mut lens = Vec::with_capacity(o.queries.len() + 1);
             let mut found = Vec::with_capacity(o.queries.len());
             let mut len = th.stack.len();
@@ -903,7 +920,9 @@ impl TraceSource {
                     if *open_here {
                         return None;
                     }
-                    patches.push((*row, micros_between(th.stack[pos].1, *key)));
+                    if let Some(us) = micros_between(th.stack[pos].1, *key) {
+                        patches.push((*row, us));
+                    }
                     len = pos;
                 }
                 found.push(pos);
@@ -925,6 +944,12 @@ impl TraceSource {
             if o.last_record_line != 0 {
                 th.last_record_line = o.last_record_line;
             }
+            if o.newest.0 != i64::MIN {
+                if th.newest == i64::MIN {
+                    th.first = o.first;
+                }
+                (th.newest, th.newest_line) = o.newest;
+            }
         }
         patches.sort_unstable();
         if let Some((lo, hi)) = d.fast_span {
@@ -938,6 +963,7 @@ impl TraceSource {
             span.0 = span.0.min(lo);
             span.1 = span.1.max(hi);
         }
+        self.back.absorb(&d.back);
         if let Some(seg) = self.seg.as_mut() {
             let info = std::mem::replace(&mut d.info, FileInfo::new("", super::FORMAT, 0));
             absorb(&mut seg.info, info);
@@ -969,7 +995,7 @@ impl TraceSource {
                 (true, Some(pos)) => {
                     e.depth = Some(pos as u32);
                     let at = e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX);
-                    e.elapsed_us = Some(micros_between(th.stack[pos].1, at));
+                    e.elapsed_us = micros_between(th.stack[pos].1, at);
                     e.attrs.retain(|k, _| k != "unmatched");
                 }
                 _ => e.depth = e.depth.map(|d| d + before as u32),

@@ -259,6 +259,10 @@ impl TraceSource {
         let ahead = &mut self.ahead;
         self.threads.trim();
         let thread = self.threads.by_text(p.pid_tid, p.pid_tid_key)?;
+        if key < thread.newest {
+            // A step back within the thread: the full way places it.
+            return None;
+        }
         let seg = self.seg.as_mut()?;
         // Nothing is written before this point: a `None` above leaves the
         // line to the full way.
@@ -288,7 +292,7 @@ impl TraceSource {
                 {
                     a.unmatched(thread, || names.get_bytes(f), key);
                 }
-                pos.map(|pos| {
+                pos.and_then(|pos| {
                     let start = thread.stack[pos].1;
                     thread.stack.truncate(pos);
                     micros_between(start, key)
@@ -302,6 +306,12 @@ impl TraceSource {
                 None
             }
         };
+        // `Thread::stamp` of a record that does not step back.
+        if thread.newest == i64::MIN {
+            thread.first = key;
+        }
+        thread.newest = key;
+        thread.newest_line = no;
         let label = &thread.label;
         out.extend_from_slice(&seg.row_path);
         seg.row_line.put(out, no);

@@ -251,13 +251,26 @@ impl TraceSource {
         let names = &mut self.names;
         // An event that cannot be ordered is built whatever the interest:
         // the merge leaves it out as a located, counted `bad-time` problem.
-        let interest = self.opts.interest.as_deref().filter(|_| {
-            ts.timestamp_nanos_opt()
-                .is_some_and(mqdiag_model::timefmt::orderable)
-        });
+        let at = instant(&ts);
+        let orderable = mqdiag_model::timefmt::orderable(at);
+        let interest = self.opts.interest.as_deref().filter(|_| orderable);
         self.threads.trim();
         let ahead = &mut self.ahead;
         let thread = self.threads.get(key.0, key.1);
+        // A step back within the thread (see the module docs): `at` is
+        // where the event is placed.
+        let mut stamped = None;
+        let (ts, at) = match orderable {
+            true => match thread.stamp(at, no, &mut self.back) {
+                k if k == at => (ts, at),
+                k => {
+                    stamped = Some(ts);
+                    let t = DateTime::from_timestamp_nanos(k).with_timezone(ts.offset());
+                    (t, k)
+                }
+            },
+            false => (ts, at),
+        };
         // With an interest set, only calls of interest are stacked, so the
         // stack still times them exactly; depth then counts those calls.
         let built = 'built: {
@@ -272,7 +285,7 @@ impl TraceSource {
                         thread.stack.remove(0);
                     }
                     let depth = thread.stack.len() as u32;
-                    thread.stack.push((f.clone(), instant(&ts)));
+                    thread.stack.push((f.clone(), at));
                     thread.max_depth = thread.max_depth.max(thread.stack.len());
                     (Kind::Entry, depth, Some(f), None, None, None, false)
                 }
@@ -298,13 +311,13 @@ impl TraceSource {
                         Some(pos) => {
                             let start = thread.stack[pos].1;
                             thread.stack.truncate(pos);
-                            let el = Some(micros_between(start, instant(&ts)));
+                            let el = micros_between(start, at);
                             (kind, pos as u32, Some(f), rc, function_time, el, false)
                         }
                         // No entry seen: the trace started inside this call.
                         None => {
                             if let Some(a) = ahead.as_mut() {
-                                a.unmatched(thread, || f.clone(), instant(&ts));
+                                a.unmatched(thread, || f.clone(), at);
                             }
                             let d = thread.stack.len() as u32;
                             (kind, d, Some(f), rc, function_time, None, true)
@@ -375,6 +388,9 @@ impl TraceSource {
         }
         if unmatched {
             e.set_attr("unmatched", "true");
+        }
+        if let Some(t) = stamped {
+            e.set_attr("stamped", mqdiag_model::timefmt::rfc3339(&t));
         }
         if let Some(l) = dump_of {
             e.set_attr("dump_of", l.to_string());

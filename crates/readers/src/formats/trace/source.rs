@@ -98,6 +98,8 @@ pub(crate) struct TraceSource {
     /// Earliest and latest instant of the rows rendered straight from
     /// their lines in this segment.
     pub(super) fast_span: Option<(i64, i64)>,
+    /// Steps back in time of this segment's threads.
+    pub(super) back: TimeBack,
     /// Set while this source renders a block ahead of the lines before it.
     pub(super) ahead: Option<blocks::Ahead>,
     /// Helpers rendering blocks of the current file ahead.
@@ -137,6 +139,7 @@ impl TraceSource {
             day: None,
             idents: Idents::default(),
             fast_span: None,
+            back: TimeBack::default(),
             ahead: None,
             par: None,
             par_off: false,
@@ -165,6 +168,7 @@ impl TraceSource {
         self.unix_title = false;
         self.last_counter = None;
         self.clock_settled = false;
+        self.back = TimeBack::default();
         self.seg = Some(Segment {
             input,
             info,
@@ -212,6 +216,7 @@ impl TraceSource {
             if seg.info.variant.is_none() {
                 seg.info.variant = Some(self.variant_name().to_string());
             }
+            std::mem::take(&mut self.back).report(&mut seg.info);
             if self.in_header {
                 seg.info.problem(
                     ProblemCode::CutFile,

@@ -143,6 +143,13 @@ pub(super) struct Thread {
     pub(super) last_record_line: u64,
     /// `  PID.TID`, for text rows.
     pub(super) label: Vec<u8>,
+    /// The latest instant of the thread's records (`i64::MIN`: none yet)
+    /// and its line: a record stamped earlier steps back (`stamp`).
+    pub(super) newest: i64,
+    pub(super) newest_line: u64,
+    /// The instant of its first record (read ahead: the stitch checks the
+    /// block's against the lines before it).
+    pub(super) first: i64,
 }
 
 impl Thread {
@@ -158,7 +165,91 @@ impl Thread {
             ident: None,
             last_record_line: 0,
             label,
+            newest: i64::MIN,
+            newest_line: 0,
+            first: i64::MIN,
         }
+    }
+
+    /// A record of this thread at instant `at`, line `no`: the instant it
+    /// is placed at. A step back of at most `STEP_BACK_TOLERANCE` is placed
+    /// at the thread's latest instant (so the merge keeps the thread's
+    /// order, and a call its entry before its exit); a larger one keeps
+    /// its own time, and the thread's time goes on from it. Either way the
+    /// step is counted in `back`.
+    #[inline(always)]
+    pub(super) fn stamp(&mut self, at: i64, no: u64, back: &mut TimeBack) -> i64 {
+        if at >= self.newest {
+            if self.newest == i64::MIN {
+                self.first = at;
+            }
+            self.newest = at;
+            self.newest_line = no;
+            return at;
+        }
+        self.step_back(at, no, back)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn step_back(&mut self, at: i64, no: u64, back: &mut TimeBack) -> i64 {
+        let step = self.newest.saturating_sub(at);
+        back.saw(no, self.newest_line, step);
+        if step <= STEP_BACK_TOLERANCE {
+            return self.newest;
+        }
+        self.newest = at;
+        self.newest_line = no;
+        at
+    }
+}
+
+/// The steps back in time of a file's threads (`Thread::stamp`), for one
+/// located problem when the file ends.
+#[derive(Default, Clone, Copy)]
+pub(super) struct TimeBack {
+    pub(super) count: u64,
+    /// The largest step (nanoseconds).
+    pub(super) max: i64,
+    /// The first: its line and the line it steps back from.
+    pub(super) first: Option<(u64, u64)>,
+}
+
+impl TimeBack {
+    fn saw(&mut self, no: u64, after: u64, step: i64) {
+        self.count += 1;
+        self.max = self.max.max(step);
+        self.first.get_or_insert((no, after));
+    }
+
+    /// A block's steps, after the lines before it.
+    pub(super) fn absorb(&mut self, b: &TimeBack) {
+        self.count += b.count;
+        self.max = self.max.max(b.max);
+        if self.first.is_none() {
+            self.first = b.first;
+        }
+    }
+
+    /// The problem, on the file's row.
+    pub(super) fn report(&self, info: &mut FileInfo) {
+        let Some((line, after)) = self.first else {
+            return;
+        };
+        info.problem(
+            ProblemCode::OutOfOrder,
+            Some(line),
+            Severity::Info,
+            0,
+            format!(
+                "time goes back: {} record(s) stamped earlier than a record of their thread \
+                 before them (by up to {}), the first at line {line} (after line {after}); a \
+                 step of up to 1 s is shown at the time before it, keeping the thread's order \
+                 and its calls whole; a larger one keeps its own time",
+                self.count,
+                mqdiag_model::timefmt::human_us((self.max / 1_000).max(0) as u64)
+            ),
+        );
     }
 }
 
@@ -167,7 +258,9 @@ pub(super) fn instant(t: &Ts) -> i64 {
     t.timestamp_nanos_opt().unwrap_or(i64::MAX)
 }
 
-/// Microseconds from one instant to a later one (0 if it is earlier).
-pub(super) fn micros_between(start: i64, end: i64) -> u64 {
-    (end.saturating_sub(start) / 1000).max(0) as u64
+/// Microseconds from one instant to a later one; `None` if it is earlier
+/// (a call whose exit is stamped before its entry, past the tolerance of
+/// `Thread::stamp`, has no duration rather than a made-up one).
+pub(super) fn micros_between(start: i64, end: i64) -> Option<u64> {
+    (end >= start).then(|| (end.saturating_sub(start) / 1000) as u64)
 }

@@ -42,7 +42,6 @@
 
 use super::Source;
 use super::console::stamp_len;
-use super::flat_json::plain_text;
 use crate::input::{Input, Location};
 use crate::lines::{Filtered, LineFilter};
 use mqdiag_model::event::Event;
@@ -266,284 +265,6 @@ fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
 }
 
-/// One line taken apart: the wrapper's time (if it has one), the line
-/// inside, and whether the line goes on in the next record.
-struct Parts<'a> {
-    outer: Option<std::borrow::Cow<'a, [u8]>>,
-    inner: std::borrow::Cow<'a, [u8]>,
-    partial: bool,
-    /// The stream the collector names (`stdout`, `stderr`), if any.
-    stream: Stream,
-    /// Whether a string escape that is no character was replaced.
-    repaired: bool,
-}
-
-/// A collector's stream, when it names one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-enum Stream {
-    #[default]
-    Unnamed,
-    Out,
-    Err,
-    Other,
-}
-
-impl Stream {
-    fn of(name: &[u8]) -> Stream {
-        match name {
-            b"stdout" => Stream::Out,
-            b"stderr" => Stream::Err,
-            _ => Stream::Other,
-        }
-    }
-}
-
-/// Docker's json-file record in a shape other than Docker's own (its keys
-/// in another order, say): serde_json reads it.
-#[derive(serde::Deserialize)]
-struct DockerRecord<'a> {
-    #[serde(borrow)]
-    log: std::borrow::Cow<'a, str>,
-    #[serde(borrow, default)]
-    time: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    stream: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// A json-file record as Docker writes every one,
-/// `{"log":"<text>\n","stream":"<s>","time":"<t>"}`, taken apart in
-/// place: what `serde_json` makes of it, without copying a text whose one
-/// escape is its line end (`None`: any other record, or a string
-/// serde_json is to judge). Read from its end, where the stream and time
-/// are short, so that the text is searched once.
-fn docker_record(line: &[u8]) -> Option<Parts<'_>> {
-    use std::borrow::Cow;
-    let body = line.strip_prefix(b"{\"log\":\"")?.strip_suffix(b"\"}")?;
-    // Neither the time nor the stream can hold a quote unescaped.
-    let t = memchr::memrchr(b'"', body)?;
-    let time = &body[t + 1..];
-    let before = body[..=t].strip_suffix(b"\",\"time\":\"")?;
-    // Docker's two streams are told without a search.
-    let (raw, stream) = match before.len().checked_sub(STDOUT.len()) {
-        Some(k) if before.ends_with(STDOUT) || before.ends_with(STDERR) => {
-            (&before[..k], &before[k + STDOUT.len() - 6..])
-        }
-        _ => {
-            let s = memchr::memrchr(b'"', before)?;
-            let text = before[..=s].strip_suffix(b"\",\"stream\":\"")?;
-            let stream = &before[s + 1..];
-            (text, plain_quoted(stream).then_some(stream)?)
-        }
-    };
-    if !plain_quoted(time) {
-        return None;
-    }
-    let (outer, stream) = (Some(Cow::Borrowed(time)), Stream::of(stream));
-    // Nearly every text: its line end the one escape. As
-    // `trim_end_matches(['\n', '\r'])` of the decoded text, which a text
-    // without escapes holds neither of.
-    let (plain, partial) = match raw.strip_suffix(b"\\n") {
-        Some(t) => (t, false),
-        None => (raw, true),
-    };
-    if plain_quoted(plain) {
-        return Some(Parts {
-            outer,
-            inner: Cow::Borrowed(plain),
-            partial,
-            stream,
-            repaired: false,
-        });
-    }
-    // Other escapes (a stack line's `\t`), decoded as serde_json decodes
-    // them; the string must end where the stream begins.
-    let mut text = Vec::with_capacity(raw.len());
-    let end = super::flat_json::unescape_into(line, 7, &mut text)?;
-    if end != 9 + raw.len() {
-        return None;
-    }
-    let partial = text.last() != Some(&b'\n');
-    while matches!(text.last(), Some(b'\n' | b'\r')) {
-        text.pop();
-    }
-    Some(Parts {
-        outer,
-        inner: Cow::Owned(text),
-        partial,
-        stream,
-        repaired: false,
-    })
-}
-
-/// The end of a json-file record's text and its stream, as Docker writes
-/// them.
-const STDOUT: &[u8] = b"\",\"stream\":\"stdout";
-const STDERR: &[u8] = b"\",\"stream\":\"stderr";
-
-/// What a JSON string holds between its quotes when it has no escape:
-/// `plain_text` with no quote or backslash. ASCII is told by comparisons
-/// (`odd`) done sixteen bytes at a time, the last sixteen again for the
-/// rest.
-fn plain_quoted(b: &[u8]) -> bool {
-    let odd = if let Some(last) = b.last_chunk::<16>() {
-        let mut lanes = [0u8; 16];
-        for chunk in b.as_chunks::<16>().0.iter().chain([last]) {
-            for (l, &c) in lanes.iter_mut().zip(chunk) {
-                *l |= odd(c);
-            }
-        }
-        lanes.iter().fold(0, |any, &l| any | l)
-    } else {
-        b.iter().fold(0u8, |any, &c| any | odd(c))
-    };
-    odd & 0x80 == 0 || (!b.iter().any(|&c| c == b'"' || c == b'\\') && plain_text(b))
-}
-
-/// A byte whose high bit is set when it is past ASCII or below a blank
-/// (one signed comparison), a quote or a backslash: comparisons the
-/// compiler does sixteen bytes at a time.
-#[inline(always)]
-fn odd(c: u8) -> u8 {
-    (u8::from((c as i8) < 0x20) | u8::from(c == b'"') | u8::from(c == b'\\')) << 7
-}
-
-/// The parts of `line` (no line end) under `kind`; `None` when the line is
-/// not in the wrapper's shape (it is passed on as it is).
-fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
-    use std::borrow::Cow;
-    match kind {
-        Kind::DockerJson => {
-            if line.first() != Some(&b'{') {
-                return None;
-            }
-            if let Some(p) = docker_record(line) {
-                return Some(p);
-            }
-            // A string escape that is no character (`\ud800`): the record
-            // is read with U+FFFD in its place (and said so), rather than
-            // passed on raw and taken for the text of the record before.
-            let fixed;
-            let (r, repaired): (DockerRecord, bool) = match serde_json::from_slice(line) {
-                Ok(r) => (r, false),
-                Err(_) => {
-                    fixed = super::flat_json::repair_escapes(std::str::from_utf8(line).ok()?)?;
-                    (serde_json::from_str(&fixed.line).ok()?, true)
-                }
-            };
-            let partial = !r.log.ends_with('\n');
-            let inner = r.log.trim_end_matches(['\n', '\r']);
-            Some(Parts {
-                outer: r.time.map(|t| Cow::Owned(t.as_bytes().to_vec())),
-                inner: Cow::Owned(inner.as_bytes().to_vec()),
-                partial,
-                stream: r
-                    .stream
-                    .map_or(Stream::Unnamed, |s| Stream::of(s.as_bytes())),
-                repaired,
-            })
-        }
-        Kind::Cri => {
-            let n = stamp_len(line)?;
-            let rest = line.get(n..)?.strip_prefix(b" ")?;
-            let (stream, rest) =
-                match (rest.strip_prefix(b"stdout "), rest.strip_prefix(b"stderr ")) {
-                    (Some(r), _) => (Stream::Out, r),
-                    (None, Some(r)) => (Stream::Err, r),
-                    (None, None) => return None,
-                };
-            // The tag: `F` or `P`, maybe with more tags after a `:`.
-            let tag_end = rest.iter().position(|&b| b == b' ').unwrap_or(rest.len());
-            let tag = &rest[..tag_end];
-            let partial = match tag.first() {
-                Some(b'P') => true,
-                Some(b'F') => false,
-                _ => return None,
-            };
-            if tag.len() > 1 && tag[1] != b':' {
-                return None;
-            }
-            let inner = rest.get(tag_end + 1..).unwrap_or(&[]);
-            Some(Parts {
-                outer: Some(Cow::Borrowed(&line[..n])),
-                inner: Cow::Borrowed(inner),
-                partial,
-                stream,
-                repaired: false,
-            })
-        }
-        Kind::KubectlPrefix => {
-            let rest = line.strip_prefix(b"[pod/")?;
-            let close = memchr::memchr(b']', rest)?;
-            let name = &rest[..close];
-            if !name.contains(&b'/') || !name.iter().all(|&b| name_byte(b) || b == b'/') {
-                return None;
-            }
-            let inner = rest[close + 1..].strip_prefix(b" ").unwrap_or(&[]);
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(inner),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-            })
-        }
-        Kind::Compose => {
-            let bar = memchr::memchr(b'|', line)?;
-            let name = line[..bar].trim_ascii_end();
-            if name.is_empty() || !name.iter().all(|&b| name_byte(b)) {
-                return None;
-            }
-            let rest = &line[bar + 1..];
-            let inner = rest.strip_prefix(b" ").unwrap_or(rest);
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(inner),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-            })
-        }
-        Kind::Viewer => {
-            let n = viewer_len(line)?;
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(&line[n..]),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-            })
-        }
-        Kind::Stern => {
-            let mut at = 0;
-            for _ in 0..2 {
-                let w = line[at..].iter().take_while(|&&b| name_byte(b)).count();
-                if w == 0 || line.get(at + w) != Some(&b' ') {
-                    return None;
-                }
-                at += w + 1;
-            }
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(&line[at..]),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-            })
-        }
-        Kind::Timestamps => {
-            let n = stamp_len(line)?;
-            let inner = line.get(n..)?.strip_prefix(b" ")?;
-            is_console(inner).then_some(Parts {
-                outer: Some(Cow::Borrowed(&line[..n])),
-                inner: Cow::Borrowed(inner),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-            })
-        }
-    }
-}
-
 /// The line the next untimed line may continue: set by a line with a
 /// record's text, kept by its continuations.
 #[derive(Default)]
@@ -594,6 +315,10 @@ struct Unwrapping {
     joined_stream: Stream,
     /// A line's output when it is not a slice of the line.
     scratch: Vec<u8>,
+    /// The length of the console time the line's output starts with,
+    /// when measured here (`Filtered::stamp`): set by `unwrap_line` for
+    /// the line it passes on as it is, cleared for a joined one.
+    stamp: Option<usize>,
     /// The joined line's output once it ends.
     held: Vec<u8>,
     /// Input lines seen.
@@ -615,6 +340,7 @@ impl Unwrapping {
             joined_outer: None,
             joined_stream: Stream::Unnamed,
             scratch: Vec::new(),
+            stamp: None,
             held: Vec::new(),
             no: 0,
             repaired: 0,
@@ -628,6 +354,7 @@ impl Unwrapping {
         outer: Option<&[u8]>,
         inner: &'b [u8],
         stream: Stream,
+        measured: Option<usize>,
     ) -> Made<'b> {
         let kind = self.kind;
         let c = &mut self.counts;
@@ -635,10 +362,15 @@ impl Unwrapping {
         let mut inner = inner;
         // `is_console(inner)`, with the line's time measured once; a
         // `--timestamps` line's inner one was found a console line already
-        // (`parts`), and nothing is under it.
-        let stamp = (kind != Kind::Timestamps)
-            .then(|| stamp_len(inner))
-            .flatten();
+        // (`parts`, which measured its time), and nothing is under it.
+        let stamp = if kind == Kind::Timestamps {
+            measured
+        } else {
+            stamp_len(inner)
+        };
+        // The time the line passed on starts with, unless another line is
+        // found under it.
+        let mut passed = stamp.filter(|&n| inner.get(n) == Some(&b' '));
         let mut console = kind == Kind::Timestamps
             || inner.first() == Some(&b'{')
             || stamp.is_some_and(|n| inner.get(n) == Some(&b' '));
@@ -653,6 +385,7 @@ impl Unwrapping {
                 outer = outer.or(Some(&inner[..n]));
                 inner = rest;
                 console = true;
+                passed = None;
             } else if c[2] > 0 {
                 // In a file with such stamps, a stamp before a line with
                 // no time of its own is the collector's, not the
@@ -660,6 +393,7 @@ impl Unwrapping {
                 outer = outer.or(Some(&inner[..n]));
                 inner = rest;
                 console = false;
+                passed = None;
             }
         }
         if inner.is_empty() {
@@ -681,6 +415,7 @@ impl Unwrapping {
         } else if console {
             c[0] += 1;
             self.follow.set(outer, stream);
+            self.stamp = passed;
             Made::Slice(inner)
         } else if let Some(t) = outer.filter(|_| clocked) {
             if self.follow.continues(t, stream) {
@@ -736,18 +471,20 @@ impl Unwrapping {
                 outer,
                 inner: Cow::Borrowed(inner),
                 stream,
+                stamp,
                 ..
             }) => (
                 false,
-                Some(self.unwrap_line(outer.as_deref(), inner, stream)),
+                Some(self.unwrap_line(outer.as_deref(), inner, stream, stamp)),
             ),
             Some(Parts {
                 outer,
                 inner: Cow::Owned(inner),
                 stream,
+                stamp,
                 ..
             }) => {
-                let m = self.unwrap_line(outer.as_deref(), &inner, stream);
+                let m = self.unwrap_line(outer.as_deref(), &inner, stream, stamp);
                 (false, Some(self.owned(m)))
             }
             None if self.kind == Kind::Compose && compose::status_line(body) => {
@@ -786,7 +523,9 @@ impl Unwrapping {
         }
         let joined = std::mem::take(&mut self.joined);
         let outer = self.joined_outer.take();
-        let made = self.unwrap_line(outer.as_deref(), &joined, self.joined_stream);
+        let made = self.unwrap_line(outer.as_deref(), &joined, self.joined_stream, None);
+        // What was measured is the joined line's, not the line's own.
+        self.stamp = None;
         self.held.clear();
         match made {
             Made::Slice(s) => self.held.extend_from_slice(s),
@@ -840,6 +579,7 @@ impl LineFilter for Unwrapping {
 
     fn line<'a>(&'a mut self, line: &'a [u8], cut: bool) -> Filtered<'a> {
         self.no += 1;
+        self.stamp = None;
         let mut body: &[u8] = line;
         if let Some(b) = body.strip_suffix(b"\n") {
             body = b;
@@ -863,6 +603,7 @@ impl LineFilter for Unwrapping {
                 Made::Slice(s) => s,
                 Made::Scratch => &this.scratch[..],
             }),
+            stamp: this.stamp,
         }
     }
 
@@ -1189,5 +930,7 @@ impl Source for WrappedSource {
 }
 
 mod compose;
+mod parts;
+use parts::{Parts, Stream, parts};
 #[cfg(test)]
 mod tests;

@@ -1,3 +1,4 @@
+use super::parts::{DockerRecord, docker_record};
 use super::*;
 
 fn unwrap_text(text: &str) -> (Kind, String, Wrapper) {
