@@ -100,6 +100,18 @@ impl FileInfo {
     }
 
     /// Record a problem; details are kept for the first few only.
+    /// The `line-too-long` warning of a line `full_len` bytes long of
+    /// which the first `kept` were read (the readers' shared wording).
+    pub fn line_cut(&mut self, line: u64, full_len: usize, kept: usize) {
+        self.problem(
+            ProblemCode::LineTooLong,
+            Some(line),
+            Severity::Warning,
+            0,
+            format!("line of {full_len} bytes cut to the first {kept} bytes"),
+        );
+    }
+
     pub fn problem(
         &mut self,
         code: ProblemCode,

@@ -9,7 +9,7 @@
 //! short messages), one per reader, so memory stays flat whatever the input.
 
 use super::{Extracted, extract, normalise_cow};
-use mqdiag_model::event::{AttrName, Attrs, CatalogRow, Key};
+use mqdiag_model::event::{AttrName, Attrs, CatalogRow, Event, Key};
 use std::hash::Hasher;
 
 /// An attribute name `extract` gives, by its key when it has one.
@@ -59,6 +59,21 @@ impl Resolved {
             start = end as usize;
             (k, v)
         })
+    }
+
+    /// The message's catalogue row, msgid, severity, family and
+    /// attributes set on `e`, in that order (what every log reader does
+    /// with the answer).
+    pub(crate) fn apply(&self, e: &mut Event) {
+        e.catalog = self.row;
+        e.set(Key::Msgid, &self.msgid);
+        if let Some(s) = self.severity {
+            e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
+        }
+        if let Some(f) = self.family {
+            e.set(Key::Family, f);
+        }
+        self.push_attrs(&mut e.attrs);
     }
 
     /// Adds the attributes (not msgid, severity or family) in order.

@@ -512,13 +512,7 @@ impl BasicFile {
             return;
         }
         if truncated {
-            ctx.info.problem(
-                ProblemCode::LineTooLong,
-                Some(no),
-                Severity::Warning,
-                0,
-                format!("line of {full_len} bytes cut to the first {cut_len} bytes"),
-            );
+            ctx.info.line_cut(no, full_len, cut_len);
         }
         let Some((stamp, rest)) = basic_line_measured(text, measured) else {
             // A line starting like a time whose time is cut (`2021-12-15T23:
@@ -670,17 +664,9 @@ fn mq_event(
         mqdiag_model::event::spare_copy(whole),
     );
     let x = memo.extract(id, text, &inserts);
-    e.catalog = x.row;
     // A record has about ten attributes: one allocation, not four.
     e.attrs = mqdiag_model::event::Attrs::spare(20, 256);
-    e.set(Key::Msgid, &x.msgid);
-    if let Some(s) = x.severity {
-        e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
-    }
-    if let Some(f) = x.family {
-        e.set(Key::Family, f);
-    }
-    x.push_attrs(&mut e.attrs);
+    x.apply(&mut e);
     for (canon, v) in &inserts {
         let key = match *canon {
             "ArithInsert1" => Key::ArithInsert1,

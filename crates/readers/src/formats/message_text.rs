@@ -191,17 +191,7 @@ impl LineFormat for MessageText {
 
     fn line(&mut self, file: &mut TextFile, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         if meta.truncated {
-            ctx.info.problem(
-                ProblemCode::LineTooLong,
-                Some(meta.no),
-                Severity::Warning,
-                0,
-                format!(
-                    "line of {} bytes cut to the first {} bytes",
-                    meta.full_len,
-                    bytes.len()
-                ),
-            );
+            ctx.info.line_cut(meta.no, meta.full_len, bytes.len());
         }
         let (text, _) = decode_line(bytes);
         let t = text.trim();
@@ -343,15 +333,7 @@ impl MessageText {
             all.push_str(part);
         }
         let x = self.memo.extract(&r.id, &all, &[]);
-        e.catalog = x.row;
-        e.set(Key::Msgid, &x.msgid);
-        if let Some(s) = x.severity {
-            e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
-        }
-        if let Some(f) = x.family {
-            e.set(Key::Family, f);
-        }
-        x.push_attrs(&mut e.attrs);
+        x.apply(&mut e);
         if let Some(s) = &r.source {
             e.set(Key::Source, s);
         }

@@ -123,17 +123,7 @@ impl LineFormat for ErrlogText {
 
     fn line(&mut self, run: &mut FileRun, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         if meta.truncated {
-            ctx.info.problem(
-                ProblemCode::LineTooLong,
-                Some(meta.no),
-                Severity::Warning,
-                0,
-                format!(
-                    "line of {} bytes cut to the first {} bytes",
-                    meta.full_len,
-                    bytes.len()
-                ),
-            );
+            ctx.info.line_cut(meta.no, meta.full_len, bytes.len());
         }
         // A hole of NUL bytes (a crash while writing) before real text.
         let lead = bytes.iter().take_while(|&&b| b == 0).count();
@@ -318,15 +308,7 @@ impl ErrlogText {
                 all.push_str(part);
             }
             let x = self.memo.extract(id, all, &inserts[..n]);
-            e.catalog = x.row;
-            e.set(Key::Msgid, &x.msgid);
-            if let Some(s) = x.severity {
-                e.set(Key::Severity, s.encode_utf8(&mut [0; 4]));
-            }
-            if let Some(f) = x.family {
-                e.set(Key::Family, f);
-            }
-            x.push_attrs(&mut e.attrs);
+            x.apply(&mut e);
         } else if summary.to_ascii_lowercase().contains("message catalog") {
             e.set(Key::CatalogMissing, "true");
         }

@@ -315,17 +315,7 @@ impl TraceSource {
         let no = meta.no;
         self.line_at = meta.offset;
         if meta.truncated {
-            seg.info.problem(
-                ProblemCode::LineTooLong,
-                Some(no),
-                Severity::Warning,
-                0,
-                format!(
-                    "line of {} bytes cut to the first {} bytes",
-                    meta.full_len,
-                    bytes.len()
-                ),
-            );
+            seg.info.line_cut(no, meta.full_len, bytes.len());
         }
         let clean: Option<Vec<u8>> = if memchr::memchr(0, bytes).is_some() {
             seg.info.problem(
