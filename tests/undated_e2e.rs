@@ -94,14 +94,14 @@ fn undated_rows_come_after_every_dated_row() {
         let mut sorted = undated.clone();
         sorted.sort();
         assert_eq!(undated, sorted);
-        assert_eq!(undated.len(), 6);
+        assert_eq!(undated.len(), 8);
         seen.push(out);
     }
     assert_eq!(seen[0], seen[1]);
     // The dated file's range is its own; the merged text rows too.
     let text = stdout_of(&["timeline", DIR, DATED]);
     let last = text.lines().last().unwrap();
-    assert!(last.starts_with("(time unknown)  fixtures/pasted/undated/connauth-pair.txt:2"));
+    assert!(last.starts_with("(time unknown)  fixtures/pasted/undated/wrapped-sections.txt:6"));
 }
 
 /// A window cannot be shown to contain a record without a time: left out,
@@ -162,13 +162,47 @@ fn a_pasted_connauth_failure_is_its_story_time_unknown() {
     // AMQ9208E and AMQ9999E make no channel-error story at an invented time.
     let v = analyze_json(&[DIR]);
     assert!(findings(&v, "channel-error").is_empty(), "{v}");
-    assert_eq!(findings(&v, "access-refused").len(), 2);
+    assert_eq!(findings(&v, "access-refused").len(), 3);
     // Beside a dated capture: stories apart, the dated one keeps its time.
     let v = analyze_json(&[PAIR, DATED]);
     let all = findings(&v, "access-refused");
     let undated: Vec<_> = all.iter().filter(|f| f["first"].is_null()).collect();
     assert_eq!(undated.len(), 1, "{all:?}");
     assert!(all.len() >= 2);
+}
+
+/// The shapes IBM's technotes quote (331191: summaries wrapped onto the
+/// next line; swg21680930: `EXPLANATION:` with its text on the line,
+/// records apart by `-----`): one record each, the program a Windows path
+/// with spaces, and the pair one CONNAUTH story.
+#[test]
+fn technote_shapes_wrapped_and_headings_on_the_line() {
+    let rows = jsonl(&stdout_of(&[
+        "timeline",
+        "fixtures/pasted/undated/wrapped-sections.txt",
+        "--format",
+        "jsonl",
+    ]));
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["line"], 1);
+    assert!(
+        rows[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("AMQ5540: Application 'C:\\Program Files\\IBM\\MQ\\bin64\\amqsputc.exe' did not supply a user ID and password"),
+        "{}",
+        rows[0]["text"]
+    );
+    assert_eq!(
+        rows[0]["attrs"]["appl"],
+        "C:\\Program Files\\IBM\\MQ\\bin64\\amqsputc.exe"
+    );
+    assert_eq!(rows[1]["line"], 6);
+    assert_eq!(rows[1]["attrs"]["connauth_check"], "CHCKCLNT(REQDADM)");
+    let v = analyze_json(&["fixtures/pasted/undated/wrapped-sections.txt"]);
+    let f = one(&v, "access-refused");
+    assert_eq!(metric(f, "user"), "svcapp");
+    assert_eq!(evidence_lines(f), [1, 6]);
 }
 
 /// Files with dates are never read as undated message text: across every

@@ -433,6 +433,49 @@ mod tests {
         assert_eq!(i.notes[0], "line 1 before the first message: not a record");
     }
 
+    /// Damaged copies: CRLF, Latin-1 and NUL bytes, a cut last line, a
+    /// line past the line limit, a lone id. Records are still read and
+    /// none of it panics.
+    #[test]
+    fn damaged_pastes_are_read_around() {
+        let crlf = PAIR.replace('\n', "\r\n");
+        let (evs, _) = read(&crlf);
+        assert_eq!(evs.len(), 2);
+        assert!(!evs[0].text.contains('\r'), "{:?}", evs[0].text);
+        let mut latin1 = b"AMQ5534E: User ID 'm\xfcller' authentication failed\n".to_vec();
+        latin1.extend_from_slice(b"\0\0\xff\xfe garbage\n");
+        let (evs, _) = testkit::read(
+            &LineReader::<MessageText>::new(),
+            "pasted.txt",
+            &latin1,
+            &Default::default(),
+        );
+        assert_eq!(evs.len(), 1);
+        assert_eq!(evs[0].get(Key::Msgid), Some("AMQ5534E"));
+        let cut = &PAIR[..PAIR.len() - 30];
+        let (evs, _) = read(cut);
+        assert_eq!(evs.len(), 2);
+        let long = format!("{PAIR}AMQ9999E: {}\n", "x".repeat(2 << 20));
+        let (evs, infos) = read(&long);
+        assert_eq!(evs.len(), 3);
+        assert!(
+            infos[0]
+                .problems
+                .iter()
+                .any(|p| p.code == ProblemCode::LineTooLong && p.line == Some(3)),
+            "{:?}",
+            infos[0].problems
+        );
+        for lone in [
+            "AMQ",
+            "AMQ5534E:",
+            "AMQ5534E",
+            "AMQ5534E: \n\n\nEXPLANATION:",
+        ] {
+            let _ = read(lone);
+        }
+    }
+
     #[test]
     fn text_without_a_message_is_said() {
         let (evs, infos) = read("just words\n");
