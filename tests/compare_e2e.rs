@@ -119,17 +119,8 @@ fn one_capture_under_two_paths_has_no_changes() {
     // capture, so nothing is new or gone.
     let copy = Scratch::new("compare-copy");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/case-mixed");
-    let mut stack = vec![src.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
-                copy.write(&rel, &std::fs::read(&p).unwrap());
-            }
-        }
+    for (rel, bytes) in common::files_under(&src) {
+        copy.write(&rel, &bytes);
     }
     let (c, code) = compare("fixtures/case-mixed", &copy.str(), &["--fail-on", "info"]);
     assert_eq!(code, 0);

@@ -23,21 +23,9 @@ fn a_zip_and_the_folder_unzip_made_of_it_compare_equal() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for part in PARTS {
-        let src = root.join(part);
-        let mut stack = vec![src.clone()];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    let rel = p.strip_prefix(root.join("fixtures")).unwrap();
-                    files.push((
-                        format!("case/{}", rel.to_string_lossy()),
-                        std::fs::read(&p).unwrap(),
-                    ));
-                }
-            }
+        let under = part.strip_prefix("fixtures/").unwrap();
+        for (rel, bytes) in common::files_under(&root.join(part)) {
+            files.push((format!("case/{under}/{rel}"), bytes));
         }
     }
     files.sort();

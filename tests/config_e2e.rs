@@ -7,36 +7,11 @@
 //! `mqdiag config`.
 
 mod common;
-use common::{Scratch, analyze_json, findings, gzip, metric, mqdiag, zip_deflated};
+use common::{Scratch, analyze_json, files_under, findings, gzip, metric, mqdiag, zip_deflated};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const RUNMQRAS: &str = "fixtures/config/runmqras";
-
-/// Every file under `dir`, relative, sorted.
-fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    fn walk(root: &Path, d: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        let mut es: Vec<PathBuf> = std::fs::read_dir(d)
-            .expect("dir")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        es.sort();
-        for p in es {
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                let rel = p.strip_prefix(root).expect("under root");
-                out.push((
-                    rel.to_string_lossy().replace('\\', "/"),
-                    std::fs::read(&p).expect("read"),
-                ));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out
-}
 
 fn zip_of(dir: &str) -> Vec<u8> {
     let files = files_under(Path::new(dir));

@@ -63,6 +63,15 @@ fn read_json(d: &Scratch, name: &str) -> Value {
     serde_json::from_slice(&std::fs::read(d.path().join(name)).unwrap()).unwrap()
 }
 
+/// The JSON `args` write to `out` (`-q -o out` added), the run exiting 0.
+fn json_run(d: &Scratch, args: &[&str], out: &str) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["-q", "-o", out]);
+    let r = run_hostile(d.path(), &all);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    read_json(d, out)
+}
+
 fn int(v: &Value) -> u64 {
     v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
 }
@@ -85,20 +94,11 @@ fn a_refusal_in_every_one_of_many_processes_folds_and_keeps_its_counts() {
     let d = Scratch::new("storm");
     let trace = storm(PIDS);
     d.write("AMQ1000.0.FMT", trace.as_bytes());
-    let r = run_hostile(
-        d.path(),
-        &[
-            "analyze",
-            "--format",
-            "json",
-            "-q",
-            "-o",
-            "report.json",
-            "AMQ1000.0.FMT",
-        ],
+    let v = json_run(
+        &d,
+        &["analyze", "--format", "json", "AMQ1000.0.FMT"],
+        "report.json",
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = read_json(&d, "report.json");
     let findings = v["findings"].as_array().unwrap();
     let of =
         |rule: &str| -> Vec<&Value> { findings.iter().filter(|f| f["rule"] == rule).collect() };
@@ -175,22 +175,18 @@ fn calls_by_thread_of_many_threads_keep_one_row_for_the_rest() {
         .unwrap();
     }
     d.write("AMQ1000.0.FMT", f.as_bytes());
-    let r = run_hostile(
-        d.path(),
+    let v = json_run(
+        &d,
         &[
             "calls",
             "--by",
             "thread",
             "--format",
             "json",
-            "-q",
-            "-o",
-            "calls.json",
             "AMQ1000.0.FMT",
         ],
+        "calls.json",
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = read_json(&d, "calls.json");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 20_001);
     assert_eq!(
@@ -257,20 +253,7 @@ fn many_fdc_files_fold_past_the_rules_share_and_keep_their_reports() {
         bytes += text.len() as u64;
         d.write(&format!("case/AMQ{}.0.FDC", 3000 + i), text.as_bytes());
     }
-    let r = run_hostile(
-        d.path(),
-        &[
-            "analyze",
-            "--format",
-            "json",
-            "-q",
-            "-o",
-            "report.json",
-            "case",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let v = read_json(&d, "report.json");
+    let v = json_run(&d, &["analyze", "--format", "json", "case"], "report.json");
     let fdc: Vec<&Value> = v["findings"]
         .as_array()
         .unwrap()

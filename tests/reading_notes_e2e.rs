@@ -12,25 +12,6 @@ use std::path::Path;
 
 const CASE: &str = "fixtures/case-mixed";
 
-/// Every file under `dir`, as (path relative to `dir`, bytes), sorted.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                out.push((rel, fs::read(&p).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 fn zip_of(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for (p, b) in files {
@@ -68,7 +49,7 @@ fn findings(path: &str) -> Vec<(String, String, u64, String)> {
 #[test]
 fn loose_zipped_or_both_give_the_same_findings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(CASE);
-    let fs_ = files(&root);
+    let fs_ = common::files_under(&root);
     assert!(fs_.len() >= 4);
     let tmp = Scratch::new("notes-zip");
     let loose = tmp.0.join("loose");

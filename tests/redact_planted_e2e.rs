@@ -186,6 +186,11 @@ fn case(root: &Path) {
     }
 }
 
+/// `VERB . --redact --redact-map MAP` in `root`.
+fn with_map(root: &Path, verb: &str, map: &str) -> (i32, String, String) {
+    run(root, &[verb, ".", "--redact", "--redact-map", map])
+}
+
 fn run(root: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mqdiag"))
         .args(args)
@@ -342,43 +347,16 @@ fn the_redact_map_is_private_and_never_inside_an_input() {
     fs::write(&map, "").unwrap();
     fs::set_permissions(&map, fs::Permissions::from_mode(0o644)).unwrap();
     fs::remove_file(&map).unwrap();
-    let (code, _, err) = run(
-        &root,
-        &[
-            "inventory",
-            ".",
-            "--redact",
-            "--redact-map",
-            map.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = with_map(&root, "inventory", map.to_str().unwrap());
     assert_eq!(code, 0, "{err}");
     let mode = fs::metadata(&map).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{mode:o}");
     fs::set_permissions(&map, fs::Permissions::from_mode(0o644)).unwrap();
-    let (code, _, err) = run(
-        &root,
-        &[
-            "timeline",
-            ".",
-            "--redact",
-            "--redact-map",
-            map.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = with_map(&root, "timeline", map.to_str().unwrap());
     assert_eq!(code, 0, "{err}");
     let mode = fs::metadata(&map).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "rewritten: {mode:o}");
-    let (code, _, err) = run(
-        &root,
-        &[
-            "inventory",
-            ".",
-            "--redact",
-            "--redact-map",
-            "zos/names.map",
-        ],
-    );
+    let (code, _, err) = with_map(&root, "inventory", "zos/names.map");
     assert_eq!(code, 2);
     assert!(err.contains("inside the input directory"), "{err}");
 }
@@ -395,16 +373,7 @@ fn the_redact_map_is_a_regular_file_apart_from_the_output() {
     fs::create_dir_all(&root).unwrap();
     case(&root);
     let map = tmp.path().join("names");
-    let (code, _, err) = run(
-        &root,
-        &[
-            "inventory",
-            ".",
-            "--redact",
-            "--redact-map",
-            map.to_str().unwrap(),
-        ],
-    );
+    let (code, _, err) = with_map(&root, "inventory", map.to_str().unwrap());
     assert_eq!(code, 0, "{err}");
     let saved = fs::read(&map).unwrap();
     assert!(String::from_utf8_lossy(&saved).contains("qmsecp"));

@@ -250,6 +250,26 @@ pub fn tar_raw(files: &[(&str, &[u8])]) -> Vec<u8> {
     out
 }
 
+/// Every file under `dir`, as (path relative to `dir` with `/`, bytes),
+/// sorted.
+pub fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy();
+                out.push((rel.replace('\\', "/"), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Gzip of `data`.
 pub fn gzip(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

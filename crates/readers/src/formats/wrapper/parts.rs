@@ -21,6 +21,21 @@ pub(super) struct Parts<'a> {
     pub(super) stamp: Option<usize>,
 }
 
+impl<'a> Parts<'a> {
+    /// A line whose wrapper gives no time, stream or continuation: only
+    /// the console line inside.
+    fn bare(inner: &'a [u8]) -> Parts<'a> {
+        Parts {
+            outer: None,
+            inner: std::borrow::Cow::Borrowed(inner),
+            partial: false,
+            stream: Stream::Unnamed,
+            repaired: false,
+            stamp: None,
+        }
+    }
+}
+
 /// A collector's stream, when it names one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) enum Stream {
@@ -227,14 +242,7 @@ pub(super) fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 return None;
             }
             let inner = rest[close + 1..].strip_prefix(b" ").unwrap_or(&[]);
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(inner),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-                stamp: None,
-            })
+            Some(Parts::bare(inner))
         }
         Kind::Compose => {
             let bar = memchr::memchr(b'|', line)?;
@@ -244,25 +252,11 @@ pub(super) fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
             }
             let rest = &line[bar + 1..];
             let inner = rest.strip_prefix(b" ").unwrap_or(rest);
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(inner),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-                stamp: None,
-            })
+            Some(Parts::bare(inner))
         }
         Kind::Viewer => {
             let n = viewer_len(line)?;
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(&line[n..]),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-                stamp: None,
-            })
+            Some(Parts::bare(&line[n..]))
         }
         Kind::Stern => {
             let mut at = 0;
@@ -273,14 +267,7 @@ pub(super) fn parts(kind: Kind, line: &[u8]) -> Option<Parts<'_>> {
                 }
                 at += w + 1;
             }
-            Some(Parts {
-                outer: None,
-                inner: Cow::Borrowed(&line[at..]),
-                partial: false,
-                stream: Stream::Unnamed,
-                repaired: false,
-                stamp: None,
-            })
+            Some(Parts::bare(&line[at..]))
         }
         Kind::Timestamps => {
             let n = stamp_len(line)?;
