@@ -298,3 +298,62 @@ fn many_fdc_files_fold_past_the_rules_share_and_keep_their_reports() {
     assert_eq!(fp(&v), fp(&w));
     bounded_in_every_format(&d, "case", bytes);
 }
+
+/// Error logs of one record each: each file's cut last record is a
+/// reading note, past the report's share of notes (1,000).
+const NOTED_FILES: u32 = 1_150;
+
+#[test]
+fn reading_notes_past_the_reports_share_are_summed_up_and_inventory_keeps_them_all() {
+    let d = Scratch::new("notes");
+    for i in 0..NOTED_FILES {
+        let s = i % 86_400;
+        let hms = format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+        let record = format!(
+            "----- amqxfdcx.c : 1041 -------------------------------------------------------\n\
+             03/12/24 {hms} - Process({pid}.1) User(mqm) Program(amqrmppa)\n\
+             \x20                   Host(mqhost) Installation(Installation1)\n\
+             \x20                   VRMF(9.3.0.0) QMgr(QM1)\n\
+             \x20                   Time(2024-03-12T{hms}.000Z)\n\
+             \n\
+             AMQ9999E: Channel 'CH.{i:07}' to host '192.0.2.1' ended abnormally.\n",
+            pid = 4000 + i
+        );
+        d.write(
+            &format!("case/{i:05}/errors/AMQERR01.LOG"),
+            record.as_bytes(),
+        );
+    }
+    let v = json_run(&d, &["analyze", "--format", "json", "case"], "report.json");
+    let notes = v["reading_notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1_001, "{:#}", notes.last().unwrap());
+    let last = notes.last().unwrap();
+    assert_eq!(last["path"], "(run budget)");
+    let text = last["note"].as_str().unwrap();
+    // The run's own note (channel-error findings folded) is listed first,
+    // so 999 files' notes are listed and 151 summed up.
+    assert!(
+        text.starts_with(
+            "151 more reading note(s) on 151 file(s) not listed (the report lists 1,000;"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("most often: 151 \"last record"), "{text}");
+    // The text report counts every note; inventory lists each file's.
+    let r = run_hostile(d.path(), &["analyze", "-q", "case"]);
+    assert!(
+        r.stdout_head
+            .contains("... and 1101 more (`mqdiag inventory` lists them all)"),
+        "{}",
+        r.stdout_head
+    );
+    let inv = json_run(&d, &["inventory", "--format", "json", "case"], "inv.json");
+    let noted = inv["files"]
+        .as_array()
+        .or_else(|| inv.as_array())
+        .unwrap()
+        .iter()
+        .filter(|f| f["notes"].as_array().is_some_and(|n| !n.is_empty()))
+        .count();
+    assert_eq!(noted, NOTED_FILES as usize);
+}
