@@ -332,6 +332,11 @@ fn reason_key(o: &Outcome) -> String {
     }
 }
 
+/// Whether `verbs` (none: every verb) counts `verb`.
+fn wanted(verbs: &Option<Vec<String>>, verb: &str) -> bool {
+    verbs.as_ref().is_none_or(|v| v.iter().any(|w| w == verb))
+}
+
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
@@ -468,11 +473,23 @@ impl Calls {
                         // holds them, later calls' lines are not quoted.
                         let ident = call.ident.as_deref().or(e.ident.as_deref());
                         let k = key_of(self.by, &key.0, verb, pid, tid, ident);
-                        let quoted = self
-                            .rows
-                            .get(&k)
-                            .and_then(|s| s.reasons.get(&reason_key(&o)))
-                            .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE);
+                        let rk = reason_key(&o);
+                        let full = |s: &Stats| {
+                            s.reasons
+                                .get(&rk)
+                                .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE)
+                        };
+                        // A row that is not kept apart once the table is
+                        // full never will be: its calls go to the verb's
+                        // "other" row (`finish_call`), whose quotes count.
+                        let quoted = !wanted(&self.verbs, verb)
+                            || match self.rows.get(&k) {
+                                Some(s) => full(s),
+                                None if self.rows.len() >= MAX_ROWS => {
+                                    self.others.get(verb).is_some_and(|o| full(&o.stats))
+                                }
+                                None => false,
+                            };
                         let ev = if quoted {
                             unquoted()
                         } else {
@@ -639,9 +656,7 @@ impl Calls {
     }
 
     fn wanted(&self, verb: &str) -> bool {
-        self.verbs
-            .as_ref()
-            .is_none_or(|v| v.iter().any(|w| w == verb))
+        wanted(&self.verbs, verb)
     }
 
     /// Count one call (open when it has no duration).

@@ -93,6 +93,43 @@ fn worker_pool_gives_the_same_order() {
     assert_eq!(m.finish().len(), 5);
 }
 
+/// Past `LAZY_SOURCES` a source is read on the merge thread until it shows
+/// a second batch: one-batch files never get a channel; longer ones are
+/// handed to the workers; the order is that of one job.
+#[test]
+fn many_sources_go_to_the_workers_only_past_their_first_batch() {
+    let n = LAZY_SOURCES + 40;
+    let long = |f: usize| f.is_multiple_of(20);
+    let make = || -> Vec<Box<dyn Source>> {
+        (0..n)
+            .map(|f| {
+                let p = format!("f{f:05}");
+                let count = if long(f) { 400 } else { 1 };
+                let evs = (0..count)
+                    .map(|i| {
+                        let ms = (i * 13 + f * 7) % 5000;
+                        let ts =
+                            format!("2016-05-15T12:00:{:02}.{:03}+00:00", ms / 1000, ms % 1000);
+                        ev(&p, &ts, i as u64)
+                    })
+                    .collect();
+                src(&p, evs)
+            })
+            .collect()
+    };
+    let key = |e: Event| (e.path().to_string(), e.line);
+    let one: Vec<_> = Merged::with_jobs(make(), 1).map(key).collect();
+    let mut m = Merged::with_jobs(make(), 2);
+    let two: Vec<_> = m.by_ref().map(key).collect();
+    assert_eq!(one.len(), (n - n.div_ceil(20)) + 400 * n.div_ceil(20));
+    assert_eq!(one, two);
+    let pool = m.merge.pool.as_ref().unwrap();
+    for f in 0..n {
+        assert_eq!(pool.txs[f].get().is_some(), long(f), "source {f}");
+    }
+    assert_eq!(m.finish().len(), n);
+}
+
 /// A pool of these sources with no workers, and each source's channel.
 fn bare_pool(files: &[&str]) -> (Pool<Reordered>, Vec<Receiver<Msg<EventBatch>>>) {
     let (txs, rxs): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::sync_channel(4)).unzip();
@@ -106,7 +143,15 @@ fn bare_pool(files: &[&str]) -> (Pool<Reordered>, Vec<Receiver<Msg<EventBatch>>>
         caps: (10, 1 << 20),
         owed: Arc::new(files.iter().map(|_| AtomicUsize::new(0)).collect()),
         queued: Arc::new(files.iter().map(|_| AtomicUsize::new(0)).collect()),
-        txs: Arc::new(txs),
+        txs: Arc::new(
+            txs.into_iter()
+                .map(|t| {
+                    let l = OnceLock::new();
+                    let _ = l.set(t);
+                    l
+                })
+                .collect(),
+        ),
         sources: Arc::new(
             files
                 .iter()
@@ -142,7 +187,7 @@ fn the_merge_reads_a_batch_only_of_a_free_source_with_nothing_waiting() {
         pool.queued[0].fetch_add(1, Ordering::AcqRel);
         Msg::Batch(b)
     };
-    pool.txs[0].send(worker_batch(999)).unwrap();
+    pool.txs[0].get().unwrap().send(worker_batch(999)).unwrap();
     assert_eq!(what(pool.next_msg(0, &rxs[0])), ("batch", Some(999)));
     // Nothing waiting, nobody holding: read here, not owed.
     assert_eq!(what(pool.next_msg(0, &rxs[0])), ("extra", Some(0)));
@@ -153,7 +198,7 @@ fn the_merge_reads_a_batch_only_of_a_free_source_with_nothing_waiting() {
             let _held = pool.sources[0].lock().unwrap();
             locked_tx.send(()).unwrap();
             std::thread::sleep(std::time::Duration::from_millis(30));
-            pool.txs[0].send(worker_batch(998)).unwrap();
+            pool.txs[0].get().unwrap().send(worker_batch(998)).unwrap();
         });
         locked.recv().unwrap();
         assert_eq!(what(pool.next_msg(0, &rxs[0])), ("batch", Some(998)));
@@ -162,7 +207,7 @@ fn the_merge_reads_a_batch_only_of_a_free_source_with_nothing_waiting() {
     assert_eq!(pool.queued[0].load(Ordering::Acquire), 0);
     // Once the source is held here its channel is looked at again: a
     // batch a worker sent just before it let go comes first.
-    pool.txs[0].send(worker_batch(997)).unwrap();
+    pool.txs[0].get().unwrap().send(worker_batch(997)).unwrap();
     assert_eq!(what(pool.try_fill(0, &rxs[0])), ("batch", Some(997)));
     assert_eq!(pool.queued[0].load(Ordering::Acquire), 0);
 }

@@ -40,7 +40,7 @@ use events::EventRefusal;
 use mqdiag_model::event::Key;
 use mqdiag_model::event::{Event, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
-use mqdiag_model::findings::{Evidence, Finding, MAX_EVIDENCE, Metric, Subject};
+use mqdiag_model::findings::{Evidence, EventRef, Finding, MAX_EVIDENCE, Metric, Subject};
 use mqdiag_model::mqrc::{self, Outcome};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::access::{Mechanism, access_of};
@@ -282,7 +282,9 @@ struct Client {
     last: Ts,
     times: Vec<Ts>,
     evidence: Vec<Evidence>,
-    latest: Option<Evidence>,
+    /// The latest failure, quoted only when a finding shows it: a client
+    /// past `MAX_CLIENTS` has a new latest on every failure.
+    latest: Option<EventRef>,
     paired: bool,
     /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
     /// the processes it counts.
@@ -678,7 +680,10 @@ impl AccessRefused {
         if c.evidence.len() < SIDE_EVIDENCE - 1 {
             c.evidence.push(Evidence::from_event(e));
         } else {
-            c.latest = Some(Evidence::from_event(e));
+            match &mut c.latest {
+                Some(l) => l.assign(e),
+                None => c.latest = Some(EventRef::of(e)),
+            }
         }
     }
 
@@ -929,7 +934,7 @@ impl AccessRefused {
                 fd.saw(&c.last);
                 let mut side: Vec<Evidence> = c.evidence.clone();
                 if let Some(l) = &c.latest {
-                    side.push(l.clone());
+                    side.push(l.evidence());
                 }
                 for ev in side {
                     if evidence.len() < MAX_EVIDENCE && !evidence.contains(&ev) {
@@ -1034,7 +1039,7 @@ impl AccessRefused {
         };
         let mut ev = c.evidence.clone();
         if let Some(l) = &c.latest {
-            ev.push(l.clone());
+            ev.push(l.evidence());
         }
         fd.evidence = ev;
         let m = &mut fd.metrics;
