@@ -241,11 +241,20 @@ pub fn open_map(map: &Path) -> Result<Option<fs::File>, String> {
 /// run reads (`reads`: every file found, once links are resolved). Called
 /// once discovery has found them; an output that does not exist yet is
 /// none of them.
-pub fn not_read<'a>(out: &Path, reads: impl Iterator<Item = &'a Path>) -> Result<(), String> {
+/// `reads` gives each file's size where discovery knew it: only a file of
+/// the output's size can be the output, and the others are not looked up
+/// again (a look-up a file, for 100,000 files).
+pub fn not_read<'a>(
+    out: &Path,
+    reads: impl Iterator<Item = (&'a Path, Option<u64>)>,
+) -> Result<(), String> {
     let Ok(om) = fs::metadata(out) else {
         return Ok(());
     };
-    for r in reads {
+    for (r, size) in reads {
+        if size.is_some_and(|n| n != om.len()) {
+            continue;
+        }
         #[cfg(unix)]
         let same = {
             use std::os::unix::fs::MetadataExt;

@@ -179,10 +179,13 @@ impl mqdiag_readers::open::Watch for OpenWatch<'_> {
         let Some(o) = self.output else {
             return Ok(());
         };
-        let files = found.inputs.iter().filter_map(|i| i.file());
+        let files = found
+            .inputs
+            .iter()
+            .filter_map(|i| Some((i.file()?, Some(i.bytes))));
         crate::outpath::not_read(
             o,
-            files.chain(found.archive_files.iter().map(|p| p.as_path())),
+            files.chain(found.archive_files.iter().map(|p| (p.as_path(), None))),
         )
         .map_err(OpenError::Refused)
     }

@@ -95,16 +95,25 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
     };
     let mut found = discover_following(&paths, watch.meter(), req.follow);
     watch.found(&found)?;
-    let skip: Vec<PathBuf> = req
+    let skip: Vec<(PathBuf, u64)> = req
         .skip
         .iter()
-        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .filter_map(|p| {
+            Some((
+                std::fs::canonicalize(p).ok()?,
+                std::fs::metadata(p).ok()?.len(),
+            ))
+        })
         .collect();
     if !skip.is_empty() {
+        // Only a file of a skipped one's size can be it: the others are
+        // not resolved (five look-ups a file, for 100,000 files).
         found.inputs.retain(|i| match &i.location {
-            Location::File(p) => std::fs::canonicalize(p)
-                .map(|c| !skip.contains(&c))
-                .unwrap_or(true),
+            Location::File(p) if skip.iter().any(|(_, n)| *n == i.bytes) => {
+                std::fs::canonicalize(p)
+                    .map(|c| !skip.iter().any(|(s, _)| *s == c))
+                    .unwrap_or(true)
+            }
             _ => true,
         });
     }

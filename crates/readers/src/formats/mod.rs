@@ -587,18 +587,25 @@ pub(crate) fn open_decoded_with_offsets(
     EncodingNote,
     Option<crate::encoding::RawStarts>,
 )> {
-    let (enc, ascii) = match forced {
-        Some(e) => (e, false),
+    let r = input.open()?;
+    let (enc, ascii, r) = match forced {
+        Some(e) => (e, false, r),
         None => {
-            let head = input.head(SNIFF_BYTES)?;
+            // The head is read from the reader itself and put back in
+            // front of the rest: opening the input again for it was two
+            // of a small file's opens.
+            let mut r = r;
+            let head = crate::input::blob::read_head(&mut r, SNIFF_BYTES)?;
             // Only a full head can be followed by more bytes.
-            (
+            let (enc, ascii) = (
                 crate::encoding::detect(&head),
                 head.len() >= SNIFF_BYTES && head.is_ascii(),
-            )
+            );
+            let r: Box<dyn std::io::Read + Send> =
+                Box::new(std::io::Read::chain(std::io::Cursor::new(head), r));
+            (enc, ascii, r)
         }
     };
-    let r = input.open()?;
     Ok(if enc.transcodes() {
         let starts = crate::encoding::RawStarts::default();
         (

@@ -100,15 +100,19 @@ impl Input {
     }
 
     pub fn from_path(display: &str, path: &Path) -> io::Result<Input> {
-        let md = fs::metadata(path)?;
-        Ok(Input {
+        Ok(Input::from_metadata(display, path, &fs::metadata(path)?))
+    }
+
+    /// The file at `path`, whose metadata the caller has.
+    pub(crate) fn from_metadata(display: &str, path: &Path, md: &fs::Metadata) -> Input {
+        Input {
             display: Arc::from(display),
             name: file_name(path),
             location: Location::File(path.to_path_buf()),
             bytes: md.len(),
             mtime: md.modified().ok(),
             progress: None,
-        })
+        }
     }
 
     /// An archive member.
@@ -334,7 +338,7 @@ fn discover_capped(
             continue;
         }
         let display = mqdiag_model::text::os_display(p.as_os_str());
-        walk(p, &display, &mut w, &mut out, &mut archives, true);
+        walk(p, &display, &mut w, &mut out, &mut archives, true, None);
     }
     out.archive_files = archives.iter().map(|a| a.0.clone()).collect();
     // Archives after the walk, so that one spill file and one size budget
@@ -493,6 +497,8 @@ fn note_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
     fi
 }
 
+/// `listed`: the entry's type as its directory listed it (whether it is a
+/// link, without a look-up of its own: 100,000 files took three each).
 fn walk(
     path: &Path,
     display: &str,
@@ -500,13 +506,17 @@ fn walk(
     out: &mut Discovered,
     archives: &mut Vec<FoundArchive>,
     named: bool,
+    listed: Option<fs::FileType>,
 ) {
     // A link found inside a named directory is followed only when it
     // stays inside the named paths (a link to `/` would read the whole
     // machine), unless `--follow`.
     if !seen.follow
         && !seen.roots.iter().any(|r| r == path)
-        && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && match listed {
+            Some(t) => t.is_symlink(),
+            None => fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()),
+        }
         && let Ok(target) = fs::canonicalize(path)
         && !seen.roots.iter().any(|r| target.starts_with(r))
     {
@@ -542,22 +552,19 @@ fn walk(
         return named_error(out, display, format!("cannot read: {why}"));
     }
     if md.is_file() {
-        match Input::from_path(display, path) {
-            // Archives are known by their first bytes, whatever their name.
-            // Past the cap nothing more is opened, archives included.
-            Ok(_) if out.full() => out.left_out(display),
-            Ok(i)
-                if i.head(archive::MAGIC_BYTES)
-                    .is_ok_and(|h| archive::magic(&h).is_some()) =>
-            {
-                archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
-            }
-            Ok(i) => out.add(i),
-            Err(e) => out.problems.push(problem_row(
-                display,
-                ProblemCode::UnreadableFile,
-                format!("cannot read: {e}"),
-            )),
+        // Archives are known by their first bytes, whatever their name.
+        // Past the cap nothing more is opened, archives included.
+        if out.full() {
+            out.left_out(display);
+            return;
+        }
+        let i = Input::from_metadata(display, path, &md);
+        if i.head(archive::MAGIC_BYTES)
+            .is_ok_and(|h| archive::magic(&h).is_some())
+        {
+            archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
+        } else {
+            out.add(i);
         }
         return;
     }
@@ -614,7 +621,15 @@ fn walk(
         } else {
             format!("{display}/{name}")
         };
-        walk(&e.path(), &child_display, seen, out, archives, false);
+        walk(
+            &e.path(),
+            &child_display,
+            seen,
+            out,
+            archives,
+            false,
+            e.file_type().ok(),
+        );
     }
 }
 
