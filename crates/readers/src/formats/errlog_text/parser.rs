@@ -104,7 +104,7 @@ impl RawRecord {
     }
 
     /// Bytes held by the record's buffers.
-    fn held(&self) -> usize {
+    pub(super) fn held(&self) -> usize {
         self.buf.capacity()
             + (self.attrs.capacity() * 2
                 + self.summary.capacity()
@@ -745,7 +745,7 @@ pub(super) fn neighbour_offset(
     line: u64,
     local: NaiveDateTime,
 ) -> FixedOffset {
-    let segs = &run.plan.scan.segs[order_index(order)];
+    let segs = &run.ahead.scan.p.segs[order_index(order)];
     // Index of the first run starting after the line.
     let next = segs.partition_point(|s| s.first <= line);
     let chosen = match (next.checked_sub(1).map(|i| segs[i]), segs.get(next)) {
