@@ -71,6 +71,9 @@ pub(crate) struct Ahead {
     /// The row's problem and note counts when the file was opened: the
     /// decisions' problems go there, before any found while reading.
     pub(super) mark: (usize, usize),
+    /// Records dated by the file's offset (no offset of their own or of
+    /// a neighbour).
+    pub(super) by_file_offset: u64,
     /// An event stated a `VRMF()` (the row shows the last one).
     pub(super) vrmf_by_event: bool,
 }
@@ -90,6 +93,7 @@ impl Ahead {
             forced: 0,
             forced_first: None,
             mark: (info.problems.len(), info.notes.len()),
+            by_file_offset: 0,
             vrmf_by_event: false,
         }
     }
@@ -396,17 +400,18 @@ fn overturned(
             ));
         }
     }
-    let used = run.choice.as_ref().expect("settled");
-    if used != choice {
+    let all = choice.offset(opts);
+    if a.by_file_offset > 0 && all != run.offset {
         found.push((
             0,
             ProblemCode::OffsetChange,
             Severity::Info,
             format!(
-                "UTC offset {} was decided on the first {} records; the whole file says {}: records dated by the file's offset (no offset of their own or of a neighbour) were read at {}",
+                "UTC offset {} was decided on the first {} records; the whole file says {}: {} record(s) dated by the file's offset (no offset of their own or of a neighbour) were read at {}",
                 offset_label(run.offset.local_minus_utc()),
                 a.settled_after,
-                offset_label(choice.offset(opts).local_minus_utc()),
+                offset_label(all.local_minus_utc()),
+                a.by_file_offset,
                 offset_label(run.offset.local_minus_utc())
             ),
         ));
@@ -692,6 +697,95 @@ mod tests {
                 infos[0].utc_offset_source.as_deref(),
                 Some("data of AMQERR01.LOG (same rotated set)")
             );
+        }
+    }
+
+    /// How often the whole file overturns what its look-ahead decided, on
+    /// the error logs of `fixtures/` and the real logs of `../shared`
+    /// (`cargo test -p mqdiag-readers corrections -- --include-ignored
+    /// --nocapture` prints the counts per look-ahead). Every one of them
+    /// fits the default look-ahead: none is corrected then.
+    #[test]
+    #[ignore = "needs ../shared (present on CI)"]
+    fn corrections_on_fixtures_and_real_logs() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let shared = root.join("../shared/seeds");
+        assert!(shared.exists(), "{} is absent", shared.display());
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("fixtures"), shared];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                let name = e.file_name().to_string_lossy().to_ascii_uppercase();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if (name.starts_with("AMQERR") && name.ends_with(".LOG"))
+                    || p.parent().is_some_and(|d| d.ends_with("seeds"))
+                {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        let overturned = |i: &FileInfo| {
+            i.problems
+                .iter()
+                .filter(|p| {
+                    p.message.contains("the whole file says")
+                        || p.message.contains("(the look-ahead was full)")
+                })
+                .count()
+        };
+        let read_with = |f: &std::path::PathBuf, records: usize| {
+            let text = std::fs::read(f).unwrap();
+            let format = ErrlogText::with_budget(Budget {
+                records,
+                bytes: BUDGET.bytes,
+            });
+            let input = Input::from_bytes(&f.to_string_lossy(), text);
+            crate::testkit::drain(Box::new(LineSource::new(
+                format,
+                FORMAT,
+                vec![input],
+                &ReadOptions::default(),
+            )))
+        };
+        let whole: Vec<Vec<String>> = files
+            .iter()
+            .map(|f| times(&read_with(f, usize::MAX).0))
+            .collect();
+        for records in [1, 4, 16, 64, BUDGET.records] {
+            let (mut count, mut with, mut records_read, mut redated) = (0, 0, 0, 0);
+            for (f, whole) in files.iter().zip(&whole) {
+                let name = f.to_string_lossy();
+                let (evs, infos) = read_with(f, records);
+                redated += times(&evs)
+                    .iter()
+                    .zip(whole)
+                    .filter(|(a, b)| a != b)
+                    .count();
+                let n = overturned(&infos[0]);
+                if n > 0 {
+                    println!(
+                        "  {name}: {:?}",
+                        infos[0]
+                            .problems
+                            .iter()
+                            .map(|p| &p.message)
+                            .collect::<Vec<_>>()
+                    );
+                }
+                count += n;
+                with += usize::from(n > 0);
+                records_read += evs.len();
+            }
+            println!(
+                "look-ahead {records} records: {count} decisions overturned in {with} of {} files; {redated} of {records_read} records dated otherwise than on the whole file",
+                files.len()
+            );
+            if records == BUDGET.records {
+                assert_eq!((count, redated), (0, 0));
+            }
         }
     }
 }

@@ -265,6 +265,9 @@ pub(crate) struct Parser {
     /// A record the source is done with, whose buffers the next header
     /// reuses.
     pub(super) spare: Option<Box<RawRecord>>,
+    /// The last line read as a header (its header is the current
+    /// record's): the header facts take it rather than parse it again.
+    pub(crate) header_line: u64,
 }
 
 impl Parser {
@@ -334,6 +337,7 @@ impl Parser {
         if t.as_bytes().first().is_some_and(u8::is_ascii_digit)
             && let Some(h) = parse_header(text)
         {
+            self.header_line = no;
             self.on_header(no, h);
             return;
         }

@@ -276,6 +276,22 @@ impl Scanner {
         scan_wanted(p, cur, trim_end(t));
     }
 
+    /// A line the parser read as header `h` from the same text: what
+    /// `line` does with it, without parsing it again.
+    pub(super) fn header(&mut self, no: u64, bytes: &[u8], h: &Header) {
+        if self.pending.is_none() && cannot_be_header(bytes) {
+            return;
+        }
+        if let Some(done) = self.pending.take() {
+            self.p.settle(done);
+        }
+        self.pending = Some(Pending {
+            line: no,
+            header: h.clone(),
+            utc: None,
+        });
+    }
+
     /// The file ended: the header still waiting for attributes counts.
     pub(super) fn finish(&mut self) {
         if let Some(done) = self.pending.take() {

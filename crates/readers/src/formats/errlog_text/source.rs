@@ -97,11 +97,10 @@ impl LineFormat for ErrlogText {
     }
 
     fn line(&mut self, run: &mut FileRun, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
-        // The header facts see the line as a first pass over the file would.
-        run.ahead.scan.line(meta.no, bytes);
         if meta.truncated {
             Self::cut(run, ctx, &meta, bytes.len());
         }
+        let full = bytes;
         // A hole of NUL bytes (a crash while writing) before real text.
         let lead = bytes.iter().take_while(|&&b| b == 0).count();
         let bytes = &bytes[lead..];
@@ -115,6 +114,15 @@ impl LineFormat for ErrlogText {
         run.parser.line_cut = meta.truncated;
         run.parser.line_at = meta.offset;
         run.parser.feed(meta.no, &text);
+        // The header facts see the line as a first pass over the file
+        // would (NUL bytes and all). A header the parser read from the
+        // same text is taken from it, not parsed again.
+        match run.parser.cur.as_deref() {
+            Some(r) if lead == 0 && enc == Encoding::Utf8 && run.parser.header_line == meta.no => {
+                run.ahead.scan.header(meta.no, full, &r.header)
+            }
+            _ => run.ahead.scan.line(meta.no, full),
+        }
         self.drain(run, ctx);
     }
 
@@ -167,13 +175,16 @@ impl ErrlogText {
         let ts = match (utc, local) {
             // The record's own offset: its header's wall clock minus Time().
             (Some(u), l) => {
-                let off = l
+                let own = l
                     .and_then(|l| offset_of(l, u))
-                    .and_then(FixedOffset::east_opt)
-                    .unwrap_or(run.offset);
-                off.from_utc_datetime(&u)
+                    .and_then(FixedOffset::east_opt);
+                run.ahead.by_file_offset += u64::from(own.is_none());
+                own.unwrap_or(run.offset).from_utc_datetime(&u)
             }
             (None, Some(l)) => {
+                // No run of offsets at all: the file's offset.
+                run.ahead.by_file_offset +=
+                    u64::from(run.ahead.scan.p.segs[order_index(order)].is_empty());
                 let off = neighbour_offset(run, ctx.info, order, r.line, l);
                 match off.from_local_datetime(&l) {
                     chrono::LocalResult::Single(t) => t,
