@@ -302,7 +302,17 @@ impl Parser {
                 r.reuse(no, h);
                 r
             }
-            None => Box::new(RawRecord::new(no, h)),
+            None => {
+                // No spare while the look-ahead holds records: sized for a
+                // common record at once rather than grown line by line.
+                let mut r = Box::new(RawRecord::new(no, h));
+                r.buf.reserve(1024);
+                r.attrs.reserve(16);
+                r.summary.reserve(4);
+                r.sections[0].reserve(8);
+                r.sections[1].reserve(8);
+                r
+            }
         };
         r.offset = self.line_at;
         r
