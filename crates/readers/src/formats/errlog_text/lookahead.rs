@@ -700,19 +700,10 @@ mod tests {
         }
     }
 
-    /// How often the whole file overturns what its look-ahead decided, on
-    /// the error logs of `fixtures/` and the real logs of `../shared`
-    /// (`cargo test -p mqdiag-readers corrections -- --include-ignored
-    /// --nocapture` prints the counts per look-ahead). Every one of them
-    /// fits the default look-ahead: none is corrected then.
-    #[test]
-    #[ignore = "needs ../shared (present on CI)"]
-    fn corrections_on_fixtures_and_real_logs() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let shared = root.join("../shared/seeds");
-        assert!(shared.exists(), "{} is absent", shared.display());
+    /// The error logs under `dirs` (and every file of a `seeds` folder).
+    fn logs_under(dirs: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
         let mut files = Vec::new();
-        let mut dirs = vec![root.join("fixtures"), shared];
+        let mut dirs = dirs;
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).unwrap().flatten() {
                 let p = e.path();
@@ -727,6 +718,57 @@ mod tests {
             }
         }
         files.sort();
+        files
+    }
+
+    fn read_file(f: &std::path::Path, records: usize) -> (Vec<Event>, Vec<FileInfo>) {
+        let text = std::fs::read(f).unwrap();
+        let format = ErrlogText::with_budget(Budget {
+            records,
+            bytes: BUDGET.bytes,
+        });
+        let input = Input::from_bytes(&f.to_string_lossy(), text);
+        crate::testkit::drain(Box::new(LineSource::new(
+            format,
+            FORMAT,
+            vec![input],
+            &ReadOptions::default(),
+        )))
+    }
+
+    /// Every error log of `fixtures/` (hostile ones included) reads the
+    /// same with a look-ahead of one or four records as on the whole file:
+    /// same events at the same times, same problems in the same order.
+    #[test]
+    fn small_look_aheads_read_the_fixtures_alike() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let files = logs_under(vec![root.join("fixtures")]);
+        assert!(files.len() > 30, "{files:?}");
+        for f in &files {
+            let (evs, infos) = read_file(f, usize::MAX);
+            for records in [1, 4] {
+                let (short, sinfos) = read_file(f, records);
+                assert_eq!(times(&short), times(&evs), "{} at {records}", f.display());
+                let texts = |e: &[Event]| e.iter().map(|e| e.text.clone()).collect::<Vec<_>>();
+                assert_eq!(texts(&short), texts(&evs));
+                assert_eq!(sinfos[0].problems, infos[0].problems, "{}", f.display());
+                assert_eq!(sinfos[0].notes, infos[0].notes);
+            }
+        }
+    }
+
+    /// How often the whole file overturns what its look-ahead decided, on
+    /// the error logs of `fixtures/` and the real logs of `../shared`
+    /// (`cargo test -p mqdiag-readers corrections -- --include-ignored
+    /// --nocapture` prints the counts per look-ahead). Every one of them
+    /// fits the default look-ahead: none is corrected then.
+    #[test]
+    #[ignore = "needs ../shared (present on CI)"]
+    fn corrections_on_fixtures_and_real_logs() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let shared = root.join("../shared/seeds");
+        assert!(shared.exists(), "{} is absent", shared.display());
+        let files = logs_under(vec![root.join("fixtures"), shared]);
         let overturned = |i: &FileInfo| {
             i.problems
                 .iter()
@@ -736,20 +778,7 @@ mod tests {
                 })
                 .count()
         };
-        let read_with = |f: &std::path::PathBuf, records: usize| {
-            let text = std::fs::read(f).unwrap();
-            let format = ErrlogText::with_budget(Budget {
-                records,
-                bytes: BUDGET.bytes,
-            });
-            let input = Input::from_bytes(&f.to_string_lossy(), text);
-            crate::testkit::drain(Box::new(LineSource::new(
-                format,
-                FORMAT,
-                vec![input],
-                &ReadOptions::default(),
-            )))
-        };
+        let read_with = |f: &std::path::PathBuf, records: usize| read_file(f, records);
         let whole: Vec<Vec<String>> = files
             .iter()
             .map(|f| times(&read_with(f, usize::MAX).0))
