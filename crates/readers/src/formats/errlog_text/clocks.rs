@@ -75,11 +75,11 @@ pub(crate) fn survey(
     inputs.sort_by(|a, b| a.display.cmp(&b.display));
     let mut out = ErrlogClocks::default();
     for input in inputs {
-        let plan = Plan::new(prescan(input, forced));
+        let scan = prescan(input, forced);
+        let plan = Plan::new(&scan);
         // The order of the file's most common header style decides which
         // reading of its dates the runs were taken from.
-        let Some((style, _)) = plan
-            .scan
+        let Some((style, _)) = scan
             .styles
             .iter()
             .max_by_key(|(s, e)| (e.all.count, std::cmp::Reverse(**s)))
@@ -89,7 +89,7 @@ pub(crate) fn survey(
         let Some(&order) = plan.orders.get(&(*style, None)) else {
             continue;
         };
-        let runs: Vec<(i64, i64, i32)> = plan.scan.segs[order_index(order)]
+        let runs: Vec<(i64, i64, i32)> = scan.segs[order_index(order)]
             .iter()
             .map(|s| {
                 (
@@ -105,7 +105,7 @@ pub(crate) fn survey(
         let path = input.display.to_string();
         let dir = display_dir(&path).to_string();
         add(out.by_dir.entry(dir).or_default(), &runs, &path);
-        if let Some(h) = &plan.scan.host {
+        if let Some(h) = &scan.host {
             add(
                 out.by_host.entry(h.to_ascii_lowercase()).or_default(),
                 &runs,

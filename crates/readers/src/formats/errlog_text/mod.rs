@@ -7,14 +7,17 @@
 //! headings localised) and a separator line (`----- amqxxx.c : 123 ----`)
 //! that closes it.
 //!
-//! Each file is read twice, streaming both times. The first pass looks at
-//! header and `Time()` lines only, to decide the date order of each header
-//! style (`.`, AM/PM, a field above 12, agreement with `Time()`) and the UTC
-//! offset (local header time minus `Time()`). The second pass parses the
-//! records. A rotated set (AMQERR03, 02, 01) is one source, oldest first.
+//! Each file is read once, streaming. Header and `Time()` lines are also
+//! fed to a scanner (`prescan::Scanner`) that gathers what decides the date
+//! order of each header style (`.`, AM/PM, a field above 12, agreement with
+//! `Time()`) and the UTC offset (local header time minus `Time()`); parsed
+//! records wait in a bounded look-ahead until those are decided (see
+//! `lookahead`). A rotated set (AMQERR03, 02, 01) is one source, oldest
+//! first.
 
 mod clocks;
 mod header;
+mod lookahead;
 mod parser;
 mod prescan;
 mod source;
@@ -23,6 +26,7 @@ pub(crate) use clocks::{ErrlogClocks, display_dir, survey};
 // What the undated message-text reader reads alike.
 use header::*;
 pub(crate) use header::{heading, is_separator, msg_split, parse_header};
+use lookahead::*;
 use parser::*;
 use prescan::*;
 pub use source::ErrlogText;

@@ -104,7 +104,7 @@ impl RawRecord {
     }
 
     /// Bytes held by the record's buffers.
-    fn held(&self) -> usize {
+    pub(super) fn held(&self) -> usize {
         self.buf.capacity()
             + (self.attrs.capacity() * 2
                 + self.summary.capacity()
@@ -265,6 +265,9 @@ pub(crate) struct Parser {
     /// A record the source is done with, whose buffers the next header
     /// reuses.
     pub(super) spare: Option<Box<RawRecord>>,
+    /// The last line read as a header (its header is the current
+    /// record's): the header facts take it rather than parse it again.
+    pub(crate) header_line: u64,
 }
 
 impl Parser {
@@ -299,7 +302,17 @@ impl Parser {
                 r.reuse(no, h);
                 r
             }
-            None => Box::new(RawRecord::new(no, h)),
+            None => {
+                // No spare while the look-ahead holds records: sized for a
+                // common record at once rather than grown line by line.
+                let mut r = Box::new(RawRecord::new(no, h));
+                r.buf.reserve(1024);
+                r.attrs.reserve(16);
+                r.summary.reserve(4);
+                r.sections[0].reserve(8);
+                r.sections[1].reserve(8);
+                r
+            }
         };
         r.offset = self.line_at;
         r
@@ -334,6 +347,7 @@ impl Parser {
         if t.as_bytes().first().is_some_and(u8::is_ascii_digit)
             && let Some(h) = parse_header(text)
         {
+            self.header_line = no;
             self.on_header(no, h);
             return;
         }
@@ -745,7 +759,7 @@ pub(super) fn neighbour_offset(
     line: u64,
     local: NaiveDateTime,
 ) -> FixedOffset {
-    let segs = &run.plan.scan.segs[order_index(order)];
+    let segs = &run.ahead.scan.p.segs[order_index(order)];
     // Index of the first run starting after the line.
     let next = segs.partition_point(|s| s.first <= line);
     let chosen = match (next.checked_sub(1).map(|i| segs[i]), segs.get(next)) {

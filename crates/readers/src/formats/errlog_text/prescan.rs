@@ -89,7 +89,6 @@ pub(super) struct Prescan {
     pub(super) qmgr: Option<String>,
     pub(super) host: Option<String>,
     pub(super) vrmf: Option<String>,
-    pub(super) error: Option<String>,
     /// Runs of records with `Time()` at one UTC offset, as read day first
     /// ([0]) and month first ([1]): the neighbours that date the records
     /// without `Time()` at the offset in force where they were written.
@@ -152,38 +151,58 @@ pub(super) fn cannot_be_header(bytes: &[u8]) -> bool {
         .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit() && !is_ascii_ws(b))
 }
 
+/// The first pass over a whole file on its own (the offsets a JSON error
+/// log beside it needs, and the other files of a rotated set when a file
+/// without `Time()` needs their offset).
 pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncoding>) -> Prescan {
-    let mut p = Prescan::default();
     let r = match crate::formats::open_decoded(input, forced) {
         Ok((r, _)) => r,
-        Err(e) => {
-            p.error = Some(format!("cannot read: {e}"));
-            return p;
-        }
+        // The reading pass reports a file it cannot read.
+        Err(_) => return Prescan::default(),
     };
     let mut lines = LineReader::new(r);
-    let mut pending: Option<Pending> = None;
-    // A read error ends the scan here; the second pass reports it.
+    let mut scan = Scanner::default();
+    // A read error ends the scan here; the reading pass reports it.
     loop {
         // With no header pending, the buffered lines that cannot start one
         // (most of a record's text) are passed over in one search.
-        if pending.is_none() {
+        if scan.pending.is_none() {
             skip_non_headers(&mut lines);
         }
         let Ok(Some((meta, bytes))) = lines.next_line() else {
             break;
         };
-        // A BOM before the first header, as the second pass takes it off.
+        // A BOM before the first header, as the line loop takes it off.
         let bytes = if meta.no == 1 {
             bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
         } else {
             bytes
         };
+        scan.line(meta.no, bytes);
+    }
+    scan.finish();
+    scan.p
+}
+
+/// The header facts gathered line by line: fed every line of a file as
+/// it is read (in the reading pass, before the parser sees the line), it
+/// holds what a first pass over the lines so far would have found.
+#[derive(Default)]
+pub(super) struct Scanner {
+    pub(super) p: Prescan,
+    pub(super) pending: Option<Pending>,
+}
+
+impl Scanner {
+    /// One line of the file, as the line loop hands it over (BOM off).
+    pub(super) fn line(&mut self, no: u64, bytes: &[u8]) {
+        let p = &mut self.p;
+        let pending = &mut self.pending;
         // With no header pending only a header matters, and a header's
         // first non-blank character is a digit: a line starting with any
         // other ASCII character (most text lines) is passed over here.
         if pending.is_none() && cannot_be_header(bytes) {
-            continue;
+            return;
         }
         // A line whose first non-blank byte is ASCII and not a digit is not
         // a header, and its indent and name are judged on its bytes: only
@@ -196,25 +215,25 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             .is_none_or(|&b| b < 0x80 && !b.is_ascii_digit())
         {
             let Some(cur) = pending.as_mut() else {
-                continue;
+                return;
             };
             if rest.is_empty() {
-                continue;
+                return;
             }
             if !is_attr_bytes(rest, lead > 0) {
                 let done = pending.take().expect("pending");
                 p.settle(done);
-                continue;
+                return;
             }
             if !names_wanted(rest, p.qmgr.is_none(), p.host.is_none()) {
-                continue;
+                return;
             }
             let text = match std::str::from_utf8(bytes) {
                 Ok(t) => std::borrow::Cow::Borrowed(t),
                 Err(_) => String::from_utf8_lossy(bytes),
             };
-            scan_wanted(&mut p, cur, trim_end(trim_start(&text)));
-            continue;
+            scan_wanted(p, cur, trim_end(trim_start(&text)));
+            return;
         }
         // Headers and attributes are ASCII; other bytes do not matter here.
         let text = match std::str::from_utf8(bytes) {
@@ -231,35 +250,54 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
             if let Some(done) = pending.take() {
                 p.settle(done);
             }
-            pending = Some(Pending {
-                line: meta.no,
+            *pending = Some(Pending {
+                line: no,
                 header: h,
                 utc: None,
             });
-            continue;
+            return;
         }
         let Some(cur) = pending.as_mut() else {
-            continue;
+            return;
         };
         if t.is_empty() {
-            continue;
+            return;
         }
         if !is_attr_line(&text, t) {
             let done = pending.take().expect("pending");
             p.settle(done);
-            continue;
+            return;
         }
         // Only four names matter here: a line that names none of them
         // before a `(` is not scanned.
         if !names_wanted(t.as_bytes(), p.qmgr.is_none(), p.host.is_none()) {
-            continue;
+            return;
         }
-        scan_wanted(&mut p, cur, trim_end(t));
+        scan_wanted(p, cur, trim_end(t));
     }
-    if let Some(done) = pending.take() {
-        p.settle(done);
+
+    /// A line the parser read as header `h` from the same text: what
+    /// `line` does with it, without parsing it again.
+    pub(super) fn header(&mut self, no: u64, bytes: &[u8], h: &Header) {
+        if self.pending.is_none() && cannot_be_header(bytes) {
+            return;
+        }
+        if let Some(done) = self.pending.take() {
+            self.p.settle(done);
+        }
+        self.pending = Some(Pending {
+            line: no,
+            header: h.clone(),
+            utc: None,
+        });
     }
-    p
+
+    /// The file ended: the header still waiting for attributes counts.
+    pub(super) fn finish(&mut self) {
+        if let Some(done) = self.pending.take() {
+            self.p.settle(done);
+        }
+    }
 }
 
 /// What the first pass reads of an attribute line: `Time()` for the
@@ -397,8 +435,9 @@ impl Prescan {
     }
 }
 
-/// Decisions for one file, from its first pass.
-#[derive(Debug, Default)]
+/// Decisions for one file, from the header facts read so far (the
+/// look-ahead, or the whole file).
+#[derive(Debug, Default, Clone)]
 pub(super) struct Plan {
     pub(super) orders: HashMap<(Style, Option<String>), Order>,
     pub(super) last_order: Option<(Style, String, Order)>,
@@ -407,7 +446,6 @@ pub(super) struct Plan {
     pub(super) offset: Option<(i32, u64)>,
     pub(super) offsets: BTreeMap<i32, u64>,
     pub(super) problems: Vec<(ProblemCode, u64, Severity, String)>,
-    pub(super) scan: Prescan,
 }
 
 pub(super) fn decide_order(style: Style, ev: &Evidence) -> Result<Order, (u64, u64)> {
@@ -426,44 +464,56 @@ pub(super) fn decide_order(style: Style, ev: &Evidence) -> Result<Order, (u64, u
     }
 }
 
+/// The order of a header style as a whole, and the problem saying why
+/// when its headers do not decide it.
+fn style_order(
+    style: Style,
+    se: &StyleEvidence,
+) -> (Order, Option<(ProblemCode, u64, Severity, String)>) {
+    match decide_order(style, &se.all) {
+        Ok(o) => (o, None),
+        Err((0, 0)) => (
+            Order::Mdy,
+            Some((
+                ProblemCode::UndecidableDateOrder,
+                se.all.first_line,
+                Severity::Info,
+                format!(
+                    "date order of headers like `{}` cannot be told: day and month are both 12 or less in {} and no Time() attribute decides; read as month/day/year",
+                    se.all.example,
+                    if se.all.count == 1 {
+                        "the only such header".to_string()
+                    } else {
+                        format!("all {} such headers", se.all.count)
+                    }
+                ),
+            )),
+        ),
+        Err((d, m)) => {
+            let o = if d > m { Order::Dmy } else { Order::Mdy };
+            (
+                o,
+                Some((
+                    ProblemCode::MixedDateOrder,
+                    se.all.first_line,
+                    Severity::Warning,
+                    format!(
+                        "headers like `{}` are written both day first ({d}) and month first ({m}) by different writers; read as {} where a writer's own headers do not decide",
+                        se.all.example,
+                        o.as_str()
+                    ),
+                )),
+            )
+        }
+    }
+}
+
 impl Plan {
-    pub(super) fn new(scan: Prescan) -> Plan {
+    pub(super) fn new(scan: &Prescan) -> Plan {
         let mut plan = Plan::default();
         for (style, se) in &scan.styles {
-            let style_order = match decide_order(*style, &se.all) {
-                Ok(o) => o,
-                Err((0, 0)) => {
-                    plan.problems.push((
-                        ProblemCode::UndecidableDateOrder,
-                        se.all.first_line,
-                        Severity::Info,
-                        format!(
-                            "date order of headers like `{}` cannot be told: day and month are both 12 or less in {} and no Time() attribute decides; read as month/day/year",
-                            se.all.example,
-                            if se.all.count == 1 {
-                                "the only such header".to_string()
-                            } else {
-                                format!("all {} such headers", se.all.count)
-                            }
-                        ),
-                    ));
-                    Order::Mdy
-                }
-                Err((d, m)) => {
-                    let o = if d > m { Order::Dmy } else { Order::Mdy };
-                    plan.problems.push((
-                        ProblemCode::MixedDateOrder,
-                        se.all.first_line,
-                        Severity::Warning,
-                        format!(
-                            "headers like `{}` are written both day first ({d}) and month first ({m}) by different writers; read as {} where a writer's own headers do not decide",
-                            se.all.example,
-                            o.as_str()
-                        ),
-                    ));
-                    o
-                }
-            };
+            let (style_order, problem) = style_order(*style, se);
+            plan.problems.extend(problem);
             plan.orders.insert((*style, None), style_order);
             for (user, ev) in &se.users {
                 let o = decide_order(*style, ev).unwrap_or(style_order);
@@ -485,11 +535,13 @@ impl Plan {
             }
         }
         plan.offset = mode(&plan.offsets);
-        plan.scan = scan;
         plan
     }
 
-    pub(super) fn order(&mut self, h: &Header) -> Order {
+    /// The date order of a header. A writer or style first met after the
+    /// plan was made (past the look-ahead) is decided from `scan`, the
+    /// facts read so far, which already hold its header.
+    pub(super) fn order(&mut self, h: &Header, scan: &Prescan) -> Order {
         // Records of one writer come in runs: keep the last answer rather
         // than copy the user name into a key for every record.
         let user = h.user.as_deref().unwrap_or("");
@@ -499,13 +551,34 @@ impl Plan {
         {
             return *o;
         }
-        let o = self
-            .orders
-            .get(&(h.style, Some(writer_key(h))))
-            .or_else(|| self.orders.get(&(h.style, None)))
-            .copied()
-            .unwrap_or(Order::Mdy);
+        let key = (h.style, Some(writer_key(h)));
+        let o = match self.orders.get(&key) {
+            Some(o) => *o,
+            None => self.learn(h.style, key, scan),
+        };
         self.last_order = Some((h.style, user.to_string(), o));
+        o
+    }
+
+    /// A writer (and maybe its style) the plan does not know yet.
+    fn learn(&mut self, style: Style, key: (Style, Option<String>), scan: &Prescan) -> Order {
+        let Some(se) = scan.styles.get(&style) else {
+            return self
+                .orders
+                .get(&(style, None))
+                .copied()
+                .unwrap_or(Order::Mdy);
+        };
+        let style_order = *self
+            .orders
+            .entry((style, None))
+            .or_insert_with(|| style_order(style, se).0);
+        // A writer past the per-style limit shares the style's answer.
+        let Some(ev) = key.1.as_deref().and_then(|u| se.users.get(u)) else {
+            return style_order;
+        };
+        let o = decide_order(style, ev).unwrap_or(style_order);
+        self.orders.insert(key, o);
         o
     }
 }

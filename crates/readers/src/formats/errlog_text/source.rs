@@ -9,8 +9,14 @@ use mqdiag_model::event::Key;
 /// What is kept while one file is read.
 pub(crate) struct FileRun {
     pub(super) parser: Parser,
+    /// Made when the look-ahead is full or the file ends (`Ahead`).
     pub(super) plan: Plan,
     pub(super) offset: FixedOffset,
+    /// Where `offset` comes from, once the plan is made.
+    pub(super) choice: Option<Choice>,
+    pub(super) ahead: Ahead,
+    /// The file's place in the set.
+    pub(super) index: usize,
     pub(super) path: PathFacts,
     pub(super) encodings: BTreeMap<Encoding, u64>,
     pub(super) duplicates: u64,
@@ -24,10 +30,16 @@ pub(crate) struct FileRun {
 /// is its reader.
 #[derive(Default)]
 pub struct ErrlogText {
-    plans: VecDeque<Plan>,
-    /// Offset shared by a rotated set, and the file it came from, for
-    /// generations without `Time()` (written before an upgrade to 9.x).
-    group_offset: Option<(i32, String)>,
+    /// The files of the set, and per file its offset from `Time()` and
+    /// how many headers agreed on it, once known (read, or scanned for a
+    /// file without `Time()`).
+    pub(super) set: Vec<Input>,
+    pub(super) known: Vec<Option<Option<(i32, u64)>>>,
+    /// The file opened next.
+    next: usize,
+    pub(super) encoding: Option<crate::encoding::TextEncoding>,
+    /// `BUDGET` unless a test says otherwise.
+    budget: Option<Budget>,
     dedup: Dedup,
     /// The catalogue's answers for records met before.
     memo: catalog::Memo,
@@ -35,40 +47,31 @@ pub struct ErrlogText {
     all: String,
 }
 
+impl ErrlogText {
+    /// A reader whose look-ahead holds this much (the tests' small ones).
+    #[cfg(test)]
+    pub(crate) fn with_budget(budget: Budget) -> ErrlogText {
+        ErrlogText {
+            budget: Some(budget),
+            ..ErrlogText::default()
+        }
+    }
+}
+
 impl LineFormat for ErrlogText {
     type File = FileRun;
 
-    /// The first pass over every file of the set.
+    /// The set's files, for one that needs another's offset.
     fn start(&mut self, inputs: &[Input], opts: &ReadOptions) {
-        let mut best: Option<(u64, i32, String)> = None;
-        for input in inputs {
-            let plan = Plan::new(prescan(input, opts.encoding));
-            if let Some((o, n)) = plan.offset
-                && best.as_ref().is_none_or(|(bn, _, _)| n > *bn)
-            {
-                best = Some((n, o, input.name.clone()));
-            }
-            self.plans.push_back(plan);
-        }
-        self.group_offset = best.map(|(_, o, name)| (o, name));
+        self.set = inputs.to_vec();
+        self.known = vec![None; inputs.len()];
+        self.encoding = opts.encoding;
     }
 
     fn open_file(&mut self, input: &Input, ctx: &mut FileCtx) -> FileRun {
-        let plan = self.plans.pop_front().unwrap_or_default();
-        // A file that cannot be opened has its problem already.
-        let readable = ctx.readable();
+        let index = self.next;
+        self.next += 1;
         let info = &mut *ctx.info;
-        if let Some(e) = &plan.scan.error
-            && readable
-        {
-            info.problem(
-                ProblemCode::UnreadableFile,
-                None,
-                Severity::Error,
-                0,
-                e.clone(),
-            );
-        }
         if input.bytes == 0 {
             info.problem(
                 ProblemCode::EmptyFile,
@@ -78,53 +81,26 @@ impl LineFormat for ErrlogText {
                 "empty file",
             );
         }
-        let offset = match (plan.offset, &self.group_offset) {
-            (Some((o, _)), _) => {
-                let off = FixedOffset::east_opt(o).expect("offset in range");
-                info.set_offset(off, "data");
-                off
-            }
-            (None, Some((o, from))) if plan.scan.without_time > 0 => {
-                let off = FixedOffset::east_opt(*o).expect("offset in range");
-                info.set_offset(off, &format!("data of {from} (same rotated set)"));
-                off
-            }
-            _ if plan.scan.without_time > 0 => ctx.opts.fallback_offset(info),
-            _ => {
-                // Every record has Time(); none fits its header: show UTC.
-                let utc = FixedOffset::east_opt(0).expect("zero");
-                if plan.scan.with_time > 0 {
-                    info.set_offset(utc, "data");
-                }
-                utc
-            }
-        };
-        for (code, line, sev, msg) in &plan.problems {
-            info.problem(*code, (*line > 0).then_some(*line), *sev, 0, msg.clone());
-        }
-        let path = path_facts(&input.display);
-        info.qmgr = plan.scan.qmgr.clone().or_else(|| path.qmgr.clone());
-        info.host = plan.scan.host.clone();
-        info.mq_version = plan.scan.vrmf.clone();
-        if plan.scan.windows {
-            info.platform = Some("Windows".to_string());
-        }
         FileRun {
             parser: Parser::default(),
-            plan,
-            offset,
-            path,
+            plan: Plan::default(),
+            offset: FixedOffset::east_opt(0).expect("zero"),
+            choice: None,
+            ahead: Ahead::new(self.budget.unwrap_or(BUDGET), info),
+            index,
+            path: path_facts(&input.display),
             encodings: BTreeMap::new(),
             duplicates: 0,
             joined: Default::default(),
-            last: self.plans.is_empty(),
+            last: self.next >= self.set.len(),
         }
     }
 
     fn line(&mut self, run: &mut FileRun, ctx: &mut FileCtx, meta: LineMeta, bytes: &[u8]) {
         if meta.truncated {
-            ctx.info.line_cut(meta.no, meta.full_len, bytes.len());
+            Self::cut(run, ctx, &meta, bytes.len());
         }
+        let full = bytes;
         // A hole of NUL bytes (a crash while writing) before real text.
         let lead = bytes.iter().take_while(|&&b| b == 0).count();
         let bytes = &bytes[lead..];
@@ -138,17 +114,26 @@ impl LineFormat for ErrlogText {
         run.parser.line_cut = meta.truncated;
         run.parser.line_at = meta.offset;
         run.parser.feed(meta.no, &text);
+        // The header facts see the line as a first pass over the file
+        // would (NUL bytes and all). A header the parser read from the
+        // same text is taken from it, not parsed again.
+        match run.parser.cur.as_deref() {
+            Some(r) if lead == 0 && enc == Encoding::Utf8 && run.parser.header_line == meta.no => {
+                run.ahead.scan.header(meta.no, full, &r.header)
+            }
+            _ => run.ahead.scan.line(meta.no, full),
+        }
         self.drain(run, ctx);
     }
 
     fn finish_file(&mut self, mut run: FileRun, ctx: &mut FileCtx) {
-        run.parser.finish();
-        self.drain(&mut run, ctx);
+        self.end(&mut run, ctx);
         self.dedup.end_file();
+        let scan = &run.ahead.scan.p;
         let mut variant = vec![
-            if run.plan.scan.legacy {
+            if scan.legacy {
                 "mqseries-5"
-            } else if run.plan.scan.windows {
+            } else if scan.windows {
                 "windows"
             } else {
                 "unix"
@@ -164,28 +149,15 @@ impl LineFormat for ErrlogText {
 }
 
 impl ErrlogText {
-    /// What the parser has made of the lines so far: problems on the row,
-    /// records as events.
-    fn drain(&mut self, run: &mut FileRun, ctx: &mut FileCtx) {
-        while let Some(item) = run.parser.out.pop_front() {
-            match item {
-                Item::Problem(f) => {
-                    ctx.info
-                        .problem(f.code, f.line, f.severity, f.skipped, f.message);
-                }
-                Item::Record(mut r) => {
-                    if let Some(e) = self.event(run, ctx, &mut r) {
-                        ctx.emit(e);
-                    }
-                    run.parser.recycle(r);
-                }
-            }
-        }
-    }
-
-    fn event(&mut self, run: &mut FileRun, ctx: &mut FileCtx, r: &mut RawRecord) -> Option<Event> {
+    /// The event of a record; `utc` is its `Time()` read.
+    pub(super) fn event(
+        &mut self,
+        run: &mut FileRun,
+        ctx: &mut FileCtx,
+        r: &mut RawRecord,
+        utc: Option<NaiveDateTime>,
+    ) -> Option<Event> {
         let utc_raw = r.attr("Time");
-        let utc = utc_raw.and_then(parse_utc);
         if utc_raw.is_some() && utc.is_none() {
             ctx.info.problem(
                 ProblemCode::BadTime,
@@ -198,18 +170,21 @@ impl ErrlogText {
                 ),
             );
         }
-        let order = run.plan.order(&r.header);
+        let order = run.plan.order(&r.header, &run.ahead.scan.p);
         let local = r.header.local(order);
         let ts = match (utc, local) {
             // The record's own offset: its header's wall clock minus Time().
             (Some(u), l) => {
-                let off = l
+                let own = l
                     .and_then(|l| offset_of(l, u))
-                    .and_then(FixedOffset::east_opt)
-                    .unwrap_or(run.offset);
-                off.from_utc_datetime(&u)
+                    .and_then(FixedOffset::east_opt);
+                run.ahead.by_file_offset += u64::from(own.is_none());
+                own.unwrap_or(run.offset).from_utc_datetime(&u)
             }
             (None, Some(l)) => {
+                // No run of offsets at all: the file's offset.
+                run.ahead.by_file_offset +=
+                    u64::from(run.ahead.scan.p.segs[order_index(order)].is_empty());
                 let off = neighbour_offset(run, ctx.info, order, r.line, l);
                 match off.from_local_datetime(&l) {
                     chrono::LocalResult::Single(t) => t,
@@ -333,6 +308,7 @@ impl ErrlogText {
                 "Host" => Key::LocalHost,
                 "Installation" => Key::Installation,
                 "VRMF" => {
+                    run.ahead.vrmf_by_event = true;
                     if ctx.info.mq_version.as_deref() != Some(v) {
                         ctx.info.mq_version = Some(v.to_string());
                     }
