@@ -84,7 +84,8 @@ pub(crate) struct TraceSource {
     pub(super) last_counter: Option<u32>,
     /// Whether this segment's date and offset are decided.
     pub(super) clock_settled: bool,
-    /// Earliest and latest local time of the records skipped by interest.
+    /// Local time of the first and the last record skipped by interest,
+    /// in line order (their times are not read: see `skip_run`).
     pub(super) skipped: Option<((NaiveDate, NaiveTime), (NaiveDate, NaiveTime))>,
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     pub(super) unix_title: bool,
