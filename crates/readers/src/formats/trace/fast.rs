@@ -61,8 +61,9 @@ impl TraceSource {
     /// With an interest set: skip, in one search over the read buffer, the
     /// run of well-formed record lines before the next line that names
     /// something of interest. Each skipped line is still checked for the
-    /// record shape (an odd one ends the run and is read the full way, so
-    /// problems are still found), but its time is not read: only its hour
+    /// record shape, its time and `PID.TID` columns (an odd one ends the
+    /// run and is read the full way, so problems are still found), but
+    /// its time is not read: only its hour
     /// digits are compared, as bytes, with the clock's. A line in the
     /// clock's hour can neither cross midnight nor step back more than an
     /// hour, so it keeps the date; a line in another hour is read in full
@@ -104,18 +105,35 @@ impl TraceSource {
         let newline = newline();
         for nl in lines_in(&newline, region) {
             let line = &region[pos..nl];
-            // ` HH:MM:SS.ffffff ` after an optional flag, then more.
-            if line.len() < 17 {
+            // ` HH:MM:SS.ffffff ` after an optional flag, the `PID.TID`
+            // column, then more (a shorter line goes the full way).
+            let Some(head) = line.first_chunk::<33>() else {
+                break;
+            };
+            let s = usize::from(head[0] == b' ' || head[0] == b'*');
+            if head[s + 15] != b' ' {
                 break;
             }
-            let s = usize::from(line[0] == b' ' || line[0] == b'*');
-            if line.len() <= s + 16 || line[s + 15] != b' ' {
-                break;
-            }
-            let t = &line[s..s + 15];
+            let t = &head[s..s + 15];
             let Some((a, _)) = tod_words(t) else {
                 break;
             };
+            // A `PID.TID` the full way cannot read makes no record there:
+            // a located problem. The 16 bytes after the time are the same
+            // on every line of a thread: those of a thread seen lately
+            // are not judged again (the first digit of its number picks
+            // its place).
+            let mut cols = [0u8; 16];
+            cols.copy_from_slice(&head[s + 16..s + 32]);
+            let cols = u128::from_le_bytes(cols);
+            let seen = &mut self.seen_cols[(cols >> 72) as usize & 7];
+            if *seen != cols {
+                if plain_pid_tid(cols) {
+                    *seen = cols;
+                } else if pid_tid(line, s + 16).is_none() {
+                    break;
+                }
+            }
             // The clock's hour, with minutes and seconds below 60.
             let date = if a & 0xFFFF == clock_hour && (a >> 24) & 0xFF <= 5 && (a >> 48) & 0xFF <= 5
             {
@@ -440,6 +458,9 @@ impl TraceSource {
         let Some(tod) = time_of_day(&b[start..end]) else {
             return false;
         };
+        if pid_tid(b, end + 1).is_none() {
+            return false;
+        }
         if interest.candidate(b) || self.implausible_jump(tod_nanos(tod)) {
             return false;
         }

@@ -87,6 +87,9 @@ pub(crate) struct TraceSource {
     /// Local time of the first and the last record skipped by interest,
     /// in line order (their times are not read: see `skip_run`).
     pub(super) skipped: Option<((NaiveDate, NaiveTime), (NaiveDate, NaiveTime))>,
+    /// `PID.TID` columns (the 16 bytes after a time) known good, by the
+    /// first digit of the thread (`skip_run`).
+    pub(super) seen_cols: [u128; 8],
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     pub(super) unix_title: bool,
     pub(super) out: VecDeque<Event>,
@@ -134,6 +137,7 @@ impl TraceSource {
             last_counter: None,
             clock_settled: false,
             skipped: None,
+            seen_cols: [0; 8],
             unix_title: false,
             out: VecDeque::new(),
             line_at: 0,

@@ -137,3 +137,95 @@ fn the_time_range_ends_with_the_last_record_skipped_not_the_latest() {
         assert_eq!(fb, facts, "{helpers} {block}");
     }
 }
+
+/// The columns judged two words at a time are only ever ones `pid_tid`
+/// reads; the `dspmqtrc` ones are judged so.
+#[test]
+fn plain_pid_tid_columns_are_ones_the_full_way_reads() {
+    let bytes = [
+        b' ', b'\t', b'0', b'7', b'9', b'.', b'a', b'/', b':', 0, 0x80, 0xB9,
+    ];
+    let mut rng = mqdiag_model::testrng::Rng::new(43);
+    let mut plain = 0;
+    for _ in 0..200_000 {
+        let mut w: Vec<u8> = (0..16).map(|_| bytes[rng.below(bytes.len())]).collect();
+        // Mostly near the shape, so that it is met often.
+        if rng.below(2) == 0 {
+            let k = rng.below(8);
+            w[..k].fill(b' ');
+            w[8] = b'.';
+        }
+        let cols = u128::from_le_bytes(w.clone().try_into().unwrap());
+        if plain_pid_tid(cols) {
+            plain += 1;
+            w.extend(b" RSESS:000001 text");
+            assert!(pid_tid(&w, 0).is_some(), "{w:?}");
+        }
+    }
+    assert!(plain > 100, "{plain}");
+    for ok in ["    4711.1      ", "  100000.8      ", "12345678.123456 "] {
+        let cols = u128::from_le_bytes(ok.as_bytes()[..16].try_into().unwrap());
+        assert!(plain_pid_tid(cols), "{ok}");
+    }
+    for bad in [
+        "    47a1.1      ",
+        "    4711.x      ",
+        "      .11.1     ",
+        "    4711 1      ",
+    ] {
+        let cols = u128::from_le_bytes(bad.as_bytes()[..16].try_into().unwrap());
+        assert!(!plain_pid_tid(cols), "{bad}");
+        assert!(pid_tid(bad.as_bytes(), 0).is_none(), "{bad}");
+    }
+}
+
+/// A line amid skipped ones whose `PID.TID` cannot be read is the same
+/// located, counted problem as when every line is read, whatever reads
+/// it (one reader, blocks).
+#[test]
+fn an_unreadable_pid_tid_amid_skipped_lines_is_a_located_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = linux_head().iter().filter(|&&c| c == b'\n').count() as u64;
+    let base = (11 * 3600 + 30 * 60) * 1_000_000u64;
+    let mut lines: Vec<String> = (0..3_000u64)
+        .map(|i| {
+            rec(
+                base + i * 100_000,
+                1 + (i % 5) as u32,
+                &format!("      nothing {i}"),
+            )
+        })
+        .collect();
+    let damaged = [
+        (700usize, "4711.1", "47x1.1"),
+        (1_500, "4711.1", "4711.1x"),
+        (2_200, "4711.1", "4711"),
+        (2_900, "4711.1", "99999999999.1"),
+    ];
+    for (i, from, to) in damaged {
+        lines[i] = lines[i].replacen(from, to, 1);
+        assert!(lines[i].contains(to), "{}", lines[i]);
+    }
+    let set = [write(dir.path(), &lines)];
+    let (_, all) = read(&set, ReadOptions::default());
+    let (some, facts) = read(&set, interest());
+    assert!(some.iter().all(|e| e.kind == Kind::Header));
+    let bad = |f: &[Facts]| -> Vec<Option<u64>> {
+        f[0].5
+            .iter()
+            .filter(|(_, m)| m.starts_with("not a trace record"))
+            .map(|(l, _)| *l)
+            .collect()
+    };
+    let want: Vec<Option<u64>> = damaged
+        .iter()
+        .map(|d| Some(head + d.0 as u64 + 1))
+        .collect();
+    assert_eq!(bad(&all), want);
+    assert_eq!(bad(&facts), want);
+    assert_eq!(facts, all);
+    for (helpers, block) in [(2, 4096), (usize::MAX, 1500)] {
+        let (_, fb) = read(&set, with_interest(par(helpers, block)));
+        assert_eq!(fb, facts, "{helpers} {block}");
+    }
+}
