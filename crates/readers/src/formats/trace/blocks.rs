@@ -958,10 +958,10 @@ impl TraceSource {
                 None => (lo, hi),
             });
         }
-        if let Some((lo, hi)) = d.skipped {
-            let span = self.skipped.get_or_insert((lo, hi));
-            span.0 = span.0.min(lo);
-            span.1 = span.1.max(hi);
+        if let Some((first, last)) = d.skipped {
+            // Blocks come in file order: the file's first record skipped
+            // is in the first block that skipped one, its last in this.
+            self.skipped.get_or_insert((first, last)).1 = last;
         }
         self.back.absorb(&d.back);
         if let Some(seg) = self.seg.as_mut() {

@@ -3,13 +3,6 @@
 
 use super::*;
 
-/// Days since a run's first date sit above a time's 116 bits in its key,
-/// offset by this (twelve bits)...
-const DAY_BIAS: i64 = 2048;
-/// ... which keeps them in range while a run's days are no further than
-/// this from its first (a line's date is at most one from the clock's).
-const MAX_RUN_DAYS: i64 = 2000;
-
 /// What `skip_run` did.
 pub(super) enum Run {
     /// Lines were skipped.
@@ -68,16 +61,21 @@ impl TraceSource {
     /// With an interest set: skip, in one search over the read buffer, the
     /// run of well-formed record lines before the next line that names
     /// something of interest. Each skipped line is still checked for the
-    /// record shape and its time of day read (an odd one ends the run and
-    /// is read the full way, so problems are still found). Returns false
-    /// when nothing could be skipped.
+    /// record shape, its time and `PID.TID` columns (an odd one ends the
+    /// run and is read the full way, so problems are still found), but
+    /// its time is not read: only its hour
+    /// digits are compared, as bytes, with the clock's. A line in the
+    /// clock's hour can neither cross midnight nor step back more than an
+    /// hour, so it keeps the date; a line in another hour is read in full
+    /// and moves the clock (or ends the run: a step back the full way
+    /// reports). The file's time range takes the first and last records
+    /// skipped (`count_skipped`). Returns `Run::No` when nothing could be
+    /// skipped.
     pub(super) fn skip_run(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> Run {
         if !self.may_skip() {
             return Run::No;
         }
-        // Days count from the clock's date (lines in the clock's hour keep
-        // it).
-        let Some(first) = self.date else {
+        let Some(mut clock_date) = self.date else {
             return Run::No;
         };
         let Some(interest) = self.opts.interest.as_deref() else {
@@ -94,78 +92,76 @@ impl TraceSource {
         }
         let region = &block[..stop];
         let (mut pos, mut n) = (0usize, 0u64);
-        // Every line keeps the clock and the time range, as if it were read
-        // in full: the dates and the file's time range do not depend on
-        // where the read buffer happens to end. A line in the hour of the
-        // clock's last time is within an hour of it: it keeps the date and
-        // becomes the last time, which is read in full only when needed.
+        // Every line keeps the clock as if it were read in full: the dates
+        // do not depend on where the read buffer happens to end. A line in
+        // the hour of the clock's last time becomes the last time, which is
+        // read in full only when needed.
         let full = |t: &[u8]| plain_tod(t).or_else(|| parse_time_of_day(t).map(tod_nanos));
         let mut clock_hour = self.last_tod.map_or(u64::MAX, hour_word);
         // Where the time of the last line in the clock's hour starts.
         let mut pending: Option<usize> = None;
-        // Earliest and latest: a key in the order of time (days since the
-        // run's first date above the time's bytes), and where the time
-        // starts.
-        let (mut lo, mut lo_at, mut hi, mut hi_at) = (u128::MAX, 0usize, 0u128, 0usize);
-        let mut days = 0i64;
-        let day_bits = |d: i64| ((d + DAY_BIAS) as u128) << 116;
-        let mut day = day_bits(0);
+        // Where the first and the last line's time starts, and their dates.
+        let (mut first, mut last) = ((0usize, clock_date), (0usize, clock_date));
         let newline = newline();
         for nl in lines_in(&newline, region) {
             let line = &region[pos..nl];
-            // ` HH:MM:SS.ffffff ` after an optional flag, then more.
-            if line.len() < 17 {
-                break;
-            }
-            let s = usize::from(line[0] == b' ' || line[0] == b'*');
-            if line.len() <= s + 16 || line[s + 15] != b' ' {
-                break;
-            }
-            let t = &line[s..s + 15];
-            let Some((a, b)) = tod_words(t) else {
+            // ` HH:MM:SS.ffffff ` after an optional flag, the `PID.TID`
+            // column, then more (a shorter line goes the full way).
+            let Some(head) = line.first_chunk::<33>() else {
                 break;
             };
+            let s = usize::from(head[0] == b' ' || head[0] == b'*');
+            if head[s + 15] != b' ' {
+                break;
+            }
+            let t = &head[s..s + 15];
+            let Some((a, _)) = tod_words(t) else {
+                break;
+            };
+            // A `PID.TID` the full way cannot read makes no record there:
+            // a located problem. The 16 bytes after the time are the same
+            // on every line of a thread: those of a thread seen lately
+            // are not judged again (the first digit of its number picks
+            // its place).
+            let mut cols = [0u8; 16];
+            cols.copy_from_slice(&head[s + 16..s + 32]);
+            let cols = u128::from_le_bytes(cols);
+            let seen = &mut self.seen_cols[(cols >> 72) as usize & 7];
+            if *seen != cols {
+                if plain_pid_tid(cols) {
+                    *seen = cols;
+                } else if pid_tid(line, s + 16).is_none() {
+                    break;
+                }
+            }
             // The clock's hour, with minutes and seconds below 60.
-            let key_day =
-                if a & 0xFFFF == clock_hour && (a >> 24) & 0xFF <= 5 && (a >> 48) & 0xFF <= 5 {
-                    pending = Some(pos + s);
-                    day
-                } else {
-                    // Days stay within the key's bits: a run with more
-                    // midnights ends here (the next goes on from this line).
-                    if days.abs() > MAX_RUN_DAYS {
-                        break;
-                    }
-                    let Some(tod) = full(t) else {
-                        break;
-                    };
-                    if let Some(p) = pending.take() {
-                        self.last_tod = full(&region[p..p + 15]);
-                    }
-                    if self.implausible_jump(tod) {
-                        // Reported, with its line, the full way.
-                        break;
-                    }
-                    let date = self.roll_nanos(tod);
-                    if self.last_tod == Some(tod) {
-                        // The clock moved to this line.
-                        clock_hour = a & 0xFFFF;
-                        days = (self.date.unwrap_or(date) - first).num_days();
-                        day = day_bits(days);
-                    }
-                    day_bits((date - first).num_days())
+            let date = if a & 0xFFFF == clock_hour && (a >> 24) & 0xFF <= 5 && (a >> 48) & 0xFF <= 5
+            {
+                pending = Some(pos + s);
+                clock_date
+            } else {
+                let Some(tod) = full(t) else {
+                    break;
                 };
-            // `a` holds bytes 0-7, `b` bytes 7-14: big-endian, the two
-            // compare as the text does.
-            let key = key_day
-                | (u128::from(a.swap_bytes()) << 56)
-                | u128::from(b.swap_bytes() & 0x00FF_FFFF_FFFF_FFFF);
-            if key < lo {
-                (lo, lo_at) = (key, pos + s);
+                if let Some(p) = pending.take() {
+                    self.last_tod = full(&region[p..p + 15]);
+                }
+                if self.implausible_jump(tod) {
+                    // Reported, with its line, the full way.
+                    break;
+                }
+                let date = self.roll_nanos(tod);
+                if self.last_tod == Some(tod) {
+                    // The clock moved to this line.
+                    clock_hour = a & 0xFFFF;
+                    clock_date = date;
+                }
+                date
+            };
+            if n == 0 {
+                first = (pos + s, date);
             }
-            if key > hi {
-                (hi, hi_at) = (key, pos + s);
-            }
+            last = (pos + s, date);
             n += 1;
             pos = nl + 1;
         }
@@ -180,18 +176,16 @@ impl TraceSource {
                 Run::No
             };
         }
-        let local = |key: u128, at: usize| {
-            let day = (key >> 116) as i64 - DAY_BIAS;
-            let date = first.checked_add_signed(chrono::Duration::days(day))?;
+        let local = |(at, date): (usize, NaiveDate)| {
             let n = full(&region[at..at + 15])?;
             let (secs, nanos) = (n / 1_000_000_000, n % 1_000_000_000);
             NaiveTime::from_num_seconds_from_midnight_opt(secs as u32, nanos as u32)
                 .map(|t| (date, t))
         };
-        let (Some(lo), Some(hi)) = (local(lo, lo_at), local(hi, hi_at)) else {
+        let (Some(first), Some(last)) = (local(first), local(last)) else {
             return Run::No;
         };
-        self.count_skipped(lo, hi, n);
+        self.count_skipped(first, last, n);
         reader.skip(pos, n);
         if let Some(seg) = self.seg.as_mut() {
             seg.info.lines = reader.line_no();
@@ -464,6 +458,9 @@ impl TraceSource {
         let Some(tod) = time_of_day(&b[start..end]) else {
             return false;
         };
+        if pid_tid(b, end + 1).is_none() {
+            return false;
+        }
         if interest.candidate(b) || self.implausible_jump(tod_nanos(tod)) {
             return false;
         }
@@ -472,18 +469,16 @@ impl TraceSource {
         true
     }
 
-    /// Skipped records still count: `events` and the time range stay the
-    /// same as when every line is built.
+    /// Skipped records still count: `events`, and the first and the last
+    /// record skipped (in line order, `a` and `b` of a run) for the file's
+    /// time range beside the records read.
     pub(super) fn count_skipped(
         &mut self,
         a: (NaiveDate, NaiveTime),
         b: (NaiveDate, NaiveTime),
         n: u64,
     ) {
-        let (lo, hi) = (a.min(b), a.max(b));
-        let span = self.skipped.get_or_insert((lo, hi));
-        span.0 = span.0.min(lo);
-        span.1 = span.1.max(hi);
+        self.skipped.get_or_insert((a, b)).1 = b;
         if let Some(seg) = self.seg.as_mut() {
             seg.info.events += n;
         }

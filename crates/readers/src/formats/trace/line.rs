@@ -111,10 +111,7 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
     i = skip_spaces(b, t_end);
     // PID.TID
     let p_end = token_end(b, i);
-    let pt = &b[i..p_end];
-    let dot = memchr::memchr(b'.', pt)?;
-    let pid = parse_u32(&pt[..dot])?;
-    let tid = parse_u32(&pt[dot + 1..])?;
+    let (pid, tid) = pid_tid(b, i)?;
     i = skip_spaces(b, p_end);
     let mut ident = None;
     let want_ident = layout.and_then(|l| l.ident);
@@ -141,6 +138,45 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
         ident,
         data,
     })
+}
+
+/// The `PID.TID` column of a record line, at `i` after blanks, as
+/// `parse_record` reads it: `None` when the line is no record for it.
+#[inline]
+pub(super) fn pid_tid(b: &[u8], i: usize) -> Option<(u32, u32)> {
+    let i = skip_spaces(b, i);
+    let pt = &b[i..token_end(b, i)];
+    let dot = memchr::memchr(b'.', pt)?;
+    Some((parse_u32(&pt[..dot])?, parse_u32(&pt[dot + 1..])?))
+}
+
+/// Per byte, the high bit set where the byte is not an ASCII digit
+/// (exact: nothing carries from one byte to the next).
+#[inline(always)]
+fn not_digits(w: u64) -> u64 {
+    let x = w ^ (ONES * u64::from(b'0'));
+    (((x & !HIGHS).wrapping_add(ONES * 0x76)) | x) & HIGHS
+}
+
+/// Whether the 16 bytes after a record's time of day and its blank
+/// (little-endian) hold a `PID.TID` column `pid_tid` reads, as
+/// `dspmqtrc` writes it: the process right-aligned in eight columns,
+/// the dot, the thread, a blank. `false` says nothing of other shapes.
+#[inline(always)]
+pub(super) fn plain_pid_tid(cols: u128) -> bool {
+    let (w, v) = (cols as u64, (cols >> 64) as u64);
+    // `w`: spaces, then the process's digits up to its last byte.
+    let nd = not_digits(w);
+    let x = w ^ (ONES * u64::from(b' '));
+    let space = !(((x & !HIGHS).wrapping_add(!HIGHS)) | x) & HIGHS;
+    // `v`: the dot, the thread's digits, a blank.
+    let j = (not_digits(v) & !0x80).trailing_zeros() / 8;
+    nd == space
+        && nd & !(nd << 8) & !0x80 == 0
+        && nd >> 63 == 0
+        && v as u8 == b'.'
+        && (2..8).contains(&j)
+        && matches!((v >> (8 * j)) as u8, b' ' | b'\t')
 }
 
 pub(super) fn parse_u32(b: &[u8]) -> Option<u32> {

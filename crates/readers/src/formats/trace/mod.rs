@@ -12,9 +12,17 @@
 //! thread's latest record before it: a clock stepped back, or stamps taken
 //! on CPUs whose clocks differ) is judged per thread, among the records
 //! read. Lines skipped unread (those no rule of `analyze` reads, and every
-//! record `inventory` counts) take no part: telling their thread cost
-//! `analyze` 14% more instructions, and the order of the events read is
-//! what keeps calls whole. So `analyze` may count fewer steps than
+//! record `inventory` counts) take no part. What the skip path sees of a
+//! line is its hour digits against the file's clock and the bytes of its
+//! `PID.TID` column (`fast::skip_run`): a step back of more than an hour
+//! (not across midnight) is found there, as the `clock-jump` problem at
+//! its line, whatever the thread; a smaller step within a thread is not.
+//! Judging it needs the thread's latest instant: the line's time read in
+//! full and its thread's state looked up, then kept up to date by every
+//! skipped line of it, which is what skipping saves (telling their
+//! thread cost `analyze` 14% more instructions; the bytes of a thread's
+//! column are kept only in eight places, so they cannot hold its latest
+//! time for every thread). So `analyze` may count fewer steps than
 //! `timeline` (and place an event at an earlier record of its thread),
 //! and `inventory` counts none. A step of at most `STEP_BACK_TOLERANCE` (1 s) places the record at the
 //! thread's latest instant: the merge then keeps the thread's order, so a

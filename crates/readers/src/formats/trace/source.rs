@@ -84,8 +84,12 @@ pub(crate) struct TraceSource {
     pub(super) last_counter: Option<u32>,
     /// Whether this segment's date and offset are decided.
     pub(super) clock_settled: bool,
-    /// Earliest and latest local time of the records skipped by interest.
+    /// Local time of the first and the last record skipped by interest,
+    /// in line order (their times are not read: see `skip_run`).
     pub(super) skipped: Option<((NaiveDate, NaiveTime), (NaiveDate, NaiveTime))>,
+    /// `PID.TID` columns (the 16 bytes after a time) known good, by the
+    /// first digit of the thread (`skip_run`).
+    pub(super) seen_cols: [u128; 8],
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     pub(super) unix_title: bool,
     pub(super) out: VecDeque<Event>,
@@ -133,6 +137,7 @@ impl TraceSource {
             last_counter: None,
             clock_settled: false,
             skipped: None,
+            seen_cols: [0; 8],
             unix_title: false,
             out: VecDeque::new(),
             line_at: 0,
