@@ -420,8 +420,9 @@ fn run(
     // Before redaction: what the configuration adds is redacted with the rest.
     crate::explain::explain_all(&mut findings, &inputs);
     if let Some(r) = &redactor {
+        let mut memo = mqdiag_model::redact::Remembered::new(r);
         for f in &mut findings {
-            f.redact(r);
+            f.redact_with(&mut |s| memo.apply(s));
         }
         for h in &mut hooks {
             h.redact(r);

@@ -1143,6 +1143,39 @@ impl Redactor {
     }
 }
 
+/// `Redactor::apply` with what it gave kept, up to `REMEMBERED_BYTES`:
+/// the texts many findings repeat (a rule's advice, a file's path in
+/// their evidence, a program) are scanned once.
+pub struct Remembered<'a> {
+    r: &'a Redactor,
+    seen: HashMap<String, String>,
+    bytes: usize,
+}
+
+const REMEMBERED_BYTES: usize = 16 << 20;
+
+impl<'a> Remembered<'a> {
+    pub fn new(r: &'a Redactor) -> Self {
+        Remembered {
+            r,
+            seen: HashMap::new(),
+            bytes: 0,
+        }
+    }
+
+    pub fn apply(&mut self, s: &str) -> String {
+        if let Some(o) = self.seen.get(s) {
+            return o.clone();
+        }
+        let o = self.r.apply(s);
+        if self.bytes + s.len() + o.len() <= REMEMBERED_BYTES {
+            self.bytes += s.len() + o.len();
+            self.seen.insert(s.to_string(), o.clone());
+        }
+        o
+    }
+}
+
 /// A row sink's memory of redacted values (`Redactor::event_with`): each
 /// attribute name's last value and its replacement.
 #[derive(Default)]
