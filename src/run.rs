@@ -218,6 +218,17 @@ impl InputArgs {
     /// redactor's budget. With `--redact-map` the tokens start from that
     /// file and are saved back to it.
     pub fn learn_redaction(&self, skip: &[PathBuf]) -> Result<Option<Redactor>, String> {
+        let Some(r) = self.unlearnt_redactor()? else {
+            return Ok(None);
+        };
+        let r = self.learn_names(skip, r)?;
+        self.save_redaction(&r)?;
+        Ok(Some(r))
+    }
+
+    /// With `--redact`: a redactor before learning, holding the
+    /// `--redact-map` file's tokens when it exists.
+    pub fn unlearnt_redactor(&self) -> Result<Option<Redactor>, String> {
         if !self.redact {
             return Ok(None);
         }
@@ -232,15 +243,25 @@ impl InputArgs {
                     .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
             }
         }
+        Ok(Some(r))
+    }
+
+    /// `learn_redaction`'s pass over the inputs, into `r`.
+    pub fn learn_names(&self, skip: &[PathBuf], mut r: Redactor) -> Result<Redactor, String> {
         let opened = self.open_except(skip, &self.read_options(), self.progress_wanted())?;
         engine::learn_names(opened, self.jobs(), &mut r).map_err(|e| e.to_string())?;
+        Ok(r)
+    }
+
+    /// With `--redact-map`: the names learnt and their tokens saved to it.
+    pub fn save_redaction(&self, r: &Redactor) -> Result<(), String> {
         if let Some(m) = &self.redact_map {
             let mut out = Output::open(Some(m), &self.paths())?;
             r.write_map(&mut out)
                 .and_then(|_| out.finish_private())
                 .map_err(|e| format!("--redact-map {}: {e}", m.display()))?;
         }
-        Ok(Some(r))
+        Ok(())
     }
 }
 

@@ -59,9 +59,11 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
     skip_files.extend(a.baseline.iter().cloned());
     let mut read = a.input.read_options();
     read.interest = Some(Arc::new(plan.interest()));
-    // With `--redact`: names and tokens learnt first, from every event,
-    // as every verb learns them (so tokens agree between verbs).
-    let redactor = a.input.learn_redaction(&skip_files)?.map(Arc::new);
+    // With `--redact`: names and tokens learnt from every event of the
+    // analysis's own read, as every verb learns them (so tokens agree
+    // between verbs); only the report is redacted, so the input is read
+    // once (twice where the read is not the learning pass's: traces, SMF).
+    let unlearnt = a.input.unlearnt_redactor()?;
     let opened = a
         .input
         .open_except(&skip_files, &read, a.input.progress_wanted())?;
@@ -70,19 +72,37 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         plan: plan.clone(),
         read,
         window: a.input.window_spec(),
-        redactor: redactor.clone(),
+        redactor: None,
         baseline,
     };
     let mut charts = mqdiag_report::charts::Collector::new();
-    let analysis = engine::analyze(
-        opened,
-        &opts,
-        &mut Charting {
-            teller: a.input.teller(),
-            charts: &mut charts,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let mut watch = Charting {
+        teller: a.input.teller(),
+        charts: &mut charts,
+    };
+    let (analysis, redactor) = match unlearnt {
+        None => (engine::analyze(opened, &opts, &mut watch), None),
+        Some(r) => {
+            let mut relearn = || {
+                let r = a
+                    .input
+                    .unlearnt_redactor()
+                    .map_err(engine::Error::Relearn)?;
+                let r = r.expect("--redact");
+                a.input
+                    .learn_names(&skip_files, r)
+                    .map_err(engine::Error::Relearn)
+            };
+            match engine::analyze_learning(opened, &opts, &mut watch, r, &mut relearn) {
+                Ok((analysis, r)) => {
+                    a.input.save_redaction(&r)?;
+                    (Ok(analysis), Some(r))
+                }
+                Err(e) => (Err(e), None),
+            }
+        }
+    };
+    let analysis = analysis.map_err(|e| e.to_string())?;
     let mut charts = charts.finish();
     let fail = a
         .fail_on

@@ -69,6 +69,8 @@ pub struct RowSink {
     /// With `--redact`: the last file's origin and its redacted copy (a
     /// file's events share one).
     redacted_origin: Option<(Arc<Origin>, Arc<Origin>)>,
+    /// With `--redact`: the values redacted before.
+    memo: crate::redact::Memo,
 }
 
 impl RowSink {
@@ -77,13 +79,14 @@ impl RowSink {
             spec,
             renderer: RowRenderer::default(),
             redacted_origin: None,
+            memo: Default::default(),
         }
     }
 
     /// Append `e`'s row to `out`.
     pub fn event_row(&mut self, mut e: Event, out: &mut Vec<u8>) -> RowMeta {
         if let Some(r) = &self.spec.redact {
-            r.event(&mut e);
+            r.event_with(&mut e, &mut self.memo);
             let o = match &self.redacted_origin {
                 Some((from, to)) if Arc::ptr_eq(from, &e.origin) => to.clone(),
                 _ => {

@@ -48,6 +48,9 @@ pub enum Error {
     Baseline(String),
     /// The names to redact passed the redactor's budget.
     Redaction(OverBudget),
+    /// `--redact`'s own learning pass failed (`analyze_learning`'s
+    /// `relearn`): its message.
+    Relearn(String),
     /// The window excludes every event (and `--allow-empty` is absent).
     EmptyWindow(EmptyWindow),
 }
@@ -117,6 +120,7 @@ impl std::fmt::Display for Error {
             Error::Window(e) => e.fmt(f),
             Error::Baseline(m) => f.write_str(m),
             Error::Redaction(e) => e.fmt(f),
+            Error::Relearn(m) => f.write_str(m),
             Error::EmptyWindow(e) => e.fmt(f),
         }
     }
@@ -195,6 +199,9 @@ pub trait Watch {
     fn window(&mut self, _w: &TimeWindow) {}
     /// Every event in the window, in time order, after the passes saw it.
     fn event(&mut self, _e: &Event) {}
+    /// Every event read, in the window or not, before it is fed
+    /// (`analyze_learning` learns `--redact`'s names from all of them).
+    fn every(&mut self, _e: &Event) {}
 }
 
 impl Watch for () {}
@@ -289,7 +296,52 @@ pub fn analyze_paths(req: &Request, opts: &Options) -> Result<Analysis, Error> {
 /// or none: the findings are the same, the reading slower). `watch` sees
 /// the window and every event in it.
 pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<Analysis, Error> {
+    run(opened, opts, watch, None).map(|(a, _)| a)
+}
+
+/// `analyze` with `--redact`'s names learnt from the same read, so the
+/// input is read once: `r` (empty, or holding a saved map) sees every
+/// event, in the window or not, and every input's facts, as `learn_names`
+/// shows it them, before the findings are redacted; it is returned for
+/// the rest of the report and the map. Where a reader builds other events
+/// under the plan's interest (`interest_applies`: traces, SMF), the read
+/// is not the one every verb learns from, so `relearn` is asked for a
+/// redactor learnt by a pass of its own (`learn_names`): tokens are then
+/// the same as every verb's whatever was read.
+pub fn analyze_learning(
+    opened: Opened,
+    opts: &Options,
+    watch: &mut dyn Watch,
+    r: Redactor,
+    relearn: &mut dyn FnMut() -> Result<Redactor, Error>,
+) -> Result<(Analysis, Arc<Redactor>), Error> {
+    let (a, r) = run(opened, opts, watch, Some((r, relearn)))?;
+    Ok((a, r.expect("a redactor was learnt")))
+}
+
+/// The redactor an analysis learns and how to learn it again when its
+/// read is not the learning pass's (`analyze_learning`).
+type Learn<'a> = (Redactor, &'a mut dyn FnMut() -> Result<Redactor, Error>);
+
+fn interest_applies(format: mqdiag_model::event::Format) -> bool {
+    mqdiag_readers::formats::interest_applies(format)
+}
+
+fn run(
+    opened: Opened,
+    opts: &Options,
+    watch: &mut dyn Watch,
+    learn: Option<Learn<'_>>,
+) -> Result<(Analysis, Option<Arc<Redactor>>), Error> {
     let (sources, discovery_rows) = opened;
+    let selective = opts.read.interest.is_some();
+    let (mut learner, relearn) = match learn {
+        Some((r, again)) => (Some(r), Some(again)),
+        None => (None, None),
+    };
+    // Whether the read showed the learner other events than a learning
+    // pass would (then it stops learning: its work would be thrown away).
+    let mut inexact = false;
     let mut passes = opts.plan.passes();
     let mut hooks: Vec<Box<dyn Hook>> = RULES
         .iter()
@@ -331,10 +383,31 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
             },
             hooks: &mut hooks,
             hook_routes: &hook_routes,
+            learn: learner.as_mut().map(|r| Learner {
+                r,
+                selective,
+                inexact: &mut inexact,
+            }),
         },
     )?;
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
+    let redactor = match (learner, relearn) {
+        (Some(mut r), Some(again)) => {
+            // A file of such a format that gave no event under the interest
+            // may have given some to a learning pass.
+            inexact |= selective && inputs.iter().any(|i| interest_applies(i.format));
+            let r = if inexact {
+                again()?
+            } else {
+                learn_inputs(&mut r, &inputs);
+                r.check().map_err(Error::Redaction)?;
+                r
+            };
+            Some(Arc::new(r))
+        }
+        _ => opts.redactor.clone(),
+    };
     let rows = calls.rows(&inputs);
     for p in passes.iter_mut() {
         p.calls_rows(&rows);
@@ -346,9 +419,10 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
     }
     // Before redaction: what the configuration adds is redacted with the rest.
     crate::explain::explain_all(&mut findings, &inputs);
-    if let Some(r) = &opts.redactor {
+    if let Some(r) = &redactor {
+        let mut memo = mqdiag_model::redact::Remembered::new(r);
         for f in &mut findings {
-            f.redact(r);
+            f.redact_with(&mut |s| memo.apply(s));
         }
         for h in &mut hooks {
             h.redact(r);
@@ -374,7 +448,7 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
         by_verb: crate::calls::by_verb(&rows),
         by_process: rows,
     });
-    if let Some(r) = &opts.redactor {
+    if let Some(r) = &redactor {
         for i in &mut inputs {
             redact_input(r, i);
         }
@@ -384,13 +458,23 @@ pub fn analyze(opened: Opened, opts: &Options, watch: &mut dyn Watch) -> Result<
             }
         }
     }
-    Ok(Analysis {
+    let analysis = Analysis {
         inputs,
         findings,
         calls,
         window,
         folded,
-    })
+    };
+    Ok((analysis, redactor))
+}
+
+/// `--redact` learning from an analysis's read (`analyze_learning`).
+struct Learner<'a> {
+    r: &'a mut Redactor,
+    /// Whether the read has an interest (events of `interest_applies`
+    /// formats are then not those a learning pass sees).
+    selective: bool,
+    inexact: &'a mut bool,
 }
 
 /// The passes, the hooks and the caller's watch, fed in that order.
@@ -400,11 +484,23 @@ struct Feed<'a, F: FnMut(&Event, bool)> {
     hooks: &'a mut Vec<Box<dyn Hook>>,
     /// The hooks (by index) that read each kind of event.
     hook_routes: &'a [Vec<usize>],
+    learn: Option<Learner<'a>>,
 }
 
 impl<F: FnMut(&Event, bool)> Watch for Feed<'_, F> {
     fn window(&mut self, w: &TimeWindow) {
         self.watch.window(w);
+    }
+    fn every(&mut self, e: &Event) {
+        self.watch.every(e);
+        if let Some(l) = &mut self.learn {
+            if l.selective && interest_applies(e.origin.format) {
+                *l.inexact = true;
+                self.learn = None;
+                return;
+            }
+            l.r.observe(e);
+        }
     }
     fn event(&mut self, e: &Event) {
         // Asked once per event; `each` is told.
@@ -440,6 +536,7 @@ pub fn each_event(
     watch.window(&window);
     let mut in_window = 0u64;
     while let Some(e) = merged.next_ref() {
+        watch.every(e);
         if window.contains(&e.ts) {
             in_window += 1;
             watch.event(e);
@@ -463,13 +560,19 @@ pub fn learn_names(opened: Opened, jobs: usize, r: &mut Redactor) -> Result<(), 
     })?;
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
-    for fi in &inputs {
+    learn_inputs(r, &inputs);
+    r.check().map_err(Error::Redaction)
+}
+
+/// What the inputs' facts name (by path, after every event): the last
+/// step of learning.
+fn learn_inputs(r: &mut Redactor, inputs: &[FileInfo]) {
+    for fi in inputs {
         learn_input(r, fi);
     }
-    for fi in &inputs {
+    for fi in inputs {
         assign_input(r, fi);
     }
-    r.check().map_err(Error::Redaction)
 }
 
 /// Count the MQI calls of opened sources (read with
@@ -498,6 +601,7 @@ pub fn count_calls(
         },
         hooks: &mut hooks,
         hook_routes: &Kinds::routes(std::iter::empty()),
+        learn: None,
     };
     let (mut inputs, _) = each_event(sources, jobs, window, &mut feed)?;
     inputs.extend(discovery_rows);

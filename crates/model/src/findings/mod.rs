@@ -598,29 +598,35 @@ impl Finding {
     /// Replace names and addresses in every string the finding shows
     /// (`--redact`), and in its chart's series names.
     pub fn redact(&mut self, r: &crate::redact::Redactor) {
-        self.title = r.apply(&self.title);
+        self.redact_with(&mut |s| r.apply(s));
+    }
+
+    /// `redact` with any replacement: `Redactor::apply`, or a
+    /// `redact::Remembered` one shared by many findings.
+    pub fn redact_with(&mut self, apply: &mut dyn FnMut(&str) -> String) {
+        self.title = apply(&self.title);
         for s in self.subject.strings_mut() {
-            *s = r.apply(s);
+            *s = apply(s);
         }
         for b in &mut self.breakdown {
             for s in b.strings_mut() {
-                *s = r.apply(s);
+                *s = apply(s);
             }
         }
         for (_, v) in self.metrics.0.iter_mut() {
             if let Metric::Str(s) = v {
-                *s = r.apply(s);
+                *s = apply(s);
             }
         }
         for e in &mut self.evidence {
-            e.path = r.apply(&e.path);
-            e.text = r.apply(&e.text);
+            e.path = apply(&e.path);
+            e.text = apply(&e.text);
         }
-        self.advice = r.apply(&self.advice);
-        self.severity_reason = r.apply(&self.severity_reason);
+        self.advice = apply(&self.advice);
+        self.severity_reason = apply(&self.severity_reason);
         // Chart series are named by address, channel or program.
         if let Some(c) = &mut self.chart {
-            c.rename_series(|s| r.apply(s));
+            c.rename_series(&mut *apply);
         }
     }
 

@@ -24,9 +24,9 @@
 //! row sink (below `report`) applies it too.
 
 use crate::event::{Event, Origin};
-use regex::Regex;
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::{Arc, Mutex};
 
@@ -83,8 +83,10 @@ pub(crate) const MAX_NAMES: usize = 1_000_000;
 pub(crate) const MAX_BYTES: usize = 128 << 20;
 
 mod map;
+mod memo;
 mod patterns;
 pub use map::MapError;
+pub use memo::{Memo, Remembered};
 use patterns::*;
 
 /// Tokens handed out.
@@ -95,16 +97,20 @@ struct Tokens {
 }
 
 impl Tokens {
-    fn get_or_make(&mut self, cat: Cat, key: String) -> String {
-        if let Some(t) = self.map.get(&(cat, key.clone())) {
-            return t.clone();
+    /// The token of (`cat`, `key`), made when there is none (one look-up).
+    fn get_or_make(&mut self, cat: Cat, key: String) -> &String {
+        match self.map.entry((cat, key)) {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => v.insert(next_token(&mut self.next, cat)),
         }
-        let n = &mut self.next[cat.index()];
-        *n += 1;
-        let t = format!("{}-{n}", cat.prefix());
-        self.map.insert((cat, key), t.clone());
-        t
     }
+}
+
+/// The next token of a category.
+fn next_token(next: &mut [u32; CATS], cat: Cat) -> String {
+    let n = &mut next[cat.index()];
+    *n += 1;
+    format!("{}-{n}", cat.prefix())
 }
 
 /// The redactor's budget was passed while learning (`Redactor::check`):
@@ -142,12 +148,29 @@ pub struct Redactor {
     objects: bool,
     /// The last event's file (its path is learnt once, not per event).
     last_origin: Option<Arc<Origin>>,
-    /// `attr_cat` per attribute name (an SMF row has ~510).
-    attr_cats: HashMap<String, Option<Cat>, FxBuildHasher>,
+    /// Per attribute name (an SMF row has ~510): its `attr_cat` and the
+    /// value last learnt under it.
+    attr_memo: HashMap<String, AttrMemo, FxBuildHasher>,
+    /// The last event text learnt.
+    last_text: String,
     /// The budget that was passed, if one was.
     over: Option<OverBudget>,
     max_names: usize,
 }
+
+/// What learning keeps of an attribute name: the category of its values
+/// and the value last learnt under it. Learning a value is idempotent, so
+/// a value met again under the same name is skipped: most of a record's
+/// attributes (program, user, installation, level, advice) repeat from
+/// record to record.
+struct AttrMemo {
+    cat: Option<Cat>,
+    last: Option<String>,
+}
+
+/// Attribute names memoised at most (a reader that makes up names cannot
+/// grow the memo without bound; past it, values are learnt every time).
+const MAX_MEMO: usize = 4096;
 
 /// A replacement found in a text: bytes `a..b` become the token of
 /// (`cat`, `key`).
@@ -311,6 +334,25 @@ fn parse_v4(s: &str) -> Option<Ipv4Addr> {
     (n == 4).then(|| Ipv4Addr::from(o))
 }
 
+/// An IPv4 address as `Ipv4Addr`'s `Display` writes it (`10.0.0.1`),
+/// without the formatting machinery (one per address of every row).
+fn v4_key(ip: Ipv4Addr) -> String {
+    let mut k = String::with_capacity(15);
+    for (i, o) in ip.octets().into_iter().enumerate() {
+        if i > 0 {
+            k.push('.');
+        }
+        if o >= 100 {
+            k.push(char::from(b'0' + o / 100));
+        }
+        if o >= 10 {
+            k.push(char::from(b'0' + o / 10 % 10));
+        }
+        k.push(char::from(b'0' + o % 10));
+    }
+    k
+}
+
 impl Redactor {
     pub fn new() -> Redactor {
         Redactor::with_budget(MAX_NAMES)
@@ -339,17 +381,25 @@ impl Redactor {
     }
 
     fn over_budget(&mut self) -> bool {
-        if self.over.is_none()
-            // A learnt name has its token: a value counts once.
-            && (self.names.len().max(self.tokens.map.len()) >= self.max_names
-                || self.name_bytes >= MAX_BYTES)
-        {
-            self.over = Some(OverBudget {
-                max_names: self.max_names,
-                max_bytes: MAX_BYTES,
-            });
+        if self.full() {
+            self.over = Some(self.budget());
         }
         self.over.is_some()
+    }
+
+    /// Whether one more value would pass the budget (or one was passed).
+    fn full(&self) -> bool {
+        // A learnt name has its token: a value counts once.
+        self.over.is_some()
+            || self.names.len().max(self.tokens.map.len()) >= self.max_names
+            || self.name_bytes >= MAX_BYTES
+    }
+
+    fn budget(&self) -> OverBudget {
+        OverBudget {
+            max_names: self.max_names,
+            max_bytes: MAX_BYTES,
+        }
     }
 
     /// Learn a value of a category. Compound values (`name (1.2.3.4)(1414)`,
@@ -396,13 +446,28 @@ impl Redactor {
         self.learn_name(cat, v);
     }
 
-    fn attr_cat_cached(&mut self, k: &str) -> Option<Cat> {
-        if let Some(c) = self.attr_cats.get(k) {
-            return *c;
+    /// An attribute's category, and whether `v` is new under its name
+    /// (then remembered as its last value).
+    fn attr_fresh(&mut self, k: &str, v: &str) -> (Option<Cat>, bool) {
+        if let Some(m) = self.attr_memo.get_mut(k) {
+            if m.last.as_deref() == Some(v) {
+                return (m.cat, false);
+            }
+            match &mut m.last {
+                Some(l) => {
+                    l.clear();
+                    l.push_str(v);
+                }
+                None => m.last = Some(v.to_string()),
+            }
+            return (m.cat, true);
         }
-        let c = attr_cat(k, self.objects);
-        self.attr_cats.insert(k.to_string(), c);
-        c
+        let cat = attr_cat(k, self.objects);
+        if self.attr_memo.len() < MAX_MEMO {
+            let last = Some(v.to_string());
+            self.attr_memo.insert(k.to_string(), AttrMemo { cat, last });
+        }
+        (cat, true)
     }
 
     /// A name gets its token when first learnt: the numbering follows the
@@ -425,18 +490,18 @@ impl Redactor {
         let cat = short.as_ref().map_or(cat, |(c, _)| *c);
         self.name_bytes += key.len();
         self.names.insert(key.clone(), cat);
-        if self.tokens.map.contains_key(&(cat, key.clone())) {
-            return;
+        if let Entry::Vacant(v) = self.tokens.map.entry((cat, key)) {
+            v.insert(match short {
+                Some((_, t)) => t,
+                None => next_token(&mut self.tokens.next, cat),
+            });
         }
-        if let Some((_, t)) = short {
-            self.tokens.map.insert((cat, key), t);
-            return;
-        }
-        self.tokens.get_or_make(cat, key);
     }
 
     /// Learn what an event holds: its attributes by name, its text by
-    /// phrase, and a token for every value the scan replaces in it.
+    /// phrase, and a token for every value the scan replaces in it. What
+    /// was learnt before (a value met again under the same attribute name,
+    /// the text of the event before) adds nothing and is skipped.
     pub fn observe(&mut self, e: &Event) {
         if !self
             .last_origin
@@ -446,26 +511,47 @@ impl Redactor {
             self.learn_path(e.path());
             self.last_origin = Some(e.origin.clone());
         }
+        // The attributes new under their names, with their categories.
+        let mut fresh: Vec<(&str, &str, Option<Cat>, u16)> = Vec::with_capacity(e.attrs.len());
         for (k, v) in &e.attrs {
-            if let Some(cat) = self.attr_cat_cached(k) {
+            if let (cat, true) = self.attr_fresh(k, v) {
+                fresh.push((k, v, cat, 0));
+            }
+        }
+        let text = self.last_text != e.text;
+        if text {
+            self.last_text.clear();
+            self.last_text.push_str(&e.text);
+        }
+        if fresh.is_empty() && !text {
+            return;
+        }
+        for &(_, v, cat, _) in &fresh {
+            if let Some(cat) = cat {
                 self.add(cat, v);
             }
         }
-        self.learn_text(&e.text);
-        for (_, v) in &e.attrs {
+        let th = if text { hints(&e.text) } else { 0 };
+        if text {
+            self.learn_text_with(&e.text, th);
+        }
+        for (_, v, _, h) in fresh.iter_mut() {
             // Numbers (most of an SMF row) state no name.
             if v.bytes().any(|b| b.is_ascii_alphabetic()) {
-                self.learn_text(v);
+                *h = hints(v);
+                self.learn_text_with(v, *h);
             }
         }
         // Tokens for addresses and other patterns in the order they are
         // first met (names got theirs when learnt).
-        self.assign(&e.text);
-        for (k, v) in &e.attrs {
-            if self.attr_cat_cached(k) == Some(Cat::Secret) {
+        if text {
+            self.assign_with(&e.text, th);
+        }
+        for &(k, v, cat, h) in &fresh {
+            if cat == Some(Cat::Secret) {
                 self.assign_whole(Cat::Secret, v);
             } else if !level_attr(k, v) {
-                self.assign(v);
+                self.assign_with(v, h);
             }
         }
     }
@@ -488,7 +574,11 @@ impl Redactor {
 
     /// Learn names stated in free text (`user id 'bob'`).
     pub fn learn_text(&mut self, s: &str) {
-        let h = hints(s);
+        self.learn_text_with(s, hints(s));
+    }
+
+    /// `learn_text` with the text's `hints`.
+    fn learn_text_with(&mut self, s: &str, h: u16) {
         if h & (H_NAMES | H_OBJECTS | H_URL) == 0 {
             return;
         }
@@ -506,43 +596,48 @@ impl Redactor {
                 }
             }
         }
-        let lists: &[&Vec<(Regex, Cat)>] =
-            match (h & H_NAMES != 0, self.objects && h & H_OBJECTS != 0) {
-                (true, true) => &[&PHRASES, &OBJECT_PHRASES],
-                (true, false) => &[&PHRASES],
-                (false, true) => &[&OBJECT_PHRASES],
-                (false, false) => &[],
-            };
-        for list in lists {
-            for (re, cat) in list.iter() {
-                for c in re.captures_iter(s) {
-                    // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
-                    // bare word, which must not be a word of the sentence
-                    // (`user ID is`, `queue manager NOT`).
-                    if let Some(m) = c.iter().skip(1).flatten().next()
-                        && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
-                    {
-                        found.push((*cat, m.as_str().to_string()));
-                    }
+        // Each phrase only where its head word is (`PHRASE_HINTS`).
+        let names = PHRASES
+            .iter()
+            .zip(PHRASE_HINTS.into_iter().zip(PHRASE_ALL))
+            .filter(|(_, (need, all))| match all {
+                true => h & need == *need,
+                false => h & need != 0,
+            })
+            .map(|(p, _)| p);
+        let objects = OBJECT_PHRASES
+            .iter()
+            .filter(|_| self.objects && h & H_OBJECTS != 0);
+        for (re, cat) in names.chain(objects) {
+            for c in re.captures_iter(s) {
+                // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
+                // bare word, which must not be a word of the sentence
+                // (`user ID is`, `queue manager NOT`).
+                if let Some(m) = c.iter().skip(1).flatten().next()
+                    && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
+                {
+                    found.push((*cat, m.as_str().to_string()));
                 }
             }
         }
-        if h & H_NAMES != 0 {
+        if h & P_CONN != 0 {
             for c in CONNAME.captures_iter(s) {
                 if let Some(m) = c.get(1).or(c.get(2)) {
                     found.push((Cat::Host, m.as_str().to_string()));
                 }
             }
         }
-        for c in CHLAUTH.captures_iter(s) {
-            let what = c[1].to_ascii_uppercase();
-            if let Some(m) = c.get(2).or(c.get(3)) {
-                let cat = match what.as_str() {
-                    "CLNTUSER" | "MCAUSER" => Cat::User,
-                    "QMNAME" => Cat::Qmgr,
-                    _ => continue,
-                };
-                found.push((cat, m.as_str().to_string()));
+        if h & H_CHLAUTH != 0 {
+            for c in CHLAUTH.captures_iter(s) {
+                let what = c[1].to_ascii_uppercase();
+                if let Some(m) = c.get(2).or(c.get(3)) {
+                    let cat = match what.as_str() {
+                        "CLNTUSER" | "MCAUSER" => Cat::User,
+                        "QMNAME" => Cat::Qmgr,
+                        _ => continue,
+                    };
+                    found.push((cat, m.as_str().to_string()));
+                }
             }
         }
         for (cat, v) in found {
@@ -552,9 +647,33 @@ impl Redactor {
 
     /// Hand out tokens for what `s` holds, in order.
     pub fn assign(&mut self, s: &str) {
-        for h in self.hits(s) {
-            if !self.tokens.map.contains_key(&(h.cat, h.key.clone())) && !self.over_budget() {
-                self.tokens.get_or_make(h.cat, h.key);
+        self.assign_with(s, hints(s));
+    }
+
+    /// `assign` with the text's `hints`. Only what patterns find: a known
+    /// name got its token when it was learnt (`learn_name`), so the names
+    /// among the words need no scan here.
+    fn assign_with(&mut self, s: &str, h: u16) {
+        // No hint word, digit, `:` or `=`: no pattern can match (distinguished
+        // names need `=`, addresses a digit or `:`).
+        if h == 0
+            && !s
+                .bytes()
+                .any(|b| b.is_ascii_digit() || b == b':' || b == b'=')
+        {
+            return;
+        }
+        for h in self.pattern_hits(s, h) {
+            let full = self.full();
+            if let Entry::Vacant(v) = self.tokens.map.entry((h.cat, h.key)) {
+                if full {
+                    self.over = Some(OverBudget {
+                        max_names: self.max_names,
+                        max_bytes: MAX_BYTES,
+                    });
+                } else {
+                    v.insert(next_token(&mut self.tokens.next, h.cat));
+                }
             }
         }
     }
@@ -573,14 +692,31 @@ impl Redactor {
         if late.map.is_empty() {
             late.next = self.tokens.next;
         }
-        late.get_or_make(cat, key.to_string())
+        late.get_or_make(cat, key.to_string()).clone()
     }
 
     /// Every replacement in `s`, in order, not overlapping.
     fn hits(&self, s: &str) -> Vec<Hit> {
+        let mut hits = self.pattern_hits(s, hints(s));
+        // Names: the word-like runs outside what patterns found.
+        if !self.names.is_empty() {
+            let mut names: Vec<Hit> = Vec::new();
+            let mut from = 0;
+            for h in hits.iter().map(|h| (h.a, h.b)).chain([(s.len(), s.len())]) {
+                self.name_hits(s, from, h.0, &mut names);
+                from = from.max(h.1);
+            }
+            hits.extend(names);
+            hits.sort_by_key(|h| h.a);
+        }
+        hits
+    }
+
+    /// What the patterns find in `s` (hints `h`): secrets, URLs, CHLAUTH
+    /// values, distinguished names, addresses; in order, not overlapping.
+    fn pattern_hits(&self, s: &str, h: u16) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
         let claimed = |hits: &[Hit], a: usize, b: usize| hits.iter().any(|h| a < h.b && h.a < b);
-        let h = hints(s);
         if h & H_SECRET != 0 && s.contains('(') {
             for c in SECRET_PAREN.captures_iter(s) {
                 if let Some(m) = c.get(1).or(c.get(2)) {
@@ -753,22 +889,11 @@ impl Redactor {
                     a,
                     b,
                     cat: Cat::Ip,
-                    key: ip.to_string(),
+                    key: v4_key(ip),
                 });
             }
         }
         hits.sort_by_key(|h| h.a);
-        // Names: the word-like runs outside what patterns found.
-        if !self.names.is_empty() {
-            let mut names: Vec<Hit> = Vec::new();
-            let mut from = 0;
-            for h in hits.iter().map(|h| (h.a, h.b)).chain([(s.len(), s.len())]) {
-                self.name_hits(s, from, h.0, &mut names);
-                from = from.max(h.1);
-            }
-            hits.extend(names);
-            hits.sort_by_key(|h| h.a);
-        }
         hits
     }
 

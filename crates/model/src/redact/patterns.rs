@@ -201,57 +201,76 @@ pub(super) static OBJECT_PHRASES: LazyLock<Vec<(Regex, Cat)>> = LazyLock::new(||
 
 /// Words that must be in a text for a pattern to be tried (one scan
 /// instead of one per pattern): bit 0 secrets, 1 CHLAUTH values, 2 name
-/// phrases, 3 object-name phrases.
-pub(super) static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u8>)> = LazyLock::new(|| {
-    let words: &[(&str, u8)] = &[
-        ("password", 1),
-        ("passwd", 1),
-        ("passphrase", 1),
-        ("pwd", 1),
-        ("://", 16),
-        ("token", 1),
-        ("secret", 1),
-        ("key", 1),
-        ("addressmap", 2 | 4),
-        ("sslpeer", 2),
-        ("clntuser", 2 | 4),
-        ("mcauser", 2 | 4),
-        ("qmname", 2 | 4),
-        ("user", 4),
-        ("uid", 4),
-        ("principal", 4),
-        ("manager", 4),
-        ("qmgr", 4),
-        ("host", 4),
-        ("conname", 4),
-        ("connection", 4),
-        ("address", 4),
-        ("channel", 8),
-        ("queue", 8),
-        ("qname", 8),
-        ("xmitq", 8),
+/// phrases, 3 object-name phrases, 4 URLs, then one bit per phrase of
+/// `PHRASES` (`PHRASE_HINTS`).
+pub(super) static HINTS: LazyLock<(aho_corasick::AhoCorasick, Vec<u16>)> = LazyLock::new(|| {
+    let words: &[(&str, u16)] = &[
+        ("password", H_SECRET),
+        ("passwd", H_SECRET),
+        ("passphrase", H_SECRET),
+        ("pwd", H_SECRET),
+        ("://", H_URL),
+        ("token", H_SECRET),
+        ("secret", H_SECRET),
+        ("key", H_SECRET),
+        ("addressmap", H_CHLAUTH | H_NAMES | P_ADDRESS),
+        ("sslpeer", H_CHLAUTH),
+        ("clntuser", H_CHLAUTH | H_NAMES | P_USER),
+        ("mcauser", H_CHLAUTH | H_NAMES | P_USER),
+        ("qmname", H_CHLAUTH | H_NAMES | P_QMGR),
+        ("user", H_NAMES | P_USER),
+        ("uid", H_NAMES | P_USER),
+        ("principal", H_NAMES | P_USER),
+        ("manager", H_NAMES | P_QMGR),
+        ("qmgr", H_NAMES | P_QMGR),
+        ("host", H_NAMES | P_HOST),
+        ("conname", H_NAMES | P_CONN),
+        ("connection", H_NAMES | P_CONN),
+        ("address", H_NAMES | P_ADDRESS),
+        ("name", P_NAME),
+        ("channel", H_OBJECTS),
+        ("queue", H_OBJECTS),
+        ("qname", H_OBJECTS),
+        ("xmitq", H_OBJECTS),
     ];
-    // Leftmost-first, not overlapping: faster, and a word that holds
-    // another (`addressmap`, `clntuser`) carries the other's bits.
+    // Every occurrence, overlapping ones too (`hostoken` holds `host` and
+    // `token`): a word found inside another still sets its bits. A DFA:
+    // one table step per byte.
     let ac = aho_corasick::AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .match_kind(aho_corasick::MatchKind::Standard)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(words.iter().map(|(w, _)| w))
         .expect("automaton");
     (ac, words.iter().map(|(_, b)| *b).collect())
 });
 
-pub(super) const H_SECRET: u8 = 1;
-pub(super) const H_CHLAUTH: u8 = 2;
-pub(super) const H_NAMES: u8 = 4;
-pub(super) const H_OBJECTS: u8 = 8;
-pub(super) const H_URL: u8 = 16;
+pub(super) const H_SECRET: u16 = 1;
+pub(super) const H_CHLAUTH: u16 = 2;
+pub(super) const H_NAMES: u16 = 4;
+pub(super) const H_OBJECTS: u16 = 8;
+pub(super) const H_URL: u16 = 16;
+pub(super) const P_USER: u16 = 32;
+pub(super) const P_QMGR: u16 = 64;
+pub(super) const P_HOST: u16 = 128;
+pub(super) const P_CONN: u16 = 256;
+pub(super) const P_ADDRESS: u16 = 512;
+pub(super) const P_NAME: u16 = 1024;
+
+/// The hints each of `PHRASES` needs (its head words), in its order: a
+/// phrase is tried only when the text holds a word it starts with (each
+/// bit of an entry, `host` and `name` for `host name`; one of them
+/// otherwise: `PHRASE_ALL`).
+pub(super) const PHRASE_HINTS: [u16; 5] =
+    [P_USER, P_QMGR, P_HOST | P_NAME, P_HOST | P_CONN, P_ADDRESS];
+/// Which entries of `PHRASE_HINTS` need every bit rather than one.
+pub(super) const PHRASE_ALL: [bool; 5] = [false, false, true, false, false];
 
 /// Which patterns may match in `s` (see `HINTS`).
-pub(super) fn hints(s: &str) -> u8 {
+pub(super) fn hints(s: &str) -> u16 {
     let (ac, bits) = &*HINTS;
     let mut h = 0;
-    for m in ac.find_iter(s) {
+    for m in ac.find_overlapping_iter(s) {
         h |= bits[m.pattern().as_usize()];
     }
     h

@@ -306,3 +306,16 @@ fn zos_names_in_command_prefixes_jobs_and_file_names() {
     // Words that merely end like a job are left alone.
     assert_eq!(r.apply("MACHIN CHIN MSTR"), "MACHIN CHIN MSTR");
 }
+
+#[test]
+fn v4_keys_are_display_s() {
+    for ip in [
+        [0, 0, 0, 0],
+        [10, 9, 99, 100],
+        [255, 1, 20, 199],
+        [1, 2, 3, 4],
+    ] {
+        let ip = std::net::Ipv4Addr::from(ip);
+        assert_eq!(super::v4_key(ip), ip.to_string());
+    }
+}

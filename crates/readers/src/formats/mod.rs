@@ -158,6 +158,16 @@ pub static READERS: &[&dyn Reader] = &[
     &panic_test::PanicTestReader,
 ];
 
+/// Whether this format's reader builds fewer or other events under a
+/// `ReadOptions::interest` (trace lines skipped, calls stacked among those
+/// of interest only, SMF columns dropped). Every other reader builds the
+/// same events with or without one, so a read with the analysis's
+/// interest shows `--redact` the very events its learning pass would.
+/// Guarded by a test over every fixture (`interest_changes_only_these`).
+pub fn interest_applies(f: Format) -> bool {
+    f == trace::FORMAT || f == smf::FORMAT
+}
+
 /// The result of sniffing one file.
 pub struct Sniffed {
     pub(crate) input: Input,
