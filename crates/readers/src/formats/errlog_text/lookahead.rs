@@ -42,6 +42,21 @@ pub(crate) const BUDGET: Budget = Budget {
     bytes: 8 << 20,
 };
 
+impl FileRun {
+    /// What the parser has made so far joins the look-ahead, counted.
+    fn hold_parsed(&mut self) {
+        let a = &mut self.ahead;
+        while let Some(item) = self.parser.out.pop_front() {
+            if let Item::Record(r) = &item {
+                a.records += 1;
+                a.bytes += r.held();
+                a.seen += 1;
+            }
+            a.held.push_back(Held::Item(item));
+        }
+    }
+}
+
 /// A parser output, or a cut line's problem, in file order.
 pub(super) enum Held {
     Item(Item),
@@ -198,15 +213,8 @@ impl ErrlogText {
         if run.parser.out.is_empty() {
             return;
         }
+        run.hold_parsed();
         let a = &mut run.ahead;
-        while let Some(item) = run.parser.out.pop_front() {
-            if let Item::Record(r) = &item {
-                a.records += 1;
-                a.bytes += r.held();
-                a.seen += 1;
-            }
-            a.held.push_back(Held::Item(item));
-        }
         if !a.settled {
             if !a.full() {
                 return;
@@ -314,15 +322,8 @@ impl ErrlogText {
     pub(super) fn end(&mut self, run: &mut FileRun, ctx: &mut FileCtx) {
         run.ahead.scan.finish();
         run.parser.finish();
+        run.hold_parsed();
         let a = &mut run.ahead;
-        while let Some(item) = run.parser.out.pop_front() {
-            if let Item::Record(r) = &item {
-                a.records += 1;
-                a.bytes += r.held();
-                a.seen += 1;
-            }
-            a.held.push_back(Held::Item(item));
-        }
         if !a.settled {
             self.settle(run, ctx);
             run.ahead.at_end = true;

@@ -756,16 +756,7 @@ fn blocks_stitch_calls_across_blocks_and_read_again_what_they_cannot() {
     // Microseconds since midnight: the trace starts at 23:58:00.
     let mut t: u64 = (23 * 3600 + 58 * 60) * 1_000_000;
     let mut stacks: Vec<Vec<String>> = vec![Vec::new(); 8];
-    let line = |t: u64, tid: usize, data: &str| {
-        let t = t % 86_400_000_000;
-        let (s, us) = (t / 1_000_000, t % 1_000_000);
-        format!(
-            " {:02}:{:02}:{:02}.{us:06}     4711.{tid:<5}  RSESS:{tid:06x} {data}\n",
-            s / 3600,
-            s / 60 % 60,
-            s % 60
-        )
-    };
+    let line = |t: u64, tid: usize, data: &str| rec(t, tid as u32, data);
     // Calls that stay open for most of the trace.
     for (tid, st) in stacks.iter_mut().enumerate().skip(1) {
         body.extend(line(t, tid, &format!("{{  outer{tid}")).bytes());
@@ -1102,5 +1093,6 @@ fn a_data_line_printing_an_options_field_carries_its_names() {
 
 /// Lines skipped unread (`skip_run`).
 mod skip;
+use skip::rec;
 /// Time stepping back within a thread (`Thread::stamp`).
 mod step_back;

@@ -7,7 +7,7 @@ use super::*;
 
 /// A record line of the Linux layout at `us` microseconds since some
 /// midnight.
-fn rec(us: u64, tid: u32, data: &str) -> String {
+pub(super) fn rec(us: u64, tid: u32, data: &str) -> String {
     let t = us % 86_400_000_000;
     let (s, us) = (t / 1_000_000, t % 1_000_000);
     format!(
