@@ -202,6 +202,11 @@ pub trait Watch {
     /// Every event read, in the window or not, before it is fed
     /// (`analyze_learning` learns `--redact`'s names from all of them).
     fn every(&mut self, _e: &Event) {}
+    /// Whether `every` does anything: asked once per run, so a run that
+    /// learns nothing makes no call per event for it.
+    fn wants_every(&self) -> bool {
+        false
+    }
 }
 
 impl Watch for () {}
@@ -491,6 +496,9 @@ impl<F: FnMut(&Event, bool)> Watch for Feed<'_, F> {
     fn window(&mut self, w: &TimeWindow) {
         self.watch.window(w);
     }
+    fn wants_every(&self) -> bool {
+        self.learn.is_some() || self.watch.wants_every()
+    }
     fn every(&mut self, e: &Event) {
         self.watch.every(e);
         if let Some(l) = &mut self.learn {
@@ -535,8 +543,11 @@ pub fn each_event(
     let window = window.resolve(merged.reference_ts().as_ref())?;
     watch.window(&window);
     let mut in_window = 0u64;
+    let every = watch.wants_every();
     while let Some(e) = merged.next_ref() {
-        watch.every(e);
+        if every {
+            watch.every(e);
+        }
         if window.contains(&e.ts) {
             in_window += 1;
             watch.event(e);

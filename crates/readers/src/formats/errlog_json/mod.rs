@@ -1025,16 +1025,7 @@ impl ErrlogJson {
                 e.set(AttrKey::Msgid, id);
             }
         } else if let Some(id) = msgid {
-            let x = self.memo.extract(id, message, &inserts);
-            e.catalog = x.row;
-            e.set(AttrKey::Msgid, &x.msgid);
-            if let Some(s) = x.severity {
-                e.set(AttrKey::Severity, s.encode_utf8(&mut [0; 4]));
-            }
-            if let Some(f) = x.family {
-                e.set(AttrKey::Family, f);
-            }
-            x.push_attrs(&mut e.attrs);
+            self.memo.extract(id, message, &inserts).apply(&mut e);
         }
         // Liberty's `ibm_serverName` is the web server's (`mqweb`).
         let server = key!(found, "ibm_servername").filter(|_| !liberty);
