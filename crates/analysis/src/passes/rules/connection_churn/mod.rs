@@ -7,7 +7,7 @@
 use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::stats::Moments;
-use crate::passes::{Pass, RuleInfo, Settings, ThreadKey, Threshold, thread_key};
+use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime};
 use mqdiag_model::event::Key;
 use mqdiag_model::event::{Event, Kind, Ts};
@@ -18,7 +18,7 @@ use mqdiag_model::findings::{
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::Role;
 use mqdiag_readers::catalog::functions::{self, Family};
-use rustc_hash::FxBuildHasher;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -210,28 +210,99 @@ impl Group {
 }
 
 /// A thread inside an outermost connect call, or connected.
+#[derive(Default)]
 struct ThreadConn {
-    /// (function, depth) of the outermost connect call in progress.
-    in_connect: Option<(String, u32)>,
+    /// (function, depth) of the outermost connect call in progress; the
+    /// reader's shared name, not a copy (a million processes each made
+    /// one).
+    in_connect: Option<(Arc<str>, u32)>,
     /// When the current connection started.
     connected_at: Option<Ts>,
-    in_disc: Option<(String, u32)>,
+    in_disc: Option<(Arc<str>, u32)>,
     /// When it was last seen (`ConnectionChurn::clock`).
     seen: u64,
 }
+
+impl ThreadConn {
+    /// Whether the thread holds nothing to remember.
+    fn is_idle(&self) -> bool {
+        self.in_connect.is_none() && self.connected_at.is_none() && self.in_disc.is_none()
+    }
+
+    /// Apply a connect or disconnect call's entry or exit: whether it
+    /// connected, and the lifetime (µs) of the connection it ended;
+    /// `None` for a nested layer of a connect in progress.
+    fn step(
+        &mut self,
+        fam: Family,
+        e: &Event,
+        func: &Arc<str>,
+        depth: u32,
+    ) -> Option<(bool, Option<i64>)> {
+        let mut connected = false;
+        let mut ended: Option<i64> = None;
+        match (fam, e.kind) {
+            (Family::Connect, Kind::Entry) => {
+                if self.in_connect.as_ref().is_some_and(|(_, d)| *d < depth) {
+                    return None; // a nested layer of the same connect
+                }
+                self.in_connect = Some((func.clone(), depth));
+                self.connected_at = Some(e.ts);
+                connected = true;
+            }
+            (Family::Connect, Kind::Exit | Kind::ErrorExit)
+                if self.in_connect
+                    .as_ref()
+                    .is_some_and(|(f, d)| **f == **func && *d == depth) =>
+            {
+                self.in_connect = None;
+                if e.kind == Kind::ErrorExit {
+                    // A failed connect has no connection to end.
+                    self.connected_at = None;
+                }
+            }
+            (Family::Disconnect, Kind::Entry) if self.in_disc.is_none() => {
+                self.in_disc = Some((func.clone(), depth));
+            }
+            (Family::Disconnect, Kind::Exit | Kind::ErrorExit)
+                if self.in_disc
+                    .as_ref()
+                    .is_some_and(|(f, d)| **f == **func && *d == depth) =>
+            {
+                self.in_disc = None;
+                if let Some(start) = self.connected_at.take() {
+                    ended = Some((e.ts - start).num_microseconds().unwrap_or(0));
+                }
+            }
+            _ => {}
+        }
+        Some((connected, ended))
+    }
+}
+
+/// A thread by its file (`ConnectionChurn::file_id`), process and thread
+/// ids: three numbers to hash rather than the file's path.
+type ThreadId = (u32, u32, u32);
 
 pub(crate) struct ConnectionChurn {
     min_connects: u64,
     min_rate: f64,
     max_mean_us: f64,
-    threads: HashMap<ThreadKey, ThreadConn>,
+    threads: HashMap<ThreadId, ThreadConn>,
+    /// Trace files by path, numbered as first met, and the last one met
+    /// (a file's events share its path: one pointer comparison).
+    file_ids: HashMap<Arc<str>, u32>,
+    last_file: Option<(Arc<str>, u32)>,
+    /// The last traced function name and its family: a trace repeats a
+    /// few names, each shared by its events.
+    last_function: Option<(Arc<str>, Option<Family>)>,
     /// Trace events of the connect and disconnect families met so far.
     clock: u64,
     /// In first-seen order; sorted by key at the end. Looked up through
     /// the indexes below, the channel one by its parts so that a record
     /// of a known group allocates nothing.
     groups: Vec<(GroupKey, Group)>,
-    by_process: HashMap<(Arc<str>, u32), usize, FxBuildHasher>,
+    by_process: HashMap<(u32, u32), usize>,
     by_channel: crate::passes::parts_index::PartsIndex,
     /// Whether a log's channel start named no host (MQ 8.0+ AMQ9002I):
     /// only then may a stop that names one end it.
@@ -319,6 +390,9 @@ impl ConnectionChurn {
             min_rate: s.get("min_per_second"),
             max_mean_us: s.get("max_mean_ms") * 1000.0,
             threads: HashMap::new(),
+            file_ids: HashMap::new(),
+            last_file: None,
+            last_function: None,
             clock: 0,
             groups: Vec::new(),
             by_process: HashMap::default(),
@@ -349,17 +423,42 @@ impl ConnectionChurn {
         }
     }
 
-    /// The group of a process; `None` past `MAX_GROUPS` groups.
-    fn process_group(&mut self, path: &Arc<str>, pid: u32) -> Option<&mut Group> {
-        let i = match self.by_process.get(&(path.clone(), pid)) {
-            Some(&i) => i,
+    /// The index of a process's group (`file` is `path`'s number);
+    /// `None` past `MAX_GROUPS` groups.
+    fn process_group(&mut self, path: &Arc<str>, file: u32, pid: u32) -> Option<usize> {
+        match self.by_process.get(&(file, pid)) {
+            Some(&i) => Some(i),
             None => {
                 let i = self.new_group(GroupKey::Process(path.clone(), pid))?;
-                self.by_process.insert((path.clone(), pid), i);
-                i
+                self.by_process.insert((file, pid), i);
+                Some(i)
             }
-        };
-        Some(&mut self.groups[i].1)
+        }
+    }
+
+    /// The number of a trace file's path.
+    fn file_id(&mut self, path: &Arc<str>) -> u32 {
+        if let Some((p, id)) = &self.last_file
+            && Arc::ptr_eq(p, path)
+        {
+            return *id;
+        }
+        let n = self.file_ids.len() as u32;
+        let id = *self.file_ids.entry(path.clone()).or_insert(n);
+        self.last_file = Some((path.clone(), id));
+        id
+    }
+
+    /// A traced function's family, the last name's remembered.
+    fn family(&mut self, f: &Arc<str>) -> Option<Family> {
+        if let Some((last, fam)) = &self.last_function
+            && (Arc::ptr_eq(last, f) || **last == **f)
+        {
+            return *fam;
+        }
+        let fam = functions::family(f);
+        self.last_function = Some((f.clone(), fam));
+        fam
     }
 
     /// The group of a channel instance as `src` names it (values trimmed);
@@ -418,64 +517,50 @@ impl ConnectionChurn {
     }
 
     fn trace(&mut self, e: &Event, fam: Family) {
-        let (Some(tk), Some(depth), Some(func)) = (thread_key(e), e.depth, e.function.as_deref())
+        let (Some(pid), Some(tid), Some(depth), Some(func)) = (e.pid, e.tid, e.depth, &e.function)
         else {
             return;
         };
-        let (path, pid) = (tk.0.clone(), tk.1);
+        let file = self.file_id(&e.origin.path);
         mqdiag_model::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
-        let t = self.threads.entry(tk).or_insert(ThreadConn {
-            in_connect: None,
-            connected_at: None,
-            in_disc: None,
-            seen: 0,
-        });
-        t.seen = self.clock;
-        // What this event means for the group, applied once `t` is done.
-        let mut connected = false;
-        let mut ended: Option<i64> = None;
-        match (fam, e.kind) {
-            (Family::Connect, Kind::Entry) => {
-                if t.in_connect.as_ref().is_some_and(|(_, d)| *d < depth) {
-                    return; // a nested layer of the same connect
+        let seen = self.clock;
+        // A thread neither connecting, connected nor disconnecting says
+        // nothing more than one never met: it is not kept (a million
+        // processes that each fail one connect leave an empty table).
+        let step = match self.threads.entry((file, pid, tid)) {
+            Entry::Occupied(mut o) => {
+                let t = o.get_mut();
+                t.seen = seen;
+                let step = t.step(fam, e, func, depth);
+                if t.is_idle() {
+                    o.remove();
                 }
-                t.in_connect = Some((func.to_string(), depth));
-                t.connected_at = Some(e.ts);
-                connected = true;
+                step
             }
-            (Family::Connect, Kind::Exit | Kind::ErrorExit)
-                if t.in_connect
-                    .as_ref()
-                    .is_some_and(|(f, d)| f == func && *d == depth) =>
-            {
-                t.in_connect = None;
-                if e.kind == Kind::ErrorExit {
-                    // A failed connect has no connection to end.
-                    t.connected_at = None;
+            Entry::Vacant(v) => {
+                let mut t = ThreadConn {
+                    seen,
+                    ..ThreadConn::default()
+                };
+                let step = t.step(fam, e, func, depth);
+                if !t.is_idle() {
+                    v.insert(t);
                 }
+                step
             }
-            (Family::Disconnect, Kind::Entry) if t.in_disc.is_none() => {
-                t.in_disc = Some((func.to_string(), depth));
-            }
-            (Family::Disconnect, Kind::Exit | Kind::ErrorExit)
-                if t.in_disc
-                    .as_ref()
-                    .is_some_and(|(f, d)| f == func && *d == depth) =>
-            {
-                t.in_disc = None;
-                if let Some(start) = t.connected_at.take() {
-                    ended = Some((e.ts - start).num_microseconds().unwrap_or(0));
-                }
-            }
-            _ => {}
-        }
+        };
+        // What this event means for the group.
+        let Some((connected, ended)) = step else {
+            return; // a nested layer of the same connect
+        };
         if !connected && ended.is_none() {
             return;
         }
+        let group = self.process_group(&e.origin.path, file, pid);
         let cap = self.chart_cap;
         let mut delta = 0;
-        if let Some(g) = self.process_group(&path, pid) {
+        if let Some(g) = group.map(|i| &mut self.groups[i].1) {
             if connected {
                 delta = g.connect(e.ts, e, cap);
             } else if let Some(us) = ended {
@@ -648,10 +733,10 @@ impl Pass for ConnectionChurn {
     fn observe(&mut self, e: &Event) {
         match e.kind {
             Kind::Entry | Kind::Exit | Kind::ErrorExit => {
-                let Some(f) = e.function.as_deref() else {
+                let Some(f) = &e.function else {
                     return;
                 };
-                if let Some(fam @ (Family::Connect | Family::Disconnect)) = functions::family(f) {
+                if let Some(fam @ (Family::Connect | Family::Disconnect)) = self.family(f) {
                     self.trace(e, fam);
                 }
             }
@@ -674,11 +759,17 @@ impl Pass for ConnectionChurn {
             .iter()
             .filter_map(|i| Some((i.path.as_str(), i.host.as_deref()?)))
             .collect();
+        // Only the groups reported are put in order: most never churn
+        // (a job log's channel instances are thousands of groups).
+        let groups: Vec<(GroupKey, (Group, Churn))> = std::mem::take(&mut self.groups)
+            .into_iter()
+            .filter_map(|(key, g)| {
+                let c = self.churn(&g)?;
+                Some((key, (g, c)))
+            })
+            .collect();
         let mut out = Vec::new();
-        for (key, mut g) in crate::passes::by_key(std::mem::take(&mut self.groups)) {
-            let Some(c) = self.churn(&g) else {
-                continue;
-            };
+        for (key, (mut g, c)) in crate::passes::by_key(groups) {
             if let GroupKey::Process(path, _) = &key {
                 g.program = process.get(&**path).map(|s| s.to_string());
                 g.host = host.get(&**path).map(|s| s.to_string());

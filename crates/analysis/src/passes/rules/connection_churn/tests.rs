@@ -398,3 +398,45 @@ fn smf_wtid_tasks_with_wtas_lifetimes() {
     assert_eq!(metric(&out[0], "mean_connection_ms"), Metric::num(300.0));
     assert_eq!(out[0].subject.address.as_deref(), Some("10.1.1.1"));
 }
+
+/// Processes that each fail one connect leave no thread behind, while a
+/// thread connected (or in a call) is kept until its disconnect; a
+/// process's threads in two files are two processes.
+#[test]
+fn failed_connects_keep_no_thread_and_open_connections_are_kept() {
+    let mut c = ConnectionChurn::new(&Settings::defaults(&RULE));
+    for pid in 0..1_000 {
+        let mut e = entry("p.FMT", 0, "10:00:00.000000", pid, 1, "MQCONNX");
+        e.depth = Some(0);
+        c.observe(&e);
+        assert_eq!(c.threads.len(), 1, "inside the connect");
+        let mut x = exit("p.FMT", 0, "10:00:00.000100", pid, 1, "MQCONNX", "2035", 100);
+        x.depth = Some(0);
+        c.observe(&x);
+        assert!(c.threads.is_empty(), "a failed connect leaves nothing");
+    }
+    assert_eq!(c.groups.len(), 1_000);
+    // Connected in two files under one pid: two threads, two groups.
+    let mut ev = Vec::new();
+    cycle(&mut ev, 0, 40, false);
+    for path in ["a.FMT", "b.FMT"] {
+        for e in &ev[..2] {
+            let mut e = e.clone();
+            e.origin = origin(path, mqdiag_readers::formats::trace::FORMAT);
+            c.observe(&e);
+        }
+    }
+    assert_eq!(c.threads.len(), 2, "connected threads are kept");
+    assert_eq!(c.file_ids.len(), 3);
+    assert_eq!(c.groups.len(), 1_002);
+    for path in ["a.FMT", "b.FMT"] {
+        for e in &ev[2..] {
+            let mut e = e.clone();
+            e.origin = origin(path, mqdiag_readers::formats::trace::FORMAT);
+            c.observe(&e);
+        }
+    }
+    assert!(c.threads.is_empty(), "disconnected");
+    let ended: u64 = c.groups.iter().map(|(_, g)| g.lifetimes.count()).sum();
+    assert_eq!(ended, 2);
+}
