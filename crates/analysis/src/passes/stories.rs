@@ -417,8 +417,16 @@ impl Joiner {
         });
     }
 
+    #[cfg(test)]
     pub(crate) fn take_closed(&mut self) -> std::vec::Drain<'_, Story> {
         self.closed.drain(..)
+    }
+
+    /// The stories closed so far, swapped into `out` (empty; its buffer
+    /// is kept for the next ones): no list is made per record.
+    pub(crate) fn swap_closed(&mut self, out: &mut Vec<Story>) {
+        debug_assert!(out.is_empty());
+        std::mem::swap(&mut self.closed, out);
     }
 
     /// Every story still open, in a stable order (by writer).
@@ -482,6 +490,29 @@ mod tests {
         }
         // Nothing is lost: every record is in one story.
         assert_eq!(closed + j.finish().len(), 5 * MAX_OPEN);
+    }
+
+    /// Closed stories handed over by swapping buffers are the ones
+    /// `take_closed` gives, and the joiner keeps none of them.
+    #[test]
+    fn closed_stories_are_swapped_out_whole() {
+        let t = "2024-03-01T10:00:00+00:00";
+        let (mut a, mut b) = (Joiner::default(), Joiner::default());
+        let mut buf: Vec<Story> = Vec::new();
+        let (mut taken, mut swapped) = (Vec::new(), Vec::new());
+        for i in 0..50u32 {
+            // The same writer, a new failure each time (a repeated id).
+            let e = rec(u64::from(i), t, 7, "AMQ9209", &[("channel", "QA.CHL")]);
+            for j in [&mut a, &mut b] {
+                j.push(&e, Member::of(&e, reported("AMQ9209")).expect("a member"));
+            }
+            taken.extend(a.take_closed().map(|s| s.members[0].line()));
+            b.swap_closed(&mut buf);
+            swapped.extend(buf.drain(..).map(|s| s.members[0].line()));
+            assert!(b.closed.is_empty());
+        }
+        assert_eq!(taken.len(), 49);
+        assert_eq!(taken, swapped);
     }
 
     #[test]

@@ -171,6 +171,9 @@ pub(crate) struct MessagePass {
     /// numbers, repeats of the last one not kept, so that logs without
     /// events pay next to nothing for it.
     told: Vec<Told>,
+    /// The stories closed by a record, tallied then emptied (its buffer
+    /// reused).
+    closed: Vec<Story>,
 }
 
 /// Event failures and told stories kept at most.
@@ -255,6 +258,7 @@ impl MessagePass {
             newest: FxHashMap::default(),
             events: Vec::new(),
             told: Vec::new(),
+            closed: Vec::new(),
         }
     }
 
@@ -537,10 +541,12 @@ impl super::Pass for MessagePass {
             }
         }
         self.joiner.push(e, m);
-        let closed: Vec<Story> = self.joiner.take_closed().collect();
-        for s in closed {
+        let mut closed = std::mem::take(&mut self.closed);
+        self.joiner.swap_closed(&mut closed);
+        for s in closed.drain(..) {
             self.tally(s);
         }
+        self.closed = closed;
     }
 
     fn finish(&mut self, _inputs: &[FileInfo]) -> Vec<Finding> {
