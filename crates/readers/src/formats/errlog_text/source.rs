@@ -53,12 +53,15 @@ pub struct ErrlogText {
 /// a one-record error log (thousands of small files, one a folder) that
 /// was a fifth of its reading time. Answers do not depend on what a memo
 /// holds, only their cost does, so a memo may serve one file after another.
-static SPARE: std::sync::Mutex<Vec<catalog::Memo>> = std::sync::Mutex::new(Vec::new());
+// Boxes, not memos: a memo moves between a source and the list as a
+// pointer, and a source keeps it boxed.
+#[allow(clippy::vec_box)]
+static SPARE: std::sync::Mutex<Vec<Box<catalog::Memo>>> = std::sync::Mutex::new(Vec::new());
 /// At most this many kept: one per reading thread is enough in practice,
 /// and each may hold a few MB of remembered text.
 const SPARE_MEMOS: usize = 2;
 
-fn spare_memo() -> catalog::Memo {
+fn spare_memo() -> Box<catalog::Memo> {
     SPARE
         .lock()
         .ok()
@@ -66,9 +69,10 @@ fn spare_memo() -> catalog::Memo {
         .unwrap_or_default()
 }
 
-/// A source's memo, given back to `SPARE` when the source ends.
+/// A source's memo, given back to `SPARE` when the source ends. Boxed:
+/// the sources waiting in the merge hold a pointer, not a memo.
 #[derive(Default)]
-struct Recycled(Option<catalog::Memo>);
+struct Recycled(Option<Box<catalog::Memo>>);
 
 impl Drop for Recycled {
     fn drop(&mut self) {
