@@ -118,7 +118,10 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
         });
     }
     // Identical files (loose and in an archive, copies) are read once.
-    let (inputs, dups) = crate::input::dedupe::drop_duplicates(std::mem::take(&mut found.inputs));
+    let known = std::mem::take(&mut found.head_hashes);
+    let (inputs, dups) =
+        crate::input::dedupe::drop_duplicates(std::mem::take(&mut found.inputs), &known);
+    drop(known);
     found.inputs = inputs;
     if !dups.is_empty() {
         found.problems.extend(dups);

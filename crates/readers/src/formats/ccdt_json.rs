@@ -130,7 +130,7 @@ impl Standalone for CcdtJson {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let t = text.trim_start_matches('\u{feff}').trim_start();
         if t.starts_with('{')
             && t.contains("\"channel\"")

@@ -209,7 +209,7 @@ impl Standalone for ConfigMap {
         if memchr::memmem::find(head, b"kind: ConfigMap").is_none() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let kind = text
             .lines()
             .take(40)

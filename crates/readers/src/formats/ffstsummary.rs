@@ -237,7 +237,7 @@ impl Standalone for FfstSummary {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let n = lines.len().saturating_sub(1).clamp(1, 50);
         let good = lines.iter().take(n).filter(|l| parse(l).is_some()).count();

@@ -459,7 +459,7 @@ impl Standalone for Joblog {
         {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let mut csq = 0;
         let mut framed = false;
         for line in text.lines().take(400) {

@@ -150,7 +150,7 @@ impl Standalone for MessageText {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let mut lines = text.lines().peekable();
         let (mut msgs, mut before) = (0usize, 0usize);
         while let Some(l) = lines.next() {

@@ -605,7 +605,7 @@ pub(crate) fn open_decoded_with_offsets(
             // front of the rest: opening the input again for it was two
             // of a small file's opens.
             let mut r = r;
-            let head = crate::input::blob::read_head(&mut r, SNIFF_BYTES)?;
+            let head = crate::input::blob::read_head_sized(&mut r, SNIFF_BYTES, input.bytes)?;
             // Only a full head can be followed by more bytes.
             let (enc, ascii) = (
                 crate::encoding::detect(&head),

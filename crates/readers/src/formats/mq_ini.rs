@@ -261,7 +261,7 @@ impl Standalone for MqIni {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let (mut known, mut settings, mut other) = (0usize, 0usize, 0usize);
         for l in text.lines().take(80) {
             let t = uncomment(l);

@@ -447,7 +447,7 @@ impl Standalone for Mqsc {
         if head.is_empty() || !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         let mut commands = 0usize;
         let mut other = 0usize;
         let mut header = false;

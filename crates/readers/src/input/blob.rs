@@ -98,10 +98,23 @@ impl Range {
 
 /// Up to `n` bytes from the start of a reader. An error after some bytes
 /// ends the head there (the reading proper meets it again, at its line).
-pub(crate) fn read_head(mut r: impl Read, n: usize) -> io::Result<Vec<u8>> {
-    let mut buf = vec![0u8; n];
+pub(crate) fn read_head(r: impl Read, n: usize) -> io::Result<Vec<u8>> {
+    read_head_sized(r, n, n as u64)
+}
+
+/// `read_head` of an input said to hold `size` bytes: the buffer starts at
+/// that size (and a byte more, to see it grew) rather than at `n`, so the
+/// head of a small file does not cost a zeroed `n`-byte buffer (two per
+/// file for sniffing and reading). What is read is the same.
+pub(crate) fn read_head_sized(mut r: impl Read, n: usize, size: u64) -> io::Result<Vec<u8>> {
+    let first = usize::try_from(size.saturating_add(1)).map_or(n, |s| s.clamp(64, n.max(64)));
+    let mut buf = vec![0u8; first.min(n)];
     let mut got = 0;
     while got < n {
+        if got == buf.len() {
+            // Longer than said (it grew): the rest of the `n` bytes.
+            buf.resize(n, 0);
+        }
         match r.read(&mut buf[got..]) {
             Ok(0) => break,
             Ok(k) => got += k,
@@ -391,6 +404,27 @@ pub(crate) enum SpillError {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    /// A head sized by what the input says it holds reads what one sized
+    /// by `n` reads, whether the input is that size, shorter or longer
+    /// (grown since), and in small pieces.
+    #[test]
+    fn a_head_sized_by_the_input_reads_the_same_bytes() {
+        let data: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
+        for len in [0, 1, 63, 64, 65, 700, 16_384, 16_385, 40_000] {
+            let src = &data[..len];
+            for said in [0, 10, len as u64, len as u64 + 1, 1 << 40, u64::MAX] {
+                for n in [0, 512, 16_384, 65_536] {
+                    let want = read_head(src, n).unwrap();
+                    assert_eq!(want.len(), len.min(n));
+                    let got = read_head_sized(src, n, said).unwrap();
+                    assert_eq!(got, want, "len {len} said {said} n {n}");
+                    let pieces = io::Read::chain(&src[..len / 3], &src[len / 3..]);
+                    assert_eq!(read_head_sized(pieces, n, said).unwrap(), want);
+                }
+            }
+        }
+    }
 
     fn temp_with(bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
         let d = tempfile::tempdir().unwrap();

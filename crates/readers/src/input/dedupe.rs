@@ -12,10 +12,11 @@ use super::{Input, Location};
 use mqdiag_model::event::Format;
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::problem::{ProblemCode, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read};
+use std::sync::Arc;
 
-const BLOCK: usize = 64 * 1024;
+pub(crate) const BLOCK: usize = 64 * 1024;
 
 /// Whether two inputs have the same content (false when either cannot be
 /// read: each is then read, and its problem reported, on its own).
@@ -57,15 +58,35 @@ fn fill(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// A hash of an input's first block (None when it cannot be read).
-fn head_hash(i: &Input) -> Option<u64> {
+/// Reads an input's first block into `buf` (grown to `BLOCK` once, then
+/// reused); how many bytes it holds.
+pub(crate) fn read_block(i: &Input, buf: &mut Vec<u8>) -> io::Result<usize> {
+    if buf.len() < BLOCK {
+        buf.resize(BLOCK, 0);
+    }
+    let mut r = i.location.open()?;
+    fill(&mut r, &mut buf[..BLOCK])
+}
+
+/// The hash inputs are grouped by, of a first block's bytes.
+pub(crate) fn hash_block(block: &[u8]) -> u64 {
     use std::hash::Hasher;
-    let mut r = i.location.open().ok()?;
-    let mut buf = vec![0u8; BLOCK];
-    let n = fill(&mut r, &mut buf).ok()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    h.write(&buf[..n]);
-    Some(h.finish())
+    h.write(block);
+    h.finish()
+}
+
+/// A hash of an input's first block (None when it cannot be read): the
+/// walk's when it read the file (`known`, files only: an archive member
+/// may share a display with nothing on disk, never a file's).
+fn head_hash(i: &Input, known: &HashMap<Arc<str>, u64>, buf: &mut Vec<u8>) -> Option<u64> {
+    if let Location::File(_) = i.location
+        && let Some(&h) = known.get(&i.display)
+    {
+        return Some(h);
+    }
+    let n = read_block(i, buf).ok()?;
+    Some(hash_block(&buf[..n]))
 }
 
 /// Which copy is read: a loose file before an archive member (cheaper to
@@ -76,7 +97,11 @@ fn preference(i: &Input) -> (bool, &str) {
 
 /// The inputs to read, and one inventory row per duplicate left out,
 /// naming the copy that is read.
-pub(crate) fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>) {
+pub(crate) fn drop_duplicates(
+    inputs: Vec<Input>,
+    known: &HashMap<Arc<str>, u64>,
+) -> (Vec<Input>, Vec<FileInfo>) {
+    let mut buf = Vec::new();
     let mut by_size: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for (i, x) in inputs.iter().enumerate() {
         if x.bytes > 0 {
@@ -91,7 +116,10 @@ pub(crate) fn drop_duplicates(inputs: Vec<Input>) -> (Vec<Input>, Vec<FileInfo>)
         // here, and whole comparisons only where first blocks agree.
         let mut by_head: BTreeMap<Option<u64>, Vec<usize>> = BTreeMap::new();
         for i in group {
-            by_head.entry(head_hash(&inputs[i])).or_default().push(i);
+            by_head
+                .entry(head_hash(&inputs[i], known, &mut buf))
+                .or_default()
+                .push(i);
         }
         // Unreadable ones (None) are each read, and reported, on their own.
         by_head.remove(&None);
@@ -148,7 +176,7 @@ mod tests {
             Input::from_bytes("empty1.LOG", Vec::new()),
             Input::from_bytes("empty2.LOG", Vec::new()),
         ];
-        let (kept, rows) = drop_duplicates(inputs);
+        let (kept, rows) = drop_duplicates(inputs, &HashMap::new());
         let kept: Vec<&str> = kept.iter().map(|i| &*i.display).collect();
         // In memory all locations are alike: the first path is kept.
         assert_eq!(

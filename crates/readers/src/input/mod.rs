@@ -192,7 +192,7 @@ impl Input {
     /// The first `n` bytes (fewer for a short file). Not counted as
     /// progress: sniffing is not reading.
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
-        blob::read_head(self.location.open()?, n)
+        blob::read_head_sized(self.location.open()?, n, self.bytes)
     }
 
     /// A reader over the whole input not counted as progress (sniffing
@@ -224,6 +224,10 @@ pub struct Discovered {
     /// opened, as `path: why`: errors the binary prints (and exits 2 for),
     /// while the rest is read.
     pub named_errors: Vec<String>,
+    /// The duplicate check's hash of the first block of files the walk
+    /// read whole for their magic (`dedupe::BLOCK` or smaller), by display:
+    /// the check then need not open them again.
+    pub(crate) head_hashes: HashMap<Arc<str>, u64>,
 }
 
 /// Files and archive members one run reads at most. Each costs memory
@@ -325,6 +329,7 @@ fn discover_capped(
             .collect(),
         follow,
         streams: Vec::new(),
+        buf: Vec::new(),
     };
     let mut archives = Vec::new();
     for p in paths {
@@ -469,6 +474,8 @@ struct Walker {
     /// Pipes, FIFOs and devices named on the command line, copied: the
     /// copy, its display and its name.
     streams: Vec<(blob::Range, String, String)>,
+    /// The block a file's head is read into (reused).
+    buf: Vec<u8>,
 }
 
 /// A path named on the command line that cannot be read: an error the
@@ -559,9 +566,19 @@ fn walk(
             return;
         }
         let i = Input::from_metadata(display, path, &md);
-        if i.head(archive::MAGIC_BYTES)
-            .is_ok_and(|h| archive::magic(&h).is_some())
-        {
+        // A small file is read whole here, and the duplicate check's hash
+        // kept: one open of it fewer. A large one only for its magic.
+        let head = if i.bytes <= dedupe::BLOCK as u64 {
+            dedupe::read_block(&i, &mut seen.buf).map(|n| {
+                let h = &seen.buf[..n];
+                out.head_hashes
+                    .insert(i.display.clone(), dedupe::hash_block(h));
+                archive::magic(&h[..n.min(archive::MAGIC_BYTES)])
+            })
+        } else {
+            i.head(archive::MAGIC_BYTES).map(|h| archive::magic(&h))
+        };
+        if head.is_ok_and(|m| m.is_some()) {
             archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
         } else {
             out.add(i);

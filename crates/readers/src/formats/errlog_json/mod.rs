@@ -121,7 +121,7 @@ impl Standalone for ErrlogJson {
         if !looks_like_text(head) {
             return 0;
         }
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         // The first line may be cut (a copy taken mid-write) and the last
         // line of the sniffed block is cut by the block size: look at a few.
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();

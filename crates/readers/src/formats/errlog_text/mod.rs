@@ -138,7 +138,7 @@ impl Standalone for ErrlogText {
         // A log with a NUL hole (a crash while writing) fails the text test
         // but is still a log: the header pattern alone is strict enough.
         let text_like = looks_like_text(head);
-        let text = String::from_utf8_lossy(head);
+        let text = mqdiag_model::text::utf8_lossy(head);
         if !text_like {
             let found = text
                 .lines()

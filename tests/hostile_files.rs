@@ -1,0 +1,145 @@
+//! Many small files (issue 43, "10 s per GB"): each file's set-up is
+//! shared or skipped where it can be (its head read once at discovery
+//! for the duplicate check, the catalogue memo of one error log reused
+//! by the next), and none of that may change what is read. Built in the
+//! test at `FILES` one-record error logs, each in a folder of its own,
+//! all of one size (the duplicate check groups them), with copies and a
+//! large file past the block discovery reads.
+
+mod common;
+
+use common::{Scratch, jsonl, mqdiag};
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// Small error logs (each its own source), distinct channels.
+const FILES: u32 = 300;
+
+/// One AMQ9999E record for channel `CH.{i}` (same length for every `i`).
+fn record(i: u32, minute: u32) -> String {
+    format!(
+        "----- amqrmrsa.c : 938 --------------------------------------------------------
+03/12/24 {:02}:{:02}:03 - Process({}.1) User(mqm) Program(amqrmppa)
+                    Host(mqhost) Installation(Installation1)
+                    VRMF(9.3.0.0) QMgr(QM1)
+                    Time(2024-03-12T{:02}:{:02}:03.000Z)
+                    CommentInsert1(CH.{i:05})
+
+AMQ9999E: Channel 'CH.{i:05}' to host '192.0.2.{}' ended abnormally.
+
+EXPLANATION:
+The channel program running under process ID {} for channel 'CH.{i:05}' ended
+abnormally.
+ACTION:
+Look at previous error messages for the channel program in the error logs.
+",
+        minute / 60,
+        minute % 60,
+        4000 + i % 1000,
+        minute / 60,
+        minute % 60,
+        i % 200 + 10,
+        4000 + i % 1000,
+    )
+}
+
+fn run_ok(d: &Scratch, args: &[&str]) -> String {
+    let mut a: Vec<&str> = args.to_vec();
+    let dir = d.str();
+    a.push(&dir);
+    let r = mqdiag(&a);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn many_small_files_and_their_copies_each_read_once_with_their_own_values() {
+    let d = Scratch::new("files");
+    for i in 0..FILES {
+        d.write(
+            &format!("case/{i:05}/errors/AMQERR01.LOG"),
+            record(i, i).as_bytes(),
+        );
+    }
+    // Copies of the first: found by the heads discovery hashed.
+    for c in ["copy-a", "copy-b"] {
+        d.write(
+            &format!("case/{c}/errors/AMQERR01.LOG"),
+            record(0, 0).as_bytes(),
+        );
+    }
+    // A large log (past the 64 KiB discovery reads whole) and its copy:
+    // hashed by the duplicate check itself. Its records repeat one text
+    // (the memo's hits) between the small files' distinct ones.
+    let mut big = String::new();
+    let mut n_big = 0;
+    while big.len() < 100 << 10 {
+        write!(big, "{}", record(7, 1000 + n_big)).unwrap();
+        n_big += 1;
+    }
+    d.write("case/big/errors/AMQERR01.LOG", big.as_bytes());
+    d.write("case/big-copy/errors/AMQERR01.LOG", big.as_bytes());
+
+    let rows = jsonl(&run_ok(&d, &["timeline", "--format", "jsonl"]));
+    assert_eq!(rows.len() as u32, FILES + n_big);
+    // Each small file's record carries its own channel: a memo served by
+    // one file after another answers for each file's own text.
+    for i in 0..FILES {
+        let path = format!("{}/case/{i:05}/errors/AMQERR01.LOG", d.str());
+        let mine: Vec<&Value> = rows.iter().filter(|r| r["path"] == path).collect();
+        assert_eq!(mine.len(), 1, "{path}");
+        assert_eq!(mine[0]["attrs"]["channel"], format!("CH.{i:05}"), "{path}");
+    }
+    let big_rows = rows
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().contains("/big"))
+        .filter(|r| r["attrs"]["channel"] == "CH.00007")
+        .count() as u32;
+    assert_eq!(big_rows, n_big);
+
+    let inv: Value = serde_json::from_str(&run_ok(&d, &["inventory", "--format", "json"])).unwrap();
+    let dups: Vec<(String, String)> = inv["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["notes"].to_string().contains("duplicate of"))
+        .map(|f| {
+            let p = f["path"].as_str().unwrap();
+            let note = f["notes"][0].as_str().unwrap();
+            (
+                p[d.str().len() + 1..].to_string(),
+                note.replace(&format!("{}/", d.str()), ""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dups,
+        vec![
+            (
+                "case/big/errors/AMQERR01.LOG".to_string(),
+                "duplicate of case/big-copy/errors/AMQERR01.LOG: identical content, read once"
+                    .to_string()
+            ),
+            (
+                "case/copy-a/errors/AMQERR01.LOG".to_string(),
+                "duplicate of case/00000/errors/AMQERR01.LOG: identical content, read once"
+                    .to_string()
+            ),
+            (
+                "case/copy-b/errors/AMQERR01.LOG".to_string(),
+                "duplicate of case/00000/errors/AMQERR01.LOG: identical content, read once"
+                    .to_string()
+            ),
+        ]
+    );
+
+    // One or two threads, the same report (but the command it states).
+    let report = |j: &str| -> Value {
+        let mut v: Value =
+            serde_json::from_str(&run_ok(&d, &["analyze", "--format", "json", "-q", "-j", j]))
+                .unwrap();
+        v["run"]["command"] = Value::Null;
+        v
+    };
+    assert_eq!(report("1"), report("2"));
+}
