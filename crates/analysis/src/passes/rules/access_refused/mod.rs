@@ -44,7 +44,6 @@ use mqdiag_model::findings::{Evidence, EventRef, Finding, MAX_EVIDENCE, Metric, 
 use mqdiag_model::mqrc::{self, Outcome};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::access::{Mechanism, access_of};
-use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -288,7 +287,7 @@ struct Client {
     paired: bool,
     /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
     /// the processes it counts.
-    others: rustc_hash::FxHashSet<u32>,
+    others: std::collections::HashSet<u32>,
 }
 
 /// Clients (a trace's process on one channel) told apart; the failures of
@@ -301,14 +300,24 @@ pub(crate) struct AccessRefused {
     min_occurrences: u64,
     window: chrono::Duration,
     recent: chrono::Duration,
-    open: FxHashMap<(Arc<str>, u32, u32), Open>,
+    /// Keyed by what the input says (paths, pids, names): every map here
+    /// hashes with the std keyed hasher, so no crafted input collides.
+    open: HashMap<(Arc<str>, u32, u32), Open>,
     stories: Vec<Story>,
     index: HashMap<String, usize>,
-    threads: FxHashMap<(Arc<str>, u32, u32), Thread>,
+    /// By trace path (its index in `paths`), PID and TID.
+    threads: HashMap<(u32, u32, u32), Thread>,
     /// Trace events met on threads so far.
     clock: u64,
     clients: Vec<Client>,
-    client_index: HashMap<(String, Option<u32>, Option<String>), usize>,
+    /// By directory (its index in `dirs`), PID and channel.
+    client_index: HashMap<(u32, Option<u32>, Option<String>), usize>,
+    /// Each trace path's index and its directory's, worked out once per
+    /// file (the last path asked spares the look-up): a thread or client
+    /// is found by numbers, not by a path string per event.
+    paths: HashMap<Arc<str>, (u32, u32)>,
+    dirs: HashMap<String, u32>,
+    last_path: Option<(Arc<str>, (u32, u32))>,
     events: Vec<EventRefusal>,
 }
 
@@ -319,13 +328,16 @@ impl AccessRefused {
             min_occurrences: s.get("min_occurrences").max(1.0) as u64,
             window: secs(s.get("pair_window_s").max(0.0)),
             recent: secs(s.get("recent_days").max(0.0) * 86_400.0),
-            open: FxHashMap::default(),
+            open: HashMap::new(),
             stories: Vec::new(),
             index: HashMap::new(),
-            threads: FxHashMap::default(),
+            threads: HashMap::new(),
             clock: 0,
             clients: Vec::new(),
             client_index: HashMap::new(),
+            paths: HashMap::new(),
+            dirs: HashMap::new(),
+            last_path: None,
             events: Vec::new(),
         }
     }
@@ -543,12 +555,10 @@ impl AccessRefused {
             Kind::Entry | Kind::Exit | Kind::ErrorExit if function_verb.is_none() => return,
             _ => {}
         }
-        let key = (e.origin.path.clone(), pid, tid);
+        let key = (self.path_ids(&e.origin.path).0, pid, tid);
         mqdiag_model::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
-        if let Some(th) = self.threads.get_mut(&key) {
-            th.seen = self.clock;
-        }
+        // Each branch marks the thread seen as it finds it (one look-up).
         let clock = self.clock;
         match e.kind {
             Kind::Text => {
@@ -562,6 +572,7 @@ impl AccessRefused {
                 let Some(th) = self.threads.get_mut(&key) else {
                     return;
                 };
+                th.seen = clock;
                 if th.depth == 0 || th.counted {
                     return;
                 }
@@ -610,9 +621,30 @@ impl AccessRefused {
         }
     }
 
+    /// The indexes of a trace path and of its directory.
+    fn path_ids(&mut self, path: &Arc<str>) -> (u32, u32) {
+        if let Some((p, ids)) = &self.last_path
+            && Arc::ptr_eq(p, path)
+        {
+            return *ids;
+        }
+        let ids = match self.paths.get(path) {
+            Some(ids) => *ids,
+            None => {
+                let n = self.dirs.len() as u32;
+                let dir = *self.dirs.entry(dir_of(path).to_string()).or_insert(n);
+                let ids = (self.paths.len() as u32, dir);
+                self.paths.insert(path.clone(), ids);
+                ids
+            }
+        };
+        self.last_path = Some((path.clone(), ids));
+        ids
+    }
+
     fn last_client(&mut self, e: &Event, pid: u32, chl: Option<&str>) -> Option<&mut Client> {
         let k = (
-            dir_of(&e.origin.path).to_string(),
+            self.path_ids(&e.origin.path).1,
             Some(pid),
             chl.map(str::to_string),
         );
@@ -634,14 +666,15 @@ impl AccessRefused {
         if e.is_undated() {
             return;
         }
-        let mut k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
+        let mut k = (self.path_ids(&e.origin.path).1, e.pid, channel.clone());
         let mut other = None;
-        if self.clients.len() >= MAX_CLIENTS && !self.client_index.contains_key(&k) {
+        let found = self.client_index.get(&k).copied();
+        if found.is_none() && self.clients.len() >= MAX_CLIENTS {
             other = e.pid;
             k.1 = None;
         }
-        let i = match self.client_index.get(&k) {
-            Some(i) => *i,
+        let i = match found.or_else(|| self.client_index.get(&k).copied()) {
+            Some(i) => i,
             None => {
                 self.clients.push(Client {
                     path: e.origin.path.clone(),
