@@ -218,8 +218,10 @@ struct OpenCall {
     function: Arc<str>,
     ident: Option<String>,
     start: Ts,
-    /// A reason stated by a text line inside the call.
-    stated: Option<(Outcome, Evidence, Ts)>,
+    /// A reason stated by a text line inside the call; whether the call's
+    /// row held that reason's lines already (`quoted`: it will not need
+    /// asking again when the exit states the same reason).
+    stated: Option<(Outcome, Evidence, Ts, bool)>,
 }
 
 /// A finished call waiting for a reason stated just after its exit.
@@ -505,19 +507,24 @@ impl Calls {
                         .map(|v| v.max(0) as u64)
                 });
                 let (outcome, evidence) = match (rc_outcome, call.stated) {
-                    (Some(o), _) if o != Outcome::Ok => {
+                    (Some(o), stated) if o != Outcome::Ok => {
                         // A reason keeps its first few lines: once its row
                         // holds them, later calls' lines are not quoted.
+                        // Rows only fill: a row full when the line inside
+                        // the call stated this reason still is.
                         let ident = call.ident.as_deref().or(e.ident.as_deref());
-                        let k = key_of(self.by, key.0, verb, pid, tid, ident);
-                        let ev = if quoted(&self.verbs, &self.rows, &self.others, &k, &o) {
+                        let full = stated.is_some_and(|s| s.3 && s.0 == o) || {
+                            let k = key_of(self.by, key.0, verb, pid, tid, ident);
+                            quoted(&self.verbs, &self.rows, &self.others, &k, &o)
+                        };
+                        let ev = if full {
                             unquoted()
                         } else {
                             Evidence::from_event(e)
                         };
                         (Some(o), ev)
                     }
-                    (_, Some((o, ev, _))) => (Some(o), ev),
+                    (_, Some((o, ev, _, _))) => (Some(o), ev),
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
                     (o, None) => (o, unquoted()),
@@ -654,35 +661,37 @@ impl Calls {
         // row is known only once the call names its connection.
         let place = key.0;
         let (by, verbs, rows, others) = (self.by, &self.verbs, &self.rows, &self.others);
+        // The evidence, and whether the row is known to be full.
         let quote = |verb, ident: Option<&str>| {
             let unknown = by == By::Connection && ident.is_none();
-            if o == Outcome::Ok
-                || !unknown
-                    && quoted(
-                        verbs,
-                        rows,
-                        others,
-                        &key_of(by, place, verb, pid, tid, ident),
-                        &o,
-                    )
+            if o == Outcome::Ok {
+                (unquoted(), false)
+            } else if !unknown
+                && quoted(
+                    verbs,
+                    rows,
+                    others,
+                    &key_of(by, place, verb, pid, tid, ident),
+                    &o,
+                )
             {
-                unquoted()
+                (unquoted(), true)
             } else {
-                Evidence::from_event(e)
+                (Evidence::from_event(e), false)
             }
         };
         if let Some((_, Some(call))) = th.stack.first_mut() {
             if call.stated.is_none() || o != Outcome::Ok {
                 // An OK call's line is never quoted.
-                let ev = quote(call.verb, call.ident.as_deref());
-                call.stated = Some((o, ev, e.ts));
+                let (ev, full) = quote(call.verb, call.ident.as_deref());
+                call.stated = Some((o, ev, e.ts, full));
             }
         } else if let Some(d) = th.pending.as_mut()
             && d.elapsed.is_some()
             && matches!(d.outcome, None | Some(Outcome::Ok))
             && o != Outcome::Ok
         {
-            d.evidence = quote(d.verb, d.ident.as_deref());
+            d.evidence = quote(d.verb, d.ident.as_deref()).0;
             d.outcome = Some(o);
         }
     }
