@@ -978,16 +978,17 @@ impl TraceSource {
     /// rows before their thread's first record take the record before.
     /// The stacks are still as the lines before the block left them.
     fn complete(&mut self, d: &mut Done, answers: &[(Vec<usize>, Vec<Option<usize>>)]) {
-        let index: std::collections::HashMap<(u32, u32), usize, rustc_hash::FxBuildHasher> = d
+        // PID.TID come from the input: the std keyed hasher, not a weak one.
+        let index: std::collections::HashMap<u64, usize> = d
             .threads
             .iter()
             .enumerate()
-            .map(|(i, o)| ((o.pid, o.tid), i))
+            .map(|(i, o)| (super::stack::thread_key(o.pid, o.tid), i))
             .collect();
         for (e, f) in d.events.iter_mut().zip(&d.fixes) {
             let th = self.threads.get(f.pid, f.tid);
             // A thread with only dump rows in the block asked nothing.
-            let (before, found) = match index.get(&(f.pid, f.tid)) {
+            let (before, found) = match index.get(&super::stack::thread_key(f.pid, f.tid)) {
                 Some(&i) => (answers[i].0[f.q], answers[i].1.get(f.q).copied().flatten()),
                 None => (th.stack.len(), None),
             };

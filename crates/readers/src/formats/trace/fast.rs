@@ -306,10 +306,9 @@ impl TraceSource {
         }
         thread.newest = key;
         thread.newest_line = no;
-        let label = &thread.label;
         out.extend_from_slice(&seg.row_path);
         seg.row_line.put(out, no);
-        out.extend_from_slice(label);
+        out.extend_from_slice(thread.label());
         // `plain_record` proved the line printable ASCII.
         push_plain_row_tail(out, p.ident, text, elapsed);
         seg.info.events += 1;

@@ -30,11 +30,16 @@ impl Interner {
 
 /// The call stacks of the threads seen, found by (PID, TID) through a
 /// small direct-mapped cache in front of the map (lines of a few threads
-/// interleave, so most finds hit the cache).
+/// interleave, so most finds hit the cache). The map is keyed by PID.TID
+/// as one integer, hashed with the std keyed hasher: the numbers come from
+/// the input, and a weak hasher lets a crafted trace collide them all.
 #[derive(Default)]
 pub(super) struct Threads {
     pub(super) all: Vec<Thread>,
-    pub(super) index: HashMap<(u32, u32), usize, FxBuildHasher>,
+    /// Slots of `all` whose thread was forgotten (`trim`), for new ones:
+    /// the kept ones stay where they are, so the index only loses keys.
+    free: Vec<usize>,
+    pub(super) index: HashMap<u64, usize>,
     pub(super) cache: Vec<(u64, usize)>,
     /// (text as a key, its length, thread): an empty slot has length 0.
     pub(super) text_cache: Vec<(u128, usize, usize)>,
@@ -59,8 +64,7 @@ impl Threads {
             return Some(&mut self.all[i]);
         }
         let (pid, tid) = parse_pid_tid(t)?;
-        self.get(pid, tid);
-        let i = self.index[&(pid, tid)];
+        let i = self.find(pid, tid);
         self.text_cache[slot] = (key, t.len(), i);
         Some(&mut self.all[i])
     }
@@ -71,7 +75,7 @@ impl Threads {
     /// one. Called between records, never while a thread is held.
     pub(super) fn trim(&mut self) {
         let cap = mqdiag_model::budget::MAX_THREADS;
-        if self.all.len() <= cap {
+        if self.all.len() - self.free.len() <= cap {
             return;
         }
         let keep = cap - cap / 4;
@@ -79,52 +83,67 @@ impl Threads {
             .all
             .iter()
             .enumerate()
+            .filter(|(_, t)| !t.gone)
             .map(|(i, t)| {
                 let busy = !t.stack.is_empty() || !t.queries.is_empty();
                 (busy, t.last_record_line, t.pid, t.tid, i)
             })
             .collect();
-        order.sort_unstable();
-        let mut kept: Vec<usize> = order[order.len() - keep..].iter().map(|o| o.4).collect();
-        kept.sort_unstable();
-        let mut all = std::mem::take(&mut self.all);
-        let mut k = kept.iter().peekable();
-        self.all = all
-            .drain(..)
-            .enumerate()
-            .filter(|(i, _)| k.next_if_eq(&i).is_some())
-            .map(|(_, t)| t)
-            .collect();
-        self.index.clear();
-        for (i, t) in self.all.iter().enumerate() {
-            self.index.insert((t.pid, t.tid), i);
+        // Which are forgotten is all that matters (PID.TID makes each entry
+        // distinct): a partition, not a sort.
+        let cut = order.len() - keep;
+        order.select_nth_unstable(cut);
+        for &(_, _, pid, tid, i) in &order[..cut] {
+            self.index.remove(&thread_key(pid, tid));
+            let mut t = Thread::new(0, 0);
+            t.gone = true;
+            self.all[i] = t;
+            self.free.push(i);
         }
         self.cache.clear();
         self.text_cache.clear();
     }
 
     pub(super) fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
+        let i = self.find(pid, tid);
+        &mut self.all[i]
+    }
+
+    /// The index in `all` of the thread (PID, TID), a new one if unseen.
+    fn find(&mut self, pid: u32, tid: u32) -> usize {
         if self.cache.is_empty() {
             // An empty slot has no index (every key is a valid PID.TID).
             self.cache = vec![(0, usize::MAX); Self::CACHE];
         }
-        let key = (u64::from(pid) << 32) | u64::from(tid);
+        let key = thread_key(pid, tid);
         let slot = (tid ^ pid.rotate_left(5)) as usize % Self::CACHE;
         let (k, i) = self.cache[slot];
-        let i = if k == key && i != usize::MAX {
-            i
-        } else {
-            let all = &mut self.all;
-            let i = *self.index.entry((pid, tid)).or_insert_with(|| {
+        if k == key && i != usize::MAX {
+            return i;
+        }
+        let (all, free) = (&mut self.all, &mut self.free);
+        let i = *self.index.entry(key).or_insert_with(|| match free.pop() {
+            Some(i) => {
+                all[i] = Thread::new(pid, tid);
+                i
+            }
+            None => {
                 all.push(Thread::new(pid, tid));
                 all.len() - 1
-            });
-            self.cache[slot] = (key, i);
-            i
-        };
-        &mut self.all[i]
+            }
+        });
+        self.cache[slot] = (key, i);
+        i
     }
 }
+
+/// PID.TID as one integer, the key of `Threads::index`.
+pub(super) fn thread_key(pid: u32, tid: u32) -> u64 {
+    (u64::from(pid) << 32) | u64::from(tid)
+}
+
+/// Room for `  PID.TID`: two spaces, two 10-digit numbers and a dot.
+const LABEL: usize = 23;
 
 pub(super) struct Thread {
     pub(super) pid: u32,
@@ -141,8 +160,13 @@ pub(super) struct Thread {
     pub(super) ident: Option<Arc<str>>,
     /// Line of the last non-dump record, which dump rows belong to.
     pub(super) last_record_line: u64,
-    /// `  PID.TID`, for text rows.
-    pub(super) label: Vec<u8>,
+    /// `  PID.TID`, for text rows, written when the first row needs it
+    /// (`label`): a thread seen only by `analyze` never does, and a heap
+    /// string per thread cost a quarter of a one-record thread's time.
+    label: [u8; LABEL],
+    label_len: u8,
+    /// A slot of `Threads::all` whose thread was forgotten.
+    gone: bool,
     /// The latest instant of the thread's records (`i64::MIN`: none yet)
     /// and its line: a record stamped earlier steps back (`stamp`).
     pub(super) newest: i64,
@@ -154,8 +178,6 @@ pub(super) struct Thread {
 
 impl Thread {
     pub(super) fn new(pid: u32, tid: u32) -> Self {
-        let mut label = Vec::new();
-        push_thread(&mut label, Some(pid), Some(tid));
         Thread {
             pid,
             tid,
@@ -164,11 +186,25 @@ impl Thread {
             max_depth: 0,
             ident: None,
             last_record_line: 0,
-            label,
+            label: [0; LABEL],
+            label_len: 0,
+            gone: false,
             newest: i64::MIN,
             newest_line: 0,
             first: i64::MIN,
         }
+    }
+
+    /// `  PID.TID` as `sink::push_thread` writes it.
+    #[inline]
+    pub(super) fn label(&mut self) -> &[u8] {
+        if self.label_len == 0 {
+            let mut b = Vec::with_capacity(LABEL);
+            push_thread(&mut b, Some(self.pid), Some(self.tid));
+            self.label[..b.len()].copy_from_slice(&b);
+            self.label_len = b.len() as u8;
+        }
+        &self.label[..usize::from(self.label_len)]
     }
 
     /// A record of this thread at instant `at`, line `no`: the instant it
@@ -263,4 +299,45 @@ pub(super) fn instant(t: &Ts) -> i64 {
 /// `Thread::stamp`, has no duration rather than a made-up one).
 pub(super) fn micros_between(start: i64, end: i64) -> Option<u64> {
     (end >= start).then(|| (end.saturating_sub(start) / 1000) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_forgets_the_oldest_quarter_and_keeps_the_rest_in_place() {
+        let cap = mqdiag_model::budget::MAX_THREADS;
+        let mut th = Threads::default();
+        for n in 0..=cap as u32 {
+            // Thread n's last record is at line n + 1; thread 7 is busy.
+            let t = th.get(1000 + n, 1);
+            t.last_record_line = u64::from(n) + 1;
+            if n == 7 {
+                t.stack.push((Arc::from("MQGET"), 0));
+            }
+        }
+        th.trim();
+        let forgotten = cap + 1 - (cap - cap / 4);
+        assert_eq!(th.index.len(), cap - cap / 4);
+        // The busy thread stays; the idle ones with the oldest records go.
+        assert_eq!(th.get(1007, 1).stack.len(), 1);
+        assert_eq!(th.get(1000, 1).last_record_line, 0, "forgotten: met anew");
+        let last_gone = 1000 + forgotten as u32;
+        assert_eq!(th.get(last_gone, 1).last_record_line, 0);
+        assert_eq!(
+            th.get(last_gone + 1, 1).last_record_line,
+            u64::from(forgotten as u32) + 2
+        );
+        // New threads take the freed slots: `all` does not grow.
+        let len = th.all.len();
+        for n in 0..100 {
+            th.get(900_000 + n, 2);
+        }
+        assert_eq!(th.all.len(), len);
+        // The label is written when asked, as `push_thread` writes it.
+        let mut want = Vec::new();
+        push_thread(&mut want, Some(4_294_967_295), Some(4_294_967_295));
+        assert_eq!(th.get(u32::MAX, u32::MAX).label(), &want[..]);
+    }
 }

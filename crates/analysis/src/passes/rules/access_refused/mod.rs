@@ -44,7 +44,6 @@ use mqdiag_model::findings::{Evidence, EventRef, Finding, MAX_EVIDENCE, Metric, 
 use mqdiag_model::mqrc::{self, Outcome};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::access::{Mechanism, access_of};
-use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -267,6 +266,11 @@ struct Thread {
     counted: bool,
     /// When it was last seen (`AccessRefused::clock`).
     seen: u64,
+    /// The client its counted failure went to, on its current channel:
+    /// `Some(Some(i))` its process's own, `Some(None)` the client of the
+    /// processes past `MAX_CLIENTS` (its process will never have one of
+    /// its own: clients only grow), `None` not known (asked by key).
+    client: Option<Option<usize>>,
 }
 
 /// A trace's failed calls on one channel.
@@ -288,7 +292,7 @@ struct Client {
     paired: bool,
     /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
     /// the processes it counts.
-    others: rustc_hash::FxHashSet<u32>,
+    others: std::collections::HashSet<u32>,
 }
 
 /// Clients (a trace's process on one channel) told apart; the failures of
@@ -301,14 +305,24 @@ pub(crate) struct AccessRefused {
     min_occurrences: u64,
     window: chrono::Duration,
     recent: chrono::Duration,
-    open: FxHashMap<(Arc<str>, u32, u32), Open>,
+    /// Keyed by what the input says (paths, pids, names): every map here
+    /// hashes with the std keyed hasher, so no crafted input collides.
+    open: HashMap<(Arc<str>, u32, u32), Open>,
     stories: Vec<Story>,
     index: HashMap<String, usize>,
-    threads: FxHashMap<(Arc<str>, u32, u32), Thread>,
+    /// By trace path (its index in `paths`), PID and TID.
+    threads: HashMap<(u32, u32, u32), Thread>,
     /// Trace events met on threads so far.
     clock: u64,
     clients: Vec<Client>,
-    client_index: HashMap<(String, Option<u32>, Option<String>), usize>,
+    /// By directory (its index in `dirs`), PID and channel.
+    client_index: HashMap<(u32, Option<u32>, Option<String>), usize>,
+    /// Each trace path's index and its directory's, worked out once per
+    /// file (the last path asked spares the look-up): a thread or client
+    /// is found by numbers, not by a path string per event.
+    paths: HashMap<Arc<str>, (u32, u32)>,
+    dirs: HashMap<String, u32>,
+    last_path: Option<(Arc<str>, (u32, u32))>,
     events: Vec<EventRefusal>,
 }
 
@@ -319,13 +333,16 @@ impl AccessRefused {
             min_occurrences: s.get("min_occurrences").max(1.0) as u64,
             window: secs(s.get("pair_window_s").max(0.0)),
             recent: secs(s.get("recent_days").max(0.0) * 86_400.0),
-            open: FxHashMap::default(),
+            open: HashMap::new(),
             stories: Vec::new(),
             index: HashMap::new(),
-            threads: FxHashMap::default(),
+            threads: HashMap::new(),
             clock: 0,
             clients: Vec::new(),
             client_index: HashMap::new(),
+            paths: HashMap::new(),
+            dirs: HashMap::new(),
+            last_path: None,
             events: Vec::new(),
         }
     }
@@ -543,12 +560,11 @@ impl AccessRefused {
             Kind::Entry | Kind::Exit | Kind::ErrorExit if function_verb.is_none() => return,
             _ => {}
         }
-        let key = (e.origin.path.clone(), pid, tid);
+        let (path, dir) = self.path_ids(&e.origin.path);
+        let key = (path, pid, tid);
         mqdiag_model::budget::forget_oldest_threads(&mut self.threads, |t| t.seen);
         self.clock += 1;
-        if let Some(th) = self.threads.get_mut(&key) {
-            th.seen = self.clock;
-        }
+        // Each branch marks the thread seen as it finds it (one look-up).
         let clock = self.clock;
         match e.kind {
             Kind::Text => {
@@ -557,11 +573,13 @@ impl AccessRefused {
                     th.seen = clock;
                     th.channel = paren_value(&e.text, "ChlName(");
                     th.conname = paren_value(&e.text, "ConnName(");
+                    th.client = None;
                     return;
                 }
                 let Some(th) = self.threads.get_mut(&key) else {
                     return;
                 };
+                th.seen = clock;
                 if th.depth == 0 || th.counted {
                     return;
                 }
@@ -571,8 +589,13 @@ impl AccessRefused {
                     th.counted = true;
                     // The verb is the one the call's exit names; the text
                     // line is the evidence.
-                    let (chl, conn) = (th.channel.clone(), th.conname.clone());
-                    self.failure(e, None, r, chl, conn);
+                    let f = Failure {
+                        verb: None,
+                        reason: r,
+                        channel: th.channel.clone(),
+                        conname: th.conname.clone(),
+                    };
+                    th.client = failure(&mut self.clients, &mut self.client_index, dir, e, f);
                 }
             }
             Kind::Entry => {
@@ -594,25 +617,60 @@ impl AccessRefused {
                     Some(Outcome::Reason(r)) if REFUSED.contains(&r) => r,
                     _ => return,
                 };
-                let (chl, conn) = (th.channel.clone(), th.conname.clone());
                 if th.counted {
                     // The outer layer of a call already counted: it names
-                    // the verb.
-                    if let Some(c) = self.last_client(e, pid, chl.as_deref()) {
+                    // the verb. Its client is known unless the failure went
+                    // uncounted or the thread was forgotten since.
+                    let c = match th.client {
+                        Some(Some(i)) => self.clients.get_mut(i),
+                        Some(None) => None,
+                        None => {
+                            let chl = th.channel.clone();
+                            self.last_client(e, pid, chl.as_deref())
+                        }
+                    };
+                    if let Some(c) = c {
                         c.verbs.entry(verb).or_insert(0);
                     }
                     return;
                 }
                 th.counted = true;
-                self.failure(e, Some(verb), reason, chl, conn);
+                let f = Failure {
+                    verb: Some(verb),
+                    reason,
+                    channel: th.channel.clone(),
+                    conname: th.conname.clone(),
+                };
+                th.client = failure(&mut self.clients, &mut self.client_index, dir, e, f);
             }
             _ => {}
         }
     }
 
+    /// The indexes of a trace path and of its directory.
+    fn path_ids(&mut self, path: &Arc<str>) -> (u32, u32) {
+        if let Some((p, ids)) = &self.last_path
+            && Arc::ptr_eq(p, path)
+        {
+            return *ids;
+        }
+        let ids = match self.paths.get(path) {
+            Some(ids) => *ids,
+            None => {
+                let n = self.dirs.len() as u32;
+                let dir = *self.dirs.entry(dir_of(path).to_string()).or_insert(n);
+                let ids = (self.paths.len() as u32, dir);
+                self.paths.insert(path.clone(), ids);
+                ids
+            }
+        };
+        self.last_path = Some((path.clone(), ids));
+        ids
+    }
+
     fn last_client(&mut self, e: &Event, pid: u32, chl: Option<&str>) -> Option<&mut Client> {
         let k = (
-            dir_of(&e.origin.path).to_string(),
+            self.path_ids(&e.origin.path).1,
             Some(pid),
             chl.map(str::to_string),
         );
@@ -627,64 +685,15 @@ impl AccessRefused {
         reason: u32,
         channel: Option<String>,
         conname: Option<String>,
-    ) {
-        // Only records are read without a time (`reads_undated`): a
-        // client's failure without one could pair with nothing. Asked
-        // here, of the few failures, not of every trace line.
-        if e.is_undated() {
-            return;
-        }
-        let mut k = (dir_of(&e.origin.path).to_string(), e.pid, channel.clone());
-        let mut other = None;
-        if self.clients.len() >= MAX_CLIENTS && !self.client_index.contains_key(&k) {
-            other = e.pid;
-            k.1 = None;
-        }
-        let i = match self.client_index.get(&k) {
-            Some(i) => *i,
-            None => {
-                self.clients.push(Client {
-                    path: e.origin.path.clone(),
-                    pid: k.1,
-                    channel,
-                    conname,
-                    verbs: BTreeMap::new(),
-                    reasons: BTreeMap::new(),
-                    failures: 0,
-                    first: e.ts,
-                    last: e.ts,
-                    times: Vec::new(),
-                    evidence: Vec::new(),
-                    latest: None,
-                    paired: false,
-                    others: Default::default(),
-                });
-                self.client_index.insert(k, self.clients.len() - 1);
-                self.clients.len() - 1
-            }
+    ) -> Option<Option<usize>> {
+        let dir = self.path_ids(&e.origin.path).1;
+        let f = Failure {
+            verb,
+            reason,
+            channel,
+            conname,
         };
-        let c = &mut self.clients[i];
-        if let Some(p) = other {
-            c.others.insert(p);
-        }
-        if let Some(v) = verb {
-            *c.verbs.entry(v).or_default() += 1;
-        }
-        *c.reasons.entry(reason).or_default() += 1;
-        c.failures += 1;
-        c.first = c.first.min(e.ts);
-        c.last = c.last.max(e.ts);
-        if c.times.len() < MAX_TIMES {
-            c.times.push(e.ts);
-        }
-        if c.evidence.len() < SIDE_EVIDENCE - 1 {
-            c.evidence.push(Evidence::from_event(e));
-        } else {
-            match &mut c.latest {
-                Some(l) => l.assign(e),
-                None => c.latest = Some(EventRef::of(e)),
-            }
-        }
+        failure(&mut self.clients, &mut self.client_index, dir, e, f)
     }
 
     /// The story of the client's channel whose refusals fall nearest its
@@ -1068,6 +1077,92 @@ impl AccessRefused {
         fd.key = format!("unknown:{}", verbs_text(&c.verbs));
         fd
     }
+}
+
+/// What `failure` counts of a failed call.
+struct Failure {
+    verb: Option<&'static str>,
+    reason: u32,
+    channel: Option<String>,
+    conname: Option<String>,
+}
+
+/// A trace's failed call, counted on its client (made if new): the client
+/// it went to, as `Thread::client` keeps it; `None` when not counted.
+fn failure(
+clients: &mut Vec<Client>,
+client_index: &mut HashMap<(u32, Option<u32>, Option<String>), usize>,
+dir: u32,
+e: &Event,
+f: Failure,
+) -> Option<Option<usize>> {
+let Failure {
+    verb,
+    reason,
+    channel,
+    conname,
+} = f;
+    // Only records are read without a time (`reads_undated`): a
+    // client's failure without one could pair with nothing. Asked
+    // here, of the few failures, not of every trace line.
+    if e.is_undated() {
+        return None;
+    }
+    let mut k = (dir, e.pid, channel.clone());
+    let mut other = None;
+    let found = client_index.get(&k).copied();
+    if found.is_none() && clients.len() >= MAX_CLIENTS {
+        other = e.pid;
+        k.1 = None;
+    }
+    // Its process's own client, or the one of the processes past the cap.
+    let own = k.1.is_some();
+    let i = match found.or_else(|| client_index.get(&k).copied()) {
+        Some(i) => i,
+        None => {
+            clients.push(Client {
+                path: e.origin.path.clone(),
+                pid: k.1,
+                channel,
+                conname,
+                verbs: BTreeMap::new(),
+                reasons: BTreeMap::new(),
+                failures: 0,
+                first: e.ts,
+                last: e.ts,
+                times: Vec::new(),
+                evidence: Vec::new(),
+                latest: None,
+                paired: false,
+                others: Default::default(),
+            });
+            client_index.insert(k, clients.len() - 1);
+            clients.len() - 1
+        }
+    };
+    let c = &mut clients[i];
+    if let Some(p) = other {
+        c.others.insert(p);
+    }
+    if let Some(v) = verb {
+        *c.verbs.entry(v).or_default() += 1;
+    }
+    *c.reasons.entry(reason).or_default() += 1;
+    c.failures += 1;
+    c.first = c.first.min(e.ts);
+    c.last = c.last.max(e.ts);
+    if c.times.len() < MAX_TIMES {
+        c.times.push(e.ts);
+    }
+    if c.evidence.len() < SIDE_EVIDENCE - 1 {
+        c.evidence.push(Evidence::from_event(e));
+    } else {
+        match &mut c.latest {
+            Some(l) => l.assign(e),
+            None => c.latest = Some(EventRef::of(e)),
+        }
+    }
+    Some(own.then_some(i))
 }
 
 /// What refused, as a reason qualifier says it (IBM, "Not Authorized

@@ -349,3 +349,41 @@ fn undated_records_are_a_story_apart_time_unknown() {
     assert_eq!(metric(u, "mechanism"), Metric::Str("connauth".into()));
     assert_eq!(u.severity, Severity::Error);
 }
+
+/// A process whose call's refusal a text line states inside it; the
+/// call's exit then names the verb.
+fn stated_refusal(pid: u32) -> Vec<Event> {
+    let p = "c/AMQ9.0.FMT";
+    let line = u64::from(pid) * 3;
+    let mut reason = trace(p, line + 1, "10:00:00", pid, 1, Kind::Text, "CompCode=2 Reason=2035");
+    reason.ident = Some("RSESS:1".into());
+    vec![
+        entry(p, line, "10:00:00", pid, 1, "MQCONNX"),
+        reason,
+        exit(p, line + 2, "10:00:00", pid, 1, "MQCONNX", "2035", 10),
+    ]
+}
+
+#[test]
+fn the_exit_after_a_stated_refusal_names_the_verb_on_its_own_client_only() {
+    let mut p = AccessRefused::new(&Settings::defaults(&RULE));
+    for pid in 0..=MAX_CLIENTS as u32 {
+        for e in stated_refusal(pid) {
+            p.observe(&e);
+        }
+    }
+    // One client per process up to the cap, then one for the rest.
+    assert_eq!(p.clients.len(), MAX_CLIENTS + 1);
+    let own = &p.clients[0];
+    assert_eq!((own.pid, own.failures), (Some(0), 1));
+    assert_eq!(own.verbs.get("MQCONNX"), Some(&0), "named, not counted twice");
+    let rest = &p.clients[MAX_CLIENTS];
+    assert_eq!((rest.pid, rest.failures, rest.others.len()), (None, 1, 1));
+    // The process past the cap has no client of its own to name it on.
+    assert!(rest.verbs.is_empty());
+    // A thread forgotten since: met anew, its failing exit is counted
+    // again, on the client its process has (found by key).
+    p.threads.clear();
+    p.observe(&exit("c/AMQ9.0.FMT", 9, "10:00:01", 0, 1, "MQCONNX", "2035", 10));
+    assert_eq!(p.clients[0].failures, 2);
+}
