@@ -18,9 +18,10 @@ use mqdiag_model::event::{Event, Ts};
 use mqdiag_model::findings::{EventRef, Evidence};
 use mqdiag_model::problem::Severity;
 use mqdiag_readers::catalog::{Family, Reported, is_ip, split_host};
-use rustc_hash::{FxBuildHasher, FxHasher};
+use rustc_hash::FxBuildHasher;
+use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::Hasher;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
 /// Records of one failure are written in the same instant; a second is
@@ -329,6 +330,9 @@ pub(crate) struct Joiner {
     open: HashMap<Writer, Story, FxBuildHasher>,
     closed: Vec<Story>,
     seen: HashSet<u64, FxBuildHasher>,
+    /// The keys `seen`'s record hashes are made with, drawn per run: a
+    /// record crafted to hash like another cannot be built without them.
+    seen_keys: RandomState,
     /// The keys of `seen` in the order they came, with their record time
     /// (seconds), the oldest forgotten first.
     seen_order: VecDeque<(i64, u64)>,
@@ -341,9 +345,10 @@ impl Joiner {
     /// thread, message and text in another file of a rotated set or a copy.
     /// Remembers it either way, for `SEEN_WINDOW_S` seconds of record time.
     pub(crate) fn seen_before(&mut self, e: &Event) -> bool {
-        // Fx, not the stable FNV of fingerprints: the keys live for one run
-        // only, and Fx hashes a word at a time (FNV a byte: 7 % of analyze).
-        let mut h = FxHasher::default();
+        // A hit drops the record, so the hash stands for the record: SipHash
+        // with keys drawn per run, not Fx (unkeyed: a record whose Fx hash
+        // equals another's is built in no time and hid that other).
+        let mut h = self.seen_keys.build_hasher();
         h.write_i64(e.ts.timestamp());
         h.write_u32(e.ts.timestamp_subsec_nanos());
         h.write_u64(e.pid.map_or(u64::MAX, u64::from));
@@ -606,6 +611,79 @@ mod tests {
         // A copy within the window, even after newer records, is dropped.
         let e = rec(1, &at(4990), 7, "AMQ9209", &[("channel", "C4990")]);
         assert!(j.seen_before(&e));
+    }
+
+    /// The record hash the joiner took as identity before: Fx, unkeyed.
+    fn fx_key(e: &Event) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write_i64(e.ts.timestamp());
+        h.write_u32(e.ts.timestamp_subsec_nanos());
+        h.write_u64(e.pid.map_or(u64::MAX, u64::from));
+        h.write_u64(e.tid.map_or(u64::MAX, u64::from));
+        h.write(e.get(Key::Msgid).unwrap_or("").as_bytes());
+        h.write_u8(0);
+        h.write(e.text.as_bytes());
+        h.finish()
+    }
+
+    /// Two texts of one Fx hash: Fx mixes each 16 bytes as
+    /// `(s0 ^ x) * (c ^ y)`, with `s0` the mix of two chunks back; a third
+    /// chunk whose `x` is that mix zeroes the product whatever its `y`.
+    fn fx_twins() -> (String, String) {
+        let mix = |x: u64, y: u64| {
+            let full = u128::from(x) * u128::from(y);
+            full as u64 ^ (full >> 64) as u64
+        };
+        // The first chunk is searched for a mix that is ASCII (valid text).
+        let (first, t1) = (0u64..)
+            .map(|i| {
+                let c = format!("{i:016}");
+                let x = u64::from_le_bytes(c.as_bytes()[..8].try_into().unwrap());
+                let y = u64::from_le_bytes(c.as_bytes()[8..].try_into().unwrap());
+                (c, mix(0x243f_6a88_85a3_08d3 ^ x, 0xa409_3822_299f_31d0 ^ y))
+            })
+            .find(|(_, t)| t.to_le_bytes().iter().all(u8::is_ascii))
+            .unwrap();
+        let x3 = String::from_utf8(t1.to_le_bytes().to_vec()).unwrap();
+        let text = |y3: &str| format!("{first}second chunk....{x3}{y3}and the same tail text");
+        (text("AAAAAAAA"), text("BBBBBBBB"))
+    }
+
+    #[test]
+    fn a_record_hashing_like_another_is_not_taken_for_its_copy() {
+        let (a, b) = fx_twins();
+        let at = "2024-03-01T10:00:00+00:00";
+        let one = log(
+            "qmgrs/QM1/errors/AMQERR01.LOG",
+            1,
+            at,
+            &a,
+            &[("msgid", "AMQ9999")],
+        );
+        let two = log(
+            "qmgrs/QM1/errors/AMQERR01.LOG",
+            2,
+            at,
+            &b,
+            &[("msgid", "AMQ9999")],
+        );
+        assert_ne!(one.text, two.text);
+        // The old identity could not tell them apart: the second vanished.
+        assert_eq!(fx_key(&one), fx_key(&two), "the crafted Fx collision");
+        let mut j = Joiner::default();
+        assert!(!j.seen_before(&one));
+        assert!(!j.seen_before(&two), "a different record is no copy");
+        assert!(
+            j.seen_before(&two) && j.seen_before(&one),
+            "copies still are"
+        );
+        // Another run's keys hash the record otherwise.
+        let k = |j: &Joiner| {
+            let mut h = j.seen_keys.build_hasher();
+            h.write(one.text.as_bytes());
+            h.finish()
+        };
+        assert_ne!(k(&j), k(&Joiner::default()));
     }
 
     #[test]

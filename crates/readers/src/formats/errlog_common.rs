@@ -6,9 +6,10 @@ use crate::input::Input;
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::problem::{ProblemCode, Severity};
 use rustc_hash::FxBuildHasher;
-use std::collections::hash_map::DefaultHasher;
+use std::collections::hash_map::{DefaultHasher, RandomState};
 use std::collections::{HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::OnceLock;
 
 /// `AMQERR01.LOG` → (`AMQERR`, 1). Any prefix (qm.ini `FilePrefix`), two
 /// digits, the given extension, any case.
@@ -80,13 +81,28 @@ fn unmangle_qmgr(dir: &str) -> String {
     dir.replace('!', ".").replace('&', "/")
 }
 
-/// A record's identity, hashed as it is built (no joined copy).
-#[derive(Default)]
+/// A record's identity, hashed as it is built (no joined copy). A hit in
+/// `Dedup` drops the record, so the hash is made with SipHash keys drawn
+/// once per run: with `DefaultHasher::new()`'s fixed, public keys a record
+/// whose hash equals another's can be searched for offline (2^32 tries)
+/// and would hide that other. One key set for the whole run, so that all
+/// generations of a rotated set hash alike whichever thread reads them.
 pub(crate) struct RecordKey(DefaultHasher);
+
+/// The run's record-hash keys.
+fn run_keys() -> &'static RandomState {
+    static KEYS: OnceLock<RandomState> = OnceLock::new();
+    KEYS.get_or_init(RandomState::new)
+}
 
 impl RecordKey {
     pub(crate) fn new() -> Self {
-        RecordKey(DefaultHasher::new())
+        Self::keyed(run_keys())
+    }
+
+    /// With the given keys (tests compare key sets).
+    fn keyed(keys: &RandomState) -> Self {
+        RecordKey(keys.build_hasher())
     }
 
     pub(crate) fn str(mut self, s: &str) -> Self {
@@ -229,6 +245,39 @@ mod tests {
             Some("system")
         );
         assert_eq!(path_facts("AMQERR01.LOG"), PathFacts::default());
+    }
+
+    /// The hash of one record: time, pid/tid and text, as the readers key it.
+    fn record(k: RecordKey, text: &str) -> u64 {
+        k.str("2024-03-01T10:00:00")
+            .ids(Some(7), Some(1))
+            .str(text)
+            .finish()
+    }
+
+    #[test]
+    fn record_keys_are_the_runs_not_public_ones() {
+        let text = "AMQ9999E: Channel 'TO.QM2' ended abnormally.";
+        let run = record(RecordKey::new(), text);
+        // Copies are still found: every key of the run hashes alike, on any
+        // thread.
+        assert_eq!(run, record(RecordKey::new(), text));
+        let other = std::thread::spawn(move || record(RecordKey::new(), text));
+        assert_eq!(run, other.join().unwrap());
+        // Not the fixed keys anyone can search a colliding record for
+        // offline.
+        assert_ne!(run, record(RecordKey(DefaultHasher::new()), text));
+        // Another key set (another run) hashes the record otherwise, so a
+        // collision found for one set does not carry to the next.
+        let (a, b) = (RandomState::new(), RandomState::new());
+        assert_ne!(
+            record(RecordKey::keyed(&a), text),
+            record(RecordKey::keyed(&b), text)
+        );
+        assert_eq!(
+            record(RecordKey::keyed(&a), text),
+            record(RecordKey::keyed(&a), text)
+        );
     }
 
     #[test]

@@ -244,6 +244,9 @@ impl Ord for Held {
     }
 }
 
+/// A row of the current record, for `duplicate`: its line and line number.
+type FirstRow = (Box<[u8]>, u64);
+
 /// Reading state of one file.
 struct FileState {
     info: FileInfo,
@@ -288,7 +291,9 @@ struct FileState {
     newest: Option<NaiveDateTime>,
     timer: Timer,
     /// Keys of the current record's rows, for `duplicate`.
-    seen: (Option<NaiveDateTime>, HashMap<String, (u64, u64)>),
+    /// The line itself, not its hash: a row whose hash equals the first's
+    /// (public SipHash keys) would have passed for its copy.
+    seen: (Option<NaiveDateTime>, HashMap<String, FirstRow>),
     fields: Vec<Field>,
     /// The columns the consumer reads (`None`: all of them).
     wanted: Option<Arc<Interest>>,
@@ -866,17 +871,14 @@ impl FileState {
             key.push_str(row.get(c).as_deref().unwrap_or(""));
             key.push('/');
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        std::hash::Hash::hash(line, &mut h);
-        let hash = std::hash::Hasher::finish(&h);
         if self.seen.0 != Some(record) {
             self.seen = (Some(record), HashMap::new());
         }
         match self.seen.1.get(&key) {
-            Some((hh, first)) if *hh == hash => Some(*first),
+            Some((first_line, first)) if **first_line == *line => Some(*first),
             Some(_) => None,
             None => {
-                self.seen.1.insert(key, (hash, no));
+                self.seen.1.insert(key, (line.into(), no));
                 None
             }
         }
