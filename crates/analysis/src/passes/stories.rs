@@ -340,6 +340,19 @@ pub(crate) struct Joiner {
     newest: Option<i64>,
 }
 
+/// What makes a record a copy of another (time, process, thread, message
+/// and text), hashed by `h`.
+fn record_key(mut h: impl Hasher, e: &Event) -> u64 {
+    h.write_i64(e.ts.timestamp());
+    h.write_u32(e.ts.timestamp_subsec_nanos());
+    h.write_u64(e.pid.map_or(u64::MAX, u64::from));
+    h.write_u64(e.tid.map_or(u64::MAX, u64::from));
+    h.write(e.get(Key::Msgid).unwrap_or("").as_bytes());
+    h.write_u8(0);
+    h.write(e.text.as_bytes());
+    h.finish()
+}
+
 impl Joiner {
     /// Whether this record was seen before: the same time, process,
     /// thread, message and text in another file of a rotated set or a copy.
@@ -348,15 +361,7 @@ impl Joiner {
         // A hit drops the record, so the hash stands for the record: SipHash
         // with keys drawn per run, not Fx (unkeyed: a record whose Fx hash
         // equals another's is built in no time and hid that other).
-        let mut h = self.seen_keys.build_hasher();
-        h.write_i64(e.ts.timestamp());
-        h.write_u32(e.ts.timestamp_subsec_nanos());
-        h.write_u64(e.pid.map_or(u64::MAX, u64::from));
-        h.write_u64(e.tid.map_or(u64::MAX, u64::from));
-        h.write(e.get(Key::Msgid).unwrap_or("").as_bytes());
-        h.write_u8(0);
-        h.write(e.text.as_bytes());
-        let key = h.finish();
+        let key = record_key(self.seen_keys.build_hasher(), e);
         if self.seen.contains(&key) {
             return true;
         }
@@ -615,15 +620,7 @@ mod tests {
 
     /// The record hash the joiner took as identity before: Fx, unkeyed.
     fn fx_key(e: &Event) -> u64 {
-        let mut h = rustc_hash::FxHasher::default();
-        h.write_i64(e.ts.timestamp());
-        h.write_u32(e.ts.timestamp_subsec_nanos());
-        h.write_u64(e.pid.map_or(u64::MAX, u64::from));
-        h.write_u64(e.tid.map_or(u64::MAX, u64::from));
-        h.write(e.get(Key::Msgid).unwrap_or("").as_bytes());
-        h.write_u8(0);
-        h.write(e.text.as_bytes());
-        h.finish()
+        record_key(rustc_hash::FxHasher::default(), e)
     }
 
     /// Two texts of one Fx hash: Fx mixes each 16 bytes as
