@@ -360,6 +360,19 @@ struct Others {
     keys: std::collections::HashSet<u64, rustc_hash::FxBuildHasher>,
     /// More than `MAX_OTHER_KEYS` of them.
     more: bool,
+    /// The hash standing for an entity is keyed per run (SipHash with
+    /// random keys): an unkeyed one lets a crafted entity pass for another
+    /// and go uncounted.
+    keyed: std::collections::hash_map::RandomState,
+}
+
+impl Others {
+    /// What stands for `key`'s entity in `keys`.
+    fn entity(&self, key: &Key) -> u64 {
+        use std::hash::BuildHasher;
+        self.keyed
+            .hash_one((&key.place, key.pid, key.tid, &key.ident))
+    }
 }
 
 /// The aggregator: feed events in time order, then `rows`.
@@ -673,9 +686,7 @@ impl Calls {
         let s = if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
             let o = self.others.entry(d.verb).or_default();
             if o.keys.len() < MAX_OTHER_KEYS {
-                use std::hash::BuildHasher;
-                let h =
-                    rustc_hash::FxBuildHasher.hash_one((&key.place, key.pid, key.tid, &key.ident));
+                let h = o.entity(&key);
                 o.keys.insert(h);
             } else {
                 o.more = true;

@@ -351,3 +351,19 @@ fn activity_rows_are_named_by_their_own_application() {
         ]
     );
 }
+
+/// Two runs stand for one entity of an "other" row by different hashes,
+/// so no input can be built to collide with another entity's.
+#[test]
+fn other_rows_hash_entities_with_keys_of_their_run() {
+    let k = super::Key {
+        place: Some(Arc::from("case/AMQ100.0.FMT")),
+        pid: Some(7),
+        tid: Some(1),
+        ident: None,
+        verb: "MQCONNX",
+    };
+    let (a, b) = (Others::default(), Others::default());
+    assert_eq!(a.entity(&k), a.entity(&k));
+    assert_ne!(a.entity(&k), b.entity(&k));
+}
