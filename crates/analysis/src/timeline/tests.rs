@@ -61,33 +61,45 @@ fn small_backward_steps_are_reordered() {
     assert_eq!(lines, vec![2, 1, 3]);
 }
 
+/// `n` sources `f00000`.. of `count(f)` events each, the `i`th of file `f`
+/// at `ms(f, i)` milliseconds past 12:00 on one day, its line `i`.
+fn sources(
+    n: usize,
+    count: impl Fn(usize) -> usize,
+    ms: impl Fn(usize, usize) -> usize,
+) -> Vec<Box<dyn Source>> {
+    (0..n)
+        .map(|f| {
+            let p = format!("f{f:05}");
+            let evs = (0..count(f))
+                .map(|i| {
+                    let ms = ms(f, i);
+                    let ts = format!(
+                        "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
+                        ms / 60_000,
+                        ms / 1000 % 60,
+                        ms % 1000
+                    );
+                    ev(&p, &ts, i as u64)
+                })
+                .collect();
+            src(&p, evs)
+        })
+        .collect()
+}
+
+/// Where a merged event comes from: the order tests compare.
+fn place(e: Event) -> (String, u64) {
+    (e.path().to_string(), e.line)
+}
+
 #[test]
 fn worker_pool_gives_the_same_order() {
-    let make = || -> Vec<Box<dyn Source>> {
-        (0..5)
-            .map(|f| {
-                let p = format!("f{f}");
-                let evs = (0..3000)
-                    .map(|i| {
-                        // Equal instants across files: ties broken by file.
-                        let ms = (i * 7 + f * 3) % 2000 + i;
-                        let ts = format!(
-                            "2016-05-15T12:{:02}:{:02}.{:03}+00:00",
-                            ms / 60_000,
-                            ms / 1000 % 60,
-                            ms % 1000
-                        );
-                        ev(&p, &ts, i as u64)
-                    })
-                    .collect();
-                src(&p, evs)
-            })
-            .collect()
-    };
-    let key = |e: Event| (e.path().to_string(), e.line);
-    let one: Vec<_> = Merged::with_jobs(make(), 1).map(key).collect();
+    // Equal instants across files: ties broken by file.
+    let make = || sources(5, |_| 3000, |f, i| (i * 7 + f * 3) % 2000 + i);
+    let one: Vec<_> = Merged::with_jobs(make(), 1).map(place).collect();
     let mut m = Merged::with_jobs(make(), 3);
-    let three: Vec<_> = m.by_ref().map(key).collect();
+    let three: Vec<_> = m.by_ref().map(place).collect();
     assert_eq!(one.len(), 15_000);
     assert_eq!(one, three);
     assert_eq!(m.finish().len(), 5);
@@ -100,27 +112,16 @@ fn worker_pool_gives_the_same_order() {
 fn many_sources_go_to_the_workers_only_past_their_first_batch() {
     let n = LAZY_SOURCES + 40;
     let long = |f: usize| f.is_multiple_of(20);
-    let make = || -> Vec<Box<dyn Source>> {
-        (0..n)
-            .map(|f| {
-                let p = format!("f{f:05}");
-                let count = if long(f) { 400 } else { 1 };
-                let evs = (0..count)
-                    .map(|i| {
-                        let ms = (i * 13 + f * 7) % 5000;
-                        let ts =
-                            format!("2016-05-15T12:00:{:02}.{:03}+00:00", ms / 1000, ms % 1000);
-                        ev(&p, &ts, i as u64)
-                    })
-                    .collect();
-                src(&p, evs)
-            })
-            .collect()
+    let make = || {
+        sources(
+            n,
+            |f| if long(f) { 400 } else { 1 },
+            |f, i| (i * 13 + f * 7) % 5000,
+        )
     };
-    let key = |e: Event| (e.path().to_string(), e.line);
-    let one: Vec<_> = Merged::with_jobs(make(), 1).map(key).collect();
+    let one: Vec<_> = Merged::with_jobs(make(), 1).map(place).collect();
     let mut m = Merged::with_jobs(make(), 2);
-    let two: Vec<_> = m.by_ref().map(key).collect();
+    let two: Vec<_> = m.by_ref().map(place).collect();
     assert_eq!(one.len(), (n - n.div_ceil(20)) + 400 * n.div_ceil(20));
     assert_eq!(one, two);
     let pool = m.merge.pool.as_ref().unwrap();

@@ -54,6 +54,15 @@ fn across_midnight(dir: &std::path::Path) -> (std::path::PathBuf, u64) {
     (write(dir, &lines), jump)
 }
 
+/// The lines of the first file's problems whose message `is` picks.
+fn problem_lines(f: &[Facts], is: impl Fn(&str) -> bool) -> Vec<Option<u64>> {
+    f[0].5
+        .iter()
+        .filter(|(_, m)| is(m))
+        .map(|(l, _)| *l)
+        .collect()
+}
+
 fn read(set: &[std::path::PathBuf], opts: ReadOptions) -> (Vec<Event>, Vec<Facts>) {
     let mut src = Box::new(TraceSource::new(inputs_of(set), opts));
     let mut events = Vec::new();
@@ -94,13 +103,7 @@ fn midnight_and_a_clock_jump_in_skipped_lines_are_found_where_they_are() {
     let days: std::collections::BTreeSet<_> = puts.iter().map(|(_, t)| t.date_naive()).collect();
     assert_eq!(days.len(), 2, "{days:?}");
     // The jump is one located problem, at its line, both ways.
-    let jumps = |f: &[Facts]| -> Vec<Option<u64>> {
-        f[0].5
-            .iter()
-            .filter(|(_, m)| m.contains("time of day steps back"))
-            .map(|(l, _)| *l)
-            .collect()
-    };
+    let jumps = |f: &[Facts]| problem_lines(f, |m| m.contains("time of day steps back"));
     assert_eq!(jumps(&facts), vec![Some(jump)]);
     assert_eq!(jumps(&all_facts), vec![Some(jump)]);
     assert_eq!(facts[0].1, all_facts[0].1);
@@ -210,13 +213,7 @@ fn an_unreadable_pid_tid_amid_skipped_lines_is_a_located_problem() {
     let (_, all) = read(&set, ReadOptions::default());
     let (some, facts) = read(&set, interest());
     assert!(some.iter().all(|e| e.kind == Kind::Header));
-    let bad = |f: &[Facts]| -> Vec<Option<u64>> {
-        f[0].5
-            .iter()
-            .filter(|(_, m)| m.starts_with("not a trace record"))
-            .map(|(l, _)| *l)
-            .collect()
-    };
+    let bad = |f: &[Facts]| problem_lines(f, |m| m.starts_with("not a trace record"));
     let want: Vec<Option<u64>> = damaged
         .iter()
         .map(|d| Some(head + d.0 as u64 + 1))
