@@ -50,6 +50,7 @@ pub mod mqconst;
 pub mod mqrc;
 pub mod problem;
 pub mod redact;
+pub mod runhash;
 pub mod sink;
 pub mod text;
 pub mod timefmt;

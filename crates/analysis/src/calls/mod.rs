@@ -29,13 +29,16 @@
 //! `ok` + `warnings` + `failed` + `open`; an `open` call (entry or exit
 //! outside the trace) has no outcome and no duration.
 
+mod keys;
 mod outcome;
 mod sketch;
 
+use keys::*;
 use mqdiag_model::event::{Event, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Evidence;
 use mqdiag_model::mqrc::{self, Class, Outcome};
+use mqdiag_model::runhash::RunMap;
 use sketch::Sketch;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -216,8 +219,10 @@ struct OpenCall {
     function: Arc<str>,
     ident: Option<String>,
     start: Ts,
-    /// A reason stated by a text line inside the call.
-    stated: Option<(Outcome, Evidence, Ts)>,
+    /// A reason stated by a text line inside the call; whether the call's
+    /// row held that reason's lines already (`quoted`: it will not need
+    /// asking again when the exit states the same reason).
+    stated: Option<(Outcome, Evidence, Ts, bool)>,
 }
 
 /// A finished call waiting for a reason stated just after its exit.
@@ -228,6 +233,8 @@ struct Done {
     ident: Option<String>,
     pid: u32,
     tid: u32,
+    /// Its thread's wrap group (`Calls::places`).
+    place: u32,
     path: Arc<str>,
     line: u64,
     ts: Ts,
@@ -248,9 +255,10 @@ struct Thread {
 
 /// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
 /// for `AMQ5555.0.TRS` and `AMQ5555.0.FMT`, one process's trace written in
-/// two files, whose calls may open in one and close in the other), PID and
-/// TID.
-type ThreadKey = (Arc<str>, u32, u32);
+/// two files, whose calls may open in one and close in the other; its
+/// index in `Calls::places`), PID and TID. Integers: hashed once each,
+/// never a path per event.
+type ThreadKey = (u32, u32, u32);
 
 fn group_of(p: &Arc<str>) -> Arc<str> {
     match p.rsplit_once('.') {
@@ -276,60 +284,63 @@ fn unquoted() -> Evidence {
 }
 
 /// A row's key for a call of `verb` on a thread of `place` (a trace file
-/// or wrap group), grouped by `by`.
+/// or wrap group's index), grouped by `by`.
 fn key_of(
     by: By,
-    place: &Arc<str>,
+    place: u32,
     verb: &'static str,
     pid: u32,
     tid: u32,
     ident: Option<&str>,
-) -> Key {
-    let place = (by != By::Verb).then(|| place.clone());
-    match by {
-        By::Process => Key {
-            place,
-            pid: Some(pid),
-            tid: None,
-            ident: None,
-            verb,
-        },
-        By::Thread => Key {
-            place,
-            pid: Some(pid),
-            tid: Some(tid),
-            ident: None,
-            verb,
-        },
-        By::Connection => Key {
-            place,
-            pid: Some(pid),
-            tid: None,
-            ident: Some(
+) -> RowKey {
+    let place = if by == By::Verb { NO_PLACE } else { place };
+    let (pid, tid, ident) = match by {
+        By::Process => (Some(pid), None, None),
+        By::Thread => (Some(pid), Some(tid), None),
+        By::Connection => (
+            Some(pid),
+            None,
+            Some(
                 ident
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("{pid}.{tid}")),
             ),
-            verb,
-        },
-        By::Verb => Key {
-            place,
-            pid: None,
-            tid: None,
-            ident: None,
-            verb,
-        },
+        ),
+        By::Verb => (None, None, None),
+    };
+    RowKey {
+        place,
+        pid,
+        tid,
+        ident,
+        verb,
     }
 }
 
-/// A reason as rows key it: the decimal code, or the return code as
-/// written when it is not an MQ reason.
-fn reason_key(o: &Outcome) -> String {
-    match o {
-        Outcome::Ok => String::new(),
-        Outcome::Reason(r) => r.to_string(),
-        Outcome::Other(t) => t.clone(),
-    }
+/// Whether a failed call of row `k` goes unquoted: its verb is not
+/// counted, or the row's reason already holds its evidence lines. A row
+/// not kept apart once the table is full never will be: its calls go to
+/// the verb's "other" row (`finish_call`), whose quotes count.
+fn quoted(
+    verbs: &Option<Vec<String>>,
+    rows: &RunMap<RowKey, Stats>,
+    others: &BTreeMap<&'static str, Others>,
+    k: &RowKey,
+    o: &Outcome,
+) -> bool {
+    let mut digits = [0u8; 10];
+    let rk = reason_key(o, &mut digits).unwrap_or_default();
+    let full = |s: &Stats| {
+        s.reasons
+            .get(rk)
+            .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE)
+    };
+    !wanted(verbs, k.verb)
+        || match rows.get(k) {
+            Some(s) => full(s),
+            None if rows.len() >= MAX_ROWS => others.get(k.verb).is_some_and(|o| full(&o.stats)),
+            None => false,
+        }
 }
 
 /// Whether `verbs` (none: every verb) counts `verb`.
@@ -356,8 +367,10 @@ const MAX_OTHER_KEYS: usize = 2_000_000;
 #[derive(Debug, Default)]
 struct Others {
     stats: Stats,
-    /// Hashes of the entities (place, pid, tid, connection) counted.
-    keys: std::collections::HashSet<u64, rustc_hash::FxBuildHasher>,
+    /// Hashes of the entities (place, pid, tid, connection) counted, by
+    /// `keyed` (the entities come from the input), so the set takes them
+    /// as they are.
+    keys: std::collections::HashSet<u64, Prehashed>,
     /// More than `MAX_OTHER_KEYS` of them.
     more: bool,
     /// The hash standing for an entity is keyed per run (SipHash with
@@ -368,10 +381,9 @@ struct Others {
 
 impl Others {
     /// What stands for `key`'s entity in `keys`.
-    fn entity(&self, key: &Key) -> u64 {
+    fn entity(&self, key: &RowKey) -> u64 {
         use std::hash::BuildHasher;
-        self.keyed
-            .hash_one((&key.place, key.pid, key.tid, &key.ident))
+        self.keyed.hash_one(key)
     }
 }
 
@@ -380,10 +392,19 @@ impl Others {
 pub(crate) struct Calls {
     by: By,
     verbs: Option<Vec<String>>,
-    threads: HashMap<ThreadKey, Thread, rustc_hash::FxBuildHasher>,
-    /// Each path's wrap group, worked out once per file.
-    groups: HashMap<Arc<str>, Arc<str>, rustc_hash::FxBuildHasher>,
-    rows: HashMap<Key, Stats, rustc_hash::FxBuildHasher>,
+    /// Keyed by numbers from the input: the std keyed hasher, here and in
+    /// every map below, so no crafted input can make them collide.
+    /// Boxed: trimming leaves tombstones that can make the table double
+    /// (hashbrown resizes when more than half is full); a table of
+    /// pointers doubles by a few hundred KB, one of whole threads by 9 MB.
+    threads: RunMap<ThreadKey, Box<Thread>>,
+    /// Each path's wrap group (an index into `places`), worked out once
+    /// per file; the last path asked, to spare the look-up.
+    groups: HashMap<Arc<str>, u32>,
+    last_path: Option<(Arc<str>, u32)>,
+    places: Vec<Arc<str>>,
+    place_ids: HashMap<Arc<str>, u32>,
+    rows: RunMap<RowKey, Stats>,
     /// Per verb, the calls of processes (threads, connections) past the
     /// rows' budget (`MAX_ROWS`): one "other" row each.
     others: BTreeMap<&'static str, Others>,
@@ -392,7 +413,7 @@ pub(crate) struct Calls {
     /// The program activity trace names for each process (by wrap group
     /// and pid): one file can hold several applications, and the file's
     /// facts name only the first.
-    programs: HashMap<(Arc<str>, u32), Arc<str>, rustc_hash::FxBuildHasher>,
+    programs: HashMap<(Arc<str>, u32), Arc<str>>,
 }
 
 impl Calls {
@@ -406,15 +427,35 @@ impl Calls {
     }
 
     fn thread_key(&mut self, e: &Event, pid: u32, tid: u32) -> ThreadKey {
-        let g = match self.groups.get(&e.origin.path) {
-            Some(g) => g.clone(),
+        (self.place_of(&e.origin.path), pid, tid)
+    }
+
+    /// The index in `places` of a path's wrap group.
+    fn place_of(&mut self, path: &Arc<str>) -> u32 {
+        if let Some((p, id)) = &self.last_path
+            && Arc::ptr_eq(p, path)
+        {
+            return *id;
+        }
+        let id = match self.groups.get(path) {
+            Some(id) => *id,
             None => {
-                let g = group_of(&e.origin.path);
-                self.groups.insert(e.origin.path.clone(), g.clone());
-                g
+                let g = group_of(path);
+                let id = match self.place_ids.get(&g) {
+                    Some(id) => *id,
+                    None => {
+                        let id = self.places.len() as u32;
+                        self.places.push(g.clone());
+                        self.place_ids.insert(g, id);
+                        id
+                    }
+                };
+                self.groups.insert(path.clone(), id);
+                id
             }
         };
-        (g, pid, tid)
+        self.last_path = Some((path.clone(), id));
+        id
     }
 
     pub(crate) fn observe(&mut self, e: &Event) {
@@ -438,7 +479,7 @@ impl Calls {
         }
         let key = self.thread_key(e, pid, tid);
         self.clock += 1;
-        let th = self.threads.entry(key.clone()).or_default();
+        let th = self.threads.entry(key).or_default();
         th.seen = self.clock;
         if e.kind == Kind::Entry {
             if th.stack.is_empty() {
@@ -481,36 +522,24 @@ impl Calls {
                         .map(|v| v.max(0) as u64)
                 });
                 let (outcome, evidence) = match (rc_outcome, call.stated) {
-                    (Some(o), _) if o != Outcome::Ok => {
+                    (Some(o), stated) if o != Outcome::Ok => {
                         // A reason keeps its first few lines: once its row
                         // holds them, later calls' lines are not quoted.
+                        // Rows only fill: a row full when the line inside
+                        // the call stated this reason still is.
                         let ident = call.ident.as_deref().or(e.ident.as_deref());
-                        let k = key_of(self.by, &key.0, verb, pid, tid, ident);
-                        let rk = reason_key(&o);
-                        let full = |s: &Stats| {
-                            s.reasons
-                                .get(&rk)
-                                .is_some_and(|r| r.evidence.len() >= REASON_EVIDENCE)
+                        let full = stated.is_some_and(|s| s.3 && s.0 == o) || {
+                            let k = key_of(self.by, key.0, verb, pid, tid, ident);
+                            quoted(&self.verbs, &self.rows, &self.others, &k, &o)
                         };
-                        // A row that is not kept apart once the table is
-                        // full never will be: its calls go to the verb's
-                        // "other" row (`finish_call`), whose quotes count.
-                        let quoted = !wanted(&self.verbs, verb)
-                            || match self.rows.get(&k) {
-                                Some(s) => full(s),
-                                None if self.rows.len() >= MAX_ROWS => {
-                                    self.others.get(verb).is_some_and(|o| full(&o.stats))
-                                }
-                                None => false,
-                            };
-                        let ev = if quoted {
+                        let ev = if full {
                             unquoted()
                         } else {
                             Evidence::from_event(e)
                         };
                         (Some(o), ev)
                     }
-                    (_, Some((o, ev, _))) => (Some(o), ev),
+                    (_, Some((o, ev, _, _))) => (Some(o), ev),
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
                     (o, None) => (o, unquoted()),
@@ -525,6 +554,7 @@ impl Calls {
                         .or_else(|| e.ident.as_deref().map(str::to_string)),
                     pid,
                     tid,
+                    place: key.0,
                     path: e.origin.path.clone(),
                     line: e.line,
                     ts: e.ts,
@@ -557,6 +587,7 @@ impl Calls {
                             ident: e.ident.as_deref().map(str::to_string),
                             pid,
                             tid,
+                            place: key.0,
                             path: e.origin.path.clone(),
                             line: e.line,
                             ts: e.ts,
@@ -593,6 +624,7 @@ impl Calls {
             && self.programs.len() < mqdiag_model::budget::MAX_THREADS
         {
             let place = self.thread_key(e, pid, tid).0;
+            let place = self.places[place as usize].clone();
             if self
                 .programs
                 .get(&(place.clone(), pid))
@@ -601,10 +633,10 @@ impl Calls {
                 self.programs.insert((place, pid), Arc::from(p));
             }
         }
+        let place = self.thread_key(e, pid, tid).0;
         if e.elapsed_us.is_some() && self.wanted(verb) {
-            let place = self.thread_key(e, pid, tid).0;
             let ident = e.ident.as_deref();
-            let k = self.key(&place, verb, pid, tid, ident);
+            let k = key_of(self.by, place, verb, pid, tid, ident);
             self.rows.entry(k).or_default().timing = Some(TIMED_BY_QMGR);
         }
         self.finish_call(Done {
@@ -613,6 +645,7 @@ impl Calls {
             ident: e.ident.as_deref().map(str::to_string),
             pid,
             tid,
+            place,
             path: e.origin.path.clone(),
             line: e.line,
             ts: e.ts,
@@ -637,35 +670,45 @@ impl Calls {
         if th.stack.is_empty() && th.pending.is_none() {
             return;
         }
+        // The line is quoted only if its row can still take it: once the
+        // row (or the "other" row it folds into) holds its lines, making
+        // the evidence cost more than the rest of the call. A connection's
+        // row is known only once the call names its connection.
+        let place = key.0;
+        let (by, verbs, rows, others) = (self.by, &self.verbs, &self.rows, &self.others);
+        // The evidence, and whether the row is known to be full.
+        let quote = |verb, ident: Option<&str>| {
+            let unknown = by == By::Connection && ident.is_none();
+            if o == Outcome::Ok {
+                (unquoted(), false)
+            } else if !unknown
+                && quoted(
+                    verbs,
+                    rows,
+                    others,
+                    &key_of(by, place, verb, pid, tid, ident),
+                    &o,
+                )
+            {
+                (unquoted(), true)
+            } else {
+                (Evidence::from_event(e), false)
+            }
+        };
         if let Some((_, Some(call))) = th.stack.first_mut() {
             if call.stated.is_none() || o != Outcome::Ok {
                 // An OK call's line is never quoted.
-                let ev = if o == Outcome::Ok {
-                    unquoted()
-                } else {
-                    Evidence::from_event(e)
-                };
-                call.stated = Some((o, ev, e.ts));
+                let (ev, full) = quote(call.verb, call.ident.as_deref());
+                call.stated = Some((o, ev, e.ts, full));
             }
         } else if let Some(d) = th.pending.as_mut()
             && d.elapsed.is_some()
             && matches!(d.outcome, None | Some(Outcome::Ok))
             && o != Outcome::Ok
         {
+            d.evidence = quote(d.verb, d.ident.as_deref()).0;
             d.outcome = Some(o);
-            d.evidence = Evidence::from_event(e);
         }
-    }
-
-    fn key(
-        &self,
-        place: &Arc<str>,
-        verb: &'static str,
-        pid: u32,
-        tid: u32,
-        ident: Option<&str>,
-    ) -> Key {
-        key_of(self.by, place, verb, pid, tid, ident)
     }
 
     fn wanted(&self, verb: &str) -> bool {
@@ -677,23 +720,22 @@ impl Calls {
         if !self.wanted(d.verb) {
             return;
         }
-        let place = self
-            .groups
-            .get(&d.path)
-            .cloned()
-            .unwrap_or_else(|| group_of(&d.path));
-        let key = self.key(&place, d.verb, d.pid, d.tid, d.ident.as_deref());
-        let s = if self.rows.len() >= MAX_ROWS && !self.rows.contains_key(&key) {
-            let o = self.others.entry(d.verb).or_default();
-            if o.keys.len() < MAX_OTHER_KEYS {
-                let h = o.entity(&key);
-                o.keys.insert(h);
-            } else {
-                o.more = true;
-            }
-            &mut o.stats
-        } else {
-            self.rows.entry(key).or_default()
+        let key = key_of(self.by, d.place, d.verb, d.pid, d.tid, d.ident.as_deref());
+        let s = match self.rows.len() < MAX_ROWS {
+            true => self.rows.entry(key).or_default(),
+            false => match self.rows.get_mut(&key) {
+                Some(s) => s,
+                None => {
+                    let o = self.others.entry(d.verb).or_default();
+                    if o.keys.len() < MAX_OTHER_KEYS {
+                        let h = o.entity(&key);
+                        o.keys.insert(h);
+                    } else {
+                        o.more = true;
+                    }
+                    &mut o.stats
+                }
+            },
         };
         s.calls += 1;
         let Some(us) = d.elapsed else {
@@ -713,12 +755,14 @@ impl Calls {
             s.max_us = Some(us);
             s.max_at = Some((d.path.clone(), d.line));
         }
-        let reason = match &outcome {
-            Outcome::Ok => return,
-            Outcome::Reason(r) => r.to_string(),
-            Outcome::Other(t) => t.clone(),
+        let mut digits = [0u8; 10];
+        let Some(rk) = reason_key(&outcome, &mut digits) else {
+            return;
         };
-        let r = s.reasons.entry(reason).or_default();
+        if !s.reasons.contains_key(rk) {
+            s.reasons.insert(rk.to_string(), ReasonStat::default());
+        }
+        let r = s.reasons.get_mut(rk).expect("inserted");
         r.count += 1;
         r.class = Some(class);
         if r.first.is_none_or(|f| d.ts < f) {
@@ -734,7 +778,7 @@ impl Calls {
 
     /// A thread's calls as the end of the input leaves them: the one
     /// waiting is counted, and the one still open, as open.
-    fn close_thread(&mut self, (path, pid, tid): ThreadKey, th: Thread) {
+    fn close_thread(&mut self, (place, pid, tid): ThreadKey, th: Thread) {
         if let Some(d) = th.pending {
             self.finish_call(d);
         }
@@ -745,7 +789,8 @@ impl Calls {
                 ident: call.ident,
                 pid,
                 tid,
-                path,
+                place,
+                path: self.places[place as usize].clone(),
                 line: 0,
                 ts: call.start,
                 outcome: None,
@@ -765,7 +810,7 @@ impl Calls {
             &mut threads,
             mqdiag_model::budget::MAX_THREADS,
             |t| t.seen,
-            |k, t| closed.push((k, t)),
+            |k, t| closed.push((k, *t)),
         );
         self.threads = threads;
         for (k, t) in closed {
@@ -778,10 +823,13 @@ impl Calls {
     /// first.
     pub(crate) fn rows(mut self, inputs: &[FileInfo]) -> Vec<Row> {
         let mut threads: Vec<_> = std::mem::take(&mut self.threads).into_iter().collect();
-        // Deterministic order (the hash map's is not).
-        threads.sort_by(|a, b| a.0.cmp(&b.0));
+        // Deterministic order (the hash map's is not): by group, PID, TID.
+        let places = &self.places;
+        threads.sort_by(|(a, _), (b, _)| {
+            (&places[a.0 as usize], a.1, a.2).cmp(&(&places[b.0 as usize], b.1, b.2))
+        });
         for (key, th) in threads {
-            self.close_thread(key, th);
+            self.close_thread(key, *th);
         }
         // Each trace file's host, and each process's name (by host and
         // pid, or file and pid when the file names no host).
@@ -803,7 +851,14 @@ impl Calls {
         }
         let by = self.by;
         let mut merged: HashMap<Key, (Stats, bool, Option<Arc<str>>)> = HashMap::new();
-        for (mut k, s) in self.rows {
+        for (k, s) in self.rows {
+            let mut k = Key {
+                place: self.places.get(k.place as usize).cloned(),
+                pid: k.pid,
+                tid: k.tid,
+                ident: k.ident,
+                verb: k.verb,
+            };
             let program = match (&k.place, k.pid) {
                 (Some(g), Some(p)) => self.programs.get(&(g.clone(), p)).cloned(),
                 _ => None,

@@ -356,8 +356,8 @@ fn activity_rows_are_named_by_their_own_application() {
 /// so no input can be built to collide with another entity's.
 #[test]
 fn other_rows_hash_entities_with_keys_of_their_run() {
-    let k = super::Key {
-        place: Some(Arc::from("case/AMQ100.0.FMT")),
+    let k = super::keys::RowKey {
+        place: 3,
         pid: Some(7),
         tid: Some(1),
         ident: None,

@@ -39,7 +39,7 @@ pub(super) struct Threads {
     /// Slots of `all` whose thread was forgotten (`trim`), for new ones:
     /// the kept ones stay where they are, so the index only loses keys.
     free: Vec<usize>,
-    pub(super) index: HashMap<u64, usize>,
+    pub(super) index: mqdiag_model::runhash::RunMap<u64, usize>,
     pub(super) cache: Vec<(u64, usize)>,
     /// (text as a key, its length, thread): an empty slot has length 0.
     pub(super) text_cache: Vec<(u128, usize, usize)>,

@@ -2,9 +2,10 @@
 //! process and channel, or the shared one past `MAX_CLIENTS`.
 
 use super::{Client, MAX_CLIENTS, MAX_TIMES, SIDE_EVIDENCE};
+use mqdiag_model::runhash::RunMap;
 use mqdiag_model::event::Event;
 use mqdiag_model::findings::{EventRef, Evidence};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// What `failure` counts of a failed call.
 pub(super) struct Failure {
@@ -18,7 +19,7 @@ pub(super) struct Failure {
 /// it went to, as `Thread::client` keeps it; `None` when not counted.
 pub(super) fn failure(
     clients: &mut Vec<Client>,
-    client_index: &mut HashMap<(u32, Option<u32>, Option<String>), usize>,
+    client_index: &mut RunMap<(u32, Option<u32>, Option<String>), usize>,
     dir: u32,
     e: &Event,
     f: Failure,

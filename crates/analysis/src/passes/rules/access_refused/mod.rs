@@ -34,6 +34,7 @@ mod events;
 #[cfg(test)]
 mod tests;
 
+use mqdiag_model::runhash::RunMap;
 use mqdiag_model::findings::Part;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use advice::*;
@@ -294,7 +295,7 @@ struct Client {
     paired: bool,
     /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
     /// the processes it counts.
-    others: std::collections::HashSet<u32>,
+    others: std::collections::HashSet<u32, mqdiag_model::runhash::RunKeyed>,
 }
 
 /// Clients (a trace's process on one channel) told apart; the failures of
@@ -303,22 +304,30 @@ struct Client {
 /// each refused once is one story, not a million).
 const MAX_CLIENTS: usize = 10_000;
 
+// Built once: `str::contains` builds a searcher per call, a fifth of this
+// rule's cost per process on a trace of a million failing processes.
+static CHLNAME: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"ChlName("));
+static REASON: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"Reason"));
+
 pub(crate) struct AccessRefused {
     min_occurrences: u64,
     window: chrono::Duration,
     recent: chrono::Duration,
     /// Keyed by what the input says (paths, pids, names): every map here
-    /// hashes with the std keyed hasher, so no crafted input collides.
+    /// is keyed per run (the std keyed hasher, or `RunMap` for numbers),
+    /// so no crafted input collides.
     open: HashMap<(Arc<str>, u32, u32), Open>,
     stories: Vec<Story>,
     index: HashMap<String, usize>,
     /// By trace path (its index in `paths`), PID and TID.
-    threads: HashMap<(u32, u32, u32), Thread>,
+    threads: RunMap<(u32, u32, u32), Thread>,
     /// Trace events met on threads so far.
     clock: u64,
     clients: Vec<Client>,
     /// By directory (its index in `dirs`), PID and channel.
-    client_index: HashMap<(u32, Option<u32>, Option<String>), usize>,
+    client_index: RunMap<(u32, Option<u32>, Option<String>), usize>,
     /// Each trace path's index and its directory's, worked out once per
     /// file (the last path asked spares the look-up): a thread or client
     /// is found by numbers, not by a path string per event.
@@ -338,10 +347,10 @@ impl AccessRefused {
             open: HashMap::new(),
             stories: Vec::new(),
             index: HashMap::new(),
-            threads: HashMap::new(),
+            threads: RunMap::default(),
             clock: 0,
             clients: Vec::new(),
-            client_index: HashMap::new(),
+            client_index: RunMap::default(),
             paths: HashMap::new(),
             dirs: HashMap::new(),
             last_path: None,
@@ -551,11 +560,12 @@ impl AccessRefused {
         // Most trace lines concern no MQI call: decided before any key is
         // built.
         let function_verb = e.function.as_deref().and_then(crate::calls::verb_of);
+        let names_channel = e.kind == Kind::Text && CHLNAME.find(e.text.as_bytes()).is_some();
         match e.kind {
             // Without `Reason` a text line states no outcome.
             Kind::Text
-                if !e.text.contains("ChlName(")
-                    && (self.threads.is_empty() || !e.text.contains("Reason")) =>
+                if !names_channel
+                    && (self.threads.is_empty() || REASON.find(e.text.as_bytes()).is_none()) =>
             {
                 return;
             }
@@ -570,7 +580,7 @@ impl AccessRefused {
         let clock = self.clock;
         match e.kind {
             Kind::Text => {
-                if e.text.contains("ChlName(") {
+                if names_channel {
                     let th = self.threads.entry(key).or_default();
                     th.seen = clock;
                     th.channel = paren_value(&e.text, "ChlName(");

@@ -4,6 +4,7 @@
 //! error logs and z/OS job logs (CSQX511I/CSQX512I), short channel
 //! instances (SMF QCST) and short tasks per connection name (SMF WTID).
 
+use mqdiag_model::runhash::RunMap;
 use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::stats::Moments;
@@ -288,7 +289,7 @@ pub(crate) struct ConnectionChurn {
     min_connects: u64,
     min_rate: f64,
     max_mean_us: f64,
-    threads: HashMap<ThreadId, ThreadConn>,
+    threads: RunMap<ThreadId, ThreadConn>,
     /// Trace files by path, numbered as first met, and the last one met
     /// (a file's events share its path: one pointer comparison).
     file_ids: HashMap<Arc<str>, u32>,
@@ -302,7 +303,7 @@ pub(crate) struct ConnectionChurn {
     /// the indexes below, the channel one by its parts so that a record
     /// of a known group allocates nothing.
     groups: Vec<(GroupKey, Group)>,
-    by_process: HashMap<(u32, u32), usize>,
+    by_process: RunMap<(u32, u32), usize>,
     by_channel: crate::passes::parts_index::PartsIndex,
     /// Whether a log's channel start named no host (MQ 8.0+ AMQ9002I):
     /// only then may a stop that names one end it.
@@ -389,7 +390,7 @@ impl ConnectionChurn {
             min_connects: s.get("min_connects") as u64,
             min_rate: s.get("min_per_second"),
             max_mean_us: s.get("max_mean_ms") * 1000.0,
-            threads: HashMap::new(),
+            threads: RunMap::default(),
             file_ids: HashMap::new(),
             last_file: None,
             last_function: None,
