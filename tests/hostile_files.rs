@@ -143,3 +143,90 @@ fn many_small_files_and_their_copies_each_read_once_with_their_own_values() {
     };
     assert_eq!(report("1"), report("2"));
 }
+
+/// Small files are sniffed where discovery reads them for the duplicate
+/// check, not opened again for it: each is still taken by its reader (an
+/// indented log, an FDC), and an empty file, a broken link and a file of
+/// exactly the block discovery reads (sniffed again when read, its first
+/// line being longer than the sniffers' head) each keep their own row.
+#[test]
+fn small_files_sniffed_at_discovery_keep_their_rows_and_problems() {
+    let d = Scratch::new("sniffed");
+    let fixture = |p: &str| std::fs::read(format!("fixtures/{p}")).unwrap();
+    let fdc = fixture("fdc/AMQ3321.0.FDC");
+    let log = String::from_utf8(fixture("errlog/qmgrs/QM1/errors/AMQERR01.LOG")).unwrap();
+    for i in 0..20 {
+        // Distinct content: none is a duplicate of another.
+        let mut b = fdc.clone();
+        b.extend_from_slice(format!("\n{i}\n").as_bytes());
+        d.write(&format!("case/{i:02}.FDC"), &b);
+    }
+    let indented: String = log.lines().map(|l| format!("    {l}\n")).collect();
+    d.write("case/indented.LOG", indented.as_bytes());
+    d.write("case/empty.LOG", b"");
+    let mut long = vec![b'x'; 64 * 1024 - 1];
+    long.push(b'\n');
+    d.write("case/long.LOG", &long);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.path().join("nowhere"), d.path().join("case/broken.LOG")).unwrap();
+
+    let inv: Value = serde_json::from_str(&run_ok(&d, &["inventory", "--format", "json"])).unwrap();
+    let files = inv["files"].as_array().unwrap();
+    let row = |n: &str| {
+        files
+            .iter()
+            .find(|f| f["path"].as_str().unwrap().ends_with(n))
+            .unwrap_or_else(|| panic!("{n}: no row"))
+    };
+    for i in 0..20 {
+        let r = row(&format!("case/{i:02}.FDC"));
+        assert_eq!(
+            (r["format"].as_str(), r["events"].as_u64()),
+            (Some("fdc"), Some(2))
+        );
+    }
+    let r = row("indented.LOG");
+    assert_eq!(r["format"], "errlog-text");
+    assert_eq!(r["events"], 8);
+    assert!(
+        r["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("indented by 4 spaces")
+    );
+    assert_eq!(
+        (
+            row("empty.LOG")["format"].as_str(),
+            row("empty.LOG")["variant"].as_str()
+        ),
+        (Some("unknown"), Some("not recognised"))
+    );
+    assert_eq!(row("long.LOG")["bytes"], 64 * 1024);
+    #[cfg(unix)]
+    {
+        let b = row("broken.LOG");
+        assert_eq!(b["problems"][0]["code"], "unreadable-file");
+        assert!(
+            b["problems"][0]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("broken link")
+        );
+    }
+    // `--encoding` sniffs every file when it is read, from its bytes
+    // converted: the same readers take the same files.
+    let forced: Value = serde_json::from_str(&run_ok(
+        &d,
+        &["inventory", "--format", "json", "--encoding", "utf-8"],
+    ))
+    .unwrap();
+    let formats = |v: &Value| -> Vec<(String, String)> {
+        v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["path"].to_string(), f["format"].to_string()))
+            .collect()
+    };
+    assert_eq!(formats(&inv), formats(&forced));
+}

@@ -93,7 +93,7 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
     } else {
         req.paths.clone()
     };
-    let mut found = discover_following(&paths, watch.meter(), req.follow);
+    let mut found = discover_following(&paths, watch.meter(), req.follow, opts.encoding.is_none());
     watch.found(&found)?;
     let skip: Vec<(PathBuf, u64)> = req
         .skip
@@ -153,6 +153,7 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mqdiag_model::problem::ProblemCode;
 
     #[test]
     fn nothing_found_and_nothing_readable_are_told_apart() {
@@ -172,6 +173,65 @@ mod tests {
             e.to_string(),
             "no readable input: a: why; b: why; and 3 more (`mqdiag inventory` lists them)"
         );
+    }
+
+    /// Small files are sniffed at discovery and not opened again until
+    /// they are read: what happens to them in between is still a located
+    /// problem or a file read as it is then, never a panic or a loss.
+    #[test]
+    fn files_that_change_after_discovery_are_read_as_they_are_then() {
+        let fixture = |p: &str| {
+            std::fs::read(format!("{}/../../fixtures/{p}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        };
+        let fdc = fixture("fdc/AMQ3321.0.FDC");
+        let log = fixture("errlog/qmgrs/QM1/errors/AMQERR01.LOG");
+        let d = tempfile::tempdir().unwrap();
+        let at = |n: &str| d.path().join(n);
+        std::fs::write(at("a.FDC"), &fdc).unwrap();
+        std::fs::write(at("gone.FDC"), &fdc).unwrap();
+        std::fs::write(at("grows.LOG"), &log).unwrap();
+        std::fs::write(at("empty.LOG"), b"").unwrap();
+        std::fs::write(at("emptied.LOG"), &log).unwrap();
+        let found = crate::input::discover_following(&[d.path().to_path_buf()], None, false, true);
+        assert_eq!(found.inputs.len(), 5);
+        assert!(found.inputs.iter().all(|i| i.sniffed.is_some()));
+        std::fs::remove_file(at("gone.FDC")).unwrap();
+        std::fs::write(at("grows.LOG"), [&log[..], &log[..]].concat()).unwrap();
+        std::fs::write(at("emptied.LOG"), b"").unwrap();
+        let mut rows = Vec::new();
+        let mut events = Vec::new();
+        for src in open_all_of(found.inputs, &ReadOptions::default(), &[]) {
+            let (e, r) = crate::testkit::drain(src);
+            events.push(e.len());
+            rows.extend(r);
+        }
+        let row = |n: &str| rows.iter().find(|r| r.path.ends_with(n)).unwrap();
+        // Read as it is now: twice the records it had when found.
+        let grown = row("grows.LOG");
+        assert_eq!(grown.format.as_str(), "errlog-text");
+        let alone = crate::formats::open_all(
+            vec![crate::input::Input::from_bytes("x.LOG", log.clone())],
+            &ReadOptions::default(),
+        );
+        let per = crate::testkit::drain(alone.into_iter().next().unwrap())
+            .0
+            .len();
+        assert!(per > 0);
+        let at_row = |n: &str| events[rows.iter().position(|r| r.path.ends_with(n)).unwrap()];
+        assert_eq!(at_row("grows.LOG"), 2 * per);
+        // Gone: a located problem on its own row, the rest read.
+        let gone = row("gone.FDC");
+        assert_eq!(gone.problems[0].code, ProblemCode::UnreadableFile);
+        assert!(
+            gone.problems[0].message.starts_with("cannot read"),
+            "{:?}",
+            gone.problems
+        );
+        assert!(at_row("a.FDC") > 0);
+        // Empty, when found or since: rows without events or problems.
+        for n in ["empty.LOG", "emptied.LOG"] {
+            assert_eq!((row(n).events, row(n).problem_count), (0, 0), "{n}");
+        }
     }
 
     #[test]

@@ -353,6 +353,12 @@ impl Reader for ContainerLogReader {
         FORMAT
     }
 
+    /// `sniff_text` and `sniff_wrapped` give at most 97: a file an FDC's
+    /// box already took (98) is not scanned again.
+    fn sniff_ceiling(&self) -> u8 {
+        97
+    }
+
     fn sniff(&self, _name: &str, head: &[u8]) -> u8 {
         if head.is_empty() || !looks_like_text(head) {
             return 0;

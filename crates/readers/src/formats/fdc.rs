@@ -83,12 +83,42 @@ impl Report {
 /// `| Key :- value |` → (key, value); `|   more |` → (``, more).
 fn box_line(line: &str) -> Option<(&str, &str)> {
     let inner = line.strip_prefix('|')?;
-    let inner = inner.trim_end();
+    let inner = trim_end(inner);
     let inner = inner.strip_suffix('|').unwrap_or(inner);
     match inner.find(":-") {
-        Some(i) => Some((inner[..i].trim(), inner[i + 2..].trim())),
-        None => Some(("", inner.trim())),
+        Some(i) => Some((trim(&inner[..i]), trim(&inner[i + 2..]))),
+        None => Some(("", trim(inner))),
     }
+}
+
+/// `str::trim`, a byte at a time over the ASCII blanks a box is padded
+/// with (a box line is mostly blanks): what is left is trimmed as `trim`
+/// would only when it starts or ends with another kind of white space.
+fn trim(s: &str) -> &str {
+    let t = s.trim_ascii();
+    if ends_plain(t) { t } else { t.trim() }
+}
+
+/// `str::trim_end`, as `trim`.
+fn trim_end(s: &str) -> &str {
+    let t = s.trim_ascii_end();
+    if t.as_bytes().last().is_none_or(|&b| plain(b)) {
+        t
+    } else {
+        t.trim_end()
+    }
+}
+
+/// Whether both ends of `t` are bytes `str::trim` keeps.
+fn ends_plain(t: &str) -> bool {
+    let b = t.as_bytes();
+    b.first().is_none_or(|&c| plain(c)) && b.last().is_none_or(|&c| plain(c))
+}
+
+/// An ASCII byte that is not white space for `char::is_whitespace`
+/// (`trim_ascii` leaves the vertical tab, which `trim` takes).
+fn plain(b: u8) -> bool {
+    b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b
 }
 
 /// Keys only an FDC header box has: a box line with one of them, or the
@@ -456,6 +486,29 @@ mod tests {
     use crate::formats::line_source::LineReader;
     use crate::testkit;
     use mqdiag_model::fileinfo::FileInfo;
+
+    /// The box's own trims are `str`'s on every kind of white space at
+    /// either end (no-break and ideographic spaces, the vertical tab and
+    /// form feed, `NEL`), padded with ASCII blanks or not.
+    #[test]
+    fn box_trims_are_strs() {
+        let odd = [
+            "", " ", "\t", "\x0b", "\x0c", "\r", "\u{85}", "\u{a0}", "\u{3000}", "\u{2028}", "é",
+            "x",
+        ];
+        for a in odd {
+            for b in odd {
+                for pad in ["", "  ", " \t "] {
+                    let s = format!("{pad}{a}mid dle{b}{pad}");
+                    assert_eq!(trim(&s), s.trim(), "{s:?}");
+                    assert_eq!(trim_end(&s), s.trim_end(), "{s:?}");
+                    let t = format!("{a}{pad}{b}");
+                    assert_eq!(trim(&t), t.trim(), "{t:?}");
+                    assert_eq!(trim_end(&t), t.trim_end(), "{t:?}");
+                }
+            }
+        }
+    }
 
     fn read(text: &str) -> (Vec<Event>, Vec<FileInfo>) {
         let reader = LineReader::<Fdc>::new();

@@ -284,10 +284,47 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
             };
         }
     };
-    let enc = forced.unwrap_or_else(|| crate::encoding::detect(&head));
-    let head = crate::encoding::decode_head(&head, enc);
-    let mut best = best_of(&input.name, &head);
-    let mut input = input;
+    let verdict = judge(&input.name, &head, forced);
+    sniffed_as(input, verdict)
+}
+
+/// What sniffing decided of one file, kept without the file's bytes: the
+/// reader's place in `READERS` and the indentation taken off.
+#[derive(Debug, Clone)]
+pub(crate) struct Verdict {
+    slot: Option<u8>,
+    indent: Option<Box<[u8]>>,
+}
+
+/// The verdict on a file from its first bytes in memory (`block`; `whole`:
+/// they are all of it), as `sniff` would decide it: `None` when `sniff`
+/// would look at more bytes than the block holds. Discovery reads a small
+/// file whole anyway; this spares it a second open to be sniffed.
+pub(crate) fn verdict_of_block(name: &str, block: &[u8], whole: bool) -> Option<Verdict> {
+    // `sniff_head` over the block.
+    let mut n = SNIFF_BYTES;
+    let head = loop {
+        if n > block.len() && !whole {
+            return None;
+        }
+        let h = &block[..n.min(block.len())];
+        if h.len() < n || n >= MAX_SNIFF_BYTES || memchr::memchr_iter(b'\n', h).nth(1).is_some() {
+            break h;
+        }
+        n *= 4;
+    };
+    // `sniff_in` reads on past an over-long first line, which no block holds.
+    if head.len() >= MAX_SNIFF_BYTES {
+        return None;
+    }
+    Some(judge(name, head, None))
+}
+
+/// The sniffers' verdict on a file's first bytes.
+fn judge(name: &str, head: &[u8], forced: Option<TextEncoding>) -> Verdict {
+    let enc = forced.unwrap_or_else(|| crate::encoding::detect(head));
+    let head = crate::encoding::decode_head(head, enc);
+    let mut best = best_of(name, &head);
     let mut indent = None;
     // Every line indented alike (text as pasted): the file without the
     // indentation, when that is more clearly in a format. Only where the
@@ -295,17 +332,33 @@ pub(crate) fn sniff_in(input: Input, forced: Option<TextEncoding>) -> Sniffed {
     if !enc.transcodes()
         && let Some(p) = dedent::common_indent(&head, head.len() >= SNIFF_BYTES)
     {
-        let flat = best_of(&input.name, &dedent::dedent_head(&head, &p));
+        let flat = best_of(name, &dedent::dedent_head(&head, &p));
         if flat.is_some_and(|(_, s)| best.is_none_or(|(_, b)| s > b)) {
             best = flat;
-            input = dedent::dedented(input, p.clone());
-            indent = Some(p);
+            indent = Some(p.into_boxed_slice());
         }
     }
+    Verdict {
+        // `READERS` has fewer than 256 readers (a test holds it).
+        slot: best.map(|(i, _)| i as u8),
+        indent,
+    }
+}
+
+/// A file as its verdict says to read it.
+fn sniffed_as(input: Input, v: Verdict) -> Sniffed {
+    let slot = v.slot.map(usize::from);
+    let (input, indent) = match v.indent {
+        Some(p) => {
+            let p = p.into_vec();
+            (dedent::dedented(input, p.clone()), Some(p))
+        }
+        None => (input, None),
+    };
     Sniffed {
         input,
-        reader: best.map(|(i, _)| READERS[i]),
-        slot: best.map(|(i, _)| i),
+        reader: slot.map(|i| READERS[i]),
+        slot,
         error: None,
         indent,
     }
@@ -373,7 +426,12 @@ pub fn open_all_of(
     let n = inputs.len();
     let mut sniffed: Vec<Sniffed> = inputs
         .into_iter()
-        .map(|i| sniff_in(i, opts.encoding))
+        .map(|mut i| match i.sniffed.take() {
+            // Sniffed when discovery read it, unless the read names the
+            // encoding (the sniffers then see the head converted).
+            Some(v) if opts.encoding.is_none() => sniffed_as(i, v),
+            _ => sniff_in(i, opts.encoding),
+        })
         .collect();
     if !families.is_empty() {
         sniffed.retain(|s| {
@@ -686,7 +744,7 @@ impl Source for Done {
 
 #[cfg(test)]
 mod tests {
-    use super::{READERS, helpers_for};
+    use super::{READERS, helpers_for, sniff, sniffed_as, verdict_of_block};
 
     #[test]
     fn each_format_and_fuzz_target_is_declared_once() {
@@ -747,6 +805,54 @@ mod tests {
             }
         }
         assert!(files > 100, "{files}");
+    }
+
+    /// The verdict discovery reaches from the bytes it read is `sniff`'s
+    /// on the file: for every fixture and test file, whole when it fits
+    /// the block, and cut to a block (a file that grew, or a larger one)
+    /// where the block is enough to decide.
+    #[test]
+    fn a_verdict_from_the_block_is_the_sniffers_own() {
+        assert!(READERS.len() < usize::from(u8::MAX));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![root.join("fixtures"), root.join("tests/data")];
+        let (mut whole, mut cut, mut indented) = (0, 0, 0);
+        let block = crate::input::dedupe::BLOCK;
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                    continue;
+                }
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                let bytes = std::fs::read(&p).unwrap();
+                let want = sniff(crate::input::Input::from_path(&name, &p).unwrap());
+                let shown = &bytes[..bytes.len().min(block)];
+                let Some(v) = verdict_of_block(&name, shown, bytes.len() < block) else {
+                    assert!(bytes.len() >= block, "{}", p.display());
+                    continue;
+                };
+                if bytes.len() < block {
+                    whole += 1;
+                } else {
+                    cut += 1;
+                }
+                indented += usize::from(v.indent.is_some());
+                let got = sniffed_as(crate::input::Input::from_path(&name, &p).unwrap(), v);
+                assert_eq!(got.slot, want.slot, "{}", p.display());
+                assert_eq!(got.indent, want.indent, "{}", p.display());
+            }
+        }
+        assert!(
+            whole > 100 && cut > 0 && indented > 0,
+            "{whole} {cut} {indented}"
+        );
+        // A block that holds no two lines is not enough when the file goes
+        // on: `sniff` would read further.
+        assert!(verdict_of_block("x.log", &vec![b'x'; block], false).is_none());
+        assert!(verdict_of_block("x.log", &vec![b'x'; block], true).is_some());
+        assert!(verdict_of_block("x.log", b"", true).is_some());
     }
 
     #[test]

@@ -61,11 +61,15 @@ fn fill(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
 /// Reads an input's first block into `buf` (grown to `BLOCK` once, then
 /// reused); how many bytes it holds.
 pub(crate) fn read_block(i: &Input, buf: &mut Vec<u8>) -> io::Result<usize> {
+    read_block_from(&mut i.location.open()?, buf)
+}
+
+/// `read_block` from a reader already open.
+pub(crate) fn read_block_from(r: &mut dyn Read, buf: &mut Vec<u8>) -> io::Result<usize> {
     if buf.len() < BLOCK {
         buf.resize(BLOCK, 0);
     }
-    let mut r = i.location.open()?;
-    fill(&mut r, &mut buf[..BLOCK])
+    fill(r, &mut buf[..BLOCK])
 }
 
 /// The hash inputs are grouped by, of a first block's bytes.

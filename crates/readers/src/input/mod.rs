@@ -33,6 +33,10 @@ pub struct Input {
     pub(crate) mtime: Option<SystemTime>,
     /// Counts the bytes readers read through `open()`, for the progress line.
     pub progress: Option<Arc<Meter>>,
+    /// What the sniffers made of the file's first bytes when discovery read
+    /// them anyway (a small file, for its magic and the duplicate check's
+    /// hash): the file is then not opened again to be sniffed.
+    pub(crate) sniffed: Option<crate::formats::Verdict>,
 }
 
 /// Where an input's bytes are.
@@ -112,6 +116,7 @@ impl Input {
             bytes: md.len(),
             mtime: md.modified().ok(),
             progress: None,
+            sniffed: None,
         }
     }
 
@@ -130,6 +135,7 @@ impl Input {
             bytes,
             mtime,
             progress: None,
+            sniffed: None,
         }
     }
 
@@ -146,6 +152,7 @@ impl Input {
             location: Location::Memory(bytes),
             mtime: None,
             progress: None,
+            sniffed: None,
         }
     }
 
@@ -298,17 +305,19 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
 
 /// As `discover`, counting bytes unpacked from archives on `meter`.
 pub(crate) fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
-    discover_capped(paths, meter, None, false)
+    discover_capped(paths, meter, None, false, true)
 }
 
 /// As `discover_with`; `follow`: symbolic links that lead out of the named
-/// paths are followed too (`--follow`).
+/// paths are followed too (`--follow`); `sniff`: small files are sniffed
+/// as they are found (`Input::sniffed`).
 pub(crate) fn discover_following(
     paths: &[PathBuf],
     meter: Option<&Arc<Meter>>,
     follow: bool,
+    sniff: bool,
 ) -> Discovered {
-    discover_capped(paths, meter, None, follow)
+    discover_capped(paths, meter, None, follow, sniff)
 }
 
 fn discover_capped(
@@ -316,6 +325,7 @@ fn discover_capped(
     meter: Option<&Arc<Meter>>,
     cap: Option<usize>,
     follow: bool,
+    sniff: bool,
 ) -> Discovered {
     let mut out = Discovered {
         cap,
@@ -330,6 +340,7 @@ fn discover_capped(
         follow,
         streams: Vec::new(),
         buf: Vec::new(),
+        sniff,
     };
     let mut archives = Vec::new();
     for p in paths {
@@ -476,6 +487,9 @@ struct Walker {
     streams: Vec<(blob::Range, String, String)>,
     /// The block a file's head is read into (reused).
     buf: Vec<u8>,
+    /// Whether a file read whole here is sniffed too (not when the read
+    /// names an encoding: the sniffers then see the head converted).
+    sniff: bool,
 }
 
 /// A path named on the command line that cannot be read: an error the
@@ -537,6 +551,22 @@ fn walk(
         ));
         return;
     }
+    // A regular file as listed is opened straight away and its metadata
+    // taken from the open file: one look-up by path fewer (the walk's
+    // system calls are a third of the run on 100,000 small files). When
+    // that fails, the look-up below says why, as for any other entry.
+    if listed.is_some_and(|t| t.is_file()) {
+        if out.full() {
+            out.left_out(display);
+            return;
+        }
+        if let Ok(f) = fs::File::open(path)
+            && let Ok(md) = f.metadata()
+            && md.is_file()
+        {
+            return found_file(path, display, &md, Some(f), seen, out, archives);
+        }
+    }
     let md = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -559,31 +589,12 @@ fn walk(
         return named_error(out, display, format!("cannot read: {why}"));
     }
     if md.is_file() {
-        // Archives are known by their first bytes, whatever their name.
         // Past the cap nothing more is opened, archives included.
         if out.full() {
             out.left_out(display);
             return;
         }
-        let i = Input::from_metadata(display, path, &md);
-        // A small file is read whole here, and the duplicate check's hash
-        // kept: one open of it fewer. A large one only for its magic.
-        let head = if i.bytes <= dedupe::BLOCK as u64 {
-            dedupe::read_block(&i, &mut seen.buf).map(|n| {
-                let h = &seen.buf[..n];
-                out.head_hashes
-                    .insert(i.display.clone(), dedupe::hash_block(h));
-                archive::magic(&h[..n.min(archive::MAGIC_BYTES)])
-            })
-        } else {
-            i.head(archive::MAGIC_BYTES).map(|h| archive::magic(&h))
-        };
-        if head.is_ok_and(|m| m.is_some()) {
-            archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
-        } else {
-            out.add(i);
-        }
-        return;
+        return found_file(path, display, &md, None, seen, out, archives);
     }
     if !md.is_dir() {
         if named {
@@ -650,6 +661,53 @@ fn walk(
     }
 }
 
+/// A regular file found: an archive (known by its first bytes, whatever
+/// its name) or an input. `open`: the file, when the caller opened it.
+fn found_file(
+    path: &Path,
+    display: &str,
+    md: &fs::Metadata,
+    open: Option<fs::File>,
+    seen: &mut Walker,
+    out: &mut Discovered,
+    archives: &mut Vec<FoundArchive>,
+) {
+    let mut i = Input::from_metadata(display, path, md);
+    // Read to its size when looked at, as `Location::open` reads.
+    let reader = |i: &Input| -> io::Result<Box<dyn Read + Send>> {
+        match open {
+            Some(f) => Ok(Box::new(f.take(md.len()))),
+            None => i.location.open(),
+        }
+    };
+    // A small file is read whole here, the duplicate check's hash kept
+    // and the file sniffed: two opens of it fewer. A large one only for
+    // its magic.
+    let head = if i.bytes <= dedupe::BLOCK as u64 {
+        reader(&i)
+            .and_then(|mut r| dedupe::read_block_from(&mut r, &mut seen.buf))
+            .map(|n| {
+                let h = &seen.buf[..n];
+                out.head_hashes
+                    .insert(i.display.clone(), dedupe::hash_block(h));
+                let magic = archive::magic(&h[..n.min(archive::MAGIC_BYTES)]);
+                if magic.is_none() && seen.sniff {
+                    i.sniffed = crate::formats::verdict_of_block(&i.name, h, n < dedupe::BLOCK);
+                }
+                magic
+            })
+    } else {
+        reader(&i)
+            .and_then(|r| blob::read_head_sized(r, archive::MAGIC_BYTES, i.bytes))
+            .map(|h| archive::magic(&h))
+    };
+    if head.is_ok_and(|m| m.is_some()) {
+        archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
+    } else {
+        out.add(i);
+    }
+}
+
 /// The queue manager a configuration file belongs to by where it lies:
 /// `.../qmgrs/<dir>/...` (MQ writes `.` of a name as `!` in its
 /// directory), else none.
@@ -689,10 +747,10 @@ mod tests {
         }
         fs::write(d.path().join("z.zip"), w.finish().unwrap().into_inner()).unwrap();
         let shown = |i: &Input| i.display.rsplit('/').next().unwrap().to_string();
-        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6), false);
+        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6), false, true);
         assert_eq!(all.inputs.len(), 6);
         assert!(all.problems.is_empty());
-        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4), false);
+        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4), false, true);
         let kept: Vec<String> = some.inputs.iter().map(shown).collect();
         assert_eq!(kept, ["a.LOG", "b.LOG", "c.LOG", "z.zip!m1"]);
         assert_eq!(some.problems.len(), 1);
@@ -704,7 +762,7 @@ mod tests {
         assert!(msg.ends_with("(name fewer files, or split the case)"));
         assert!(msg.contains("z.zip!m3`"), "{msg}");
         // Past the cap, an archive is not even opened.
-        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2), false);
+        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2), false, true);
         assert!(none.problems[0].path.ends_with("c.LOG"));
         assert!(
             none.problems[0].problems[0]

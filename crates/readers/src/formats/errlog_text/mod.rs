@@ -149,6 +149,16 @@ impl Standalone for ErrlogText {
         let mut seps = 0;
         let mut msgs = 0;
         let mut prev_legacy = false;
+        // The anchored patterns, asked only of lines that can start as
+        // they do (an FDC's or a trace's lines cannot): `\d` is any
+        // Unicode digit, so a line that starts outside ASCII is asked.
+        let legacy = |l: &str| {
+            l.as_bytes()
+                .first()
+                .is_some_and(|&b| !b.is_ascii() || b.is_ascii_digit())
+                && LEGACY_RE.is_match(l)
+        };
+        let msg = |l: &str| l.starts_with("AMQ") && MSG_RE.is_match(l);
         for line in text.lines().take(400) {
             if parse_header(line).is_some() {
                 // A header starts its line: one indented (a pasted log)
@@ -159,17 +169,17 @@ impl Standalone for ErrlogText {
                     95
                 };
             }
-            if prev_legacy && MSG_RE.is_match(line) {
+            if prev_legacy && msg(line) {
                 return 85;
             }
-            prev_legacy = LEGACY_RE.is_match(line);
+            prev_legacy = legacy(line);
             if prev_legacy && line.contains("AMQ") {
                 return 85;
             }
             if line.starts_with("-----") && SEPARATOR_RE.is_match(line) && line.contains(" : ") {
                 seps += 1;
             }
-            if MSG_RE.is_match(line) {
+            if msg(line) {
                 msgs += 1;
             }
         }

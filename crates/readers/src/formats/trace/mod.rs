@@ -101,9 +101,13 @@ impl Reader for TraceReader {
             return 0;
         }
         let text = decode_lossy(head);
+        // A title line names its columns: a head without their names has
+        // no title, and its lines are not each searched for one.
+        let titled = memchr::memmem::find(text.as_bytes(), b"Process.Thread").is_some()
+            || memchr::memmem::find(text.as_bytes(), b"PID.TID").is_some();
         let mut records = 0;
         for (i, line) in text.lines().take(60).enumerate() {
-            if is_title(line) {
+            if titled && is_title(line) {
                 return 95;
             }
             if parse_record(line, None).is_some() {

@@ -617,6 +617,7 @@ fn blocks_end_where_reading_fails() {
             bytes: text.len() as u64,
             mtime: None,
             progress: None,
+            sniffed: None,
         }]
     };
     let (a, _, fa) = fast(input());
