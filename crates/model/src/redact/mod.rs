@@ -85,6 +85,7 @@ pub(crate) const MAX_BYTES: usize = 128 << 20;
 mod map;
 mod memo;
 mod patterns;
+mod phrases;
 pub use map::MapError;
 pub use memo::{Memo, Remembered};
 use patterns::*;
@@ -637,6 +638,7 @@ impl Redactor {
         // Each phrase only where its head word is (`PHRASE_HINTS`).
         let names = PHRASES
             .iter()
+            .zip(phrases::PHRASE_HEADS)
             .zip(PHRASE_HINTS.into_iter().zip(PHRASE_ALL))
             .filter(|(_, (need, all))| match all {
                 true => h & need == *need,
@@ -645,8 +647,20 @@ impl Redactor {
             .map(|(p, _)| p);
         let objects = OBJECT_PHRASES
             .iter()
+            .zip(phrases::OBJECT_HEADS)
             .filter(|_| objects && h & H_OBJECTS != 0);
-        for (re, cat) in names.chain(objects) {
+        let ascii = s.is_ascii();
+        for ((re, cat), head) in names.chain(objects) {
+            if ascii {
+                // The same matches as the regex's, by hand (`phrases`).
+                phrases::each_match(s, head, |v| {
+                    let m = &s[v.a..v.b];
+                    if !(v.bare && BARE_STOP.contains(&m)) {
+                        self.add(*cat, m);
+                    }
+                });
+                continue;
+            }
             for c in re.captures_iter(s) {
                 // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
                 // bare word, which must not be a word of the sentence
