@@ -145,7 +145,14 @@ impl Tokens {
 fn next_token(next: &mut [u32; CATS], cat: Cat) -> String {
     let n = &mut next[cat.index()];
     *n += 1;
-    format!("{}-{n}", cat.prefix())
+    // Without the formatting machinery: one per value learnt.
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(*n);
+    let mut t = String::with_capacity(cat.prefix().len() + 1 + digits.len());
+    t.push_str(cat.prefix());
+    t.push('-');
+    t.push_str(digits);
+    t
 }
 
 /// The redactor's budget was passed while learning (`Redactor::check`):
@@ -1010,8 +1017,11 @@ impl Redactor {
         let a = at + (raw.len() - raw.trim_start_matches(['.', '-']).len());
         buf.clear();
         buf.push_str(word);
-        if buf.bytes().any(|b| b.is_ascii_uppercase()) || !buf.is_ascii() {
+        // ASCII is lower-cased in place (no copy per word).
+        if !buf.is_ascii() {
             *buf = buf.to_lowercase();
+        } else {
+            buf.make_ascii_lowercase();
         }
         if let Some(&cat) = self.names.get(buf.as_str()) {
             out.push(Hit {
@@ -1091,8 +1101,8 @@ impl Redactor {
         {
             return None;
         }
-        let first = lower(first);
-        (self.names.get(first.as_str()) == Some(&Cat::Host)).then_some(first)
+        let first = lower_cow(first);
+        (self.names.get(first.as_ref()) == Some(&Cat::Host)).then(|| first.into_owned())
     }
 
     /// Known names among the parts of an object name (`GW1.TO.MQPR`,
@@ -1102,13 +1112,13 @@ impl Redactor {
         let mut at = a;
         for part in s.split(['.', '_', '-']) {
             if part.len() >= 2 && part.chars().any(char::is_alphabetic) {
-                let key = lower(part);
-                if let Some(&cat) = self.names.get(key.as_str()) {
+                let key = lower_cow(part);
+                if let Some(&cat) = self.names.get(key.as_ref()) {
                     out.push(Hit {
                         a: at,
                         b: at + part.len(),
                         cat,
-                        key,
+                        key: key.into_owned(),
                     });
                 } else if part.is_ascii()
                     && let Some((skip, len, cat)) = self.zos_hit(&key)
