@@ -179,7 +179,7 @@ impl Redactor {
                 category: cat.prefix(),
             })?;
         // One value counts once, as while learning (`over_budget`).
-        if self.tokens.map.len().max(self.names.len()) >= self.max_names
+        if self.tokens.len.max(self.names.len()) >= self.max_names
             || self.name_bytes + e.value.len() > MAX_BYTES
         {
             return Err(MapError::TooLarge {
@@ -197,7 +197,7 @@ impl Redactor {
         }
         // Every value's bytes count, names or not: the budget is memory.
         self.name_bytes += e.value.len();
-        self.tokens.map.insert((cat, e.value), e.token);
+        self.tokens.set(cat, e.value, e.token);
         Ok(())
     }
 
@@ -217,9 +217,8 @@ impl Redactor {
     pub fn write_map(&self, w: impl std::io::Write) -> std::io::Result<()> {
         let mut v: Vec<(usize, u32, MapEntryRef<'_>)> = self
             .tokens
-            .map
             .iter()
-            .map(|((cat, value), token)| {
+            .map(|(cat, value, token)| {
                 let n = token
                     .rsplit('-')
                     .next()

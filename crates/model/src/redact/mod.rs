@@ -85,24 +85,59 @@ pub(crate) const MAX_BYTES: usize = 128 << 20;
 mod map;
 mod memo;
 mod patterns;
+mod phrases;
 pub use map::MapError;
 pub use memo::{Memo, Remembered};
 use patterns::*;
 
-/// Tokens handed out.
+/// Tokens handed out, by category: a value is looked up by `&str`, with
+/// no key built for it (every replacement of every row is looked up).
 #[derive(Default)]
 struct Tokens {
-    map: HashMap<(Cat, String), String>,
+    map: [HashMap<String, String>; CATS],
+    /// Values in `map`, all categories.
+    len: usize,
     next: [u32; CATS],
 }
 
 impl Tokens {
-    /// The token of (`cat`, `key`), made when there is none (one look-up).
-    fn get_or_make(&mut self, cat: Cat, key: String) -> &String {
-        match self.map.entry((cat, key)) {
-            Entry::Occupied(o) => o.into_mut(),
-            Entry::Vacant(v) => v.insert(next_token(&mut self.next, cat)),
+    fn get(&self, cat: Cat, key: &str) -> Option<&String> {
+        self.map[cat.index()].get(key)
+    }
+
+    /// The token of (`cat`, `key`), made when there is none.
+    fn get_or_make(&mut self, cat: Cat, key: &str) -> &String {
+        let Tokens { map, len, next } = self;
+        let m = &mut map[cat.index()];
+        if !m.contains_key(key) {
+            *len += 1;
+            m.insert(key.to_string(), next_token(next, cat));
         }
+        &m[key]
+    }
+
+    /// A token for (`cat`, `key`) when it has none, the next one unless
+    /// `token` is given.
+    fn make(&mut self, cat: Cat, key: String, token: Option<String>) {
+        let Tokens { map, len, next } = self;
+        if let Entry::Vacant(v) = map[cat.index()].entry(key) {
+            *len += 1;
+            v.insert(token.unwrap_or_else(|| next_token(next, cat)));
+        }
+    }
+
+    /// Sets (`cat`, `key`)'s token (a saved map's entry).
+    fn set(&mut self, cat: Cat, key: String, token: String) {
+        if self.map[cat.index()].insert(key, token).is_none() {
+            self.len += 1;
+        }
+    }
+
+    /// Every (category, value, token).
+    fn iter(&self) -> impl Iterator<Item = (Cat, &String, &String)> {
+        ALL_CATS
+            .iter()
+            .flat_map(|&c| self.map[c.index()].iter().map(move |(v, t)| (c, v, t)))
     }
 }
 
@@ -110,7 +145,14 @@ impl Tokens {
 fn next_token(next: &mut [u32; CATS], cat: Cat) -> String {
     let n = &mut next[cat.index()];
     *n += 1;
-    format!("{}-{n}", cat.prefix())
+    // Without the formatting machinery: one per value learnt.
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(*n);
+    let mut t = String::with_capacity(cat.prefix().len() + 1 + digits.len());
+    t.push_str(cat.prefix());
+    t.push('-');
+    t.push_str(digits);
+    t
 }
 
 /// The redactor's budget was passed while learning (`Redactor::check`):
@@ -252,10 +294,15 @@ fn attr_cat(key: &str, objects: bool) -> Option<Cat> {
 }
 
 fn lower(s: &str) -> String {
+    lower_cow(s).into_owned()
+}
+
+/// `lower` without a copy when `s` is already lower case.
+fn lower_cow(s: &str) -> std::borrow::Cow<'_, str> {
     if s.bytes().any(|b| b.is_ascii_uppercase()) || !s.is_ascii() {
-        s.to_lowercase()
+        std::borrow::Cow::Owned(s.to_lowercase())
     } else {
-        s.to_string()
+        std::borrow::Cow::Borrowed(s)
     }
 }
 
@@ -263,8 +310,15 @@ fn lower(s: &str) -> String {
 /// address: it follows such a word directly and has the V.R.M.F shape
 /// (three one-digit parts). A dotted quad anywhere else is an address.
 fn is_mq_level(s: &str, a: usize, quad: &str) -> bool {
-    let parts: Vec<&str> = quad.split('.').collect();
-    if parts.len() != 4 || parts[..3].iter().any(|p| p.len() != 1) || parts[0] == "0" {
+    let mut parts = quad.split('.');
+    let mut n = 0;
+    for (i, p) in parts.by_ref().take(4).enumerate() {
+        if (i < 3 && p.len() != 1) || (i == 0 && p == "0") {
+            return false;
+        }
+        n += 1;
+    }
+    if n != 4 || parts.next().is_some() {
         return false;
     }
     // `VRMF(9.3.0.15)`, `Version: 9.4.0.0`, an FDC's `LVLS :- 9.3.0.15`
@@ -274,18 +328,12 @@ fn is_mq_level(s: &str, a: usize, quad: &str) -> bool {
     if gap > 40 {
         return false;
     }
-    let tail: String = head
-        .chars()
-        .rev()
-        .take(7)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect::<String>()
-        .to_ascii_lowercase();
-    ["version", "level", "vrmf", "lvls"]
-        .iter()
-        .any(|w| tail.ends_with(w))
+    // The word's last seven characters, compared without a copy.
+    let from = head.char_indices().rev().nth(6).map_or(0, |(i, _)| i);
+    let tail = &head.as_bytes()[from..];
+    ["version", "level", "vrmf", "lvls"].iter().any(|w| {
+        tail.len() >= w.len() && tail[tail.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+    })
 }
 
 /// The short name of a host's domain name (`mvs1` of `mvs1.example.com`;
@@ -391,7 +439,7 @@ impl Redactor {
     fn full(&self) -> bool {
         // A learnt name has its token: a value counts once.
         self.over.is_some()
-            || self.names.len().max(self.tokens.map.len()) >= self.max_names
+            || self.names.len().max(self.tokens.len) >= self.max_names
             || self.name_bytes >= MAX_BYTES
     }
 
@@ -421,20 +469,19 @@ impl Redactor {
             return;
         }
         if !v.chars().all(run_char) {
-            let parts: Vec<String> = v
-                .split(|c: char| !run_char(c))
-                .map(str::to_string)
-                .collect();
-            for p in parts {
-                self.add(cat, &p);
+            // The parts borrow `value`, not the redactor: none is copied.
+            for p in v.split(|c: char| !run_char(c)) {
+                self.add(cat, p);
             }
             return;
         }
-        if parse_v4(v).is_some() || v.parse::<Ipv6Addr>().is_ok() {
-            return; // found by pattern anyway
+        // An IPv4 address is found by pattern anyway; so is an IPv6 one,
+        // which has a `:` (not a run's character: never here).
+        if v.as_bytes()[0].is_ascii_digit() && parse_v4(v).is_some() {
+            return;
         }
         // Ports, numbers and one-letter values are not names.
-        if v.chars().count() < 2 || !v.chars().any(char::is_alphabetic) {
+        if v.chars().nth(1).is_none() || !v.chars().any(char::is_alphabetic) {
             return;
         }
         if cat == Cat::Host && v.contains('.') {
@@ -474,28 +521,25 @@ impl Redactor {
     /// learning order (the merged timeline, then the inputs by path), which
     /// every verb shares, and not the order in which rows are rendered.
     fn learn_name(&mut self, cat: Cat, v: &str) {
-        let key = lower(v);
-        if self.names.contains_key(&key) || self.over_budget() {
+        // Looked up before it is copied: most values met are known.
+        let key = lower_cow(v);
+        if self.names.contains_key(key.as_ref()) || self.over_budget() {
             return;
         }
+        let key = key.into_owned();
         // `mvs1.example.com` is the host `mvs1`: one token for both, also
         // when `mvs1` was met first as another kind of name (a queue
         // manager named after its host); it is filed under that kind, so
         // a saved map's token always has its category's prefix.
         let short = fqdn_short(cat, &key).and_then(|short| {
             let short_cat = *self.names.get(short)?;
-            let t = self.tokens.map.get(&(short_cat, short.to_string()))?;
+            let t = self.tokens.get(short_cat, short)?;
             Some((short_cat, t.clone()))
         });
         let cat = short.as_ref().map_or(cat, |(c, _)| *c);
         self.name_bytes += key.len();
         self.names.insert(key.clone(), cat);
-        if let Entry::Vacant(v) = self.tokens.map.entry((cat, key)) {
-            v.insert(match short {
-                Some((_, t)) => t,
-                None => next_token(&mut self.tokens.next, cat),
-            });
-        }
+        self.tokens.make(cat, key, short.map(|(_, t)| t));
     }
 
     /// Learn what an event holds: its attributes by name, its text by
@@ -582,23 +626,26 @@ impl Redactor {
         if h & (H_NAMES | H_OBJECTS | H_URL) == 0 {
             return;
         }
-        let mut found: Vec<(Cat, String)> = Vec::new();
+        // Each value is learnt as it is found (in the same order as ever):
+        // the captures borrow `s`, not the redactor.
+        let objects = self.objects;
         if h & H_URL != 0 {
             for c in URL.captures_iter(s) {
                 if !site_url(&c) {
                     continue;
                 }
                 if let Some(u) = c.get(2) {
-                    found.push((Cat::User, u.as_str().to_string()));
+                    self.add(Cat::User, u.as_str());
                 }
                 if let Some(host) = c.get(4) {
-                    found.push((Cat::Host, host.as_str().to_string()));
+                    self.add(Cat::Host, host.as_str());
                 }
             }
         }
         // Each phrase only where its head word is (`PHRASE_HINTS`).
         let names = PHRASES
             .iter()
+            .zip(phrases::PHRASE_HEADS)
             .zip(PHRASE_HINTS.into_iter().zip(PHRASE_ALL))
             .filter(|(_, (need, all))| match all {
                 true => h & need == *need,
@@ -607,8 +654,20 @@ impl Redactor {
             .map(|(p, _)| p);
         let objects = OBJECT_PHRASES
             .iter()
-            .filter(|_| self.objects && h & H_OBJECTS != 0);
-        for (re, cat) in names.chain(objects) {
+            .zip(phrases::OBJECT_HEADS)
+            .filter(|_| objects && h & H_OBJECTS != 0);
+        let ascii = s.is_ascii();
+        for ((re, cat), head) in names.chain(objects) {
+            if ascii {
+                // The same matches as the regex's, by hand (`phrases`).
+                phrases::each_match(s, head, |v| {
+                    let m = &s[v.a..v.b];
+                    if !(v.bare && BARE_STOP.contains(&m)) {
+                        self.add(*cat, m);
+                    }
+                });
+                continue;
+            }
             for c in re.captures_iter(s) {
                 // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
                 // bare word, which must not be a word of the sentence
@@ -616,14 +675,14 @@ impl Redactor {
                 if let Some(m) = c.iter().skip(1).flatten().next()
                     && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
                 {
-                    found.push((*cat, m.as_str().to_string()));
+                    self.add(*cat, m.as_str());
                 }
             }
         }
         if h & P_CONN != 0 {
             for c in CONNAME.captures_iter(s) {
                 if let Some(m) = c.get(1).or(c.get(2)) {
-                    found.push((Cat::Host, m.as_str().to_string()));
+                    self.add(Cat::Host, m.as_str());
                 }
             }
         }
@@ -636,12 +695,9 @@ impl Redactor {
                         "QMNAME" => Cat::Qmgr,
                         _ => continue,
                     };
-                    found.push((cat, m.as_str().to_string()));
+                    self.add(cat, m.as_str());
                 }
             }
-        }
-        for (cat, v) in found {
-            self.add(cat, &v);
         }
     }
 
@@ -664,35 +720,32 @@ impl Redactor {
             return;
         }
         for h in self.pattern_hits(s, h) {
-            let full = self.full();
-            if let Entry::Vacant(v) = self.tokens.map.entry((h.cat, h.key)) {
-                if full {
-                    self.over = Some(OverBudget {
-                        max_names: self.max_names,
-                        max_bytes: MAX_BYTES,
-                    });
-                } else {
-                    v.insert(next_token(&mut self.tokens.next, h.cat));
-                }
+            if self.tokens.get(h.cat, &h.key).is_some() {
+                continue;
+            }
+            if self.full() {
+                self.over = Some(self.budget());
+            } else {
+                self.tokens.make(h.cat, h.key, None);
             }
         }
     }
 
     fn assign_whole(&mut self, cat: Cat, v: &str) {
         if !v.is_empty() && !self.over_budget() {
-            self.tokens.get_or_make(cat, v.to_string());
+            self.tokens.get_or_make(cat, v);
         }
     }
 
     fn token(&self, cat: Cat, key: &str) -> String {
-        if let Some(t) = self.tokens.map.get(&(cat, key.to_string())) {
+        if let Some(t) = self.tokens.get(cat, key) {
             return t.clone();
         }
         let mut late = self.late.lock().unwrap_or_else(|p| p.into_inner());
-        if late.map.is_empty() {
+        if late.len == 0 {
             late.next = self.tokens.next;
         }
-        late.get_or_make(cat, key.to_string()).clone()
+        late.get_or_make(cat, key).clone()
     }
 
     /// Every replacement in `s`, in order, not overlapping.
@@ -862,8 +915,8 @@ impl Redactor {
             }
         }
         if has_dotted_digits(s) {
-            for m in IPV4.find_iter(s) {
-                let (a, b) = (m.start(), m.end());
+            for (a, b) in quads(s) {
+                let quad = &s[a..b];
                 let before = s[..a].chars().next_back();
                 let mut after = s[b..].chars();
                 let next = after.next();
@@ -879,10 +932,10 @@ impl Redactor {
                 if glued_before || glued_after || claimed(&hits, a, b) {
                     continue;
                 }
-                let Some(ip) = parse_v4(m.as_str()) else {
+                let Some(ip) = parse_v4(quad) else {
                     continue;
                 };
-                if is_mq_level(s, a, m.as_str()) {
+                if is_mq_level(s, a, quad) {
                     continue;
                 }
                 hits.push(Hit {
@@ -964,8 +1017,11 @@ impl Redactor {
         let a = at + (raw.len() - raw.trim_start_matches(['.', '-']).len());
         buf.clear();
         buf.push_str(word);
-        if buf.bytes().any(|b| b.is_ascii_uppercase()) || !buf.is_ascii() {
+        // ASCII is lower-cased in place (no copy per word).
+        if !buf.is_ascii() {
             *buf = buf.to_lowercase();
+        } else {
+            buf.make_ascii_lowercase();
         }
         if let Some(&cat) = self.names.get(buf.as_str()) {
             out.push(Hit {
@@ -1045,8 +1101,8 @@ impl Redactor {
         {
             return None;
         }
-        let first = lower(first);
-        (self.names.get(first.as_str()) == Some(&Cat::Host)).then_some(first)
+        let first = lower_cow(first);
+        (self.names.get(first.as_ref()) == Some(&Cat::Host)).then(|| first.into_owned())
     }
 
     /// Known names among the parts of an object name (`GW1.TO.MQPR`,
@@ -1056,13 +1112,13 @@ impl Redactor {
         let mut at = a;
         for part in s.split(['.', '_', '-']) {
             if part.len() >= 2 && part.chars().any(char::is_alphabetic) {
-                let key = lower(part);
-                if let Some(&cat) = self.names.get(key.as_str()) {
+                let key = lower_cow(part);
+                if let Some(&cat) = self.names.get(key.as_ref()) {
                     out.push(Hit {
                         a: at,
                         b: at + part.len(),
                         cat,
-                        key,
+                        key: key.into_owned(),
                     });
                 } else if part.is_ascii()
                     && let Some((skip, len, cat)) = self.zos_hit(&key)

@@ -319,3 +319,57 @@ fn v4_keys_are_display_s() {
         assert_eq!(super::v4_key(ip), ip.to_string());
     }
 }
+
+/// The quad scan finds what the regex finds (ASCII text: the scan;
+/// other text: the regex itself), a value to pass and one to reject each.
+#[test]
+fn quads_are_the_regexs_matches() {
+    let texts = [
+        "host 'a.example.com (10.0.0.1)' port 1414",
+        "1234.5.6.7",      // starts inside the run: 234.5.6.7
+        "1.2.3.4.5.6.7.8", // two quads
+        "9.3.0.15 and 10.20.30.400 and 1.2.3",
+        "a.1.2.3.4b 12.34.56.7890",
+        "1..2.3.4 ...1.2.3.4... 0001.2.3.4",
+        "no address here.",
+        "",
+        "CH.0000000 03/12/24 00:00:00",
+        "é1.2.3.4 ١.1.2.3.4", // not ASCII: the regex
+    ];
+    for t in texts {
+        let want: Vec<(usize, usize)> = IPV4.find_iter(t).map(|m| (m.start(), m.end())).collect();
+        assert_eq!(quads(t).collect::<Vec<_>>(), want, "{t}");
+    }
+    assert_eq!(quads("x 10.0.0.1 y").collect::<Vec<_>>(), [(2, 10)]);
+    assert_eq!(quads("1.2.3 v9.4").count(), 0);
+}
+
+/// The prefilters that decide whether the address patterns run.
+#[test]
+fn address_prefilters() {
+    assert!(has_dotted_digits("at 10.0.0.1"));
+    assert!(has_dotted_digits("1.2"));
+    assert!(!has_dotted_digits("CH.0000000 ends. 3."));
+    assert!(!has_dotted_digits(".5 and 5."));
+    assert!(may_hold_v6("fe80::1"));
+    assert!(may_hold_v6("1:2:3:4:5:6:7:8"));
+    assert!(!may_hold_v6("12:06:32 a:b:c"));
+    assert!(!may_hold_v6(":x:"));
+}
+
+/// A level keeps its shape only after a word that names one.
+#[test]
+fn mq_levels_are_told_from_addresses() {
+    let lvl = |s: &str| {
+        let (a, b) = quads(s).next().expect("a quad");
+        is_mq_level(s, a, &s[a..b])
+    };
+    assert!(lvl("VRMF(9.3.0.15)"));
+    assert!(lvl("Version:      9.4.0.0"));
+    assert!(lvl("LVLS :- 9.3.0.15"));
+    assert!(lvl("MQ LEVEL 9.1.0.0"));
+    assert!(!lvl("host 9.3.0.15"));
+    assert!(!lvl("Version: 10.3.0.15"));
+    assert!(!lvl("Version: 0.3.0.15"));
+    assert!(!lvl("versión 9.3.0.1"));
+}
