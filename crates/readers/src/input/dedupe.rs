@@ -72,10 +72,13 @@ pub(crate) fn read_block_from(r: &mut dyn Read, buf: &mut Vec<u8>) -> io::Result
     fill(r, &mut buf[..BLOCK])
 }
 
-/// The hash inputs are grouped by, of a first block's bytes.
+/// The hash inputs are grouped by, of a first block's bytes: keyed per
+/// run, as with public keys crafted files of one size could share a hash
+/// and make every pair of them be compared whole.
 pub(crate) fn hash_block(block: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    use std::hash::{BuildHasher, Hasher};
+    static KEYS: std::sync::OnceLock<std::hash::RandomState> = std::sync::OnceLock::new();
+    let mut h = KEYS.get_or_init(std::hash::RandomState::new).build_hasher();
     h.write(block);
     h.finish()
 }
@@ -164,6 +167,16 @@ pub(crate) fn drop_duplicates(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn block_hashes_are_keyed_by_the_run_not_public_keys() {
+        use std::hash::Hasher;
+        let b = b"AMQ9999E: Channel 'CH1' ended abnormally.";
+        assert_eq!(hash_block(b), hash_block(b));
+        let mut public = std::collections::hash_map::DefaultHasher::new();
+        public.write(b);
+        assert_ne!(hash_block(b), public.finish());
+    }
 
     #[test]
     fn identical_inputs_are_read_once_whatever_their_names() {
