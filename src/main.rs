@@ -4,6 +4,7 @@
 // examples/bench/main.rs).
 
 fn main() {
+    mqdiag::app::process_ends_after_verb();
     let code = mqdiag::app::main_with(std::env::args_os());
     std::process::exit(code);
 }

@@ -183,5 +183,6 @@ pub fn run(a: AnalyzeArgs) -> Result<i32, String> {
         mqdiag_report::write_painted(kind, &mut out, &rep, color).and_then(|_| out.finish()),
     )?;
     crate::run::reader_panic_check(&inputs)?;
+    crate::app::let_go((redactor, inputs, findings, calls, charts));
     Ok(if fail { EXIT_FINDINGS } else { EXIT_OK })
 }
