@@ -30,7 +30,14 @@ static EXTRA: &[Target] = &[
     ("trace", trace_rows),
     ("archive", archive),
     (ANALYZE, analyze),
+    ("redact", redact),
 ];
+
+/// Name learning and redaction of free text (`--redact`): lossy UTF-8, as
+/// the readers hand text on.
+fn redact(data: &[u8]) {
+    mqdiag_model::redact::fuzz_text(&String::from_utf8_lossy(data));
+}
 
 /// Every target's name: each reader's, then the others.
 pub fn targets() -> Vec<&'static str> {

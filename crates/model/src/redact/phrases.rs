@@ -324,39 +324,43 @@ fn value(b: &[u8], at: usize) -> Option<Val> {
     })
 }
 
+/// What the regex finds: (start, end, bare) of each value.
+fn by_regex(re: &regex::Regex, s: &str) -> Vec<(usize, usize, bool)> {
+    re.captures_iter(s)
+        .filter_map(|c| {
+            let m = c.iter().skip(1).flatten().next()?;
+            Some((m.start(), m.end(), c.get(5).is_some()))
+        })
+        .collect()
+}
+
+/// What the hand matcher finds, as `by_regex` says it.
+fn by_hand(head: Head, s: &str) -> Vec<(usize, usize, bool)> {
+    let mut v = Vec::new();
+    each_match(s, head, |m| v.push((m.a, m.b, m.bare)));
+    v
+}
+
+/// Checks every phrase on `s` against its regex (panics on the first
+/// that disagrees, naming it); the values found. The tests and the
+/// `redact` fuzz target ask it.
+pub(crate) fn agree(s: &str) -> usize {
+    use crate::redact::patterns::{OBJECT_PHRASES, PHRASES};
+    let all = PHRASES.iter().zip(PHRASE_HEADS);
+    let objects = OBJECT_PHRASES.iter().zip(OBJECT_HEADS);
+    let mut n = 0;
+    for ((re, _), head) in all.chain(objects) {
+        let want = by_regex(re, s);
+        assert_eq!(by_hand(head, s), want, "{head:?} in {s:?}");
+        n += want.len();
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::redact::patterns::{OBJECT_PHRASES, PHRASES};
-
-    /// What the regex finds: (start, end, bare) of each value.
-    fn by_regex(re: &regex::Regex, s: &str) -> Vec<(usize, usize, bool)> {
-        re.captures_iter(s)
-            .filter_map(|c| {
-                let m = c.iter().skip(1).flatten().next()?;
-                Some((m.start(), m.end(), c.get(5).is_some()))
-            })
-            .collect()
-    }
-
-    fn by_hand(head: Head, s: &str) -> Vec<(usize, usize, bool)> {
-        let mut v = Vec::new();
-        each_match(s, head, |m| v.push((m.a, m.b, m.bare)));
-        v
-    }
-
-    /// Checks every phrase on `s`; the values found.
-    fn agree(s: &str) -> usize {
-        let all = PHRASES.iter().zip(PHRASE_HEADS);
-        let objects = OBJECT_PHRASES.iter().zip(OBJECT_HEADS);
-        let mut n = 0;
-        for ((re, _), head) in all.chain(objects) {
-            let want = by_regex(re, s);
-            assert_eq!(by_hand(head, s), want, "{head:?} in {s:?}");
-            n += want.len();
-        }
-        n
-    }
+    use crate::redact::patterns::PHRASES;
 
     /// Phrases the messages hold, and forms that must not match.
     #[test]
