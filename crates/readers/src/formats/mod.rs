@@ -777,34 +777,42 @@ mod tests {
     /// which reader takes a file.
     #[test]
     fn no_reader_scores_above_its_sniff_ceiling() {
+        let mut files = 0;
+        for (name, p) in test_files() {
+            let input = crate::input::Input::from_path(&name, &p).unwrap();
+            let head = super::sniff_head(&input).unwrap();
+            let head = crate::encoding::decode_head(&head, crate::encoding::detect(&head));
+            for r in READERS {
+                let score = r.sniff(&name, &head);
+                assert!(
+                    score <= r.sniff_ceiling(),
+                    "{}: {} scores {score} over its ceiling {}",
+                    p.display(),
+                    r.format().as_str(),
+                    r.sniff_ceiling()
+                );
+            }
+            files += 1;
+        }
+        assert!(files > 100, "{files}");
+    }
+
+    /// Every fixture and test file: its name and path.
+    fn test_files() -> Vec<(String, std::path::PathBuf)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut dirs = vec![root.join("fixtures"), root.join("tests/data")];
-        let mut files = 0;
+        let mut files = Vec::new();
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).unwrap() {
                 let p = e.unwrap().path();
                 if p.is_dir() {
                     dirs.push(p);
-                    continue;
+                } else {
+                    files.push((p.file_name().unwrap().to_string_lossy().into_owned(), p));
                 }
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                let input = crate::input::Input::from_path(&name, &p).unwrap();
-                let head = super::sniff_head(&input).unwrap();
-                let head = crate::encoding::decode_head(&head, crate::encoding::detect(&head));
-                for r in READERS {
-                    let score = r.sniff(&name, &head);
-                    assert!(
-                        score <= r.sniff_ceiling(),
-                        "{}: {} scores {score} over its ceiling {}",
-                        p.display(),
-                        r.format().as_str(),
-                        r.sniff_ceiling()
-                    );
-                }
-                files += 1;
             }
         }
-        assert!(files > 100, "{files}");
+        files
     }
 
     /// The verdict discovery reaches from the bytes it read is `sniff`'s
@@ -814,35 +822,25 @@ mod tests {
     #[test]
     fn a_verdict_from_the_block_is_the_sniffers_own() {
         assert!(READERS.len() < usize::from(u8::MAX));
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut dirs = vec![root.join("fixtures"), root.join("tests/data")];
         let (mut whole, mut cut, mut indented) = (0, 0, 0);
         let block = crate::input::dedupe::BLOCK;
-        while let Some(d) = dirs.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    dirs.push(p);
-                    continue;
-                }
-                let name = p.file_name().unwrap().to_string_lossy().into_owned();
-                let bytes = std::fs::read(&p).unwrap();
-                let want = sniff(crate::input::Input::from_path(&name, &p).unwrap());
-                let shown = &bytes[..bytes.len().min(block)];
-                let Some(v) = verdict_of_block(&name, shown, bytes.len() < block) else {
-                    assert!(bytes.len() >= block, "{}", p.display());
-                    continue;
-                };
-                if bytes.len() < block {
-                    whole += 1;
-                } else {
-                    cut += 1;
-                }
-                indented += usize::from(v.indent.is_some());
-                let got = sniffed_as(crate::input::Input::from_path(&name, &p).unwrap(), v);
-                assert_eq!(got.slot, want.slot, "{}", p.display());
-                assert_eq!(got.indent, want.indent, "{}", p.display());
+        for (name, p) in test_files() {
+            let bytes = std::fs::read(&p).unwrap();
+            let want = sniff(crate::input::Input::from_path(&name, &p).unwrap());
+            let shown = &bytes[..bytes.len().min(block)];
+            let Some(v) = verdict_of_block(&name, shown, bytes.len() < block) else {
+                assert!(bytes.len() >= block, "{}", p.display());
+                continue;
+            };
+            if bytes.len() < block {
+                whole += 1;
+            } else {
+                cut += 1;
             }
+            indented += usize::from(v.indent.is_some());
+            let got = sniffed_as(crate::input::Input::from_path(&name, &p).unwrap(), v);
+            assert_eq!(got.slot, want.slot, "{}", p.display());
+            assert_eq!(got.indent, want.indent, "{}", p.display());
         }
         assert!(
             whole > 100 && cut > 0 && indented > 0,
