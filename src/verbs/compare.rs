@@ -338,23 +338,40 @@ fn messages(good: &Side, bad: &Side) -> Vec<MessageChange> {
     v
 }
 
+/// Whether two findings with one fingerprint are the same finding: of
+/// one rule, with the same value of each part its fingerprint is made
+/// of. A fingerprint is a 64-bit hash that is the same in every run (so
+/// reports can be compared), so an input can be made to give a finding
+/// another's fingerprint; its parts tell them apart.
+fn same_finding(a: &Finding, b: &Finding) -> bool {
+    let parts = mqdiag_analysis::passes::rule(&a.rule).map_or(&[][..], |r| r.fingerprint);
+    a.rule == b.rule && parts.iter().all(|p| p.value(a) == p.value(b))
+}
+
+/// The finding of `m` (by fingerprint) that is `f`'s.
+fn matched<'a>(m: &HashMap<&str, &'a Finding>, f: &Finding) -> Option<&'a Finding> {
+    m.get(f.fingerprint.as_str())
+        .copied()
+        .filter(|o| same_finding(o, f))
+}
+
 fn findings(good: &[Finding], bad: &[Finding]) -> FindingChanges {
     let g: HashMap<&str, &Finding> = good.iter().map(|f| (f.fingerprint.as_str(), f)).collect();
     let b: HashMap<&str, &Finding> = bad.iter().map(|f| (f.fingerprint.as_str(), f)).collect();
     let new = bad
         .iter()
-        .filter(|f| !g.contains_key(f.fingerprint.as_str()))
+        .filter(|f| matched(&g, f).is_none())
         .cloned()
         .collect();
     let gone = good
         .iter()
-        .filter(|f| !b.contains_key(f.fingerprint.as_str()))
+        .filter(|f| matched(&b, f).is_none())
         .cloned()
         .collect();
     let changed = bad
         .iter()
         .filter_map(|f| {
-            let o = g.get(f.fingerprint.as_str())?;
+            let o = matched(&g, f)?;
             (o.count != f.count || o.severity != f.severity).then(|| Changed {
                 fingerprint: f.fingerprint.clone(),
                 rule: f.rule.clone(),
@@ -458,5 +475,28 @@ mod tests {
         // Only a whole path element.
         assert_eq!(relative("goodness/x.LOG", "good"), "goodness/x.LOG");
         assert_eq!(relative("other/x.LOG", "good"), "other/x.LOG");
+    }
+
+    #[test]
+    fn one_fingerprint_of_two_findings_is_no_match() {
+        use mqdiag_model::problem::Severity;
+        let finding = |channel: &str, count| {
+            let mut f = Finding::new("channel-error", Severity::Warning, "Channel ended");
+            f.subject.channel = Some(channel.to_string());
+            f.count = count;
+            f.seal(mqdiag_analysis::passes::rule(&f.rule).unwrap().fingerprint);
+            f
+        };
+        let (a, a2) = (finding("TO.QM2", 3), finding("TO.QM2", 5));
+        // The same finding in both captures: changed (its count rose).
+        let c = findings(std::slice::from_ref(&a), std::slice::from_ref(&a2));
+        assert!(c.new.is_empty() && c.gone.is_empty());
+        assert_eq!(c.changed.len(), 1);
+        // Another channel's finding carrying the first one's fingerprint
+        // (as a crafted input could make it): one gone, one new.
+        let mut forged = finding("PAYROLL", 3);
+        forged.fingerprint = a.fingerprint.clone();
+        let c = findings(std::slice::from_ref(&a), std::slice::from_ref(&forged));
+        assert_eq!((c.new.len(), c.gone.len(), c.changed.len()), (1, 1, 0));
     }
 }
