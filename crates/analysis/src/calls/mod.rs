@@ -33,6 +33,7 @@ mod keys;
 mod outcome;
 mod sketch;
 
+use crate::passes::name_memo::NameMemo;
 use keys::*;
 use mqdiag_model::event::{Event, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
@@ -414,6 +415,8 @@ pub(crate) struct Calls {
     /// and pid): one file can hold several applications, and the file's
     /// facts name only the first.
     programs: HashMap<(Arc<str>, u32), Arc<str>>,
+    /// The verb of each traced function name, remembered.
+    verb_memo: NameMemo<Option<&'static str>>,
 }
 
 impl Calls {
@@ -471,7 +474,7 @@ impl Calls {
         let Some(function) = e.function.as_ref() else {
             return;
         };
-        let Some(verb) = verb_of(function) else {
+        let Some(verb) = self.verb_memo.get(function, verb_of) else {
             return;
         };
         if self.threads.len() > mqdiag_model::budget::MAX_THREADS {

@@ -10,6 +10,7 @@
 
 mod builder;
 mod message_pass;
+pub(crate) mod name_memo;
 mod parts_index;
 mod pass;
 mod patterns;

@@ -3,6 +3,7 @@
 //! thread succeeded again. Seed 002: waits of ~200 ms are the receiver's
 //! delayed-ACK timer.
 
+use crate::passes::name_memo::NameMemo;
 use mqdiag_model::findings::Part;
 use crate::passes::builder::FindingBuilder;
 use crate::passes::patterns::{self, Os, RcCode};
@@ -126,6 +127,9 @@ pub(crate) struct TcpSendStall {
     platforms: HashMap<Arc<str>, Os>,
     open: HashMap<ThreadKey, Open>,
     groups: HashMap<GroupKey, Group>,
+    /// The family of each traced function name, remembered (asked of
+    /// every exit).
+    families: NameMemo<Option<Family>>,
 }
 
 impl TcpSendStall {
@@ -141,6 +145,7 @@ impl TcpSendStall {
             platforms: HashMap::new(),
             open: HashMap::new(),
             groups: HashMap::new(),
+            families: NameMemo::default(),
         }
     }
 
@@ -222,10 +227,10 @@ impl Pass for TcpSendStall {
             Kind::Exit | Kind::ErrorExit => {}
             _ => return,
         }
-        let Some(f) = e.function.as_deref() else {
+        let Some(f) = &e.function else {
             return;
         };
-        let Some(fam) = functions::family(f) else {
+        let Some(fam) = self.families.get(f, functions::family) else {
             return;
         };
         let Some(key) = thread_key(e) else {

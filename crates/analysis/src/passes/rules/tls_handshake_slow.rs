@@ -2,6 +2,7 @@
 //! (seed 004: 18 s inside `gsk_environment_init`), and the longest TLS
 //! request of a z/OS channel initiator's SSL tasks (SMF QCTSSL).
 
+use crate::passes::name_memo::NameMemo;
 use mqdiag_model::findings::Part;
 use crate::passes::builder::{FindingBuilder, counted_title};
 use crate::passes::patterns;
@@ -97,6 +98,9 @@ pub(crate) struct TlsHandshakeSlow {
     error_us: u64,
     pending: HashMap<(ThreadKey, String), (Ts, Evidence)>,
     groups: BTreeMap<GroupKey, Group>,
+    /// The family of each traced function name, remembered (asked of
+    /// every exit).
+    families: NameMemo<Option<Family>>,
 }
 
 impl TlsHandshakeSlow {
@@ -108,6 +112,7 @@ impl TlsHandshakeSlow {
             error_us: us("error_ms"),
             pending: HashMap::new(),
             groups: BTreeMap::new(),
+            families: NameMemo::default(),
         }
     }
 
@@ -173,10 +178,10 @@ impl Pass for TlsHandshakeSlow {
                 }
             }
             Kind::Exit | Kind::ErrorExit => {
-                let (Some(func), Some(us)) = (e.function.as_deref(), e.elapsed_us) else {
+                let (Some(func), Some(us)) = (&e.function, e.elapsed_us) else {
                     return;
                 };
-                if functions::family(func) != Some(Family::Gskit) {
+                if self.families.get(func, functions::family) != Some(Family::Gskit) {
                     return;
                 }
                 let start = e.ts - chrono::Duration::microseconds(us as i64);

@@ -335,6 +335,8 @@ pub(crate) struct AccessRefused {
     dirs: HashMap<String, u32>,
     last_path: Option<(Arc<str>, (u32, u32))>,
     events: Vec<EventRefusal>,
+    /// The verb of each traced function name, remembered.
+    verb_memo: crate::passes::name_memo::NameMemo<Option<&'static str>>,
 }
 
 impl AccessRefused {
@@ -355,6 +357,7 @@ impl AccessRefused {
             dirs: HashMap::new(),
             last_path: None,
             events: Vec::new(),
+            verb_memo: Default::default(),
         }
     }
 
@@ -559,7 +562,10 @@ impl AccessRefused {
         };
         // Most trace lines concern no MQI call: decided before any key is
         // built.
-        let function_verb = e.function.as_deref().and_then(crate::calls::verb_of);
+        let function_verb = match &e.function {
+            Some(f) => self.verb_memo.get(f, crate::calls::verb_of),
+            None => None,
+        };
         let names_channel = e.kind == Kind::Text && CHLNAME.find(e.text.as_bytes()).is_some();
         match e.kind {
             // Without `Reason` a text line states no outcome.
