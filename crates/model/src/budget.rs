@@ -30,7 +30,16 @@ where
     K: Ord + Clone + Hash + Eq,
     S: BuildHasher,
 {
-    trim_oldest(map, MAX_THREADS, seen, |_, _| {});
+    if map.len() <= MAX_THREADS {
+        return;
+    }
+    let drop = map.len() - MAX_THREADS + MAX_THREADS / 4;
+    let mut order: Vec<(u64, K)> = map.iter().map(|(k, v)| (seen(v), k.clone())).collect();
+    order.select_nth_unstable(drop - 1);
+    // Which are forgotten is all that matters: not sorted.
+    for (_, k) in &order[..drop] {
+        map.remove(k);
+    }
 }
 
 /// When `map` holds more than `cap` entries, remove the quarter seen
@@ -81,5 +90,25 @@ mod tests {
         let before = m.len();
         trim_oldest(&mut m, 8, |v| *v, |_, _| panic!("under the cap"));
         assert_eq!(m.len(), before);
+    }
+
+    #[test]
+    fn forgetting_drops_what_trimming_drops() {
+        // Clocks with ties (by key then) and a scrambled insertion order.
+        let n = MAX_THREADS as u64 + 1;
+        let entries: Vec<(u64, u64)> = (0..n).map(|k| ((k * 7919) % n, (k * 31) % 1000)).collect();
+        let mut a: HashMap<u64, u64> = entries.iter().copied().collect();
+        let mut b = a.clone();
+        forget_oldest_threads(&mut a, |v| *v);
+        trim_oldest(&mut b, MAX_THREADS, |v| *v, |_, _| {});
+        assert_eq!(a.len(), MAX_THREADS - MAX_THREADS / 4);
+        let mut ka: Vec<_> = a.keys().copied().collect();
+        let mut kb: Vec<_> = b.keys().copied().collect();
+        ka.sort_unstable();
+        kb.sort_unstable();
+        assert_eq!(ka, kb);
+        let before = a.len();
+        forget_oldest_threads(&mut a, |_| panic!("under the cap"));
+        assert_eq!(a.len(), before);
     }
 }
