@@ -484,7 +484,7 @@ fn a_source_whose_events_were_all_taken_holds_none_of_them() {
                 ev("b", "2016-05-15T12:00:02+00:00", 2),
             ],
         );
-        let mut m = Merge::start(vec![reordered(a, 2), reordered(b, 2)], jobs);
+        let mut m = Merge::start(vec![reordered(a, 2, None), reordered(b, 2, None)], jobs);
         // a's one event, then b's first: a is done.
         for _ in 0..2 {
             let i = m.top().expect("an event");
