@@ -222,15 +222,22 @@ fn add_value<F: FnMut(Cat, &str)>(cat: Cat, value: &str, name: &mut F) {
     if v.is_empty() {
         return;
     }
+    // ASCII (most values) is tested byte by byte: `run_char` and
+    // `char::is_alphabetic` agree with these on it.
+    let ascii = v.is_ascii();
+    let all_run = match ascii {
+        true => v.bytes().all(run_byte),
+        false => v.chars().all(run_char),
+    };
     if cat == Cat::Secret || cat == Cat::Dn || cat == Cat::Addr {
         // Replaced where their patterns are found; the value itself is
         // also learnt as a whole name so it goes wherever else it shows.
-        if v.chars().all(run_char) {
+        if all_run {
             name(cat, v);
         }
         return;
     }
-    if !v.chars().all(run_char) {
+    if !all_run {
         for p in v.split(|c: char| !run_char(c)) {
             add_value(cat, p, name);
         }
@@ -242,7 +249,11 @@ fn add_value<F: FnMut(Cat, &str)>(cat: Cat, value: &str, name: &mut F) {
         return;
     }
     // Ports, numbers and one-letter values are not names.
-    if v.chars().nth(1).is_none() || !v.chars().any(char::is_alphabetic) {
+    let letter = match ascii {
+        true => v.len() > 1 && v.bytes().any(|b| b.is_ascii_alphabetic()),
+        false => v.chars().nth(1).is_some() && v.chars().any(char::is_alphabetic),
+    };
+    if !letter {
         return;
     }
     if cat == Cat::Host && v.contains('.') {

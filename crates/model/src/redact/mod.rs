@@ -85,18 +85,20 @@ pub(crate) const MAX_BYTES: usize = 128 << 20;
 mod learn;
 mod map;
 mod memo;
+mod namehash;
 mod patterns;
 mod phrases;
 pub use learn::{Learnt, Preparer};
 pub use map::MapError;
 pub use memo::{Memo, Remembered};
+use namehash::NameMap;
 use patterns::*;
 
 /// Tokens handed out, by category: a value is looked up by `&str`, with
 /// no key built for it (every replacement of every row is looked up).
 #[derive(Default)]
 struct Tokens {
-    map: [HashMap<String, String>; CATS],
+    map: [NameMap<String>; CATS],
     /// Values in `map`, all categories.
     len: usize,
     next: [u32; CATS],
@@ -182,7 +184,7 @@ impl std::error::Error for OverBudget {}
 #[derive(Default)]
 pub struct Redactor {
     /// Learnt names, lower-cased, with their category.
-    names: HashMap<String, Cat>,
+    names: NameMap<Cat>,
     name_bytes: usize,
     /// Tokens handed out while learning.
     tokens: Tokens,
@@ -221,6 +223,11 @@ struct Hit {
 /// manager, channel and queue names) are made of these.
 fn run_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '#' | '%')
+}
+
+/// `run_char` of an ASCII byte.
+fn run_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'$' | b'#' | b'%')
 }
 
 /// Whether a dotted name ends like a file's (`SYSA.yyddd.txt` is a file
@@ -363,14 +370,31 @@ fn unmangle(dir: &str) -> String {
     dir.replace('!', ".").replace('&', "/")
 }
 
+/// Four `.`-separated octets, each as `u8`'s `parse` reads one (an
+/// optional `+`, digits, leading zeros allowed, at most 255), by hand: it
+/// is asked of every dotted quad and host value learnt.
 fn parse_v4(s: &str) -> Option<Ipv4Addr> {
     let mut o = [0u8; 4];
     let mut n = 0;
-    for p in s.split('.') {
+    for p in s.as_bytes().split(|&b| b == b'.') {
         if n == 4 {
             return None;
         }
-        o[n] = p.parse::<u8>().ok()?;
+        let digits = p.strip_prefix(b"+").unwrap_or(p);
+        if digits.is_empty() {
+            return None;
+        }
+        let mut v: u32 = 0;
+        for &d in digits {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + u32::from(d - b'0');
+            if v > 255 {
+                return None;
+            }
+        }
+        o[n] = v as u8;
         n += 1;
     }
     (n == 4).then(|| Ipv4Addr::from(o))
