@@ -596,7 +596,8 @@ fn names_prepared_where_files_are_read_are_learnt_as_observed() {
     assert!(want.contains("app16.example.com"), "{want}");
     // Every batch prepared, none, and every other one: a preparer skips
     // what its own file showed before, which the merge learnt before.
-    for prepared in [|_| true, |_| false, |k: usize| k % 2 == 0] as [fn(usize) -> bool; 3] {
+    for prepared in [|_| true, |_| false, |k: usize| k.is_multiple_of(2)] as [fn(usize) -> bool; 3]
+    {
         let evs = prepared_in(prepared);
         assert_eq!(learn_all(evs.iter()), want);
     }
