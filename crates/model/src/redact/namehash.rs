@@ -105,10 +105,20 @@ impl Hasher for NameHasher {
             self.word(h.finish());
             return;
         }
-        for c in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
-            self.word(u64::from_le_bytes(w));
+        // Whole words loaded as such, the rest byte by byte (no copy).
+        let mut words = bytes.chunks_exact(8);
+        for c in words.by_ref() {
+            self.word(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let w = rest
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &b)| w | u64::from(b) << (8 * i));
+            self.word(w);
         }
     }
     fn write_u8(&mut self, v: u8) {
