@@ -5,8 +5,9 @@
 //!
 //! As `crate::runhash`: each 64-bit word a key writes is multiplied by
 //! its own random 128-bit multiplier drawn once per run, the products and
-//! a random offset are summed modulo 2^128 and the high 64 bits are the
-//! hash (vector multiply-shift, 2-independent). A string of up to
+//! a random offset are summed modulo 2^128 and the high 64 bits, mixed
+//! by a fixed bijection, are the hash (vector multiply-shift,
+//! 2-independent). A string of up to
 //! `SHORT` bytes writes its length and its bytes as words (zero-padded);
 //! a longer one its length and its keyed SipHash. Two distinct strings
 //! thus write distinct words (or collide in SipHash), whatever an input
@@ -94,7 +95,14 @@ impl Hasher for NameHasher {
         if let Some(t) = &self.tail {
             sum = sum.wrapping_add(self.k.mul[WORDS].wrapping_mul(u128::from(t.finish())));
         }
-        (sum >> 64) as u64
+        // The high half, mixed by a bijection (collisions are those of
+        // the high half): in it, keys that differ in a few bytes (names
+        // numbered in sequence) could share their top seven bits, the tag
+        // hashbrown compares first, far more often than chance.
+        let mut h = (sum >> 64) as u64;
+        h ^= h >> 32;
+        h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
     }
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
