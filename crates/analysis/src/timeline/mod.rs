@@ -708,9 +708,11 @@ impl<P: Producer> Pool<P> {
                         // Every batch owed, in order. A request made after
                         // the count fell to zero queues the source again.
                         while slot.is_some() {
-                            // A batch of this source waiting: the merge
-                            // is behind the workers.
-                            let busy = queued[i].load(Ordering::Acquire) > 0;
+                            // Batches of this source waiting beside the
+                            // one just sent (the merge may not have taken
+                            // it yet, even when it waits for it): the
+                            // merge is behind the workers.
+                            let busy = queued[i].load(Ordering::Acquire) > 1;
                             let msg = fill_next(&mut slot, &spare, (batch, batch_bytes), busy);
                             // Sent while the slot is locked: batches of one
                             // source arrive in the order they were read.
