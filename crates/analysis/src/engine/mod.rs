@@ -28,7 +28,7 @@ use chrono::FixedOffset;
 use mqdiag_model::event::{Event, Ts};
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::findings::Finding;
-use mqdiag_model::redact::{OverBudget, Redactor};
+use mqdiag_model::redact::{Learnt, OverBudget, Preparer, Redactor};
 use mqdiag_model::timewindow::WindowError;
 use mqdiag_readers::open::{OpenError, Opened, Request};
 use mqdiag_readers::source::{ReadOptions, Source};
@@ -202,6 +202,11 @@ pub trait Watch {
     /// Every event read, in the window or not, before it is fed
     /// (`analyze_learning` learns `--redact`'s names from all of them).
     fn every(&mut self, _e: &Event) {}
+    /// `every`, with what a `Preparer` found in the event for learning,
+    /// when the merge was asked for it (`each_event_learning`).
+    fn every_learnt(&mut self, e: &Event, _l: &Learnt) {
+        self.every(e)
+    }
     /// Whether `every` does anything: asked once per run, so a run that
     /// learns nothing makes no call per event for it.
     fn wants_every(&self) -> bool {
@@ -364,10 +369,13 @@ fn run(
     // Records without a time go to the passes that keep them apart only.
     let undated_ok: Vec<bool> = passes.iter().map(|p| p.reads_undated()).collect();
     let hook_routes = Kinds::routes(hooks.iter().map(|h| h.kinds()));
-    let (mut inputs, window) = each_event(
+    // Learning's costly part runs where each source is read.
+    let prep = learner.as_ref().map(|r| r.preparer());
+    let (mut inputs, window) = each_event_learning(
         sources,
         opts.read.jobs.max(1),
         &opts.window,
+        prep,
         &mut Feed {
             watch,
             each: |e: &Event, undated: bool| {
@@ -492,6 +500,23 @@ struct Feed<'a, F: FnMut(&Event, bool)> {
     learn: Option<Learner<'a>>,
 }
 
+impl<'a, F: FnMut(&Event, bool)> Feed<'a, F> {
+    /// The learner, while `e` is one a learning pass would see too.
+    fn learner(&mut self, e: &Event) -> Option<&mut Learner<'a>> {
+        if self
+            .learn
+            .as_ref()
+            .is_some_and(|l| l.selective && interest_applies(e.origin.format))
+        {
+            if let Some(l) = self.learn.take() {
+                *l.inexact = true;
+            }
+            return None;
+        }
+        self.learn.as_mut()
+    }
+}
+
 impl<F: FnMut(&Event, bool)> Watch for Feed<'_, F> {
     fn window(&mut self, w: &TimeWindow) {
         self.watch.window(w);
@@ -501,13 +526,14 @@ impl<F: FnMut(&Event, bool)> Watch for Feed<'_, F> {
     }
     fn every(&mut self, e: &Event) {
         self.watch.every(e);
-        if let Some(l) = &mut self.learn {
-            if l.selective && interest_applies(e.origin.format) {
-                *l.inexact = true;
-                self.learn = None;
-                return;
-            }
+        if let Some(l) = self.learner(e) {
             l.r.observe(e);
+        }
+    }
+    fn every_learnt(&mut self, e: &Event, learnt: &Learnt) {
+        self.watch.every(e);
+        if let Some(l) = self.learner(e) {
+            l.r.learn(e, learnt);
         }
     }
     fn event(&mut self, e: &Event) {
@@ -538,15 +564,31 @@ pub fn each_event(
     window: &WindowSpec,
     watch: &mut dyn Watch,
 ) -> Result<(Vec<FileInfo>, TimeWindow), Error> {
-    let mut merged = Merged::with_jobs(sources, jobs);
+    each_event_learning(sources, jobs, window, None, watch)
+}
+
+/// `each_event`, with `watch.every_learnt` told what a copy of `prep`
+/// found in each event for learning, on the thread that read its source
+/// (`Merged::learning`).
+fn each_event_learning(
+    sources: Vec<Box<dyn Source>>,
+    jobs: usize,
+    window: &WindowSpec,
+    prep: Option<Preparer>,
+    watch: &mut dyn Watch,
+) -> Result<(Vec<FileInfo>, TimeWindow), Error> {
+    let mut merged = Merged::learning(sources, jobs, prep);
     let spec = window;
     let window = window.resolve(merged.reference_ts().as_ref())?;
     watch.window(&window);
     let mut in_window = 0u64;
     let every = watch.wants_every();
-    while let Some(e) = merged.next_ref() {
+    while let Some((e, learnt)) = merged.next_learnt() {
         if every {
-            watch.every(e);
+            match learnt {
+                Some(l) => watch.every_learnt(e, l),
+                None => watch.every(e),
+            }
         }
         if window.contains(&e.ts) {
             in_window += 1;
@@ -566,13 +608,33 @@ pub fn each_event(
 /// Fails when the names pass the redactor's budget.
 pub fn learn_names(opened: Opened, jobs: usize, r: &mut Redactor) -> Result<(), Error> {
     let (sources, discovery_rows) = opened;
-    let (mut inputs, _) = each_event(sources, jobs, &WindowSpec::default(), &mut |e: &Event| {
-        r.observe(e)
-    })?;
+    let prep = Some(r.preparer());
+    let (mut inputs, _) = each_event_learning(
+        sources,
+        jobs,
+        &WindowSpec::default(),
+        prep,
+        &mut LearnAll(&mut *r),
+    )?;
     inputs.extend(discovery_rows);
     inputs.sort_by(|x, y| x.path.cmp(&y.path));
     learn_inputs(r, &inputs);
     r.check().map_err(Error::Redaction)
+}
+
+/// `learn_names`'s watch: every event is learnt.
+struct LearnAll<'a>(&'a mut Redactor);
+
+impl Watch for LearnAll<'_> {
+    fn wants_every(&self) -> bool {
+        true
+    }
+    fn every(&mut self, e: &Event) {
+        self.0.observe(e)
+    }
+    fn every_learnt(&mut self, e: &Event, l: &Learnt) {
+        self.0.learn(e, l)
+    }
 }
 
 /// What the inputs' facts name (by path, after every event): the last

@@ -2,9 +2,10 @@
 //! source (trace threads interleave a few milliseconds out of order), then a
 //! k-way merge. Memory is bounded by the number of sources, never their size.
 
-use mqdiag_model::event::{Event, Ts};
+use mqdiag_model::event::Event;
 use mqdiag_model::fileinfo::FileInfo;
 use mqdiag_model::problem::{ProblemCode, Severity};
+use mqdiag_model::redact::{Learnt, Preparer};
 use mqdiag_readers::source::Source;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -12,6 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
+
+mod window;
+pub use window::{TimeWindow, note_undated_left_out};
 
 /// How far back in time a source may step and still be put in order.
 pub(crate) const REORDER_WINDOW_NANOS: i64 = 1_000_000_000;
@@ -260,6 +264,9 @@ pub(crate) struct Reordered {
     first_late_line: Option<(String, u64)>,
     infos: Vec<FileInfo>,
     out_of_range: OutOfRange,
+    /// With `--redact` learning: what each event holds for it is found
+    /// here, where the source is read (`Merged::learning`).
+    prep: Option<Preparer>,
 }
 
 impl Reordered {
@@ -277,6 +284,7 @@ impl Reordered {
             first_late_line: None,
             infos: Vec::new(),
             out_of_range: OutOfRange::default(),
+            prep: None,
         }
     }
 
@@ -339,9 +347,11 @@ pub(crate) fn source_caps(n: usize) -> (usize, usize) {
     )
 }
 
-fn reordered(src: Box<dyn Source>, n: usize) -> Reordered {
+fn reordered(src: Box<dyn Source>, n: usize, prep: Option<&Preparer>) -> Reordered {
     let (cap, cap_bytes) = source_caps(n);
-    Reordered::with_caps(src, cap, cap_bytes)
+    let mut r = Reordered::with_caps(src, cap, cap_bytes);
+    r.prep = prep.cloned();
+    r
 }
 
 /// Items a worker hands to the merge in one go.
@@ -362,11 +372,20 @@ pub(crate) trait Batch: Send + Default + 'static {
 pub(crate) struct EventBatch {
     events: Vec<Event>,
     pos: usize,
+    /// With `--redact` learning, what each event holds for it (the
+    /// event's index) when `prepared`; kept with their buffers for reuse.
+    learnt: Vec<Learnt>,
+    prepared: bool,
 }
 
 impl EventBatch {
     fn front(&self) -> Option<&Event> {
         self.events.get(self.pos)
+    }
+
+    /// What the front event holds for learning, when it was prepared.
+    fn front_learnt(&self) -> Option<&Learnt> {
+        self.learnt.get(self.pos).filter(|_| self.prepared)
     }
 }
 
@@ -380,6 +399,7 @@ impl Batch for EventBatch {
             e.recycle();
         }
         self.pos = 0;
+        self.prepared = false;
     }
 }
 
@@ -389,21 +409,54 @@ pub(crate) trait Producer: Send + 'static {
     /// Append to `b` up to `n` items or about `bytes` bytes; nothing
     /// appended means the source is done.
     fn fill(&mut self, b: &mut Self::Batch, n: usize, bytes: usize);
+    /// `fill` on a worker thread, told whether the merge has batches of
+    /// this source waiting: it is then the slower side, and the worker
+    /// takes on work of the merge's (`Reordered` prepares its events for
+    /// `--redact`'s learning). Either way the merge's output is the same.
+    fn fill_busy(&mut self, b: &mut Self::Batch, n: usize, bytes: usize, _merge_busy: bool) {
+        self.fill(b, n, bytes)
+    }
     fn finish(self) -> Vec<FileInfo>;
 }
 
 impl Producer for Reordered {
     type Batch = EventBatch;
     fn fill(&mut self, b: &mut EventBatch, n: usize, bytes: usize) {
+        self.fill_busy(b, n, bytes, false)
+    }
+    fn fill_busy(&mut self, b: &mut EventBatch, n: usize, bytes: usize, merge_busy: bool) {
         let mut got = 0;
+        // A batch is prepared whole or not at all: the merge thread
+        // learns the events of one that is not from the events themselves
+        // (`Redactor::observe`), which is how the work is shared when
+        // the merge thread waits for this one.
+        b.prepared = merge_busy && self.prep.is_some() && b.events.is_empty();
         while b.events.len() - b.pos < n && got < bytes {
             let Some(e) = self.next_event() else { break };
             got += e.approx_bytes();
+            if b.prepared
+                && let Some(p) = &mut self.prep
+            {
+                // In the order the merge takes this source's events, so
+                // what the preparer skips as met before was learnt before.
+                let i = b.events.len();
+                if b.learnt.len() <= i {
+                    b.learnt.resize_with(i + 1, Learnt::default);
+                }
+                p.prepare(&e, &mut b.learnt[i]);
+                got += b.learnt[i].approx_bytes();
+            }
             b.events.push(e);
         }
         if self.src.is_none() {
             // The source's last batch waits for its turn at the merge.
             b.events.shrink_to_fit();
+            b.learnt.truncate(b.events.len());
+            b.learnt.shrink_to_fit();
+            // What the preparer remembers of the source goes with it.
+            if let Some(p) = &mut self.prep {
+                *p = p.emptied();
+            }
         }
     }
     fn finish(self) -> Vec<FileInfo> {
@@ -515,6 +568,7 @@ fn fill_next<P: Producer>(
     slot: &mut Option<P>,
     spare: &Mutex<Vec<P::Batch>>,
     (n, bytes): (usize, usize),
+    merge_busy: bool,
 ) -> Msg<P::Batch> {
     let mut v = spare
         .lock()
@@ -524,7 +578,7 @@ fn fill_next<P: Producer>(
     // Emptied by the thread that fills it: see `EventBatch`.
     v.reset();
     if let Some(src) = slot.as_mut() {
-        src.fill(&mut v, n, bytes);
+        src.fill_busy(&mut v, n, bytes, merge_busy);
     }
     if v.front_key().is_none() {
         Msg::Done(slot.take().map(P::finish).unwrap_or_default())
@@ -578,7 +632,7 @@ impl<P: Producer> Pool<P> {
         let mut slot = self.sources[i].try_lock().ok()?;
         Some(match rx.try_recv() {
             Ok(m) => self.taken(i, m),
-            Err(_) => extra(fill_next(&mut slot, &self.spare, self.caps)),
+            Err(_) => extra(fill_next(&mut slot, &self.spare, self.caps, false)),
         })
     }
 
@@ -607,7 +661,7 @@ impl<P: Producer> Pool<P> {
             if slot.is_none() || self.queued[j].load(Ordering::Acquire) > 0 {
                 continue;
             }
-            let msg = extra(fill_next(&mut slot, &self.spare, self.caps));
+            let msg = extra(fill_next(&mut slot, &self.spare, self.caps, false));
             self.queued[j].fetch_add(1, Ordering::AcqRel);
             if let Some(tx) = self.txs[j].get() {
                 let _ = tx.send(msg);
@@ -654,7 +708,12 @@ impl<P: Producer> Pool<P> {
                         // Every batch owed, in order. A request made after
                         // the count fell to zero queues the source again.
                         while slot.is_some() {
-                            let msg = fill_next(&mut slot, &spare, (batch, batch_bytes));
+                            // Batches of this source waiting beside the
+                            // one just sent (the merge may not have taken
+                            // it yet, even when it waits for it): the
+                            // merge is behind the workers.
+                            let busy = queued[i].load(Ordering::Acquire) > 1;
+                            let msg = fill_next(&mut slot, &spare, (batch, batch_bytes), busy);
                             // Sent while the slot is locked: batches of one
                             // source arrive in the order they were read.
                             queued[i].fetch_add(1, Ordering::AcqRel);
@@ -719,7 +778,7 @@ impl<P: Producer> Pool<P> {
     /// so no worker holds it.
     fn fill_here(&self, i: usize) -> Option<Msg<P::Batch>> {
         let mut slot = self.sources[i].lock().ok()?;
-        Some(extra(fill_next(&mut slot, &self.spare, self.caps)))
+        Some(extra(fill_next(&mut slot, &self.spare, self.caps, false)))
     }
 
     /// Stop the workers; what they had not finished is finished here.
@@ -958,12 +1017,32 @@ impl Merged {
     /// Merge with `jobs` worker threads parsing the sources (1: none, all
     /// on this thread). The output is the same for any `jobs`.
     pub fn with_jobs(sources: Vec<Box<dyn Source>>, jobs: usize) -> Self {
+        Self::learning(sources, jobs, None)
+    }
+
+    /// `with_jobs`, with what each event holds for `--redact`'s learning
+    /// found by a copy of `prep` per source, on the thread that reads it
+    /// (`next_learnt`); the redactor learns it in the merged order.
+    pub fn learning(sources: Vec<Box<dyn Source>>, jobs: usize, prep: Option<Preparer>) -> Self {
         let n = sources.len();
-        let producers = sources.into_iter().map(|s| reordered(s, n)).collect();
+        let producers = sources
+            .into_iter()
+            .map(|s| reordered(s, n, prep.as_ref()))
+            .collect();
         Merged {
             merge: Merge::start(producers, jobs),
             taken: false,
         }
+    }
+
+    /// `next_ref`, with what the event holds for learning when the merge
+    /// is `learning`.
+    pub fn next_learnt(&mut self) -> Option<(&Event, Option<&Learnt>)> {
+        self.move_on();
+        let i = self.merge.top()?;
+        self.taken = true;
+        let b = self.merge.batch_ref(i);
+        Some((b.front()?, b.front_learnt()))
     }
 
     /// The next event in time order, lent: it stays in its batch, to be
@@ -1016,121 +1095,6 @@ impl Merged {
     /// Per-file facts, once the stream is drained (or given up).
     pub fn finish(self) -> Vec<FileInfo> {
         self.merge.finish()
-    }
-}
-
-/// Inclusive time bounds. A bound written without an offset (`11:42`,
-/// `2012-05-04 11:42`) and without `--tz` is a wall-clock time: each
-/// event is compared on its own file's clock (the time the file shows),
-/// so one window means the same minute in files written in different
-/// zones. `since`/`until` hold the bound on the reference clock, for
-/// display.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TimeWindow {
-    pub since: Option<Ts>,
-    pub until: Option<Ts>,
-    /// `since` is a wall-clock time, read on each file's own clock.
-    pub since_local: bool,
-    /// `until` is a wall-clock time, read on each file's own clock.
-    pub until_local: bool,
-}
-
-/// `t` as nanoseconds: of its instant, or of its wall clock (its local
-/// date and time read as if UTC) when `local`.
-fn window_key(t: &Ts, local: bool) -> i64 {
-    let n = if local {
-        t.naive_local().and_utc().timestamp_nanos_opt()
-    } else {
-        t.timestamp_nanos_opt()
-    };
-    n.unwrap_or(i64::MAX)
-}
-
-impl TimeWindow {
-    /// Whether `t` is in the window. A record without a time
-    /// (`event::undated`) cannot be shown to be in one: only when no
-    /// window is set (`note_undated_left_out` tells the files').
-    pub fn contains(&self, t: &Ts) -> bool {
-        if !self.is_set() {
-            return true;
-        }
-        if mqdiag_model::event::is_undated(t) {
-            return false;
-        }
-        self.since
-            .is_none_or(|s| window_key(t, self.since_local) >= window_key(&s, self.since_local))
-            && self
-                .until
-                .is_none_or(|u| window_key(t, self.until_local) <= window_key(&u, self.until_local))
-    }
-
-    /// `contains` for a row: its instant in nanoseconds and its clock's
-    /// offset in seconds (the caller tells rows without a time apart).
-    pub fn contains_key(&self, instant: i64, offset_s: i32) -> bool {
-        let at = |local: bool| {
-            if local {
-                instant.saturating_add(offset_s as i64 * 1_000_000_000)
-            } else {
-                instant
-            }
-        };
-        self.since
-            .is_none_or(|s| at(self.since_local) >= window_key(&s, self.since_local))
-            && self
-                .until
-                .is_none_or(|u| at(self.until_local) <= window_key(&u, self.until_local))
-    }
-
-    pub fn is_set(&self) -> bool {
-        self.since.is_some() || self.until.is_some()
-    }
-
-    /// Whether some time from `first` to `last` (one file's span, on its
-    /// clock) is in the window.
-    pub fn overlaps(&self, first: &Ts, last: &Ts) -> bool {
-        self.since
-            .is_none_or(|s| window_key(last, self.since_local) >= window_key(&s, self.since_local))
-            && self.until.is_none_or(|u| {
-                window_key(first, self.until_local) <= window_key(&u, self.until_local)
-            })
-    }
-
-    /// Whether a bound is read on each file's own clock.
-    pub fn is_local(&self) -> bool {
-        (self.since.is_some() && self.since_local) || (self.until.is_some() && self.until_local)
-    }
-
-    /// The window for people: `2012-05-04T11:42:00 .. 2012-05-04T11:43:00
-    /// (each file's own clock)`; a wall-clock bound without its offset.
-    pub fn describe(&self) -> String {
-        let show = |t: Option<Ts>, local: bool| match t {
-            None => "…".to_string(),
-            Some(t) if local => t.naive_local().format("%Y-%m-%dT%H:%M:%S%.f").to_string(),
-            Some(t) => t.to_rfc3339(),
-        };
-        let mut s = format!(
-            "{} .. {}",
-            show(self.since, self.since_local),
-            show(self.until, self.until_local)
-        );
-        if self.is_local() {
-            s.push_str(" (each file's own clock)");
-        }
-        s
-    }
-}
-
-/// A reading note on each file with records without a time when a window
-/// is set: they cannot be shown to fall in it, so they were left out.
-pub fn note_undated_left_out(infos: &mut [FileInfo], window: &TimeWindow) {
-    if !window.is_set() {
-        return;
-    }
-    for fi in infos.iter_mut().filter(|fi| fi.undated > 0) {
-        fi.note(format!(
-            "{} record(s) without a time left out: a time window cannot contain them",
-            fi.undated
-        ));
     }
 }
 

@@ -27,7 +27,7 @@ use crate::event::{Event, Origin};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::Ipv4Addr;
 use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -82,19 +82,23 @@ pub(crate) const MAX_NAMES: usize = 1_000_000;
 /// Bytes of learnt names kept at most.
 pub(crate) const MAX_BYTES: usize = 128 << 20;
 
+mod learn;
 mod map;
 mod memo;
+mod namehash;
 mod patterns;
 mod phrases;
+pub use learn::{Learnt, Preparer};
 pub use map::MapError;
 pub use memo::{Memo, Remembered};
+use namehash::NameMap;
 use patterns::*;
 
 /// Tokens handed out, by category: a value is looked up by `&str`, with
 /// no key built for it (every replacement of every row is looked up).
 #[derive(Default)]
 struct Tokens {
-    map: [HashMap<String, String>; CATS],
+    map: [NameMap<String>; CATS],
     /// Values in `map`, all categories.
     len: usize,
     next: [u32; CATS],
@@ -180,7 +184,7 @@ impl std::error::Error for OverBudget {}
 #[derive(Default)]
 pub struct Redactor {
     /// Learnt names, lower-cased, with their category.
-    names: HashMap<String, Cat>,
+    names: NameMap<Cat>,
     name_bytes: usize,
     /// Tokens handed out while learning.
     tokens: Tokens,
@@ -190,24 +194,13 @@ pub struct Redactor {
     objects: bool,
     /// The last event's file (its path is learnt once, not per event).
     last_origin: Option<Arc<Origin>>,
-    /// Per attribute name (an SMF row has ~510): its `attr_cat` and the
-    /// value last learnt under it.
-    attr_memo: HashMap<String, AttrMemo, FxBuildHasher>,
-    /// The last event text learnt.
-    last_text: String,
+    /// `observe`'s preparer of events (a merge has one per source).
+    prep: Preparer,
+    /// A buffer for what `observe` and `assign` find.
+    scratch: Learnt,
     /// The budget that was passed, if one was.
     over: Option<OverBudget>,
     max_names: usize,
-}
-
-/// What learning keeps of an attribute name: the category of its values
-/// and the value last learnt under it. Learning a value is idempotent, so
-/// a value met again under the same name is skipped: most of a record's
-/// attributes (program, user, installation, level, advice) repeat from
-/// record to record.
-struct AttrMemo {
-    cat: Option<Cat>,
-    last: Option<String>,
 }
 
 /// Attribute names memoised at most (a reader that makes up names cannot
@@ -221,12 +214,20 @@ struct Hit {
     b: usize,
     cat: Cat,
     key: String,
+    /// A URL's host as written (`patterns::pattern_hits`): its category
+    /// and key are the redactor's `host_key` of `key`.
+    url: bool,
 }
 
 /// Characters of a word-like run: names (host names, user ids, queue
 /// manager, channel and queue names) are made of these.
 fn run_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '#' | '%')
+}
+
+/// `run_char` of an ASCII byte.
+fn run_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'$' | b'#' | b'%')
 }
 
 /// Whether a dotted name ends like a file's (`SYSA.yyddd.txt` is a file
@@ -369,14 +370,31 @@ fn unmangle(dir: &str) -> String {
     dir.replace('!', ".").replace('&', "/")
 }
 
+/// Four `.`-separated octets, each as `u8`'s `parse` reads one (an
+/// optional `+`, digits, leading zeros allowed, at most 255), by hand: it
+/// is asked of every dotted quad and host value learnt.
 fn parse_v4(s: &str) -> Option<Ipv4Addr> {
     let mut o = [0u8; 4];
     let mut n = 0;
-    for p in s.split('.') {
+    for p in s.as_bytes().split(|&b| b == b'.') {
         if n == 4 {
             return None;
         }
-        o[n] = p.parse::<u8>().ok()?;
+        let digits = p.strip_prefix(b"+").unwrap_or(p);
+        if digits.is_empty() {
+            return None;
+        }
+        let mut v: u32 = 0;
+        for &d in digits {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            v = v * 10 + u32::from(d - b'0');
+            if v > 255 {
+                return None;
+            }
+        }
+        o[n] = v as u8;
         n += 1;
     }
     (n == 4).then(|| Ipv4Addr::from(o))
@@ -417,6 +435,7 @@ impl Redactor {
     /// Also redact whole channel and queue names (`--redact-names`).
     pub fn with_object_names(mut self, on: bool) -> Redactor {
         self.objects = on;
+        self.prep = Preparer::new(on);
         self
     }
 
@@ -450,293 +469,6 @@ impl Redactor {
         }
     }
 
-    /// Learn a value of a category. Compound values (`name (1.2.3.4)(1414)`,
-    /// `DOMAIN\user`) are cut into their word-like runs.
-    pub fn add(&mut self, cat: Cat, value: &str) {
-        let v = value
-            .trim()
-            .trim_matches(|c| c == '\'' || c == '"')
-            .trim_matches(|c| c == '.' || c == '-');
-        if v.is_empty() {
-            return;
-        }
-        if cat == Cat::Secret || cat == Cat::Dn || cat == Cat::Addr {
-            // Replaced where their patterns are found; the value itself is
-            // also learnt as a whole name so it goes wherever else it shows.
-            if v.chars().all(run_char) {
-                self.learn_name(cat, v);
-            }
-            return;
-        }
-        if !v.chars().all(run_char) {
-            // The parts borrow `value`, not the redactor: none is copied.
-            for p in v.split(|c: char| !run_char(c)) {
-                self.add(cat, p);
-            }
-            return;
-        }
-        // An IPv4 address is found by pattern anyway; so is an IPv6 one,
-        // which has a `:` (not a run's character: never here).
-        if v.as_bytes()[0].is_ascii_digit() && parse_v4(v).is_some() {
-            return;
-        }
-        // Ports, numbers and one-letter values are not names.
-        if v.chars().nth(1).is_none() || !v.chars().any(char::is_alphabetic) {
-            return;
-        }
-        if cat == Cat::Host && v.contains('.') {
-            // `dynamo.example.com`: the short name shows alone too.
-            if let Some(first) = v.split('.').next() {
-                self.add(Cat::Host, first);
-            }
-        }
-        self.learn_name(cat, v);
-    }
-
-    /// An attribute's category, and whether `v` is new under its name
-    /// (then remembered as its last value).
-    fn attr_fresh(&mut self, k: &str, v: &str) -> (Option<Cat>, bool) {
-        if let Some(m) = self.attr_memo.get_mut(k) {
-            if m.last.as_deref() == Some(v) {
-                return (m.cat, false);
-            }
-            match &mut m.last {
-                Some(l) => {
-                    l.clear();
-                    l.push_str(v);
-                }
-                None => m.last = Some(v.to_string()),
-            }
-            return (m.cat, true);
-        }
-        let cat = attr_cat(k, self.objects);
-        if self.attr_memo.len() < MAX_MEMO {
-            let last = Some(v.to_string());
-            self.attr_memo.insert(k.to_string(), AttrMemo { cat, last });
-        }
-        (cat, true)
-    }
-
-    /// A name gets its token when first learnt: the numbering follows the
-    /// learning order (the merged timeline, then the inputs by path), which
-    /// every verb shares, and not the order in which rows are rendered.
-    fn learn_name(&mut self, cat: Cat, v: &str) {
-        // Looked up before it is copied: most values met are known.
-        let key = lower_cow(v);
-        if self.names.contains_key(key.as_ref()) || self.over_budget() {
-            return;
-        }
-        let key = key.into_owned();
-        // `mvs1.example.com` is the host `mvs1`: one token for both, also
-        // when `mvs1` was met first as another kind of name (a queue
-        // manager named after its host); it is filed under that kind, so
-        // a saved map's token always has its category's prefix.
-        let short = fqdn_short(cat, &key).and_then(|short| {
-            let short_cat = *self.names.get(short)?;
-            let t = self.tokens.get(short_cat, short)?;
-            Some((short_cat, t.clone()))
-        });
-        let cat = short.as_ref().map_or(cat, |(c, _)| *c);
-        self.name_bytes += key.len();
-        self.names.insert(key.clone(), cat);
-        self.tokens.make(cat, key, short.map(|(_, t)| t));
-    }
-
-    /// Learn what an event holds: its attributes by name, its text by
-    /// phrase, and a token for every value the scan replaces in it. What
-    /// was learnt before (a value met again under the same attribute name,
-    /// the text of the event before) adds nothing and is skipped.
-    pub fn observe(&mut self, e: &Event) {
-        if !self
-            .last_origin
-            .as_ref()
-            .is_some_and(|o| Arc::ptr_eq(o, &e.origin))
-        {
-            self.learn_path(e.path());
-            self.last_origin = Some(e.origin.clone());
-        }
-        // The attributes new under their names, with their categories.
-        let mut fresh: Vec<(&str, &str, Option<Cat>, u16)> = Vec::with_capacity(e.attrs.len());
-        for (k, v) in &e.attrs {
-            if let (cat, true) = self.attr_fresh(k, v) {
-                fresh.push((k, v, cat, 0));
-            }
-        }
-        let text = self.last_text != e.text;
-        if text {
-            self.last_text.clear();
-            self.last_text.push_str(&e.text);
-        }
-        if fresh.is_empty() && !text {
-            return;
-        }
-        for &(_, v, cat, _) in &fresh {
-            if let Some(cat) = cat {
-                self.add(cat, v);
-            }
-        }
-        let th = if text { hints(&e.text) } else { 0 };
-        if text {
-            self.learn_text_with(&e.text, th);
-        }
-        for (_, v, _, h) in fresh.iter_mut() {
-            // Numbers (most of an SMF row) state no name.
-            if v.bytes().any(|b| b.is_ascii_alphabetic()) {
-                *h = hints(v);
-                self.learn_text_with(v, *h);
-            }
-        }
-        // Tokens for addresses and other patterns in the order they are
-        // first met (names got theirs when learnt).
-        if text {
-            self.assign_with(&e.text, th);
-        }
-        for &(k, v, cat, h) in &fresh {
-            if cat == Some(Cat::Secret) {
-                self.assign_whole(Cat::Secret, v);
-            } else if !level_attr(k, v) {
-                self.assign_with(v, h);
-            }
-        }
-    }
-
-    /// Learn the queue manager a path names (`.../qmgrs/QM1/errors/...`).
-    /// MQ writes a `.` in a queue manager's name as `!` in its directory
-    /// (`qmgrs/QM!A` is `QM.A`); a `!` before `qmgrs` ends an archive's
-    /// name (`case.zip!qmgrs/...`).
-    pub fn learn_path(&mut self, path: &str) {
-        let mut parts = path.split(['/', '\\']);
-        while let Some(p) = parts.next() {
-            let p = p.rsplit('!').next().unwrap_or(p);
-            if p.eq_ignore_ascii_case("qmgrs")
-                && let Some(q) = parts.next()
-            {
-                self.add(Cat::Qmgr, &unmangle(q));
-            }
-        }
-    }
-
-    /// Learn names stated in free text (`user id 'bob'`).
-    pub fn learn_text(&mut self, s: &str) {
-        self.learn_text_with(s, hints(s));
-    }
-
-    /// `learn_text` with the text's `hints`.
-    fn learn_text_with(&mut self, s: &str, h: u16) {
-        if h & (H_NAMES | H_OBJECTS | H_URL) == 0 {
-            return;
-        }
-        // Each value is learnt as it is found (in the same order as ever):
-        // the captures borrow `s`, not the redactor.
-        let objects = self.objects;
-        if h & H_URL != 0 {
-            for c in URL.captures_iter(s) {
-                if !site_url(&c) {
-                    continue;
-                }
-                if let Some(u) = c.get(2) {
-                    self.add(Cat::User, u.as_str());
-                }
-                if let Some(host) = c.get(4) {
-                    self.add(Cat::Host, host.as_str());
-                }
-            }
-        }
-        // Each phrase only where its head word is (`PHRASE_HINTS`).
-        let names = PHRASES
-            .iter()
-            .zip(phrases::PHRASE_HEADS)
-            .zip(PHRASE_HINTS.into_iter().zip(PHRASE_ALL))
-            .filter(|(_, (need, all))| match all {
-                true => h & need == *need,
-                false => h & need != 0,
-            })
-            .map(|(p, _)| p);
-        let objects = OBJECT_PHRASES
-            .iter()
-            .zip(phrases::OBJECT_HEADS)
-            .filter(|_| objects && h & H_OBJECTS != 0);
-        let ascii = s.is_ascii();
-        for ((re, cat), head) in names.chain(objects) {
-            if ascii {
-                // The same matches as the regex's, by hand (`phrases`).
-                phrases::each_match(s, head, |v| {
-                    let m = &s[v.a..v.b];
-                    if !(v.bare && BARE_STOP.contains(&m)) {
-                        self.add(*cat, m);
-                    }
-                });
-                continue;
-            }
-            for c in re.captures_iter(s) {
-                // Groups 1-4 are quoted or `(...)`/`=` forms; 5 is a
-                // bare word, which must not be a word of the sentence
-                // (`user ID is`, `queue manager NOT`).
-                if let Some(m) = c.iter().skip(1).flatten().next()
-                    && !(c.get(5).is_some() && BARE_STOP.contains(&m.as_str()))
-                {
-                    self.add(*cat, m.as_str());
-                }
-            }
-        }
-        if h & P_CONN != 0 {
-            for c in CONNAME.captures_iter(s) {
-                if let Some(m) = c.get(1).or(c.get(2)) {
-                    self.add(Cat::Host, m.as_str());
-                }
-            }
-        }
-        if h & H_CHLAUTH != 0 {
-            for c in CHLAUTH.captures_iter(s) {
-                let what = c[1].to_ascii_uppercase();
-                if let Some(m) = c.get(2).or(c.get(3)) {
-                    let cat = match what.as_str() {
-                        "CLNTUSER" | "MCAUSER" => Cat::User,
-                        "QMNAME" => Cat::Qmgr,
-                        _ => continue,
-                    };
-                    self.add(cat, m.as_str());
-                }
-            }
-        }
-    }
-
-    /// Hand out tokens for what `s` holds, in order.
-    pub fn assign(&mut self, s: &str) {
-        self.assign_with(s, hints(s));
-    }
-
-    /// `assign` with the text's `hints`. Only what patterns find: a known
-    /// name got its token when it was learnt (`learn_name`), so the names
-    /// among the words need no scan here.
-    fn assign_with(&mut self, s: &str, h: u16) {
-        // No hint word, digit, `:` or `=`: no pattern can match (distinguished
-        // names need `=`, addresses a digit or `:`).
-        if h == 0
-            && !s
-                .bytes()
-                .any(|b| b.is_ascii_digit() || b == b':' || b == b'=')
-        {
-            return;
-        }
-        for h in self.pattern_hits(s, h) {
-            if self.tokens.get(h.cat, &h.key).is_some() {
-                continue;
-            }
-            if self.full() {
-                self.over = Some(self.budget());
-            } else {
-                self.tokens.make(h.cat, h.key, None);
-            }
-        }
-    }
-
-    fn assign_whole(&mut self, cat: Cat, v: &str) {
-        if !v.is_empty() && !self.over_budget() {
-            self.tokens.get_or_make(cat, v);
-        }
-    }
-
     fn token(&self, cat: Cat, key: &str) -> String {
         if let Some(t) = self.tokens.get(cat, key) {
             return t.clone();
@@ -746,6 +478,15 @@ impl Redactor {
             late.next = self.tokens.next;
         }
         late.get_or_make(cat, key).clone()
+    }
+
+    /// `patterns::pattern_hits` with each URL's host as learnt (`host_key`).
+    fn pattern_hits(&self, s: &str, h: u16) -> Vec<Hit> {
+        let mut hits = pattern_hits(s, h);
+        for hit in hits.iter_mut().filter(|h| h.url) {
+            (hit.cat, hit.key) = self.host_key(&hit.key);
+        }
+        hits
     }
 
     /// Every replacement in `s`, in order, not overlapping.
@@ -762,191 +503,6 @@ impl Redactor {
             hits.extend(names);
             hits.sort_by_key(|h| h.a);
         }
-        hits
-    }
-
-    /// What the patterns find in `s` (hints `h`): secrets, URLs, CHLAUTH
-    /// values, distinguished names, addresses; in order, not overlapping.
-    fn pattern_hits(&self, s: &str, h: u16) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = Vec::new();
-        let claimed = |hits: &[Hit], a: usize, b: usize| hits.iter().any(|h| a < h.b && h.a < b);
-        if h & H_SECRET != 0 && s.contains('(') {
-            for c in SECRET_PAREN.captures_iter(s) {
-                if let Some(m) = c.get(1).or(c.get(2)) {
-                    let v = m.as_str().trim_end();
-                    if !v.is_empty() {
-                        hits.push(Hit {
-                            a: m.start(),
-                            b: m.start() + v.len(),
-                            cat: Cat::Secret,
-                            key: v.to_string(),
-                        });
-                    }
-                }
-            }
-        }
-        if h & H_URL != 0 {
-            for c in URL.captures_iter(s) {
-                if !site_url(&c) {
-                    continue;
-                }
-                let parts = [(2, Cat::User), (3, Cat::Secret), (4, Cat::Host)];
-                for (g, cat) in parts {
-                    let Some(m) = c.get(g) else { continue };
-                    let v = m.as_str();
-                    let (a, b) = (m.start(), m.end());
-                    if v.is_empty() || claimed(&hits, a, b) {
-                        continue;
-                    }
-                    // Addresses are found by their own patterns below.
-                    let bare = v.trim_start_matches('[').trim_end_matches(']');
-                    if cat == Cat::Host
-                        && (parse_v4(bare).is_some() || bare.parse::<Ipv6Addr>().is_ok())
-                    {
-                        continue;
-                    }
-                    let (cat, key) = match cat {
-                        Cat::Host => self.host_key(v),
-                        Cat::User => (Cat::User, lower(v)),
-                        _ => (cat, v.to_string()),
-                    };
-                    hits.push(Hit { a, b, cat, key });
-                }
-            }
-        }
-        if h & H_SECRET != 0 && s.contains(['=', ':']) {
-            for c in SECRET.captures_iter(s) {
-                if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
-                    let v = m.as_str().trim_end();
-                    if !v.is_empty() {
-                        hits.push(Hit {
-                            a: m.start(),
-                            b: m.start() + v.len(),
-                            cat: Cat::Secret,
-                            key: v.to_string(),
-                        });
-                    }
-                }
-            }
-        }
-        if h & H_CHLAUTH != 0 && s.contains('(') {
-            for c in CHLAUTH.captures_iter(s) {
-                let cat = match c[1].to_ascii_uppercase().as_str() {
-                    "ADDRESSMAP" => Cat::Addr,
-                    "SSLPEER" => Cat::Dn,
-                    "CLNTUSER" | "MCAUSER" => Cat::User,
-                    _ => Cat::Qmgr,
-                };
-                if let Some(m) = c.get(2).or(c.get(3)) {
-                    let v = m.as_str().trim();
-                    let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
-                    if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
-                        let key = if matches!(cat, Cat::User | Cat::Qmgr) {
-                            lower(v)
-                        } else {
-                            v.to_string()
-                        };
-                        hits.push(Hit {
-                            a,
-                            b: a + v.len(),
-                            cat,
-                            key,
-                        });
-                    }
-                }
-            }
-        }
-        if h & H_CHLAUTH != 0 {
-            for c in ADDRESSMAP_BARE.captures_iter(s) {
-                let m = c.get(1).expect("group");
-                let (a, b) = (m.start(), m.end());
-                if !claimed(&hits, a, b) {
-                    hits.push(Hit {
-                        a,
-                        b,
-                        cat: Cat::Addr,
-                        key: m.as_str().to_string(),
-                    });
-                }
-            }
-        }
-        if s.contains('=') {
-            for c in DN.captures_iter(s) {
-                let Some(m) = c.get(1).or(c.get(2)) else {
-                    continue;
-                };
-                let v = m.as_str().trim();
-                let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
-                if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
-                    hits.push(Hit {
-                        a,
-                        b: a + v.len(),
-                        cat: Cat::Dn,
-                        key: v.to_string(),
-                    });
-                }
-            }
-        }
-        if may_hold_v6(s) {
-            for m in IPV6.find_iter(s) {
-                // A trailing `:` (`fe80::1:` before a port) is not part of it.
-                let t = m.as_str().trim_end_matches(':');
-                let (a, b) = (m.start(), m.start() + t.len());
-                let glued = s[..a]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    || s[b..]
-                        .chars()
-                        .next()
-                        .is_some_and(|c| c.is_alphanumeric() || c == '_');
-                if !glued
-                    && (t.contains("::") || t.matches(':').count() == 7)
-                    && let Ok(ip) = t.parse::<Ipv6Addr>()
-                    && !claimed(&hits, a, b)
-                {
-                    hits.push(Hit {
-                        a,
-                        b,
-                        cat: Cat::Ip,
-                        key: ip.to_string(),
-                    });
-                }
-            }
-        }
-        if has_dotted_digits(s) {
-            for (a, b) in quads(s) {
-                let quad = &s[a..b];
-                let before = s[..a].chars().next_back();
-                let mut after = s[b..].chars();
-                let next = after.next();
-                // Not a part of a longer dotted number or of a word.
-                let glued_before = before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    || (before == Some('.')
-                        && s[..a - 1]
-                            .chars()
-                            .next_back()
-                            .is_some_and(|c| c.is_ascii_digit()));
-                let glued_after = next.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    || (next == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()));
-                if glued_before || glued_after || claimed(&hits, a, b) {
-                    continue;
-                }
-                let Some(ip) = parse_v4(quad) else {
-                    continue;
-                };
-                if is_mq_level(s, a, quad) {
-                    continue;
-                }
-                hits.push(Hit {
-                    a,
-                    b,
-                    cat: Cat::Ip,
-                    key: v4_key(ip),
-                });
-            }
-        }
-        hits.sort_by_key(|h| h.a);
         hits
     }
 
@@ -982,6 +538,7 @@ impl Redactor {
                 {
                     let a = from + st + (raw.len() - raw.trim_start_matches(['.', '-', '!']).len());
                     out.push(Hit {
+                        url: false,
                         a,
                         b: a + t.len(),
                         cat,
@@ -1025,6 +582,7 @@ impl Redactor {
         }
         if let Some(&cat) = self.names.get(buf.as_str()) {
             out.push(Hit {
+                url: false,
                 a,
                 b: a + word.len(),
                 cat,
@@ -1034,6 +592,7 @@ impl Redactor {
             && let Some((skip, len, cat)) = self.zos_hit(buf)
         {
             out.push(Hit {
+                url: false,
                 a: a + skip,
                 b: a + skip + len,
                 cat,
@@ -1041,6 +600,7 @@ impl Redactor {
             });
         } else if let Some(fq) = self.fqdn(word) {
             out.push(Hit {
+                url: false,
                 a,
                 b: a + word.len(),
                 cat: Cat::Host,
@@ -1115,6 +675,7 @@ impl Redactor {
                 let key = lower_cow(part);
                 if let Some(&cat) = self.names.get(key.as_ref()) {
                     out.push(Hit {
+                        url: false,
                         a: at,
                         b: at + part.len(),
                         cat,
@@ -1125,6 +686,7 @@ impl Redactor {
                 {
                     // `MQ1ACHIN.JESMSGLG.txt`: a job's file.
                     out.push(Hit {
+                        url: false,
                         a: at + skip,
                         b: at + skip + len,
                         cat,

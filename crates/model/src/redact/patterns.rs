@@ -4,8 +4,9 @@
 //! manager or host; with the cheap tests that pick which patterns a text
 //! needs. The `Redactor` (the parent module) holds what they found.
 
-use super::Cat;
+use super::{Cat, Hit, is_mq_level, lower, parse_v4, site_url, v4_key};
 use regex::Regex;
+use std::net::Ipv6Addr;
 use std::sync::LazyLock;
 
 /// `NAME=value` where the name says it holds a secret (FDC environment
@@ -366,4 +367,207 @@ pub(super) fn may_hold_v6(s: &str) -> bool {
         n += 1;
     }
     n >= 7
+}
+
+/// What the patterns find in `s` (hints `h`): secrets, URLs, CHLAUTH
+/// values, distinguished names, addresses; in order, not overlapping. A
+/// URL's host is as written (`Hit::url`): what it is depends on what the
+/// redactor learnt (`Redactor::pattern_hits`). Free of the redactor, so
+/// learning runs it where the events are read (`Preparer`).
+pub(super) fn pattern_hits(s: &str, h: u16) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = Vec::new();
+    let claimed = |hits: &[Hit], a: usize, b: usize| hits.iter().any(|h| a < h.b && h.a < b);
+    if h & H_SECRET != 0 && s.contains('(') {
+        for c in SECRET_PAREN.captures_iter(s) {
+            if let Some(m) = c.get(1).or(c.get(2)) {
+                let v = m.as_str().trim_end();
+                if !v.is_empty() {
+                    hits.push(Hit {
+                        url: false,
+                        a: m.start(),
+                        b: m.start() + v.len(),
+                        cat: Cat::Secret,
+                        key: v.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if h & H_URL != 0 {
+        for c in URL.captures_iter(s) {
+            if !site_url(&c) {
+                continue;
+            }
+            let parts = [(2, Cat::User), (3, Cat::Secret), (4, Cat::Host)];
+            for (g, cat) in parts {
+                let Some(m) = c.get(g) else { continue };
+                let v = m.as_str();
+                let (a, b) = (m.start(), m.end());
+                if v.is_empty() || claimed(&hits, a, b) {
+                    continue;
+                }
+                // Addresses are found by their own patterns below.
+                let bare = v.trim_start_matches('[').trim_end_matches(']');
+                if cat == Cat::Host
+                    && (parse_v4(bare).is_some() || bare.parse::<Ipv6Addr>().is_ok())
+                {
+                    continue;
+                }
+                // A host's key and category depend on what was
+                // learnt: the redactor's `host_key` of the word.
+                let key = match cat {
+                    Cat::User => lower(v),
+                    _ => v.to_string(),
+                };
+                let url = cat == Cat::Host;
+                hits.push(Hit {
+                    a,
+                    b,
+                    cat,
+                    key,
+                    url,
+                });
+            }
+        }
+    }
+    if h & H_SECRET != 0 && s.contains(['=', ':']) {
+        for c in SECRET.captures_iter(s) {
+            if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
+                let v = m.as_str().trim_end();
+                if !v.is_empty() {
+                    hits.push(Hit {
+                        url: false,
+                        a: m.start(),
+                        b: m.start() + v.len(),
+                        cat: Cat::Secret,
+                        key: v.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if h & H_CHLAUTH != 0 && s.contains('(') {
+        for c in CHLAUTH.captures_iter(s) {
+            let cat = match c[1].to_ascii_uppercase().as_str() {
+                "ADDRESSMAP" => Cat::Addr,
+                "SSLPEER" => Cat::Dn,
+                "CLNTUSER" | "MCAUSER" => Cat::User,
+                _ => Cat::Qmgr,
+            };
+            if let Some(m) = c.get(2).or(c.get(3)) {
+                let v = m.as_str().trim();
+                let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+                if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
+                    let key = if matches!(cat, Cat::User | Cat::Qmgr) {
+                        lower(v)
+                    } else {
+                        v.to_string()
+                    };
+                    hits.push(Hit {
+                        url: false,
+                        a,
+                        b: a + v.len(),
+                        cat,
+                        key,
+                    });
+                }
+            }
+        }
+    }
+    if h & H_CHLAUTH != 0 {
+        for c in ADDRESSMAP_BARE.captures_iter(s) {
+            let m = c.get(1).expect("group");
+            let (a, b) = (m.start(), m.end());
+            if !claimed(&hits, a, b) {
+                hits.push(Hit {
+                    url: false,
+                    a,
+                    b,
+                    cat: Cat::Addr,
+                    key: m.as_str().to_string(),
+                });
+            }
+        }
+    }
+    if s.contains('=') {
+        for c in DN.captures_iter(s) {
+            let Some(m) = c.get(1).or(c.get(2)) else {
+                continue;
+            };
+            let v = m.as_str().trim();
+            let a = m.start() + (m.as_str().len() - m.as_str().trim_start().len());
+            if !v.is_empty() && !claimed(&hits, a, a + v.len()) {
+                hits.push(Hit {
+                    url: false,
+                    a,
+                    b: a + v.len(),
+                    cat: Cat::Dn,
+                    key: v.to_string(),
+                });
+            }
+        }
+    }
+    if may_hold_v6(s) {
+        for m in IPV6.find_iter(s) {
+            // A trailing `:` (`fe80::1:` before a port) is not part of it.
+            let t = m.as_str().trim_end_matches(':');
+            let (a, b) = (m.start(), m.start() + t.len());
+            let glued = s[..a]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || s[b..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if !glued
+                && (t.contains("::") || t.matches(':').count() == 7)
+                && let Ok(ip) = t.parse::<Ipv6Addr>()
+                && !claimed(&hits, a, b)
+            {
+                hits.push(Hit {
+                    url: false,
+                    a,
+                    b,
+                    cat: Cat::Ip,
+                    key: ip.to_string(),
+                });
+            }
+        }
+    }
+    if has_dotted_digits(s) {
+        for (a, b) in quads(s) {
+            let quad = &s[a..b];
+            let before = s[..a].chars().next_back();
+            let mut after = s[b..].chars();
+            let next = after.next();
+            // Not a part of a longer dotted number or of a word.
+            let glued_before = before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || (before == Some('.')
+                    && s[..a - 1]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_ascii_digit()));
+            let glued_after = next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || (next == Some('.') && after.next().is_some_and(|c| c.is_ascii_digit()));
+            if glued_before || glued_after || claimed(&hits, a, b) {
+                continue;
+            }
+            let Some(ip) = parse_v4(quad) else {
+                continue;
+            };
+            if is_mq_level(s, a, quad) {
+                continue;
+            }
+            hits.push(Hit {
+                url: false,
+                a,
+                b,
+                cat: Cat::Ip,
+                key: v4_key(ip),
+            });
+        }
+    }
+    hits.sort_by_key(|h| h.a);
+    hits
 }

@@ -373,3 +373,38 @@ fn mq_levels_are_told_from_addresses() {
     assert!(!lvl("Version: 0.3.0.15"));
     assert!(!lvl("versión 9.3.0.1"));
 }
+
+/// `parse_v4` reads each octet as `u8`'s `parse` does (its hand-written
+/// form must not differ on any input).
+#[test]
+fn parse_v4_agrees_with_std_octets() {
+    let std_v4 = |s: &str| -> Option<Ipv4Addr> {
+        let mut o = [0u8; 4];
+        let mut n = 0;
+        for p in s.split('.') {
+            if n == 4 {
+                return None;
+            }
+            o[n] = p.parse::<u8>().ok()?;
+            n += 1;
+        }
+        (n == 4).then(|| Ipv4Addr::from(o))
+    };
+    let parts = [
+        "", "0", "00", "007", "1", "+1", "+", "++1", "-1", "255", "256", "0255", "999", "1a", " 1",
+        "١",
+    ];
+    for a in parts {
+        for b in ["1", a] {
+            for s in [
+                format!("{a}.{b}.2.3"),
+                format!("1.2.{b}.{a}"),
+                format!("{a}.{a}.{a}.{a}"),
+                format!("1.2.3.{a}.4"),
+                format!("1.2.{a}"),
+            ] {
+                assert_eq!(parse_v4(&s), std_v4(&s), "{s:?}");
+            }
+        }
+    }
+}
