@@ -46,6 +46,10 @@ impl Batch for RowBatch {
         self.rows.clear();
         self.pos = 0;
     }
+    fn rehome(&mut self) {
+        self.bytes = self.bytes.clone();
+        self.rows = self.rows.clone();
+    }
 }
 
 impl RowBatch {

@@ -348,6 +348,8 @@ pub(crate) trait Batch: Send + Default + 'static {
     fn front_key(&self) -> Option<i64>;
     /// Emptied, for reuse.
     fn reset(&mut self);
+    /// Its items copied into memory of this thread's (`Pool::read_first`).
+    fn rehome(&mut self);
 }
 
 /// Events of one source for the merge. Events taken stay in the batch
@@ -372,6 +374,10 @@ impl Batch for EventBatch {
     fn front_key(&self) -> Option<i64> {
         self.front().map(instant)
     }
+    fn rehome(&mut self) {
+        self.events = self.events[self.pos..].to_vec();
+        self.pos = 0;
+    }
     fn reset(&mut self) {
         // Their buffers serve the events this thread reads next.
         for e in self.events.drain(..) {
@@ -388,6 +394,9 @@ pub(crate) trait Producer: Send + 'static {
     /// appended means the source is done.
     fn fill(&mut self, b: &mut Self::Batch, n: usize, bytes: usize);
     fn finish(self) -> Vec<FileInfo>;
+    /// What it keeps for later copied into memory of this thread's
+    /// (`Pool::read_first`).
+    fn rehome(&mut self) {}
 }
 
 impl Producer for Reordered {
@@ -402,10 +411,17 @@ impl Producer for Reordered {
         if self.src.is_none() {
             // The source's last batch waits for its turn at the merge.
             b.events.shrink_to_fit();
+            // As does the source, with no more use for its buffer.
+            if self.order.buf.is_empty() {
+                self.order.buf = VecDeque::new();
+            }
         }
     }
     fn finish(self) -> Vec<FileInfo> {
         Reordered::finish(self)
+    }
+    fn rehome(&mut self) {
+        self.infos = self.infos.clone();
     }
 }
 
