@@ -348,8 +348,9 @@ pub(crate) trait Batch: Send + Default + 'static {
     fn front_key(&self) -> Option<i64>;
     /// Emptied, for reuse.
     fn reset(&mut self);
-    /// Its items copied into memory of this thread's (`Pool::read_first`).
-    fn rehome(&mut self);
+    /// Its items copied into memory of this thread's (`Pool::read_first`);
+    /// returns the original.
+    fn rehome(&mut self) -> Self;
 }
 
 /// Events of one source for the merge. Events taken stay in the batch
@@ -374,9 +375,12 @@ impl Batch for EventBatch {
     fn front_key(&self) -> Option<i64> {
         self.front().map(instant)
     }
-    fn rehome(&mut self) {
-        self.events = self.events[self.pos..].to_vec();
-        self.pos = 0;
+    fn rehome(&mut self) -> Self {
+        let copy = EventBatch {
+            events: self.events[self.pos..].to_vec(),
+            pos: 0,
+        };
+        std::mem::replace(self, copy)
     }
     fn reset(&mut self) {
         // Their buffers serve the events this thread reads next.
@@ -395,8 +399,10 @@ pub(crate) trait Producer: Send + 'static {
     fn fill(&mut self, b: &mut Self::Batch, n: usize, bytes: usize);
     fn finish(self) -> Vec<FileInfo>;
     /// What it keeps for later copied into memory of this thread's
-    /// (`Pool::read_first`).
-    fn rehome(&mut self) {}
+    /// (`Pool::read_first`); returns the originals.
+    fn rehome(&mut self) -> Vec<FileInfo> {
+        Vec::new()
+    }
 }
 
 impl Producer for Reordered {
@@ -420,8 +426,9 @@ impl Producer for Reordered {
     fn finish(self) -> Vec<FileInfo> {
         Reordered::finish(self)
     }
-    fn rehome(&mut self) {
-        self.infos = self.infos.clone();
+    fn rehome(&mut self) -> Vec<FileInfo> {
+        let copy = self.infos.clone();
+        std::mem::replace(&mut self.infos, copy)
     }
 }
 
