@@ -230,3 +230,62 @@ fn small_files_sniffed_at_discovery_keep_their_rows_and_problems() {
     };
     assert_eq!(formats(&inv), formats(&forced));
 }
+
+/// More files in one folder than the merge hands to its workers at the
+/// start (1,024): with several jobs, discovery's threads open and sniff
+/// the folder's files ahead of the walk and every file's first events
+/// are read by all the jobs before the merge begins. An empty file, a
+/// copy and a broken link among them keep their rows; the report is the
+/// same for 1, 2 and 8 jobs.
+#[test]
+fn a_folder_of_many_fdcs_reads_the_same_with_any_jobs() {
+    let d = Scratch::new("many-fdcs");
+    let fdc = std::fs::read("fixtures/fdc/AMQ3321.0.FDC").unwrap();
+    const N: usize = 1100;
+    for i in 0..N {
+        let mut b = fdc.clone();
+        b.extend_from_slice(format!("\n{i}\n").as_bytes());
+        d.write(&format!("case/AMQ{i:05}.0.FDC"), &b);
+    }
+    d.write("case/AMQ00007-copy.0.FDC", &{
+        let mut b = fdc.clone();
+        b.extend_from_slice(b"\n7\n");
+        b
+    });
+    d.write("case/empty.FDC", b"");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.path().join("nowhere"), d.path().join("case/broken.FDC")).unwrap();
+    let report = |j: &str, format: &str| -> String {
+        let out = run_ok(&d, &["analyze", "--format", format, "-q", "-j", j]);
+        // The command line is stated in the report.
+        out.replace(&format!("-j {j}"), "-j N")
+            .replace(&format!("\"{j}\""), "\"N\"")
+    };
+    let inv: Value =
+        serde_json::from_str(&run_ok(&d, &["inventory", "--format", "json", "-j", "2"])).unwrap();
+    let files = inv["files"].as_array().unwrap();
+    let fdcs = files.iter().filter(|f| f["format"] == "fdc").count();
+    // The copy is read once, as its original.
+    assert_eq!(fdcs, N, "every FDC read");
+    let row = |n: &str| {
+        files
+            .iter()
+            .find(|f| f["path"].as_str().unwrap().ends_with(n))
+            .unwrap_or_else(|| panic!("{n}: no row"))
+    };
+    let dup = |n: &str| row(n)["notes"].to_string().contains("duplicate of");
+    assert!(dup("AMQ00007-copy.0.FDC") != dup("AMQ00007.0.FDC"));
+    assert_eq!(row("empty.FDC")["events"], 0);
+    #[cfg(unix)]
+    assert_eq!(row("broken.FDC")["problems"][0]["code"], "unreadable-file");
+    for (format, jobs) in [
+        ("json", &["2", "8"][..]),
+        ("sarif", &["2"]),
+        ("text", &["2"]),
+    ] {
+        let one = report("1", format);
+        for j in jobs {
+            assert!(one == report(j, format), "{format}: -j 1 and -j {j} differ");
+        }
+    }
+}

@@ -46,6 +46,15 @@ impl Batch for RowBatch {
         self.rows.clear();
         self.pos = 0;
     }
+    fn rehome(&mut self) -> Self {
+        let copy = RowBatch {
+            bytes: self.bytes.clone(),
+            rows: self.rows.clone(),
+            pos: self.pos,
+            format: self.format,
+        };
+        std::mem::replace(self, copy)
+    }
 }
 
 impl RowBatch {

@@ -93,7 +93,13 @@ pub fn open(req: &Request, opts: &ReadOptions, watch: &dyn Watch) -> Result<Open
     } else {
         req.paths.clone()
     };
-    let mut found = discover_following(&paths, watch.meter(), req.follow, opts.encoding.is_none());
+    let mut found = discover_following(
+        &paths,
+        watch.meter(),
+        req.follow,
+        opts.encoding.is_none(),
+        opts.jobs,
+    );
     watch.found(&found)?;
     let skip: Vec<(PathBuf, u64)> = req
         .skip
@@ -180,6 +186,12 @@ mod tests {
     /// problem or a file read as it is then, never a panic or a loss.
     #[test]
     fn files_that_change_after_discovery_are_read_as_they_are_then() {
+        changed_after_discovery(1);
+        // Threads looking at the directory's files ahead of the walk.
+        changed_after_discovery(2);
+    }
+
+    fn changed_after_discovery(jobs: usize) {
         let fixture = |p: &str| {
             std::fs::read(format!("{}/../../fixtures/{p}", env!("CARGO_MANIFEST_DIR"))).unwrap()
         };
@@ -192,8 +204,16 @@ mod tests {
         std::fs::write(at("grows.LOG"), &log).unwrap();
         std::fs::write(at("empty.LOG"), b"").unwrap();
         std::fs::write(at("emptied.LOG"), &log).unwrap();
-        let found = crate::input::discover_following(&[d.path().to_path_buf()], None, false, true);
-        assert_eq!(found.inputs.len(), 5);
+        // Enough files for several threads to look at them (`look_ahead`).
+        let pad = crate::input::LOOK_AHEAD_MIN;
+        for k in 0..pad {
+            let mut b = fdc.clone();
+            b.extend_from_slice(format!("\n{k}\n").as_bytes());
+            std::fs::write(at(&format!("pad-{k:03}.FDC")), b).unwrap();
+        }
+        let found =
+            crate::input::discover_following(&[d.path().to_path_buf()], None, false, true, jobs);
+        assert_eq!(found.inputs.len(), 5 + pad);
         assert!(found.inputs.iter().all(|i| i.sniffed.is_some()));
         std::fs::remove_file(at("gone.FDC")).unwrap();
         std::fs::write(at("grows.LOG"), [&log[..], &log[..]].concat()).unwrap();

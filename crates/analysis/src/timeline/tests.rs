@@ -3,7 +3,9 @@
 use super::*;
 use chrono::{DateTime, FixedOffset};
 use mqdiag_model::event::{Kind, Origin};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, OnceLock};
 
 struct VecSource(std::vec::IntoIter<Event>, String);
 impl Source for VecSource {
@@ -128,6 +130,50 @@ fn many_sources_go_to_the_workers_only_past_their_first_batch() {
     for f in 0..n {
         assert_eq!(pool.txs[f].get().is_some(), long(f), "source {f}");
     }
+    assert_eq!(m.finish().len(), n);
+}
+
+/// A source that notes the thread it is first read on.
+struct Noted(Box<dyn Source>, Arc<Mutex<Vec<thread::ThreadId>>>, bool);
+impl Source for Noted {
+    fn next_event(&mut self) -> Option<Event> {
+        if !std::mem::replace(&mut self.2, true) {
+            self.1.lock().unwrap().push(thread::current().id());
+            // Long enough for the other thread to start and take some.
+            thread::sleep(std::time::Duration::from_micros(50));
+        }
+        self.0.next_event()
+    }
+    fn finish(self: Box<Self>) -> Vec<FileInfo> {
+        self.0.finish()
+    }
+}
+
+/// Past `LAZY_SOURCES` every source's first batch is read before the
+/// merge begins, by as many threads as jobs: the order is that of one.
+#[test]
+fn many_sources_have_their_first_batches_read_by_every_job() {
+    let n = LAZY_SOURCES + 40;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let make = |seen: &Arc<Mutex<Vec<thread::ThreadId>>>| -> Vec<Box<dyn Source>> {
+        sources(n, |f| 1 + f % 3, |f, i| (i * 13 + f * 7) % 5000)
+            .into_iter()
+            .map(|s| Box::new(Noted(s, seen.clone(), false)) as Box<dyn Source>)
+            .collect()
+    };
+    let one: Vec<_> = Merged::with_jobs(make(&seen), 1).map(place).collect();
+    seen.lock().unwrap().clear();
+    let mut m = Merged::with_jobs(make(&seen), 2);
+    // Every source was read once before the first event was taken...
+    let mut threads = seen.lock().unwrap().clone();
+    assert_eq!(threads.len(), n);
+    threads.sort_by_key(|t| format!("{t:?}"));
+    threads.dedup();
+    // ... on this thread and one more.
+    assert_eq!(threads.len(), 2);
+    assert!(threads.contains(&thread::current().id()));
+    let two: Vec<_> = m.by_ref().map(place).collect();
+    assert_eq!(one, two);
     assert_eq!(m.finish().len(), n);
 }
 

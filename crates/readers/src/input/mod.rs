@@ -305,19 +305,21 @@ pub fn discover(paths: &[PathBuf]) -> Discovered {
 
 /// As `discover`, counting bytes unpacked from archives on `meter`.
 pub(crate) fn discover_with(paths: &[PathBuf], meter: Option<&Arc<Meter>>) -> Discovered {
-    discover_capped(paths, meter, None, false, true)
+    discover_capped(paths, meter, None, false, true, 1)
 }
 
 /// As `discover_with`; `follow`: symbolic links that lead out of the named
 /// paths are followed too (`--follow`); `sniff`: small files are sniffed
-/// as they are found (`Input::sniffed`).
+/// as they are found (`Input::sniffed`); `jobs`: threads that open and
+/// sniff a directory's files (the inputs found are the same for any).
 pub(crate) fn discover_following(
     paths: &[PathBuf],
     meter: Option<&Arc<Meter>>,
     follow: bool,
     sniff: bool,
+    jobs: usize,
 ) -> Discovered {
-    discover_capped(paths, meter, None, follow, sniff)
+    discover_capped(paths, meter, None, follow, sniff, jobs)
 }
 
 fn discover_capped(
@@ -326,6 +328,7 @@ fn discover_capped(
     cap: Option<usize>,
     follow: bool,
     sniff: bool,
+    jobs: usize,
 ) -> Discovered {
     let mut out = Discovered {
         cap,
@@ -341,6 +344,7 @@ fn discover_capped(
         streams: Vec::new(),
         buf: Vec::new(),
         sniff,
+        jobs,
     };
     let mut archives = Vec::new();
     for p in paths {
@@ -354,7 +358,16 @@ fn discover_capped(
             continue;
         }
         let display = mqdiag_model::text::os_display(p.as_os_str());
-        walk(p, &display, &mut w, &mut out, &mut archives, true, None);
+        walk(
+            p,
+            &display,
+            &mut w,
+            &mut out,
+            &mut archives,
+            true,
+            None,
+            None,
+        );
     }
     out.archive_files = archives.iter().map(|a| a.0.clone()).collect();
     // Archives after the walk, so that one spill file and one size budget
@@ -490,6 +503,8 @@ struct Walker {
     /// Whether a file read whole here is sniffed too (not when the read
     /// names an encoding: the sniffers then see the head converted).
     sniff: bool,
+    /// Threads that look at a directory's files (`look_ahead`).
+    jobs: usize,
 }
 
 /// A path named on the command line that cannot be read: an error the
@@ -519,7 +534,10 @@ fn note_row(display: &str, code: ProblemCode, message: String) -> FileInfo {
 }
 
 /// `listed`: the entry's type as its directory listed it (whether it is a
-/// link, without a look-up of its own: 100,000 files took three each).
+/// link, without a look-up of its own: 100,000 files took three each);
+/// `ready`: a listed regular file already opened and looked at on another
+/// thread (`look_ahead`).
+#[allow(clippy::too_many_arguments)]
 fn walk(
     path: &Path,
     display: &str,
@@ -528,6 +546,7 @@ fn walk(
     archives: &mut Vec<FoundArchive>,
     named: bool,
     listed: Option<fs::FileType>,
+    ready: Option<Looked>,
 ) {
     // A link found inside a named directory is followed only when it
     // stays inside the named paths (a link to `/` would read the whole
@@ -560,11 +579,15 @@ fn walk(
             out.left_out(display);
             return;
         }
+        if let Some(l) = ready {
+            return keep(path, l, out, archives);
+        }
         if let Ok(f) = fs::File::open(path)
             && let Ok(md) = f.metadata()
             && md.is_file()
         {
-            return found_file(path, display, &md, Some(f), seen, out, archives);
+            let l = look(path, display, &md, Some(f), &mut seen.buf, seen.sniff);
+            return keep(path, l, out, archives);
         }
     }
     let md = match fs::metadata(path) {
@@ -594,7 +617,8 @@ fn walk(
             out.left_out(display);
             return;
         }
-        return found_file(path, display, &md, None, seen, out, archives);
+        let l = look(path, display, &md, None, &mut seen.buf, seen.sniff);
+        return keep(path, l, out, archives);
     }
     if !md.is_dir() {
         if named {
@@ -642,36 +666,123 @@ fn walk(
     };
     let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
-    for e in entries {
+    let kid = |e: fs::DirEntry| {
         let name = mqdiag_model::text::os_display(&e.file_name());
         let child_display = if display.ends_with('/') || display.ends_with('\\') {
             format!("{display}{name}")
         } else {
             format!("{display}/{name}")
         };
-        walk(
-            &e.path(),
-            &child_display,
-            seen,
-            out,
-            archives,
-            false,
-            e.file_type().ok(),
-        );
+        (e.path(), child_display, e.file_type().ok())
+    };
+    if seen.jobs < 2 {
+        // One at a time: a directory's paths are not all held at once
+        // (1,000 of them cost the allocator 0.5 % of a run of small files).
+        for (path, child_display, listed) in entries.into_iter().map(kid) {
+            walk(
+                &path,
+                &child_display,
+                seen,
+                out,
+                archives,
+                false,
+                listed,
+                None,
+            );
+        }
+        return;
+    }
+    let kids: Vec<(PathBuf, String, Option<fs::FileType>)> = entries.into_iter().map(kid).collect();
+    let mut ready = look_ahead(&kids, seen, out);
+    for (k, (path, child_display, listed)) in kids.iter().enumerate() {
+        let r = ready.get_mut(k).and_then(Option::take);
+        walk(path, child_display, seen, out, archives, false, *listed, r);
     }
 }
 
+/// Fewer regular files than this in a directory are looked at by the
+/// walk alone (threads cost more than they save).
+pub(crate) const LOOK_AHEAD_MIN: usize = 32;
+
+/// A directory's regular files (as listed) opened, read and sniffed by
+/// `seen.jobs` threads ahead of the walk, which then takes each result in
+/// its turn (`walk`'s `ready`), in name order as before: the inputs,
+/// hashes and verdicts are the same, only found sooner. 100,000 small
+/// FDC files spent a third of the run here on one core. Only as many as
+/// the input cap still has room for: the walk opens none past it.
+/// A file that cannot be opened here is left to the walk, which says why.
+fn look_ahead(
+    kids: &[(PathBuf, String, Option<fs::FileType>)],
+    seen: &Walker,
+    out: &Discovered,
+) -> Vec<Option<Looked>> {
+    let room = out
+        .cap
+        .unwrap_or(MAX_INPUTS)
+        .saturating_sub(out.inputs.len());
+    let files: Vec<usize> = (0..kids.len())
+        .filter(|&k| kids[k].2.is_some_and(|t| t.is_file()))
+        .take(room)
+        .collect();
+    if files.len() < LOOK_AHEAD_MIN {
+        return Vec::new();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let sniff = seen.sniff;
+    let look_one = |buf: &mut Vec<u8>, k: usize| -> Option<Looked> {
+        let (path, display, _) = &kids[k];
+        let f = fs::File::open(path).ok()?;
+        let md = f.metadata().ok()?;
+        md.is_file()
+            .then(|| look(path, display, &md, Some(f), buf, sniff))
+    };
+    let run = || {
+        let mut got = Vec::new();
+        let mut buf = Vec::new();
+        loop {
+            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&k) = files.get(at) else {
+                return got;
+            };
+            if let Some(l) = look_one(&mut buf, k) {
+                got.push((k, l));
+            }
+        }
+    };
+    let mut ready: Vec<Option<Looked>> = (0..kids.len()).map(|_| None).collect();
+    std::thread::scope(|sc| {
+        let others: Vec<_> = (1..seen.jobs).map(|_| sc.spawn(run)).collect();
+        let mine = run();
+        let theirs = others
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        for (k, l) in mine.into_iter().chain(theirs) {
+            ready[k] = Some(l);
+        }
+    });
+    ready
+}
+
+/// A regular file looked at: its input, the duplicate check's hash of
+/// its first block when it was read whole, and whether it is an archive.
+pub(crate) struct Looked {
+    input: Input,
+    hash: Option<u64>,
+    archive: bool,
+}
+
 /// A regular file found: an archive (known by its first bytes, whatever
-/// its name) or an input. `open`: the file, when the caller opened it.
-fn found_file(
+/// its name) or an input. `open`: the file, when the caller opened it;
+/// `buf`: the block its head is read into (reused). Touches nothing
+/// shared, so several threads may look at files at once (`look_ahead`).
+fn look(
     path: &Path,
     display: &str,
     md: &fs::Metadata,
     open: Option<fs::File>,
-    seen: &mut Walker,
-    out: &mut Discovered,
-    archives: &mut Vec<FoundArchive>,
-) {
+    buf: &mut Vec<u8>,
+    sniff: bool,
+) -> Looked {
     let mut i = Input::from_metadata(display, path, md);
     // Read to its size when looked at, as `Location::open` reads.
     let reader = |i: &Input| -> io::Result<Box<dyn Read + Send>> {
@@ -680,18 +791,18 @@ fn found_file(
             None => i.location.open(),
         }
     };
+    let mut hash = None;
     // A small file is read whole here, the duplicate check's hash kept
     // and the file sniffed: two opens of it fewer. A large one only for
     // its magic.
     let head = if i.bytes <= dedupe::BLOCK as u64 {
         reader(&i)
-            .and_then(|mut r| dedupe::read_block_from(&mut r, &mut seen.buf))
+            .and_then(|mut r| dedupe::read_block_from(&mut r, buf))
             .map(|n| {
-                let h = &seen.buf[..n];
-                out.head_hashes
-                    .insert(i.display.clone(), dedupe::hash_block(h));
+                let h = &buf[..n];
+                hash = Some(dedupe::hash_block(h));
                 let magic = archive::magic(&h[..n.min(archive::MAGIC_BYTES)]);
-                if magic.is_none() && seen.sniff {
+                if magic.is_none() && sniff {
                     i.sniffed = crate::formats::verdict_of_block(&i.name, h, n < dedupe::BLOCK);
                 }
                 magic
@@ -701,8 +812,21 @@ fn found_file(
             .and_then(|r| blob::read_head_sized(r, archive::MAGIC_BYTES, i.bytes))
             .map(|h| archive::magic(&h))
     };
-    if head.is_ok_and(|m| m.is_some()) {
-        archives.push((path.to_path_buf(), display.to_string(), i.bytes, i.mtime));
+    Looked {
+        input: i,
+        hash,
+        archive: head.is_ok_and(|m| m.is_some()),
+    }
+}
+
+/// What `look` found, kept: an archive to open after the walk, or an input.
+fn keep(path: &Path, l: Looked, out: &mut Discovered, archives: &mut Vec<FoundArchive>) {
+    let i = l.input;
+    if let Some(h) = l.hash {
+        out.head_hashes.insert(i.display.clone(), h);
+    }
+    if l.archive {
+        archives.push((path.to_path_buf(), i.display.to_string(), i.bytes, i.mtime));
     } else {
         out.add(i);
     }
@@ -747,10 +871,10 @@ mod tests {
         }
         fs::write(d.path().join("z.zip"), w.finish().unwrap().into_inner()).unwrap();
         let shown = |i: &Input| i.display.rsplit('/').next().unwrap().to_string();
-        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6), false, true);
+        let all = discover_capped(&[d.path().to_path_buf()], None, Some(6), false, true, 1);
         assert_eq!(all.inputs.len(), 6);
         assert!(all.problems.is_empty());
-        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4), false, true);
+        let some = discover_capped(&[d.path().to_path_buf()], None, Some(4), false, true, 1);
         let kept: Vec<String> = some.inputs.iter().map(shown).collect();
         assert_eq!(kept, ["a.LOG", "b.LOG", "c.LOG", "z.zip!m1"]);
         assert_eq!(some.problems.len(), 1);
@@ -762,13 +886,73 @@ mod tests {
         assert!(msg.ends_with("(name fewer files, or split the case)"));
         assert!(msg.contains("z.zip!m3`"), "{msg}");
         // Past the cap, an archive is not even opened.
-        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2), false, true);
+        let none = discover_capped(&[d.path().to_path_buf()], None, Some(2), false, true, 1);
         assert!(none.problems[0].path.ends_with("c.LOG"));
         assert!(
             none.problems[0].problems[0]
                 .message
                 .contains("1 more after it")
         );
+    }
+
+    /// Several threads looking at a directory's files ahead of the walk
+    /// find what one finds: the same inputs, verdicts, hashes, archives
+    /// and problems, and the same files left out past the cap.
+    #[test]
+    fn files_looked_at_by_several_threads_are_found_as_by_one() {
+        use std::io::Write;
+        let d = tempfile::tempdir().unwrap();
+        let fdc = "+----+\n| IBM MQ First Failure Symptom Report |\n| Probe Id :- XY0001 |\n";
+        for k in 0..LOOK_AHEAD_MIN + 9 {
+            fs::write(d.path().join(format!("f{k:03}.FDC")), format!("{fdc}{k}\n")).unwrap();
+        }
+        fs::write(d.path().join("f005-copy.FDC"), format!("{fdc}5\n")).unwrap();
+        fs::write(d.path().join("empty.LOG"), b"").unwrap();
+        fs::write(d.path().join("large.LOG"), vec![b'x'; dedupe::BLOCK + 1]).unwrap();
+        let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
+        w.start_file("m1", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(b"y\n").unwrap();
+        fs::write(d.path().join("m.zip"), w.finish().unwrap().into_inner()).unwrap();
+        fs::create_dir(d.path().join("sub")).unwrap();
+        fs::write(d.path().join("sub/AMQERR01.LOG"), "x\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d.path().join("nowhere"), d.path().join("broken.LOG")).unwrap();
+        let shape = |f: &Discovered| {
+            let inputs: Vec<String> = f
+                .inputs
+                .iter()
+                .map(|i| format!("{} {} {:?}", i.display, i.bytes, i.sniffed))
+                .collect();
+            let mut hashes: Vec<(String, u64)> = f
+                .head_hashes
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect();
+            hashes.sort();
+            let problems: Vec<String> = f
+                .problems
+                .iter()
+                .map(|p| format!("{} {:?}", p.path, p.problems))
+                .collect();
+            (inputs, hashes, problems, f.archive_files.clone())
+        };
+        let found =
+            |cap, jobs| discover_capped(&[d.path().to_path_buf()], None, cap, false, true, jobs);
+        let one = found(None, 1);
+        assert!(one.inputs.iter().filter(|i| i.sniffed.is_some()).count() > LOOK_AHEAD_MIN);
+        assert_eq!(one.archive_files.len(), 1);
+        for jobs in [2, 3, 8] {
+            assert_eq!(shape(&found(None, jobs)), shape(&one), "-j {jobs}");
+            // The cap falls inside the directory looked at ahead.
+            for cap in [3, LOOK_AHEAD_MIN + 4] {
+                assert_eq!(
+                    shape(&found(Some(cap), jobs)),
+                    shape(&found(Some(cap), 1)),
+                    "-j {jobs}, cap {cap}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -493,6 +493,7 @@ impl FdcPass {
 }
 
 fn title(b: &Burst, component: Option<&str>) -> String {
+    use std::fmt::Write;
     let mut title = format!(
         "{} FDC report{} with probe {} ({}) from {}",
         thousands(b.reports),
@@ -502,41 +503,61 @@ fn title(b: &Burst, component: Option<&str>) -> String {
         b.program,
     );
     if let Some(c) = component {
-        title.push_str(&format!(" in {c}"));
+        let _ = write!(title, " in {c}");
     }
     if b.later_bursts > 0 {
-        title.push_str(&format!(
+        let _ = write!(
+            title,
             " in {} bursts (past the run budget of {} told apart)",
             thousands(b.later_bursts + 1),
             thousands(MAX_BURSTS as u64)
-        ));
+        );
     }
     // Which FDC came first: IBM's triage starts from it.
     if let Some(t) = b.first {
-        title.push_str(&format!(
-            "; first of the burst: {} at {}",
-            b.first_file,
-            t.format("%Y-%m-%d %H:%M:%S")
-        ));
+        let _ = write!(title, "; first of the burst: {} at ", b.first_file);
+        push_second(&mut title, &t);
     }
     title
 }
 
+/// `t` as `%Y-%m-%d %H:%M:%S`, from the bytes of its RFC 3339 form where
+/// the year has four digits (chrono's formatter parses its pattern anew
+/// for each finding: a fifth of the rule's finish on 10,000 FDCs).
+fn push_second(out: &mut String, t: &Ts) {
+    use chrono::Datelike;
+    let mut b = [0u8; 32];
+    if (0..=9999).contains(&t.year()) {
+        let n = mqdiag_model::timefmt::rfc3339_into(t, &mut b);
+        if n >= 19 {
+            b[10] = b' ';
+            if let Ok(s) = std::str::from_utf8(&b[..19]) {
+                out.push_str(s);
+                return;
+            }
+        }
+    }
+    let _ = std::fmt::Write::write_fmt(out, format_args!("{}", t.format("%Y-%m-%d %H:%M:%S")));
+}
+
 fn advice(b: &Burst) -> String {
+    use std::fmt::Write;
     let mut advice = String::new();
     if let Some(d) = &b.description {
-        advice.push_str(&format!("The probe says: {}. ", d.trim_end_matches('.')));
+        let _ = write!(advice, "The probe says: {}. ", d.trim_end_matches('.'));
     }
     if b.reports > 1 {
-        advice.push_str(&format!(
+        let _ = write!(
+            advice,
             "Start from the first FDC of the burst, {}. ",
             b.first_file
-        ));
+        );
     }
-    advice.push_str(&format!(
+    let _ = write!(
+        advice,
         "Search IBM support for probe {} with {}; ",
         b.probe, b.major
-    ));
+    );
     advice.push_str(RULE.advice);
     advice
 }
@@ -636,6 +657,33 @@ fn cite_fdcs(findings: &mut [Finding], fdcs: &[FdcSeen], gap_s: f64) {
 
 #[cfg(test)]
 mod tests {
+    /// The burst's first time reads as chrono's `%Y-%m-%d %H:%M:%S` would
+    /// write it, a leap second and years past four digits included.
+    #[test]
+    fn first_times_read_as_chronos() {
+        for t in [
+            "2023-10-20T09:00:12.104+04:00",
+            "1970-01-01T00:00:00Z",
+            "2262-04-11T23:47:16.854775807Z",
+            "2016-12-31T23:59:60.5-05:00",
+            "0001-02-03T04:05:06Z",
+        ] {
+            let t = chrono::DateTime::parse_from_rfc3339(t).unwrap();
+            let mut s = String::new();
+            push_second(&mut s, &t);
+            assert_eq!(s, t.format("%Y-%m-%d %H:%M:%S").to_string(), "{t:?}");
+        }
+        let far = chrono::NaiveDate::from_ymd_opt(12345, 1, 2)
+            .unwrap()
+            .and_hms_opt(3, 4, 5)
+            .unwrap()
+            .and_utc()
+            .fixed_offset();
+        let mut s = String::new();
+        push_second(&mut s, &far);
+        assert_eq!(s, far.format("%Y-%m-%d %H:%M:%S").to_string());
+    }
+
     use super::*;
     use crate::passes::testutil::*;
 
