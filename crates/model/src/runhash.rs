@@ -20,29 +20,36 @@ use std::sync::OnceLock;
 /// Words a key hashes by multiplication; the rest go through SipHash.
 const WORDS: usize = 4;
 
-struct Keys {
-    mul: [u128; WORDS + 1],
-    add: u128,
-    sip: RandomState,
+/// A multiply-shift hash's keys: `N` odd 128-bit multipliers, an offset
+/// and the SipHash keys for what is not hashed by multiplication.
+pub(crate) struct Keys<const N: usize> {
+    pub(crate) mul: [u128; N],
+    pub(crate) add: u128,
+    pub(crate) sip: RandomState,
 }
 
-/// The run's keys, drawn from the std random source on first use.
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
+impl<const N: usize> Keys<N> {
+    /// Drawn from the std random source.
+    pub(crate) fn draw() -> Self {
         let sip = RandomState::new();
         let word =
             |i: u64| u128::from(sip.hash_one(2 * i)) << 64 | u128::from(sip.hash_one(2 * i + 1));
-        let mut mul = [0u128; WORDS + 1];
+        let mut mul = [0u128; N];
         for (i, m) in mul.iter_mut().enumerate() {
             *m = word(i as u64) | 1;
         }
         Keys {
             mul,
-            add: word(WORDS as u64 + 1),
+            add: word(N as u64),
             sip,
         }
-    })
+    }
+}
+
+/// The run's keys, drawn on first use.
+fn keys() -> &'static Keys<{ WORDS + 1 }> {
+    static KEYS: OnceLock<Keys<{ WORDS + 1 }>> = OnceLock::new();
+    KEYS.get_or_init(Keys::draw)
 }
 
 /// The `BuildHasher` of `RunMap`: keyed per run.
@@ -71,7 +78,7 @@ impl BuildHasher for RunKeyed {
 /// (the tag hashbrown compares first) then took only a few values in about
 /// one run of five.
 #[inline]
-fn mix(mut h: u64) -> u64 {
+pub(crate) fn mix(mut h: u64) -> u64 {
     h ^= h >> 32;
     h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     h ^ (h >> 29)
@@ -79,7 +86,7 @@ fn mix(mut h: u64) -> u64 {
 
 /// The hasher `RunKeyed` builds.
 pub struct RunHasher {
-    k: &'static Keys,
+    k: &'static Keys<{ WORDS + 1 }>,
     sum: u128,
     words: usize,
     /// Words past `WORDS` and byte strings, through the run's SipHash.

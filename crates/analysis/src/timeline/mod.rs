@@ -519,18 +519,7 @@ impl<P: Producer> Merge<P> {
             }
             (Some(p), f)
         } else {
-            let f = producers
-                .into_iter()
-                .map(|p| Feed {
-                    local: Some(p),
-                    rx: None,
-                    cur: P::Batch::default(),
-                    done: false,
-                    infos: Vec::new(),
-                    here: 0,
-                    first: None,
-                })
-                .collect();
+            let f = producers.into_iter().map(|p| Feed::new(Some(p))).collect();
             (None, f)
         };
         let mut m = Merge {
@@ -681,6 +670,19 @@ impl<P: Producer> Merge<P> {
             out.extend(f.infos);
             if let Some(p) = f.local {
                 out.extend(p.finish());
+            }
+            // A source a worker (or the first read) finished before the
+            // merge took its last batch: its facts wait in a message (the
+            // workers are joined: nothing more comes).
+            if let Some(Msg::Done(infos)) = f.first {
+                out.extend(infos);
+            }
+            if let Some(rx) = f.rx {
+                for m in rx.try_iter() {
+                    if let Msg::Done(infos) = m {
+                        out.extend(infos);
+                    }
+                }
             }
             if let Some(pos) = late.iter().position(|(j, _)| *j == i) {
                 out.extend(late.swap_remove(pos).1);

@@ -34,6 +34,21 @@ pub(super) struct Feed<P: Producer> {
     pub(super) first: Option<Msg<P::Batch>>,
 }
 
+impl<P: Producer> Feed<P> {
+    /// A source's place in the merge: filled on this thread when `local`.
+    pub(super) fn new(local: Option<P>) -> Self {
+        Feed {
+            local,
+            rx: None,
+            cur: P::Batch::default(),
+            done: false,
+            infos: Vec::new(),
+            here: 0,
+            first: None,
+        }
+    }
+}
+
 /// Batches each source may have parsed ahead of the merge (the merge asks
 /// for a source's next batch as it starts on one). The items and bytes
 /// ahead are shared out, so more batches are smaller ones and peak memory
@@ -231,17 +246,7 @@ impl<P: Producer> Pool<P> {
         let slots: Slots<P> = Arc::new(sources.into_iter().map(|s| Mutex::new(Some(s))).collect());
         let (req_tx, req_rx) = mpsc::channel::<usize>();
         let req_rx = Arc::new(Mutex::new(req_rx));
-        let feeds = (0..n)
-            .map(|_| Feed {
-                local: None,
-                rx: None,
-                cur: P::Batch::default(),
-                done: false,
-                infos: Vec::new(),
-                here: 0,
-                first: None,
-            })
-            .collect();
+        let feeds = (0..n).map(|_| Feed::new(None)).collect();
         let txs: Channels<P::Batch> = Arc::new((0..n).map(|_| OnceLock::new()).collect());
         let spare: Arc<Mutex<Vec<P::Batch>>> = Arc::default();
         let owed: Arc<Vec<AtomicUsize>> = Arc::new((0..n).map(|_| AtomicUsize::new(0)).collect());

@@ -13,8 +13,9 @@
 //! thus write distinct words (or collide in SipHash), whatever an input
 //! chooses. Words past `WORDS` go through SipHash too.
 
+use crate::runhash::{Keys, mix};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher, RandomState};
+use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
 /// Words hashed by multiplication: a length, three words of bytes and
@@ -23,28 +24,10 @@ const WORDS: usize = 6;
 /// Bytes a string may have to be hashed by multiplication.
 const SHORT: usize = 24;
 
-struct Keys {
-    mul: [u128; WORDS + 1],
-    add: u128,
-    sip: RandomState,
-}
-
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let sip = RandomState::new();
-        let word =
-            |i: u64| u128::from(sip.hash_one(2 * i)) << 64 | u128::from(sip.hash_one(2 * i + 1));
-        let mut mul = [0u128; WORDS + 1];
-        for (i, m) in mul.iter_mut().enumerate() {
-            *m = word(i as u64) | 1;
-        }
-        Keys {
-            mul,
-            add: word(WORDS as u64 + 1),
-            sip,
-        }
-    })
+/// The run's keys for names, drawn on first use (apart from `RunMap`'s).
+fn keys() -> &'static Keys<{ WORDS + 1 }> {
+    static KEYS: OnceLock<Keys<{ WORDS + 1 }>> = OnceLock::new();
+    KEYS.get_or_init(Keys::draw)
 }
 
 /// The `BuildHasher` of `NameMap`: keyed per run.
@@ -68,7 +51,7 @@ impl BuildHasher for NameKeyed {
 }
 
 pub(super) struct NameHasher {
-    k: &'static Keys,
+    k: &'static Keys<{ WORDS + 1 }>,
     sum: u128,
     words: usize,
     tail: Option<std::hash::DefaultHasher>,
@@ -99,10 +82,7 @@ impl Hasher for NameHasher {
         // the high half): in it, keys that differ in a few bytes (names
         // numbered in sequence) could share their top seven bits, the tag
         // hashbrown compares first, far more often than chance.
-        let mut h = (sum >> 64) as u64;
-        h ^= h >> 32;
-        h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^ (h >> 29)
+        mix((sum >> 64) as u64)
     }
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
