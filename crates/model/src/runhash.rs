@@ -62,13 +62,7 @@ pub type RunMap<K, V> = HashMap<K, V, RunKeyed>;
 impl BuildHasher for RunKeyed {
     type Hasher = RunHasher;
     fn build_hasher(&self) -> RunHasher {
-        let k = keys();
-        RunHasher {
-            k,
-            sum: k.add,
-            words: 0,
-            tail: None,
-        }
+        RunHasher(MulSum::new(keys()))
     }
 }
 
@@ -84,18 +78,35 @@ pub(crate) fn mix(mut h: u64) -> u64 {
     h ^ (h >> 29)
 }
 
-/// The hasher `RunKeyed` builds.
-pub struct RunHasher {
-    k: &'static Keys<{ WORDS + 1 }>,
+/// A vector multiply-shift sum over the words a key writes: the first
+/// `N - 1` by multiplication, the rest through the run's SipHash, whose
+/// result takes the last multiplier (`RunHasher`, and the redactor's
+/// `NameHasher` with its own keys).
+pub(crate) struct MulSum<const N: usize> {
+    k: &'static Keys<N>,
     sum: u128,
     words: usize,
-    /// Words past `WORDS` and byte strings, through the run's SipHash.
     tail: Option<std::hash::DefaultHasher>,
 }
 
-impl RunHasher {
-    fn word(&mut self, w: u64) {
-        if self.words < WORDS {
+impl<const N: usize> MulSum<N> {
+    pub(crate) fn new(k: &'static Keys<N>) -> Self {
+        MulSum {
+            k,
+            sum: k.add,
+            words: 0,
+            tail: None,
+        }
+    }
+
+    /// The run's SipHash keys, for byte strings.
+    pub(crate) fn sip(&self) -> &RandomState {
+        &self.k.sip
+    }
+
+    #[inline]
+    pub(crate) fn word(&mut self, w: u64) {
+        if self.words < N - 1 {
             let m = self.k.mul[self.words];
             self.sum = self.sum.wrapping_add(m.wrapping_mul(u128::from(w)));
             self.words += 1;
@@ -105,18 +116,31 @@ impl RunHasher {
                 .write_u64(w);
         }
     }
+
+    pub(crate) fn finish(&self) -> u64 {
+        let mut sum = self.sum;
+        if let Some(t) = &self.tail {
+            sum = sum.wrapping_add(self.k.mul[N - 1].wrapping_mul(u128::from(t.finish())));
+        }
+        mix((sum >> 64) as u64)
+    }
+}
+
+/// The hasher `RunKeyed` builds.
+pub struct RunHasher(MulSum<{ WORDS + 1 }>);
+
+impl RunHasher {
+    fn word(&mut self, w: u64) {
+        self.0.word(w);
+    }
 }
 
 impl Hasher for RunHasher {
     fn finish(&self) -> u64 {
-        let mut sum = self.sum;
-        if let Some(t) = &self.tail {
-            sum = sum.wrapping_add(self.k.mul[WORDS].wrapping_mul(u128::from(t.finish())));
-        }
-        mix((sum >> 64) as u64)
+        self.0.finish()
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.k.sip.build_hasher();
+        let mut h = self.0.sip().build_hasher();
         h.write(bytes);
         self.word(h.finish());
     }

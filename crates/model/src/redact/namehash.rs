@@ -13,7 +13,7 @@
 //! thus write distinct words (or collide in SipHash), whatever an input
 //! chooses. Words past `WORDS` go through SipHash too.
 
-use crate::runhash::{Keys, mix};
+use crate::runhash::{Keys, MulSum};
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
@@ -40,55 +40,32 @@ pub(super) type NameMap<V> = HashMap<String, V, NameKeyed>;
 impl BuildHasher for NameKeyed {
     type Hasher = NameHasher;
     fn build_hasher(&self) -> NameHasher {
-        let k = keys();
-        NameHasher {
-            k,
-            sum: k.add,
-            words: 0,
-            tail: None,
-        }
+        NameHasher(MulSum::new(keys()))
     }
 }
 
-pub(super) struct NameHasher {
-    k: &'static Keys<{ WORDS + 1 }>,
-    sum: u128,
-    words: usize,
-    tail: Option<std::hash::DefaultHasher>,
-}
+pub(super) struct NameHasher(MulSum<{ WORDS + 1 }>);
 
 impl NameHasher {
     #[inline]
     fn word(&mut self, w: u64) {
-        if self.words < WORDS {
-            let m = self.k.mul[self.words];
-            self.sum = self.sum.wrapping_add(m.wrapping_mul(u128::from(w)));
-            self.words += 1;
-        } else {
-            self.tail
-                .get_or_insert_with(|| self.k.sip.build_hasher())
-                .write_u64(w);
-        }
+        self.0.word(w);
     }
 }
 
 impl Hasher for NameHasher {
+    /// The sum's high half, mixed by a bijection (`runhash::mix`): keys
+    /// that differ in a few bytes (names numbered in sequence) could
+    /// otherwise share their top seven bits, the tag hashbrown compares
+    /// first, far more often than chance.
     fn finish(&self) -> u64 {
-        let mut sum = self.sum;
-        if let Some(t) = &self.tail {
-            sum = sum.wrapping_add(self.k.mul[WORDS].wrapping_mul(u128::from(t.finish())));
-        }
-        // The high half, mixed by a bijection (collisions are those of
-        // the high half): in it, keys that differ in a few bytes (names
-        // numbered in sequence) could share their top seven bits, the tag
-        // hashbrown compares first, far more often than chance.
-        mix((sum >> 64) as u64)
+        self.0.finish()
     }
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
         self.word(bytes.len() as u64);
         if bytes.len() > SHORT {
-            let mut h = self.k.sip.build_hasher();
+            let mut h = self.0.sip().build_hasher();
             h.write(bytes);
             self.word(h.finish());
             return;

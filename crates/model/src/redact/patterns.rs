@@ -369,6 +369,20 @@ pub(super) fn may_hold_v6(s: &str) -> bool {
     n >= 7
 }
 
+/// A secret's value (trailing blanks not part of it), unless empty.
+fn push_secret(hits: &mut Vec<Hit>, m: regex::Match<'_>) {
+    let v = m.as_str().trim_end();
+    if !v.is_empty() {
+        hits.push(Hit {
+            url: false,
+            a: m.start(),
+            b: m.start() + v.len(),
+            cat: Cat::Secret,
+            key: v.to_string(),
+        });
+    }
+}
+
 /// What the patterns find in `s` (hints `h`): secrets, URLs, CHLAUTH
 /// values, distinguished names, addresses; in order, not overlapping. A
 /// URL's host is as written (`Hit::url`): what it is depends on what the
@@ -380,16 +394,7 @@ pub(super) fn pattern_hits(s: &str, h: u16) -> Vec<Hit> {
     if h & H_SECRET != 0 && s.contains('(') {
         for c in SECRET_PAREN.captures_iter(s) {
             if let Some(m) = c.get(1).or(c.get(2)) {
-                let v = m.as_str().trim_end();
-                if !v.is_empty() {
-                    hits.push(Hit {
-                        url: false,
-                        a: m.start(),
-                        b: m.start() + v.len(),
-                        cat: Cat::Secret,
-                        key: v.to_string(),
-                    });
-                }
+                push_secret(&mut hits, m);
             }
         }
     }
@@ -433,16 +438,7 @@ pub(super) fn pattern_hits(s: &str, h: u16) -> Vec<Hit> {
     if h & H_SECRET != 0 && s.contains(['=', ':']) {
         for c in SECRET.captures_iter(s) {
             if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
-                let v = m.as_str().trim_end();
-                if !v.is_empty() {
-                    hits.push(Hit {
-                        url: false,
-                        a: m.start(),
-                        b: m.start() + v.len(),
-                        cat: Cat::Secret,
-                        key: v.to_string(),
-                    });
-                }
+                push_secret(&mut hits, m);
             }
         }
     }
