@@ -218,7 +218,7 @@ pub const TIMED_BY_QMGR: &str = "activity trace: the queue manager's time in the
 struct OpenCall {
     verb: &'static str,
     function: Arc<str>,
-    ident: Option<String>,
+    ident: Option<Arc<str>>,
     start: Ts,
     /// A reason stated by a text line inside the call; whether the call's
     /// row held that reason's lines already (`quoted`: it will not need
@@ -231,7 +231,7 @@ struct OpenCall {
 struct Done {
     verb: &'static str,
     function: Arc<str>,
-    ident: Option<String>,
+    ident: Option<Arc<str>>,
     pid: u32,
     tid: u32,
     /// Its thread's wrap group (`Calls::places`).
@@ -497,7 +497,7 @@ impl Calls {
                     Some(OpenCall {
                         verb,
                         function: function.clone(),
-                        ident: e.ident.as_deref().map(str::to_string),
+                        ident: e.ident.clone(),
                         start: e.ts,
                         stated: None,
                     }),
@@ -554,7 +554,7 @@ impl Calls {
                     // the exit names the connection the entry could not.
                     ident: call
                         .ident
-                        .or_else(|| e.ident.as_deref().map(str::to_string)),
+                        .or_else(|| e.ident.clone()),
                     pid,
                     tid,
                     place: key.0,
@@ -587,7 +587,7 @@ impl Calls {
                         let d = Done {
                             verb,
                             function: function.clone(),
-                            ident: e.ident.as_deref().map(str::to_string),
+                            ident: e.ident.clone(),
                             pid,
                             tid,
                             place: key.0,
@@ -645,7 +645,7 @@ impl Calls {
         self.finish_call(Done {
             verb,
             function: Arc::from(*verb),
-            ident: e.ident.as_deref().map(str::to_string),
+            ident: e.ident.clone(),
             pid,
             tid,
             place,
@@ -807,18 +807,16 @@ impl Calls {
     /// of the input would close them (a trace with a new thread on every
     /// line must not keep them all).
     fn trim_threads(&mut self) {
+        // Out of `self` while trimming, so that each thread is closed as
+        // it is removed (no list of thousands of them grown and copied).
         let mut threads = std::mem::take(&mut self.threads);
-        let mut closed = Vec::new();
         mqdiag_model::budget::trim_oldest(
             &mut threads,
             mqdiag_model::budget::MAX_THREADS,
             |t| t.seen,
-            |k, t| closed.push((k, *t)),
+            |k, t| self.close_thread(k, *t),
         );
         self.threads = threads;
-        for (k, t) in closed {
-            self.close_thread(k, t);
-        }
     }
 
     /// Close the books: calls still open or waiting are counted, rows are
