@@ -7,6 +7,7 @@
 //! command line: it parses arguments, runs the verbs, draws progress and
 //! owns the exit codes; it is the only one that prints.
 
+pub mod alloc;
 pub mod app;
 pub mod cli;
 pub mod exit;

@@ -1,9 +1,9 @@
-// The system allocator: timeline rows are rendered into reused batches and
-// few events cross threads, so mimalloc no longer paid for itself; it kept
-// ~100 MB resident where the system allocator keeps ~30 MB (measured with
-// examples/bench/main.rs).
+// mimalloc, set up by `mqdiag::alloc` (why, and its settings).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    mqdiag::alloc::tune();
     mqdiag::app::process_ends_after_verb();
     let code = mqdiag::app::main_with(std::env::args_os());
     std::process::exit(code);

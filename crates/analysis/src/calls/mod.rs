@@ -552,9 +552,7 @@ impl Calls {
                     function: call.function,
                     // A connect's session ident appears during the call:
                     // the exit names the connection the entry could not.
-                    ident: call
-                        .ident
-                        .or_else(|| e.ident.clone()),
+                    ident: call.ident.or_else(|| e.ident.clone()),
                     pid,
                     tid,
                     place: key.0,
