@@ -34,6 +34,11 @@ struct LaneAcc {
 /// Sees every analysed event; `finish` gives what the charts draw.
 pub struct Collector {
     t0: Option<Ts>,
+    /// The UTC day of the latest event and nanoseconds from `t0` to its
+    /// midnight: an event's offset is then its time of day plus that
+    /// (`offset_us`), where chrono's subtraction of two times worked the
+    /// dates out again for every event.
+    day: Option<(chrono::NaiveDate, i64)>,
     bucket_us: i64,
     lanes: Vec<LaneAcc>,
     index: HashMap<Arc<str>, usize>,
@@ -58,6 +63,7 @@ impl Collector {
     pub fn new() -> Collector {
         Collector {
             t0: None,
+            day: None,
             bucket_us: FIRST_BUCKET_US,
             lanes: Vec::new(),
             index: HashMap::new(),
@@ -73,7 +79,7 @@ impl Collector {
 
     pub fn observe(&mut self, e: &Event) {
         let t0 = *self.t0.get_or_insert(e.ts);
-        let off = (e.ts - t0).num_microseconds().unwrap_or(i64::MAX).max(0);
+        let off = self.offset_us(&t0, &e.ts);
         while off / self.bucket_us >= BUCKETS as i64 && self.bucket_us < i64::MAX / 4 {
             self.widen();
         }
@@ -82,6 +88,38 @@ impl Collector {
         self.lanes[lane].counts[b] += 1;
         if e.kind == Kind::LogRecord {
             self.error(e);
+        }
+    }
+
+    /// Microseconds from `t0` to `ts` (0 before it): `(ts - t0)` as
+    /// chrono works it out, from the day's offset and the time of day.
+    fn offset_us(&mut self, t0: &Ts, ts: &Ts) -> i64 {
+        use chrono::Timelike;
+        let exact = || (*ts - *t0).num_microseconds().unwrap_or(i64::MAX).max(0);
+        let n = ts.naive_utc();
+        let (date, time) = (n.date(), n.time());
+        // A leap second (a nanosecond count past 10^9) is left to chrono.
+        if time.nanosecond() >= 1_000_000_000 || t0.nanosecond() >= 1_000_000_000 {
+            return exact();
+        }
+        let base = match self.day {
+            Some((d, base)) if d == date => base,
+            _ => {
+                let Some(base) =
+                    (date.and_time(chrono::NaiveTime::MIN) - t0.naive_utc()).num_nanoseconds()
+                else {
+                    return exact();
+                };
+                self.day = Some((date, base));
+                base
+            }
+        };
+        let of_day = i64::from(time.num_seconds_from_midnight()) * 1_000_000_000
+            + i64::from(time.nanosecond());
+        match base.checked_add(of_day) {
+            // Truncated toward zero, as `num_microseconds`.
+            Some(ns) => (ns / 1_000).max(0),
+            None => exact(),
         }
     }
 
@@ -254,6 +292,40 @@ mod tests {
             e.set_attr(k, *v);
         }
         e
+    }
+
+    #[test]
+    fn offsets_are_what_chrono_subtraction_gives() {
+        // Times around t0 and across days, offsets and leap seconds, in
+        // and out of order, with sub-microsecond parts that truncate.
+        let mut c = Collector::new();
+        let t0 =
+            chrono::DateTime::parse_from_rfc3339("2024-03-12T23:59:59.999999500+01:00").unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..20_000 {
+            let span_ns = [1_000i64, 86_400_000_000_000, 400 * 86_400_000_000_000][i % 3];
+            let d = (next() % (2 * span_ns as u64)) as i64 - span_ns / 2;
+            let mut t = t0 + chrono::TimeDelta::nanoseconds(d);
+            if i % 7 == 0 {
+                t = t.with_timezone(&chrono::FixedOffset::west_opt(5 * 3600).unwrap());
+            }
+            if i % 1_000 == 0 {
+                // A leap second.
+                let n = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+                    .unwrap()
+                    .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+                    .unwrap();
+                t = n.and_utc().fixed_offset();
+            }
+            let want = (t - t0).num_microseconds().unwrap_or(i64::MAX).max(0);
+            assert_eq!(c.offset_us(&t0, &t), want, "{t} from {t0}");
+        }
     }
 
     #[test]
