@@ -158,7 +158,10 @@ impl RowReordered {
                     // Its bytes are taken out below: never written.
                     let path = m.origin.as_ref().map(|o| o.path.to_string());
                     out_of_range.saw(|| path.unwrap_or_default(), m.line);
-                    holes.push((start, end));
+                    // Mostly none: `event_row` renders no such row.
+                    if end > start {
+                        holes.push((start, end));
+                    }
                     return;
                 }
                 if m.key < released {

@@ -83,33 +83,46 @@ impl RowSink {
         }
     }
 
-    /// Append `e`'s row to `out`.
+    /// Append `e`'s row to `out`. A row dated outside what the merge can
+    /// order (`timefmt::orderable`) is not rendered: the merge leaves it
+    /// out and reports it, and rendering it first was most of the time of
+    /// a log of such records.
     pub fn event_row(&mut self, mut e: Event, out: &mut Vec<u8>) -> RowMeta {
-        if let Some(r) = &self.spec.redact {
-            r.event_with(&mut e, &mut self.memo);
-            let o = match &self.redacted_origin {
-                Some((from, to)) if Arc::ptr_eq(from, &e.origin) => to.clone(),
-                _ => {
-                    let to = Origin::new(r.apply(e.path()).into(), e.format());
-                    self.redacted_origin = Some((e.origin.clone(), to.clone()));
-                    to
-                }
-            };
-            e.origin = o;
-        }
-        self.renderer.render(self.spec.format, &e, out);
         let undated = e.is_undated();
-        RowMeta {
+        let key = if undated {
             // A record without a time: after every dated row (`UNDATED_KEY`).
-            key: if undated {
-                UNDATED_KEY
-            } else {
-                e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
-            },
+            UNDATED_KEY
+        } else {
+            e.ts.timestamp_nanos_opt().unwrap_or(i64::MAX)
+        };
+        let unwritten = !undated && !crate::timefmt::orderable(key);
+        if let Some(r) = self.spec.redact.clone() {
+            if !unwritten {
+                r.event_with(&mut e, &mut self.memo);
+            }
+            e.origin = self.redacted_origin(&r, &e.origin);
+        }
+        if !unwritten {
+            self.renderer.render(self.spec.format, &e, out);
+        }
+        RowMeta {
+            key,
             offset: e.ts.offset().local_minus_utc(),
             line: e.line,
             origin: Some(e.origin),
             undated,
+        }
+    }
+
+    /// The redacted copy of a file's origin, made once per file.
+    fn redacted_origin(&mut self, r: &crate::redact::Redactor, from: &Arc<Origin>) -> Arc<Origin> {
+        match &self.redacted_origin {
+            Some((f, to)) if Arc::ptr_eq(f, from) => to.clone(),
+            _ => {
+                let to = Origin::new(r.apply(&from.path).into(), from.format);
+                self.redacted_origin = Some((from.clone(), to.clone()));
+                to
+            }
         }
     }
 }
@@ -407,6 +420,50 @@ mod tests {
             e.set_attr(k, *v);
         }
         e
+    }
+
+    /// A row the merge cannot order (past 2262) is not rendered, in any
+    /// format, and still says where it was, so that it is reported.
+    #[test]
+    fn rows_out_of_range_are_not_rendered() {
+        fn doc(e: &Event, out: &mut Vec<u8>) {
+            out.extend_from_slice(e.text.as_bytes());
+        }
+        for (format, redact) in [
+            (TimelineFormat::Text, false),
+            (TimelineFormat::Csv, false),
+            (TimelineFormat::Jsonl, false),
+            (TimelineFormat::Event(doc), false),
+            (TimelineFormat::Jsonl, true),
+        ] {
+            let mut far = log("AMQ9999E: x", &[("channel", "CH1")]);
+            far.ts = chrono::DateTime::parse_from_rfc3339("2300-03-12T00:00:00+01:00").unwrap();
+            far.line = 7;
+            let mut spec = RowSpec::new(format);
+            if redact {
+                let mut r = crate::redact::Redactor::new();
+                r.observe(&far);
+                spec.redact = Some(Arc::new(r));
+            }
+            let mut sink = RowSink::new(Arc::new(spec));
+            let mut out = Vec::new();
+            let meta = sink.event_row(far, &mut out);
+            assert!(
+                out.is_empty(),
+                "{format:?}: {}",
+                String::from_utf8_lossy(&out)
+            );
+            assert!(!crate::timefmt::orderable(meta.key) && !meta.undated);
+            assert_eq!((meta.line, meta.offset), (7, 3600));
+            // Its file as its rendered rows name it.
+            let path = meta.origin.unwrap().path.clone();
+            let mut named = Vec::new();
+            let m = sink.event_row(log("AMQ9999E: x", &[]), &mut named);
+            assert_eq!(path, m.origin.unwrap().path);
+            // The rows around it are rendered as ever.
+            let meta = sink.event_row(log("AMQ9999E: x", &[]), &mut out);
+            assert!(!out.is_empty() && crate::timefmt::orderable(meta.key));
+        }
     }
 
     /// A record without a time: no time in any row, the merge key after
