@@ -27,16 +27,17 @@ static COMPCODE: LazyLock<memchr::memmem::Finder<'static>> =
 
 /// The outcome a text line states, if any.
 pub(crate) fn stated(text: &str) -> Option<Outcome> {
-    let b = text.as_bytes();
-    REASON.find(b)?;
     // The calls table and access-refused ask of the same line in turn:
     // the last line that names a reason is answered from memory (a pure
-    // function of the text, compared whole; a long line is not kept).
+    // function of the text, compared whole, before any search; a long
+    // line is not kept).
     if text.len() > 256 {
+        REASON.find(text.as_bytes())?;
         return parse(text);
     }
     LAST.with_borrow_mut(|(last, o)| {
         if last.as_str() != text {
+            REASON.find(text.as_bytes())?;
             *o = parse(text);
             last.clear();
             last.push_str(text);

@@ -352,10 +352,13 @@ fn activity_rows_are_named_by_their_own_application() {
     );
 }
 
-/// Two runs stand for one entity of an "other" row by different hashes,
-/// so no input can be built to collide with another entity's.
+/// An entity of an "other" row stands as its hash keyed per run (the
+/// rows' own `RunKeyed`, whose keys are drawn at random once per run: see
+/// `runhash`'s tests), so no input can be built to collide with another
+/// entity's.
 #[test]
 fn other_rows_hash_entities_with_keys_of_their_run() {
+    use std::hash::BuildHasher;
     let k = super::keys::RowKey {
         place: 3,
         pid: Some(7),
@@ -363,7 +366,11 @@ fn other_rows_hash_entities_with_keys_of_their_run() {
         ident: None,
         verb: "MQCONNX",
     };
-    let (a, b) = (Others::default(), Others::default());
-    assert_eq!(a.entity(&k), a.entity(&k));
-    assert_ne!(a.entity(&k), b.entity(&k));
+    let o = Others::default();
+    assert_eq!(o.entity(&k), mqdiag_model::runhash::RunKeyed.hash_one(&k));
+    let near = super::keys::RowKey {
+        tid: Some(2),
+        ..k.clone()
+    };
+    assert_ne!(o.entity(&k), o.entity(&near));
 }

@@ -47,6 +47,11 @@ pub(crate) enum Stage {
 /// of every text line, by searchers made once (three `str::contains` were
 /// a fiftieth of a run over a trace of a million processes).
 fn names_buffer_size(b: &[u8]) -> bool {
+    // Each spelling has a doubled `f`: a line without one (most) is
+    // answered by a one-byte search.
+    if !memchr::memchr2_iter(b'f', b'F', b).any(|i| b.get(i + 1) == Some(&b[i])) {
+        return false;
+    }
     static UFFER: LazyLock<memchr::memmem::Finder<'static>> =
         LazyLock::new(|| memchr::memmem::Finder::new(b"uffer"));
     static UPPER: LazyLock<memchr::memmem::Finder<'static>> =
@@ -208,6 +213,10 @@ mod tests {
             ("buffersize", false),
             ("uffer size", false),
             ("a buffer sized", true),
+            ("0xff then a buffer size", true),
+            ("bufFer size", false),
+            ("ffff", false),
+            ("f", false),
             ("", false),
         ] {
             let mine = names_buffer_size(t.as_bytes());
