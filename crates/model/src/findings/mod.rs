@@ -154,15 +154,40 @@ pub struct EventRef {
     text: String,
 }
 
+/// Whether `e` is a trace line (shown with its process and thread).
+fn is_trace(e: &Event) -> bool {
+    matches!(
+        e.kind,
+        Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
+    ) && e.pid.is_some()
+}
+
 impl EventRef {
     /// Become a reference to `e`, reusing this one's text buffer: passes
     /// that keep "the latest" event call this for every event.
     pub fn assign(&mut self, e: &Event) {
-        let fresh = EventRef::of_without_text(e);
-        let mut text = std::mem::take(&mut self.text);
-        text.clear();
-        text.push_str(&e.text);
-        *self = EventRef { text, ..fresh };
+        let trace = is_trace(e);
+        // The shared path and ident are taken only when they change (a
+        // clone and a drop of an `Arc` each cost two atomic operations).
+        if !Arc::ptr_eq(&self.path, &e.origin.path) {
+            self.path = e.origin.path.clone();
+        }
+        let ident = if trace { e.ident.as_ref() } else { None };
+        if !match (&self.ident, ident) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        } {
+            self.ident = ident.cloned();
+        }
+        self.line = e.line;
+        self.offset = e.offset;
+        self.ts = e.ts;
+        self.trace = trace;
+        self.flag = trace && e.get(crate::event::Key::Flag) == Some("*");
+        self.pid = e.pid;
+        self.tid = e.tid;
+        self.text.clear();
+        self.text.push_str(&e.text);
     }
 
     pub fn of(e: &Event) -> EventRef {
@@ -175,17 +200,14 @@ impl EventRef {
     /// `of` without the text, for callers that keep it themselves
     /// (`with_text`, `assign_from`, `evidence_with` put it back).
     pub fn of_without_text(e: &Event) -> EventRef {
-        let trace = matches!(
-            e.kind,
-            Kind::Entry | Kind::Exit | Kind::ErrorExit | Kind::Text | Kind::Dump | Kind::Header
-        ) && e.pid.is_some();
+        let trace = is_trace(e);
         EventRef {
             path: e.origin.path.clone(),
             line: e.line,
             offset: e.offset,
             ts: e.ts,
             trace,
-            flag: trace && e.attr("flag") == Some("*"),
+            flag: trace && e.get(crate::event::Key::Flag) == Some("*"),
             pid: e.pid,
             tid: e.tid,
             ident: if trace { e.ident.clone() } else { None },

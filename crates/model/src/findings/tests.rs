@@ -123,3 +123,47 @@ fn fingerprint_is_identity_not_incarnation() {
     g.seal(PARTS);
     assert_eq!(a.fingerprint, g.fingerprint);
 }
+
+/// A reference re-pointed at event after event is the reference made
+/// afresh from the last: across files, kinds, idents and flags.
+#[test]
+fn an_assigned_reference_is_the_one_made_afresh() {
+    use crate::event::{Event, Format, Kind, Origin};
+    let (a, b) = (
+        Origin::new(Arc::from("a/AMQ1.0.FMT"), Format::UNKNOWN),
+        Origin::new(Arc::from("b/AMQERR01.LOG"), Format::UNKNOWN),
+    );
+    let ts = chrono::DateTime::parse_from_rfc3339("2024-03-12T10:00:00+01:00").unwrap();
+    let (i1, i2): (Arc<str>, Arc<str>) = (Arc::from("RSESS:000001"), Arc::from("RSESS:000002"));
+    let mut events = Vec::new();
+    for (n, (o, kind, ident, flag)) in [
+        (&a, Kind::Entry, Some(&i1), false),
+        (&a, Kind::Text, Some(&i1), true),
+        (&a, Kind::Exit, Some(&i2), false),
+        (&b, Kind::LogRecord, Some(&i2), false),
+        (&b, Kind::LogRecord, None, false),
+        (&a, Kind::Text, None, true),
+        (&a, Kind::Exit, Some(&i1), false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut e = Event::new(ts, o.clone(), n as u64 + 1, kind, format!("line {n}"));
+        e.offset = 100 * n as u64;
+        if kind != Kind::LogRecord {
+            (e.pid, e.tid) = (Some(7), Some(n as u32));
+        }
+        e.ident = ident.cloned();
+        if flag {
+            e.set_attr("flag", "*");
+        }
+        events.push(e);
+    }
+    let mut r = EventRef::of(&events[0]);
+    for e in &events {
+        r.assign(e);
+        let fresh = EventRef::of(e);
+        assert_eq!(format!("{r:?}"), format!("{fresh:?}"));
+        assert_eq!(r.evidence(), fresh.evidence());
+    }
+}
