@@ -439,6 +439,20 @@ impl ReadOptions {
 /// `timeline` takes care of small local disorder.
 pub trait Source: Send {
     fn next_event(&mut self) -> Option<Event>;
+    /// Up to `n` next events appended to `out`, as that many calls of
+    /// `next_event` would give them; false once the source has no more
+    /// (with what it had last appended). A reader that queues its events
+    /// overrides it: an event is then moved once, not through every
+    /// layer's return value.
+    fn next_events(&mut self, out: &mut Vec<Event>, n: usize) -> bool {
+        for _ in 0..n {
+            match self.next_event() {
+                Some(e) => out.push(e),
+                None => return false,
+            }
+        }
+        true
+    }
     /// The facts about each file read, available once `next_event` returned
     /// `None` (or earlier, partially).
     fn finish(self: Box<Self>) -> Vec<FileInfo>;

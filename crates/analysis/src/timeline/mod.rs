@@ -281,6 +281,11 @@ impl OutOfRange {
     }
 }
 
+thread_local! {
+    /// `Reordered::pull`'s buffer for a burst of events.
+    static BURST_BUFFER: std::cell::Cell<Vec<Event>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// A source whose local disorder (within the window) is repaired.
 pub(crate) struct Reordered {
     src: Option<Box<dyn Source>>,
@@ -332,14 +337,16 @@ impl Reordered {
         if self.src.is_none() {
             return false;
         }
-        for _ in 0..BURST {
-            let Some(e) = self.src.as_mut().and_then(|s| s.next_event()) else {
-                if let Some(s) = self.src.take() {
-                    self.infos = s.finish();
-                    self.order.compact(Event::shrink_to_fit);
-                }
-                break;
-            };
+        // The thread's buffer: one per source would stay with every one of
+        // 50,000 small files until its turn at the merge, and one made per
+        // burst cost more than the events' moves it saves.
+        let mut burst = BURST_BUFFER.take();
+        burst.clear();
+        let more = self
+            .src
+            .as_mut()
+            .is_some_and(|s| s.next_events(&mut burst, BURST));
+        for e in burst.drain(..) {
             let k = instant(&e);
             if !orderable(k) && !e.is_undated() {
                 self.out_of_range.saw(|| e.path().to_string(), e.line);
@@ -350,6 +357,11 @@ impl Reordered {
             }
             let size = e.approx_bytes();
             self.order.hold(k, e, size);
+        }
+        BURST_BUFFER.set(burst);
+        if !more && let Some(s) = self.src.take() {
+            self.infos = s.finish();
+            self.order.compact(Event::shrink_to_fit);
         }
         true
     }
