@@ -133,6 +133,21 @@ impl Threads {
         self.text_cache.clear();
     }
 
+    /// Every thread forgotten, as in a new table, with the room of the
+    /// table and of the stacks kept: new threads take the places in order
+    /// from the first, as they would be pushed.
+    pub(super) fn forget_all(&mut self) {
+        for t in &mut self.all {
+            t.reset(0, 0);
+            t.gone = true;
+        }
+        self.free.clear();
+        self.free.extend((0..self.all.len()).rev());
+        self.index.clear();
+        self.cache.clear();
+        self.text_cache.clear();
+    }
+
     pub(super) fn get(&mut self, pid: u32, tid: u32) -> &mut Thread {
         let i = self.find(pid, tid);
         &mut self.all[i]
@@ -441,6 +456,27 @@ mod tests {
         // A new thread in a freed place starts empty.
         let t = th.get(1, 1);
         assert!(t.stack.is_empty() && t.last_record_line == 0 && t.newest == i64::MIN);
+    }
+
+    #[test]
+    fn forgetting_all_leaves_a_table_that_fills_as_a_new_one() {
+        let mut th = Threads::default();
+        for n in 0..10 {
+            let t = th.get(70 + n, 1);
+            t.last_record_line = 5;
+            t.stack.push((Arc::from("MQPUT"), 1));
+        }
+        th.forget_all();
+        assert!(th.index.is_empty());
+        // New threads take the places from the first, empty, in order.
+        for n in 0..12 {
+            let t = th.get(900 + n, 2);
+            assert!(t.stack.is_empty() && t.last_record_line == 0 && t.pid == 900 + n);
+        }
+        let order: Vec<u32> = th.all.iter().map(|t| t.pid).collect();
+        assert_eq!(order, (900..912).collect::<Vec<u32>>());
+        assert!(th.all[0].stack.capacity() > 0, "room kept");
+        assert_eq!(th.get(70, 1).last_record_line, 0, "forgotten");
     }
 
     #[test]
