@@ -528,19 +528,24 @@ impl Event {
         self.attrs.values.shrink_to_fit();
     }
 
-    /// Hands the event's text and attribute buffers to this thread's spare
-    /// buffers (`spare_text`, `Attrs::spare`); the rest is dropped.
+    /// Hands the event's text, return code and attribute buffers to this
+    /// thread's spare buffers (`spare_text`, `Attrs::spare`); the rest is
+    /// dropped.
     pub fn recycle(self) {
         let Event {
-            text, mut attrs, ..
+            text,
+            rc,
+            mut attrs,
+            ..
         } = self;
         with_spare(|s| {
-            let t = text.capacity();
-            if keeps(s.texts.len(), s.text_bytes, t) {
-                let mut text = text;
-                text.clear();
-                s.text_bytes += t;
-                s.texts.push(text);
+            for mut text in std::iter::once(text).chain(rc) {
+                let t = text.capacity();
+                if keeps(s.texts.len(), s.text_bytes, t) {
+                    text.clear();
+                    s.text_bytes += t;
+                    s.texts.push(text);
+                }
             }
             let a = attrs.capacity_bytes();
             if keeps(s.attrs.len(), s.attr_bytes, a) {
@@ -946,6 +951,14 @@ mod tests {
         assert!(a.is_empty() && a.get("channel").is_none() && a.get("host").is_none());
         assert_eq!(a.iter().count(), 0);
         assert_eq!(spare_held(), (0, 0, 0, 0));
+        // A return code's buffer comes back beside the text's.
+        let mut e = Event::new(ts, origin.clone(), 2, Kind::Exit, spare_copy("} MQGET"));
+        e.rc = Some(spare_copy("2033"));
+        e.recycle();
+        assert_eq!(spare_held().0, 2);
+        let (a, b) = (spare_text(1), spare_text(1));
+        assert!(a.is_empty() && b.is_empty());
+        assert_eq!(spare_held().0, 0);
         // A 1 MB line's buffer is not kept.
         event("x".repeat(SPARE_ONE + 1)).recycle();
         assert_eq!(spare_held().0, 0);

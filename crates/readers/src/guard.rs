@@ -88,6 +88,30 @@ impl Source for Guarded {
         }
     }
 
+    fn next_events(&mut self, out: &mut Vec<Event>, n: usize) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        let Some(inner) = self.inner.as_mut() else {
+            return false;
+        };
+        let from = out.len();
+        let r = catch_unwind(AssertUnwindSafe(|| inner.next_events(out, n)));
+        // The events given before a panic are kept: the last is where the
+        // reader was.
+        if let Some(e) = out.get(from..).and_then(<[Event]>::last) {
+            let (origin, line) = (e.origin.clone(), e.line);
+            self.saw(&origin, line);
+        }
+        match r {
+            Ok(more) => more,
+            Err(p) => {
+                self.failed_with(p);
+                false
+            }
+        }
+    }
+
     fn next_rows(
         &mut self,
         sink: &mut RowSink,
@@ -293,6 +317,28 @@ mod tests {
             };
             assert!(p.message.contains(want), "{}", p.message);
         }
+    }
+
+    #[test]
+    fn a_panic_amid_a_burst_keeps_the_events_before_it_and_their_place() {
+        let mut g = Box::new(Guarded::new(
+            Box::new(Buggy {
+                given: false,
+                in_finish: false,
+            }),
+            files(),
+        ));
+        let mut out = Vec::new();
+        assert!(!g.next_events(&mut out, 8), "the panic ends the source");
+        assert_eq!(out.len(), 1);
+        assert!(!g.next_events(&mut out, 8), "nothing more after a panic");
+        assert_eq!(out.len(), 1);
+        let infos = g.finish();
+        let bad = has_reader_panic(&infos).expect("reader-panic");
+        assert_eq!(
+            (bad.path.as_str(), bad.problems[0].line),
+            ("a.log", Some(7))
+        );
     }
 
     #[test]

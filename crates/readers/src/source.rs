@@ -162,6 +162,7 @@ impl Interest {
     /// found before while that still holds, so neither rescans the lines
     /// the other's candidates are taken from (the anchor may be rare where
     /// the literals are frequent, and the other way round).
+    #[cfg(test)]
     pub(crate) fn first_candidate_in(
         &self,
         block: &[u8],
@@ -172,6 +173,37 @@ impl Interest {
             .any
             .as_ref()
             .and_then(|c| seen.any.recall(block, base, |b| c.find(b)));
+        let anchor = self
+            .anchor
+            .as_ref()
+            .and_then(|a| seen.anchor.recall(block, base, |b| a.text.find(b)));
+        match (any, anchor) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// `first_candidate_in` for a reader that asks whether the block's
+    /// first line is a candidate and, when not, where the first one is: a
+    /// match of the literals within the first line answers without the
+    /// anchor's search (it may then not be the first match of that line).
+    /// Where every line is a candidate, that search cost a third of the
+    /// byte check.
+    pub(crate) fn candidate_in(
+        &self,
+        block: &[u8],
+        base: u64,
+        seen: &mut Searched,
+    ) -> Option<usize> {
+        let any = self
+            .any
+            .as_ref()
+            .and_then(|c| seen.any.recall(block, base, |b| c.find(b)));
+        if let Some(p) = any
+            && memchr::memchr(b'\n', &block[..p]).is_none()
+        {
+            return Some(p);
+        }
         let anchor = self
             .anchor
             .as_ref()
@@ -439,6 +471,20 @@ impl ReadOptions {
 /// `timeline` takes care of small local disorder.
 pub trait Source: Send {
     fn next_event(&mut self) -> Option<Event>;
+    /// Up to `n` next events appended to `out`, as that many calls of
+    /// `next_event` would give them; false once the source has no more
+    /// (with what it had last appended). A reader that queues its events
+    /// overrides it: an event is then moved once, not through every
+    /// layer's return value.
+    fn next_events(&mut self, out: &mut Vec<Event>, n: usize) -> bool {
+        for _ in 0..n {
+            match self.next_event() {
+                Some(e) => out.push(e),
+                None => return false,
+            }
+        }
+        true
+    }
     /// The facts about each file read, available once `next_event` returned
     /// `None` (or earlier, partially).
     fn finish(self: Box<Self>) -> Vec<FileInfo>;
@@ -533,6 +579,7 @@ mod tests {
                 ends.push(data.len());
             }
             let mut seen = Searched::default();
+            let mut seen_line = Searched::default();
             let (mut pos, mut filled) = (0usize, ends[rng.below(50)]);
             while pos < data.len() {
                 if filled <= pos || rng.below(2) == 0 {
@@ -544,6 +591,19 @@ mod tests {
                 let block = &data[pos..filled];
                 let got = i.first_candidate_in(block, pos as u64, &mut seen);
                 assert_eq!(got, i.first_candidate(block), "round {round} at {pos}");
+                // The same, but for a candidate in the first line: one in
+                // that line.
+                let line = i.candidate_in(block, pos as u64, &mut seen_line);
+                let first_end = memchr::memchr(b'\n', block).unwrap_or(block.len());
+                match got {
+                    Some(c) if c < first_end => {
+                        assert!(
+                            line.is_some_and(|l| l >= c && l < first_end),
+                            "{round} {pos}"
+                        )
+                    }
+                    _ => assert_eq!(line, got, "round {round} at {pos}"),
+                }
                 // Take the lines up to the candidate, or a few lines, or
                 // the candidate's line too.
                 let stop = got.map_or(block.len(), |c| c + 1);

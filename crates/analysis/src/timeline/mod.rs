@@ -93,19 +93,45 @@ impl<T> Order<T> {
     /// The next item, if it may go: it is out of the window, the buffer is
     /// full, or `ended` (nothing more will come). `size` gives back the
     /// bytes `hold` was told.
+    #[cfg(test)]
     pub(crate) fn release(&mut self, ended: bool, size: impl Fn(&T) -> usize) -> Option<(i64, T)> {
-        let (k, _) = self.buf.front()?;
-        let ready = ended
-            || self.buf.len() >= self.cap
-            || self.bytes >= self.cap_bytes
-            || *k <= self.newest.saturating_sub(REORDER_WINDOW_NANOS);
-        if !ready {
-            return None;
+        let k = self.buf.front()?.0;
+        let mut one = Vec::with_capacity(1);
+        self.release_into(ended, &mut one, 1, 1, size);
+        Some((k, one.pop()?))
+    }
+
+    /// `release` again and again into `out`, while `out` takes fewer than
+    /// `n` items and they came to fewer than `bytes` bytes (one at least):
+    /// each item is moved once, from the buffer to `out`. Returns the
+    /// bytes moved.
+    pub(crate) fn release_into(
+        &mut self,
+        ended: bool,
+        out: &mut Vec<T>,
+        n: usize,
+        bytes: usize,
+        size: impl Fn(&T) -> usize,
+    ) -> usize {
+        let (mut m, mut got) = (0, 0);
+        let (mut len, mut held, mut released) = (self.buf.len(), self.bytes, self.released);
+        let window = self.newest.saturating_sub(REORDER_WINDOW_NANOS);
+        for (k, t) in self.buf.iter() {
+            if m == n || got >= bytes {
+                break;
+            }
+            let ready = ended || len >= self.cap || held >= self.cap_bytes || *k <= window;
+            if !ready {
+                break;
+            }
+            let b = size(t);
+            (len, held, released) = (len - 1, held - b, released.max(*k));
+            got += b;
+            m += 1;
         }
-        let (k, t) = self.buf.pop_front()?;
-        self.bytes -= size(&t);
-        self.released = self.released.max(k);
-        Some((k, t))
+        (self.bytes, self.released) = (held, released);
+        out.extend(self.buf.drain(..m).map(|(_, t)| t));
+        got
     }
 
     /// Once nothing more will come: each held item made as small as it
@@ -255,6 +281,11 @@ impl OutOfRange {
     }
 }
 
+thread_local! {
+    /// `Reordered::pull`'s buffer for a burst of events.
+    static BURST_BUFFER: std::cell::Cell<Vec<Event>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// A source whose local disorder (within the window) is repaired.
 pub(crate) struct Reordered {
     src: Option<Box<dyn Source>>,
@@ -286,35 +317,53 @@ impl Reordered {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn next_event(&mut self) -> Option<Event> {
         loop {
             if let Some((_, e)) = self.order.release(self.src.is_none(), Event::approx_bytes) {
                 return Some(e);
             }
-            self.src.as_ref()?;
-            // Pull a burst: reading one source for a while keeps its buffers
-            // and tables in the CPU cache, where one event at a time from
-            // many files would thrash it.
-            for _ in 0..BURST {
-                let Some(e) = self.src.as_mut().and_then(|s| s.next_event()) else {
-                    if let Some(s) = self.src.take() {
-                        self.infos = s.finish();
-                        self.order.compact(Event::shrink_to_fit);
-                    }
-                    break;
-                };
-                let k = instant(&e);
-                if !orderable(k) && !e.is_undated() {
-                    self.out_of_range.saw(|| e.path().to_string(), e.line);
-                    continue;
-                }
-                if self.first_late_line.is_none() && self.order.is_late(k) {
-                    self.first_late_line = Some((e.path().to_string(), e.line));
-                }
-                let size = e.approx_bytes();
-                self.order.hold(k, e, size);
+            if !self.pull() {
+                return None;
             }
         }
+    }
+
+    /// Pull a burst of events from the source into the reorder buffer;
+    /// false when the source is done. Reading one source for a while keeps
+    /// its buffers and tables in the CPU cache, where one event at a time
+    /// from many files would thrash it.
+    fn pull(&mut self) -> bool {
+        if self.src.is_none() {
+            return false;
+        }
+        // The thread's buffer: one per source would stay with every one of
+        // 50,000 small files until its turn at the merge, and one made per
+        // burst cost more than the events' moves it saves.
+        let mut burst = BURST_BUFFER.take();
+        burst.clear();
+        let more = self
+            .src
+            .as_mut()
+            .is_some_and(|s| s.next_events(&mut burst, BURST));
+        for e in burst.drain(..) {
+            let k = instant(&e);
+            if !orderable(k) && !e.is_undated() {
+                self.out_of_range.saw(|| e.path().to_string(), e.line);
+                continue;
+            }
+            if self.first_late_line.is_none() && self.order.is_late(k) {
+                self.first_late_line = Some((e.path().to_string(), e.line));
+            }
+            let size = e.approx_bytes();
+            self.order.hold(k, e, size);
+        }
+        BURST_BUFFER.set(burst);
+        if !more && let Some(s) = self.src.take() {
+            self.infos = s.finish();
+            self.order.compact(Event::shrink_to_fit);
+        }
+        true
     }
 
     pub(crate) fn finish(mut self) -> Vec<FileInfo> {
@@ -452,21 +501,39 @@ impl Producer for Reordered {
         // the merge thread waits for this one.
         b.prepared = merge_busy && self.prep.is_some() && b.events.is_empty();
         while b.events.len() - b.pos < n && got < bytes {
-            let Some(e) = self.next_event() else { break };
-            got += e.approx_bytes();
+            // Events are moved once, from the reorder buffer to the batch:
+            // all that may go at once, or one at a time when prepared.
+            let want = match b.prepared {
+                true => 1,
+                false => n - (b.events.len() - b.pos),
+            };
+            let from = b.events.len();
+            let ended = self.src.is_none();
+            got += self.order.release_into(
+                ended,
+                &mut b.events,
+                want,
+                bytes - got,
+                Event::approx_bytes,
+            );
+            if b.events.len() == from {
+                if self.pull() {
+                    continue;
+                }
+                break;
+            }
             if b.prepared
                 && let Some(p) = &mut self.prep
             {
                 // In the order the merge takes this source's events, so
                 // what the preparer skips as met before was learnt before.
-                let i = b.events.len();
+                let i = from;
                 if b.learnt.len() <= i {
                     b.learnt.resize_with(i + 1, Learnt::default);
                 }
-                p.prepare(&e, &mut b.learnt[i]);
+                p.prepare(&b.events[i], &mut b.learnt[i]);
                 got += b.learnt[i].approx_bytes();
             }
-            b.events.push(e);
         }
         if self.src.is_none() {
             // The source's last batch waits for its turn at the merge.

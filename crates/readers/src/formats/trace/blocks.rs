@@ -767,7 +767,14 @@ impl TraceSource {
         // it (held lines, counters, header state) would make a block's rows
         // depend on which thread read which blocks before it (a fuzzed
         // trace gave other dates with a helper, now and then).
+        // The table of threads is kept for its room alone: every thread
+        // in it is forgotten (a block of a trace of many processes met
+        // tens of thousands, each a stack allocated here and freed on the
+        // source's thread).
+        let mut threads = std::mem::take(&mut self.threads);
+        threads.forget_all();
         *self = TraceSource::ahead_of(t);
+        self.threads = threads;
         self.date = Some(date);
         self.ahead = Some(Ahead::default());
         if let Some(seg) = self.seg.as_mut() {
@@ -814,8 +821,9 @@ impl TraceSource {
             .map(|th| Open {
                 pid: th.pid,
                 tid: th.tid,
-                queries: std::mem::take(&mut th.queries),
-                stack: std::mem::take(&mut th.stack),
+                // Empty ones stay, with their room, for the next block.
+                queries: take_filled(&mut th.queries),
+                stack: take_filled(&mut th.stack),
                 max_depth: th.max_depth,
                 last_record_line: th.last_record_line,
                 newest: (th.newest, th.newest_line),
@@ -1012,6 +1020,15 @@ impl TraceSource {
 
     fn shape(&self) -> Shape {
         (self.layout, self.seen_title, self.unix_title, self.offset)
+    }
+}
+
+/// The items of `v`, in its buffer when it has any (none allocated, and
+/// the room of an empty one kept).
+fn take_filled<T>(v: &mut Vec<T>) -> Vec<T> {
+    match v.is_empty() {
+        true => Vec::new(),
+        false => std::mem::take(v),
     }
 }
 

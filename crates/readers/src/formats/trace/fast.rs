@@ -84,8 +84,10 @@ impl TraceSource {
         let Ok((block, base, searched)) = reader.buffered_searched() else {
             return Run::No;
         };
-        // The lines that end before the first candidate (or NUL byte).
-        let candidate = interest.first_candidate_in(block, base, searched);
+        // The lines that end before the first candidate (or NUL byte). A
+        // candidate in the first line ends the run there, wherever in the
+        // line it is.
+        let candidate = interest.candidate_in(block, base, searched);
         let mut stop = candidate.unwrap_or(block.len());
         if let Some(p) = memchr::memchr(0, &block[..stop]) {
             stop = p;

@@ -111,7 +111,8 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
     i = skip_spaces(b, t_end);
     // PID.TID
     let p_end = token_end(b, i);
-    let (pid, tid) = pid_tid(b, i)?;
+    // `pid_tid(b, i)`: `i` is past blanks, and the token ends at `p_end`.
+    let (pid, tid) = parse_pid_tid(&b[i..p_end])?;
     i = skip_spaces(b, p_end);
     let mut ident = None;
     let want_ident = layout.and_then(|l| l.ident);

@@ -66,7 +66,7 @@ use mqdiag_model::sink::{push_plain_row_tail, push_thread};
 use mqdiag_model::text::{decode_lossy, looks_like_text};
 use mqdiag_model::timefmt::parse_time_of_day;
 use rustc_hash::FxBuildHasher;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashSet, VecDeque};
 use std::io::Read;
 use std::sync::Arc;
 

@@ -2,6 +2,7 @@
 //! turned into an event with its call stack.
 
 use super::*;
+use mqdiag_model::event::spare_copy;
 
 impl TraceSource {
     pub(super) fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
@@ -372,7 +373,8 @@ impl TraceSource {
             },
         };
         let seg = self.seg.as_mut().expect("segment");
-        let text = data.strip_prefix("!! - ").unwrap_or(data).to_string();
+        // In the buffers of events the merge is done with (`Event::recycle`).
+        let text = spare_copy(data.strip_prefix("!! - ").unwrap_or(data));
         let mut e = Event::new(ts, seg.origin.clone(), no, kind, text);
         e.offset = self.line_at;
         e.pid = Some(rec.pid);
@@ -380,7 +382,7 @@ impl TraceSource {
         e.ident = ident;
         e.depth = Some(depth);
         e.function = function;
-        e.rc = rc.map(str::to_string);
+        e.rc = rc.map(spare_copy);
         e.function_time = function_time;
         e.elapsed_us = elapsed;
         if rec.flag {

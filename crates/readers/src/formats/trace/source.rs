@@ -367,6 +367,36 @@ impl Source for TraceSource {
         }
     }
 
+    fn next_events(&mut self, out: &mut Vec<Event>, n: usize) -> bool {
+        // `next_event` `n` times: the same reading, the events moved in one go.
+        let from = out.len();
+        loop {
+            let room = n - (out.len() - from);
+            if room == 0 {
+                return true;
+            }
+            if let Some(e) = self.out.pop_front() {
+                out.push(e);
+                continue;
+            }
+            if self.seg.is_none() {
+                let Some(next) = self.pending.pop_front() else {
+                    return false;
+                };
+                self.start_segment(next);
+                continue;
+            }
+            if (self.par.is_some() || self.par_wanted(false))
+                && let blocks::Next::Rows(_) = self.par_events()
+            {
+                continue;
+            }
+            if !self.step() {
+                self.reader_ended();
+            }
+        }
+    }
+
     fn next_rows(
         &mut self,
         sink: &mut RowSink,

@@ -3,28 +3,34 @@
 use super::*;
 
 /// Shares one `Arc<str>` per distinct function name or ident, so events
-/// and call stacks clone a pointer instead of allocating a string.
+/// and call stacks clone a pointer instead of allocating a string. The set
+/// is keyed by the names themselves: a new name costs one allocation (a
+/// separate key cost a second one, for every process of a trace where each
+/// has an ident of its own).
 #[derive(Default)]
-pub(super) struct Interner(pub(super) HashMap<Box<[u8]>, Arc<str>, FxBuildHasher>);
+pub(super) struct Interner(pub(super) HashSet<Arc<str>, FxBuildHasher>);
 
 impl Interner {
     /// Beyond this many names, new ones are allocated, not kept.
     const CAP: usize = 100_000;
 
     pub(super) fn get(&mut self, s: &str) -> Arc<str> {
-        self.get_bytes(s.as_bytes())
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s);
+        if self.0.len() < Self::CAP {
+            self.0.insert(a.clone());
+        }
+        a
     }
 
     /// The name of these bytes (UTF-8; anything else is decoded lossily).
     pub(super) fn get_bytes(&mut self, s: &[u8]) -> Arc<str> {
-        if let Some(a) = self.0.get(s) {
-            return a.clone();
+        match std::str::from_utf8(s) {
+            Ok(t) => self.get(t),
+            Err(_) => self.get(&String::from_utf8_lossy(s)),
         }
-        let a: Arc<str> = Arc::from(String::from_utf8_lossy(s));
-        if self.0.len() < Self::CAP {
-            self.0.insert(Box::from(s), a.clone());
-        }
-        a
     }
 }
 
@@ -43,6 +49,8 @@ pub(super) struct Threads {
     pub(super) cache: Vec<(u64, usize)>,
     /// (text as a key, its length, thread): an empty slot has length 0.
     pub(super) text_cache: Vec<(u128, usize, usize)>,
+    /// `trim`'s work space, kept for the next trim.
+    order: Vec<(u64, usize)>,
 }
 
 impl Threads {
@@ -71,35 +79,71 @@ impl Threads {
 
     /// Past the budget of threads (`budget::MAX_THREADS`), forget a
     /// quarter of them: idle ones first (no call open), those whose last
-    /// record is oldest first. A forgotten thread is met again as a new
-    /// one. Called between records, never while a thread is held.
+    /// record is oldest first, and among equals the lowest PID.TID. A
+    /// forgotten thread is met again as a new one. Called between records,
+    /// never while a thread is held.
     pub(super) fn trim(&mut self) {
         let cap = mqdiag_model::budget::MAX_THREADS;
         if self.all.len() - self.free.len() <= cap {
             return;
         }
         let keep = cap - cap / 4;
-        let mut order: Vec<(bool, u64, u32, u32, usize)> = self
-            .all
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| !t.gone)
-            .map(|(i, t)| {
-                let busy = !t.stack.is_empty() || !t.queries.is_empty();
-                (busy, t.last_record_line, t.pid, t.tid, i)
-            })
-            .collect();
-        // Which are forgotten is all that matters (PID.TID makes each entry
-        // distinct): a partition, not a sort.
+        // Idle or busy and the last record's line as one number: selecting
+        // on it alone is a third of the work of selecting on the whole
+        // (busy, line, PID, TID), and only the equals at the edge need
+        // their PID.TID (a trace of a million processes trimmed every
+        // 4,096 new ones).
+        let order = &mut self.order;
+        order.clear();
+        order.extend(
+            self.all
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| !t.gone)
+                .map(|(i, t)| (t.age(), i)),
+        );
         let cut = order.len() - keep;
-        order.select_nth_unstable(cut);
-        for &(_, _, pid, tid, i) in &order[..cut] {
-            self.index.remove(&thread_key(pid, tid));
-            let mut t = Thread::new(0, 0);
+        order.select_nth_unstable(cut - 1);
+        let edge = order[cut - 1].0;
+        // Everything older than the edge lies before it.
+        let older = order[..cut].iter().filter(|(k, _)| *k < edge).count();
+        let all = &self.all;
+        let mut ties: Vec<(u32, u32, usize)> = order
+            .iter()
+            .filter(|(k, _)| *k == edge)
+            .map(|&(_, i)| (all[i].pid, all[i].tid, i))
+            .collect();
+        let take = cut - older;
+        if ties.len() > take {
+            ties.select_nth_unstable(take - 1);
+        }
+        let gone = order
+            .iter()
+            .filter(|(k, _)| *k < edge)
+            .map(|&(_, i)| i)
+            .chain(ties[..take].iter().map(|&(_, _, i)| i));
+        for i in gone {
+            let t = &mut self.all[i];
+            self.index.remove(&thread_key(t.pid, t.tid));
+            t.reset(0, 0);
             t.gone = true;
-            self.all[i] = t;
             self.free.push(i);
         }
+        self.cache.clear();
+        self.text_cache.clear();
+    }
+
+    /// Every thread forgotten, as in a new table, with the room of the
+    /// table and of the stacks kept: new threads take the places in order
+    /// from the first, as they would be pushed.
+    pub(super) fn forget_all(&mut self) {
+        for t in &mut self.all {
+            t.reset(0, 0);
+            t.gone = true;
+        }
+        self.free.clear();
+        self.free.extend((0..self.all.len()).rev());
+        self.index.clear();
         self.cache.clear();
         self.text_cache.clear();
     }
@@ -124,7 +168,7 @@ impl Threads {
         let (all, free) = (&mut self.all, &mut self.free);
         let i = *self.index.entry(key).or_insert_with(|| match free.pop() {
             Some(i) => {
-                all[i] = Thread::new(pid, tid);
+                all[i].reset(pid, tid);
                 i
             }
             None => {
@@ -141,6 +185,10 @@ impl Threads {
 pub(super) fn thread_key(pid: u32, tid: u32) -> u64 {
     (u64::from(pid) << 32) | u64::from(tid)
 }
+
+/// The most calls a forgotten thread's stack keeps room for when its place
+/// is taken by a new thread.
+const KEEP_ROOM: usize = 16;
 
 /// Room for `  PID.TID`: two spaces, two 10-digit numbers and a dot.
 const LABEL: usize = 23;
@@ -193,6 +241,34 @@ impl Thread {
             newest_line: 0,
             first: i64::MIN,
         }
+    }
+
+    /// A new thread in this place, keeping the room of the forgotten one's
+    /// stack: a trace of many short-lived processes then allocates no
+    /// stack per process. (A deep one's room is given back.)
+    pub(super) fn reset(&mut self, pid: u32, tid: u32) {
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut queries = std::mem::take(&mut self.queries);
+        stack.clear();
+        queries.clear();
+        if stack.capacity() > KEEP_ROOM {
+            stack = Vec::new();
+        }
+        if queries.capacity() > KEEP_ROOM {
+            queries = Vec::new();
+        }
+        *self = Thread {
+            stack,
+            queries,
+            ..Thread::new(pid, tid)
+        };
+    }
+
+    /// Idle (no call open) or busy, and the line of its last record, as
+    /// one number ordered as the pair (`Threads::trim`).
+    fn age(&self) -> u64 {
+        let busy = !self.stack.is_empty() || !self.queries.is_empty();
+        (u64::from(busy) << 63) | self.last_record_line.min(u64::MAX >> 1)
     }
 
     /// `  PID.TID` as `sink::push_thread` writes it.
@@ -339,5 +415,81 @@ mod tests {
         let mut want = Vec::new();
         push_thread(&mut want, Some(4_294_967_295), Some(4_294_967_295));
         assert_eq!(th.get(u32::MAX, u32::MAX).label(), &want[..]);
+    }
+
+    #[test]
+    fn trim_breaks_ties_at_the_edge_by_pid_tid() {
+        let cap = mqdiag_model::budget::MAX_THREADS;
+        let keep = cap - cap / 4;
+        let gone = cap + 1 - keep;
+        let mut th = Threads::default();
+        // Threads met in a shuffled order of PID; the `gone - 10` oldest
+        // have lines of their own, then 100 share one line (the edge),
+        // the rest are newer. A reused slot keeps its stack's room.
+        let n = cap as u32 + 1;
+        let pid = |k: u32| 5000 + (k * 7919) % n;
+        let line = |k: u32| match k as usize {
+            k if k < gone - 10 => k as u64 + 1,
+            k if k < gone + 90 => gone as u64 + 100,
+            k => k as u64 + 1000,
+        };
+        for k in 0..n {
+            th.get(pid(k), 3).last_record_line = line(k);
+        }
+        th.trim();
+        assert_eq!(th.index.len(), keep);
+        // Of the 100 at the edge, the 10 of lowest PID went.
+        let mut edge: Vec<u32> = (gone as u32 - 10..gone as u32 + 90).map(pid).collect();
+        edge.sort_unstable();
+        for (j, p) in edge.iter().enumerate() {
+            let known = th.index.contains_key(&thread_key(*p, 3));
+            assert_eq!(known, j >= 10, "pid {p} at {j}");
+        }
+        for k in 0..n {
+            let kept = th.index.contains_key(&thread_key(pid(k), 3));
+            if (k as usize) < gone - 10 {
+                assert!(!kept, "old {k}");
+            } else if k as usize >= gone + 90 {
+                assert!(kept, "new {k}");
+            }
+        }
+        // A new thread in a freed place starts empty.
+        let t = th.get(1, 1);
+        assert!(t.stack.is_empty() && t.last_record_line == 0 && t.newest == i64::MIN);
+    }
+
+    #[test]
+    fn forgetting_all_leaves_a_table_that_fills_as_a_new_one() {
+        let mut th = Threads::default();
+        for n in 0..10 {
+            let t = th.get(70 + n, 1);
+            t.last_record_line = 5;
+            t.stack.push((Arc::from("MQPUT"), 1));
+        }
+        th.forget_all();
+        assert!(th.index.is_empty());
+        // New threads take the places from the first, empty, in order.
+        for n in 0..12 {
+            let t = th.get(900 + n, 2);
+            assert!(t.stack.is_empty() && t.last_record_line == 0 && t.pid == 900 + n);
+        }
+        let order: Vec<u32> = th.all.iter().map(|t| t.pid).collect();
+        assert_eq!(order, (900..912).collect::<Vec<u32>>());
+        assert!(th.all[0].stack.capacity() > 0, "room kept");
+        assert_eq!(th.get(70, 1).last_record_line, 0, "forgotten");
+    }
+
+    #[test]
+    fn interner_gives_one_name_per_text() {
+        let mut names = Interner::default();
+        let a = names.get("RSESS:00011e");
+        let b = names.get_bytes(b"RSESS:00011e");
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &names.get("RSESS:00011f")));
+        // Bytes that are not UTF-8 are decoded lossily, once.
+        let c = names.get_bytes(b"caf\xe9");
+        assert_eq!(&*c, "caf\u{fffd}");
+        assert!(Arc::ptr_eq(&c, &names.get_bytes(b"caf\xe9")));
+        assert_eq!(names.0.len(), 3);
     }
 }

@@ -1102,3 +1102,33 @@ mod skip;
 use skip::rec;
 /// Time stepping back within a thread (`Thread::stamp`).
 mod step_back;
+
+/// `events_with`, taking the events in bursts of varied sizes
+/// (`Source::next_events`).
+fn events_in_bursts(inputs: Vec<Input>, opts: ReadOptions) -> (Vec<String>, Vec<Facts>) {
+    let mut src = Box::new(TraceSource::new(inputs, opts));
+    let (mut events, mut burst, mut n) = (Vec::new(), Vec::new(), 0);
+    loop {
+        n = n % 5 + 1;
+        let more = src.next_events(&mut burst, n);
+        assert!(burst.len() <= n && (!more || burst.len() == n));
+        events.extend(burst.drain(..).map(|e| format!("{e:?}")));
+        if !more {
+            break;
+        }
+    }
+    (events, facts(src.finish()))
+}
+
+#[test]
+fn events_in_bursts_are_the_events_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for set in trace_sets(dir.path()) {
+        for opts in [ReadOptions::default(), interest(), par(2, 300)] {
+            let (a, fa, _) = events_with(inputs_of(&set), opts.clone());
+            let (b, fb) = events_in_bursts(inputs_of(&set), opts);
+            assert_eq!(a, b, "{set:?}");
+            assert_eq!(fa, fb, "{set:?}");
+        }
+    }
+}
