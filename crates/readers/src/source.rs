@@ -169,18 +169,22 @@ impl Interest {
         base: u64,
         seen: &mut Searched,
     ) -> Option<usize> {
-        let any = self
-            .any
+        let any = self.literal_in(block, base, seen);
+        earlier(any, self.anchor_in(block, base, seen))
+    }
+
+    /// The first match of the literals in `block`, from memory (`Searched`).
+    fn literal_in(&self, block: &[u8], base: u64, seen: &mut Searched) -> Option<usize> {
+        self.any
             .as_ref()
-            .and_then(|c| seen.any.recall(block, base, |b| c.find(b)));
-        let anchor = self
-            .anchor
+            .and_then(|c| seen.any.recall(block, base, |b| c.find(b)))
+    }
+
+    /// The first match of the anchor in `block`, from memory (`Searched`).
+    fn anchor_in(&self, block: &[u8], base: u64, seen: &mut Searched) -> Option<usize> {
+        self.anchor
             .as_ref()
-            .and_then(|a| seen.anchor.recall(block, base, |b| a.text.find(b)));
-        match (any, anchor) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+            .and_then(|a| seen.anchor.recall(block, base, |b| a.text.find(b)))
     }
 
     /// `first_candidate_in` for a reader that asks whether the block's
@@ -195,23 +199,13 @@ impl Interest {
         base: u64,
         seen: &mut Searched,
     ) -> Option<usize> {
-        let any = self
-            .any
-            .as_ref()
-            .and_then(|c| seen.any.recall(block, base, |b| c.find(b)));
+        let any = self.literal_in(block, base, seen);
         if let Some(p) = any
             && memchr::memchr(b'\n', &block[..p]).is_none()
         {
             return Some(p);
         }
-        let anchor = self
-            .anchor
-            .as_ref()
-            .and_then(|a| seen.anchor.recall(block, base, |b| a.text.find(b)));
-        match (any, anchor) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earlier(any, self.anchor_in(block, base, seen))
     }
 
     /// Where in a block of lines the first candidate begins, if any (what
@@ -538,6 +532,14 @@ pub(crate) fn rows_of_events<S: Source + ?Sized>(
         row(m, start, out.len());
     }
     true
+}
+
+/// The earlier of two positions, either of which may be missing.
+fn earlier(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 #[cfg(test)]

@@ -345,24 +345,38 @@ impl TraceSource {
     }
 }
 
+impl TraceSource {
+    /// One step of reading once the events read are taken: the next
+    /// segment, a block from the helpers, or a line; false when nothing
+    /// is left to read.
+    fn read_on(&mut self) -> bool {
+        if self.seg.is_none() {
+            let Some(next) = self.pending.pop_front() else {
+                return false;
+            };
+            self.start_segment(next);
+            return true;
+        }
+        if (self.par.is_some() || self.par_wanted(false))
+            && let blocks::Next::Rows(_) = self.par_events()
+        {
+            return true;
+        }
+        if !self.step() {
+            self.reader_ended();
+        }
+        true
+    }
+}
+
 impl Source for TraceSource {
     fn next_event(&mut self) -> Option<Event> {
         loop {
             if let Some(e) = self.out.pop_front() {
                 return Some(e);
             }
-            if self.seg.is_none() {
-                let next = self.pending.pop_front()?;
-                self.start_segment(next);
-                continue;
-            }
-            if (self.par.is_some() || self.par_wanted(false))
-                && let blocks::Next::Rows(_) = self.par_events()
-            {
-                continue;
-            }
-            if !self.step() {
-                self.reader_ended();
+            if !self.read_on() {
+                return None;
             }
         }
     }
@@ -371,28 +385,15 @@ impl Source for TraceSource {
         // `next_event` `n` times: the same reading, the events moved in one go.
         let from = out.len();
         loop {
-            let room = n - (out.len() - from);
-            if room == 0 {
+            if out.len() - from == n {
                 return true;
             }
             if let Some(e) = self.out.pop_front() {
                 out.push(e);
                 continue;
             }
-            if self.seg.is_none() {
-                let Some(next) = self.pending.pop_front() else {
-                    return false;
-                };
-                self.start_segment(next);
-                continue;
-            }
-            if (self.par.is_some() || self.par_wanted(false))
-                && let blocks::Next::Rows(_) = self.par_events()
-            {
-                continue;
-            }
-            if !self.step() {
-                self.reader_ended();
+            if !self.read_on() {
+                return false;
             }
         }
     }
