@@ -45,9 +45,29 @@ mod tests {
     fn option_numbers_are_the_ones_of_mimalloc_h() {
         // A wrong number would quietly set another option: each is told
         // by its documented default (and its neighbour's), read before
-        // `tune` runs in this test binary. An environment that sets them
-        // (MIMALLOC_*) says nothing about the numbers.
-        if std::env::vars().any(|(k, _)| k.starts_with("MIMALLOC_")) {
+        // `tune` runs in this test binary. mimalloc reads MIMALLOC_*
+        // from the environment, so where one is set the test runs again
+        // in a process without them.
+        const CHILD: &str = "MQDIAG_ALLOC_TEST_CHILD";
+        let set: Vec<String> = std::env::vars()
+            .map(|(k, _)| k)
+            .filter(|k| k.starts_with("MIMALLOC_"))
+            .collect();
+        if !set.is_empty() {
+            assert!(std::env::var_os(CHILD).is_none(), "{set:?} still set");
+            let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+            child
+                .args([
+                    "--exact",
+                    "alloc::tests::option_numbers_are_the_ones_of_mimalloc_h",
+                ])
+                .env(CHILD, "1");
+            for k in &set {
+                child.env_remove(k);
+            }
+            let out = child.output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success() && text.contains("1 passed"), "{text}");
             return;
         }
         // SAFETY: plain getters.
