@@ -186,6 +186,7 @@ fn trace_rows(data: &[u8]) {
             helpers: 1,
             block: 256,
             min_bytes: 0,
+            dense_after: 0,
         }),
         TimelineFormat::Text,
     );

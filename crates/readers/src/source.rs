@@ -413,6 +413,11 @@ pub struct Parallel {
     pub block: usize,
     /// Files smaller than this are read alone.
     pub min_bytes: u64,
+    /// Blocks of events stitched before the file's density decides
+    /// whether the helpers go on (0: they always do). Where most lines
+    /// become events, handing each over costs more than reading it alone,
+    /// and the merge that takes them sets the pace anyway.
+    pub dense_after: u64,
 }
 
 impl Default for Parallel {
@@ -423,6 +428,7 @@ impl Default for Parallel {
             // work, small enough that blocks in flight stay a few MB.
             block: 1 << 20,
             min_bytes: 64 << 20,
+            dense_after: 4,
         }
     }
 }
