@@ -14,6 +14,7 @@ pub(crate) mod name_memo;
 mod parts_index;
 mod pass;
 mod patterns;
+pub(crate) mod pid_set;
 mod plan;
 mod rules;
 mod shared;

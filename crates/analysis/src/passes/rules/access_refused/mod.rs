@@ -295,7 +295,7 @@ struct Client {
     paired: bool,
     /// For the client of the processes past `MAX_CLIENTS` (pid `None`):
     /// the processes it counts.
-    others: std::collections::HashSet<u32, mqdiag_model::runhash::RunKeyed>,
+    others: crate::passes::pid_set::PidSet,
 }
 
 /// Clients (a trace's process on one channel) told apart; the failures of
@@ -1026,8 +1026,9 @@ impl AccessRefused {
         let host = i.and_then(|i| i.host.clone());
         let who = match (&program, c.pid) {
             _ if !c.others.is_empty() => format!(
-                "{} more processes (past the run budget of {} told apart)",
-                mqdiag_model::findings::thousands(c.others.len() as u64),
+                "{}{} more processes (past the run budget of {} told apart)",
+                if c.others.untold() { "at least " } else { "" },
+                mqdiag_model::findings::thousands(c.others.len()),
                 mqdiag_model::findings::thousands(MAX_CLIENTS as u64)
             ),
             (Some(p), Some(pid)) => format!("{p} (pid {pid})"),
@@ -1082,7 +1083,7 @@ impl AccessRefused {
         m.set("client_reason", Metric::Str(reason_text(&c.reasons)));
         m.set("client_program", Metric::opt_str(program.as_deref()));
         if !c.others.is_empty() {
-            m.set("processes", Metric::int(c.others.len() as u64));
+            m.set("processes", Metric::int(c.others.len()));
         }
         if let Some(cn) = &c.conname {
             m.set("conname", Metric::Str(cn.clone()));
