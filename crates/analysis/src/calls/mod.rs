@@ -249,9 +249,6 @@ struct Thread {
     /// Open MQI calls, outermost first.
     stack: Vec<(Arc<str>, Option<OpenCall>)>,
     pending: Option<Done>,
-    /// When it was last seen (`Calls::clock`), to close the threads seen
-    /// least recently when there are too many.
-    seen: u64,
 }
 
 /// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
@@ -371,9 +368,7 @@ struct Others {
     /// Hashes of the entities (place, pid, tid, connection) counted
     /// (`entity`: keyed, as the entities come from the input), so the set
     /// takes them as they are.
-    keys: std::collections::HashSet<u64, Prehashed>,
-    /// More than `MAX_OTHER_KEYS` of them.
-    more: bool,
+    keys: Distinct,
 }
 
 impl Others {
@@ -398,7 +393,10 @@ pub(crate) struct Calls {
     /// Boxed: trimming leaves tombstones that can make the table double
     /// (hashbrown resizes when more than half is full); a table of
     /// pointers doubles by a few hundred KB, one of whole threads by 9 MB.
-    threads: RunMap<ThreadKey, Box<Thread>>,
+    /// With each thread, when it was last seen (`clock`), to close those
+    /// seen least recently when there are too many: beside the box, as a
+    /// trim reads every thread's and a box apiece was a cache miss apiece.
+    threads: RunMap<ThreadKey, (u64, Box<Thread>)>,
     /// Each path's wrap group (an index into `places`), worked out once
     /// per file; the last path asked, to spare the look-up.
     groups: HashMap<Arc<str>, u32>,
@@ -482,8 +480,8 @@ impl Calls {
         }
         let key = self.thread_key(e, pid, tid);
         self.clock += 1;
-        let th = self.threads.entry(key).or_default();
-        th.seen = self.clock;
+        let (seen, th) = self.threads.entry(key).or_default();
+        *seen = self.clock;
         if e.kind == Kind::Entry {
             if th.stack.is_empty() {
                 // A new outermost call: the previous one can take no more
@@ -491,7 +489,7 @@ impl Calls {
                 if let Some(d) = th.pending.take() {
                     self.finish_call(d);
                 }
-                let th = self.threads.get_mut(&key).expect("thread");
+                let th = &mut self.threads.get_mut(&key).expect("thread").1;
                 th.stack.push((
                     function.clone(),
                     Some(OpenCall {
@@ -596,7 +594,7 @@ impl Calls {
                             evidence: unquoted(),
                             elapsed: None,
                         };
-                        self.threads.get_mut(&key).expect("thread").pending = Some(d);
+                        self.threads.get_mut(&key).expect("thread").1.pending = Some(d);
                     }
                 }
             }
@@ -663,11 +661,11 @@ impl Calls {
             return;
         };
         let key = self.thread_key(e, pid, tid);
-        let Some(th) = self.threads.get_mut(&key) else {
+        let Some((seen, th)) = self.threads.get_mut(&key) else {
             return;
         };
         self.clock += 1;
-        th.seen = self.clock;
+        *seen = self.clock;
         if th.stack.is_empty() && th.pending.is_none() {
             return;
         }
@@ -728,11 +726,9 @@ impl Calls {
                 Some(s) => s,
                 None => {
                     let o = self.others.entry(d.verb).or_default();
-                    if o.keys.len() < MAX_OTHER_KEYS {
+                    if !o.keys.more {
                         let h = o.entity(&key);
-                        o.keys.insert(h);
-                    } else {
-                        o.more = true;
+                        o.keys.insert(h, MAX_OTHER_KEYS);
                     }
                     &mut o.stats
                 }
@@ -811,8 +807,8 @@ impl Calls {
         mqdiag_model::budget::trim_oldest(
             &mut threads,
             mqdiag_model::budget::MAX_THREADS,
-            |t| t.seen,
-            |k, t| self.close_thread(k, *t),
+            |t| t.0,
+            |k, (_, t)| self.close_thread(k, *t),
         );
         self.threads = threads;
     }
@@ -827,7 +823,7 @@ impl Calls {
         threads.sort_by(|(a, _), (b, _)| {
             (&places[a.0 as usize], a.1, a.2).cmp(&(&places[b.0 as usize], b.1, b.2))
         });
-        for (key, th) in threads {
+        for (key, (_, th)) in threads {
             self.close_thread(key, *th);
         }
         // Each trace file's host, and each process's name (by host and
@@ -906,9 +902,9 @@ impl Calls {
             By::Connection => "connections",
             _ => "processes",
         };
-        for (verb, o) in std::mem::take(&mut self.others) {
-            let n = o.keys.len() as u64;
-            let at_least = if o.more { "at least " } else { "" };
+        for (verb, mut o) in std::mem::take(&mut self.others) {
+            let n = o.keys.len(MAX_OTHER_KEYS);
+            let at_least = if o.keys.more { "at least " } else { "" };
             rows.push(Row {
                 key: Key::of_verb(verb),
                 by,
