@@ -486,10 +486,18 @@ impl Calls {
             if th.stack.is_empty() {
                 // A new outermost call: the previous one can take no more
                 // stated reasons.
-                if let Some(d) = th.pending.take() {
-                    self.finish_call(d);
+                let th = match th.pending.take() {
+                    Some(d) => {
+                        self.finish_call(d);
+                        &mut self.threads.get_mut(&key).expect("thread").1
+                    }
+                    None => th,
+                };
+                // Most threads never nest a call: room for one, not four
+                // (each a few hundred bytes, on every new thread).
+                if th.stack.capacity() == 0 {
+                    th.stack.reserve_exact(1);
                 }
-                let th = &mut self.threads.get_mut(&key).expect("thread").1;
                 th.stack.push((
                     function.clone(),
                     Some(OpenCall {
