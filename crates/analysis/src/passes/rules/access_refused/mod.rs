@@ -263,8 +263,10 @@ struct Story {
 /// MQI call open on it.
 #[derive(Default)]
 struct Thread {
-    channel: Option<String>,
-    conname: Option<String>,
+    /// The channel and connection a data line named, boxed: most threads
+    /// never name one, and a table of 16,384 threads is read whole by
+    /// every trim.
+    names: Option<Box<(Option<String>, Option<String>)>>,
     depth: u32,
     counted: bool,
     /// When it was last seen (`AccessRefused::clock`).
@@ -274,6 +276,16 @@ struct Thread {
     /// processes past `MAX_CLIENTS` (its process will never have one of
     /// its own: clients only grow), `None` not known (asked by key).
     client: Option<Option<usize>>,
+}
+
+impl Thread {
+    fn channel(&self) -> Option<&String> {
+        self.names.as_ref().and_then(|n| n.0.as_ref())
+    }
+
+    fn conname(&self) -> Option<&String> {
+        self.names.as_ref().and_then(|n| n.1.as_ref())
+    }
 }
 
 /// A trace's failed calls on one channel.
@@ -589,8 +601,10 @@ impl AccessRefused {
                 if names_channel {
                     let th = self.threads.entry(key).or_default();
                     th.seen = clock;
-                    th.channel = paren_value(&e.text, "ChlName(");
-                    th.conname = paren_value(&e.text, "ConnName(");
+                    th.names = Some(Box::new((
+                        paren_value(&e.text, "ChlName("),
+                        paren_value(&e.text, "ConnName("),
+                    )));
                     th.client = None;
                     return;
                 }
@@ -610,8 +624,8 @@ impl AccessRefused {
                     let f = Failure {
                         verb: None,
                         reason: r,
-                        channel: th.channel.clone(),
-                        conname: th.conname.clone(),
+                        channel: th.channel().cloned(),
+                        conname: th.conname().cloned(),
                     };
                     th.client = failure(&mut self.clients, &mut self.client_index, dir, e, f);
                 }
@@ -643,7 +657,7 @@ impl AccessRefused {
                         Some(Some(i)) => self.clients.get_mut(i),
                         Some(None) => None,
                         None => {
-                            let chl = th.channel.clone();
+                            let chl = th.channel().cloned();
                             self.last_client(e, pid, chl.as_deref())
                         }
                     };
@@ -656,8 +670,8 @@ impl AccessRefused {
                 let f = Failure {
                     verb: Some(verb),
                     reason,
-                    channel: th.channel.clone(),
-                    conname: th.conname.clone(),
+                    channel: th.channel().cloned(),
+                    conname: th.conname().cloned(),
                 };
                 th.client = failure(&mut self.clients, &mut self.client_index, dir, e, f);
             }
