@@ -461,10 +461,7 @@ pub(super) fn text_slot(key: u128) -> usize {
 
 /// `PID.TID` as `parse_record` reads it: 1 to 10 digits each, within u32.
 pub(super) fn parse_pid_tid(t: &[u8]) -> Option<(u32, u32)> {
-    // A dot past 11 bytes leaves more than 10 digits before it: no PID.
-    // (A plain loop: the column is short, and a vector search's set-up
-    // cost more than the whole of it.)
-    let dot = t.iter().take(11).position(|&c| c == b'.')?;
+    let dot = memchr::memchr(b'.', t)?;
     Some((parse_u32(&t[..dot])?, parse_u32(&t[dot + 1..])?))
 }
 

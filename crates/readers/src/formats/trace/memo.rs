@@ -37,12 +37,16 @@ pub(super) fn name_key(t: &[u8]) -> Option<u128> {
 }
 
 /// Function names met lately: the interned name (`None` when the interest
-/// does not want it: such a name is never interned) and whether the name
-/// alone holds one of the interest's literals (`Interest::candidate`).
-/// Direct-mapped by the name's text; longer names (over 16 bytes) ask
-/// every time.
+/// does not want it: such a name is never interned) and, once asked,
+/// whether the name alone holds one of the interest's literals
+/// (`Interest::candidate`). Direct-mapped by the name's text; longer names
+/// (over 16 bytes) ask every time.
 #[derive(Default)]
-pub(super) struct Calls(Vec<(u128, usize, Option<Arc<str>>, bool)>);
+pub(super) struct Calls(Vec<Call>);
+
+/// A slot of `Calls`: the name's key and length, its interned name and
+/// whether it is a candidate.
+type Call = (u128, usize, Option<Arc<str>>, Option<bool>);
 
 impl Calls {
     /// The name of `f` when `interest` (the source's, whatever the record)
@@ -54,42 +58,45 @@ impl Calls {
         interest: Option<&Interest>,
         names: &mut Interner,
     ) -> Option<Arc<str>> {
-        self.slot(f, interest, names).0
+        match self.slot(f, interest, names) {
+            Some(slot) => slot.2.clone(),
+            None => interest.is_none_or(|i| i.function(f)).then(|| names.get(f)),
+        }
     }
 
     /// Whether the name alone is a candidate of `interest` (so is any line
     /// that holds it).
     #[inline]
     pub(super) fn candidate(&mut self, f: &str, interest: &Interest, names: &mut Interner) -> bool {
-        self.slot(f, Some(interest), names).1
+        match self.slot(f, Some(interest), names) {
+            Some(slot) => *slot
+                .3
+                .get_or_insert_with(|| interest.candidate(f.as_bytes())),
+            None => interest.candidate(f.as_bytes()),
+        }
     }
 
+    /// The slot of `f`, filled for it if it held another name; `None` for
+    /// a name that has none (empty or over 16 bytes).
     #[inline]
     fn slot(
         &mut self,
         f: &str,
         interest: Option<&Interest>,
         names: &mut Interner,
-    ) -> (Option<Arc<str>>, bool) {
-        let ask = |names: &mut Interner| {
-            let name = interest.is_none_or(|i| i.function(f)).then(|| names.get(f));
-            (name, interest.is_some_and(|i| i.candidate(f.as_bytes())))
-        };
+    ) -> Option<&mut Call> {
         // The empty name shares its key with no other (length 0), but an
         // empty slot has length 0 too: it is never kept.
-        let Some(key) = name_key(f.as_bytes()).filter(|_| !f.is_empty()) else {
-            return ask(names);
-        };
+        let key = name_key(f.as_bytes()).filter(|_| !f.is_empty())?;
         if self.0.is_empty() {
-            self.0 = vec![(0, 0, None, false); TEXT_SLOTS];
+            self.0 = vec![(0, 0, None, None); TEXT_SLOTS];
         }
         let slot = &mut self.0[text_slot(key)];
-        if slot.0 == key && slot.1 == f.len() {
-            return (slot.2.clone(), slot.3);
+        if !(slot.0 == key && slot.1 == f.len()) {
+            let name = interest.is_none_or(|i| i.function(f)).then(|| names.get(f));
+            *slot = (key, f.len(), name, None);
         }
-        let got = ask(names);
-        *slot = (key, f.len(), got.0.clone(), got.1);
-        got
+        Some(slot)
     }
 }
 
