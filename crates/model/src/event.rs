@@ -532,29 +532,47 @@ impl Event {
     /// thread's spare buffers (`spare_text`, `Attrs::spare`); the rest is
     /// dropped.
     pub fn recycle(self) {
+        with_spare(|s| {
+            self.give(s);
+            None::<()>
+        });
+    }
+
+    /// `recycle` of every event, the thread's spare buffers looked up once
+    /// for all (a batch of events is emptied at a time).
+    pub fn recycle_all(events: impl IntoIterator<Item = Event>) {
+        let mut events = events.into_iter();
+        with_spare(|s| {
+            for e in &mut events {
+                e.give(s);
+            }
+            None::<()>
+        });
+        // A thread being torn down keeps no spares: the rest are dropped.
+        events.for_each(drop);
+    }
+
+    fn give(self, s: &mut Spare) {
         let Event {
             text,
             rc,
             mut attrs,
             ..
         } = self;
-        with_spare(|s| {
-            for mut text in std::iter::once(text).chain(rc) {
-                let t = text.capacity();
-                if keeps(s.texts.len(), s.text_bytes, t) {
-                    text.clear();
-                    s.text_bytes += t;
-                    s.texts.push(text);
-                }
+        for mut text in std::iter::once(text).chain(rc) {
+            let t = text.capacity();
+            if keeps(s.texts.len(), s.text_bytes, t) {
+                text.clear();
+                s.text_bytes += t;
+                s.texts.push(text);
             }
-            let a = attrs.capacity_bytes();
-            if keeps(s.attrs.len(), s.attr_bytes, a) {
-                attrs.clear();
-                s.attr_bytes += a;
-                s.attrs.push(attrs);
-            }
-            None::<()>
-        });
+        }
+        let a = attrs.capacity_bytes();
+        if keeps(s.attrs.len(), s.attr_bytes, a) {
+            attrs.clear();
+            s.attr_bytes += a;
+            s.attrs.push(attrs);
+        }
     }
 }
 
@@ -925,6 +943,36 @@ mod tests {
             let s = s.borrow();
             (s.texts.len(), s.attrs.len(), s.text_bytes, s.attr_bytes)
         })
+    }
+
+    #[test]
+    fn a_batch_recycled_keeps_what_each_recycled_keeps() {
+        use super::*;
+        let held = |batch: bool| {
+            std::thread::spawn(move || {
+                let origin = Origin::new("f".into(), Format::UNKNOWN);
+                let ts = DateTime::parse_from_rfc3339("2024-03-05T10:00:00+00:00").unwrap();
+                let events: Vec<Event> = (0..SPARE_MAX + 50)
+                    .map(|i| {
+                        let mut e =
+                            Event::new(ts, origin.clone(), 1, Kind::Exit, "x".repeat(i % 300));
+                        e.rc = (i % 3 == 0).then(|| spare_copy("2035"));
+                        e.attrs = Attrs::spare(2, i % 40);
+                        e
+                    })
+                    .collect();
+                match batch {
+                    true => Event::recycle_all(events),
+                    false => events.into_iter().for_each(Event::recycle),
+                }
+                spare_held()
+            })
+            .join()
+            .unwrap()
+        };
+        let got = held(true);
+        assert_eq!(got, held(false));
+        assert!(got.0 > 100 && got.1 > 100, "{got:?}");
     }
 
     #[test]

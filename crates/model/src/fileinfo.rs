@@ -150,6 +150,11 @@ impl FileInfo {
     /// Account for one emitted event.
     pub fn saw_event(&mut self, ts: &Ts) {
         self.events += 1;
+        // The instant of the latest event again (records in time order,
+        // several to a stamp): it is in range, and nothing else changes.
+        if self.last.is_some_and(|l| l == *ts) {
+            return;
+        }
         // The merge leaves out what it cannot order (before 1970, after
         // 2262): it does not widen the file's time range either. Nor does
         // a record without a time (it has no nanosecond count either).

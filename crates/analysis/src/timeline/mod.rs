@@ -459,9 +459,7 @@ impl Batch for EventBatch {
     }
     fn reset(&mut self) {
         // Their buffers serve the events this thread reads next.
-        for e in self.events.drain(..) {
-            e.recycle();
-        }
+        Event::recycle_all(self.events.drain(..));
         self.pos = 0;
         self.prepared = false;
     }

@@ -208,6 +208,21 @@ impl TraceSource {
     /// The instant of a record at line `no` with this time of day; a step
     /// back that cannot be midnight is reported there.
     pub(super) fn timestamp(&mut self, tod: NaiveTime, no: u64) -> Ts {
+        self.timestamp_at(tod, no).0
+    }
+
+    /// `timestamp`, and its instant (`instant`).
+    pub(super) fn timestamp_at(&mut self, tod: NaiveTime, no: u64) -> (Ts, i64) {
+        if let (Some(date), Some(off)) = (self.date, self.offset)
+            && self.last_tod == Some(tod_nanos(tod))
+        {
+            // The clock's own time again (lines of one call): no step
+            // back, no midnight; the date stays (`roll` would say so).
+            if let Some(a) = self.ahead.as_mut() {
+                a.first_tod.get_or_insert(tod_nanos(tod));
+            }
+            return self.stamps.get(date, tod, off);
+        }
         let last_day = self.at_last_day();
         if self.implausible_jump(tod_nanos(tod))
             && let (Some(last), Some(seg)) = (self.last_tod, self.seg.as_mut())
@@ -235,10 +250,7 @@ impl TraceSource {
         }
         let date = self.roll(tod);
         let off = self.offset.expect("offset settled");
-        match off.from_local_datetime(&date.and_time(tod)) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&date.and_time(tod)),
-        }
+        self.stamps.get(date, tod, off)
     }
 
     /// The date of a line with this time of day, rolling the day over at

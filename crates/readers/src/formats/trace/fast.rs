@@ -364,7 +364,7 @@ impl TraceSource {
                     .then(|| self.fast_row(meta.no, bytes, out))
                     .flatten();
                 if fast.is_none() {
-                    self.take_line(meta, bytes, false);
+                    self.take_line(meta, bytes, Some(false));
                 }
                 fast
             })

@@ -91,6 +91,33 @@ pub(super) fn time_of_day(t: &[u8]) -> Option<NaiveTime> {
 /// Split a record line; `None` when it is not one. `layout` says whether
 /// an ident column exists (unknown: decided from the token's shape).
 pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<'_>> {
+    parse_record_with(line, layout, &mut Columns::default())
+}
+
+/// The time and `PID.TID` columns of the last lines split, by their
+/// bytes: the 16 from where each token starts, its blank after it among
+/// them, give the same token, so the same value (the lines of a call
+/// repeat both).
+#[derive(Default)]
+pub(super) struct Columns {
+    tod: Option<(u128, NaiveTime)>,
+    pid_tid: Option<(u128, usize, u32, u32)>,
+}
+
+/// The 16 bytes of `b` at `i`, when it goes on that far.
+#[inline(always)]
+fn window(b: &[u8], i: usize) -> Option<u128> {
+    let w: [u8; 16] = b.get(i..i + 16)?.try_into().ok()?;
+    Some(u128::from_le_bytes(w))
+}
+
+/// `parse_record`, the columns known from `seen` taken from it (and the
+/// ones read kept there).
+pub(super) fn parse_record_with<'a>(
+    line: &'a str,
+    layout: Option<Layout>,
+    seen: &mut Columns,
+) -> Option<Record<'a>> {
     // Every split below is at an ASCII byte, so slicing `line` is safe.
     let b = line.as_bytes();
     let mut i = 0;
@@ -106,13 +133,38 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
         flag = true;
         i += 1;
     }
-    let t_end = token_end(b, i);
-    let tod = time_of_day(&b[i..t_end])?;
+    let w = window(b, i);
+    let (t_end, tod) = match (seen.tod, w) {
+        (Some((k, tod)), Some(w)) if k == w => (i + 15, tod),
+        _ => {
+            let t_end = token_end(b, i);
+            let tod = time_of_day(&b[i..t_end])?;
+            if t_end - i == 15
+                && let Some(w) = w
+            {
+                seen.tod = Some((w, tod));
+            }
+            (t_end, tod)
+        }
+    };
     i = skip_spaces(b, t_end);
     // PID.TID
-    let p_end = token_end(b, i);
-    // `pid_tid(b, i)`: `i` is past blanks, and the token ends at `p_end`.
-    let (pid, tid) = parse_pid_tid(&b[i..p_end])?;
+    let w = window(b, i);
+    let (p_end, pid, tid) = match (seen.pid_tid, w) {
+        (Some((k, len, pid, tid)), Some(w)) if k == w => (i + len, pid, tid),
+        _ => {
+            let p_end = token_end(b, i);
+            // `pid_tid(b, i)`: `i` is past blanks, and the token ends at
+            // `p_end`.
+            let (pid, tid) = parse_pid_tid(&b[i..p_end])?;
+            if p_end - i < 16
+                && let Some(w) = w
+            {
+                seen.pid_tid = Some((w, p_end - i, pid, tid));
+            }
+            (p_end, pid, tid)
+        }
+    };
     i = skip_spaces(b, p_end);
     let mut ident = None;
     let want_ident = layout.and_then(|l| l.ident);
@@ -146,9 +198,25 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
 #[inline]
 pub(super) fn pid_tid(b: &[u8], i: usize) -> Option<(u32, u32)> {
     let i = skip_spaces(b, i);
-    let pt = &b[i..token_end(b, i)];
-    let dot = memchr::memchr(b'.', pt)?;
-    Some((parse_u32(&pt[..dot])?, parse_u32(&pt[dot + 1..])?))
+    parse_pid_tid(&b[i..token_end(b, i)])
+}
+
+/// Whether a line holds a NUL byte: a short one a word at a time (a
+/// vector search's set-up cost more than such a line), a longer one by
+/// `memchr`.
+#[inline]
+pub(super) fn has_nul(b: &[u8]) -> bool {
+    if b.len() > 128 {
+        return memchr::memchr(0, b).is_some();
+    }
+    let mut words = b.chunks_exact(8);
+    let mut acc = 0u64;
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        // Nonzero when some byte of `x` is zero.
+        acc |= x.wrapping_sub(ONES) & !x & HIGHS;
+    }
+    acc != 0 || words.remainder().contains(&0)
 }
 
 /// Per byte, the high bit set where the byte is not an ASCII digit

@@ -5,19 +5,29 @@ use super::*;
 use mqdiag_model::event::spare_copy;
 
 impl TraceSource {
-    pub(super) fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
-        let layout = if self.seen_title || self.layout.ident.is_some() {
+    /// The layout lines are split with (`None`: not known yet).
+    pub(super) fn parse_layout(&self) -> Option<Layout> {
+        if self.seen_title || self.layout.ident.is_some() {
             Some(self.layout)
         } else {
             None
-        };
-        if let Some(rec) = parse_record(line, layout) {
-            if !self.seen_title && self.layout.ident.is_none() {
-                // Headerless file: fix the layout from the first record.
-                self.layout.ident = Some(rec.ident.is_some() || is_blank_ident(line));
-                self.layout.counter = Some(rec.counter.is_some());
-            }
-            self.record(no, rec, unterminated);
+        }
+    }
+
+    /// A record line split with `parse_layout`.
+    pub(super) fn take_record(&mut self, no: u64, line: &str, rec: Record<'_>, unterminated: bool) {
+        if !self.seen_title && self.layout.ident.is_none() {
+            // Headerless file: fix the layout from the first record.
+            self.layout.ident = Some(rec.ident.is_some() || is_blank_ident(line));
+            self.layout.counter = Some(rec.counter.is_some());
+        }
+        self.record(no, rec, unterminated);
+    }
+
+    pub(super) fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
+        let layout = self.parse_layout();
+        if let Some(rec) = parse_record_with(line, layout, &mut self.columns) {
+            self.take_record(no, line, rec, unterminated);
             return;
         }
         let s = line;
@@ -247,12 +257,16 @@ impl TraceSource {
         if let Some(seg) = self.seg.as_mut() {
             seg.info.pid.get_or_insert(rec.pid);
         }
-        let ts = self.timestamp(rec.tod, no);
+        let (ts, at) = self.timestamp_at(rec.tod, no);
         let key = (rec.pid, rec.tid);
         let names = &mut self.names;
+        let calls = &mut self.calls;
+        let text_seen = &mut self.text_seen;
+        // The source's interest, whatever this record's (`calls` keeps its
+        // answers).
+        let wants = self.opts.interest.as_deref();
         // An event that cannot be ordered is built whatever the interest:
         // the merge leaves it out as a located, counted `bad-time` problem.
-        let at = instant(&ts);
         let orderable = mqdiag_model::timefmt::orderable(at);
         let interest = self.opts.interest.as_deref().filter(|_| orderable);
         self.threads.trim();
@@ -278,10 +292,11 @@ impl TraceSource {
             Some(match classify(data) {
                 Data::Entry { function, .. } => {
                     thread.last_record_line = no;
-                    if interest.is_some_and(|i| !i.function(function)) {
-                        break 'built None;
-                    }
-                    let f = names.get(function);
+                    let f = match calls.get(function, wants, names) {
+                        Some(f) => f,
+                        None if interest.is_some() => break 'built None,
+                        None => names.get(function),
+                    };
                     if thread.stack.len() >= MAX_STACK {
                         thread.stack.remove(0);
                     }
@@ -298,10 +313,11 @@ impl TraceSource {
                     ..
                 } => {
                     thread.last_record_line = no;
-                    if interest.is_some_and(|i| !i.function(function)) {
-                        break 'built None;
-                    }
-                    let f = names.get(function);
+                    let f = match calls.get(function, wants, names) {
+                        Some(f) => f,
+                        None if interest.is_some() => break 'built None,
+                        None => names.get(function),
+                    };
                     let kind = if error { Kind::ErrorExit } else { Kind::Exit };
                     // Pop to the matching entry; calls above it never closed.
                     match thread
@@ -335,7 +351,7 @@ impl TraceSource {
                 }
                 Data::Text(t) => {
                     thread.last_record_line = no;
-                    if interest.is_some_and(|i| !i.text(t)) {
+                    if interest.is_some_and(|i| !text_seen.wanted(i, t)) {
                         break 'built None;
                     }
                     let f = thread.stack.last().map(|(f, _)| f.clone());
@@ -399,9 +415,9 @@ impl TraceSource {
         }
         // A data line that prints an options field: its value by name.
         if kind == Kind::Text
-            && let Some((_, names)) = mqdiag_model::mqconst::in_text(&e.text)
+            && let Some(names) = self.text_seen.options(&e.text)
         {
-            e.set(mqdiag_model::event::Key::Options, &names);
+            e.set(mqdiag_model::event::Key::Options, names);
         }
         if let (Some(a), Some(f)) = (self.ahead.as_mut(), fix) {
             a.fixes.push(f);

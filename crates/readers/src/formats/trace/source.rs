@@ -76,6 +76,18 @@ pub(crate) struct TraceSource {
     pub(super) last_tod: Option<i64>,
     pub(super) threads: Threads,
     pub(super) names: Interner,
+    /// Function names met lately, with their interest.
+    pub(super) calls: Calls,
+    /// The last text line's interest.
+    pub(super) text_seen: TextSeen,
+    /// The last timestamp made.
+    pub(super) stamps: Stamps,
+    /// The columns of the last lines split.
+    pub(super) columns: Columns,
+    /// Lines in a row the search found candidates, and how many make the
+    /// next ones tested on their fields (`DENSE`; tests change it).
+    pub(super) dense: u32,
+    pub(super) dense_after: u32,
     // Per segment.
     pub(super) header: Header,
     pub(super) in_header: bool,
@@ -93,6 +105,9 @@ pub(crate) struct TraceSource {
     /// The title names `Process.Thread` (UNIX `dspmqtrc` layout).
     pub(super) unix_title: bool,
     pub(super) out: VecDeque<Event>,
+    /// The vector `next_events` fills, lent while it reads: events go
+    /// there as they are made, not through `out` (a move of each fewer).
+    pub(super) direct: Option<Vec<Event>>,
     /// The byte offset of the line being read the full way.
     pub(super) line_at: u64,
     /// The day of the last row rendered straight from its line.
@@ -130,6 +145,12 @@ impl TraceSource {
             last_tod: None,
             threads: Threads::default(),
             names: Interner::default(),
+            calls: Calls::default(),
+            text_seen: TextSeen::default(),
+            stamps: Stamps::default(),
+            columns: Columns::default(),
+            dense: 0,
+            dense_after: DENSE,
             header: Header::default(),
             in_header: false,
             seen_title: false,
@@ -140,6 +161,7 @@ impl TraceSource {
             seen_cols: [0; 8],
             unix_title: false,
             out: VecDeque::new(),
+            direct: None,
             line_at: 0,
             day: None,
             idents: Idents::default(),
@@ -273,7 +295,11 @@ impl TraceSource {
         if let Some(seg) = self.seg.as_mut() {
             seg.info.saw_event(&e.ts);
         }
-        self.out.push_back(e);
+        // Straight to the caller's vector while nothing waits before it.
+        match self.direct.as_mut() {
+            Some(v) if self.out.is_empty() => v.push(e),
+            _ => self.out.push_back(e),
+        }
     }
 
     /// Read one physical line; false at end of segment.
@@ -294,27 +320,42 @@ impl TraceSource {
     }
 
     pub(super) fn read_one(&mut self, reader: &mut LineReader<Box<dyn Read + Send>>) -> bool {
-        let candidate = match self.skip_run(reader) {
-            fast::Run::Skipped => return true,
-            fast::Run::Candidate => true,
-            fast::Run::No => false,
+        // Where every line is a candidate, the search over the read buffer
+        // finds one in each next line: a cheaper test on the parsed line
+        // answers instead (`take_line`).
+        let candidate = match self.dense >= self.dense_after {
+            true => None,
+            false => match self.skip_run(reader) {
+                fast::Run::Skipped => {
+                    self.dense = 0;
+                    return true;
+                }
+                fast::Run::Candidate => {
+                    self.dense += 1;
+                    Some(true)
+                }
+                fast::Run::No => {
+                    self.dense = 0;
+                    Some(false)
+                }
+            },
         };
         let seg = self.seg.as_mut().expect("segment");
         let Some((meta, bytes)) = crate::formats::read_line(reader, &mut seg.info) else {
             return false;
         };
         // A line cut short may have lost what the search found.
-        self.take_line(meta, bytes, candidate && !meta.truncated);
+        self.take_line(meta, bytes, candidate.map(|c| c && !meta.truncated));
         true
     }
 
-    /// Handle one physical line the full way. `candidate`: the line is
-    /// known to name something of interest.
+    /// Handle one physical line the full way. `candidate`: whether the
+    /// line is known to name something of interest (`None`: not searched).
     pub(super) fn take_line(
         &mut self,
         meta: crate::lines::LineMeta,
         bytes: &[u8],
-        candidate: bool,
+        candidate: Option<bool>,
     ) {
         let seg = self.seg.as_mut().expect("segment");
         let no = meta.no;
@@ -322,7 +363,7 @@ impl TraceSource {
         if meta.truncated {
             seg.info.line_cut(no, meta.full_len, bytes.len());
         }
-        let clean: Option<Vec<u8>> = if memchr::memchr(0, bytes).is_some() {
+        let clean: Option<Vec<u8>> = if has_nul(bytes) {
             seg.info.problem(
                 ProblemCode::NulBytes,
                 Some(no),
@@ -335,6 +376,26 @@ impl TraceSource {
             None
         };
         let bytes = clean.as_deref().unwrap_or(bytes);
+        let Some(candidate) = candidate else {
+            // Not searched: a record whose function name or text alone is
+            // a candidate is one (its bytes are the line's when it is
+            // UTF-8), and goes the full way as a found one would; any
+            // other line is judged as one the search did not find, and
+            // searches come back.
+            if let Ok(text) = std::str::from_utf8(bytes)
+                && let Some(rec) = parse_record_with(text, self.parse_layout(), &mut self.columns)
+                && self.names_candidate(rec.data)
+            {
+                self.take_record(no, text, rec, meta.unterminated);
+                return;
+            }
+            self.dense = 0;
+            if !meta.unterminated && self.skip_cheaply(bytes, false) {
+                return;
+            }
+            self.handle_line(no, &decode_lossy(bytes), meta.unterminated);
+            return;
+        };
         // A cut last line is a problem to report even when no pass reads it.
         if !meta.unterminated && self.skip_cheaply(bytes, candidate) {
             return;
@@ -343,7 +404,58 @@ impl TraceSource {
         let line = decode_lossy(bytes);
         self.handle_line(no, &line, meta.unterminated);
     }
+
+    /// Whether a record's data alone names something of interest: the
+    /// function it enters or leaves, or its text (the answers are kept by
+    /// name and text). Any part of the line will do (one that holds what
+    /// the search looks for makes the line a candidate): the function is
+    /// split as the text path splits it, cheaper than `classify`.
+    fn names_candidate(&mut self, data: &str) -> bool {
+        let Some(interest) = self.opts.interest.as_deref() else {
+            return false;
+        };
+        let d = data.strip_prefix("!! - ").unwrap_or(data);
+        match call_of(d.as_bytes()) {
+            // Split at ASCII bytes: the word is text of the line.
+            Call::Entry(f) | Call::Exit(f) => {
+                // Where the word lies in `d` (addresses compared, nothing
+                // read): text again without a second validation.
+                let at = (f.as_ptr() as usize).wrapping_sub(d.as_ptr() as usize);
+                match d.get(at..at.saturating_add(f.len())) {
+                    Some(f) => self.calls.candidate(f, interest, &mut self.names),
+                    None => false,
+                }
+            }
+            Call::Other => self.text_seen.candidate(interest, d),
+        }
+    }
 }
+
+/// `next_events`' vector, lent to the source (`TraceSource::direct`) for
+/// one step, and given back when dropped.
+struct Lent<'a> {
+    src: &'a mut TraceSource,
+    out: &'a mut Vec<Event>,
+}
+
+impl<'a> Lent<'a> {
+    fn new(src: &'a mut TraceSource, out: &'a mut Vec<Event>) -> Self {
+        src.direct = Some(std::mem::take(out));
+        Lent { src, out }
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Some(v) = self.src.direct.take() {
+            *self.out = v;
+        }
+    }
+}
+
+/// Lines in a row found candidates by the search before the next ones are
+/// tested on their parsed fields instead.
+pub(super) const DENSE: u32 = 4;
 
 impl TraceSource {
     /// One step of reading once the events read are taken: the next
@@ -385,14 +497,23 @@ impl Source for TraceSource {
         // `next_event` `n` times: the same reading, the events moved in one go.
         let from = out.len();
         loop {
-            if out.len() - from == n {
+            if out.len() - from >= n {
+                // A step may make more events than asked: the rest wait,
+                // first in line.
+                for e in out.drain(from + n..).rev() {
+                    self.out.push_front(e);
+                }
                 return true;
             }
             if let Some(e) = self.out.pop_front() {
                 out.push(e);
                 continue;
             }
-            if !self.read_on() {
+            // The vector is lent to `emit`, and given back on a panic too.
+            let lent = Lent::new(self, out);
+            let more = lent.src.read_on();
+            drop(lent);
+            if !more {
                 return false;
             }
         }

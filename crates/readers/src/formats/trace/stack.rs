@@ -125,8 +125,7 @@ impl Threads {
         for i in gone {
             let t = &mut self.all[i];
             self.index.remove(&thread_key(t.pid, t.tid));
-            t.reset(0, 0);
-            t.gone = true;
+            t.forget();
             self.free.push(i);
         }
         self.cache.clear();
@@ -257,11 +256,37 @@ impl Thread {
         if queries.capacity() > KEEP_ROOM {
             queries = Vec::new();
         }
-        *self = Thread {
-            stack,
-            queries,
-            ..Thread::new(pid, tid)
-        };
+        // Field by field, as `new` sets them: one is reset for every new
+        // thread of a trace of many processes, and a whole new value
+        // (with its label's room) cost twice as much. The label's bytes
+        // are not read while its length is zero.
+        self.pid = pid;
+        self.tid = tid;
+        self.stack = stack;
+        self.queries = queries;
+        self.max_depth = 0;
+        self.ident = None;
+        self.last_record_line = 0;
+        self.label_len = 0;
+        self.gone = false;
+        self.newest = i64::MIN;
+        self.newest_line = 0;
+        self.first = i64::MIN;
+    }
+
+    /// Forgotten by `trim`: what it holds is let go (a deep stack's room
+    /// too); the rest is set when the place is taken (`reset`), once.
+    fn forget(&mut self) {
+        if self.stack.capacity() > KEEP_ROOM {
+            self.stack = Vec::new();
+        }
+        self.stack.clear();
+        if self.queries.capacity() > KEEP_ROOM {
+            self.queries = Vec::new();
+        }
+        self.queries.clear();
+        self.ident = None;
+        self.gone = true;
     }
 
     /// Idle (no call open) or busy, and the line of its last record, as
@@ -477,6 +502,34 @@ mod tests {
         assert_eq!(order, (900..912).collect::<Vec<u32>>());
         assert!(th.all[0].stack.capacity() > 0, "room kept");
         assert_eq!(th.get(70, 1).last_record_line, 0, "forgotten");
+    }
+
+    #[test]
+    fn a_reset_thread_is_a_new_one() {
+        let mut t = Thread::new(1, 2);
+        t.stack.push((Arc::from("MQGET"), 5));
+        t.max_depth = 3;
+        t.ident = Some(Arc::from("RSESS:1"));
+        t.last_record_line = 9;
+        t.label();
+        t.gone = true;
+        t.newest = 4;
+        t.newest_line = 8;
+        t.first = 2;
+        t.reset(7, 8);
+        let n = Thread::new(7, 8);
+        assert_eq!(
+            (t.pid, t.tid, t.max_depth, t.ident.is_none()),
+            (7, 8, 0, true)
+        );
+        assert!(t.stack.is_empty() && t.queries.is_empty() && t.stack.capacity() > 0);
+        assert_eq!(
+            (t.last_record_line, t.gone, t.newest, t.newest_line, t.first),
+            (n.last_record_line, n.gone, n.newest, n.newest_line, n.first)
+        );
+        let mut want = Vec::new();
+        push_thread(&mut want, Some(7), Some(8));
+        assert_eq!(t.label(), &want[..]);
     }
 
     #[test]

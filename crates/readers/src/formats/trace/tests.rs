@@ -213,6 +213,59 @@ fn word_scans_agree_with_byte_loops() {
     assert!(!is_ident_token(b"RSESS:0:1") && !is_ident_token(b"R1:0"));
 }
 
+/// Lines split with the columns of the lines before them known give what
+/// each split alone gives: record lines of a few threads and times, with
+/// bytes changed, blanks and tabs moved, tokens cut and lengthened.
+#[test]
+fn columns_known_from_lines_before_split_as_lines_alone() {
+    let base = [
+        " 10:00:00.000000   100000.1      RSESS:000000      CompCode=2 Reason=2035",
+        " 10:00:00.000000   100000.1           :       {  MQCONNX",
+        "*10:00:00.000037   100001.12     RSESS:000001 }! MQCONNX rc=2035",
+        " 10:00:00.000037\t100001.12\t:\tx",
+        " 10:00:00.00003    1.1 : y",
+        " 10:00:00.000037   4294967295.4294967295 : z",
+        " 10:00:00.000037   4294967296.1 : z",
+        "00000001 10:00:00.000037   7.7 : z",
+    ];
+    let noise = [b' ', b'\t', b'.', b'1', b'9', b':', b'x', 0xe9];
+    let mut rng = mqdiag_model::testrng::Rng::new(17);
+    let mut seen = Columns::default();
+    let layouts = [
+        None,
+        Some(Layout {
+            counter: Some(false),
+            ident: Some(true),
+        }),
+        Some(Layout {
+            counter: Some(true),
+            ident: Some(false),
+        }),
+    ];
+    let mut records = 0;
+    for _ in 0..60_000 {
+        let mut b = base[rng.below(base.len())].as_bytes().to_vec();
+        for _ in 0..rng.below(3) {
+            let at = rng.below(b.len().min(40));
+            match rng.below(3) {
+                0 => b[at] = noise[rng.below(noise.len())],
+                1 => b.insert(at, noise[rng.below(noise.len())]),
+                _ => b.truncate(at.max(1)),
+            }
+        }
+        let line = String::from_utf8_lossy(&b);
+        let layout = layouts[rng.below(layouts.len())];
+        let alone = parse_record(&line, layout);
+        records += usize::from(alone.is_some());
+        assert_eq!(
+            parse_record_with(&line, layout, &mut seen),
+            alone,
+            "{line:?}"
+        );
+    }
+    assert!(records > 20_000, "{records} records");
+}
+
 /// The word-at-a-time time of day agrees with `parse_time_of_day` on
 /// every plain time and on times with any one byte changed.
 #[test]

@@ -226,3 +226,71 @@ fn an_unreadable_pid_tid_amid_skipped_lines_is_a_located_problem() {
         assert_eq!(fb, facts, "{helpers} {block}");
     }
 }
+
+/// Lines tested on their parsed fields instead of searched for (where
+/// every line is a candidate) go the way the search sends them: every
+/// event and file fact is the same whether each line is searched for,
+/// none is, or the reader switches between both.
+#[test]
+fn lines_tested_on_their_fields_go_the_way_the_search_sends_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sets = trace_sets(dir.path());
+    // Runs of candidates broken by lines of no interest, a NUL, a name of
+    // interest only in the ident column, a line of bytes beyond UTF-8,
+    // dumps and steps back.
+    let mut lines = Vec::new();
+    for i in 0..3_000u64 {
+        let t = 36_000_000_000 + i * 1_000 - if i % 401 == 7 { 5_000_000 } else { 0 };
+        let tid = 1 + (i % 4) as u32;
+        let data = match i % 97 {
+            0 | 1 => "      nothing asked here".to_string(),
+            2 => "      CompCode\0=2".to_string(),
+            3 => "      caf\u{e9} Reason=2".to_string(),
+            4 => "0x0000:  06000000 616d7173  |....amqs        |".to_string(),
+            5 => "      MQGET in the text only".to_string(),
+            _ if i % 3 == 0 => "{  MQCONNX".to_string(),
+            _ if i % 3 == 1 => "      CompCode=2 Reason=2035".to_string(),
+            _ => "}! MQCONNX rc=2035".to_string(),
+        };
+        let mut l = rec(t, tid, &data);
+        if i % 97 == 6 {
+            l = l.replace("RSESS", "MQGET");
+        }
+        if i % 97 == 3 {
+            l = l.replace('\u{e9}', "\u{1}");
+        }
+        lines.push(l);
+    }
+    let mut raw = Vec::new();
+    for l in &lines {
+        raw.extend(l.bytes());
+    }
+    // A Latin-1 byte.
+    let at = memchr::memmem::find(&raw, b"\x01").unwrap();
+    raw[at] = 0xe9;
+    let mut body = linux_head();
+    body.extend(raw);
+    let path = dir.path().join("dense").join("AMQ4711.0.FMT");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &body).unwrap();
+    sets.push(vec![path]);
+    let read = |set: &[std::path::PathBuf], after: u32| {
+        let mut src = Box::new(TraceSource::new(inputs_of(set), interest()));
+        src.dense_after = after;
+        let mut events = Vec::new();
+        while let Some(e) = src.next_event() {
+            events.push(format!("{e:?}"));
+        }
+        (events, facts(src.finish()))
+    };
+    let mut tested = 0;
+    for set in &sets {
+        let searched = read(set, u32::MAX);
+        for after in [0, 1, DENSE] {
+            let got = read(set, after);
+            assert!(got == searched, "{set:?} after {after}");
+        }
+        tested += searched.0.len();
+    }
+    assert!(tested > 2_000, "{tested} events");
+}

@@ -1,0 +1,319 @@
+//! Answers the full way asks again and again, kept by their question:
+//! a function name's interned text and whether the interest wants it, a
+//! text line's interest, a time of day's instant. Lines of one call repeat
+//! the same names, texts and stamps, and each answer costs far more to
+//! work out (a hash look-up, a regex search, calendar arithmetic) than to
+//! compare.
+
+use super::*;
+use crate::source::Interest;
+
+/// A name of at most 16 bytes as an integer, zero padded: with its
+/// length beside it, no two names share a key. `None` for longer names.
+#[inline]
+pub(super) fn name_key(t: &[u8]) -> Option<u128> {
+    let n = t.len();
+    let w8 = |i: usize| {
+        t.get(i..i + 8)
+            .map_or(0, |s| u64::from_le_bytes(s.try_into().unwrap_or_default()))
+    };
+    let w4 = |i: usize| {
+        t.get(i..i + 4)
+            .map_or(0, |s| u32::from_le_bytes(s.try_into().unwrap_or_default()))
+    };
+    // Two loads that overlap cover every byte: for one length, the pair
+    // tells the name.
+    match n {
+        8..=16 => Some(u128::from(w8(0)) | u128::from(w8(n - 8)) << 64),
+        4..=7 => Some(u128::from(w4(0)) | u128::from(w4(n - 4)) << 32),
+        _ => {
+            let mut k = 0u128;
+            for (i, &c) in t.iter().enumerate().take(3) {
+                k |= u128::from(c) << (8 * i);
+            }
+            Some(k).filter(|_| n < 4)
+        }
+    }
+}
+
+/// Function names met lately: the interned name (`None` when the interest
+/// does not want it: such a name is never interned) and, once asked,
+/// whether the name alone holds one of the interest's literals
+/// (`Interest::candidate`). Direct-mapped by the name's text; longer names
+/// (over 16 bytes) ask every time.
+#[derive(Default)]
+pub(super) struct Calls(Vec<Call>);
+
+/// A slot of `Calls`: the name's key and length, its interned name and
+/// whether it is a candidate.
+type Call = (u128, usize, Option<Arc<str>>, Option<bool>);
+
+impl Calls {
+    /// The name of `f` when `interest` (the source's, whatever the record)
+    /// wants it, else `None`; interned in `names`.
+    #[inline]
+    pub(super) fn get(
+        &mut self,
+        f: &str,
+        interest: Option<&Interest>,
+        names: &mut Interner,
+    ) -> Option<Arc<str>> {
+        match self.slot(f, interest, names) {
+            Some(slot) => slot.2.clone(),
+            None => interest.is_none_or(|i| i.function(f)).then(|| names.get(f)),
+        }
+    }
+
+    /// Whether the name alone is a candidate of `interest` (so is any line
+    /// that holds it).
+    #[inline]
+    pub(super) fn candidate(&mut self, f: &str, interest: &Interest, names: &mut Interner) -> bool {
+        match self.slot(f, Some(interest), names) {
+            Some(slot) => *slot
+                .3
+                .get_or_insert_with(|| interest.candidate(f.as_bytes())),
+            None => interest.candidate(f.as_bytes()),
+        }
+    }
+
+    /// The slot of `f`, filled for it if it held another name; `None` for
+    /// a name that has none (empty or over 16 bytes).
+    #[inline]
+    fn slot(
+        &mut self,
+        f: &str,
+        interest: Option<&Interest>,
+        names: &mut Interner,
+    ) -> Option<&mut Call> {
+        // The empty name shares its key with no other (length 0), but an
+        // empty slot has length 0 too: it is never kept.
+        let key = name_key(f.as_bytes()).filter(|_| !f.is_empty())?;
+        if self.0.is_empty() {
+            self.0 = vec![(0, 0, None, None); TEXT_SLOTS];
+        }
+        let slot = &mut self.0[text_slot(key)];
+        if !(slot.0 == key && slot.1 == f.len()) {
+            let name = interest.is_none_or(|i| i.function(f)).then(|| names.get(f));
+            *slot = (key, f.len(), name, None);
+        }
+        Some(slot)
+    }
+}
+
+/// For the last text line asked about (a call's data lines often
+/// repeat): whether the interest wants it, and whether the text alone is
+/// a candidate. Texts longer than `TextSeen::MAX` are not kept.
+#[derive(Default)]
+pub(super) struct TextSeen {
+    text: String,
+    kept: bool,
+    wanted: Option<bool>,
+    candidate: Option<bool>,
+    /// The names of the options field it prints (`mqconst::in_text`).
+    options: Option<Option<String>>,
+}
+
+impl TextSeen {
+    const MAX: usize = 256;
+
+    /// The answers kept for `t` (none yet when it is not the last text).
+    #[inline]
+    fn of(&mut self, t: &str) -> &mut Self {
+        if !(self.kept && self.text == t) {
+            self.kept = t.len() <= Self::MAX;
+            self.text.clear();
+            if self.kept {
+                self.text.push_str(t);
+            }
+            self.wanted = None;
+            self.candidate = None;
+            self.options = None;
+        }
+        self
+    }
+
+    /// The names of the options field the text prints, if any.
+    #[inline]
+    pub(super) fn options(&mut self, t: &str) -> Option<&str> {
+        let m = self.of(t);
+        m.options
+            .get_or_insert_with(|| mqdiag_model::mqconst::in_text(t).map(|(_, names)| names))
+            .as_deref()
+    }
+
+    #[inline]
+    pub(super) fn wanted(&mut self, interest: &Interest, t: &str) -> bool {
+        let m = self.of(t);
+        *m.wanted.get_or_insert_with(|| interest.text(t))
+    }
+
+    /// Whether the text alone is a candidate of `interest` (so is any line
+    /// that holds it).
+    #[inline]
+    pub(super) fn candidate(&mut self, interest: &Interest, t: &str) -> bool {
+        let m = self.of(t);
+        *m.candidate
+            .get_or_insert_with(|| interest.candidate(t.as_bytes()))
+    }
+}
+
+/// The last timestamp made from a date, time of day and offset, and its
+/// instant.
+#[derive(Default)]
+pub(super) struct Stamps(Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>);
+
+impl Stamps {
+    /// The timestamp of `date` and `tod` at `off`, as the clock makes it,
+    /// and its instant (`instant`).
+    #[inline]
+    pub(super) fn get(&mut self, date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
+        if let Some((d, t, o, ts, at)) = self.0
+            && d == date
+            && t == tod
+            && o == off
+        {
+            return (ts, at);
+        }
+        let ts = match off.from_local_datetime(&date.and_time(tod)) {
+            chrono::LocalResult::Single(t) => t,
+            _ => off.from_utc_datetime(&date.and_time(tod)),
+        };
+        let at = instant(&ts);
+        self.0 = Some((date, tod, off, ts, at));
+        (ts, at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names of every length up to 20 over a small alphabet (with NUL and
+    /// a byte beyond ASCII), many alike.
+    fn samples() -> Vec<Vec<u8>> {
+        let mut out = vec![Vec::new()];
+        let mut seed = 7u64;
+        for n in 0..4000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (seed >> 59) as usize % 21;
+            let pick = b"MQ\0\xe9a.";
+            let name: Vec<u8> = (0..len)
+                .map(|i| pick[((seed >> (i * 3 % 56)) as usize + n) % pick.len()])
+                .collect();
+            out.push(name);
+        }
+        out
+    }
+
+    #[test]
+    fn name_keys_tell_names_apart() {
+        let all = samples();
+        let mut seen = std::collections::HashMap::new();
+        for n in &all {
+            match name_key(n) {
+                None => assert!(n.len() > 16),
+                Some(k) => {
+                    assert!(n.len() <= 16);
+                    if let Some(other) = seen.insert((k, n.len()), n.clone()) {
+                        assert_eq!(&other, n, "two names, one key");
+                    }
+                }
+            }
+        }
+        assert!(seen.len() > 1000);
+    }
+
+    #[test]
+    fn calls_answer_as_interest_and_interner_do() {
+        let interest = Interest::new(&["MQGET", "MQ"], &["a."], &[])
+            .with_function_anchor("\u{e9}a", |f| f.len() > 5);
+        for want in [Some(&interest), None] {
+            let mut calls = Calls::default();
+            let mut names = Interner::default();
+            let mut plain = Interner::default();
+            for _round in 0..3 {
+                for n in samples() {
+                    let f = String::from_utf8_lossy(&n).into_owned();
+                    if let Some(i) = want {
+                        assert_eq!(
+                            calls.candidate(&f, i, &mut names),
+                            i.candidate(f.as_bytes())
+                        );
+                    }
+                    let got = calls.get(&f, want, &mut names);
+                    let expect = want.is_none_or(|i| i.function(&f)).then(|| plain.get(&f));
+                    assert_eq!(got.as_deref(), expect.as_deref(), "{f:?}");
+                    if let Some(g) = &got {
+                        // The interned name, as the interner gives it.
+                        assert!(Arc::ptr_eq(g, &names.get(&f)));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_seen_answers_as_interest_does() {
+        let interest = Interest::new(&[], &[], &["QTime(", "Reason="]);
+        let mut seen = TextSeen::default();
+        let long = format!("{} Reason=", "x".repeat(300));
+        let texts = [
+            "CompCode=2 Reason=2035",
+            "CompCode=2 Reason=2035",
+            "QTime(5)",
+            "",
+            "",
+            "QTime",
+            long.as_str(),
+            long.as_str(),
+            "CompCode=2 Reason=2035",
+            "QTime",
+            "MQGMO.Options=0x00000004",
+            "MQGMO.Options=0x00000004",
+            "Reason= Options=0x00000001",
+        ];
+        for (k, t) in texts.into_iter().enumerate() {
+            if k % 2 == 0 {
+                assert_eq!(
+                    seen.candidate(&interest, t),
+                    interest.candidate(t.as_bytes())
+                );
+            }
+            assert_eq!(seen.wanted(&interest, t), interest.text(t), "{t:?}");
+            assert_eq!(
+                seen.candidate(&interest, t),
+                interest.candidate(t.as_bytes())
+            );
+            let names = mqdiag_model::mqconst::in_text(t).map(|(_, n)| n);
+            assert_eq!(seen.options(t), names.as_deref());
+        }
+    }
+
+    #[test]
+    fn stamps_are_those_of_the_clock() {
+        let mut s = Stamps::default();
+        let d = NaiveDate::from_ymd_opt(2024, 3, 10).unwrap();
+        for (day, secs, off) in [
+            (0, 5, 3600),
+            (0, 5, 3600),
+            (0, 5, -18000),
+            (1, 5, -18000),
+            (1, 86399, 0),
+            (1, 86399, 0),
+        ] {
+            let date = d + chrono::Days::new(day);
+            let tod = NaiveTime::from_num_seconds_from_midnight_opt(secs, 1234).unwrap();
+            let off = FixedOffset::east_opt(off).unwrap();
+            let want = off
+                .from_local_datetime(&date.and_time(tod))
+                .single()
+                .unwrap();
+            let (got, at) = s.get(date, tod, off);
+            assert_eq!(got, want);
+            assert_eq!(got.offset(), want.offset());
+            assert_eq!(at, instant(&want));
+        }
+    }
+}
