@@ -279,7 +279,13 @@ impl Kind {
 }
 
 /// Where an event came from. Shared by all events of one file.
+///
+/// Aligned to a cache line so that in an `Arc` its fields do not share
+/// the line of the reference counts: a reader counts a reference for
+/// every event it makes while the rules, on another core, read the path
+/// of every event; sharing one line made each of those reads a miss.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[repr(align(64))]
 pub struct Origin {
     /// Display path: as given on the command line joined with the path
     /// inside a directory or archive.

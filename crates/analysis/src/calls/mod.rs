@@ -217,7 +217,8 @@ pub const TIMED_BY_QMGR: &str = "activity trace: the queue manager's time in the
 #[derive(Debug)]
 struct OpenCall {
     verb: &'static str,
-    function: Arc<str>,
+    /// Its traced name (`Calls::name_ids`).
+    function: u32,
     ident: Option<Arc<str>>,
     start: Ts,
     /// A reason stated by a text line inside the call; whether the call's
@@ -230,7 +231,7 @@ struct OpenCall {
 #[derive(Debug)]
 struct Done {
     verb: &'static str,
-    function: Arc<str>,
+    function: u32,
     ident: Option<Arc<str>>,
     pid: u32,
     tid: u32,
@@ -246,8 +247,8 @@ struct Done {
 
 #[derive(Debug, Default)]
 struct Thread {
-    /// Open MQI calls, outermost first.
-    stack: Vec<(Arc<str>, Option<OpenCall>)>,
+    /// Open MQI calls, outermost first, by traced name (`Calls::name_ids`).
+    stack: Vec<(u32, Option<OpenCall>)>,
     pending: Option<Done>,
 }
 
@@ -413,8 +414,15 @@ pub(crate) struct Calls {
     /// and pid): one file can hold several applications, and the file's
     /// facts name only the first.
     programs: HashMap<(Arc<str>, u32), Arc<str>>,
-    /// The verb of each traced function name, remembered.
-    verb_memo: NameMemo<Option<&'static str>>,
+    /// The verb of each traced function name and the name's number in
+    /// `name_ids`, remembered.
+    verb_memo: NameMemo<Option<(&'static str, u32)>>,
+    /// A number for each traced name of a verb: threads' stacks hold
+    /// these, not the readers' shared `Arc`s, whose counts the reader
+    /// thread updates for every event (a clone or drop here made it move
+    /// between cores). Bounded: `verb_of` takes a verb under one of a few
+    /// prefixes, whatever their case (fewer than 3,000 names).
+    name_ids: HashMap<Box<str>, u32>,
 }
 
 impl Calls {
@@ -424,6 +432,26 @@ impl Calls {
             by,
             verbs: verbs.map(|v| v.into_iter().map(|s| s.to_ascii_uppercase()).collect()),
             ..Default::default()
+        }
+    }
+
+    /// The number of a traced name.
+    fn name_id(ids: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
+        if let Some(&i) = ids.get(name) {
+            return i;
+        }
+        let i = ids.len() as u32;
+        ids.insert(name.into(), i);
+        i
+    }
+
+    /// A call's session ident, kept only where rows are by connection
+    /// (the other groupings never read it, and each clone of the reader's
+    /// `Arc` is an atomic operation on a line the reader writes).
+    fn ident_of(&self, ident: Option<&Arc<str>>) -> Option<Arc<str>> {
+        match self.by {
+            By::Connection => ident.cloned(),
+            _ => None,
         }
     }
 
@@ -472,7 +500,11 @@ impl Calls {
         let Some(function) = e.function.as_ref() else {
             return;
         };
-        let Some(verb) = self.verb_memo.get(function, verb_of) else {
+        let ids = &mut self.name_ids;
+        let Some((verb, name)) = self
+            .verb_memo
+            .get(function, |f| verb_of(f).map(|v| (v, Self::name_id(ids, f))))
+        else {
             return;
         };
         if self.threads.len() > mqdiag_model::budget::MAX_THREADS {
@@ -498,12 +530,16 @@ impl Calls {
                 if th.stack.capacity() == 0 {
                     th.stack.reserve_exact(1);
                 }
+                let ident = match self.by {
+                    By::Connection => e.ident.clone(),
+                    _ => None,
+                };
                 th.stack.push((
-                    function.clone(),
+                    name,
                     Some(OpenCall {
                         verb,
-                        function: function.clone(),
-                        ident: e.ident.clone(),
+                        function: name,
+                        ident,
                         start: e.ts,
                         stated: None,
                     }),
@@ -511,12 +547,12 @@ impl Calls {
             } else if th.stack.len() < MAX_NEST {
                 // An inner layer of the open call: tracked to keep the
                 // nesting straight, never counted.
-                th.stack.push((function.clone(), None));
+                th.stack.push((name, None));
             }
             return;
         }
         // An exit.
-        let pos = th.stack.iter().rposition(|(f, _)| **f == **function);
+        let pos = th.stack.iter().rposition(|(f, _)| *f == name);
         let rc_outcome = e.rc.as_deref().map(mqrc::decode_rc).or_else(|| {
             (e.kind == Kind::ErrorExit).then(|| Outcome::Other("error-exit".to_string()))
         });
@@ -558,7 +594,10 @@ impl Calls {
                     function: call.function,
                     // A connect's session ident appears during the call:
                     // the exit names the connection the entry could not.
-                    ident: call.ident.or_else(|| e.ident.clone()),
+                    ident: match self.by {
+                        By::Connection => call.ident.or_else(|| e.ident.clone()),
+                        _ => None,
+                    },
                     pid,
                     tid,
                     place: key.0,
@@ -577,11 +616,9 @@ impl Calls {
                 // one becomes this call, open.
                 let pending = th.pending.take();
                 match pending {
-                    Some(mut d)
-                        if d.verb == verb && *d.function != **function && d.elapsed.is_some() =>
-                    {
+                    Some(mut d) if d.verb == verb && d.function != name && d.elapsed.is_some() => {
                         d.elapsed = None;
-                        d.function = function.clone();
+                        d.function = name;
                         th.pending = Some(d);
                     }
                     other => {
@@ -590,8 +627,8 @@ impl Calls {
                         }
                         let d = Done {
                             verb,
-                            function: function.clone(),
-                            ident: e.ident.clone(),
+                            function: name,
+                            ident: self.ident_of(e.ident.as_ref()),
                             pid,
                             tid,
                             place: key.0,
@@ -646,10 +683,11 @@ impl Calls {
             let k = key_of(self.by, place, verb, pid, tid, ident);
             self.rows.entry(k).or_default().timing = Some(TIMED_BY_QMGR);
         }
+        let function = Self::name_id(&mut self.name_ids, verb);
         self.finish_call(Done {
             verb,
-            function: Arc::from(*verb),
-            ident: e.ident.clone(),
+            function,
+            ident: self.ident_of(e.ident.as_ref()),
             pid,
             tid,
             place,

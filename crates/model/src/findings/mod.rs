@@ -150,7 +150,10 @@ pub struct EventRef {
     flag: bool,
     pid: Option<u32>,
     tid: Option<u32>,
-    ident: Option<Arc<str>>,
+    /// A copy, not the event's `Arc`: a reader's thread updates that one's
+    /// counts as it makes and recycles events, so taking a reference from
+    /// the rules' thread moved its line between cores for every process.
+    ident: Option<String>,
     text: String,
 }
 
@@ -167,17 +170,24 @@ impl EventRef {
     /// that keep "the latest" event call this for every event.
     pub fn assign(&mut self, e: &Event) {
         let trace = is_trace(e);
-        // The shared path and ident are taken only when they change (a
-        // clone and a drop of an `Arc` each cost two atomic operations).
+        // The shared path is taken only when it changes (a clone and a
+        // drop of an `Arc` each cost two atomic operations); the ident is
+        // copied into the buffer this one has.
         if !Arc::ptr_eq(&self.path, &e.origin.path) {
             self.path = e.origin.path.clone();
         }
-        let ident = if trace { e.ident.as_ref() } else { None };
-        if !match (&self.ident, ident) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        } {
-            self.ident = ident.cloned();
+        match (
+            trace.then_some(e.ident.as_deref()).flatten(),
+            &mut self.ident,
+        ) {
+            (Some(i), Some(buf)) => {
+                if **buf != *i {
+                    buf.clear();
+                    buf.push_str(i);
+                }
+            }
+            (Some(i), slot) => *slot = Some(i.to_string()),
+            (None, slot) => *slot = None,
         }
         self.line = e.line;
         self.offset = e.offset;
@@ -210,7 +220,11 @@ impl EventRef {
             flag: trace && e.get(crate::event::Key::Flag) == Some("*"),
             pid: e.pid,
             tid: e.tid,
-            ident: if trace { e.ident.clone() } else { None },
+            ident: if trace {
+                e.ident.as_deref().map(str::to_string)
+            } else {
+                None
+            },
             text: String::new(),
         }
     }

@@ -213,13 +213,14 @@ impl Group {
 /// A thread inside an outermost connect call, or connected.
 #[derive(Default)]
 struct ThreadConn {
-    /// (function, depth) of the outermost connect call in progress; the
-    /// reader's shared name, not a copy (a million processes each made
-    /// one).
-    in_connect: Option<(Arc<str>, u32)>,
+    /// (function, depth) of the outermost connect call in progress, the
+    /// function by its number (`ConnectionChurn::name_ids`): not the
+    /// reader's shared `Arc`, whose counts the reader thread updates for
+    /// every event (a clone here made that line move between cores).
+    in_connect: Option<(u32, u32)>,
     /// When the current connection started.
     connected_at: Option<Ts>,
-    in_disc: Option<(Arc<str>, u32)>,
+    in_disc: Option<(u32, u32)>,
     /// When it was last seen (`ConnectionChurn::clock`).
     seen: u64,
 }
@@ -237,7 +238,7 @@ impl ThreadConn {
         &mut self,
         fam: Family,
         e: &Event,
-        func: &Arc<str>,
+        func: u32,
         depth: u32,
     ) -> Option<(bool, Option<i64>)> {
         let mut connected = false;
@@ -247,14 +248,14 @@ impl ThreadConn {
                 if self.in_connect.as_ref().is_some_and(|(_, d)| *d < depth) {
                     return None; // a nested layer of the same connect
                 }
-                self.in_connect = Some((func.clone(), depth));
+                self.in_connect = Some((func, depth));
                 self.connected_at = Some(e.ts);
                 connected = true;
             }
             (Family::Connect, Kind::Exit | Kind::ErrorExit)
                 if self.in_connect
                     .as_ref()
-                    .is_some_and(|(f, d)| **f == **func && *d == depth) =>
+                    .is_some_and(|(f, d)| *f == func && *d == depth) =>
             {
                 self.in_connect = None;
                 if e.kind == Kind::ErrorExit {
@@ -263,12 +264,12 @@ impl ThreadConn {
                 }
             }
             (Family::Disconnect, Kind::Entry) if self.in_disc.is_none() => {
-                self.in_disc = Some((func.clone(), depth));
+                self.in_disc = Some((func, depth));
             }
             (Family::Disconnect, Kind::Exit | Kind::ErrorExit)
                 if self.in_disc
                     .as_ref()
-                    .is_some_and(|(f, d)| **f == **func && *d == depth) =>
+                    .is_some_and(|(f, d)| *f == func && *d == depth) =>
             {
                 self.in_disc = None;
                 if let Some(start) = self.connected_at.take() {
@@ -294,9 +295,12 @@ pub(crate) struct ConnectionChurn {
     /// (a file's events share its path: one pointer comparison).
     file_ids: HashMap<Arc<str>, u32>,
     last_file: Option<(Arc<str>, u32)>,
-    /// The last traced function name and its family: a trace repeats a
-    /// few names, each shared by its events.
-    last_function: Option<(Arc<str>, Option<Family>)>,
+    /// The last traced function name, its family and its number in
+    /// `name_ids`: a trace repeats a few names, each shared by its events.
+    last_function: Option<(Arc<str>, Option<Family>, u32)>,
+    /// A number for each name of a connect or disconnect function (a few
+    /// exact names: `functions::family`).
+    name_ids: HashMap<Box<str>, u32>,
     /// Trace events of the connect and disconnect families met so far.
     clock: u64,
     /// In first-seen order; sorted by key at the end. Looked up through
@@ -394,6 +398,7 @@ impl ConnectionChurn {
             file_ids: HashMap::new(),
             last_file: None,
             last_function: None,
+            name_ids: HashMap::new(),
             clock: 0,
             groups: Vec::new(),
             by_process: HashMap::default(),
@@ -451,15 +456,24 @@ impl ConnectionChurn {
     }
 
     /// A traced function's family, the last name's remembered.
-    fn family(&mut self, f: &Arc<str>) -> Option<Family> {
-        if let Some((last, fam)) = &self.last_function
+    /// The family of a traced name, and the name's number when the
+    /// family is kept (`name_ids`).
+    fn family(&mut self, f: &Arc<str>) -> (Option<Family>, u32) {
+        if let Some((last, fam, id)) = &self.last_function
             && (Arc::ptr_eq(last, f) || **last == **f)
         {
-            return *fam;
+            return (*fam, *id);
         }
         let fam = functions::family(f);
-        self.last_function = Some((f.clone(), fam));
-        fam
+        let id = match fam {
+            Some(Family::Connect | Family::Disconnect) => {
+                let n = self.name_ids.len() as u32;
+                *self.name_ids.entry((**f).into()).or_insert(n)
+            }
+            _ => u32::MAX,
+        };
+        self.last_function = Some((f.clone(), fam, id));
+        (fam, id)
     }
 
     /// The group of a channel instance as `src` names it (values trimmed);
@@ -517,9 +531,8 @@ impl ConnectionChurn {
         Some(self.groups.len() - 1)
     }
 
-    fn trace(&mut self, e: &Event, fam: Family) {
-        let (Some(pid), Some(tid), Some(depth), Some(func)) = (e.pid, e.tid, e.depth, &e.function)
-        else {
+    fn trace(&mut self, e: &Event, fam: Family, func: u32) {
+        let (Some(pid), Some(tid), Some(depth)) = (e.pid, e.tid, e.depth) else {
             return;
         };
         let file = self.file_id(&e.origin.path);
@@ -737,8 +750,8 @@ impl Pass for ConnectionChurn {
                 let Some(f) = &e.function else {
                     return;
                 };
-                if let Some(fam @ (Family::Connect | Family::Disconnect)) = self.family(f) {
-                    self.trace(e, fam);
+                if let (Some(fam @ (Family::Connect | Family::Disconnect)), id) = self.family(f) {
+                    self.trace(e, fam, id);
                 }
             }
             Kind::LogRecord if e.get(Key::Msgid).is_some() => self.log(e),
