@@ -223,8 +223,19 @@ struct OpenCall {
     start: Ts,
     /// A reason stated by a text line inside the call; whether the call's
     /// row held that reason's lines already (`quoted`: it will not need
-    /// asking again when the exit states the same reason).
-    stated: Option<(Outcome, Evidence, Ts, bool)>,
+    /// asking again when the exit states the same reason). Boxed: few
+    /// calls have one, and every open call is kept with its thread.
+    stated: Option<Box<(Outcome, Quote, Ts, bool)>>,
+}
+
+/// A call's evidence line, `None` when it goes unquoted (`unquoted`).
+/// Boxed: most calls' lines go unquoted, and a thread's waiting call is
+/// kept with it for as long as the thread is.
+type Quote = Option<Box<Evidence>>;
+
+/// An event's line as a call's evidence.
+fn quote_of(e: &Event) -> Quote {
+    Some(Box::new(Evidence::from_event(e)))
 }
 
 /// A finished call waiting for a reason stated just after its exit.
@@ -241,15 +252,39 @@ struct Done {
     line: u64,
     ts: Ts,
     outcome: Option<Outcome>,
-    evidence: Evidence,
+    evidence: Quote,
     elapsed: Option<u64>,
 }
 
+/// A thread's calls: its outermost call open, or the last one finished
+/// and waiting for a reason stated after its exit, never both (a new
+/// outermost call counts the one waiting first). One allocation of about
+/// 150 bytes: a trim reads thousands of threads' states, and a trace of a
+/// million processes makes one per process.
 #[derive(Debug, Default)]
-struct Thread {
-    /// Open MQI calls, outermost first, by traced name (`Calls::name_ids`).
-    stack: Vec<(u32, Option<OpenCall>)>,
-    pending: Option<Done>,
+enum Thread {
+    #[default]
+    Idle,
+    /// The outermost call, and the traced names (`Calls::name_ids`) of
+    /// the layers open inside it, innermost last: tracked to keep the
+    /// nesting straight, never counted.
+    Open(OpenCall, Vec<u32>),
+    Waiting(Done),
+}
+
+impl Thread {
+    /// Where in the open calls, outermost 0, the innermost layer named
+    /// `name` is.
+    fn position(&self, name: u32) -> Option<usize> {
+        match self {
+            Thread::Open(call, inner) => inner
+                .iter()
+                .rposition(|f| *f == name)
+                .map(|i| i + 1)
+                .or_else(|| (call.function == name).then_some(0)),
+            _ => None,
+        }
+    }
 }
 
 /// The thread a trace event belongs to: the file's wrap group (`AMQ5555.0`
@@ -515,52 +550,51 @@ impl Calls {
         let (seen, th) = self.threads.entry(key).or_default();
         *seen = self.clock;
         if e.kind == Kind::Entry {
-            if th.stack.is_empty() {
-                // A new outermost call: the previous one can take no more
-                // stated reasons.
-                let th = match th.pending.take() {
-                    Some(d) => {
-                        self.finish_call(d);
-                        &mut self.threads.get_mut(&key).expect("thread").1
+            match &mut **th {
+                Thread::Open(_, inner) => {
+                    if inner.len() + 1 < MAX_NEST {
+                        // An inner layer of the open call.
+                        inner.push(name);
                     }
-                    None => th,
-                };
-                // Most threads never nest a call: room for one, not four
-                // (each a few hundred bytes, on every new thread).
-                if th.stack.capacity() == 0 {
-                    th.stack.reserve_exact(1);
                 }
-                let ident = match self.by {
-                    By::Connection => e.ident.clone(),
-                    _ => None,
-                };
-                th.stack.push((
-                    name,
-                    Some(OpenCall {
-                        verb,
-                        function: name,
-                        ident,
-                        start: e.ts,
-                        stated: None,
-                    }),
-                ));
-            } else if th.stack.len() < MAX_NEST {
-                // An inner layer of the open call: tracked to keep the
-                // nesting straight, never counted.
-                th.stack.push((name, None));
+                _ => {
+                    // A new outermost call: the previous one can take no
+                    // more stated reasons.
+                    let th = match std::mem::take(&mut **th) {
+                        Thread::Waiting(d) => {
+                            self.finish_call(d);
+                            &mut self.threads.get_mut(&key).expect("thread").1
+                        }
+                        _ => th,
+                    };
+                    let ident = match self.by {
+                        By::Connection => e.ident.clone(),
+                        _ => None,
+                    };
+                    **th = Thread::Open(
+                        OpenCall {
+                            verb,
+                            function: name,
+                            ident,
+                            start: e.ts,
+                            stated: None,
+                        },
+                        Vec::new(),
+                    );
+                }
             }
             return;
         }
         // An exit.
-        let pos = th.stack.iter().rposition(|(f, _)| *f == name);
+        let pos = th.position(name);
         let rc_outcome = e.rc.as_deref().map(mqrc::decode_rc).or_else(|| {
             (e.kind == Kind::ErrorExit).then(|| Outcome::Other("error-exit".to_string()))
         });
         match pos {
             Some(0) => {
-                let (_, call) = th.stack.remove(0);
-                th.stack.clear();
-                let call = call.expect("the outermost call is recorded");
+                let Thread::Open(call, _) = std::mem::take(&mut **th) else {
+                    unreachable!("a position is only found in open calls");
+                };
                 let elapsed = e.elapsed_us.or(e.function_time).or_else(|| {
                     (e.ts - call.start)
                         .num_microseconds()
@@ -577,19 +611,18 @@ impl Calls {
                             let k = key_of(self.by, key.0, verb, pid, tid, ident);
                             quoted(&self.verbs, &self.rows, &self.others, &k, &o)
                         };
-                        let ev = if full {
-                            unquoted()
-                        } else {
-                            Evidence::from_event(e)
-                        };
+                        let ev = if full { None } else { quote_of(e) };
                         (Some(o), ev)
                     }
-                    (_, Some((o, ev, _, _))) => (Some(o), ev),
+                    (_, Some(stated)) => {
+                        let (o, ev, _, _) = *stated;
+                        (Some(o), ev)
+                    }
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
-                    (o, None) => (o, unquoted()),
+                    (o, None) => (o, None),
                 };
-                th.pending = Some(Done {
+                **th = Thread::Waiting(Done {
                     verb: call.verb,
                     function: call.function,
                     // A connect's session ident appears during the call:
@@ -609,20 +642,25 @@ impl Calls {
                     elapsed,
                 });
             }
-            Some(p) => th.stack.truncate(p),
-            None if th.stack.is_empty() => {
+            Some(p) => {
+                if let Thread::Open(_, inner) = &mut **th {
+                    inner.truncate(p - 1);
+                }
+            }
+            None if !matches!(**th, Thread::Open(..)) => {
                 // The trace began inside this call. If the call just
                 // finished on this thread was an inner layer of it, that
                 // one becomes this call, open.
-                let pending = th.pending.take();
-                match pending {
-                    Some(mut d) if d.verb == verb && d.function != name && d.elapsed.is_some() => {
+                match std::mem::take(&mut **th) {
+                    Thread::Waiting(mut d)
+                        if d.verb == verb && d.function != name && d.elapsed.is_some() =>
+                    {
                         d.elapsed = None;
                         d.function = name;
-                        th.pending = Some(d);
+                        **th = Thread::Waiting(d);
                     }
                     other => {
-                        if let Some(d) = other {
+                        if let Thread::Waiting(d) = other {
                             self.finish_call(d);
                         }
                         let d = Done {
@@ -636,10 +674,10 @@ impl Calls {
                             line: e.line,
                             ts: e.ts,
                             outcome: None,
-                            evidence: unquoted(),
+                            evidence: None,
                             elapsed: None,
                         };
-                        self.threads.get_mut(&key).expect("thread").1.pending = Some(d);
+                        *self.threads.get_mut(&key).expect("thread").1 = Thread::Waiting(d);
                     }
                 }
             }
@@ -661,8 +699,8 @@ impl Calls {
         };
         let outcome = e.get(Key::Reason).map(mqrc::decode_rc);
         let evidence = match &outcome {
-            Some(o) if *o != Outcome::Ok => Evidence::from_event(e),
-            _ => unquoted(),
+            Some(o) if *o != Outcome::Ok => quote_of(e),
+            _ => None,
         };
         if let Some(p) = e.get(Key::Program)
             && self.programs.len() < mqdiag_model::budget::MAX_THREADS
@@ -712,7 +750,7 @@ impl Calls {
         };
         self.clock += 1;
         *seen = self.clock;
-        if th.stack.is_empty() && th.pending.is_none() {
+        if matches!(**th, Thread::Idle) {
             return;
         }
         // The line is quoted only if its row can still take it: once the
@@ -725,7 +763,7 @@ impl Calls {
         let quote = |verb, ident: Option<&str>| {
             let unknown = by == By::Connection && ident.is_none();
             if o == Outcome::Ok {
-                (unquoted(), false)
+                (None, false)
             } else if !unknown
                 && quoted(
                     verbs,
@@ -735,18 +773,18 @@ impl Calls {
                     &o,
                 )
             {
-                (unquoted(), true)
+                (None, true)
             } else {
-                (Evidence::from_event(e), false)
+                (quote_of(e), false)
             }
         };
-        if let Some((_, Some(call))) = th.stack.first_mut() {
+        if let Thread::Open(call, _) = &mut **th {
             if call.stated.is_none() || o != Outcome::Ok {
                 // An OK call's line is never quoted.
                 let (ev, full) = quote(call.verb, call.ident.as_deref());
-                call.stated = Some((o, ev, e.ts, full));
+                call.stated = Some(Box::new((o, ev, e.ts, full)));
             }
-        } else if let Some(d) = th.pending.as_mut()
+        } else if let Thread::Waiting(d) = &mut **th
             && d.elapsed.is_some()
             && matches!(d.outcome, None | Some(Outcome::Ok))
             && o != Outcome::Ok
@@ -815,18 +853,17 @@ impl Calls {
             r.last = Some(d.ts);
         }
         if r.evidence.len() < REASON_EVIDENCE {
-            r.evidence.push(d.evidence);
+            r.evidence.push(d.evidence.map_or_else(unquoted, |b| *b));
         }
     }
 
     /// A thread's calls as the end of the input leaves them: the one
     /// waiting is counted, and the one still open, as open.
     fn close_thread(&mut self, (place, pid, tid): ThreadKey, th: Thread) {
-        if let Some(d) = th.pending {
-            self.finish_call(d);
-        }
-        if let Some((_, Some(call))) = th.stack.into_iter().next() {
-            self.finish_call(Done {
+        match th {
+            Thread::Idle => {}
+            Thread::Waiting(d) => self.finish_call(d),
+            Thread::Open(call, _) => self.finish_call(Done {
                 verb: call.verb,
                 function: call.function,
                 ident: call.ident,
@@ -837,9 +874,9 @@ impl Calls {
                 line: 0,
                 ts: call.start,
                 outcome: None,
-                evidence: unquoted(),
+                evidence: None,
                 elapsed: None,
-            });
+            }),
         }
     }
 
