@@ -223,9 +223,9 @@ struct OpenCall {
     start: Ts,
     /// A reason stated by a text line inside the call; whether the call's
     /// row held that reason's lines already (`quoted`: it will not need
-    /// asking again when the exit states the same reason). Boxed: few
-    /// calls have one, and every open call is kept with its thread.
-    stated: Option<Box<(Outcome, Quote, Ts, bool)>>,
+    /// asking again when the exit states the same reason). In place:
+    /// a waiting call takes as much room, and a failing call has one.
+    stated: Option<(Outcome, Quote, Ts, bool)>,
 }
 
 /// A call's evidence line, `None` when it goes unquoted (`unquoted`).
@@ -382,6 +382,10 @@ fn wanted(verbs: &Option<Vec<String>>, verb: &str) -> bool {
     verbs.as_ref().is_none_or(|v| v.iter().any(|w| w == verb))
 }
 
+/// Closed threads' boxes kept for new threads (`Calls::spare`): a trim's
+/// worth, about 600 KB.
+const SPARE_THREADS: usize = mqdiag_model::budget::MAX_THREADS / 4;
+
 /// Most MQI calls kept open per thread; deeper nesting drops the innermost
 /// (only the outermost is ever counted).
 const MAX_NEST: usize = 64;
@@ -433,6 +437,11 @@ pub(crate) struct Calls {
     /// seen least recently when there are too many: beside the box, as a
     /// trim reads every thread's and a box apiece was a cache miss apiece.
     threads: RunMap<ThreadKey, (u64, Box<Thread>)>,
+    /// Boxes of threads a trim closed, for new threads to take (at most
+    /// `SPARE_THREADS`): a trace of a new process on every few lines
+    /// otherwise freed and allocated one per process, and the allocator
+    /// returned the pages a trim emptied only to fault them in again.
+    spare: Vec<Box<Thread>>,
     /// Each path's wrap group (an index into `places`), worked out once
     /// per file; the last path asked, to spare the look-up.
     groups: HashMap<Arc<str>, u32>,
@@ -547,7 +556,11 @@ impl Calls {
         }
         let key = self.thread_key(e, pid, tid);
         self.clock += 1;
-        let (seen, th) = self.threads.entry(key).or_default();
+        let spare = &mut self.spare;
+        let (seen, th) = self
+            .threads
+            .entry(key)
+            .or_insert_with(|| (0, spare.pop().unwrap_or_default()));
         *seen = self.clock;
         if e.kind == Kind::Entry {
             match &mut **th {
@@ -614,10 +627,7 @@ impl Calls {
                         let ev = if full { None } else { quote_of(e) };
                         (Some(o), ev)
                     }
-                    (_, Some(stated)) => {
-                        let (o, ev, _, _) = *stated;
-                        (Some(o), ev)
-                    }
+                    (_, Some((o, ev, _, _))) => (Some(o), ev),
                     // OK (or nothing said): the line is never quoted, and
                     // quoting every call's line cost more than the rest.
                     (o, None) => (o, None),
@@ -782,7 +792,7 @@ impl Calls {
             if call.stated.is_none() || o != Outcome::Ok {
                 // An OK call's line is never quoted.
                 let (ev, full) = quote(call.verb, call.ident.as_deref());
-                call.stated = Some(Box::new((o, ev, e.ts, full)));
+                call.stated = Some((o, ev, e.ts, full));
             }
         } else if let Thread::Waiting(d) = &mut **th
             && d.elapsed.is_some()
@@ -891,7 +901,12 @@ impl Calls {
             &mut threads,
             mqdiag_model::budget::MAX_THREADS,
             |t| t.0,
-            |k, (_, t)| self.close_thread(k, *t),
+            |k, (_, mut t)| {
+                self.close_thread(k, std::mem::take(&mut *t));
+                if self.spare.len() < SPARE_THREADS {
+                    self.spare.push(t);
+                }
+            },
         );
         self.threads = threads;
     }

@@ -374,3 +374,11 @@ fn other_rows_hash_entities_with_keys_of_their_run() {
     };
     assert_ne!(o.entity(&k), o.entity(&near));
 }
+
+/// A thread's state is kept for up to `MAX_THREADS` threads and read back
+/// by every trim: it must stay within three cache lines.
+#[test]
+fn a_threads_state_stays_small() {
+    let n = std::mem::size_of::<super::Thread>();
+    assert!(n <= 160, "a thread's state takes {n} bytes");
+}
