@@ -11,7 +11,8 @@
 //! by `calls` but not flagged.
 
 use mqdiag_model::findings::Part;
-use crate::calls::{By, Calls, Row};
+use crate::calls::{By, Calls, ReasonStat, Row, Stats};
+use std::collections::BTreeMap;
 use crate::passes::{Pass, RuleInfo, Settings, Threshold};
 use mqdiag_model::event::Event;
 use mqdiag_model::fileinfo::FileInfo;
@@ -267,9 +268,40 @@ impl Pass for MqiFailures {
     }
 
     fn calls_rows(&mut self, rows: &[Row]) {
-        // Only rows with a reason can make a finding.
-        let failed = rows.iter().filter(|r| !r.stats.reasons.is_empty());
-        self.rows = Some(failed.cloned().collect());
+        // Only the rows and reasons that can make a finding, and of those
+        // only what `finish` reads: a whole row's latency sketch and
+        // tallies, copied for the 20,000 rows a run keeps, cost more than
+        // the findings.
+        let min = self.min_failures;
+        let slim = rows.iter().filter_map(|r| {
+            let reasons: BTreeMap<String, ReasonStat> = r
+                .stats
+                .reasons
+                .iter()
+                .filter(|(k, s)| {
+                    s.count >= min && k.parse::<u32>().ok().and_then(never_normal).is_some()
+                })
+                .map(|(k, s)| (k.clone(), s.clone()))
+                .collect();
+            (!reasons.is_empty()).then(|| Row {
+                key: r.key.clone(),
+                by: r.by,
+                process: r.process.clone(),
+                host: r.host.clone(),
+                trace: r.trace.clone(),
+                stats: Stats {
+                    calls: r.stats.calls,
+                    reasons,
+                    ..Stats::default()
+                },
+                others: r.others,
+            })
+        });
+        // Room for all at once: grown by doubling, the rows were copied
+        // and their pages faulted in again at each step.
+        let mut kept = Vec::with_capacity(rows.len());
+        kept.extend(slim);
+        self.rows = Some(kept);
     }
 
     fn finish(&mut self, inputs: &[FileInfo]) -> Vec<Finding> {
