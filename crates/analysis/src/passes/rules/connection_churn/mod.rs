@@ -295,9 +295,12 @@ pub(crate) struct ConnectionChurn {
     /// (a file's events share its path: one pointer comparison).
     file_ids: HashMap<Arc<str>, u32>,
     last_file: Option<(Arc<str>, u32)>,
-    /// The last traced function name, its family and its number in
-    /// `name_ids`: a trace repeats a few names, each shared by its events.
-    last_function: Option<(Arc<str>, Option<Family>, u32)>,
+    /// Each traced name's family and number in `name_ids`: a trace
+    /// repeats a few names, each shared by its events. More than the last
+    /// one: a reader may share two allocations of one name (an entry's
+    /// and an exit's), and a one-name memo then compared their text on
+    /// every event.
+    families: crate::passes::name_memo::NameMemo<(Option<Family>, u32)>,
     /// A number for each name of a connect or disconnect function (a few
     /// exact names: `functions::family`).
     name_ids: HashMap<Box<str>, u32>,
@@ -397,7 +400,7 @@ impl ConnectionChurn {
             threads: RunMap::default(),
             file_ids: HashMap::new(),
             last_file: None,
-            last_function: None,
+            families: Default::default(),
             name_ids: HashMap::new(),
             clock: 0,
             groups: Vec::new(),
@@ -455,25 +458,21 @@ impl ConnectionChurn {
         id
     }
 
-    /// A traced function's family, the last name's remembered.
     /// The family of a traced name, and the name's number when the
-    /// family is kept (`name_ids`).
+    /// family is kept (`name_ids`), remembered by the name's allocation.
     fn family(&mut self, f: &Arc<str>) -> (Option<Family>, u32) {
-        if let Some((last, fam, id)) = &self.last_function
-            && (Arc::ptr_eq(last, f) || **last == **f)
-        {
-            return (*fam, *id);
-        }
-        let fam = functions::family(f);
-        let id = match fam {
-            Some(Family::Connect | Family::Disconnect) => {
-                let n = self.name_ids.len() as u32;
-                *self.name_ids.entry((**f).into()).or_insert(n)
-            }
-            _ => u32::MAX,
-        };
-        self.last_function = Some((f.clone(), fam, id));
-        (fam, id)
+        let ids = &mut self.name_ids;
+        self.families.get(f, |f| {
+            let fam = functions::family(f);
+            let id = match fam {
+                Some(Family::Connect | Family::Disconnect) => {
+                    let n = ids.len() as u32;
+                    *ids.entry(f.into()).or_insert(n)
+                }
+                _ => u32::MAX,
+            };
+            (fam, id)
+        })
     }
 
     /// The group of a channel instance as `src` names it (values trimmed);
