@@ -157,31 +157,109 @@ impl TextSeen {
     }
 }
 
+/// Whether a cache is worth asking. Where its answers keep missing (a new
+/// time on every line, threads interleaved), comparing and storing cost
+/// more than the hits save: after `OFF_AFTER` misses in a row the cache
+/// is left alone for `PAUSE` look-ups, then filled once and asked
+/// `PROBE` times; a hit among them keeps it on. (Asked once, a sample
+/// can fall on the same place of a repeating pattern of lines every
+/// time, one that always misses.) Answers never depend on it: a cache
+/// keeps only what its key alone decides.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Gate {
+    misses: u8,
+    pause: u8,
+}
+
+/// What to do with a cache for one look-up (`Gate::next`).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(super) enum Use {
+    /// Look it up (and fill it on a miss); tell the gate the outcome.
+    Ask,
+    /// Do not look it up, but fill it: the next look-up is asked.
+    Fill,
+    /// Leave it alone.
+    Skip,
+}
+
+impl Gate {
+    const OFF_AFTER: u8 = 8;
+    const PROBE: u8 = 4;
+    const PAUSE: u8 = 60;
+
+    #[inline(always)]
+    pub(super) fn next(&mut self) -> Use {
+        match self.pause {
+            0 => Use::Ask,
+            1 => {
+                self.pause = 0;
+                Use::Fill
+            }
+            _ => {
+                self.pause -= 1;
+                Use::Skip
+            }
+        }
+    }
+
+    /// What `next` would say, without moving on.
+    #[cfg(test)]
+    pub(super) fn peek(&self) -> Use {
+        self.clone().next()
+    }
+
+    /// The outcome of a look-up `next` said to ask.
+    #[inline(always)]
+    pub(super) fn answer(&mut self, hit: bool) {
+        if hit {
+            self.misses = 0;
+        } else if self.misses + 1 >= Self::OFF_AFTER {
+            // After the pause, `PROBE` misses in a row pause it again.
+            self.misses = Self::OFF_AFTER - Self::PROBE;
+            self.pause = Self::PAUSE;
+        } else {
+            self.misses += 1;
+        }
+    }
+}
+
 /// The last timestamp made from a date, time of day and offset, and its
 /// instant.
 #[derive(Default)]
-pub(super) struct Stamps(Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>);
+pub(super) struct Stamps {
+    last: Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>,
+    gate: Gate,
+}
 
 impl Stamps {
     /// The timestamp of `date` and `tod` at `off`, as the clock makes it,
     /// and its instant (`instant`).
     #[inline]
     pub(super) fn get(&mut self, date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
-        if let Some((d, t, o, ts, at)) = self.0
-            && d == date
-            && t == tod
-            && o == off
-        {
-            return (ts, at);
+        let step = self.gate.next();
+        if step == Use::Ask {
+            let hit =
+                matches!(self.last, Some((d, t, o, _, _)) if d == date && t == tod && o == off);
+            self.gate.answer(hit);
+            if hit && let Some((.., ts, at)) = self.last {
+                return (ts, at);
+            }
         }
-        let ts = match off.from_local_datetime(&date.and_time(tod)) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&date.and_time(tod)),
-        };
-        let at = instant(&ts);
-        self.0 = Some((date, tod, off, ts, at));
+        let (ts, at) = stamp(date, tod, off);
+        if step != Use::Skip {
+            self.last = Some((date, tod, off, ts, at));
+        }
         (ts, at)
     }
+}
+
+/// The timestamp of `date` and `tod` at `off` and its instant, worked out.
+fn stamp(date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
+    let ts = match off.from_local_datetime(&date.and_time(tod)) {
+        chrono::LocalResult::Single(t) => t,
+        _ => off.from_utc_datetime(&date.and_time(tod)),
+    };
+    (ts, instant(&ts))
 }
 
 #[cfg(test)]
@@ -289,6 +367,69 @@ mod tests {
             let names = mqdiag_model::mqconst::in_text(t).map(|(_, n)| n);
             assert_eq!(seen.options(t), names.as_deref());
         }
+    }
+
+    /// A cache that always misses is asked in few look-ups; one that hits
+    /// once in every three lines (a process's lines of one time) is
+    /// asked in every one once it hits, whatever the place of the sample.
+    #[test]
+    fn gates_pause_where_caches_miss() {
+        let mut g = Gate::default();
+        let mut asked = 0;
+        for _ in 0..10_000 {
+            if g.next() == Use::Ask {
+                asked += 1;
+                g.answer(false);
+            }
+        }
+        assert!(asked < 1000, "{asked}");
+        for phase in 0..3 {
+            // Paused, at every phase of the pattern.
+            let mut g = Gate::default();
+            for _ in 0..Gate::OFF_AFTER + phase {
+                if g.next() == Use::Ask {
+                    g.answer(false);
+                }
+            }
+            let mut asked = 0;
+            for k in 0..3000 {
+                match g.next() {
+                    Use::Ask => {
+                        asked += 1;
+                        g.answer(k % 3 != 0);
+                    }
+                    Use::Fill | Use::Skip => {}
+                }
+            }
+            assert!(asked > 2900, "{phase}: {asked}");
+        }
+    }
+
+    /// Paused and asked again over many stamps that mix repeats and new
+    /// times, the stamps are those worked out alone.
+    #[test]
+    fn gated_stamps_are_those_worked_out() {
+        let mut s = Stamps::default();
+        let mut rng = mqdiag_model::testrng::Rng::new(13);
+        let d = NaiveDate::from_ymd_opt(2024, 3, 10).unwrap();
+        let (mut secs, mut skipped, mut hits) = (0u32, 0, 0);
+        for k in 0..20_000 {
+            // Runs of a new time on every line, and runs of repeats.
+            if (k / 500) % 2 == 0 || rng.below(4) == 0 {
+                secs = (secs + 1 + rng.below(3) as u32) % 86_400;
+            }
+            let date = d + chrono::Days::new(rng.below(2) as u64 * u64::from(k % 7 == 0));
+            let tod = NaiveTime::from_num_seconds_from_midnight_opt(secs, 1000).unwrap();
+            let off = FixedOffset::east_opt(3600 * (k / 5000)).unwrap();
+            let step = s.gate.peek();
+            skipped += usize::from(step == Use::Skip);
+            let was = s.last.map(|(d, t, o, ..)| (d, t, o)) == Some((date, tod, off));
+            hits += usize::from(step == Use::Ask && was);
+            let (ts, at) = s.get(date, tod, off);
+            assert_eq!((ts, at), stamp(date, tod, off));
+            assert_eq!(ts.offset(), &off);
+        }
+        assert!(skipped > 2000 && hits > 2000, "{skipped} {hits}");
     }
 
     #[test]
