@@ -229,6 +229,9 @@ impl Gate {
 pub(super) struct Stamps {
     last: Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>,
     gate: Gate,
+    /// The day and offset of the last stamp worked out, and the UTC
+    /// seconds of that day's local midnight.
+    day: Option<(NaiveDate, FixedOffset, i64)>,
 }
 
 impl Stamps {
@@ -245,11 +248,42 @@ impl Stamps {
                 return (ts, at);
             }
         }
-        let (ts, at) = stamp(date, tod, off);
+        let (ts, at) = self.work_out(date, tod, off);
         if step != Use::Skip {
             self.last = Some((date, tod, off, ts, at));
         }
         (ts, at)
+    }
+}
+
+impl Stamps {
+    /// `stamp`, from the last day's midnight where the time of day in UTC
+    /// falls on the same date, is no leap second, and the instant lies
+    /// between 1970 and 2255: the calendar is not worked out again (lines
+    /// of many threads have a new time on every line, on one day).
+    #[inline]
+    fn work_out(&mut self, date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
+        let shift = i64::from(off.local_minus_utc());
+        let midnight = match self.day {
+            Some((d, o, m)) if d == date && o == off => m,
+            _ => {
+                let m = date.and_time(NaiveTime::MIN).and_utc().timestamp() - shift;
+                self.day = Some((date, off, m));
+                m
+            }
+        };
+        let (secs, frac) = (tod.num_seconds_from_midnight(), tod.nanosecond());
+        let utc = i64::from(secs) - shift;
+        let at = midnight + i64::from(secs);
+        if frac < 1_000_000_000
+            && (0..86_400).contains(&utc)
+            && (0..9_000_000_000).contains(&at)
+            && let Some(t) = NaiveTime::from_num_seconds_from_midnight_opt(utc as u32, frac)
+        {
+            let ts = DateTime::from_naive_utc_and_offset(date.and_time(t), off);
+            return (ts, at * 1_000_000_000 + i64::from(frac));
+        }
+        stamp(date, tod, off)
     }
 }
 
@@ -430,6 +464,53 @@ mod tests {
             assert_eq!(ts.offset(), &off);
         }
         assert!(skipped > 2000 && hits > 2000, "{skipped} {hits}");
+    }
+
+    /// Stamps from the day's midnight are those chrono works out: days
+    /// around 1970 and 2262, leap seconds, offsets that move the time of
+    /// day across midnight either way.
+    #[test]
+    fn stamps_from_midnight_are_chronos() {
+        let days = [
+            (1677, 9, 21),
+            (1969, 12, 31),
+            (1970, 1, 1),
+            (2024, 3, 10),
+            (2255, 6, 5),
+            (2262, 4, 11),
+            (2262, 4, 12),
+            (9999, 12, 31),
+        ];
+        let tods = [
+            (0, 0),
+            (0, 999_999_999),
+            (3599, 5),
+            (43_200, 1),
+            (86_399, 999_999_999),
+            (86_399, 1_500_000_000),
+            (59, 1_000_000_000),
+        ];
+        let offs = [0, 1, 3600, -3600, 5 * 3600 + 1800, 86_399, -86_399];
+        let mut s = Stamps::default();
+        let mut fast = 0;
+        for _round in 0..2 {
+            for &(y, m, d) in &days {
+                let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+                for &(secs, frac) in &tods {
+                    let tod = NaiveTime::from_num_seconds_from_midnight_opt(secs, frac).unwrap();
+                    for &o in &offs {
+                        let off = FixedOffset::east_opt(o).unwrap();
+                        let (ts, at) = s.work_out(date, tod, off);
+                        let (want, want_at) = stamp(date, tod, off);
+                        assert_eq!((ts, at), (want, want_at), "{date} {tod} {off}");
+                        assert_eq!(ts.offset(), want.offset());
+                        assert_eq!(ts.naive_local(), want.naive_local());
+                        fast += usize::from(frac < 1_000_000_000 && at != i64::MAX);
+                    }
+                }
+            }
+        }
+        assert!(fast > 300, "{fast}");
     }
 
     #[test]
