@@ -172,8 +172,75 @@ impl FileInfo {
         }
     }
 
+    /// `saw_event` for a caller that has the event's nanosecond count
+    /// already (`nanos`: `ts.timestamp_nanos_opt()`, `i64::MAX` for none):
+    /// a count in range is not worked out again.
+    pub fn saw_event_at(&mut self, ts: &Ts, nanos: i64) {
+        debug_assert!(nanos == i64::MAX || ts.timestamp_nanos_opt() == Some(nanos));
+        // `i64::MAX` is also what an instant without a count is given, and
+        // one before 1970 is left out: `saw_event` judges both.
+        if !(0..i64::MAX).contains(&nanos) {
+            return self.saw_event(ts);
+        }
+        self.events += 1;
+        if self.last.is_some_and(|l| l == *ts) {
+            return;
+        }
+        if self.first.is_none_or(|f| *ts < f) {
+            self.first = Some(*ts);
+        }
+        if self.last.is_none_or(|l| *ts > l) {
+            self.last = Some(*ts);
+        }
+    }
+
     pub fn set_offset(&mut self, off: FixedOffset, source: &str) {
         self.utc_offset = Some(crate::timefmt::offset_str(off));
         self.utc_offset_source = Some(source.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::{Format, undated};
+    use chrono::{DateTime, TimeZone};
+
+    /// Given the nanosecond count, the file's count, first and last are
+    /// those `saw_event` keeps: times before 1970 and at the edge of what
+    /// has a count, the undated marker, one instant at two offsets.
+    #[test]
+    fn saw_event_at_keeps_what_saw_event_keeps() {
+        let east = FixedOffset::east_opt(3600).unwrap();
+        let west = FixedOffset::west_opt(5 * 3600).unwrap();
+        let edge = DateTime::from_timestamp_nanos(i64::MAX).with_timezone(&east);
+        let early = east.with_ymd_and_hms(1969, 12, 31, 23, 0, 0).unwrap();
+        let mut times = vec![
+            edge,
+            early,
+            undated(),
+            edge - chrono::Duration::nanoseconds(1),
+        ];
+        let mut rng = crate::testrng::Rng::new(3);
+        for _ in 0..2000 {
+            // 2024, within a few hours; some instants repeat.
+            let n = 1_710_000_000_000_000_000 + (rng.next() % 8_000) as i64 * 1_000_000_000;
+            let off = if rng.below(2) == 0 { east } else { west };
+            times.push(DateTime::from_timestamp_nanos(n).with_timezone(&off));
+        }
+        let mut plain = FileInfo::new("f", Format::UNKNOWN, 0);
+        let mut given = FileInfo::new("f", Format::UNKNOWN, 0);
+        for t in &times {
+            plain.saw_event(t);
+            given.saw_event_at(t, t.timestamp_nanos_opt().unwrap_or(i64::MAX));
+            assert_eq!(
+                (given.events, given.undated, given.first, given.last),
+                (plain.events, plain.undated, plain.first, plain.last)
+            );
+            // The same instant at the other offset keeps the first seen.
+            let offs = |i: &FileInfo| (i.first.map(|f| *f.offset()), i.last.map(|l| *l.offset()));
+            assert_eq!(offs(&given), offs(&plain));
+        }
+        assert_eq!(plain.undated, 1);
     }
 }

@@ -97,11 +97,14 @@ pub(super) fn parse_record(line: &str, layout: Option<Layout>) -> Option<Record<
 /// The time and `PID.TID` columns of the last lines split, by their
 /// bytes: the 16 from where each token starts, its blank after it among
 /// them, give the same token, so the same value (the lines of a call
-/// repeat both).
+/// repeat both). Each column's gate leaves it alone where it keeps
+/// missing (threads interleaved, a new time on every line).
 #[derive(Default)]
 pub(super) struct Columns {
     tod: Option<(u128, NaiveTime)>,
     pid_tid: Option<(u128, usize, u32, u32)>,
+    tod_gate: Gate,
+    pid_tid_gate: Gate,
 }
 
 /// The 16 bytes of `b` at `i`, when it goes on that far.
@@ -118,13 +121,73 @@ pub(super) fn parse_record_with<'a>(
     layout: Option<Layout>,
     seen: &mut Columns,
 ) -> Option<Record<'a>> {
-    // Every split below is at an ASCII byte, so slicing `line` is safe.
-    let b = line.as_bytes();
+    split(line.as_bytes(), layout, seen)?.record(line, 0)
+}
+
+/// `parse_record_with` of a line's bytes: a record only when the line is
+/// UTF-8 (as its decoded text would split). Only the part from the ident
+/// on is validated: what comes before it is ASCII, checked by its fields.
+pub(super) fn parse_record_bytes<'a>(
+    b: &'a [u8],
+    layout: Option<Layout>,
+    seen: &mut Columns,
+) -> Option<Record<'a>> {
+    let cols = split(b, layout, seen)?;
+    // Validated from a word boundary at or before the ident (the blanks
+    // before it are ASCII too): the validation goes a word at a time from
+    // its first byte.
+    let misaligned = (b.as_ptr() as usize).wrapping_add(cols.rest) % 8;
+    let from = cols.rest.saturating_sub(misaligned);
+    let text = std::str::from_utf8(b.get(from..)?).ok()?;
+    cols.record(text, from)
+}
+
+/// Where the fields of a record line are, and the values of its columns.
+struct Split {
+    counter: Option<u32>,
+    flag: bool,
+    tod: NaiveTime,
+    pid: u32,
+    tid: u32,
+    /// Where the ident column would start: every byte before it is ASCII.
+    rest: usize,
+    ident: Option<(usize, usize)>,
+    data: usize,
+}
+
+impl Split {
+    /// The record, with `text` the line's text from its byte `from` (at or
+    /// before `rest`).
+    #[inline]
+    fn record(self, text: &str, from: usize) -> Option<Record<'_>> {
+        let ident = match self.ident {
+            Some((a, z)) => Some(text.get(a.checked_sub(from)?..z.checked_sub(from)?)?),
+            None => None,
+        };
+        Some(Record {
+            counter: self.counter,
+            flag: self.flag,
+            tod: self.tod,
+            pid: self.pid,
+            tid: self.tid,
+            ident,
+            data: text.get(self.data.checked_sub(from)?..)?,
+        })
+    }
+}
+
+/// Split a record line's bytes (see `parse_record`). Inlined in both
+/// callers: returned through memory, the fields cost a tenth more.
+#[inline(always)]
+fn split(b: &[u8], layout: Option<Layout>, seen: &mut Columns) -> Option<Split> {
     let mut i = 0;
     let mut counter = None;
     // Counter: 8 hex digits and a blank (Windows up to 9.2).
     if b.len() > 9 && b[8] == b' ' && b[..8].iter().all(|c| c.is_ascii_hexdigit()) {
-        counter = u32::from_str_radix(&line[..8], 16).ok();
+        // Eight hex digits: no overflow.
+        counter = b[..8]
+            .iter()
+            .try_fold(0u32, |v, &c| Some(v << 4 | char::from(c).to_digit(16)?));
         i = 9;
     }
     i = skip_spaces(b, i);
@@ -134,12 +197,21 @@ pub(super) fn parse_record_with<'a>(
         i += 1;
     }
     let w = window(b, i);
-    let (t_end, tod) = match (seen.tod, w) {
-        (Some((k, tod)), Some(w)) if k == w => (i + 15, tod),
-        _ => {
+    let step = seen.tod_gate.next();
+    let known = match (step, seen.tod, w) {
+        (Use::Ask, Some((k, tod)), Some(w)) => Some(tod).filter(|_| k == w),
+        _ => None,
+    };
+    if step == Use::Ask {
+        seen.tod_gate.answer(known.is_some());
+    }
+    let (t_end, tod) = match known {
+        Some(tod) => (i + 15, tod),
+        None => {
             let t_end = token_end(b, i);
             let tod = time_of_day(&b[i..t_end])?;
-            if t_end - i == 15
+            if step != Use::Skip
+                && t_end - i == 15
                 && let Some(w) = w
             {
                 seen.tod = Some((w, tod));
@@ -150,14 +222,23 @@ pub(super) fn parse_record_with<'a>(
     i = skip_spaces(b, t_end);
     // PID.TID
     let w = window(b, i);
-    let (p_end, pid, tid) = match (seen.pid_tid, w) {
-        (Some((k, len, pid, tid)), Some(w)) if k == w => (i + len, pid, tid),
-        _ => {
+    let step = seen.pid_tid_gate.next();
+    let known = match (step, seen.pid_tid, w) {
+        (Use::Ask, Some((k, len, pid, tid)), Some(w)) => Some((len, pid, tid)).filter(|_| k == w),
+        _ => None,
+    };
+    if step == Use::Ask {
+        seen.pid_tid_gate.answer(known.is_some());
+    }
+    let (p_end, pid, tid) = match known {
+        Some((len, pid, tid)) => (i + len, pid, tid),
+        None => {
             let p_end = token_end(b, i);
             // `pid_tid(b, i)`: `i` is past blanks, and the token ends at
             // `p_end`.
-            let (pid, tid) = parse_pid_tid(&b[i..p_end])?;
-            if p_end - i < 16
+            let (pid, tid) = pid_tid_in(&b[i..p_end], w)?;
+            if step != Use::Skip
+                && p_end - i < 16
                 && let Some(w) = w
             {
                 seen.pid_tid = Some((w, p_end - i, pid, tid));
@@ -166,6 +247,7 @@ pub(super) fn parse_record_with<'a>(
         }
     };
     i = skip_spaces(b, p_end);
+    let rest = i;
     let mut ident = None;
     let want_ident = layout.and_then(|l| l.ident);
     let i_end = token_end(b, i);
@@ -177,19 +259,19 @@ pub(super) fn parse_record_with<'a>(
     };
     if has_ident {
         if tok.len() > 1 {
-            ident = Some(&line[i..i_end]);
+            ident = Some((i, i_end));
         }
         i = i_end;
     }
-    let data = &line[skip_spaces(b, i)..];
-    Some(Record {
+    Some(Split {
         counter,
         flag,
         tod,
         pid,
         tid,
+        rest,
         ident,
-        data,
+        data: skip_spaces(b, i),
     })
 }
 
@@ -201,22 +283,33 @@ pub(super) fn pid_tid(b: &[u8], i: usize) -> Option<(u32, u32)> {
     parse_pid_tid(&b[i..token_end(b, i)])
 }
 
-/// Whether a line holds a NUL byte: a short one a word at a time (a
-/// vector search's set-up cost more than such a line), a longer one by
+/// Whether a line holds a NUL byte: a short one 16 bytes at a time, the
+/// last 16 overlapping the ones before (a vector search's set-up, or a
+/// byte loop over the rest, cost more than such a line), a longer one by
 /// `memchr`.
 #[inline]
 pub(super) fn has_nul(b: &[u8]) -> bool {
-    if b.len() > 128 {
+    let n = b.len();
+    if n > 128 {
         return memchr::memchr(0, b).is_some();
     }
-    let mut words = b.chunks_exact(8);
-    let mut acc = 0u64;
-    for w in &mut words {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        // Nonzero when some byte of `x` is zero.
-        acc |= x.wrapping_sub(ONES) & !x & HIGHS;
+    if n < 16 {
+        return b.iter().fold(false, |z, &c| z | (c == 0));
     }
-    acc != 0 || words.remainder().contains(&0)
+    // Per lane, whether a zero was seen (the compiler keeps `acc` in one
+    // vector register).
+    let mut acc = [false; 16];
+    let mut or_zeros = |c: &[u8]| {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a |= x == 0;
+        }
+    };
+    let mut chunks = b.chunks_exact(16);
+    for c in &mut chunks {
+        or_zeros(c);
+    }
+    or_zeros(&b[n - 16..]);
+    acc.contains(&true)
 }
 
 /// Per byte, the high bit set where the byte is not an ASCII digit
@@ -465,6 +558,27 @@ pub(super) fn parse_pid_tid(t: &[u8]) -> Option<(u32, u32)> {
     Some((parse_u32(&t[..dot])?, parse_u32(&t[dot + 1..])?))
 }
 
+/// `parse_pid_tid` of `t`, with `w` the 16 bytes from where `t` starts
+/// when the line goes on that far: its first dot is found in `w` (a dot
+/// past them leaves more than 10 digits before it: no PID).
+#[inline(always)]
+fn pid_tid_in(t: &[u8], w: Option<u128>) -> Option<(u32, u32)> {
+    let Some(w) = w else {
+        return parse_pid_tid(t);
+    };
+    // The lowest zero byte of `x ^ dots` is exact.
+    let dots = ONES * u64::from(b'.');
+    let first = |x: u64| {
+        let x = x ^ dots;
+        let z = x.wrapping_sub(ONES) & !x & HIGHS;
+        (z != 0).then(|| (z.trailing_zeros() / 8) as usize)
+    };
+    let dot = first(w as u64)
+        .or_else(|| first((w >> 64) as u64).map(|d| d + 8))
+        .filter(|&d| d < t.len())?;
+    Some((parse_u32(&t[..dot])?, parse_u32(&t[dot + 1..])?))
+}
+
 /// Whether every byte is printable ASCII (no control byte, DEL or byte
 /// above ASCII), eight bytes at a time.
 pub(super) fn printable_ascii(b: &[u8]) -> bool {
@@ -593,4 +707,150 @@ pub(super) fn call_of<'a>(d: &'a [u8]) -> Call<'a> {
         _ => {}
     }
     Call::Other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The column caches, switched off where they keep missing and on
+    /// again where lines repeat, split every line as the uncached split
+    /// does: runs of one thread and time (hits) between runs of a new
+    /// time and thread on every line (misses), some runs with a period
+    /// of three lines.
+    #[test]
+    fn gated_columns_split_as_lines_alone() {
+        let mut rng = mqdiag_model::testrng::Rng::new(23);
+        let mut seen = Columns::default();
+        let layout = Some(Layout {
+            counter: Some(false),
+            ident: Some(true),
+        });
+        let (mut skipped, mut asked_after) = (0, 0);
+        let mut us = 0u64;
+        for run in 0..400 {
+            let len = 1 + rng.below(120);
+            for k in 0..len {
+                let (pid, tid) = match run % 3 {
+                    0 => (100_000 + rng.below(9), 1 + rng.below(40)),
+                    1 => (4711, 3),
+                    _ => (100_000 + (k / 3) % 7, 1),
+                };
+                if run % 3 == 0 || k % 3 == 0 || rng.below(50) == 0 {
+                    us += 1 + rng.next() % 90;
+                }
+                let tod = format!(
+                    "{:02}:{:02}:{:02}.{:06}",
+                    us / 3_600_000_000 % 24,
+                    us / 60_000_000 % 60,
+                    us / 1_000_000 % 60,
+                    us % 1_000_000
+                );
+                let pad = " ".repeat(rng.below(3));
+                let line = format!(" {tod}   {pad}{pid}.{tid}      RSESS:00000e -{{  xcsFreeMem");
+                let before = (seen.tod_gate.peek(), seen.pid_tid_gate.peek());
+                assert_eq!(
+                    parse_record_with(&line, layout, &mut seen),
+                    parse_record(&line, layout),
+                    "{line:?}"
+                );
+                if before.0 == Use::Skip {
+                    skipped += 1;
+                } else if skipped > 0 {
+                    asked_after += 1;
+                }
+            }
+        }
+        // Both ways were taken.
+        assert!(
+            skipped > 1000 && asked_after > 1000,
+            "{skipped} {asked_after}"
+        );
+    }
+
+    /// A line's bytes split as its text does when it is UTF-8, and not at
+    /// all when it is not (its decoded text goes the usual way): lines
+    /// with bytes changed to bytes outside ASCII (valid or not), at every
+    /// place in memory relative to a word.
+    #[test]
+    fn bytes_split_as_their_text() {
+        let base = [
+            " 10:00:00.000000   100000.1      RSESS:000000      CompCode=2 Reason=2035",
+            " 10:00:00.000000   100000.1           :       {  MQCONNX \u{e9}t\u{e9}",
+            "*10:00:00.000037   100001.12     RSESS:000001 }! MQCONNX rc=2035",
+            "00000001 10:00:00.000037   7.7 : z",
+            " 10:00:00.000037\t100001.12\t:\tx",
+        ];
+        let noise: [&[u8]; 6] = [b"\xe9", b"\xc3\xa9", b"\xc3", b" ", b"\t", b"\xe2\x82\xac"];
+        let mut rng = mqdiag_model::testrng::Rng::new(31);
+        let (mut seen, mut again) = (Columns::default(), Columns::default());
+        let mut records = 0;
+        for _ in 0..40_000 {
+            let mut b = base[rng.below(base.len())].as_bytes().to_vec();
+            for _ in 0..rng.below(3) {
+                let at = rng.below(b.len());
+                let n = noise[rng.below(noise.len())];
+                b.splice(at..at, n.iter().copied());
+            }
+            let layout = [None, Some(Layout::default())][rng.below(2)].map(|l: Layout| Layout {
+                counter: l.counter,
+                ident: Some(rng.below(2) == 0),
+            });
+            let shift = rng.below(8);
+            let mut buf = vec![b'x'; shift];
+            buf.extend_from_slice(&b);
+            let got = parse_record_bytes(&buf[shift..], layout, &mut seen);
+            let want = match std::str::from_utf8(&b) {
+                Ok(text) => parse_record_with(text, layout, &mut again),
+                Err(_) => None,
+            };
+            records += usize::from(got.is_some());
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&b));
+        }
+        assert!(records > 10_000, "{records}");
+    }
+
+    #[test]
+    fn nul_found_wherever_it_is() {
+        for n in 0..300 {
+            let mut b = vec![b'x'; n];
+            assert!(!has_nul(&b));
+            for i in 0..n {
+                b[i] = 0;
+                assert!(has_nul(&b), "{n} {i}");
+                b[i] = if i % 2 == 0 { 0x80 } else { 0xff };
+            }
+            assert!(!has_nul(&b));
+        }
+    }
+
+    /// `PID.TID` read with the 16 bytes after it known, as without.
+    #[test]
+    fn pid_tid_in_window_as_alone() {
+        let pick = b"0123456789..  \t9x";
+        let mut rng = mqdiag_model::testrng::Rng::new(29);
+        let mut read = 0;
+        for _ in 0..100_000 {
+            let len = rng.below(30);
+            let mut b: Vec<u8> = (0..len).map(|_| pick[rng.below(pick.len())]).collect();
+            if rng.below(2) == 0 {
+                let digits = |rng: &mut mqdiag_model::testrng::Rng| {
+                    let n = 1 + rng.below(11);
+                    (0..n)
+                        .map(|_| b'0' + rng.below(10) as u8)
+                        .collect::<Vec<_>>()
+                };
+                let mut t = digits(&mut rng);
+                t.push(b'.');
+                t.extend(digits(&mut rng));
+                t.extend_from_slice(&b);
+                b = t;
+            }
+            let end = token_end(&b, 0);
+            let alone = parse_pid_tid(&b[..end]);
+            read += usize::from(alone.is_some());
+            assert_eq!(pid_tid_in(&b[..end], window(&b, 0)), alone, "{b:?}");
+        }
+        assert!(read > 15_000, "{read}");
+    }
 }

@@ -157,31 +157,143 @@ impl TextSeen {
     }
 }
 
+/// Whether a cache is worth asking. Where its answers keep missing (a new
+/// time on every line, threads interleaved), comparing and storing cost
+/// more than the hits save: after `OFF_AFTER` misses in a row the cache
+/// is left alone for `PAUSE` look-ups, then filled once and asked
+/// `PROBE` times; a hit among them keeps it on. (Asked once, a sample
+/// can fall on the same place of a repeating pattern of lines every
+/// time, one that always misses.) Answers never depend on it: a cache
+/// keeps only what its key alone decides.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Gate {
+    misses: u8,
+    pause: u8,
+}
+
+/// What to do with a cache for one look-up (`Gate::next`).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(super) enum Use {
+    /// Look it up (and fill it on a miss); tell the gate the outcome.
+    Ask,
+    /// Do not look it up, but fill it: the next look-up is asked.
+    Fill,
+    /// Leave it alone.
+    Skip,
+}
+
+impl Gate {
+    const OFF_AFTER: u8 = 8;
+    const PROBE: u8 = 4;
+    const PAUSE: u8 = 60;
+
+    #[inline(always)]
+    pub(super) fn next(&mut self) -> Use {
+        match self.pause {
+            0 => Use::Ask,
+            1 => {
+                self.pause = 0;
+                Use::Fill
+            }
+            _ => {
+                self.pause -= 1;
+                Use::Skip
+            }
+        }
+    }
+
+    /// What `next` would say, without moving on.
+    #[cfg(test)]
+    pub(super) fn peek(&self) -> Use {
+        self.clone().next()
+    }
+
+    /// The outcome of a look-up `next` said to ask.
+    #[inline(always)]
+    pub(super) fn answer(&mut self, hit: bool) {
+        if hit {
+            self.misses = 0;
+        } else if self.misses + 1 >= Self::OFF_AFTER {
+            // After the pause, `PROBE` misses in a row pause it again.
+            self.misses = Self::OFF_AFTER - Self::PROBE;
+            self.pause = Self::PAUSE;
+        } else {
+            self.misses += 1;
+        }
+    }
+}
+
 /// The last timestamp made from a date, time of day and offset, and its
 /// instant.
 #[derive(Default)]
-pub(super) struct Stamps(Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>);
+pub(super) struct Stamps {
+    last: Option<(NaiveDate, NaiveTime, FixedOffset, Ts, i64)>,
+    gate: Gate,
+    /// The day and offset of the last stamp worked out, and the UTC
+    /// seconds of that day's local midnight.
+    day: Option<(NaiveDate, FixedOffset, i64)>,
+}
 
 impl Stamps {
     /// The timestamp of `date` and `tod` at `off`, as the clock makes it,
     /// and its instant (`instant`).
     #[inline]
     pub(super) fn get(&mut self, date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
-        if let Some((d, t, o, ts, at)) = self.0
-            && d == date
-            && t == tod
-            && o == off
-        {
-            return (ts, at);
+        let step = self.gate.next();
+        if step == Use::Ask {
+            let hit =
+                matches!(self.last, Some((d, t, o, _, _)) if d == date && t == tod && o == off);
+            self.gate.answer(hit);
+            if hit && let Some((.., ts, at)) = self.last {
+                return (ts, at);
+            }
         }
-        let ts = match off.from_local_datetime(&date.and_time(tod)) {
-            chrono::LocalResult::Single(t) => t,
-            _ => off.from_utc_datetime(&date.and_time(tod)),
-        };
-        let at = instant(&ts);
-        self.0 = Some((date, tod, off, ts, at));
+        let (ts, at) = self.work_out(date, tod, off);
+        if step != Use::Skip {
+            self.last = Some((date, tod, off, ts, at));
+        }
         (ts, at)
     }
+}
+
+impl Stamps {
+    /// `stamp`, from the last day's midnight where the time of day in UTC
+    /// falls on the same date, is no leap second, and the instant lies
+    /// between 1970 and 2255: the calendar is not worked out again (lines
+    /// of many threads have a new time on every line, on one day).
+    #[inline]
+    fn work_out(&mut self, date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
+        let shift = i64::from(off.local_minus_utc());
+        let midnight = match self.day {
+            Some((d, o, m)) if d == date && o == off => m,
+            _ => {
+                let m = date.and_time(NaiveTime::MIN).and_utc().timestamp() - shift;
+                self.day = Some((date, off, m));
+                m
+            }
+        };
+        let (secs, frac) = (tod.num_seconds_from_midnight(), tod.nanosecond());
+        let utc = i64::from(secs) - shift;
+        let at = midnight + i64::from(secs);
+        if frac < 1_000_000_000
+            && (0..86_400).contains(&utc)
+            && (0..9_000_000_000).contains(&at)
+            && let Some(t) = NaiveTime::from_num_seconds_from_midnight_opt(utc as u32, frac)
+        {
+            let ts = DateTime::from_naive_utc_and_offset(date.and_time(t), off);
+            return (ts, at * 1_000_000_000 + i64::from(frac));
+        }
+        stamp(date, tod, off)
+    }
+}
+
+/// The timestamp of `date` and `tod` at `off` and its instant, worked out.
+fn stamp(date: NaiveDate, tod: NaiveTime, off: FixedOffset) -> (Ts, i64) {
+    let ts = match off.from_local_datetime(&date.and_time(tod)) {
+        chrono::LocalResult::Single(t) => t,
+        _ => off.from_utc_datetime(&date.and_time(tod)),
+    };
+    (ts, instant(&ts))
 }
 
 #[cfg(test)]
@@ -289,6 +401,116 @@ mod tests {
             let names = mqdiag_model::mqconst::in_text(t).map(|(_, n)| n);
             assert_eq!(seen.options(t), names.as_deref());
         }
+    }
+
+    /// A cache that always misses is asked in few look-ups; one that hits
+    /// once in every three lines (a process's lines of one time) is
+    /// asked in every one once it hits, whatever the place of the sample.
+    #[test]
+    fn gates_pause_where_caches_miss() {
+        let mut g = Gate::default();
+        let mut asked = 0;
+        for _ in 0..10_000 {
+            if g.next() == Use::Ask {
+                asked += 1;
+                g.answer(false);
+            }
+        }
+        assert!(asked < 1000, "{asked}");
+        for phase in 0..3 {
+            // Paused, at every phase of the pattern.
+            let mut g = Gate::default();
+            for _ in 0..Gate::OFF_AFTER + phase {
+                if g.next() == Use::Ask {
+                    g.answer(false);
+                }
+            }
+            let mut asked = 0;
+            for k in 0..3000 {
+                match g.next() {
+                    Use::Ask => {
+                        asked += 1;
+                        g.answer(k % 3 != 0);
+                    }
+                    Use::Fill | Use::Skip => {}
+                }
+            }
+            assert!(asked > 2900, "{phase}: {asked}");
+        }
+    }
+
+    /// Paused and asked again over many stamps that mix repeats and new
+    /// times, the stamps are those worked out alone.
+    #[test]
+    fn gated_stamps_are_those_worked_out() {
+        let mut s = Stamps::default();
+        let mut rng = mqdiag_model::testrng::Rng::new(13);
+        let d = NaiveDate::from_ymd_opt(2024, 3, 10).unwrap();
+        let (mut secs, mut skipped, mut hits) = (0u32, 0, 0);
+        for k in 0..20_000 {
+            // Runs of a new time on every line, and runs of repeats.
+            if (k / 500) % 2 == 0 || rng.below(4) == 0 {
+                secs = (secs + 1 + rng.below(3) as u32) % 86_400;
+            }
+            let date = d + chrono::Days::new(rng.below(2) as u64 * u64::from(k % 7 == 0));
+            let tod = NaiveTime::from_num_seconds_from_midnight_opt(secs, 1000).unwrap();
+            let off = FixedOffset::east_opt(3600 * (k / 5000)).unwrap();
+            let step = s.gate.peek();
+            skipped += usize::from(step == Use::Skip);
+            let was = s.last.map(|(d, t, o, ..)| (d, t, o)) == Some((date, tod, off));
+            hits += usize::from(step == Use::Ask && was);
+            let (ts, at) = s.get(date, tod, off);
+            assert_eq!((ts, at), stamp(date, tod, off));
+            assert_eq!(ts.offset(), &off);
+        }
+        assert!(skipped > 2000 && hits > 2000, "{skipped} {hits}");
+    }
+
+    /// Stamps from the day's midnight are those chrono works out: days
+    /// around 1970 and 2262, leap seconds, offsets that move the time of
+    /// day across midnight either way.
+    #[test]
+    fn stamps_from_midnight_are_chronos() {
+        let days = [
+            (1677, 9, 21),
+            (1969, 12, 31),
+            (1970, 1, 1),
+            (2024, 3, 10),
+            (2255, 6, 5),
+            (2262, 4, 11),
+            (2262, 4, 12),
+            (9999, 12, 31),
+        ];
+        let tods = [
+            (0, 0),
+            (0, 999_999_999),
+            (3599, 5),
+            (43_200, 1),
+            (86_399, 999_999_999),
+            (86_399, 1_500_000_000),
+            (59, 1_000_000_000),
+        ];
+        let offs = [0, 1, 3600, -3600, 5 * 3600 + 1800, 86_399, -86_399];
+        let mut s = Stamps::default();
+        let mut fast = 0;
+        for _round in 0..2 {
+            for &(y, m, d) in &days {
+                let date = NaiveDate::from_ymd_opt(y, m, d).unwrap();
+                for &(secs, frac) in &tods {
+                    let tod = NaiveTime::from_num_seconds_from_midnight_opt(secs, frac).unwrap();
+                    for &o in &offs {
+                        let off = FixedOffset::east_opt(o).unwrap();
+                        let (ts, at) = s.work_out(date, tod, off);
+                        let (want, want_at) = stamp(date, tod, off);
+                        assert_eq!((ts, at), (want, want_at), "{date} {tod} {off}");
+                        assert_eq!(ts.offset(), want.offset());
+                        assert_eq!(ts.naive_local(), want.naive_local());
+                        fast += usize::from(frac < 1_000_000_000 && at != i64::MAX);
+                    }
+                }
+            }
+        }
+        assert!(fast > 300, "{fast}");
     }
 
     #[test]

@@ -14,11 +14,17 @@ impl TraceSource {
         }
     }
 
-    /// A record line split with `parse_layout`.
-    pub(super) fn take_record(&mut self, no: u64, line: &str, rec: Record<'_>, unterminated: bool) {
+    /// A record line split with `parse_layout` (`line`: its bytes, UTF-8).
+    pub(super) fn take_record(
+        &mut self,
+        no: u64,
+        line: &[u8],
+        rec: Record<'_>,
+        unterminated: bool,
+    ) {
         if !self.seen_title && self.layout.ident.is_none() {
             // Headerless file: fix the layout from the first record.
-            self.layout.ident = Some(rec.ident.is_some() || is_blank_ident(line));
+            self.layout.ident = Some(rec.ident.is_some() || is_blank_ident(&decode_lossy(line)));
             self.layout.counter = Some(rec.counter.is_some());
         }
         self.record(no, rec, unterminated);
@@ -27,7 +33,7 @@ impl TraceSource {
     pub(super) fn handle_line(&mut self, no: u64, line: &str, unterminated: bool) {
         let layout = self.parse_layout();
         if let Some(rec) = parse_record_with(line, layout, &mut self.columns) {
-            self.take_record(no, line, rec, unterminated);
+            self.take_record(no, line.as_bytes(), rec, unterminated);
             return;
         }
         let s = line;
@@ -422,6 +428,9 @@ impl TraceSource {
         if let (Some(a), Some(f)) = (self.ahead.as_mut(), fix) {
             a.fixes.push(f);
         }
-        self.emit(e);
+        if let Some(seg) = self.seg.as_mut() {
+            seg.info.saw_event_at(&e.ts, at);
+        }
+        self.emit_seen(e);
     }
 }

@@ -289,11 +289,17 @@ impl TraceSource {
     }
 
     pub(super) fn emit(&mut self, e: Event) {
-        if let Some(a) = self.ahead.as_mut() {
-            a.rows += 1;
-        }
         if let Some(seg) = self.seg.as_mut() {
             seg.info.saw_event(&e.ts);
+        }
+        self.emit_seen(e);
+    }
+
+    /// `emit` of an event the file's facts have counted already (with its
+    /// instant known, `FileInfo::saw_event_at` does not work it out again).
+    pub(super) fn emit_seen(&mut self, e: Event) {
+        if let Some(a) = self.ahead.as_mut() {
+            a.rows += 1;
         }
         // Straight to the caller's vector while nothing waits before it.
         match self.direct.as_mut() {
@@ -382,11 +388,10 @@ impl TraceSource {
             // UTF-8), and goes the full way as a found one would; any
             // other line is judged as one the search did not find, and
             // searches come back.
-            if let Ok(text) = std::str::from_utf8(bytes)
-                && let Some(rec) = parse_record_with(text, self.parse_layout(), &mut self.columns)
+            if let Some(rec) = parse_record_bytes(bytes, self.parse_layout(), &mut self.columns)
                 && self.names_candidate(rec.data)
             {
-                self.take_record(no, text, rec, meta.unterminated);
+                self.take_record(no, bytes, rec, meta.unterminated);
                 return;
             }
             self.dense = 0;
@@ -398,6 +403,12 @@ impl TraceSource {
         };
         // A cut last line is a problem to report even when no pass reads it.
         if !meta.unterminated && self.skip_cheaply(bytes, candidate) {
+            return;
+        }
+        // A record split from its bytes, as from its text (the line is
+        // UTF-8): only its ident and data are validated.
+        if let Some(rec) = parse_record_bytes(bytes, self.parse_layout(), &mut self.columns) {
+            self.take_record(no, bytes, rec, meta.unterminated);
             return;
         }
         // Latin-1 / CP850 bytes in process names or dumps: keep every byte.
