@@ -7,7 +7,7 @@ use mqdiag_model::mqrc::Outcome;
 /// A row's key while counting: `Key` with the place as its index in
 /// `Calls::places` (`NO_PLACE`: none), so that hashing it (with the std
 /// keyed hasher: it comes from the input) reads a few numbers, not a path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct RowKey {
     pub(super) place: u32,
     pub(super) pid: Option<u32>,

@@ -947,7 +947,13 @@ impl Calls {
         // to 20,000 rows was copied at each step.
         let mut merged: HashMap<Key, (Stats, bool, Option<Arc<str>>)> =
             HashMap::with_capacity(self.rows.len());
-        for (k, s) in self.rows {
+        // Rows that fold into one (a process's files) merge in the order
+        // of their keys: the map's order changes from run to run, and a
+        // merge keeps the first of equal slowest calls and the first few
+        // evidence lines.
+        let mut counted: Vec<(RowKey, Stats)> = self.rows.into_iter().collect();
+        counted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (k, s) in counted {
             let mut k = Key {
                 place: self.places.get(k.place as usize).cloned(),
                 pid: k.pid,

@@ -382,3 +382,49 @@ fn a_threads_state_stays_small() {
     let n = std::mem::size_of::<super::Thread>();
     assert!(n <= 160, "a thread's state takes {n} bytes");
 }
+
+/// Files of one process (one host and pid) fold into one row in the
+/// order their rows were first met, whatever order the run's hash map
+/// holds them in: of equal slowest calls the first file's is cited, and
+/// its evidence comes first.
+#[test]
+fn a_processs_files_fold_in_the_order_first_met() {
+    let files = [
+        "h/AMQ7.0.FMT",
+        "h/AMQ7.1.FMT",
+        "h/AMQ7.2.FMT",
+        "h/AMQ7.3.FMT",
+        "h/AMQ7.4.FMT",
+        "h/AMQ7.5.FMT",
+    ];
+    let mut ev = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let t = |us: u64| format!("10:00:0{i}.{us:06}");
+        ev.push(entry(f, 1, &t(0), 7, 1, "MQPUT"));
+        ev.push(exit(f, 2, &t(500), 7, 1, "MQPUT", "2053", 500));
+    }
+    let inputs: Vec<FileInfo> = files
+        .iter()
+        .map(|f| {
+            let mut i = FileInfo::new(f, mqdiag_model::event::Format::UNKNOWN, 0);
+            i.host = Some("hostA".into());
+            i.pid = Some(7);
+            i
+        })
+        .collect();
+    let mut c = Calls::new(By::Process, None);
+    for e in &ev {
+        c.observe(e);
+    }
+    let rows = c.rows(&inputs);
+    let put = row(&rows, "MQPUT");
+    assert_eq!(put.stats.calls, 6);
+    let max_at = put.stats.max_at.as_ref().map(|(p, l)| (&**p, *l));
+    assert_eq!(max_at, Some((files[0], 2)));
+    let quoted: Vec<&str> = put.stats.reasons["2053"]
+        .evidence
+        .iter()
+        .map(|e| e.path.as_str())
+        .collect();
+    assert_eq!(quoted, files[..3]);
+}
