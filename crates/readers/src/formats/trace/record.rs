@@ -388,7 +388,11 @@ impl TraceSource {
             Some(i) => match &thread.ident {
                 Some(a) if **a == *i => Some(a.clone()),
                 _ => {
-                    let a = names.get(i);
+                    // Not interned: a thread's ident is kept with it, and
+                    // a trace with a connection per process brings a new
+                    // one for each, which the shared set took a miss, an
+                    // insert and its room to keep, never to be asked again.
+                    let a: Arc<str> = Arc::from(i);
                     thread.ident = Some(a.clone());
                     Some(a)
                 }

@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// Shares one `Arc<str>` per distinct function name or ident, so events
+/// Shares one `Arc<str>` per distinct function name (and a header
+/// record's ident), so events
 /// and call stacks clone a pointer instead of allocating a string. The set
 /// is keyed by the names themselves: a new name costs one allocation (a
 /// separate key cost a second one, for every process of a trace where each
