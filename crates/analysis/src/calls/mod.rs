@@ -731,10 +731,10 @@ impl Calls {
             let k = key_of(self.by, place, verb, pid, tid, ident);
             self.rows.entry(k).or_default().timing = Some(TIMED_BY_QMGR);
         }
-        let function = Self::name_id(&mut self.name_ids, verb);
         self.finish_call(Done {
             verb,
-            function,
+            // Counted at once: no stack matches it by name.
+            function: u32::MAX,
             ident: self.ident_of(e.ident.as_ref()),
             pid,
             tid,
