@@ -441,6 +441,8 @@ pub(crate) struct Calls {
     /// `SPARE_THREADS`): a trace of a new process on every few lines
     /// otherwise freed and allocated one per process, and the allocator
     /// returned the pages a trim emptied only to fault them in again.
+    /// (The boxes themselves are what is kept, hence a vector of them.)
+    #[allow(clippy::vec_box)]
     spare: Vec<Box<Thread>>,
     /// Each path's wrap group (an index into `places`), worked out once
     /// per file; the last path asked, to spare the look-up.
