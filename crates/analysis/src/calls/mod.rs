@@ -33,7 +33,7 @@ mod keys;
 mod outcome;
 mod sketch;
 
-use crate::passes::name_memo::NameMemo;
+use crate::passes::name_memo::{NameIds, NameMemo};
 use keys::*;
 use mqdiag_model::event::{Event, Kind, Ts};
 use mqdiag_model::fileinfo::FileInfo;
@@ -468,7 +468,7 @@ pub(crate) struct Calls {
     /// thread updates for every event (a clone or drop here made it move
     /// between cores). Bounded: `verb_of` takes a verb under one of a few
     /// prefixes, whatever their case (fewer than 3,000 names).
-    name_ids: HashMap<Box<str>, u32>,
+    name_ids: NameIds,
 }
 
 impl Calls {
@@ -481,21 +481,11 @@ impl Calls {
         }
     }
 
-    /// The number of a traced name.
-    fn name_id(ids: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
-        if let Some(&i) = ids.get(name) {
-            return i;
-        }
-        let i = ids.len() as u32;
-        ids.insert(name.into(), i);
-        i
-    }
-
     /// A call's session ident, kept only where rows are by connection
     /// (the other groupings never read it, and each clone of the reader's
     /// `Arc` is an atomic operation on a line the reader writes).
-    fn ident_of(&self, ident: Option<&Arc<str>>) -> Option<Arc<str>> {
-        match self.by {
+    fn ident_of(by: By, ident: Option<&Arc<str>>) -> Option<Arc<str>> {
+        match by {
             By::Connection => ident.cloned(),
             _ => None,
         }
@@ -549,7 +539,7 @@ impl Calls {
         let ids = &mut self.name_ids;
         let Some((verb, name)) = self
             .verb_memo
-            .get(function, |f| verb_of(f).map(|v| (v, Self::name_id(ids, f))))
+            .get(function, |f| verb_of(f).map(|v| (v, ids.of(f))))
         else {
             return;
         };
@@ -582,10 +572,7 @@ impl Calls {
                         }
                         _ => th,
                     };
-                    let ident = match self.by {
-                        By::Connection => e.ident.clone(),
-                        _ => None,
-                    };
+                    let ident = Self::ident_of(self.by, e.ident.as_ref());
                     **th = Thread::Open(
                         OpenCall {
                             verb,
@@ -639,10 +626,10 @@ impl Calls {
                     function: call.function,
                     // A connect's session ident appears during the call:
                     // the exit names the connection the entry could not.
-                    ident: match self.by {
-                        By::Connection => call.ident.or_else(|| e.ident.clone()),
-                        _ => None,
-                    },
+                    // (The entry's is kept only by connection.)
+                    ident: call
+                        .ident
+                        .or_else(|| Self::ident_of(self.by, e.ident.as_ref())),
                     pid,
                     tid,
                     place: key.0,
@@ -678,7 +665,7 @@ impl Calls {
                         let d = Done {
                             verb,
                             function: name,
-                            ident: self.ident_of(e.ident.as_ref()),
+                            ident: Self::ident_of(self.by, e.ident.as_ref()),
                             pid,
                             tid,
                             place: key.0,
@@ -737,7 +724,7 @@ impl Calls {
             verb,
             // Counted at once: no stack matches it by name.
             function: u32::MAX,
-            ident: self.ident_of(e.ident.as_ref()),
+            ident: Self::ident_of(self.by, e.ident.as_ref()),
             pid,
             tid,
             place,

@@ -50,6 +50,26 @@ impl<T: Copy> NameMemo<T> {
     }
 }
 
+/// A number for each distinct name, in the order first asked: rules
+/// keep these in per-thread state rather than the readers' shared `Arc`s,
+/// whose counts a reader's thread updates for every event (a clone or a
+/// drop on the rules' thread moved that line between cores). Callers ask
+/// only of names from a bounded set (verbs under a few prefixes).
+#[derive(Debug, Default)]
+pub(crate) struct NameIds(std::collections::HashMap<Box<str>, u32>);
+
+impl NameIds {
+    /// The number of `name`, given it if new.
+    pub(crate) fn of(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.0.get(name) {
+            return i;
+        }
+        let i = self.0.len() as u32;
+        self.0.insert(name.into(), i);
+        i
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +98,15 @@ mod tests {
         for (i, n) in names.iter().enumerate().rev() {
             assert_eq!(m.get(n, number), i);
         }
+    }
+
+    #[test]
+    fn names_are_numbered_in_the_order_first_asked() {
+        let mut ids = NameIds::default();
+        assert_eq!(
+            ["MQPUT", "MQGET", "MQPUT", "zstMQGET", "MQGET"].map(|n| ids.of(n)),
+            [0, 1, 0, 2, 1]
+        );
     }
 
     #[test]

@@ -303,7 +303,7 @@ pub(crate) struct ConnectionChurn {
     families: crate::passes::name_memo::NameMemo<(Option<Family>, u32)>,
     /// A number for each name of a connect or disconnect function (a few
     /// exact names: `functions::family`).
-    name_ids: HashMap<Box<str>, u32>,
+    name_ids: crate::passes::name_memo::NameIds,
     /// Trace events of the connect and disconnect families met so far.
     clock: u64,
     /// In first-seen order; sorted by key at the end. Looked up through
@@ -401,7 +401,7 @@ impl ConnectionChurn {
             file_ids: HashMap::new(),
             last_file: None,
             families: Default::default(),
-            name_ids: HashMap::new(),
+            name_ids: Default::default(),
             clock: 0,
             groups: Vec::new(),
             by_process: HashMap::default(),
@@ -465,10 +465,7 @@ impl ConnectionChurn {
         self.families.get(f, |f| {
             let fam = functions::family(f);
             let id = match fam {
-                Some(Family::Connect | Family::Disconnect) => {
-                    let n = ids.len() as u32;
-                    *ids.entry(f.into()).or_insert(n)
-                }
+                Some(Family::Connect | Family::Disconnect) => ids.of(f),
                 _ => u32::MAX,
             };
             (fam, id)
