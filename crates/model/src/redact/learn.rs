@@ -360,24 +360,25 @@ impl Redactor {
 
     /// `learn_name` of a name already lower-cased.
     fn learn_key(&mut self, cat: Cat, key: &str) {
-        // Looked up before it is copied: most values met are known.
-        if self.names.contains_key(key) || self.over_budget() {
+        // Looked up before it is copied: most values met are known. The
+        // hash serves the tables it goes to.
+        let h = name_hash(key);
+        if self.names.get_hashed(h, key).is_some() || self.over_budget() {
             return;
         }
-        let key = key.to_string();
         // `mvs1.example.com` is the host `mvs1`: one token for both, also
         // when `mvs1` was met first as another kind of name (a queue
         // manager named after its host); it is filed under that kind, so
         // a saved map's token always has its category's prefix.
-        let short = fqdn_short(cat, &key).and_then(|short| {
+        let short = fqdn_short(cat, key).and_then(|short| {
             let short_cat = *self.names.get(short)?;
             let t = self.tokens.get(short_cat, short)?;
             Some((short_cat, t.clone()))
         });
         let cat = short.as_ref().map_or(cat, |(c, _)| *c);
         self.name_bytes += key.len();
-        self.names.insert(key.clone(), cat);
-        self.tokens.make(cat, key, short.map(|(_, t)| t));
+        self.names.get_or_insert_hashed(h, key, || cat);
+        self.tokens.make(cat, h, key, short.map(|(_, t)| t));
     }
 
     /// A preparer of events for this redactor (`learn`): one per source.
@@ -459,13 +460,14 @@ impl Redactor {
 
     /// A token for (`cat`, `key`), a value a pattern found, when it has none.
     fn token_for(&mut self, cat: Cat, key: &str) {
-        if self.tokens.get(cat, key).is_some() {
+        let h = name_hash(key);
+        if self.tokens.map[cat.index()].get_hashed(h, key).is_some() {
             return;
         }
         if self.full() {
             self.over = Some(self.budget());
         } else {
-            self.tokens.make(cat, key.to_string(), None);
+            self.tokens.make(cat, h, key, None);
         }
     }
 

@@ -193,11 +193,11 @@ impl Redactor {
             && e.value.chars().all(run_char)
             && !self.names.contains_key(&e.value)
         {
-            self.names.insert(e.value.clone(), cat);
+            self.names.insert(&e.value, cat);
         }
         // Every value's bytes count, names or not: the budget is memory.
         self.name_bytes += e.value.len();
-        self.tokens.set(cat, e.value, e.token);
+        self.tokens.set(cat, &e.value, e.token);
         Ok(())
     }
 

@@ -26,7 +26,6 @@
 use crate::event::{Event, Origin};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::net::Ipv4Addr;
 use std::sync::{Arc, Mutex};
 
@@ -91,7 +90,7 @@ mod phrases;
 pub use learn::{Learnt, Preparer};
 pub use map::MapError;
 pub use memo::{Memo, Remembered};
-use namehash::NameMap;
+use namehash::{NameMap, name_hash};
 use patterns::*;
 
 /// Tokens handed out, by category: a value is looked up by `&str`, with
@@ -111,34 +110,28 @@ impl Tokens {
 
     /// The token of (`cat`, `key`), made when there is none.
     fn get_or_make(&mut self, cat: Cat, key: &str) -> &String {
-        let Tokens { map, len, next } = self;
-        let m = &mut map[cat.index()];
-        if !m.contains_key(key) {
-            *len += 1;
-            m.insert(key.to_string(), next_token(next, cat));
-        }
-        &m[key]
+        self.make(cat, name_hash(key), key, None)
     }
 
-    /// A token for (`cat`, `key`) when it has none, the next one unless
-    /// `token` is given.
-    fn make(&mut self, cat: Cat, key: String, token: Option<String>) {
+    /// The token of (`cat`, `key`) (`name_hash` `h`), made when there is
+    /// none: the next one unless `token` is given.
+    fn make(&mut self, cat: Cat, h: u64, key: &str, token: Option<String>) -> &String {
         let Tokens { map, len, next } = self;
-        if let Entry::Vacant(v) = map[cat.index()].entry(key) {
-            *len += 1;
-            v.insert(token.unwrap_or_else(|| next_token(next, cat)));
-        }
+        let (t, made) = map[cat.index()]
+            .get_or_insert_hashed(h, key, || token.unwrap_or_else(|| next_token(next, cat)));
+        *len += usize::from(made);
+        t
     }
 
     /// Sets (`cat`, `key`)'s token (a saved map's entry).
-    fn set(&mut self, cat: Cat, key: String, token: String) {
+    fn set(&mut self, cat: Cat, key: &str, token: String) {
         if self.map[cat.index()].insert(key, token).is_none() {
             self.len += 1;
         }
     }
 
     /// Every (category, value, token).
-    fn iter(&self) -> impl Iterator<Item = (Cat, &String, &String)> {
+    fn iter(&self) -> impl Iterator<Item = (Cat, &str, &String)> {
         ALL_CATS
             .iter()
             .flat_map(|&c| self.map[c.index()].iter().map(move |(v, t)| (c, v, t)))

@@ -14,7 +14,6 @@
 //! chooses. Words past `WORDS` go through SipHash too.
 
 use crate::runhash::{Keys, MulSum};
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
@@ -34,8 +33,84 @@ fn keys() -> &'static Keys<{ WORDS + 1 }> {
 #[derive(Debug, Default, Clone, Copy)]
 pub(super) struct NameKeyed;
 
-/// A table keyed by names from the input.
-pub(super) type NameMap<V> = HashMap<String, V, NameKeyed>;
+/// A name's hash, as `NameMap` keeps it.
+pub(super) fn name_hash(key: &str) -> u64 {
+    NameKeyed.hash_one(key)
+}
+
+/// A table keyed by names from the input, each entry kept with its hash
+/// (`name_hash`): it grows without hashing its names again (the tables of
+/// 200,000 addresses' names, hashed again at each doubling, held up the
+/// merge thread for tens of milliseconds), and one hash serves every
+/// table a name goes to (`Redactor::learn_key`).
+pub(super) struct NameMap<V> {
+    t: hashbrown::HashTable<(u64, Box<str>, V)>,
+}
+
+impl<V> Default for NameMap<V> {
+    fn default() -> Self {
+        NameMap {
+            t: hashbrown::HashTable::new(),
+        }
+    }
+}
+
+impl<V> NameMap<V> {
+    pub(super) fn get(&self, key: &str) -> Option<&V> {
+        self.get_hashed(name_hash(key), key)
+    }
+
+    /// `get`, given `key`'s `name_hash`.
+    pub(super) fn get_hashed(&self, h: u64, key: &str) -> Option<&V> {
+        self.t.find(h, |e| *e.1 == *key).map(|e| &e.2)
+    }
+
+    pub(super) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// `key`'s value set to `v`; its value before.
+    pub(super) fn insert(&mut self, key: &str, v: V) -> Option<V> {
+        let h = name_hash(key);
+        match self.t.entry(h, |e| *e.1 == *key, |e| e.0) {
+            hashbrown::hash_table::Entry::Occupied(mut o) => {
+                Some(std::mem::replace(&mut o.get_mut().2, v))
+            }
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                e.insert((h, key.into(), v));
+                None
+            }
+        }
+    }
+
+    /// `key`'s value (`name_hash` `h`), made by `v` when it has none;
+    /// whether it was made.
+    pub(super) fn get_or_insert_hashed(
+        &mut self,
+        h: u64,
+        key: &str,
+        v: impl FnOnce() -> V,
+    ) -> (&V, bool) {
+        match self.t.entry(h, |e| *e.1 == *key, |e| e.0) {
+            hashbrown::hash_table::Entry::Occupied(o) => (&o.into_mut().2, false),
+            hashbrown::hash_table::Entry::Vacant(e) => {
+                (&e.insert((h, key.into(), v())).into_mut().2, true)
+            }
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.t.iter().map(|e| (&*e.1, &e.2))
+    }
+}
 
 impl BuildHasher for NameKeyed {
     type Hasher = NameHasher;
@@ -132,7 +207,7 @@ mod tests {
         assert_eq!(hashes.len(), keys.len());
         // A `String` key is found by its `&str`.
         let mut m: NameMap<u8> = NameMap::default();
-        m.insert("QM1".to_string(), 1);
+        m.insert("QM1", 1);
         assert_eq!(m.get("QM1"), Some(&1));
     }
 
