@@ -46,10 +46,13 @@ pub(super) struct Val {
 pub(super) fn each_match(s: &str, head: Head, mut f: impl FnMut(Val)) {
     debug_assert!(s.is_ascii());
     let b = s.as_bytes();
+    let first = head.first_letters();
     let mut p = 0;
     while p < b.len() {
-        // `\b` before a head (which starts with a letter).
-        if (p == 0 || !word(b[p - 1]))
+        // `\b` before a head, which starts with one of a few letters:
+        // other bytes are passed over without trying the head's words.
+        if first & letter_bit(b[p]) != 0
+            && (p == 0 || !word(b[p - 1]))
             && let Some(v) = at(b, p, head)
         {
             f(v);
@@ -57,6 +60,31 @@ pub(super) fn each_match(s: &str, head: Head, mut f: impl FnMut(Val)) {
             continue;
         }
         p += 1;
+    }
+}
+
+impl Head {
+    /// The letters its words start with (`letter_bit`), in either case:
+    /// `at` matches nowhere else.
+    fn first_letters(self) -> u32 {
+        let letters: &[u8] = match self {
+            Head::User => b"up",
+            Head::Qmgr => b"q",
+            Head::HostName => b"h",
+            Head::Host => b"hrc",
+            Head::Address => b"a",
+            Head::Channel => b"c",
+            Head::Queue => b"qxt",
+        };
+        letters.iter().fold(0, |m, &c| m | letter_bit(c))
+    }
+}
+
+/// A bit for an ASCII letter, the same in either case; none for other bytes.
+fn letter_bit(c: u8) -> u32 {
+    match c.is_ascii_alphabetic() {
+        true => 1 << ((c | 0x20) - b'a'),
+        false => 0,
     }
 }
 
@@ -455,6 +483,7 @@ mod tests {
             "host name",
             "hostname",
             "remote  host",
+            "remote_host",
             "conname",
             "connection name",
             "address",
