@@ -408,3 +408,48 @@ fn parse_v4_agrees_with_std_octets() {
         }
     }
 }
+
+#[test]
+fn hints_are_every_word_an_overlapping_search_finds() {
+    // The oracle: the automaton's own search for every occurrence of
+    // every word, overlapping ones too, in any ASCII case.
+    let ac = aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(aho_corasick::MatchKind::Standard)
+        .build(HINT_WORDS.iter().map(|(w, _)| w))
+        .expect("automaton");
+    let oracle = |s: &str| {
+        ac.find_overlapping_iter(s)
+            .fold(0, |h, m| h | HINT_WORDS[m.pattern().as_usize()].1)
+    };
+    // Words cut, run together and inside one another, in mixed case,
+    // beside characters Unicode folds to ASCII letters (`ſ`, the Kelvin
+    // sign), which ASCII case does not.
+    let mut pieces: Vec<String> = HINT_WORDS.iter().map(|(w, _)| w.to_string()).collect();
+    for (w, _) in HINT_WORDS {
+        pieces.push(w[..w.len() - 1].to_string());
+        pieces.push(w[1..].to_string());
+    }
+    for p in [" ", "'", ":", "/", "1", "a", "ſ", "\u{212a}", "é", "\0"] {
+        pieces.push(p.to_string());
+    }
+    let mut rng = crate::testrng::Rng::new(43);
+    let mut seen = 0u16;
+    for _ in 0..20_000 {
+        let mut s = String::new();
+        for _ in 0..rng.below(12) {
+            let p = &pieces[rng.below(pieces.len())];
+            match rng.below(3) {
+                0 => s.push_str(&p.to_ascii_uppercase()),
+                _ => s.push_str(p),
+            }
+        }
+        let want = oracle(&s);
+        assert_eq!(hints(&s), want, "{s:?}");
+        seen |= want;
+    }
+    assert_eq!(seen, HINT_WORDS.iter().fold(0, |h, (_, b)| h | b));
+    assert_eq!(hints("\u{212a}ey user"), H_NAMES | P_USER);
+    assert_eq!(hints("hoſt://x"), H_URL);
+    assert_eq!(hints("hostoken"), H_NAMES | P_HOST | H_SECRET);
+}
