@@ -264,13 +264,20 @@ impl ClockCounts {
     }
 
     fn series(&mut self, name: &str) -> usize {
-        let h = name_hash(name);
-        let mut at = self.hashes.iter().enumerate().filter(|(_, x)| **x == h);
-        match at.find(|(i, _)| self.names[*i] == name) {
-            Some((i, _)) => i,
+        // A few names are compared as they are; past them, by hash first.
+        let found = match self.names.len() <= 4 {
+            true => self.names.iter().position(|n| n == name),
+            false => {
+                let h = name_hash(name);
+                let mut at = self.hashes.iter().enumerate().filter(|(_, x)| **x == h);
+                at.find(|(i, _)| self.names[*i] == name).map(|(i, _)| i)
+            }
+        };
+        match found {
+            Some(i) => i,
             None if self.names.len() < self.shared() => {
                 self.names.push(name.to_string());
-                self.hashes.push(h);
+                self.hashes.push(name_hash(name));
                 self.names.len() - 1
             }
             None => self.shared(),
