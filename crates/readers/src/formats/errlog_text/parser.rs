@@ -134,7 +134,13 @@ impl RawRecord {
 
     /// The value of the first attribute named `name`.
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
+        // Names compared as bytes, lengths first: only the value found is
+        // cut from `buf` as text.
+        let b = self.buf.as_bytes();
+        self.attrs
+            .iter()
+            .find(|&&(k, _)| k.1 - k.0 == name.len() && b.get(k.0..k.1) == Some(name.as_bytes()))
+            .map(|&(_, v)| &self.buf[v.0..v.1])
     }
 
     /// The summary lines as kept.
