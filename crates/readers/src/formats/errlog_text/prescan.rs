@@ -201,6 +201,19 @@ pub(super) struct Scanner {
 impl Scanner {
     /// One line of the file, as the line loop hands it over (BOM off).
     pub(super) fn line(&mut self, no: u64, bytes: &[u8]) {
+        self.line_as(no, bytes, None);
+    }
+
+    /// `line`, with `utf8` the line's bytes as text when the caller has
+    /// already found them valid UTF-8 (they are not checked again).
+    pub(super) fn line_as(&mut self, no: u64, bytes: &[u8], utf8: Option<&str>) {
+        let decode = || match utf8 {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => match std::str::from_utf8(bytes) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(bytes),
+            },
+        };
         let p = &mut self.p;
         let pending = &mut self.pending;
         // With no header pending only a header matters, and a header's
@@ -233,18 +246,12 @@ impl Scanner {
             if !names_wanted(rest, p.qmgr.is_none(), p.host.is_none()) {
                 return;
             }
-            let text = match std::str::from_utf8(bytes) {
-                Ok(t) => std::borrow::Cow::Borrowed(t),
-                Err(_) => String::from_utf8_lossy(bytes),
-            };
+            let text = decode();
             scan_wanted(p, cur, &mut self.last_time, trim_end(trim_start(&text)));
             return;
         }
         // Headers and attributes are ASCII; other bytes do not matter here.
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => String::from_utf8_lossy(bytes),
-        };
+        let text = decode();
         // The line without its indent, found once for the tests below:
         // `parse_header` wants a digit first, a blank line is all indent,
         // and an attribute line is a name and `(` after it.
@@ -352,10 +359,7 @@ pub(super) fn ascii_indent(b: &[u8]) -> usize {
 /// `is_attr_line` on the bytes of a line's rest after an ASCII indent
 /// (`indented`: that indent is not empty).
 pub(super) fn is_attr_bytes(t: &[u8], indented: bool) -> bool {
-    let mut name_len = 0;
-    while name_len < t.len() && t[name_len].is_ascii_alphanumeric() {
-        name_len += 1;
-    }
+    let name_len = alnum_run(t);
     if name_len == 0 || !t[0].is_ascii_alphabetic() || t.get(name_len) != Some(&b'(') {
         return false;
     }
