@@ -345,7 +345,10 @@ impl Parser {
             }
             return;
         }
-        self.flush_garbage();
+        // Checked here: a call per line cost more than the check.
+        if self.garbage.is_some() {
+            self.flush_garbage();
+        }
         // The line without its indent, found once: a header starts with a
         // digit, a blank line is all indent, an attribute line is a name
         // and `(` after it.

@@ -1131,3 +1131,87 @@ fn separator_dash_runs_are_the_regex() {
         assert_eq!(is_separator(&l), by_regex, "{l:?}");
     }
 }
+
+/// The first pass handed a line's text finds what it finds decoding the
+/// bytes itself.
+#[test]
+fn scanner_handed_the_text_is_the_scanner() {
+    let lines: [&[u8]; 10] = [
+        b"03/12/24 10:00:03 - Process(4000.1) User(mqm) Program(amqrmppa)",
+        b"12/03/2024 22:00:03 - Process(4000.1) User(app) Program(x.exe)",
+        b"                    Host(mqhost) Installation(Installation1)",
+        b"                    VRMF(9.3.0.0) QMgr(QM1)",
+        b"                    Time(2024-03-12T10:00:03.000Z)",
+        b"Time(2024-12-03T21:00:03.000Z) QMgr(\xc3\xa9)",
+        b"",
+        b"AMQ9999E: Channel 'CH' ended abnormally.",
+        b"  \xff Time(2024-03-12T10:00:03.000Z)",
+        b"\xe2\x80\x83 03/12/24 10:00:03 - Process(1.1)",
+    ];
+    let mut rng = mqdiag_model::testrng::Rng::new(30);
+    for _ in 0..200 {
+        let (mut a, mut b) = (Scanner::default(), Scanner::default());
+        for no in 1..60 {
+            let line = lines[rng.below(lines.len())];
+            a.line(no, line);
+            b.line_as(no, line, std::str::from_utf8(line).ok());
+        }
+        a.finish();
+        b.finish();
+        assert_eq!(format!("{:?}", a.p), format!("{:?}", b.p));
+    }
+}
+
+/// `alnum_run` is the byte loop, for every byte value at every place in
+/// and across its words.
+#[test]
+fn alnum_run_is_the_byte_loop() {
+    let mut rng = mqdiag_model::testrng::Rng::new(31);
+    let slow = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+    for c in 0..=255u8 {
+        for at in 0..20 {
+            let mut b = vec![b'k'; 20];
+            b[at] = c;
+            assert_eq!(alnum_run(&b), slow(&b), "{c:#x} at {at}");
+        }
+    }
+    let class: [u8; 12] = [
+        b'0', b'9', b'a', b'z', b'A', b'Z', b'(', b'/', b':', b'@', 0x80, b'`',
+    ];
+    for _ in 0..50_000 {
+        let b: Vec<u8> = (0..rng.below(20))
+            .map(|_| {
+                if rng.below(2) == 0 {
+                    class[rng.below(class.len())]
+                } else {
+                    rng.below(256) as u8
+                }
+            })
+            .collect();
+        assert_eq!(alnum_run(&b), slow(&b), "{b:?}");
+    }
+}
+
+/// `has_control`, sixteen bytes at a time, is the byte loop for every
+/// length and every place of a control byte.
+#[test]
+fn has_control_is_the_byte_loop() {
+    let bytes = [
+        "a", " ", "\t", "\u{c}", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{85}", "\r",
+    ];
+    let mut rng = mqdiag_model::testrng::Rng::new(32);
+    for _ in 0..50_000 {
+        let mut s = String::new();
+        let n = rng.below(40);
+        for _ in 0..n {
+            // Mostly plain text, the odd byte now and then.
+            let k = if rng.below(8) == 0 {
+                rng.below(bytes.len())
+            } else {
+                0
+            };
+            s.push_str(bytes[k]);
+        }
+        assert_eq!(has_control(&s), has_control_slow(&s), "{s:?}");
+    }
+}
