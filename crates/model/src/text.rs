@@ -530,6 +530,7 @@ pub fn csv_safe(s: &str) -> Cow<'_, str> {
 
 /// `str::trim_start` with a byte loop over leading ASCII whitespace (the
 /// indentation of attribute lines); the same result on any input.
+#[inline]
 pub fn trim_start(s: &str) -> &str {
     let b = s.as_bytes();
     // Eight blanks at a time first: job-log continuation lines are indented
@@ -550,6 +551,7 @@ pub fn trim_start(s: &str) -> &str {
 }
 
 /// `str::trim_end`, fast over trailing ASCII whitespace.
+#[inline]
 pub fn trim_end(s: &str) -> &str {
     let b = s.as_bytes();
     let mut n = b.len();

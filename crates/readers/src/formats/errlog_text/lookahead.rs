@@ -248,7 +248,7 @@ impl ErrlogText {
             };
             let mut utc = None;
             if let Held::Item(Item::Record(r)) = front {
-                utc = r.attr("Time").and_then(parse_utc);
+                utc = r.attr("Time").and_then(|v| run.ahead.scan.utc_of(v));
                 if utc.is_none() && !end {
                     let scan = &run.ahead.scan.p;
                     let order = run.plan.order(&r.header, scan);

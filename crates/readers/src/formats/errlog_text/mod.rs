@@ -202,3 +202,6 @@ impl Standalone for ErrlogText {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fast_tests;

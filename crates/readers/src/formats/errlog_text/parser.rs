@@ -134,7 +134,13 @@ impl RawRecord {
 
     /// The value of the first attribute named `name`.
     pub(crate) fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
+        // Names compared as bytes, lengths first: only the value found is
+        // cut from `buf` as text.
+        let b = self.buf.as_bytes();
+        self.attrs
+            .iter()
+            .find(|&&(k, _)| k.1 - k.0 == name.len() && b.get(k.0..k.1) == Some(name.as_bytes()))
+            .map(|&(_, v)| &self.buf[v.0..v.1])
     }
 
     /// The summary lines as kept.
@@ -339,7 +345,10 @@ impl Parser {
             }
             return;
         }
-        self.flush_garbage();
+        // Checked here: a call per line cost more than the check.
+        if self.garbage.is_some() {
+            self.flush_garbage();
+        }
         // The line without its indent, found once: a header starts with a
         // digit, a blank line is all indent, an attribute line is a name
         // and `(` after it.

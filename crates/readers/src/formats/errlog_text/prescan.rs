@@ -75,7 +75,9 @@ pub(super) fn offsets(h: &Header, utc: Option<NaiveDateTime>) -> Offs {
 #[derive(Debug, Default)]
 pub(super) struct StyleEvidence {
     pub(super) all: Evidence,
-    pub(super) users: HashMap<String, Evidence>,
+    /// Looked up once a record: hashed with `FxHash` (only the set is
+    /// read, never its order).
+    pub(super) users: rustc_hash::FxHashMap<String, Evidence>,
 }
 
 /// What the first pass found in one file.
@@ -191,11 +193,27 @@ pub(super) fn prescan(input: &Input, forced: Option<crate::encoding::TextEncodin
 pub(super) struct Scanner {
     pub(super) p: Prescan,
     pub(super) pending: Option<Pending>,
+    /// The last `Time()` value read and what `parse_utc` made of it: the
+    /// record's own reading asks again for the same text (`utc_of`).
+    pub(super) last_time: (String, Option<NaiveDateTime>),
 }
 
 impl Scanner {
     /// One line of the file, as the line loop hands it over (BOM off).
     pub(super) fn line(&mut self, no: u64, bytes: &[u8]) {
+        self.line_as(no, bytes, None);
+    }
+
+    /// `line`, with `utf8` the line's bytes as text when the caller has
+    /// already found them valid UTF-8 (they are not checked again).
+    pub(super) fn line_as(&mut self, no: u64, bytes: &[u8], utf8: Option<&str>) {
+        let decode = || match utf8 {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => match std::str::from_utf8(bytes) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(bytes),
+            },
+        };
         let p = &mut self.p;
         let pending = &mut self.pending;
         // With no header pending only a header matters, and a header's
@@ -228,18 +246,12 @@ impl Scanner {
             if !names_wanted(rest, p.qmgr.is_none(), p.host.is_none()) {
                 return;
             }
-            let text = match std::str::from_utf8(bytes) {
-                Ok(t) => std::borrow::Cow::Borrowed(t),
-                Err(_) => String::from_utf8_lossy(bytes),
-            };
-            scan_wanted(p, cur, trim_end(trim_start(&text)));
+            let text = decode();
+            scan_wanted(p, cur, &mut self.last_time, trim_end(trim_start(&text)));
             return;
         }
         // Headers and attributes are ASCII; other bytes do not matter here.
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => String::from_utf8_lossy(bytes),
-        };
+        let text = decode();
         // The line without its indent, found once for the tests below:
         // `parse_header` wants a digit first, a blank line is all indent,
         // and an attribute line is a name and `(` after it.
@@ -273,7 +285,7 @@ impl Scanner {
         if !names_wanted(t.as_bytes(), p.qmgr.is_none(), p.host.is_none()) {
             return;
         }
-        scan_wanted(p, cur, trim_end(t));
+        scan_wanted(p, cur, &mut self.last_time, trim_end(t));
     }
 
     /// A line the parser read as header `h` from the same text: what
@@ -292,6 +304,15 @@ impl Scanner {
         });
     }
 
+    /// `parse_utc(v)`, from the last `Time()` read when `v` is its text.
+    pub(super) fn utc_of(&self, v: &str) -> Option<NaiveDateTime> {
+        if self.last_time.0 == v {
+            self.last_time.1
+        } else {
+            parse_utc(v)
+        }
+    }
+
     /// The file ended: the header still waiting for attributes counts.
     pub(super) fn finish(&mut self) {
         if let Some(done) = self.pending.take() {
@@ -302,9 +323,19 @@ impl Scanner {
 
 /// What the first pass reads of an attribute line: `Time()` for the
 /// pending header; the file's first `QMgr()` and `Host()`, its last `VRMF()`.
-fn scan_wanted(p: &mut Prescan, cur: &mut Pending, line: &str) {
+fn scan_wanted(
+    p: &mut Prescan,
+    cur: &mut Pending,
+    last: &mut (String, Option<NaiveDateTime>),
+    line: &str,
+) {
     scan_attrs_each(line, |k, v| match k {
-        "Time" => cur.utc = parse_utc(v),
+        "Time" => {
+            cur.utc = parse_utc(v);
+            last.0.clear();
+            last.0.push_str(v);
+            last.1 = cur.utc;
+        }
         "QMgr" if p.qmgr.is_none() => p.qmgr = Some(v.to_string()),
         "Host" if p.host.is_none() => p.host = Some(v.to_string()),
         "VRMF" if p.vrmf.as_deref() != Some(v) => p.vrmf = Some(v.to_string()),
@@ -328,10 +359,7 @@ pub(super) fn ascii_indent(b: &[u8]) -> usize {
 /// `is_attr_line` on the bytes of a line's rest after an ASCII indent
 /// (`indented`: that indent is not empty).
 pub(super) fn is_attr_bytes(t: &[u8], indented: bool) -> bool {
-    let mut name_len = 0;
-    while name_len < t.len() && t[name_len].is_ascii_alphanumeric() {
-        name_len += 1;
-    }
+    let name_len = alnum_run(t);
     if name_len == 0 || !t[0].is_ascii_alphabetic() || t.get(name_len) != Some(&b'(') {
         return false;
     }
@@ -382,7 +410,7 @@ pub(super) fn non_header_lines(block: &[u8]) -> (usize, u64) {
 /// occur in an attribute line: the names the first pass reads. A value
 /// holding one of them is found too, and the scanner then decides.
 pub(super) fn names_wanted(b: &[u8], qmgr: bool, host: bool) -> bool {
-    memchr::memchr_iter(b'(', b).any(|i| {
+    let wanted = |i: usize| {
         i >= 4
             && match &b[i - 4..i] {
                 b"Time" | b"VRMF" => true,
@@ -390,7 +418,22 @@ pub(super) fn names_wanted(b: &[u8], qmgr: bool, host: bool) -> bool {
                 b"Host" => host,
                 _ => false,
             }
-    })
+    };
+    // The `(`s found eight bytes at a time: a search call per `(` cost
+    // more than the short attribute lines it looked through.
+    let mut at = 0;
+    while let Some(w) = b.get(at..at + 8) {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        let mut m = mqdiag_model::text::bytes_equal(w, b'(');
+        while m != 0 {
+            if wanted(at + (m.trailing_zeros() / 8) as usize) {
+                return true;
+            }
+            m &= m - 1;
+        }
+        at += 8;
+    }
+    (at..b.len()).any(|i| b[i] == b'(' && wanted(i))
 }
 
 impl Prescan {

@@ -145,7 +145,12 @@ impl LineFormat for ErrlogText {
         if lead > 0 {
             run.parser.nul_hole(meta.no, lead);
         }
-        let (text, enc) = decode_line(bytes);
+        // Nearly every line is UTF-8: checked here, `decode_line` only for
+        // the rest (it checks the same way first).
+        let (text, enc) = match std::str::from_utf8(bytes) {
+            Ok(t) => (std::borrow::Cow::Borrowed(t), Encoding::Utf8),
+            Err(_) => decode_line(bytes),
+        };
         if enc != Encoding::Utf8 && !has_control(&text) {
             *run.encodings.entry(enc).or_default() += 1;
         }
@@ -159,7 +164,11 @@ impl LineFormat for ErrlogText {
             Some(r) if lead == 0 && enc == Encoding::Utf8 && run.parser.header_line == meta.no => {
                 run.ahead.scan.header(meta.no, full, &r.header)
             }
-            _ => run.ahead.scan.line(meta.no, full),
+            // The scanner is handed the text when it is the whole line's.
+            _ => {
+                let utf8 = (lead == 0 && enc == Encoding::Utf8).then_some(&*text);
+                run.ahead.scan.line_as(meta.no, full, utf8)
+            }
         }
         self.drain(run, ctx);
     }
