@@ -580,6 +580,14 @@ pub fn bytes_equal(w: u64, b: u8) -> u64 {
     !(((v & LOW7) + LOW7) | v | LOW7)
 }
 
+/// Eight bytes of `b` from `i` as one little-endian word, while there
+/// are eight: the loop of a scan that takes eight bytes at a time.
+#[inline]
+pub fn word_from(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
+}
+
 /// `b[at..at + 8]` as a little-endian word.
 #[inline]
 pub fn word_at(b: &[u8], at: usize) -> u64 {

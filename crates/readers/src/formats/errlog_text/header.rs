@@ -85,8 +85,7 @@ pub(super) fn scan_attrs_each<'a>(
 /// it replaces was a tenth of reading an error log.
 pub(super) fn next_paren(b: &[u8], from: usize) -> usize {
     let mut j = from;
-    while let Some(w) = b.get(j..j + 8) {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    while let Some(w) = mqdiag_model::text::word_from(b, j) {
         // `(` and `)` differ in the low bit only: with it set both are `)`.
         let m = mqdiag_model::text::bytes_equal(w | 0x0101_0101_0101_0101, b')');
         if m != 0 {
@@ -106,8 +105,7 @@ pub(super) fn alnum_run(b: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = ONES * 0x80;
     let mut n = 0;
-    while let Some(w) = b.get(n..n + 8) {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    while let Some(w) = mqdiag_model::text::word_from(b, n) {
         // Per byte of `x` (at most 0x7f, so no sum carries into the next
         // byte), the high bit of `x + (0x80 - lo)` says `x >= lo`.
         let x = w & !HIGH;

@@ -422,8 +422,7 @@ pub(super) fn names_wanted(b: &[u8], qmgr: bool, host: bool) -> bool {
     // The `(`s found eight bytes at a time: a search call per `(` cost
     // more than the short attribute lines it looked through.
     let mut at = 0;
-    while let Some(w) = b.get(at..at + 8) {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+    while let Some(w) = mqdiag_model::text::word_from(b, at) {
         let mut m = mqdiag_model::text::bytes_equal(w, b'(');
         while m != 0 {
             if wanted(at + (m.trailing_zeros() / 8) as usize) {

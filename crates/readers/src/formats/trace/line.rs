@@ -2,6 +2,7 @@
 //! data (entry, exit, dump row, text), and the fast path's plain records.
 
 use super::*;
+use mqdiag_model::text::word_from;
 
 /// Column layout, from the title line or the first record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -40,7 +41,7 @@ fn blank_bytes(w: u64) -> u64 {
 /// The first byte at or after `i` that is not a space or tab (or the
 /// end), eight bytes at a time.
 pub(super) fn skip_spaces(b: &[u8], mut i: usize) -> usize {
-    while let Some(w) = word_at(b, i) {
+    while let Some(w) = word_from(b, i) {
         let other = !blank_bytes(w) & HIGHS;
         if other != 0 {
             return i + (other.trailing_zeros() / 8) as usize;
@@ -56,7 +57,7 @@ pub(super) fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 /// The first space or tab at or after `i` (or the end), eight bytes at a
 /// time.
 pub(super) fn token_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(w) = word_at(b, i) {
+    while let Some(w) = word_from(b, i) {
         let blank = blank_bytes(w);
         if blank != 0 {
             return i + (blank.trailing_zeros() / 8) as usize;
@@ -629,19 +630,13 @@ pub(super) fn is_plain_ident(t: &[u8]) -> bool {
     t[i + 1..].iter().fold(2, |a, &c| a & CLASS[c as usize]) != 0
 }
 
-/// Eight bytes of `b` from `i`, as one little-endian word.
-pub(super) fn word_at(b: &[u8], i: usize) -> Option<u64> {
-    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
-    Some(u64::from_le_bytes(w))
-}
-
 pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
 pub(super) const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The first blank at or after `i` (or the end), eight bytes at a time.
 /// For printable ASCII only (tabs are not blanks here).
 pub(super) fn next_blank(b: &[u8], mut i: usize) -> usize {
-    while let Some(w) = word_at(b, i) {
+    while let Some(w) = word_from(b, i) {
         let x = w ^ (ONES * u64::from(b' '));
         // High bit set in the bytes of `x` that are zero (the lowest one
         // is exact).
@@ -660,7 +655,7 @@ pub(super) fn next_blank(b: &[u8], mut i: usize) -> usize {
 /// The first byte at or after `i` that is not a blank (or the end), eight
 /// bytes at a time. For printable ASCII only.
 pub(super) fn past_blanks(b: &[u8], mut i: usize) -> usize {
-    while let Some(w) = word_at(b, i) {
+    while let Some(w) = word_from(b, i) {
         let x = w ^ (ONES * u64::from(b' '));
         // Bytes below 0x80: adding 0x7f sets the high bit of nonzero ones.
         let nz = (x.wrapping_add(ONES * 0x7f) | x) & HIGHS;
